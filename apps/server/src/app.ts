@@ -1,0 +1,59 @@
+import fastifyCookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Config } from "./config.ts";
+import { registerErrorHandler } from "./http/error-handler.ts";
+import { registerOriginCheck } from "./http/origin-check.ts";
+import { registerSessionGuard } from "./http/session-guard.ts";
+import { registerWebApp } from "./http/web-app.ts";
+import { createAuthRepo } from "./modules/auth/auth.repo.ts";
+import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
+import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
+import { registerHealthRoutes } from "./modules/health/health.routes.ts";
+import type { Providers } from "./providers/registry.ts";
+import type { Store } from "./store/open-store.ts";
+import { SAGE_VERSION } from "./version.ts";
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  providers: Providers;
+  /** false silences request logs (tests); otherwise pino at config.logLevel. */
+  logger?: boolean;
+}
+
+export interface AppServices {
+  auth: AuthService;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+/** Builds the HTTP app over the given store and providers; tests pass a temporary store and fakes. */
+export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.maxBodyBytes,
+    trustProxy: false,
+  });
+
+  const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
+  await auth.ensureDemoUser(config.demoUser.username, config.demoUser.password);
+  await auth.pruneExpiredSessions();
+  const services: AppServices = { auth };
+  app.decorate("services", services);
+
+  await app.register(fastifyCookie);
+  registerErrorHandler(app);
+  registerOriginCheck(app);
+  registerSessionGuard(app, auth);
+
+  registerHealthRoutes(app, { version: SAGE_VERSION });
+  registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
+
+  await registerWebApp(app, config.webDir);
+  return app;
+}

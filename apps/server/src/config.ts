@@ -1,0 +1,144 @@
+import { isIP } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const webDirDefault = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+/** The environment variables SAGE reads; README's configuration table mirrors this. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  SAGE_DATA_DIR: z.string().min(1).default("./data"),
+  SAGE_WEB_DIR: z.string().min(1).optional(),
+  SAGE_USERNAME: z.string().min(1).max(200).default("demo"),
+  SAGE_PASSWORD: z.string().min(1).max(1000).optional(),
+  SAGE_SESSION_DAYS: z.coerce.number().positive().default(30),
+  SAGE_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  SAGE_SECURE_COOKIES: booleanString,
+  SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
+  SAGE_FETCH_ALLOW_PRIVATE: booleanString,
+  SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
+  SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
+  SAGE_ALLOWED_MODELS: z.string().optional(),
+  GEMINI_API_KEY: z.string().optional(),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
+  GEMINI_BASE_URL: z.string().url().optional(),
+  SAGE_LLM_BASE_URL: z.string().url().optional(),
+  SAGE_LLM_API_KEY: z.string().optional(),
+  SAGE_EMBEDDER: z.enum(["auto", "gemini", "openai-compatible", "local", "none"]).default("auto"),
+  SAGE_EMBEDDING_MODEL: z.string().optional(),
+  SAGE_LOCAL_EMBEDDING_MODEL: z.string().default("Xenova/bge-small-en-v1.5"),
+  SAGE_WEB_SEARCH: z.enum(["auto", "gemini", "searxng", "tavily", "brave", "none"]).default("auto"),
+  SAGE_SEARXNG_URL: z.string().url().optional(),
+  SAGE_TAVILY_API_KEY: z.string().optional(),
+  SAGE_BRAVE_API_KEY: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  webDir: string;
+  demoUser: { username: string; password: string };
+  sessionDays: number;
+  loginRateLimit: number;
+  secureCookies: boolean;
+  logLevel: Env["SAGE_LOG_LEVEL"];
+  maxBodyBytes: number;
+  maxUploadBytes: number;
+  fetchAllowPrivate: boolean;
+  llm: {
+    provider: "gemini" | "openai-compatible" | "none";
+    chatModel: string;
+    allowedModels: string[];
+    geminiApiKey?: string;
+    geminiBaseUrl?: string;
+    baseUrl?: string;
+    apiKey?: string;
+  };
+  embedder: {
+    kind: Env["SAGE_EMBEDDER"];
+    model?: string;
+    localModel: string;
+  };
+  webSearch: {
+    kind: Env["SAGE_WEB_SEARCH"];
+    searxngUrl?: string;
+    tavilyApiKey?: string;
+    braveApiKey?: string;
+  };
+}
+
+export class ConfigError extends Error {}
+
+export const DEFAULT_DEMO_PASSWORD = "sage-demo";
+
+export function isLoopbackHost(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1";
+  return false;
+}
+
+/** The only reader of process.env: parses once, fails fast naming the bad keys. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  if (!e.SAGE_PASSWORD && !isLoopbackHost(e.HOST)) {
+    throw new ConfigError(
+      `Refusing to start: HOST=${e.HOST} is reachable from other machines, but SAGE_PASSWORD is not set, ` +
+        `so the demonstration account would have the public default password. Set SAGE_PASSWORD, or bind HOST to 127.0.0.1.`,
+    );
+  }
+  const geminiApiKey = e.GEMINI_API_KEY || e.GOOGLE_GENERATIVE_AI_API_KEY || undefined;
+  const provider = e.SAGE_LLM_PROVIDER ?? (geminiApiKey ? "gemini" : e.SAGE_LLM_BASE_URL ? "openai-compatible" : "none");
+  const allowedModels = (e.SAGE_ALLOWED_MODELS ?? "")
+    .split(",")
+    .map((model) => model.trim())
+    .filter(Boolean);
+  if (!allowedModels.includes(e.SAGE_CHAT_MODEL)) allowedModels.unshift(e.SAGE_CHAT_MODEL);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.SAGE_DATA_DIR),
+    webDir: path.resolve(e.SAGE_WEB_DIR ?? webDirDefault),
+    demoUser: { username: e.SAGE_USERNAME, password: e.SAGE_PASSWORD ?? DEFAULT_DEMO_PASSWORD },
+    sessionDays: e.SAGE_SESSION_DAYS,
+    loginRateLimit: e.SAGE_LOGIN_RATE_LIMIT,
+    secureCookies: e.SAGE_SECURE_COOKIES,
+    logLevel: e.SAGE_LOG_LEVEL,
+    maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
+    maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
+    fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
+    llm: {
+      provider,
+      chatModel: e.SAGE_CHAT_MODEL,
+      allowedModels,
+      geminiApiKey,
+      geminiBaseUrl: e.GEMINI_BASE_URL,
+      baseUrl: e.SAGE_LLM_BASE_URL,
+      apiKey: e.SAGE_LLM_API_KEY,
+    },
+    embedder: { kind: e.SAGE_EMBEDDER, model: e.SAGE_EMBEDDING_MODEL, localModel: e.SAGE_LOCAL_EMBEDDING_MODEL },
+    webSearch: {
+      kind: e.SAGE_WEB_SEARCH,
+      searxngUrl: e.SAGE_SEARXNG_URL,
+      tavilyApiKey: e.SAGE_TAVILY_API_KEY,
+      braveApiKey: e.SAGE_BRAVE_API_KEY,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { User } from "@sage/contracts/auth";
+import type { AuthService } from "../modules/auth/auth.service.ts";
+import { AppError } from "./app-error.ts";
+
+export const SESSION_COOKIE = "sage_session";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: User | null;
+  }
+}
+
+/** Routes reachable without a session: `${method} ${url-without-query}`. */
+const PUBLIC_ROUTES = new Set(["POST /api/auth/login", "GET /api/health", "HEAD /api/health"]);
+
+const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
+
+/** The signed-in user of a request that passed the guard. */
+export function requireUser(request: FastifyRequest): User {
+  if (!request.user) throw new AppError("unauthorized", 401, "Not logged in");
+  return request.user;
+}
+
+/**
+ * Every /api route needs a session (401 otherwise). A `userId` the client passes (the spec sends userId=3
+ * in queries and bodies) must be the session's own user: 403 otherwise.
+ */
+export function registerSessionGuard(app: FastifyInstance, auth: AuthService) {
+  app.decorateRequest("user", null);
+
+  app.addHook("onRequest", async (request) => {
+    const path = pathOf(request);
+    if (!path.startsWith("/api/") && path !== "/api") return;
+    request.user = await auth.authenticate(request.cookies[SESSION_COOKIE]);
+    if (request.user || PUBLIC_ROUTES.has(`${request.method} ${path}`)) return;
+    throw new AppError("unauthorized", 401, "Not logged in");
+  });
+
+  app.addHook("preHandler", async (request) => {
+    if (!request.user) return;
+    for (const source of [request.query, request.body]) {
+      if (!source || typeof source !== "object" || Array.isArray(source)) continue;
+      const record = source as Record<string, unknown>;
+      for (const key of ["userId", "user_id"]) {
+        const value = record[key];
+        if (value === undefined || value === null || value === "") continue;
+        if (Number(value) !== request.user.id) {
+          throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
+        }
+      }
+    }
+  });
+}

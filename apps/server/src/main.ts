@@ -1,0 +1,35 @@
+import { createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { createProviders } from "./providers/registry.ts";
+import { StoreError, openStore } from "./store/open-store.ts";
+
+async function main() {
+  const config = loadConfig();
+  const providers = createProviders(config);
+  const store = openStore({ dataDir: config.dataDir });
+  const app = await createApp({ config, store, providers });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof StoreError) {
+    console.error(`SAGE could not start: ${error.message}`);
+  } else {
+    console.error("SAGE could not start:", error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from "fastify";
+import { LOGIN_RATE_LIMITED_MESSAGE, loginRequestSchema } from "@sage/contracts/auth";
+import { AppError } from "../../http/app-error.ts";
+import { SESSION_COOKIE, requireUser } from "../../http/session-guard.ts";
+import { parseInput } from "../../http/validate.ts";
+import type { AuthService } from "./auth.service.ts";
+import { createLoginRateLimiter } from "./login-rate-limiter.ts";
+
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthService; loginRateLimit: number; secureCookies: boolean },
+) {
+  const limiter = createLoginRateLimiter({ limit: deps.loginRateLimit, windowMs: 60_000 });
+
+  app.post("/api/auth/login", async (request, reply) => {
+    if (!limiter.tryAttempt(request.ip)) throw new AppError("rate_limited", 429, LOGIN_RATE_LIMITED_MESSAGE);
+    const { username, password } = parseInput(loginRequestSchema, request.body, "body");
+    const { token, user, expiresAtMs } = await deps.auth.login(username.trim(), password);
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: deps.secureCookies,
+      expires: new Date(expiresAtMs),
+    });
+    return { user };
+  });
+
+  app.post("/api/auth/logout", async (request, reply) => {
+    await deps.auth.logout(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    return { ok: true };
+  });
+
+  app.get("/api/auth/me", async (request) => ({ user: requireUser(request) }));
+}

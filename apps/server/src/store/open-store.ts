@@ -1,0 +1,76 @@
+import { accessSync, constants, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import BetterSqlite3 from "better-sqlite3";
+import { CamelCasePlugin, Kysely, SqliteDialect } from "kysely";
+import * as sqliteVec from "sqlite-vec";
+import type { Database } from "./schema.ts";
+import { migrate } from "./migrate.ts";
+
+export interface Store {
+  db: Kysely<Database>;
+  sqlite: BetterSqlite3.Database;
+  dataDir: string;
+  uploadsDir: string;
+  vectorExtension: boolean;
+  close(): Promise<void>;
+}
+
+export class StoreError extends Error {}
+
+const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
+
+function ensureWritableDir(dir: string) {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    const probe = path.join(dir, `.write-probe-${process.pid}`);
+    writeFileSync(probe, "ok");
+    rmSync(probe);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new StoreError(`The data folder ${dir} is not writable (${reason}). Free some space or fix its permissions, or set SAGE_DATA_DIR.`);
+  }
+}
+
+/** Opens (creating if needed) the SQLite store in `dataDir` and brings its schema up to date. */
+export function openStore(options: { dataDir: string; migrationsDir?: string }): Store {
+  const dataDir = path.resolve(options.dataDir);
+  const uploadsDir = path.join(dataDir, "uploads");
+  ensureWritableDir(dataDir);
+  ensureWritableDir(uploadsDir);
+
+  const sqlite = new BetterSqlite3(path.join(dataDir, "sage.db"));
+  try {
+    sqlite.pragma("journal_mode = WAL");
+    // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can drop the last commits.
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    let vectorExtension = true;
+    try {
+      sqliteVec.load(sqlite);
+    } catch {
+      vectorExtension = false;
+    }
+    migrate(sqlite, options.migrationsDir ?? defaultMigrationsDir);
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: sqlite }),
+      plugins: [new CamelCasePlugin()],
+    });
+    return {
+      db,
+      sqlite,
+      dataDir,
+      uploadsDir,
+      vectorExtension,
+      async close() {
+        await db.destroy();
+      },
+    };
+  } catch (error) {
+    sqlite.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`Could not open the store in ${dataDir}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,119 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Kysely's view of the tables (CamelCasePlugin maps to the snake_case columns). */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface SessionsTable {
+  tokenHash: string;
+  userId: number;
+  createdAt: string;
+  expiresAtMs: number;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  userId: number;
+  name: Generated<string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  conversationId: number;
+  role: "user" | "model";
+  content: string;
+  createdAt: string;
+}
+
+export interface RemindersTable {
+  id: Generated<number>;
+  userId: number;
+  conversationId: number | null;
+  title: string;
+  description: Generated<string>;
+  dueDate: string;
+  priority: Generated<"high" | "medium" | "low">;
+  type: Generated<"task" | "alert" | "reminder">;
+  status: Generated<string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type KnowledgeItemType = "file" | "url" | "note" | "folder";
+export type KnowledgeItemStatus = "ready" | "queued" | "processing" | "failed" | "stored";
+
+export interface KnowledgeItemsTable {
+  id: Generated<number>;
+  userId: number;
+  conversationId: number | null;
+  parentId: number | null;
+  type: KnowledgeItemType;
+  name: string;
+  path: Generated<string>;
+  description: Generated<string>;
+  content: Generated<string>;
+  url: string | null;
+  mimeType: string | null;
+  size: Generated<number>;
+  storageKey: string | null;
+  contentHash: string | null;
+  status: Generated<KnowledgeItemStatus>;
+  statusReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChunksTable {
+  id: Generated<number>;
+  itemId: number;
+  userId: number;
+  conversationId: number | null;
+  position: number;
+  source: Generated<string>;
+  content: string;
+  createdAt: string;
+}
+
+export type JobStatus = "queued" | "processing" | "done" | "failed";
+
+export interface JobsTable {
+  id: Generated<number>;
+  userId: number;
+  kind: string;
+  itemId: number | null;
+  status: Generated<JobStatus>;
+  payload: Generated<string>;
+  processed: Generated<number>;
+  total: Generated<number>;
+  attempts: Generated<number>;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  reminders: RemindersTable;
+  knowledgeItems: KnowledgeItemsTable;
+  chunks: ChunksTable;
+  jobs: JobsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type ReminderRow = Selectable<RemindersTable>;
+export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
+export type NewKnowledgeItem = Insertable<KnowledgeItemsTable>;
+export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable>;
+export type ChunkRow = Selectable<ChunksTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -1,0 +1,1 @@
+export const SAGE_VERSION = "0.1.0";

@@ -1,0 +1,11 @@
+import { z } from "zod";
+
+/** A numeric id in a URL path (`/api/x/{id}`), as a positive integer. */
+export const idParamsSchema = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** `userId` as the client passes it; the server checks it matches the session. */
+export const userIdQuerySchema = z.object({
+  userId: z.coerce.number().int().positive().optional(),
+});
