@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("has embedded defaults: 127.0.0.1:5000, ./data, demo account, no model", () => {
+    const config = loadConfig({});
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.port).toBe(5000);
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.demoUser).toEqual({ username: "demo", password: "sage-demo" });
+    expect(config.llm.provider).toBe("none");
+    expect(config.llm.chatModel).toBe("gemini-2.0-flash");
+  });
+
+  it("refuses to start on a non-loopback HOST without SAGE_PASSWORD, and says why", () => {
+    expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(ConfigError);
+    expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(/SAGE_PASSWORD is not set/);
+    expect(loadConfig({ HOST: "0.0.0.0", SAGE_PASSWORD: "long-secret" }).host).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "::1" }).host).toBe("::1");
+    expect(loadConfig({ HOST: "localhost" }).host).toBe("localhost");
+  });
+
+  it("names the bad keys", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadConfig({ SAGE_EMBEDDER: "magic" })).toThrow(/SAGE_EMBEDDER/);
+  });
+
+  it("picks Gemini when a key is set and an OpenAI-compatible server when only its URL is", () => {
+    expect(loadConfig({ GEMINI_API_KEY: "k" }).llm.provider).toBe("gemini");
+    expect(loadConfig({ SAGE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" }).llm.provider).toBe("openai-compatible");
+  });
+});

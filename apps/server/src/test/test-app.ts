@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { createApp } from "../app.ts";
+import { loadConfig, type Config } from "../config.ts";
+import { createProviders, type Providers } from "../providers/registry.ts";
+import { openStore, type Store } from "../store/open-store.ts";
+
+export const DEMO = { username: "demo", password: "sage-demo" };
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  /** Logs in and returns the Cookie header value. */
+  login(credentials?: { username: string; password: string }): Promise<string>;
+  /** Creates another user and returns its Cookie header value. */
+  loginAsNewUser(username?: string): Promise<{ cookie: string; userId: number }>;
+  close(): Promise<void>;
+}
+
+/** The real app over a temporary data dir; env overrides and provider overrides as the test needs. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; providers?: (config: Config) => Providers } = {},
+): Promise<TestApp> {
+  const temp = makeTempDir();
+  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", ...options.env });
+  const store = openStore({ dataDir: config.dataDir });
+  const providers = options.providers?.(config) ?? createProviders(config);
+  const app = await createApp({ config, store, providers, logger: false });
+
+  async function login(credentials = DEMO) {
+    const response = await app.inject({ method: "POST", url: "/api/auth/login", payload: credentials });
+    if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+    const cookie = response.cookies.find((item) => item.name === "sage_session");
+    return `sage_session=${cookie!.value}`;
+  }
+
+  let userCounter = 0;
+  return {
+    app,
+    store,
+    config,
+    login,
+    async loginAsNewUser(username = `other-${++userCounter}`) {
+      const user = await app.services.auth.createUser(username, "other-password");
+      return { cookie: await login({ username, password: "other-password" }), userId: user.id };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      temp.remove();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { embedMany, generateText, streamText } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fakeEmbedding, startFakeGemini, type FakeGemini } from "./fake-gemini.ts";
+
+let fake: FakeGemini;
+beforeAll(async () => {
+  fake = await startFakeGemini();
+});
+afterAll(async () => fake.close());
+beforeEach(() => fake.reset());
+
+const google = () => createGoogleGenerativeAI({ apiKey: "test-key", baseURL: fake.baseUrl });
+
+describe("fake Gemini server through the AI SDK", () => {
+  it("answers generateContent with the scripted text and records the request", async () => {
+    fake.script({ text: "Hello from the fake" });
+    const result = await generateText({ model: google()("gemini-2.0-flash"), prompt: "Hi there" });
+    expect(result.text).toBe("Hello from the fake");
+    expect(fake.requests[0]).toMatchObject({ model: "gemini-2.0-flash", action: "generateContent", apiKey: "test-key" });
+    expect(JSON.stringify(fake.requests[0].body.contents)).toContain("Hi there");
+  });
+
+  it("echoes the user text when nothing is scripted", async () => {
+    const result = await generateText({ model: google()("gemini-2.0-flash"), prompt: "ping" });
+    expect(result.text).toBe("Fake reply to: ping");
+  });
+
+  it("streams text in pieces", async () => {
+    fake.script({ text: "one two three" });
+    const result = streamText({ model: google()("gemini-2.0-flash"), prompt: "count" });
+    const pieces: string[] = [];
+    for await (const piece of result.textStream) pieces.push(piece);
+    expect(pieces.join("")).toBe("one two three");
+    expect(pieces.length).toBeGreaterThan(1);
+  });
+
+  it("returns scripted function calls", async () => {
+    fake.script({ functionCalls: [{ name: "searchDocuments", args: { query: "budget" } }] });
+    const response = await fetch(`${fake.baseUrl}/models/gemini-2.0-flash:generateContent`, {
+      method: "POST",
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "find" }] }] }),
+    });
+    const json = await response.json();
+    expect(json.candidates[0].content.parts[0].functionCall).toEqual({ name: "searchDocuments", args: { query: "budget" } });
+  });
+
+  it("answers a scripted HTTP error", async () => {
+    fake.script({ error: { status: 503, message: "overloaded" } });
+    await expect(
+      generateText({ model: google()("gemini-2.0-flash"), prompt: "x", maxRetries: 0 }),
+    ).rejects.toThrow(/overloaded/);
+  });
+
+  it("embeds deterministically, similar texts closer than unrelated ones", async () => {
+    const { embeddings } = await embedMany({
+      model: google().textEmbeddingModel("gemini-embedding-001"),
+      values: ["budget forecast for the quarter", "the quarter budget forecast", "penguins swim"],
+    });
+    const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
+    expect(embeddings[0]).toEqual(fakeEmbedding("budget forecast for the quarter"));
+    expect(dot(embeddings[0], embeddings[1])).toBeGreaterThan(dot(embeddings[0], embeddings[2]));
+  });
+});

@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted model turn. With nothing scripted the fake echoes the last user text. */
+export interface FakeReply {
+  text?: string;
+  /** Streamed replies send the text in these pieces (default: word by word). */
+  chunks?: string[];
+  functionCalls?: { name: string; args: Record<string, unknown> }[];
+  /** Sources for Google Search grounding. */
+  sources?: { title: string; uri: string }[];
+  /** Answer with this HTTP error instead. */
+  error?: { status: number; message: string };
+  /** Wait this long before answering (before each streamed chunk for streams). */
+  delayMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  model: string;
+  action: string;
+  apiKey: string | undefined;
+  body: any;
+}
+
+export interface FakeGemini {
+  /** Base URL including the API version, for GEMINI_BASE_URL / the SDK's baseURL. */
+  baseUrl: string;
+  origin: string;
+  requests: RecordedRequest[];
+  /** Queue replies for the next generateContent / streamGenerateContent calls, in order. */
+  script(...replies: FakeReply[]): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Deterministic embedding: hashed bag of lower-cased words, L2-normalised, so shared words mean similar vectors. */
+export function fakeEmbedding(text: string, dimensions = 768): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const digest = createHash("sha1").update(word).digest();
+    const index = digest.readUInt32BE(0) % dimensions;
+    vector[index] += digest[4] & 1 ? 1 : -1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+function lastUserText(body: any): string {
+  const contents: any[] = body?.contents ?? [];
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const text = (contents[i]?.parts ?? []).map((part: any) => part.text ?? "").join("");
+    if (contents[i]?.role !== "model" && text) return text;
+  }
+  return "";
+}
+
+function candidate(reply: FakeReply, parts: any[], withGrounding: boolean) {
+  return {
+    content: { role: "model", parts },
+    finishReason: "STOP",
+    index: 0,
+    ...(withGrounding && reply.sources?.length
+      ? {
+          groundingMetadata: {
+            webSearchQueries: [],
+            groundingChunks: reply.sources.map((source) => ({ web: { uri: source.uri, title: source.title } })),
+            groundingSupports: [],
+          },
+        }
+      : {}),
+  };
+}
+
+const usage = { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 };
+
+/** Starts an HTTP server speaking the Gemini REST API (v1beta) on 127.0.0.1. */
+export async function startFakeGemini(options: { port?: number; host?: string } = {}): Promise<FakeGemini> {
+  const queue: FakeReply[] = [];
+  const requests: RecordedRequest[] = [];
+
+  async function readBody(request: IncomingMessage): Promise<any> {
+    const parts: Buffer[] = [];
+    for await (const part of request) parts.push(part as Buffer);
+    const raw = Buffer.concat(parts).toString("utf8");
+    return raw ? JSON.parse(raw) : {};
+  }
+
+  function send(response: ServerResponse, status: number, body: unknown) {
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? "/", "http://fake");
+    const body = request.method === "POST" ? await readBody(request) : {};
+
+    // Control routes, for tests running in another process than the fake.
+    if (url.pathname === "/__fake/health") return send(response, 200, { ok: true });
+    if (url.pathname === "/__fake/script") {
+      queue.push(...((body.replies ?? []) as FakeReply[]));
+      return send(response, 200, { queued: queue.length });
+    }
+    if (url.pathname === "/__fake/reset") {
+      queue.length = 0;
+      requests.length = 0;
+      return send(response, 200, { ok: true });
+    }
+    if (url.pathname === "/__fake/requests") return send(response, 200, requests);
+
+    const match = url.pathname.match(/^\/v1beta\/models\/([^/:]+):(\w+)$/);
+    if (!match || request.method !== "POST") {
+      return send(response, 404, { error: { code: 404, message: `Unknown route ${url.pathname}`, status: "NOT_FOUND" } });
+    }
+    const [, model, action] = match;
+    const apiKey = (request.headers["x-goog-api-key"] as string | undefined) ?? url.searchParams.get("key") ?? undefined;
+    requests.push({ method: request.method, path: url.pathname, model, action, apiKey, body });
+
+    if (action === "embedContent") {
+      const text = (body.content?.parts ?? []).map((part: any) => part.text ?? "").join(" ");
+      return send(response, 200, { embedding: { values: fakeEmbedding(text, body.outputDimensionality) } });
+    }
+    if (action === "batchEmbedContents") {
+      const embeddings = (body.requests ?? []).map((item: any) => ({
+        values: fakeEmbedding((item.content?.parts ?? []).map((part: any) => part.text ?? "").join(" "), item.outputDimensionality),
+      }));
+      return send(response, 200, { embeddings });
+    }
+    if (action !== "generateContent" && action !== "streamGenerateContent") {
+      return send(response, 404, { error: { code: 404, message: `Unknown action ${action}`, status: "NOT_FOUND" } });
+    }
+
+    const reply: FakeReply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(body)}` };
+    const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);
+    if (reply.delayMs && action === "generateContent") await sleep(reply.delayMs);
+    if (reply.error) {
+      return send(response, reply.error.status, {
+        error: { code: reply.error.status, message: reply.error.message, status: "ERROR" },
+      });
+    }
+    const callParts = (reply.functionCalls ?? []).map((call) => ({ functionCall: { name: call.name, args: call.args } }));
+
+    if (action === "generateContent") {
+      const parts = [...(reply.text ? [{ text: reply.text }] : []), ...callParts];
+      return send(response, 200, { candidates: [candidate(reply, parts, withGrounding)], usageMetadata: usage, modelVersion: model });
+    }
+
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const pieces = reply.chunks ?? (reply.text ? reply.text.match(/\S+\s*/g) ?? [reply.text] : []);
+    for (const piece of pieces) {
+      if (reply.delayMs) await sleep(reply.delayMs);
+      const event = { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model };
+      response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+    }
+    const last = { candidates: [candidate(reply, callParts, withGrounding)], usageMetadata: usage, modelVersion: model };
+    response.write(`data: ${JSON.stringify(last)}\r\n\r\n`);
+    response.end();
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent) send(response, 500, { error: { code: 500, message: error.message, status: "INTERNAL" } });
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${options.host ?? "127.0.0.1"}:${port}`;
+
+  return {
+    baseUrl: `${origin}/v1beta`,
+    origin,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Talks to a fake started in another process (Playwright's webServer). */
+export function fakeGeminiClient(origin: string) {
+  const post = async (path: string, body: unknown = {}) => {
+    const response = await fetch(`${origin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return response.json();
+  };
+  return {
+    script: (...replies: FakeReply[]) => post("/__fake/script", { replies }),
+    reset: () => post("/__fake/reset"),
+    requests: async (): Promise<RecordedRequest[]> => (await fetch(`${origin}/__fake/requests`)).json(),
+  };
+}
