@@ -10,6 +10,7 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import type { Providers } from "./providers/registry.ts";
+import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
 import type { Store } from "./store/open-store.ts";
 import { SAGE_VERSION } from "./version.ts";
 
@@ -23,6 +24,7 @@ export interface AppDeps {
 
 export interface AppServices {
   auth: AuthService;
+  blobs: BlobStore;
 }
 
 declare module "fastify" {
@@ -43,7 +45,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
   await auth.ensureDemoUser(config.demoUser.username, config.demoUser.password);
   await auth.pruneExpiredSessions();
-  const services: AppServices = { auth };
+  const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir) };
   app.decorate("services", services);
 
   await app.register(fastifyCookie);
@@ -53,6 +55,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, { version: SAGE_VERSION });
   registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
+
+  // Feature modules: one register call each (keep this list in dependency order).
 
   await registerWebApp(app, config.webDir);
   return app;
