@@ -1,0 +1,59 @@
+import { generateText, streamText } from "ai";
+import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.ts";
+import { createLlm } from "./create-llm.ts";
+import { createFakeLlm } from "./fake.ts";
+
+let gemini: FakeGemini;
+beforeAll(async () => void (gemini = await startFakeGemini()));
+afterAll(() => gemini.close());
+
+const llmConfig = (env: Record<string, string>) => loadConfig({ SAGE_DATA_DIR: "/tmp/unused", ...env }).llm;
+
+describe("createLlm", () => {
+  it("is null when nothing is configured", () => {
+    expect(createLlm(llmConfig({}))).toBeNull();
+    expect(createLlm(llmConfig({ SAGE_LLM_PROVIDER: "openai-compatible" }))).toBeNull();
+  });
+
+  it("talks to Gemini at the configured base URL with the key", async () => {
+    const llm = createLlm(llmConfig({ GEMINI_API_KEY: "k-123", GEMINI_BASE_URL: gemini.baseUrl }))!;
+    expect(llm.provider).toBe("gemini");
+    expect(llm.modelId).toBe("gemini-2.0-flash");
+    expect(llm.keySet).toBe(true);
+    gemini.script({ text: "Hello there" });
+    const { text } = await generateText({ model: llm.languageModel(), prompt: "hi" });
+    expect(text).toBe("Hello there");
+    expect(gemini.requests.at(-1)).toMatchObject({ model: "gemini-2.0-flash", apiKey: "k-123" });
+  });
+
+  it("streams Gemini text in pieces", async () => {
+    const llm = createLlm(llmConfig({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: gemini.baseUrl }))!;
+    gemini.script({ chunks: ["One ", "two ", "three"] });
+    const pieces: string[] = [];
+    for await (const piece of streamText({ model: llm.languageModel(), prompt: "count" }).textStream) pieces.push(piece);
+    expect(pieces.join("")).toBe("One two three");
+    expect(pieces.length).toBeGreaterThan(1);
+  });
+
+  it("builds an OpenAI-compatible provider from its base URL", () => {
+    const llm = createLlm(llmConfig({ SAGE_LLM_PROVIDER: "openai-compatible", SAGE_LLM_BASE_URL: "http://127.0.0.1:9/v1", SAGE_CHAT_MODEL: "llama3.2", SAGE_ALLOWED_MODELS: "qwen3" }))!;
+    expect(llm.provider).toBe("openai-compatible");
+    expect(llm.keySet).toBe(false);
+    expect(llm.allowedModels).toEqual(["llama3.2", "qwen3"]);
+    expect(llm.nativeWebSearchTool).toBeUndefined();
+  });
+});
+
+describe("createFakeLlm", () => {
+  it("answers scripted text and tool calls, and echoes otherwise", async () => {
+    const llm = createFakeLlm();
+    llm.script({ text: "scripted" });
+    expect((await generateText({ model: llm.languageModel(), prompt: "a" })).text).toBe("scripted");
+    expect((await generateText({ model: llm.languageModel(), prompt: "echo me" })).text).toBe("Fake reply to: echo me");
+    llm.script({ functionCalls: [{ name: "lookup", args: { q: 1 } }] });
+    const result = await generateText({ model: llm.languageModel(), prompt: "b", tools: { lookup: { inputSchema: (await import("ai")).jsonSchema({ type: "object" }) } } });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: "lookup", input: { q: 1 } });
+  });
+});

@@ -1,0 +1,79 @@
+import type { LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV3 } from "ai/test";
+import type { LlmProvider } from "./llm.ts";
+
+/** One scripted model turn for the fake; with nothing scripted it echoes the last user text. */
+export interface FakeLlmReply {
+  text?: string;
+  functionCalls?: { name: string; args: Record<string, unknown> }[];
+  /** Throw this instead of answering. */
+  error?: Error;
+}
+
+export interface FakeLlm extends LlmProvider {
+  script(...replies: FakeLlmReply[]): void;
+  /** The prompts the model received, in order (AI SDK's standardized prompt). */
+  readonly prompts: unknown[];
+}
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+function lastUserText(prompt: any[]): string {
+  const last = [...prompt].reverse().find((message) => message.role === "user");
+  return (last?.content ?? []).map((part: any) => part.text ?? "").join("");
+}
+
+/** An in-memory LlmProvider for unit tests (no HTTP). */
+export function createFakeLlm(options: { modelId?: string; allowedModels?: string[] } = {}): FakeLlm {
+  const modelId = options.modelId ?? "fake-model";
+  const queue: FakeLlmReply[] = [];
+  const prompts: unknown[] = [];
+
+  function next(prompt: any[]): { content: LanguageModelV3Content[]; hasCalls: boolean } {
+    prompts.push(prompt);
+    const reply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(prompt)}` };
+    if (reply.error) throw reply.error;
+    const calls = (reply.functionCalls ?? []).map((call, index) => ({
+      type: "tool-call" as const,
+      toolCallId: `call-${prompts.length}-${index}`,
+      toolName: call.name,
+      input: JSON.stringify(call.args),
+    }));
+    return { content: [...(reply.text ? [{ type: "text" as const, text: reply.text }] : []), ...calls], hasCalls: calls.length > 0 };
+  }
+
+  const model = new MockLanguageModelV3({
+    provider: "fake",
+    modelId,
+    doGenerate: async ({ prompt }) => {
+      const { content, hasCalls } = next(prompt);
+      return { content, finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage, warnings: [] };
+    },
+    doStream: async ({ prompt }) => {
+      const { content, hasCalls } = next(prompt);
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      for (const item of content) {
+        if (item.type === "text") {
+          parts.push({ type: "text-start", id: "t" });
+          for (const word of item.text.match(/\S+\s*/g) ?? []) parts.push({ type: "text-delta", id: "t", delta: word });
+          parts.push({ type: "text-end", id: "t" });
+        } else parts.push(item as LanguageModelV3StreamPart);
+      }
+      parts.push({ type: "finish", finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage });
+      return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
+    },
+  });
+
+  return {
+    provider: "fake",
+    modelId,
+    allowedModels: options.allowedModels ?? [modelId],
+    keySet: false,
+    languageModel: () => model,
+    script: (...replies) => void queue.push(...replies),
+    prompts,
+  };
+}

@@ -1,0 +1,24 @@
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import type { Tool } from "ai";
+import type { LlmProvider } from "./llm.ts";
+
+export interface GeminiLlmOptions {
+  apiKey: string;
+  baseUrl?: string;
+  modelId: string;
+  allowedModels: readonly string[];
+}
+
+export function createGeminiLlm(options: GeminiLlmOptions): LlmProvider {
+  const google = createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: options.baseUrl });
+  return {
+    provider: "gemini",
+    modelId: options.modelId,
+    allowedModels: options.allowedModels,
+    keySet: Boolean(options.apiKey),
+    baseUrl: options.baseUrl,
+    languageModel: (modelId = options.modelId) => google(modelId),
+    // Cast: @ai-sdk/google and ai may resolve different provider-utils copies; the runtime shape is the same.
+    nativeWebSearchTool: () => google.tools.googleSearch({}) as unknown as Tool,
+  };
+}

@@ -1,0 +1,22 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LlmProvider } from "./llm.ts";
+
+export interface OpenAiCompatibleLlmOptions {
+  baseUrl: string;
+  apiKey?: string;
+  modelId: string;
+  allowedModels: readonly string[];
+}
+
+/** Any server speaking the OpenAI chat completions API (Ollama, LM Studio, vLLM, llama.cpp ...). */
+export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): LlmProvider {
+  const provider = createOpenAICompatible({ name: "openai-compatible", baseURL: options.baseUrl, apiKey: options.apiKey });
+  return {
+    provider: "openai-compatible",
+    modelId: options.modelId,
+    allowedModels: options.allowedModels,
+    keySet: Boolean(options.apiKey),
+    baseUrl: options.baseUrl,
+    languageModel: (modelId = options.modelId) => provider.chatModel(modelId),
+  };
+}
