@@ -7,6 +7,7 @@ import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
+import { registerConversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { registerReminderRoutes } from "./modules/reminders/reminders.routes.ts";
@@ -58,6 +59,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
 
   // Feature modules: one register call each (keep this list in dependency order).
+  registerConversationRoutes(app, { store, blobs: services.blobs });
   registerReminderRoutes(app, { store });
 
   await registerWebApp(app, config.webDir);

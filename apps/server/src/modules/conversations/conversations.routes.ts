@@ -1,0 +1,50 @@
+import type { FastifyInstance } from "fastify";
+import { idParamsSchema } from "@sage/contracts/common";
+import { appendMessageBodySchema, createConversationBodySchema, updateConversationBodySchema } from "@sage/contracts/conversations";
+import { requireUser } from "../../http/session-guard.ts";
+import { parseInput } from "../../http/validate.ts";
+import { createConversationsRepo } from "./conversations.repo.ts";
+import { createConversationsService } from "./conversations.service.ts";
+import type { Store } from "../../store/open-store.ts";
+import type { BlobStore } from "../../store/blob-store.ts";
+
+/** Spec section 7 'Conversations and messages' (the /files route belongs to the knowledge module). */
+export function registerConversationRoutes(app: FastifyInstance, deps: { store: Store; blobs: BlobStore }) {
+  const service = createConversationsService({
+    repo: createConversationsRepo(deps.store.db),
+    blobs: deps.blobs,
+    log: (error) => app.log.warn({ err: error }, "could not remove uploads of a deleted conversation"),
+  });
+  const idOf = (params: unknown) => parseInput(idParamsSchema, params, "path").id;
+
+  app.get("/api/conversations", async (request) => service.list(requireUser(request).id));
+
+  app.post("/api/conversations", async (request, reply) => {
+    const { name } = parseInput(createConversationBodySchema, request.body, "body");
+    reply.status(201);
+    return service.create(requireUser(request).id, name);
+  });
+
+  app.get("/api/conversations/:id", async (request) => service.get(requireUser(request).id, idOf(request.params)));
+
+  app.patch("/api/conversations/:id", async (request) => {
+    const userId = requireUser(request).id;
+    const id = idOf(request.params);
+    const { name } = parseInput(updateConversationBodySchema, request.body, "body");
+    return service.rename(userId, id, name);
+  });
+
+  app.delete("/api/conversations/:id", async (request) => {
+    await service.remove(requireUser(request).id, idOf(request.params));
+    return { ok: true as const };
+  });
+
+  app.get("/api/conversations/:id/messages", async (request) => service.listMessages(requireUser(request).id, idOf(request.params)));
+
+  app.post("/api/conversations/:id/messages", async (request) => {
+    const userId = requireUser(request).id;
+    const id = idOf(request.params);
+    const message = parseInput(appendMessageBodySchema, request.body, "body");
+    return service.appendMessage(userId, id, message);
+  });
+}
