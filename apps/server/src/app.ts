@@ -10,6 +10,8 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { registerConversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
+import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
+import { registerJobQueue } from "./jobs/register-job-queue.ts";
 import { registerReminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
@@ -27,6 +29,8 @@ export interface AppDeps {
 export interface AppServices {
   auth: AuthService;
   blobs: BlobStore;
+  /** The persisted background queue; modules register their job kinds on it while the app is built. */
+  jobs: JobQueue;
 }
 
 declare module "fastify" {
@@ -47,7 +51,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
   await auth.ensureDemoUser(config.demoUser.username, config.demoUser.password);
   await auth.pruneExpiredSessions();
-  const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir) };
+  const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
+  const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir), jobs };
   app.decorate("services", services);
 
   await app.register(fastifyCookie);
@@ -59,6 +64,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
 
   // Feature modules: one register call each (keep this list in dependency order).
+  registerJobQueue(app);
   registerConversationRoutes(app, { store, blobs: services.blobs });
   registerReminderRoutes(app, { store });
 

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { openStore, type Store } from "../store/open-store.ts";
+import { INTERRUPTED_REASON, createJobQueue } from "./job-queue.ts";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function setup(): Store {
+  const temp = makeTempDir();
+  const store = openStore({ dataDir: temp.dir });
+  store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'u', 'x', '2025-01-01')").run();
+  cleanups.push(() => temp.remove(), () => store.close());
+  return store;
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe("job queue", () => {
+  it("runs a job to done with its payload and records progress", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db });
+    const seen: unknown[] = [];
+    queue.register<{ n: number }>("double", async ({ payload, progress }) => {
+      seen.push(payload.n * 2);
+      await progress(1, 1);
+    });
+    await queue.start();
+    const job = await queue.enqueue({ kind: "double", userId: 1, payload: { n: 21 } });
+    const finished = await queue.waitFor(job.id);
+    expect(seen).toEqual([42]);
+    expect(finished).toMatchObject({ status: "done", error: null, processed: 1, total: 1, attempts: 1 });
+  });
+
+  it("marks a throwing job failed with the reason and calls onFailed", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db });
+    const failures: string[] = [];
+    queue.register("broken", async () => {
+      throw new Error("the document is encrypted");
+    }, { onFailed: async (_job, reason) => void failures.push(reason) });
+    await queue.start();
+    const job = await queue.enqueue({ kind: "broken", userId: 1 });
+    expect(await queue.waitFor(job.id)).toMatchObject({ status: "failed", error: "the document is encrypted" });
+    expect(failures).toEqual(["the document is encrypted"]);
+  });
+
+  it("never runs more jobs at once than its concurrency bound, and runs them all", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db, concurrency: 2 });
+    const gates = Array.from({ length: 5 }, deferred);
+    let active = 0;
+    let maxActive = 0;
+    const started: number[] = [];
+    queue.register<{ index: number }>("slow", async ({ payload }) => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      started.push(payload.index);
+      await gates[payload.index]!.promise;
+      active--;
+    });
+    await queue.start();
+    const jobs = [];
+    for (let index = 0; index < 5; index++) jobs.push(await queue.enqueue({ kind: "slow", userId: 1, payload: { index } }));
+    while (started.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0, 1]);
+    gates.forEach((gate) => gate.resolve());
+    const results = await Promise.all(jobs.map((job) => queue.waitFor(job.id)));
+    expect(results.map((job) => job.status)).toEqual(["done", "done", "done", "done", "done"]);
+    expect(maxActive).toBe(2);
+  });
+
+  it("does not run jobs of a kind nobody registered, and runs them once a handler appears", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db });
+    await queue.start();
+    const job = await queue.enqueue({ kind: "later", userId: 1 });
+    await queue.idle();
+    expect((await queue.get(job.id))?.status).toBe("queued");
+    queue.register("later", async () => {});
+    expect((await queue.waitFor(job.id)).status).toBe("done");
+  });
+
+  it("at start-up resumes interrupted jobs of resumable kinds and fails the others with the reason", async () => {
+    const store = setup();
+    const insert = store.sqlite.prepare(
+      "INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, ?, 'processing', 1, 'x', 'x')",
+    );
+    const resumable = Number(insert.run("resumable").lastInsertRowid);
+    const fragile = Number(insert.run("fragile").lastInsertRowid);
+    const exhausted = store.sqlite
+      .prepare("INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, 'resumable', 'processing', 3, 'x', 'x')")
+      .run().lastInsertRowid;
+
+    const queue = createJobQueue({ db: store.db });
+    const ran: number[] = [];
+    const failed: number[] = [];
+    queue.register("resumable", async ({ job }) => void ran.push(job.id));
+    queue.register("fragile", async ({ job }) => void ran.push(job.id), { onInterrupted: "fail", onFailed: async (job) => void failed.push(job.id) });
+    await queue.start();
+
+    expect(await queue.waitFor(resumable)).toMatchObject({ status: "done", attempts: 2 });
+    expect(await queue.waitFor(fragile)).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
+    expect(await queue.waitFor(Number(exhausted))).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
+    expect(ran).toEqual([resumable]);
+    expect(failed).toEqual([fragile]);
+  });
+
+  it("refuses a second handler for the same kind", () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db });
+    queue.register("once", async () => {});
+    expect(() => queue.register("once", async () => {})).toThrow(/already registered/);
+  });
+});

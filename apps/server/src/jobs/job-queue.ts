@@ -1,0 +1,229 @@
+import type { Kysely } from "kysely";
+import type { Database, JobRow } from "../store/schema.ts";
+
+export type Job = JobRow;
+
+export interface JobContext<P = unknown> {
+  job: Job;
+  payload: P;
+  /** Records progress (shown to users for long jobs such as re-vectorising). */
+  progress(processed: number, total: number): Promise<void>;
+}
+
+export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
+
+export interface HandlerOptions {
+  /**
+   * What to do at start-up with a job of this kind that was running when the server stopped:
+   * 'resume' queues it again (handlers must then be idempotent), 'fail' marks it failed.
+   */
+  onInterrupted?: "resume" | "fail";
+  /** Runs after a job failed for good (its error recorded); e.g. to mark the item it worked on. */
+  onFailed?: (job: Job, error: string) => Promise<void>;
+}
+
+export interface EnqueueInput {
+  kind: string;
+  userId: number;
+  itemId?: number | null;
+  payload?: unknown;
+}
+
+/**
+ * A persisted background queue over the `jobs` table: handlers are registered per kind, jobs move
+ * queued -> processing -> done | failed (with the reason), at most `concurrency` run at once, and a job
+ * interrupted by a crash is resumed or failed when `start()` runs at the next start-up.
+ */
+export interface JobQueue {
+  register<P>(kind: string, handler: JobHandler<P>, options?: HandlerOptions): void;
+  /** Persists a queued job and schedules it (once the queue has started). */
+  enqueue(input: EnqueueInput): Promise<Job>;
+  get(id: number): Promise<Job | undefined>;
+  /** Resolves with the job once it is done or failed. */
+  waitFor(id: number): Promise<Job>;
+  /** Recovers interrupted jobs, then starts running queued ones. */
+  start(): Promise<void>;
+  /** Resolves when nothing is running or runnable (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Stops taking new jobs and waits for running ones. */
+  stop(): Promise<void>;
+}
+
+export const INTERRUPTED_REASON = "Interrupted by a server restart";
+const MAX_RESUMES = 3;
+
+export function createJobQueue(options: { db: Kysely<Database>; concurrency?: number; log?: (message: string, error?: unknown) => void }): JobQueue {
+  const { db } = options;
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
+  const running = new Set<number>();
+  const waiters = new Map<number, Array<(job: Job) => void>>();
+  let idleWaiters: Array<() => void> = [];
+  let started = false;
+  let stopped = false;
+  let pumping = false;
+  let pumpAgain = false;
+  const now = () => new Date().toISOString();
+
+  const fetchJob = (id: number) => db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+
+  function settle(job: Job) {
+    const list = waiters.get(job.id);
+    waiters.delete(job.id);
+    for (const resolve of list ?? []) resolve(job);
+  }
+
+  function checkIdle() {
+    if (running.size > 0 || pumping) return;
+    const list = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of list) resolve();
+  }
+
+  async function run(job: Job) {
+    const entry = handlers.get(job.kind)!;
+    let payload: unknown = {};
+    try {
+      payload = JSON.parse(job.payload);
+    } catch {
+      payload = {};
+    }
+    let failure: string | null = null;
+    try {
+      await entry.handler({
+        job,
+        payload,
+        progress: async (processed, total) => {
+          await db.updateTable("jobs").set({ processed, total, updatedAt: now() }).where("id", "=", job.id).execute();
+        },
+      });
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    await db
+      .updateTable("jobs")
+      .set({ status: failure === null ? "done" : "failed", error: failure, updatedAt: now() })
+      .where("id", "=", job.id)
+      .execute();
+    if (failure !== null && entry.options.onFailed) {
+      await entry.options.onFailed(job, failure).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
+    }
+    // The row is gone when its item was deleted meanwhile (FK cascade): waiters still get an answer.
+    const finished = await fetchJob(job.id);
+    settle(finished ?? { ...job, status: "failed", error: failure ?? "The job's item was deleted" });
+  }
+
+  /** Claims runnable jobs up to the concurrency bound; re-entrant calls fold into one more pass. */
+  async function pump() {
+    if (!started || stopped) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        while (running.size < concurrency && !stopped) {
+          const kinds = [...handlers.keys()];
+          if (kinds.length === 0) break;
+          let query = db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("kind", "in", kinds);
+          if (running.size > 0) query = query.where("id", "not in", [...running]);
+          const next = await query.orderBy("id").limit(1).executeTakeFirst();
+          if (!next) break;
+          const claimed = await db
+            .updateTable("jobs")
+            .set({ status: "processing", attempts: next.attempts + 1, updatedAt: now() })
+            .where("id", "=", next.id)
+            .where("status", "=", "queued")
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) === 0) continue;
+          running.add(next.id);
+          const job = { ...next, status: "processing" as const, attempts: next.attempts + 1 };
+          void run(job)
+            .catch((error: unknown) => options.log?.(`job ${job.id} bookkeeping failed`, error))
+            .finally(() => {
+              running.delete(job.id);
+              void pump();
+              checkIdle();
+            });
+        }
+      } while (pumpAgain && !stopped);
+    } finally {
+      pumping = false;
+      checkIdle();
+    }
+  }
+
+  return {
+    register(kind, handler, handlerOptions = {}) {
+      if (handlers.has(kind)) throw new Error(`a job handler for "${kind}" is already registered`);
+      handlers.set(kind, { handler: handler as JobHandler<unknown>, options: handlerOptions });
+      void pump();
+    },
+
+    async enqueue(input) {
+      const timestamp = now();
+      const job = await db
+        .insertInto("jobs")
+        .values({
+          kind: input.kind,
+          userId: input.userId,
+          itemId: input.itemId ?? null,
+          payload: JSON.stringify(input.payload ?? {}),
+          status: "queued",
+          createdAt: timestamp,
+          updatedAt: timestamp,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      void pump();
+      return job;
+    },
+
+    get: fetchJob,
+
+    async waitFor(id) {
+      const current = await fetchJob(id);
+      if (!current) throw new Error(`job ${id} does not exist`);
+      if (current.status === "done" || current.status === "failed") return current;
+      return new Promise<Job>((resolve) => {
+        const list = waiters.get(id) ?? [];
+        list.push(resolve);
+        waiters.set(id, list);
+        // The job may have finished between the read above and registering the waiter.
+        void fetchJob(id).then((job) => {
+          if (job && (job.status === "done" || job.status === "failed")) settle(job);
+        });
+      });
+    },
+
+    async start() {
+      if (started) return;
+      const interrupted = await db.selectFrom("jobs").selectAll().where("status", "=", "processing").execute();
+      for (const job of interrupted) {
+        const entry = handlers.get(job.kind);
+        const resume = entry?.options.onInterrupted !== "fail" && job.attempts < MAX_RESUMES;
+        if (resume) {
+          await db.updateTable("jobs").set({ status: "queued", updatedAt: now() }).where("id", "=", job.id).execute();
+        } else {
+          await db.updateTable("jobs").set({ status: "failed", error: INTERRUPTED_REASON, updatedAt: now() }).where("id", "=", job.id).execute();
+          await entry?.options.onFailed?.(job, INTERRUPTED_REASON).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
+        }
+      }
+      started = true;
+      await pump();
+    },
+
+    idle() {
+      if (running.size === 0 && !pumping) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+
+    async stop() {
+      stopped = true;
+      if (running.size === 0) return;
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

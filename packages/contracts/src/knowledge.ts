@@ -1,0 +1,200 @@
+import { z } from "zod";
+
+export const KNOWLEDGE_ITEM_TYPES = ["file", "url", "note", "folder"] as const;
+export const KNOWLEDGE_ITEM_STATUSES = ["ready", "queued", "processing", "failed", "stored"] as const;
+
+/** Upload extensions the server converts (checked case-insensitively on both sides). */
+export const SUPPORTED_UPLOAD_EXTENSIONS = ["pdf", "docx", "doc", "txt"] as const;
+export const UNSUPPORTED_FILE_TYPE_TITLE = "Unsupported File Type";
+export const UNSUPPORTED_FILE_TYPE_MESSAGE = "Please upload only PDF, DOCX, DOC or TXT files (.pdf, .docx, .doc, .txt).";
+export const MOVE_INTO_ITSELF_MESSAGE = "A folder cannot be moved into itself or one of its subfolders";
+
+/** A knowledge entry as the API returns it; conversationId 0 is the system knowledge base, parentId 0 the root. */
+export interface KnowledgeItem {
+  id: number;
+  name: string;
+  type: (typeof KNOWLEDGE_ITEM_TYPES)[number];
+  path: string;
+  description: string;
+  content: string;
+  url: string | null;
+  parentId: number;
+  userId: number;
+  conversationId: number;
+  size: number;
+  status: (typeof KNOWLEDGE_ITEM_STATUSES)[number];
+  statusReason: string | null;
+  chunkCount: number;
+  createdAt: string;
+  items?: KnowledgeItem[];
+}
+
+export const knowledgeItemSchema: z.ZodType<KnowledgeItem> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    type: z.enum(KNOWLEDGE_ITEM_TYPES),
+    path: z.string(),
+    description: z.string(),
+    content: z.string(),
+    url: z.string().nullable(),
+    parentId: z.number().int(),
+    userId: z.number().int(),
+    conversationId: z.number().int(),
+    size: z.number(),
+    status: z.enum(KNOWLEDGE_ITEM_STATUSES),
+    statusReason: z.string().nullable(),
+    chunkCount: z.number().int(),
+    createdAt: z.string(),
+    items: z.array(knowledgeItemSchema).optional(),
+  }),
+);
+export const knowledgeItemListSchema = z.array(knowledgeItemSchema);
+
+const optionalId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Form fields and JSON both send ids as numbers or numeric strings; "", null and "null" mean none (0). */
+const idOrNone = z.preprocess(
+  (value) => (value === "" || value === null || value === "null" || value === "undefined" ? undefined : value),
+  optionalId.optional(),
+);
+
+export const listFilesQuerySchema = z.object({
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+});
+
+export const listFoldersQuerySchema = z.object({
+  userId: z.coerce.number().int().positive().optional(),
+});
+
+const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long");
+
+export const createFolderRequestSchema = z.object({
+  name,
+  type: z.literal("folder").optional(),
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+  path: z.string().max(4000).optional(),
+});
+export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
+
+export const createFileRequestSchema = z.object({
+  name: z.string().max(255).optional(),
+  type: z.enum(["url", "note"]),
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+  path: z.string().max(4000).optional(),
+  content: z.string().max(1_000_000).optional(),
+  description: z.string().max(10_000).optional(),
+  url: z.string().max(4000).optional(),
+});
+export type CreateFileRequest = z.infer<typeof createFileRequestSchema>;
+
+export const updateFileRequestSchema = z
+  .object({
+    name: z.string().max(255).optional(),
+    parentId: idOrNone,
+    description: z.string().max(10_000).optional(),
+    content: z.string().max(1_000_000).optional(),
+    userId: z.coerce.number().int().positive().optional(),
+  })
+  .refine((body) => body.name !== undefined || body.parentId !== undefined || body.description !== undefined || body.content !== undefined, {
+    message: "Nothing to change: send name, parentId, description or content",
+  });
+export type UpdateFileRequest = z.infer<typeof updateFileRequestSchema>;
+
+/** Multipart text fields of POST /api/upload (the file part is read separately). */
+export const uploadFieldsSchema = z.object({
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+  path: z.string().max(4000).optional(),
+  description: z.string().max(10_000).optional(),
+});
+
+export const uploadResponseSchema = z.object({
+  status: z.enum(["success", "processing_in_background", "stored", "duplicate"]),
+  file: knowledgeItemSchema,
+  chunks_processed: z.number().int(),
+  processingResult: z.object({ status: z.string(), error: z.string().optional() }),
+  error: z.string().optional(),
+});
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+
+export const processUrlRequestSchema = z.object({
+  url: z.string().trim().min(1, "URL is required").max(4000),
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+  description: z.string().max(10_000).optional(),
+  name: z.string().max(255).optional(),
+  path: z.string().max(4000).optional(),
+});
+export type ProcessUrlRequest = z.infer<typeof processUrlRequestSchema>;
+
+export const urlInfoSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  user_id: z.number().int(),
+  conversation_id: z.number().int(),
+  parent_id: z.number().int(),
+  file_id: z.number().int(),
+});
+
+export const processUrlResponseSchema = z.object({
+  status: z.enum(["success", "processing_in_background", "failed"]),
+  url_info: urlInfoSchema.optional(),
+  chunks_processed: z.number().int(),
+  error: z.string().optional(),
+});
+export type ProcessUrlResponse = z.infer<typeof processUrlResponseSchema>;
+
+export const processNoteRequestSchema = z.object({
+  fileId: z.coerce.number().int().positive().optional(),
+  name: z.string().max(255).optional(),
+  type: z.literal("note").optional(),
+  userId: z.coerce.number().int().positive().optional(),
+  conversationId: idOrNone,
+  parentId: idOrNone,
+  path: z.string().max(4000).optional(),
+  content: z.string().max(1_000_000).optional(),
+  description: z.string().max(10_000).optional(),
+});
+export type ProcessNoteRequest = z.infer<typeof processNoteRequestSchema>;
+
+export const processNoteResponseSchema = z.object({
+  status: z.enum(["success"]),
+  file: knowledgeItemSchema,
+  chunks_processed: z.number().int(),
+  warning: z.string().optional(),
+});
+
+export const routesTestResponseSchema = z.object({ status: z.literal("success") });
+export const deleteFileResponseSchema = z.object({ ok: z.literal(true), deleted: z.number().int() });
+
+/** Spec section 5: host plus last path segment without extension, or the host, or 'website-link'. */
+export function nameFromUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (!url.hostname) return "website-link";
+    const segments = url.pathname.split("/").filter(Boolean);
+    const last = segments.at(-1);
+    if (!last) return url.hostname;
+    const withoutExtension = decodeURIComponent(last).replace(/\.[^.]+$/, "");
+    return withoutExtension ? `${url.hostname} - ${withoutExtension}` : url.hostname;
+  } catch {
+    return "website-link";
+  }
+}
+
+/** Spec section 5: at most the first three words, cut to 30 characters plus an ellipsis. */
+export function nameFromNote(content: string): string {
+  const allWords = content.trim().split(/\s+/).filter(Boolean);
+  const words = allWords.slice(0, 3).join(" ");
+  if (!words) return "Note";
+  const cut = words.slice(0, 30);
+  return cut.length < words.length || allWords.length > 3 ? `${cut}...` : cut;
+}
