@@ -6,6 +6,7 @@ import { registerOriginCheck } from "./http/origin-check.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
+import { registerAssistantRoutes } from "./modules/assistant/assistant.routes.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { registerConversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
@@ -66,6 +67,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature modules: one register call each (keep this list in dependency order).
   registerJobQueue(app);
   registerConversationRoutes(app, { store, blobs: services.blobs });
+  registerAssistantRoutes(app, { providers: deps.providers });
   registerReminderRoutes(app, { store });
 
   await registerWebApp(app, config.webDir);

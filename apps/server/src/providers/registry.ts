@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { createLlm } from "./llm/create-llm.ts";
 import type { LlmProvider } from "./llm/llm.ts";
+import { createWebSearch, type WebSearchSetup } from "./web-search/create-web-search.ts";
 
 /** Every external capability the app uses, chosen once at start-up from config. Later modules add theirs. */
 export interface Providers {
@@ -8,11 +9,19 @@ export interface Providers {
   describe(): Record<string, string>;
   /** The chat model (providers/llm/llm.ts), or null when no provider is configured. */
   llm: LlmProvider | null;
+  /** How web searches run: Gemini grounding, a search backend (SearXNG/Tavily/Brave), or none. */
+  webSearch: WebSearchSetup;
 }
 
 export function createProviders(config: Config): Providers {
+  const llm = createLlm(config.llm);
+  const webSearch = createWebSearch(config.webSearch, llm?.provider);
   return {
-    llm: createLlm(config.llm),
-    describe: () => ({ llm: config.llm.provider === "none" ? "not configured" : `${config.llm.provider} ${config.llm.chatModel}` }),
+    llm,
+    webSearch,
+    describe: () => ({
+      llm: llm ? `${llm.provider} ${llm.modelId}` : "not configured",
+      webSearch: webSearch.kind === "backend" ? webSearch.backend.kind : webSearch.kind,
+    }),
   };
 }

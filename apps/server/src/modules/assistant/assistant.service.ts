@@ -1,0 +1,184 @@
+import { APICallError, generateText, streamText, type ModelMessage, type ToolSet } from "ai";
+import type { ChatRequest, ChatResponse, FunctionResponseRequest, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
+import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/assistant";
+import { AppError, badRequest } from "../../http/app-error.ts";
+import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider } from "../../providers/llm/llm.ts";
+import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
+import { toModelMessages, toToolSet, withFunctionResult } from "./to-model-input.ts";
+
+export const WEB_SEARCH_NOT_CONFIGURED_MESSAGE =
+  "Web search is not configured. Use Gemini (GEMINI_API_KEY) for Google Search grounding, or set SAGE_SEARXNG_URL, " +
+  "SAGE_TAVILY_API_KEY or SAGE_BRAVE_API_KEY, then restart SAGE.";
+
+const MODEL_TIMEOUT_MS = 120_000;
+const WEB_RESULTS = 5;
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  /** Called with each piece of reply text as the model produces it. */
+  onDelta?: (delta: string) => void;
+}
+
+/** Turns a provider failure into a 502 that names the model's status; aborts pass through untouched. */
+function modelFailure(error: unknown): unknown {
+  if (error instanceof AppError || (error as Error)?.name === "AbortError") return error;
+  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  const reason = (error as Error)?.message ?? String(error);
+  return new AppError("model_error", 502, `The model request failed${status ? ` (${status})` : ""}: ${reason}`);
+}
+
+export function createAssistantService(deps: { llm: LlmProvider | null; webSearch: WebSearchSetup }) {
+  const { llm } = deps;
+
+  /** The model id to use; a model the server does not allow is a 400. Null when no provider is configured. */
+  function resolveModel(requested: string | undefined): string | null {
+    if (!llm) return null;
+    const modelId = requested?.trim() || llm.modelId;
+    if (!llm.allowedModels.includes(modelId)) {
+      throw badRequest(`Model "${modelId}" is not allowed. Allowed models: ${llm.allowedModels.join(", ")}`, "model_not_allowed");
+    }
+    return modelId;
+  }
+
+  async function runTurn(modelId: string, input: { messages: ModelMessage[]; system?: string; tools?: ToolSet }, options: TurnOptions): Promise<ChatResponse> {
+    const signal = AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(options.signal ? [options.signal] : [])]);
+    const common = { model: llm!.languageModel(modelId), system: input.system || undefined, messages: input.messages, tools: input.tools, maxRetries: 0, abortSignal: signal };
+    try {
+      if (!options.onDelta) {
+        const result = await generateText(common);
+        return { response: result.text, functionCalls: result.toolCalls.map((call) => ({ name: call.toolName, args: (call.input ?? {}) as Record<string, unknown> })) };
+      }
+      let text = "";
+      const functionCalls: ChatResponse["functionCalls"] = [];
+      // onError: failures arrive as the stream's error part below; the default would also print them.
+      for await (const part of streamText({ ...common, onError: () => {} }).fullStream) {
+        if (part.type === "text-delta") {
+          text += part.text;
+          options.onDelta(part.text);
+        } else if (part.type === "tool-call") functionCalls.push({ name: part.toolName, args: (part.input ?? {}) as Record<string, unknown> });
+        else if (part.type === "error") throw part.error;
+      }
+      return { response: text, functionCalls };
+    } catch (error) {
+      throw modelFailure(error);
+    }
+  }
+
+  function notConfiguredReply(options: TurnOptions): ChatResponse {
+    options.onDelta?.(LLM_NOT_CONFIGURED_MESSAGE);
+    return { response: LLM_NOT_CONFIGURED_MESSAGE, functionCalls: [] };
+  }
+
+  function groundingText(sources: WebSource[]): string {
+    return sources.map((source, index) => `${index + 1}. ${source.title}\n   ${source.url}`).join("\n");
+  }
+
+  return {
+    resolveModel,
+
+    /** POST /api/gemini/chat: one model turn over the history; function calls are returned, not run. */
+    async chat(request: ChatRequest, options: TurnOptions = {}): Promise<ChatResponse> {
+      const modelId = resolveModel(request.model);
+      if (!modelId) return notConfiguredReply(options);
+      return runTurn(modelId, { messages: toModelMessages(request.messages), system: request.systemInstruction, tools: toToolSet(request.tools) }, options);
+    },
+
+    /** POST /api/gemini/function-response: the follow-up reply once the client ran the function. */
+    async functionResponse(request: FunctionResponseRequest, options: TurnOptions = {}): Promise<{ response: string }> {
+      const modelId = resolveModel(request.model);
+      if (!modelId) return { response: notConfiguredReply(options).response };
+      const messages = withFunctionResult(request.messages, request.functionResponse);
+      const { response } = await runTurn(modelId, { messages, system: request.systemInstruction, tools: toToolSet(request.tools) }, options);
+      return { response };
+    },
+
+    /** POST /api/gemini/web-search: Gemini grounding, or a search backend whose results the model summarises. */
+    async webSearch(query: string, signal?: AbortSignal): Promise<WebSearchResponse> {
+      if (!query.trim()) throw badRequest(NO_SEARCH_QUERY_MESSAGE, "no_query");
+      const setup = deps.webSearch;
+      if (setup.kind === "none" || (setup.kind === "gemini" && !llm?.nativeWebSearchTool)) {
+        throw new AppError("web_search_not_configured", 503, WEB_SEARCH_NOT_CONFIGURED_MESSAGE);
+      }
+      const abortSignal = AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(signal ? [signal] : [])]);
+      if (setup.kind === "gemini") {
+        try {
+          const result = await generateText({
+            model: llm!.languageModel(),
+            tools: { google_search: llm!.nativeWebSearchTool!() },
+            prompt: query,
+            maxRetries: 0,
+            abortSignal,
+          });
+          const sources: WebSource[] = [];
+          for (const source of result.sources) {
+            if (source.sourceType === "url" && !sources.some((known) => known.url === source.url)) sources.push({ title: source.title || source.url, url: source.url });
+          }
+          return { response: result.text, groundingData: groundingText(sources), sources };
+        } catch (error) {
+          throw modelFailure(error);
+        }
+      }
+      let results;
+      try {
+        results = await setup.backend.search(query, { limit: WEB_RESULTS, signal: abortSignal });
+      } catch (error) {
+        throw new AppError("web_search_failed", 502, `Web search failed: ${(error as Error).message}`);
+      }
+      const sources = results.map((result) => ({ title: result.title, url: result.url }));
+      const listing = results.map((result, index) => `[${index + 1}] ${result.title} (${result.url})\n${result.snippet}`).join("\n\n");
+      if (!llm || results.length === 0) {
+        const response = results.length ? results.map((result) => `- [${result.title}](${result.url}): ${result.snippet}`).join("\n") : "No web results found.";
+        return { response, groundingData: groundingText(sources), sources };
+      }
+      try {
+        const { text } = await generateText({
+          model: llm.languageModel(),
+          system: "Answer the question using only these web search results. Cite sources as [n]. Say so if they do not answer it.",
+          prompt: `Question: ${query}\n\nWeb search results:\n${listing}`,
+          maxRetries: 0,
+          abortSignal,
+        });
+        return { response: text, groundingData: groundingText(sources), sources };
+      } catch (error) {
+        throw modelFailure(error);
+      }
+    },
+
+    settings() {
+      const search = deps.webSearch;
+      return {
+        provider: llm?.provider ?? ("none" as const),
+        modelId: llm?.modelId ?? null,
+        allowedModels: llm ? [...llm.allowedModels] : [],
+        keySet: llm?.keySet ?? false,
+        baseUrl: llm?.baseUrl ? stripCredentials(llm.baseUrl) : null,
+        webSearch: search.kind === "backend" ? search.backend.kind : search.kind,
+      };
+    },
+
+    /** One tiny model call so the settings page can tell the user whether the model answers. */
+    async testConnection(): Promise<{ ok: boolean; message: string }> {
+      if (!llm) return { ok: false, message: LLM_NOT_CONFIGURED_MESSAGE };
+      try {
+        await generateText({ model: llm.languageModel(), prompt: "Reply with the single word OK.", maxRetries: 0, abortSignal: AbortSignal.timeout(30_000) });
+        return { ok: true, message: `Connected: ${llm.provider} answered with model ${llm.modelId}.` };
+      } catch (error) {
+        return { ok: false, message: `Connection failed: ${(modelFailure(error) as Error).message}` };
+      }
+    },
+  };
+}
+
+function stripCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    parsed.search = "";
+    return parsed.toString();
+  } catch {
+    return "";
+  }
+}
+
+export type AssistantService = ReturnType<typeof createAssistantService>;
