@@ -1,0 +1,22 @@
+import WordExtractor from "word-extractor";
+import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+
+/** Legacy Word (.doc) files: body text with headers, footnotes and text boxes that carry content. */
+export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
+  let text: string;
+  try {
+    const document = await new WordExtractor().extract(bytes);
+    text = [document.getBody(), document.getTextboxes({ includeHeadersAndFooters: false, includeBody: true }), document.getFootnotes(), document.getEndnotes()]
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .join("\n\n");
+  } catch (error) {
+    throw new ConversionError(`The DOC file could not be read: ${(error as Error).message}`);
+  }
+  return documentFromText(normalizeDocText(text), "The document contains no text");
+}
+
+/** Word uses \r for paragraph ends and \t between table cells. */
+function normalizeDocText(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/\u0007/g, "\t").replace(/\n{3,}/g, "\n\n");
+}

@@ -1,0 +1,14 @@
+import mammoth from "mammoth";
+import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { htmlToMarkdown } from "./html-to-markdown.ts";
+
+/** DOCX through mammoth's HTML (which keeps headings, lists and tables), then to markdown text. */
+export async function convertDocx(bytes: Buffer): Promise<ExtractedDocument> {
+  let html: string;
+  try {
+    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+  } catch (error) {
+    throw new ConversionError(`The DOCX file could not be read: ${(error as Error).message}`);
+  }
+  return documentFromText(htmlToMarkdown(html), "The document contains no text");
+}

@@ -1,0 +1,24 @@
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { htmlToMarkdown } from "./html-to-markdown.ts";
+
+/** A web page reduced to its readable article (Readability), as markdown; the whole body when Readability finds none. */
+export function convertHtml(html: string): ExtractedDocument & { title?: string } {
+  const { document } = parseHTML(html);
+  let articleHtml: string | undefined;
+  let title: string | undefined = document.title || undefined;
+  try {
+    const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
+    if (article?.content) {
+      articleHtml = article.content;
+      title = article.title || title;
+    }
+  } catch {
+    articleHtml = undefined;
+  }
+  const body = articleHtml ?? parseHTML(html).document.body?.innerHTML ?? html;
+  let markdown = htmlToMarkdown(body);
+  if (title && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
+  return { ...documentFromText(markdown, "The page contains no readable text"), title };
+}

@@ -1,0 +1,37 @@
+/** A converter's output: text split by where it came from (a page, a section heading, or nothing). */
+export interface ExtractedSection {
+  /** 'page 3', a heading, or '' when the format has no natural unit. */
+  source: string;
+  text: string;
+}
+
+export interface ExtractedDocument {
+  sections: ExtractedSection[];
+  /** Set when nothing usable was extracted: the item is kept, with this reason shown to the user. */
+  notProcessedReason?: string;
+}
+
+/** Thrown for documents that cannot be read at all (corrupt, encrypted, wrong type). */
+export class ConversionError extends Error {}
+
+/** Splits markdown-like text into sections at headings ('# Title' lines); text before the first heading has no source. */
+export function sectionsFromMarkdown(markdown: string): ExtractedSection[] {
+  const sections: ExtractedSection[] = [];
+  let current: ExtractedSection = { source: "", text: "" };
+  for (const line of markdown.split("\n")) {
+    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      if (current.text.trim()) sections.push(current);
+      current = { source: heading[1]!.replace(/\//g, "-").slice(0, 200), text: `${line}\n` };
+      continue;
+    }
+    current.text += `${line}\n`;
+  }
+  if (current.text.trim()) sections.push(current);
+  return sections.map((section) => ({ ...section, text: section.text.trim() }));
+}
+
+export function documentFromText(text: string, emptyReason: string): ExtractedDocument {
+  const sections = sectionsFromMarkdown(text);
+  return sections.length > 0 ? { sections } : { sections: [], notProcessedReason: emptyReason };
+}
