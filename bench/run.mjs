@@ -1,0 +1,40 @@
+// `npm run bench [-- --quick] [-- --only=name,name]`: prints one JSON object per figure and writes
+// bench/results/latest.json. Figures sit beside a limit measured in the same run; see docs/benchmarks.md.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { SERVER_ENTRY } from "./lib/server.mjs";
+import { httpApi } from "./scenarios/http-api.mjs";
+import { coldStart } from "./scenarios/cold-start.mjs";
+import { webVitals } from "./scenarios/web-vitals.mjs";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const only = args.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
+
+const scenarios = { "http-api": httpApi, "cold-start": coldStart, "web-vitals": webVitals };
+
+if (!existsSync(SERVER_ENTRY)) {
+  console.error("The server is not built: run `npm run build` first.");
+  process.exit(1);
+}
+
+const results = [];
+for (const [name, run] of Object.entries(scenarios)) {
+  if (only && !only.includes(name)) continue;
+  const startedAt = Date.now();
+  try {
+    for (const item of await run({ quick })) {
+      results.push(item);
+      console.log(JSON.stringify(item));
+    }
+  } catch (error) {
+    const failure = { name, error: String(error?.stack ?? error) };
+    results.push(failure);
+    console.log(JSON.stringify(failure));
+  }
+  console.error(`# ${name} took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+}
+
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+const report = { date: new Date().toISOString(), quick, machine: { cpus: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version }, figures: results };
+writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify(report, null, 2));
