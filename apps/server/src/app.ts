@@ -11,6 +11,7 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { registerConversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
+import { registerRetrievalModule } from "./modules/retrieval/register-retrieval-module.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { registerJobQueue } from "./jobs/register-job-queue.ts";
 import { registerReminderRoutes } from "./modules/reminders/reminders.routes.ts";
@@ -65,6 +66,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
 
   // Feature modules: one register call each (keep this list in dependency order).
+  await registerRetrievalModule(app, deps);
   registerJobQueue(app);
   registerConversationRoutes(app, { store, blobs: services.blobs });
   registerAssistantRoutes(app, { providers: deps.providers });

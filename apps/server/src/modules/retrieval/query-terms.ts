@@ -1,0 +1,43 @@
+import { stemmer } from "stemmer";
+
+/** Words too common to say anything about relevance; dropping them keeps OR queries small and sharp. */
+const STOPWORDS = new Set(
+  (
+    "a about above after again against all am an and any are as at be because been before being below between both " +
+    "but by can could did do does doing down during each few for from further had has have having he her here hers " +
+    "him his how i if in into is it its itself just me more most my no nor not of off on once only or other our ours " +
+    "out over own same she should so some such than that the their theirs them then there these they this those " +
+    "through to too under until up very was we were what when where which while who whom why will with would you " +
+    "your yours also may might must shall via vs"
+  ).split(" "),
+);
+
+/** Most distinct terms a query may carry into the index; bounds the work of one search. */
+export const MAX_QUERY_TERMS = 48;
+
+/**
+ * Splits text the way FTS5's unicode61 tokenizer does (letters and digits; everything else separates),
+ * lower-cases, drops stopwords and duplicates. Returns the surface forms, in first-seen order.
+ */
+export function queryTerms(text: string): string[] {
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  for (const match of text.normalize("NFKD").toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    const term = match[0].replace(/\p{M}/gu, "");
+    if (!term || STOPWORDS.has(term) || seen.has(term)) continue;
+    seen.add(term);
+    terms.push(term);
+    if (terms.length >= MAX_QUERY_TERMS) break;
+  }
+  return terms;
+}
+
+/** The index form of a term (FTS5's porter tokenizer stems with Porter's original algorithm). */
+export function indexTerm(term: string): string {
+  return stemmer(term);
+}
+
+/** An FTS5 MATCH expression that ORs the terms, each quoted so no term is read as syntax. */
+export function ftsOrQuery(terms: string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+}
