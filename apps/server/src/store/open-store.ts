@@ -6,6 +6,7 @@ import { CamelCasePlugin, Kysely, SqliteDialect } from "kysely";
 import * as sqliteVec from "sqlite-vec";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
+import { withStatementCache } from "./statement-cache.ts";
 
 export interface Store {
   db: Kysely<Database>;
@@ -55,7 +56,7 @@ export function openStore(options: { dataDir: string; migrationsDir?: string }):
     }
     migrate(sqlite, options.migrationsDir ?? defaultMigrationsDir);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: sqlite }),
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin()],
     });
     return {
