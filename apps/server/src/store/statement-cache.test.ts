@@ -26,7 +26,8 @@ describe("withStatementCache", () => {
   it("keeps the connection's other methods working", () => {
     const raw = new BetterSqlite3(":memory:");
     const db = withStatementCache(raw);
-    expect(db.pragma("foreign_keys", { simple: true })).toBe(0);
+    db.pragma("user_version = 7");
+    expect(raw.pragma("user_version", { simple: true })).toBe(7);
     db.exec("CREATE TABLE t (x)");
     expect(db.inTransaction).toBe(false);
     db.close();
