@@ -38,6 +38,7 @@ export interface AppServices {
 declare module "fastify" {
   interface FastifyInstance {
     services: AppServices;
+    routeTable: { method: string; url: string }[];
   }
 }
 
@@ -56,6 +57,12 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
   const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir), jobs };
   app.decorate("services", services);
+  // The route table, for tests that sweep every route (fuzzing, auth checks).
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routeTable.push({ method, url: route.url });
+  });
 
   await app.register(fastifyCookie);
   registerErrorHandler(app);

@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/test-app.ts";
+
+/**
+ * Property-based sweep of every registered /api route: hostile params, queries and bodies (wrong types,
+ * missing fields, huge strings, invalid JSON, wrong content types, unicode edge cases). Never a 5xx, and a
+ * rejected request (4xx) changes nothing in the store: SQLite's total_changes() on the app's own
+ * connection counts every row written, triggers included.
+ */
+const RUNS = Number(process.env.SAGE_FUZZ_RUNS ?? 40);
+// Logging out would end the session the sweep uses; the login route is swept by its own tests.
+const SKIP = new Set(["POST /api/auth/logout"]);
+
+const KNOWN_FIELDS = [
+  "name", "content", "role", "title", "description", "dueDate", "priority", "type", "status", "conversationId",
+  "parentId", "path", "url", "query", "limit", "messages", "model", "systemInstruction", "tools", "functionResponse",
+  "fileId", "conversation_id", "query_text", "username", "password", "stream", "items", "id",
+];
+
+const hugeString = fc.integer({ min: 100_000, max: 300_000 }).map((length) => "x".repeat(length));
+const edgeStrings = fc.constantFrom("", " ", "\u0000", "\u202e", "🙂".repeat(50), "\ud800", "../../etc/passwd", "C:\\windows", "null", "1e309", "<script>alert(1)</script>", "%00", "\n\r\t");
+const scalar = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), edgeStrings, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+const value = fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: hugeString }, { weight: 2, arbitrary: fc.array(scalar, { maxLength: 4 }) }, { weight: 2, arbitrary: fc.dictionary(fc.string(), scalar, { maxKeys: 3 }) });
+const knownRecord = fc.dictionary(fc.constantFrom(...KNOWN_FIELDS), value, { maxKeys: 6 });
+const paramValue = fc.oneof(fc.integer({ min: -3, max: 5 }).map(String), fc.constantFrom("0", "abc", "1.5", "1e3", "99999999999999999999999", "１", "-0", " 1"), fc.string({ minLength: 1 }));
+
+type Body = { payload?: string; contentType?: string };
+const body: fc.Arbitrary<Body> = fc.oneof(
+  knownRecord.map((record) => ({ payload: JSON.stringify(record), contentType: "application/json" })),
+  fc.jsonValue().map((json) => ({ payload: JSON.stringify(json), contentType: "application/json" })),
+  fc.string().map((text) => ({ payload: `{${text}`, contentType: "application/json" })),
+  fc.string().map((text) => ({ payload: text, contentType: "text/plain" })),
+  fc.string().map((text) => ({ payload: text, contentType: "application/x-www-form-urlencoded" })),
+  fc.string().map((text) => ({ payload: `--x\r\n${text}`, contentType: "multipart/form-data; boundary=x" })),
+  fc.string().map((text) => ({ payload: text, contentType: "application/octet-stream" })),
+  fc.constant({}),
+);
+const query = fc.dictionary(fc.oneof(fc.constantFrom("userId", "conversationId", "limit", "q", "query", "parentId"), fc.string()), fc.oneof(paramValue, edgeStrings), { maxKeys: 3 });
+
+let t: TestApp;
+let cookie: string;
+const report: Record<string, { requests: number; statuses: Record<string, number> }> = {};
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
+  cookie = await t.login();
+  // Some rows to aim at, so id-bearing routes reach their real code paths.
+  const db = t.store.sqlite;
+  const now = new Date().toISOString();
+  db.prepare("INSERT INTO conversations (id, user_id, name, created_at, updated_at) VALUES (1, 3, 'Seed', ?, ?)").run(now, now);
+  db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (1, 'user', 'hello', ?)").run(now);
+  db.prepare("INSERT INTO reminders (id, user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (1, 3, 1, 'Call', ?, ?, ?)").run(now, now, now);
+  db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (1, 3, 'folder', 'Folder', 'Folder', ?, ?)").run(now, now);
+  db.prepare("INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, content, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', 'budget', ?, ?)").run(now, now);
+});
+
+afterAll(async () => {
+  mkdirSync("test-results", { recursive: true });
+  writeFileSync("test-results/fuzz-report.json", JSON.stringify({ runsPerRoute: RUNS, routes: report }, null, 2));
+  await t?.close();
+});
+
+const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+
+describe("every /api route under hostile input", () => {
+  it("never answers 5xx, and a rejected request changes nothing", async () => {
+    const routes = t.app.routeTable.filter((route) => route.url.startsWith("/api/") && !SKIP.has(`${route.method} ${route.url}`));
+    expect(routes.length).toBeGreaterThan(3);
+    for (const route of routes) {
+      const key = `${route.method} ${route.url}`;
+      const entry = (report[key] = { requests: 0, statuses: {} as Record<string, number> });
+      const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(paramValue, { minLength: paramNames.length, maxLength: paramNames.length }), query, body, async (params, queryRecord, requestBody) => {
+          let url = route.url;
+          paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]))));
+          const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
+          await t.app.services.jobs.idle();
+          const before = totalChanges();
+          const hasBody = !["GET", "DELETE"].includes(route.method) || requestBody.payload !== undefined;
+          const response = await t.app.inject({
+            method: route.method as "GET",
+            url: search ? `${url}?${search}` : url,
+            headers: { cookie, ...(hasBody && requestBody.contentType ? { "content-type": requestBody.contentType } : {}) },
+            payload: hasBody ? requestBody.payload : undefined,
+          });
+          entry.requests += 1;
+          entry.statuses[response.statusCode] = (entry.statuses[response.statusCode] ?? 0) + 1;
+          expect(response.statusCode, `${key} -> ${url}?${search} ${response.body.slice(0, 300)}`).toBeLessThan(500);
+          if (response.statusCode >= 400) {
+            expect(response.json(), `${key}: error replies are JSON`).toHaveProperty("error");
+            expect(totalChanges(), `${key} was rejected (${response.statusCode}) but changed the store`).toBe(before);
+          }
+        }),
+        { numRuns: RUNS, seed: 20261122 },
+      );
+    }
+  }, 240_000);
+});
