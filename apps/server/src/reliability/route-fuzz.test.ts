@@ -57,8 +57,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  mkdirSync("test-results", { recursive: true });
-  writeFileSync("test-results/fuzz-report.json", JSON.stringify({ runsPerRoute: RUNS, routes: report }, null, 2));
+  mkdirSync("reports", { recursive: true });
+  writeFileSync("reports/fuzz-report.json", JSON.stringify({ runsPerRoute: RUNS, routes: report }, null, 2));
+  console.log(`fuzz report: ${process.cwd()}/reports/fuzz-report.json`);
   await t?.close();
 });
 
