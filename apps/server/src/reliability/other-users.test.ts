@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/test-app.ts";
+
+/**
+ * Isolation between accounts, swept over the route table so new routes are covered as they land:
+ * no session -> 401; a `userId` that is not yours -> 403; another user's ids -> 404 with nothing changed.
+ */
+let t: TestApp;
+let owner: string;
+let intruder: string;
+const ids = { conversation: 0, reminder: 0, folder: 0, note: 0 };
+
+// A body each id-bearing route would accept from its owner, so only ownership can refuse it.
+const VALID_BODIES: Record<string, unknown> = {
+  "PATCH /api/conversations/:id": { name: "Taken over" },
+  "POST /api/conversations/:id/messages": { role: "user", content: "hello" },
+  "PATCH /api/reminders/:id": { priority: "low" },
+  "PATCH /api/files/:id": { name: "Taken over" },
+};
+
+const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
+  owner = await t.login();
+  intruder = (await t.loginAsNewUser("intruder")).cookie;
+  const db = t.store.sqlite;
+  const now = new Date().toISOString();
+  ids.conversation = Number(db.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Private', ?, ?)").run(now, now).lastInsertRowid);
+  db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (?, 'user', 'secret plan', ?)").run(ids.conversation, now);
+  ids.reminder = Number(db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'Secret', ?, ?, ?)").run(ids.conversation, now, now, now).lastInsertRowid);
+  ids.folder = Number(db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now).lastInsertRowid);
+  ids.note = Number(
+    db.prepare("INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, content, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', 'zebracorn acquisition terms', ?, ?)").run(ids.conversation, ids.folder, now, now).lastInsertRowid,
+  );
+  db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 3, ?, 0, 'Zebracorn memo', 'zebracorn acquisition terms', ?)").run(ids.note, ids.conversation, now);
+});
+afterAll(async () => t?.close());
+
+const apiRoutes = () => t.app.routeTable.filter((route) => route.url.startsWith("/api/"));
+
+function ownersIdFor(url: string): number {
+  if (url.startsWith("/api/conversations/")) return ids.conversation;
+  if (url.startsWith("/api/reminders/")) return ids.reminder;
+  if (url.startsWith("/api/files/")) return ids.note;
+  return ids.conversation;
+}
+
+describe("without a session", () => {
+  it("every /api route except login and health answers 401 JSON", async () => {
+    const open = new Set(["POST /api/auth/login", "GET /api/health"]);
+    for (const route of apiRoutes()) {
+      if (open.has(`${route.method} ${route.url}`)) continue;
+      const url = route.url.replace(/:(\w+)/g, "1");
+      const response = await t.app.inject({ method: route.method as "GET", url, payload: ["GET", "DELETE"].includes(route.method) ? undefined : {} });
+      expect(response.statusCode, `${route.method} ${url}`).toBe(401);
+      expect(response.json().error).toBe("Not logged in");
+    }
+  });
+});
+
+describe("with another user's session", () => {
+  it("every id-bearing route answers 404 for the owner's ids, exactly as for an id that does not exist, and changes nothing", async () => {
+    const idRoutes = apiRoutes().filter((route) => route.url.includes(":"));
+    expect(idRoutes.length).toBeGreaterThan(3);
+    for (const route of idRoutes) {
+      const key = `${route.method} ${route.url}`;
+      const payload = ["GET", "DELETE"].includes(route.method) ? undefined : (VALID_BODIES[key] ?? {});
+      const request = (id: number) =>
+        t.app.inject({ method: route.method as "GET", url: route.url.replace(/:(\w+)/g, String(id)), headers: { cookie: intruder }, payload });
+      const before = totalChanges();
+      const theirs = await request(ownersIdFor(route.url));
+      const missing = await request(987654);
+      expect(theirs.statusCode, key).toBe(404);
+      expect(theirs.body, `${key}: same reply as a missing id`).toBe(missing.body);
+      expect(totalChanges(), `${key} changed the owner's data`).toBe(before);
+    }
+    // The owner still has everything.
+    const messages = await t.app.inject({ method: "GET", url: `/api/conversations/${ids.conversation}/messages`, headers: { cookie: owner } });
+    expect(messages.json().map((message: { content: string }) => message.content)).toEqual(["secret plan"]);
+  });
+
+  it("lists never include the owner's data", async () => {
+    for (const url of ["/api/conversations", "/api/reminders", "/api/files", "/api/folders"]) {
+      if (!apiRoutes().some((route) => route.method === "GET" && route.url === url)) continue;
+      const response = await t.app.inject({ method: "GET", url, headers: { cookie: intruder } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).not.toMatch(/Private|Secret|Zebracorn|Board/);
+    }
+  });
+
+  it("search never returns another user's chunks", async () => {
+    if (!apiRoutes().some((route) => route.url === "/api/search")) return;
+    const mine = await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie: owner }, payload: { query: "zebracorn" } });
+    expect(JSON.stringify(mine.json())).toContain("zebracorn");
+    const theirs = await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie: intruder }, payload: { query: "zebracorn" } });
+    expect(theirs.statusCode).toBe(200);
+    expect(JSON.stringify(theirs.json())).not.toContain("zebracorn");
+  });
+});
+
+describe("userId that is not the session's user", () => {
+  it("is refused with 403 on every GET route", async () => {
+    for (const route of apiRoutes().filter((item) => item.method === "GET" && !item.url.includes(":"))) {
+      const response = await t.app.inject({ method: "GET", url: `${route.url}?userId=999`, headers: { cookie: owner } });
+      expect(response.statusCode, route.url).toBe(403);
+    }
+  });
+});
