@@ -14,6 +14,7 @@ import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { registerRetrievalModule } from "./modules/retrieval/register-retrieval-module.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { registerJobQueue } from "./jobs/register-job-queue.ts";
+import { registerKnowledge } from "./modules/knowledge/register-knowledge.ts";
 import { registerReminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
@@ -75,6 +76,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature modules: one register call each (keep this list in dependency order).
   await registerRetrievalModule(app, deps);
   registerJobQueue(app);
+  await registerKnowledge(app, { config, store });
   registerConversationRoutes(app, { store, blobs: services.blobs });
   registerAssistantRoutes(app, { providers: deps.providers });
   registerReminderRoutes(app, { store });

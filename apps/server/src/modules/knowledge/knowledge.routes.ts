@@ -1,0 +1,134 @@
+import type { FastifyInstance } from "fastify";
+import type { MultipartFile } from "@fastify/multipart";
+import { idParamsSchema } from "@sage/contracts/common";
+import {
+  createFileRequestSchema,
+  createFolderRequestSchema,
+  listFilesQuerySchema,
+  listFoldersQuerySchema,
+  processNoteRequestSchema,
+  processUrlRequestSchema,
+  updateFileRequestSchema,
+  uploadFieldsSchema,
+} from "@sage/contracts/knowledge";
+import { AppError, badRequest } from "../../http/app-error.ts";
+import { requireUser } from "../../http/session-guard.ts";
+import { parseInput } from "../../http/validate.ts";
+import type { KnowledgeService, StoredUpload } from "./knowledge.service.ts";
+
+/** RFC 6266 filename: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge: KnowledgeService }) {
+  const { knowledge } = deps;
+
+  // The client checks this before listing files (spec section 7).
+  app.get("/api/debug/routes-test", async () => ({ status: "success" as const }));
+
+  app.get("/api/files", async (request) => {
+    const user = requireUser(request);
+    const query = parseInput(listFilesQuerySchema, request.query, "query");
+    return knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId });
+  });
+
+  app.get("/api/folders", async (request) => {
+    const user = requireUser(request);
+    parseInput(listFoldersQuerySchema, request.query, "query");
+    return knowledge.folderTree(user.id);
+  });
+
+  app.post("/api/folders", async (request, reply) => {
+    const user = requireUser(request);
+    const body = parseInput(createFolderRequestSchema, request.body, "body");
+    return reply.status(201).send(await knowledge.createFolder(user.id, body));
+  });
+
+  app.post("/api/files", async (request, reply) => {
+    const user = requireUser(request);
+    const body = parseInput(createFileRequestSchema, request.body, "body");
+    return reply.status(201).send(await knowledge.createEntry(user.id, body));
+  });
+
+  app.patch("/api/files/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    const body = parseInput(updateFileRequestSchema, request.body, "body");
+    return knowledge.update(user.id, id, body);
+  });
+
+  app.delete("/api/files/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return { ok: true as const, deleted: await knowledge.remove(user.id, id) };
+  });
+
+  app.post("/api/files/:id/retry", async (request, reply) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return reply.status(202).send(await knowledge.retry(user.id, id));
+  });
+
+  app.get("/api/files/:id/download", async (request, reply) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    const file = await knowledge.download(user.id, id);
+    return reply
+      .header("content-type", file.contentType)
+      .header("content-disposition", contentDisposition(file.filename))
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, no-store")
+      .send(file.body);
+  });
+
+  app.get("/api/conversations/:id/files", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return knowledge.conversationFiles(user.id, id);
+  });
+
+  app.post("/api/upload", async (request, reply) => {
+    const user = requireUser(request);
+    if (!request.isMultipart()) throw badRequest("Send the file as multipart/form-data");
+    const fields: Record<string, string> = {};
+    let stored: StoredUpload | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === "file") {
+          if (part.fieldname !== "file" || stored) {
+            (part as MultipartFile).file.resume();
+            continue;
+          }
+          stored = await knowledge.storeUpload(part.filename, part.mimetype, (part as MultipartFile).file);
+        } else if (typeof part.value === "string") {
+          fields[part.fieldname] = part.value;
+        }
+      }
+      if (!stored) throw badRequest("No file was sent (expected a multipart field named file)");
+      // The session guard cannot see multipart fields, so the userId check is repeated here.
+      const input = parseInput(uploadFieldsSchema, fields, "form");
+      if (input.userId !== undefined && input.userId !== user.id) throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
+      const result = await knowledge.finishUpload(user.id, stored, input);
+      return reply.status(result.httpStatus).send(result.body);
+    } catch (error) {
+      // Nothing is registered when the upload fails, so its bytes must not stay behind.
+      await knowledge.discardUpload(stored);
+      throw error;
+    }
+  });
+
+  app.post("/api/process_url", async (request, reply) => {
+    const user = requireUser(request);
+    const body = parseInput(processUrlRequestSchema, request.body, "body");
+    const result = await knowledge.processUrl(user.id, body);
+    return reply.status(result.httpStatus).send(result.body);
+  });
+
+  app.post("/api/process-note", async (request) => {
+    const user = requireUser(request);
+    const body = parseInput(processNoteRequestSchema, request.body, "body");
+    return knowledge.processNote(user.id, body);
+  });
+}
