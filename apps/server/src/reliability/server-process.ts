@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+let nextPort = 47900 + (process.pid % 50) * 2;
+
+/** The real server from source in a child process (so it can be SIGKILLed), over the given data dir. */
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}) {
+  const port = nextPort++;
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "error", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (data) => (stderr += data));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {}
+    if (child.exitCode !== null || attempt > 600) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    async login(): Promise<string> {
+      const response = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "demo", password: "sage-demo" }) });
+      return response.headers.get("set-cookie")!.split(";")[0];
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+    stderr: () => stderr,
+  };
+}
