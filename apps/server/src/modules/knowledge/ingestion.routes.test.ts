@@ -225,7 +225,7 @@ describe("URLs and notes", () => {
     const created = await kb.call("POST", "/api/files", { name: "", type: "note", userId: 3, conversationId: 0, parentId: 0, path: "", content, description: "Reminder note" });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ name: "Remember the quarterly...", type: "note", content });
-    const processed = await kb.call("POST", "/api/process-note", { ...created.json(), fileId: created.json().id });
+    const processed = await kb.call("POST", "/api/process-note", { ...(created.json() as object), fileId: created.json().id });
     expect(processed.json()).toMatchObject({ status: "success", chunks_processed: 1, file: { status: "ready" } });
     expect(processed.json().warning).toBeUndefined();
     expect(kb.chunks(created.json().id).map((chunk) => chunk.content)).toEqual([content]);
