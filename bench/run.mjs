@@ -6,12 +6,13 @@ import { SERVER_ENTRY } from "./lib/server.mjs";
 import { httpApi } from "./scenarios/http-api.mjs";
 import { coldStart } from "./scenarios/cold-start.mjs";
 import { webVitals } from "./scenarios/web-vitals.mjs";
+import { chatTtft } from "./scenarios/chat-ttft.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const only = args.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
 
-const scenarios = { "http-api": httpApi, "cold-start": coldStart, "web-vitals": webVitals };
+const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "web-vitals": webVitals };
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");

@@ -50,6 +50,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger === false ? false : { level: config.logLevel },
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
+    // Shutdown must not wait for open event streams (chat) to end by themselves.
+    forceCloseConnections: true,
   });
 
   const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });

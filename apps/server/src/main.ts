@@ -14,6 +14,8 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down");
+    // Give in-flight requests a moment, then exit regardless; SQLite's WAL keeps what was committed.
+    setTimeout(() => process.exit(0), 5000).unref();
     await app.close();
     await store.close();
     process.exit(0);
