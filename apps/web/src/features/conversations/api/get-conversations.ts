@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { conversationListSchema, type Conversation } from "@sage/contracts/conversations";
+import { getJson } from "@/lib/api-client";
+
+export const conversationsQueryKey = ["conversations"] as const;
+
+export async function getConversations(): Promise<Conversation[]> {
+  return (await getJson("/api/conversations", conversationListSchema)) ?? [];
+}
+
+/** Spec 7: the conversation list gets one retry and is always refetched on page open. */
+export const conversationsQueryOptions = () =>
+  queryOptions({ queryKey: conversationsQueryKey, queryFn: getConversations, retry: 1, refetchOnMount: "always", staleTime: 0 });
+
+export const useConversations = () => useQuery(conversationsQueryOptions());

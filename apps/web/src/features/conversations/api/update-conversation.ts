@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { conversationSchema, type Conversation } from "@sage/contracts/conversations";
+import { apiRequest } from "@/lib/api-client";
+import { conversationQueryKey } from "./get-conversation";
+import { conversationsQueryKey } from "./get-conversations";
+
+/** Spec 5: rename sends whatever is in the input, including empty. */
+export function updateConversation({ id, name }: { id: number | string; name: string }): Promise<Conversation> {
+  return apiRequest(`/api/conversations/${id}`, { method: "PATCH", body: { name }, schema: conversationSchema });
+}
+
+export function useUpdateConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateConversation,
+    onSuccess: (conversation) => {
+      queryClient.setQueryData(conversationQueryKey(String(conversation.id)), conversation);
+      return queryClient.invalidateQueries({ queryKey: conversationsQueryKey, exact: true });
+    },
+  });
+}

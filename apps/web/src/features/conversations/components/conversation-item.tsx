@@ -1,0 +1,57 @@
+import type { Conversation } from "@sage/contracts/conversations";
+import { format } from "date-fns";
+import { MessageSquareIcon, MoreVerticalIcon, PencilIcon, Trash2Icon } from "lucide-react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { cn } from "@/lib/cn";
+import { displayName, type ConversationView } from "../conversation-list-view";
+
+interface ConversationItemProps {
+  conversation: Conversation;
+  view: ConversationView;
+  onEditName: () => void;
+  onDelete: () => void;
+}
+
+/** One conversation as a 200px card (grid) or a row (list): name or Untitled, 'MMM d, yyyy', and its menu. */
+export function ConversationItem({ conversation, view, onEditName, onDelete }: ConversationItemProps) {
+  const name = displayName(conversation);
+  return (
+    <li
+      data-testid="conversation-item"
+      className={cn(
+        "group relative rounded-xl border bg-card text-card-foreground shadow-xs transition-colors hover:bg-accent/40",
+        view === "grid" ? "h-[200px]" : "h-16",
+      )}
+    >
+      <Link
+        href={`/conversations/${conversation.id}`}
+        className={cn("flex h-full w-full gap-3 rounded-xl p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50", view === "grid" ? "flex-col" : "items-center")}
+      >
+        <MessageSquareIcon className="size-5 shrink-0 text-primary" aria-hidden />
+        <span className={cn("min-w-0 flex-1 pr-8 font-medium", view === "grid" ? "line-clamp-3 text-lg" : "truncate")} data-testid="conversation-name">
+          {name}
+        </span>
+        <span className="shrink-0 text-sm text-muted-foreground" data-testid="conversation-date">
+          {format(new Date(conversation.createdAt), "MMM d, yyyy")}
+        </span>
+      </Link>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" className="absolute top-2 right-2" aria-label={`Actions for ${name}`}>
+            <MoreVerticalIcon aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          <DropdownMenuItem onSelect={onEditName}>
+            <PencilIcon aria-hidden /> Edit Name
+          </DropdownMenuItem>
+          <DropdownMenuItem variant="destructive" onSelect={onDelete}>
+            <Trash2Icon aria-hidden /> Delete
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </li>
+  );
+}

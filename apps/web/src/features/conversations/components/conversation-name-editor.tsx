@@ -1,0 +1,63 @@
+import type { Conversation } from "@sage/contracts/conversations";
+import { PencilIcon } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/use-toast";
+import { useUpdateConversation } from "../api/update-conversation";
+import { displayName } from "../conversation-list-view";
+
+/** The detail header's name with an edit control and Save; a failure shows 'Failed to update name'. */
+export function ConversationNameEditor({ conversation }: { conversation: Conversation }) {
+  const update = useUpdateConversation();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(conversation.name);
+
+  function save() {
+    update.mutate(
+      { id: conversation.id, name },
+      {
+        onSuccess: () => setEditing(false),
+        onError: () => toast({ title: "Error", description: "Failed to update name", variant: "destructive" }),
+      },
+    );
+  }
+
+  if (!editing) {
+    return (
+      <div className="flex min-w-0 items-center gap-1">
+        <h1 className="truncate text-lg font-semibold" data-testid="conversation-title">
+          {displayName(conversation)}
+        </h1>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Edit name"
+          onClick={() => {
+            setName(conversation.name);
+            setEditing(true);
+          }}
+        >
+          <PencilIcon aria-hidden />
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="flex min-w-0 items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+    >
+      <Input aria-label="Conversation name" value={name} onChange={(event) => setName(event.target.value)} autoFocus className="h-8 w-64 max-w-full" />
+      <Button type="submit" size="sm" disabled={update.isPending}>
+        {update.isPending ? "Saving..." : "Save"}
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(false)}>
+        Cancel
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import type { Conversation } from "@sage/contracts/conversations";
+
+export type ConversationSort = "recent" | "name";
+export type ConversationView = "grid" | "list";
+
+export const UNTITLED = "Untitled";
+export const displayName = (conversation: Pick<Conversation, "name">) => conversation.name || UNTITLED;
+
+/** Spec 4: case-insensitive substring search on the name; newest first, or A-Z with Untitled for empty names. */
+export function filterAndSortConversations(conversations: Conversation[], search: string, sort: ConversationSort): Conversation[] {
+  const needle = search.trim().toLowerCase();
+  const matching = needle ? conversations.filter((conversation) => conversation.name.toLowerCase().includes(needle)) : [...conversations];
+  if (sort === "name") return matching.sort((a, b) => displayName(a).localeCompare(displayName(b), undefined, { sensitivity: "base" }) || b.id - a.id);
+  return matching.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
+}

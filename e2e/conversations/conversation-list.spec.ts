@@ -1,0 +1,132 @@
+import { expect, test, type Page } from "@playwright/test";
+import { login } from "../support/auth.ts";
+
+const toastWith = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+const items = (page: Page) => page.getByTestId("conversation-item");
+const names = (page: Page) => page.getByTestId("conversation-name");
+
+async function createConversation(page: Page, name: string): Promise<number> {
+  const response = await page.request.post("/api/conversations", { data: { name } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).id;
+}
+
+test.beforeEach(async ({ page }) => {
+  await login(page);
+});
+
+test("New Conversation creates 'New Conversation' and opens it", async ({ page }) => {
+  await page.getByRole("button", { name: "New Conversation" }).click();
+  await expect(page).toHaveURL(/\/conversations\/\d+$/);
+  await expect(toastWith(page, "New conversation created")).toBeVisible();
+  await expect(page.getByTestId("conversation-title")).toHaveText("New Conversation");
+  await page.getByRole("link", { name: "Back to conversations" }).click();
+  await expect(page).toHaveURL(/\/conversations$/);
+  await expect(page.getByRole("heading", { name: "My Conversations" })).toBeVisible();
+});
+
+test("search, both sorts, both views, rename, and the empty states", async ({ page }) => {
+  const prefix = `List${Date.now()}`;
+  await createConversation(page, `${prefix} banana`);
+  await createConversation(page, `${prefix} apple`);
+  await createConversation(page, `${prefix} Cherry`);
+  const untitled = await createConversation(page, "");
+  await page.reload();
+
+  const search = page.getByPlaceholder("Search conversations...");
+  await search.fill(prefix.toUpperCase());
+  await expect(items(page)).toHaveCount(3);
+  // Most Recent is the default: newest first.
+  await expect(page.getByLabel("Sort conversations")).toHaveValue("recent");
+  await expect(names(page)).toHaveText([`${prefix} Cherry`, `${prefix} apple`, `${prefix} banana`]);
+  await page.getByLabel("Sort conversations").selectOption({ label: "A-Z" });
+  await expect(names(page)).toHaveText([`${prefix} apple`, `${prefix} banana`, `${prefix} Cherry`]);
+
+  // Dates as 'MMM d, yyyy'.
+  await expect(page.getByTestId("conversation-date").first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+
+  // Grid by default with 200px cards; list view on demand.
+  await expect(page.getByRole("list", { name: "Conversations" })).toHaveAttribute("data-view", "grid");
+  expect((await items(page).first().boundingBox())!.height).toBe(200);
+  await page.getByRole("button", { name: "List view" }).click();
+  await expect(page.getByRole("list", { name: "Conversations" })).toHaveAttribute("data-view", "list");
+  expect((await items(page).first().boundingBox())!.height).toBeLessThan(200);
+  await page.getByRole("button", { name: "Grid view" }).click();
+  await expect(page.getByRole("list", { name: "Conversations" })).toHaveAttribute("data-view", "grid");
+
+  await search.fill(`${prefix} nothing-matches`);
+  await expect(page.getByText("No conversations found matching your search")).toBeVisible();
+
+  // Rename through the item menu.
+  await search.fill(`${prefix} banana`);
+  await page.getByRole("button", { name: `Actions for ${prefix} banana` }).click();
+  await page.getByRole("menuitem", { name: "Edit Name" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Conversation Name" });
+  await expect(dialog.getByPlaceholder("Enter conversation name")).toHaveValue(`${prefix} banana`);
+  await dialog.getByPlaceholder("Enter conversation name").fill(`${prefix} renamed`);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(toastWith(page, "Conversation name updated")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await search.fill(`${prefix} renamed`);
+  await expect(names(page)).toHaveText([`${prefix} renamed`]);
+
+  // An empty name shows as Untitled, and sorts as Untitled.
+  await search.fill("");
+  await expect(page.getByRole("link").filter({ has: page.getByText("Untitled", { exact: true }) }).first()).toBeVisible();
+  await page.request.delete(`/api/conversations/${untitled}`);
+});
+
+test("delete asks first, then removes the conversation with its messages and reminders", async ({ page }) => {
+  const name = `Doomed${Date.now()}`;
+  const id = await createConversation(page, name);
+  await page.request.post(`/api/conversations/${id}/messages`, { data: { role: "user", content: "hello" } });
+  const reminder = await page.request.post("/api/reminders", { data: { title: `R ${name}`, dueDate: "2031-01-01", conversationId: id } });
+  expect(reminder.status()).toBe(201);
+  await page.reload();
+  await page.getByPlaceholder("Search conversations...").fill(name);
+
+  await page.getByRole("button", { name: `Actions for ${name}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete Conversation" });
+  await expect(dialog.getByText("Are you sure you want to delete this conversation? This action cannot be undone.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(items(page)).toHaveCount(1);
+
+  await page.getByRole("button", { name: `Actions for ${name}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await page.getByRole("dialog", { name: "Delete Conversation" }).getByRole("button", { name: "Delete" }).click();
+  await expect(toastWith(page, "Conversation and all related data deleted successfully")).toBeVisible();
+  await expect(page.getByText("No conversations found matching your search")).toBeVisible();
+
+  expect((await page.request.get(`/api/conversations/${id}`)).status()).toBe(404);
+  expect((await page.request.get(`/api/conversations/${id}/messages`)).status()).toBe(404);
+  const reminders: { title: string }[] = await (await page.request.get("/api/reminders")).json();
+  expect(reminders.map((item) => item.title)).not.toContain(`R ${name}`);
+});
+
+test("an unknown conversation shows the not-found view", async ({ page }) => {
+  await page.goto("/conversations/99999999");
+  await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
+});
+
+test("empty list, load failure and failed create show the spec's texts", async ({ page }) => {
+  await page.route("**/api/conversations", (route) =>
+    route.request().method() === "GET" ? route.fulfill({ json: [] }) : route.fulfill({ status: 500, body: "broken" }),
+  );
+  await page.reload();
+  await expect(page.getByText("No conversations yet. Start a new one!")).toBeVisible();
+  await page.getByRole("button", { name: "New Conversation" }).click();
+  await expect(toastWith(page, "Failed to create conversation")).toBeVisible();
+  await expect(page).toHaveURL(/\/conversations$/);
+
+  let gets = 0;
+  await page.unrouteAll();
+  await page.route("**/api/conversations", (route) => {
+    gets += 1;
+    return route.fulfill({ status: 500, body: "broken" });
+  });
+  await page.reload();
+  await expect(page.getByText("Failed to fetch conversations")).toBeVisible();
+  // One retry: the list is asked for twice.
+  expect(gets).toBe(2);
+});
