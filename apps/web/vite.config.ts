@@ -3,16 +3,30 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
+const apiProxy = { "/api": { target: "http://127.0.0.1:5000", changeOrigin: true } };
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },
-  server: {
-    proxy: { "/api": { target: "http://127.0.0.1:5000", changeOrigin: true } },
-  },
+  // The SAGE server's default address (apps/server PORT 5000).
+  server: { proxy: apiProxy },
+  preview: { proxy: apiProxy },
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks: app releases don't invalidate them in the browser or sw cache.
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: "radix", test: /node_modules[\\/](@radix-ui|@floating-ui|radix-ui)[\\/]/, priority: 2 },
+            { name: "vendor", test: /node_modules/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

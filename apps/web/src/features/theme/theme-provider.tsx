@@ -12,7 +12,8 @@ import {
 } from "./theme-state";
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
-const THEME_COLORS: Record<Theme, string> = { light: "#ffffff", dark: "#0b1120" };
+/** The title-bar colours, so an installed window's OS controls area matches the bar. */
+const THEME_COLORS: Record<Theme, string> = { light: "#f5f5f5", dark: "#121212" };
 
 function readSystemTheme(): Theme | null {
   if (typeof window === "undefined" || typeof window.matchMedia !== "function") return null;

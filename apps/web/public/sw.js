@@ -1,0 +1,112 @@
+/*
+ * SAGE service worker: lets the installed app start offline.
+ * - On install, caches the app shell: index.html plus the /assets/ files it references, the
+ *   manifest and the icons.
+ * - Navigations: network first, falling back to the cached index.html (the SPA handles routes).
+ * - /assets/ (content-hashed, immutable): cache first. Other static files: network first.
+ * - /api/ is never intercepted or cached; neither is anything cross-origin or non-GET.
+ * Bump CACHE_VERSION to drop every old cache on the next activation.
+ */
+const CACHE_VERSION = "v1";
+const CACHE_NAME = `sage-shell-${CACHE_VERSION}`;
+const INDEX_URL = "/index.html";
+const STATIC_URLS = ["/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
+
+function isApiRequest(url) {
+  return url.pathname === "/api" || url.pathname.startsWith("/api/");
+}
+
+/** The /assets/ files referenced by an index.html (entry script, preloads, stylesheet). */
+function assetUrlsIn(html) {
+  const urls = new Set();
+  for (const match of html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)) urls.add(match[1]);
+  return [...urls];
+}
+
+async function precacheShell() {
+  const cache = await caches.open(CACHE_NAME);
+  const response = await fetch(INDEX_URL, { cache: "reload" });
+  if (!response.ok) throw new Error(`index.html answered ${response.status}`);
+  const html = await response.clone().text();
+  await cache.put(INDEX_URL, response);
+  await cache.addAll([...assetUrlsIn(html), ...STATIC_URLS]);
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precacheShell().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith("sage-shell-") && name !== CACHE_NAME).map((name) => caches.delete(name)));
+      await self.clients.claim();
+    })(),
+  );
+});
+
+async function rememberShell(response) {
+  const cache = await caches.open(CACHE_NAME);
+  const html = await response.clone().text();
+  await cache.put(INDEX_URL, response);
+  // Keep the assets of the newest shell too, so the next offline start finds them.
+  const missing = [];
+  for (const url of assetUrlsIn(html)) if (!(await cache.match(url))) missing.push(url);
+  if (missing.length) await cache.addAll(missing);
+}
+
+async function networkFirstNavigation(event) {
+  try {
+    const response = await fetch(event.request);
+    const type = response.headers.get("content-type") || "";
+    if (response.ok && type.includes("text/html")) {
+      event.waitUntil(rememberShell(response.clone()).catch(() => {}));
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match(INDEX_URL, { cacheName: CACHE_NAME });
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE_NAME);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE_NAME);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request);
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (isApiRequest(url)) return; // Never cached: always straight to the network.
+
+  if (request.mode === "navigate") {
+    event.respondWith(networkFirstNavigation(event));
+  } else if (url.pathname.startsWith("/assets/")) {
+    event.respondWith(cacheFirst(request));
+  } else if (url.pathname === "/sw.js") {
+    return;
+  } else {
+    event.respondWith(networkFirst(request));
+  }
+});

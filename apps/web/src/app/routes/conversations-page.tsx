@@ -1,0 +1,16 @@
+import { ConversationList } from "@/features/conversations/components/conversation-list";
+
+/** /conversations: spec 2 'Conversation list'. */
+export function ConversationsPage() {
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-6">
+      <header className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold">My Conversations</h1>
+        <p className="text-muted-foreground">
+          <span className="font-medium text-foreground">Your Personal AI Assistant</span> - Start a new conversation or continue an existing one.
+        </p>
+      </header>
+      <ConversationList />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { useSearchParams } from "wouter";
+import { ModelSettings } from "@/features/chat/components/model-settings";
+import { KnowledgeBasePlaceholder } from "@/features/settings/components/knowledge-base-placeholder";
+import { SettingsMenu } from "@/features/settings/components/settings-menu";
+import { UserPreferences, type ThemeChoice } from "@/features/settings/components/user-preferences";
+import { parseSettingsSection } from "@/features/settings/settings-sections";
+import { useTheme } from "@/features/theme/use-theme";
+
+export function SettingsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const section = parseSettingsSection(searchParams.get("section"));
+  const { theme, isSystemTheme, setTheme, setSystemTheme } = useTheme();
+
+  const onThemeChoiceChange = (choice: ThemeChoice) => {
+    if (choice === "system") setSystemTheme(true);
+    else setTheme(choice);
+  };
+
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-6">
+      <h1 className="text-2xl font-bold">Settings</h1>
+      <div className="flex flex-col gap-6 md:flex-row">
+        <aside className="md:w-56 md:shrink-0">
+          <SettingsMenu current={section} onSelect={(next) => setSearchParams({ section: next }, { replace: true })} />
+        </aside>
+        <div className="min-w-0 flex-1">
+          {section === "user-preferences" ? (
+            <div className="flex flex-col gap-6">
+              <UserPreferences
+                themeChoice={isSystemTheme ? "system" : theme}
+                onThemeChoiceChange={onThemeChoiceChange}
+              />
+              <ModelSettings />
+            </div>
+          ) : (
+            <KnowledgeBasePlaceholder />
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

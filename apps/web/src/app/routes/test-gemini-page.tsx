@@ -1,0 +1,5 @@
+import { PagePlaceholder } from "./page-placeholder";
+
+export function TestGeminiPage() {
+  return <PagePlaceholder title="Vector-Augmented Model Test" />;
+}

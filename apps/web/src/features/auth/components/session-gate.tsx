@@ -1,0 +1,30 @@
+import { useEffect, type ReactNode } from "react";
+import { useMe } from "../api/get-me";
+import { startSession } from "../auth-session";
+import { useAuthSession } from "../hooks/use-auth-session";
+
+/**
+ * When local storage says logged in, the server confirms the session (GET /api/auth/me) before
+ * protected pages render. A 401 clears the login state (see useUnauthorizedHandler). A network
+ * failure keeps the local state so an installed app still starts offline.
+ */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const { isLoggedIn, userId } = useAuthSession();
+  const me = useMe({ enabled: isLoggedIn });
+  const confirmedUserId = me.data?.user.id;
+
+  useEffect(() => {
+    if (isLoggedIn && confirmedUserId !== undefined && String(confirmedUserId) !== userId) {
+      startSession(confirmedUserId);
+    }
+  }, [isLoggedIn, confirmedUserId, userId]);
+
+  if (isLoggedIn && me.isPending) {
+    return (
+      <div role="status" className="flex h-full items-center justify-center text-sm text-muted-foreground">
+        Loading...
+      </div>
+    );
+  }
+  return children;
+}

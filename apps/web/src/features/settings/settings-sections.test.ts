@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { parseSettingsSection } from "./settings-sections";
+
+describe("parseSettingsSection", () => {
+  it("defaults to the knowledge base", () => {
+    expect(parseSettingsSection(null)).toBe("knowledge-base");
+    expect(parseSettingsSection("nope")).toBe("knowledge-base");
+  });
+  it("accepts the user preferences section", () => {
+    expect(parseSettingsSection("user-preferences")).toBe("user-preferences");
+  });
+});

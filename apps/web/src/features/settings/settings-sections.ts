@@ -1,0 +1,13 @@
+export const SETTINGS_SECTIONS = [
+  { id: "knowledge-base", label: "Knowledge Base" },
+  { id: "user-preferences", label: "User Preferences" },
+] as const;
+
+export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];
+
+export const DEFAULT_SETTINGS_SECTION: SettingsSectionId = "knowledge-base";
+
+/** The `?section=` value, or the default (Knowledge Base) when missing or unknown. */
+export function parseSettingsSection(value: string | null): SettingsSectionId {
+  return SETTINGS_SECTIONS.find((section) => section.id === value)?.id ?? DEFAULT_SETTINGS_SECTION;
+}

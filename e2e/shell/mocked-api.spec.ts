@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { login } from "../support/auth.ts";
+
+// page.route cannot see requests that pass through a service worker.
+test.use({ serviceWorkers: "block" });
+
+/** A reminder record as GET /api/reminders answers it. */
+function reminder(id: number, status: "unread" | "read") {
+  return {
+    id,
+    title: `Reminder ${id}`,
+    description: "",
+    dueDate: "2030-01-01T09:00:00.000Z",
+    priority: "medium",
+    type: "reminder",
+    status,
+    conversationId: null,
+    createdAt: "2025-01-01T09:00:00.000Z",
+    updatedAt: "2025-01-01T09:00:00.000Z",
+  };
+}
+
+test.describe("shell behaviour that depends on API answers", () => {
+  test("a 401 from any API call clears the login state and goes to /login", async ({ page }) => {
+    await page.route("**/api/reminders", (route) =>
+      route.fulfill({ status: 401, contentType: "application/json", body: '{"error":"Not logged in","code":"unauthorized"}' }),
+    );
+    await page.goto("/login");
+    await page.getByLabel("Username").fill("demo");
+    await page.getByLabel("Password").fill("sage-demo");
+    await page.getByRole("button", { name: "Login" }).click();
+    // The utility bar's reminders read answers 401 right after login.
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("isLoggedIn"))).toBeNull();
+  });
+
+  test("the reminders button shows a dot when a reminder is unread", async ({ page }) => {
+    let reminders = [reminder(1, "read")];
+    await page.route("**/api/reminders", (route) => route.fulfill({ json: reminders }));
+    await login(page);
+    const button = page.getByRole("button", { name: "Reminders" });
+    await expect(button).toBeVisible();
+    await expect(page.getByTestId("reminders-unread-badge")).toHaveCount(0);
+
+    reminders = [...reminders, reminder(2, "unread")];
+    await page.reload();
+    await expect(button.getByTestId("reminders-unread-badge")).toBeVisible();
+  });
+
+  test("the reminders button opens the Reminders sheet", async ({ page }) => {
+    await page.route("**/api/reminders", (route) => route.fulfill({ json: [] }));
+    await login(page);
+    await page.getByRole("button", { name: "Reminders" }).click();
+    const sheet = page.getByRole("dialog", { name: "Reminders" });
+    await expect(sheet).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(sheet).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Reminders" })).toBeFocused();
+  });
+});
