@@ -1,0 +1,189 @@
+import { expect, test, type Page } from "@playwright/test";
+import { login } from "../support/auth.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
+
+// The fake Gemini's reply queue is shared: these tests run one after another.
+test.describe.configure({ mode: "serial" });
+
+const TROUBLE =
+  "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.";
+
+const toastWith = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
+const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
+const userMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="user"]');
+
+let conversationId: number;
+
+async function savedMessages(page: Page): Promise<{ role: string; content: string }[]> {
+  return (await page.request.get(`/api/conversations/${conversationId}/messages`)).json();
+}
+
+async function send(page: Page, text: string) {
+  await messageInput(page).fill(text);
+  await messageInput(page).press("Enter");
+}
+
+/** Waits until the turn is over: the Send button is back and nothing is streaming. */
+async function turnDone(page: Page) {
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await expect(page.locator('[data-streaming="true"]')).toHaveCount(0);
+}
+
+test.beforeEach(async ({ page }) => {
+  await fakeGemini.reset();
+  await login(page);
+  const response = await page.request.post("/api/conversations", { data: { name: `Chat ${Date.now()}` } });
+  conversationId = (await response.json()).id;
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(messageInput(page)).toBeVisible();
+});
+
+test("a plain answer streams in with a typing state and a stop button, and is saved in full", async ({ page }) => {
+  await fakeGemini.script({ chunks: ["Here is ", "a streamed ", "answer."], delayMs: 400 });
+  await send(page, "Tell me something");
+  await expect(userMessages(page).last()).toHaveText(/Tell me something/);
+  await expect(page.getByTestId("typing-indicator")).toHaveText(/SAGE is typing/);
+  await expect(page.getByRole("button", { name: "Stop generating" })).toBeVisible();
+  // The first words show while the rest is still on its way.
+  await expect(page.locator('[data-streaming="true"]')).toContainText("Here is");
+  await expect(page.getByRole("button", { name: "Stop generating" })).toBeVisible();
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/Here is a streamed answer\./);
+  await expect(messageInput(page)).toHaveValue("");
+  expect((await savedMessages(page)).map((message) => [message.role, message.content])).toEqual([
+    ["user", "Tell me something"],
+    ["model", "Here is a streamed answer."],
+  ]);
+  const requests = await fakeGemini.requests();
+  const chat = requests.filter((request) => request.action === "streamGenerateContent");
+  expect(chat).toHaveLength(1);
+  expect(chat[0].body.systemInstruction.parts[0].text).toContain("SAGE");
+  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch"]);
+});
+
+test("Stop keeps what was shown and saves it", async ({ page }) => {
+  await fakeGemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], delayMs: 700 });
+  await send(page, "Write a long text");
+  await expect(page.locator('[data-streaming="true"]')).toContainText("First part.");
+  await page.getByRole("button", { name: "Stop generating" }).click();
+  await turnDone(page);
+  const saved = await savedMessages(page);
+  expect(saved.at(-1)!.role).toBe("model");
+  expect(saved.at(-1)!.content).toMatch(/^First part\./);
+  expect(saved.at(-1)!.content).not.toContain("Fourth part.");
+});
+
+test("Enter sends, Shift+Enter is a newline, blank does not send", async ({ page }) => {
+  await messageInput(page).fill("   ");
+  await messageInput(page).press("Enter");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeDisabled();
+  await messageInput(page).fill("line one");
+  await messageInput(page).press("Shift+Enter");
+  await messageInput(page).pressSequentially("line two");
+  await expect(messageInput(page)).toHaveValue("line one\nline two");
+  expect(await savedMessages(page)).toEqual([]);
+  await fakeGemini.script({ text: "Got both lines." });
+  await messageInput(page).press("Enter");
+  await turnDone(page);
+  expect((await savedMessages(page))[0]!.content).toBe("line one\nline two");
+});
+
+test("createReminder: the reminder exists, the toast shows and the event fires", async ({ page }) => {
+  await page.evaluate(() => {
+    (window as unknown as { reminderEvents: unknown[] }).reminderEvents = [];
+    window.addEventListener("reminderCreated", (event) => (window as unknown as { reminderEvents: unknown[] }).reminderEvents.push((event as CustomEvent).detail));
+  });
+  const title = `Call Ann ${Date.now()}`;
+  await fakeGemini.script(
+    { text: "Setting that up.", functionCalls: [{ name: "createReminder", args: { title, dueDate: "2031-05-04", priority: "high", conversationId: "1" } }] },
+    { text: "Your reminder is set for May 4." },
+  );
+  await send(page, "Yes, please create it");
+  await expect(toastWith(page, "New reminder created")).toBeVisible();
+  await expect(toastWith(page, "A new reminder was created by SAGE")).toBeVisible();
+  await turnDone(page);
+  await expect(aiMessages(page).nth(-2)).toHaveText(/Setting that up\./);
+  await expect(aiMessages(page).last()).toHaveText(/Your reminder is set for May 4\./);
+  const reminders: { title: string; conversationId: number; priority: string; dueDate: string }[] = await (
+    await page.request.get(`/api/reminders?conversationId=${conversationId}`)
+  ).json();
+  expect(reminders).toEqual([expect.objectContaining({ title, conversationId, priority: "high", dueDate: "2031-05-04" })]);
+  const events = await page.evaluate(() => (window as unknown as { reminderEvents: { title: string }[] }).reminderEvents);
+  expect(events).toHaveLength(1);
+  expect(events[0]!.title).toBe(title);
+  // The conversation's Reminders panel shows it without a reload.
+  await expect(page.getByRole("complementary").getByText(title)).toBeVisible();
+});
+
+test("searchDocuments: the search result goes back to the model and its follow-up is shown", async ({ page }) => {
+  await fakeGemini.script({ functionCalls: [{ name: "searchDocuments", args: { query: "quarterly budget" } }] }, { text: "I looked through your documents." });
+  await send(page, "What does my budget say?");
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/I looked through your documents\./);
+  const requests = await fakeGemini.requests();
+  const followUp = requests.filter((request) => request.action === "streamGenerateContent").at(-1)!;
+  const parts = followUp.body.contents.flatMap((content: { parts: unknown[] }) => content.parts);
+  const functionResponse = parts.find((part: { functionResponse?: unknown }) => part.functionResponse) as { functionResponse: { name: string; response: unknown } };
+  expect(functionResponse.functionResponse.name).toBe("searchDocuments");
+  expect(JSON.stringify(functionResponse.functionResponse.response)).toMatch(/Found \d+ relevant document\(s\)\.|No relevant documents found for this query\.|Search error: /);
+});
+
+test("web search: the grounded answer's sources are shown under the answer as links", async ({ page }) => {
+  await fakeGemini.script(
+    { functionCalls: [{ name: "performWebSearch", args: { query: "latest AI news" } }] },
+    { text: "Grounded summary.", sources: [{ title: "Example News", uri: "https://news.example.com/ai" }] },
+    { text: "Here is the latest AI news." },
+  );
+  await send(page, "What's new in AI?");
+  await turnDone(page);
+  const answer = aiMessages(page).last();
+  await expect(answer).toContainText("Here is the latest AI news.");
+  await expect(answer.getByRole("link", { name: "Example News" })).toHaveAttribute("href", "https://news.example.com/ai");
+  const grounded = (await fakeGemini.requests()).find((request) => request.action === "generateContent" && request.body.tools?.some((tool: { googleSearch?: unknown }) => tool.googleSearch));
+  expect(grounded).toBeTruthy();
+});
+
+test("the model failing: the fallback text is shown and saved, the error toasted, the user's words kept", async ({ page }) => {
+  await fakeGemini.script({ error: { status: 500, message: "model exploded" } });
+  await send(page, "Words I do not want to lose");
+  await expect(toastWith(page, "Gemini API error: 502 Bad Gateway")).toBeVisible();
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toContainText(TROUBLE);
+  await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);
+  expect((await savedMessages(page)).map((message) => message.content)).toEqual(["Words I do not want to lose", TROUBLE]);
+  await page.reload();
+  await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);
+});
+
+test("a failed follow-up keeps the reply and adds the completed-request text", async ({ page }) => {
+  await fakeGemini.script({ text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] }, { error: { status: 500, message: "follow-up exploded" } });
+  await send(page, "Search x");
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/Let me search\.\s*I've completed your request to search documents\./);
+});
+
+test("markdown: GFM tables render, unsafe links and raw HTML do not", async ({ page }) => {
+  await fakeGemini.script({
+    text: "| Name | Score |\n| --- | --- |\n| Ann | 9 |\n\n[safe](https://ok.example/) [bad](javascript:alert(1)) <b id=\"raw\">bold</b>",
+  });
+  await send(page, "Show a table");
+  await turnDone(page);
+  const answer = aiMessages(page).last();
+  await expect(answer.getByRole("table")).toBeVisible();
+  await expect(answer.getByRole("cell", { name: "Ann" })).toBeVisible();
+  await expect(answer.getByRole("link", { name: "safe" })).toHaveAttribute("href", "https://ok.example/");
+  await expect(answer.locator('a[href^="javascript"]')).toHaveCount(0);
+  await expect(answer.locator("#raw")).toHaveCount(0);
+});
+
+test("model settings show provider, model and key state, and test the connection", async ({ page }) => {
+  await page.goto("/settings?section=user-preferences");
+  await expect(page.getByTestId("model-provider")).toHaveText("Google Gemini");
+  await expect(page.getByTestId("model-id")).toHaveText("gemini-2.0-flash");
+  await expect(page.getByTestId("model-key")).toHaveText("Set");
+  await expect(page.getByText("e2e-fake-key")).toHaveCount(0);
+  await fakeGemini.script({ text: "OK" });
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByText("Connected: gemini answered with model gemini-2.0-flash.")).toBeVisible();
+});
