@@ -1,0 +1,46 @@
+import { toast } from "@/components/ui/use-toast";
+import { ApiError } from "@/lib/api-client";
+import { useCreateReminder } from "../api/create-reminder";
+import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
+
+/** Spec 5: the sheet's form has no client-side rules; the server's error text is the toast's. */
+export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const create = useCreateReminder();
+
+  function submit(values: ReminderFormValues) {
+    create.mutate(
+      {
+        title: values.title,
+        description: values.description,
+        priority: values.priority,
+        dueDate: values.dueDate,
+        status: "unread",
+        type: "reminder",
+      },
+      {
+        onSuccess: () => {
+          toast({ title: "Reminder created", description: "Your new reminder has been added." });
+          onOpenChange(false);
+        },
+        onError: (error) =>
+          toast({
+            variant: "destructive",
+            title: "Failed to create reminder",
+            description: (error instanceof ApiError && error.serverMessage) || "Failed to create reminder",
+          }),
+      },
+    );
+  }
+
+  return (
+    <ReminderFormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      heading="Create New Reminder"
+      submitLabel="Create Reminder"
+      validate={false}
+      pending={create.isPending}
+      onSubmit={submit}
+    />
+  );
+}

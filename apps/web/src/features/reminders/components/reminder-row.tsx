@@ -1,0 +1,76 @@
+import { format, formatDistanceToNow } from "date-fns";
+import { CheckIcon, PencilIcon } from "lucide-react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/cn";
+import type { Reminder } from "../api/get-reminders";
+import { PRIORITY_LABEL, PRIORITY_TEXT_CLASS, TYPE_ICON, TYPE_LABEL } from "../reminder-style";
+
+interface ReminderRowProps {
+  reminder: Reminder;
+  /** True while the completion animation runs (spec 3's client-only isCompleting). */
+  isCompleting: boolean;
+  onComplete: (reminder: Reminder) => void;
+  onEdit: (reminder: Reminder) => void;
+  /** The conversation panel hides the link to the conversation it is already in. */
+  showViewChat?: boolean;
+}
+
+/** The timestamp text: when it was set, in words. */
+export function reminderTimestamp(reminder: Pick<Reminder, "createdAt">): string {
+  return `Added ${formatDistanceToNow(new Date(reminder.createdAt), { addSuffix: true })}`;
+}
+
+export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showViewChat = true }: ReminderRowProps) {
+  const Icon = TYPE_ICON[reminder.type];
+  return (
+    <li
+      data-testid="reminder-row"
+      data-completing={isCompleting || undefined}
+      aria-label={reminder.title}
+      className={cn(
+        "group relative flex gap-3 rounded-md border p-3 transition-opacity duration-500",
+        isCompleting && "reminder-completing pointer-events-none opacity-0",
+      )}
+    >
+      <Icon
+        role="img"
+        aria-label={`${TYPE_LABEL[reminder.type]}, ${PRIORITY_LABEL[reminder.priority]} priority`}
+        className={cn("mt-0.5 size-4 shrink-0", PRIORITY_TEXT_CLASS[reminder.priority])}
+      />
+      <div className="min-w-0 flex-1">
+        <p className={cn("font-medium break-words", isCompleting && "line-through")}>{reminder.title}</p>
+        {reminder.description && (
+          <p className={cn("text-sm break-words text-muted-foreground", isCompleting && "line-through")}>{reminder.description}</p>
+        )}
+        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+          <span>{reminderTimestamp(reminder)}</span>
+          <span>
+            {`Due ${format(reminder.due.date, "MMM d")}`}
+            {!reminder.due.allDay && <span className="sr-only sm:not-sr-only">{`, ${format(reminder.due.date, "p")}`}</span>}
+          </span>
+          {showViewChat && reminder.conversationId !== null && (
+            <Link href={`/conversations/${reminder.conversationId}`} className="text-primary underline-offset-2 hover:underline">
+              View Chat
+            </Link>
+          )}
+        </div>
+      </div>
+      <div className="flex shrink-0 items-start gap-1 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100">
+        <Button type="button" variant="ghost" size="icon" aria-label={`Edit ${reminder.title}`} onClick={() => onEdit(reminder)}>
+          <PencilIcon aria-hidden />
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          aria-label={`Complete ${reminder.title}`}
+          onClick={() => onComplete(reminder)}
+          disabled={isCompleting}
+        >
+          <CheckIcon aria-hidden />
+        </Button>
+      </div>
+    </li>
+  );
+}
