@@ -187,3 +187,56 @@ test("model settings show provider, model and key state, and test the connection
   await page.getByRole("button", { name: "Test connection" }).click();
   await expect(page.getByText("Connected: gemini answered with model gemini-2.0-flash.")).toBeVisible();
 });
+
+test("voice input: en-US continuous with interim results; a final transcript is sent; errors are shown", async ({ page }) => {
+  await page.addInitScript(() => {
+    class FakeRecognition {
+      lang = "";
+      continuous = false;
+      interimResults = false;
+      onresult: ((event: unknown) => void) | null = null;
+      onerror: ((event: unknown) => void) | null = null;
+      onend: (() => void) | null = null;
+      start() {
+        (window as any).recognition = this;
+      }
+      stop() {
+        this.onend?.();
+      }
+    }
+    (window as any).SpeechRecognition = FakeRecognition;
+  });
+  await page.reload();
+  await page.getByRole("button", { name: "Start voice input" }).click();
+  expect(await page.evaluate(() => ({ lang: (window as any).recognition.lang, continuous: (window as any).recognition.continuous, interim: (window as any).recognition.interimResults }))).toEqual({
+    lang: "en-US",
+    continuous: true,
+    interim: true,
+  });
+  await expect(page.getByRole("button", { name: "Stop voice input" })).toBeVisible();
+  await page.evaluate(() => (window as any).recognition.onresult({ resultIndex: 0, results: [{ isFinal: false, 0: { transcript: "what is on" } }] }));
+  await expect(page.getByText("what is on", { exact: true })).toBeVisible();
+  await fakeGemini.script({ text: "Your agenda is clear." });
+  await page.evaluate(() => (window as any).recognition.onresult({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: "what is on my agenda" } }] }));
+  await expect(userMessages(page).last()).toHaveText(/what is on my agenda/);
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/Your agenda is clear\./);
+
+  await page.evaluate(() => (window as any).recognition.onerror({ error: "not-allowed" }));
+  await expect(page.getByRole("alert").filter({ hasText: "Microphone access denied" })).toBeVisible();
+  await page.getByRole("button", { name: "Start voice input" }).click();
+  await page.evaluate(() => (window as any).recognition.onerror({ error: "no-speech" }));
+  await expect(page.getByRole("alert").filter({ hasText: "No speech detected" })).toBeVisible();
+  await page.getByRole("button", { name: "Start voice input" }).click();
+  await page.evaluate(() => (window as any).recognition.onerror({ error: "network" }));
+  await expect(page.getByRole("alert").filter({ hasText: "Error: network" })).toBeVisible();
+});
+
+test("voice input is hidden where the browser has no speech recognition", async ({ page }) => {
+  await page.addInitScript(() => {
+    for (const name of ["SpeechRecognition", "webkitSpeechRecognition"]) Object.defineProperty(window, name, { value: undefined, configurable: true });
+  });
+  await page.reload();
+  await expect(messageInput(page)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start voice input" })).toHaveCount(0);
+});
