@@ -1,6 +1,11 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { chunkSections } from "../apps/server/src/modules/knowledge/ingestion/chunker.ts";
+import { convertTxt } from "../apps/server/src/modules/knowledge/ingestion/convert-txt.ts";
 
-/** Stores one text document as a knowledge item with ~1000-character chunks (stand-in until the knowledge chunker lands). */
+/**
+ * Stores one text document as a knowledge item the way an upload of a .txt file is ingested: the knowledge
+ * module's TXT converter and section-aware chunker, chunks written to the store (FTS kept by triggers).
+ */
 export function ingestPlainDocument(sqlite: BetterSqlite3.Database, doc: { userId: number; name: string; text: string }): number {
   const now = new Date().toISOString();
   const item = sqlite
@@ -8,17 +13,9 @@ export function ingestPlainDocument(sqlite: BetterSqlite3.Database, doc: { userI
     .run(doc.userId, doc.name, now, now);
   const itemId = Number(item.lastInsertRowid);
   const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?)");
-  const sentences = doc.text.match(/[^.!?]+[.!?]*\s*/g) ?? [doc.text];
-  let current = "";
-  let position = 0;
-  for (const sentence of sentences) {
-    if (current && current.length + sentence.length > 1000) {
-      insert.run(itemId, doc.userId, position, `${doc.name}/part-${position + 1}`, current.trim(), now);
-      position++;
-      current = "";
-    }
-    current += sentence;
+  const extracted = convertTxt(new TextEncoder().encode(doc.text));
+  for (const chunk of chunkSections(extracted.sections)) {
+    insert.run(itemId, doc.userId, chunk.position, chunk.source || doc.name, chunk.content, now);
   }
-  if (current.trim() || position === 0) insert.run(itemId, doc.userId, position, `${doc.name}/part-${position + 1}`, current.trim(), now);
   return itemId;
 }

@@ -2,9 +2,21 @@ import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../../app.ts";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
 import { createRetrievalService } from "./retrieval.service.ts";
+import { createVectorStore } from "./vector-store.ts";
+import { createVectorizer } from "./vectorizer.ts";
 
-/** Wires search, recommendations and the vector lifecycle into the app. */
+/** Wires search, recommendations and the vector lifecycle into the app; ingestion reaches the vectorizer. */
 export async function registerRetrievalModule(app: FastifyInstance, deps: AppDeps) {
-  const retrieval = createRetrievalService({ sqlite: deps.store.sqlite });
+  const sqlite = deps.store.sqlite;
+  const embedder = deps.providers.embedder ?? null;
+  const vectors = createVectorStore(sqlite);
+  const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  const retrieval = createRetrievalService({
+    sqlite,
+    embedder,
+    vectors,
+    onEmbedError: (error) => app.log.warn({ err: error }, "query embedding failed; answering from BM25 alone"),
+  });
+  app.services.vectorizer = vectorizer;
   registerRetrievalRoutes(app, { retrieval });
 }

@@ -1,6 +1,9 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { notFound } from "../../http/app-error.ts";
+import type { Embedder } from "../../providers/embedder/embedder.ts";
+import { calibrateSimilarity, fuseScores } from "./fuse-scores.ts";
+import type { VectorStore } from "./vector-store.ts";
 import { createLexicalSearch, DEFAULT_LEXICAL_OPTIONS, type LexicalOptions, type SearchScope } from "./lexical-search.ts";
 import { queryTerms } from "./query-terms.ts";
 import { createRetrievalRepo, type ChunkDetails } from "./retrieval.repo.ts";
@@ -13,8 +16,14 @@ export interface ScoredChunk extends ChunkDetails {
 
 export interface RetrievalServiceDeps {
   sqlite: BetterSqlite3.Database;
+  embedder?: Embedder | null;
+  vectors?: VectorStore;
   lexical?: LexicalOptions;
+  /** Reports a failed query embedding; search then answers from BM25 alone. */
+  onEmbedError?: (error: unknown) => void;
 }
+
+const QUERY_CACHE_SIZE = 200;
 
 /** Search over the user's knowledge: BM25 over FTS5, fused with vectors when an embedder is present. */
 export function createRetrievalService(deps: RetrievalServiceDeps) {
@@ -30,12 +39,44 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     return { userId, conversationId };
   }
 
+  const queryVectors = new Map<string, number[]>();
+  async function embedQuery(embedder: Embedder, query: string): Promise<number[]> {
+    const cached = queryVectors.get(query);
+    if (cached) return cached;
+    const [vector] = await embedder.embed([query], { kind: "query" });
+    queryVectors.set(query, vector!);
+    if (queryVectors.size > QUERY_CACHE_SIZE) queryVectors.delete(queryVectors.keys().next().value!);
+    return vector!;
+  }
+
+  /** Chunks best matching the query in the scope: BM25 fused with vector similarity when vectors exist. */
   async function searchChunks(query: string, scope: SearchScope, limit: number): Promise<ScoredChunk[]> {
+    if (!query.trim()) return [];
+    const candidates = Math.max(limit * 4, 40);
     const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const hits = lexicalSearch(terms, scope, limit, lexicalOptions);
-    const scores = new Map(hits.map((hit) => [hit.chunkId, hit.score]));
-    return repo.chunkDetails(hits.map((hit) => hit.chunkId)).map((row) => ({ ...row, score: scores.get(row.chunkId) ?? 0 }));
+    const lexicalHits = terms.length > 0 ? lexicalSearch(terms, scope, candidates, lexicalOptions) : [];
+    const scores = new Map<number, { lexical: number; vector: number }>();
+    for (const hit of lexicalHits) scores.set(hit.chunkId, { lexical: hit.score, vector: 0 });
+
+    const { embedder, vectors } = deps;
+    if (embedder && vectors && vectors.hasVectors(embedder.id, scope.userId)) {
+      try {
+        const queryVector = await embedQuery(embedder, query.trim());
+        for (const hit of vectors.search(embedder.id, queryVector, scope, candidates)) {
+          const entry = scores.get(hit.chunkId) ?? { lexical: 0, vector: 0 };
+          entry.vector = calibrateSimilarity(embedder.id, hit.similarity);
+          scores.set(hit.chunkId, entry);
+        }
+      } catch (error) {
+        deps.onEmbedError?.(error);
+      }
+    }
+    const ranked = [...scores.entries()]
+      .map(([chunkId, entry]) => ({ chunkId, score: fuseScores(entry.lexical, entry.vector) }))
+      .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
+      .slice(0, limit);
+    const fused = new Map(ranked.map((hit) => [hit.chunkId, hit.score]));
+    return repo.chunkDetails(ranked.map((hit) => hit.chunkId)).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
   }
 
   return {
