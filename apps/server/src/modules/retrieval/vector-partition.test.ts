@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
+
+function unit(seed: number, dimensions = 16): Float32Array {
+  const vector = new Float32Array(dimensions);
+  let state = seed * 2654435761;
+  for (let index = 0; index < dimensions; index++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    vector[index] = state / 2147483648 - 0.5;
+  }
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+describe("VectorPartition", () => {
+  it("finds the nearest vector exactly while small and through HNSW once large, honouring removals and scope", () => {
+    const partition = new VectorPartition(16);
+    for (let id = 1; id <= HNSW_THRESHOLD + 500; id++) partition.add(id, id % 10 === 0 ? 7 : null, unit(id));
+    expect(partition.size).toBe(HNSW_THRESHOLD + 500);
+
+    const [best] = partition.search(unit(1234), {}, 5);
+    expect(best!.chunkId).toBe(1234);
+    expect(best!.similarity).toBeCloseTo(1, 4);
+
+    partition.remove(1234);
+    expect(partition.search(unit(1234), {}, 5).map((hit) => hit.chunkId)).not.toContain(1234);
+
+    // Conversation 7 sees its own vectors plus the system ones; conversation 8 only the system ones.
+    expect(partition.search(unit(1230), { conversationId: 7 }, 1)[0]!.chunkId).toBe(1230);
+    expect(partition.search(unit(1230), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(1230);
+  });
+});

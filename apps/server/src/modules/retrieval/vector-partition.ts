@@ -1,0 +1,111 @@
+import hnswlib from "hnswlib-node";
+
+/** Below this many vectors a partition is searched exactly; at and above it, through HNSW. */
+export const HNSW_THRESHOLD = 2000;
+/** A scope at most this large is searched exactly even in an HNSW partition (filtered HNSW degrades when narrow). */
+const EXACT_SCOPE_LIMIT = 4000;
+
+export type ScopeFilter = { conversationId?: number | null };
+
+/**
+ * The in-memory ANN index of one user's vectors from one embedder. Vectors are unit length, so inner product is
+ * cosine similarity. Labels are chunk ids; callers verify hits against the table, so a chunk deleted behind the
+ * index's back (an FK cascade) is dropped there and forgotten here.
+ */
+export class VectorPartition {
+  private readonly members = new Map<number, number | null>();
+  private readonly byConversation = new Map<number | null, Set<number>>();
+  private flat: Map<number, Float32Array> | null = new Map();
+  private hnsw: hnswlib.HierarchicalNSW | null = null;
+  private capacity = 0;
+
+  constructor(readonly dimensions: number) {}
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  has(chunkId: number): boolean {
+    return this.members.has(chunkId);
+  }
+
+  add(chunkId: number, conversationId: number | null, vector: Float32Array): void {
+    if (this.members.has(chunkId)) this.remove(chunkId);
+    this.members.set(chunkId, conversationId);
+    let set = this.byConversation.get(conversationId);
+    if (!set) this.byConversation.set(conversationId, (set = new Set()));
+    set.add(chunkId);
+    if (this.flat) {
+      this.flat.set(chunkId, vector);
+      if (this.flat.size >= HNSW_THRESHOLD) this.promote();
+      return;
+    }
+    this.ensureCapacity(this.members.size + 1);
+    this.hnsw!.addPoint(Array.from(vector), chunkId, true);
+  }
+
+  remove(chunkId: number): void {
+    const conversationId = this.members.get(chunkId);
+    if (conversationId === undefined) return;
+    this.members.delete(chunkId);
+    this.byConversation.get(conversationId)?.delete(chunkId);
+    if (this.flat) this.flat.delete(chunkId);
+    else this.hnsw!.markDelete(chunkId);
+  }
+
+  /** The k most similar chunk ids within the scope, best first. */
+  search(query: Float32Array, scope: ScopeFilter, k: number): { chunkId: number; similarity: number }[] {
+    if (this.members.size === 0) return [];
+    const scoped = this.scopedIds(scope);
+    if (this.flat || (scoped && scoped.length <= EXACT_SCOPE_LIMIT)) {
+      const ids = scoped ?? [...this.members.keys()];
+      const results = ids.map((chunkId) => ({ chunkId, similarity: dot(query, this.vectorOf(chunkId)) }));
+      return results.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+    }
+    const hnsw = this.hnsw!;
+    hnsw.setEf(Math.max(64, k * 2));
+    const count = Math.min(k, scoped ? scoped.length : this.members.size);
+    const filter = scoped ? ((set) => (label: number) => set.has(label))(new Set(scoped)) : undefined;
+    const found = hnsw.searchKnn(Array.from(query), count, filter);
+    return found.neighbors.map((chunkId, index) => ({ chunkId, similarity: 1 - found.distances[index]! }));
+  }
+
+  private scopedIds(scope: ScopeFilter): number[] | null {
+    if (scope.conversationId === undefined) return null;
+    const system = [...(this.byConversation.get(null) ?? [])];
+    if (scope.conversationId === null) return system;
+    return system.concat([...(this.byConversation.get(scope.conversationId) ?? [])]);
+  }
+
+  private vectorOf(chunkId: number): Float32Array {
+    if (this.flat) return this.flat.get(chunkId)!;
+    return Float32Array.from(this.hnsw!.getPoint(chunkId));
+  }
+
+  private promote() {
+    const flat = this.flat!;
+    this.flat = null;
+    this.capacity = 0;
+    this.hnsw = new hnswlib.HierarchicalNSW("ip", this.dimensions);
+    this.ensureCapacity(flat.size * 2);
+    for (const [chunkId, vector] of flat) this.hnsw.addPoint(Array.from(vector), chunkId, true);
+  }
+
+  private ensureCapacity(needed: number) {
+    if (!this.hnsw) return;
+    if (this.capacity === 0) {
+      this.capacity = Math.max(needed, HNSW_THRESHOLD * 2);
+      this.hnsw.initIndex({ maxElements: this.capacity, m: 16, efConstruction: 100, allowReplaceDeleted: true });
+    } else if (this.hnsw.getCurrentCount() >= this.capacity) {
+      // Full slots may be deleted ones that replaceDeleted would reuse; growing anyway is simpler and safe.
+      this.capacity *= 2;
+      this.hnsw.resizeIndex(this.capacity);
+    }
+  }
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
+  return sum;
+}

@@ -1,0 +1,93 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { SearchScope } from "./lexical-search.ts";
+import { VectorPartition } from "./vector-partition.ts";
+
+export interface VectorRow {
+  chunkId: number;
+  userId: number;
+  conversationId: number | null;
+  vector: number[];
+}
+
+export const toBlob = (vector: ArrayLike<number>) => Buffer.from(Float32Array.from(vector).buffer);
+export const fromBlob = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+
+/**
+ * Chunk vectors: the `chunk_vectors` table is the truth (one row per chunk and embedder, gone with its chunk by
+ * cascade); an in-memory index per (embedder, user) is built from it on first use and kept in step by this store.
+ * Every hit is checked against the table, so the index can never return a deleted chunk.
+ */
+export function createVectorStore(sqlite: BetterSqlite3.Database) {
+  const partitions = new Map<string, VectorPartition>();
+  const key = (embedderId: string, userId: number) => `${userId}\u0000${embedderId}`;
+  const insert = sqlite.prepare(
+    `INSERT INTO chunk_vectors (chunk_id, embedder_id, dimensions, user_id, conversation_id, vector, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (chunk_id, embedder_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
+  );
+  const loadRows = sqlite.prepare(
+    "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?",
+  );
+
+  function partitionFor(embedderId: string, userId: number): VectorPartition | null {
+    const cached = partitions.get(key(embedderId, userId));
+    if (cached) return cached;
+    let partition: VectorPartition | null = null;
+    for (const row of loadRows.iterate(embedderId, userId) as Iterable<{ chunkId: number; conversationId: number | null; vector: Buffer }>) {
+      const vector = fromBlob(row.vector);
+      partition ??= new VectorPartition(vector.length);
+      partition.add(row.chunkId, row.conversationId, vector);
+    }
+    if (partition) partitions.set(key(embedderId, userId), partition);
+    return partition;
+  }
+
+  return {
+    /** Stores vectors (replacing a chunk's earlier one from the same embedder) in one transaction. */
+    upsert(embedderId: string, rows: VectorRow[]) {
+      if (rows.length === 0) return;
+      const now = new Date().toISOString();
+      sqlite.transaction(() => {
+        for (const row of rows) {
+          insert.run(row.chunkId, embedderId, row.vector.length, row.userId, row.conversationId, toBlob(row.vector), now);
+        }
+      })();
+      for (const row of rows) {
+        const existing = partitions.get(key(embedderId, row.userId));
+        if (existing && existing.dimensions === row.vector.length) existing.add(row.chunkId, row.conversationId, Float32Array.from(row.vector));
+        else if (existing) partitions.delete(key(embedderId, row.userId));
+      }
+    },
+
+    /** The k chunks most similar to the query vector within the scope, verified against the table. */
+    search(embedderId: string, query: number[], scope: SearchScope, k: number): { chunkId: number; similarity: number }[] {
+      const partition = partitionFor(embedderId, scope.userId);
+      if (!partition || partition.dimensions !== query.length) return [];
+      const hits = partition.search(Float32Array.from(query), { conversationId: scope.conversationId }, k);
+      if (hits.length === 0) return [];
+      const live = new Set(
+        (
+          sqlite
+            .prepare(`SELECT chunk_id AS id FROM chunk_vectors WHERE embedder_id = ? AND chunk_id IN (${hits.map(() => "?").join(",")})`)
+            .all(embedderId, ...hits.map((hit) => hit.chunkId)) as { id: number }[]
+        ).map((row) => row.id),
+      );
+      for (const hit of hits) if (!live.has(hit.chunkId)) partition.remove(hit.chunkId);
+      return hits.filter((hit) => live.has(hit.chunkId));
+    },
+
+    /** Whether the user has any vector from this embedder (cheap: decides if a query is worth embedding). */
+    hasVectors(embedderId: string, userId: number): boolean {
+      const cached = partitions.get(key(embedderId, userId));
+      if (cached) return cached.size > 0;
+      return Boolean(sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1").get(embedderId, userId));
+    },
+
+    /** Drops the in-memory indexes of a user (after a reset or an import rewrote their rows). */
+    forgetUser(userId: number) {
+      for (const name of [...partitions.keys()]) if (name.startsWith(`${userId}\u0000`)) partitions.delete(name);
+    },
+  };
+}
+
+export type VectorStore = ReturnType<typeof createVectorStore>;

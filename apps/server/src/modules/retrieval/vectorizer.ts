@@ -1,0 +1,77 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { Embedder } from "../../providers/embedder/embedder.ts";
+import type { VectorStore } from "./vector-store.ts";
+
+interface PendingChunk {
+  id: number;
+  userId: number;
+  conversationId: number | null;
+  content: string;
+  name: string;
+}
+
+/** Embeds chunks in batches no larger than the embedder allows and stores their vectors. */
+export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedder: Embedder | null; vectors: VectorStore }) {
+  const { sqlite, embedder, vectors } = deps;
+  const missingForItem = sqlite.prepare(
+    `SELECT c.id, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
+     FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
+     WHERE c.item_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)
+     ORDER BY c.position`,
+  );
+  const missingForUser = sqlite.prepare(
+    `SELECT c.id, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
+     FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
+     WHERE c.user_id = ? AND c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)
+     ORDER BY c.id LIMIT ?`,
+  );
+  const countMissingForUser = sqlite.prepare(
+    `SELECT count(*) AS n FROM chunks c
+     WHERE c.user_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)`,
+  );
+
+  async function embedAndStore(active: Embedder, chunks: PendingChunk[]) {
+    // The file name goes in front of the text: it is often the best summary of what a chunk is about.
+    const embedded = await active.embed(
+      chunks.map((chunk) => `${chunk.name}\n${chunk.content}`),
+      { kind: "document" },
+    );
+    vectors.upsert(
+      active.id,
+      chunks.map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! })),
+    );
+  }
+
+  return {
+    embedder,
+
+    /** Called by ingestion once an item's chunks are stored. Without an embedder there is nothing to do. */
+    async indexItem(itemId: number): Promise<void> {
+      if (!embedder) return;
+      const pending = missingForItem.all(itemId, embedder.id) as PendingChunk[];
+      for (let start = 0; start < pending.length; start += embedder.maxBatch) {
+        await embedAndStore(embedder, pending.slice(start, start + embedder.maxBatch));
+      }
+    },
+
+    /** Embeds every chunk of the user that has no vector from the current embedder; returns how many. */
+    async vectorizeUser(userId: number, progress?: (processed: number, total: number) => Promise<void>): Promise<number> {
+      if (!embedder) return 0;
+      const total = (countMissingForUser.get(userId, embedder.id) as { n: number }).n;
+      let processed = 0;
+      let after = 0;
+      await progress?.(0, total);
+      for (;;) {
+        const batch = missingForUser.all(userId, after, embedder.id, embedder.maxBatch) as PendingChunk[];
+        if (batch.length === 0) break;
+        await embedAndStore(embedder, batch);
+        processed += batch.length;
+        after = batch[batch.length - 1]!.id;
+        await progress?.(processed, total);
+      }
+      return processed;
+    },
+  };
+}
+
+export type Vectorizer = ReturnType<typeof createVectorizer>;

@@ -1,0 +1,58 @@
+import type { Config } from "../../config.ts";
+import type { Embedder } from "./embedder.ts";
+import { createGeminiEmbedder } from "./gemini.ts";
+import { createLocalEmbedder, resolveLocalModel } from "./local.ts";
+import { createOpenAiCompatibleEmbedder } from "./openai-compatible.ts";
+
+export interface EmbedderSetup {
+  /** null: search is lexical only. */
+  embedder: Embedder | null;
+  /** One line for the start-up log and the settings page. */
+  description: string;
+}
+
+/**
+ * Picks the embedder from config. 'auto' takes the best one available without any network probe: Gemini with a
+ * key, an OpenAI-compatible server with SAGE_EMBEDDING_MODEL, a local model already in the data dir, else none.
+ * Never throws: a missing piece means lexical search, said plainly.
+ */
+export function createEmbedder(config: Pick<Config, "embedder" | "llm" | "dataDir">): EmbedderSetup {
+  const { kind, model, localModel } = config.embedder;
+  const gemini = () =>
+    config.llm.geminiApiKey
+      ? setup(createGeminiEmbedder({ apiKey: config.llm.geminiApiKey, baseUrl: config.llm.geminiBaseUrl, modelId: model }))
+      : none("Gemini embeddings need GEMINI_API_KEY");
+  const openAi = () =>
+    config.llm.baseUrl && model
+      ? setup(createOpenAiCompatibleEmbedder({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, modelId: model }))
+      : none("OpenAI-compatible embeddings need SAGE_LLM_BASE_URL and SAGE_EMBEDDING_MODEL");
+  const local = (allowDownload: boolean) => {
+    const resolved = resolveLocalModel(localModel, config.dataDir);
+    if (!resolved.cached && !allowDownload) return none(`no local model in ${resolved.folder}`);
+    return setup(createLocalEmbedder({ model: localModel, dataDir: config.dataDir, allowDownload }));
+  };
+
+  switch (kind) {
+    case "none":
+      return none("SAGE_EMBEDDER=none");
+    case "gemini":
+      return gemini();
+    case "openai-compatible":
+      return openAi();
+    case "local":
+      return local(true);
+    case "auto": {
+      if (config.llm.geminiApiKey) return gemini();
+      if (config.llm.baseUrl && model) return openAi();
+      return local(false);
+    }
+  }
+}
+
+function setup(embedder: Embedder): EmbedderSetup {
+  return { embedder, description: embedder.id };
+}
+
+function none(reason: string): EmbedderSetup {
+  return { embedder: null, description: `none (lexical search only: ${reason})` };
+}
