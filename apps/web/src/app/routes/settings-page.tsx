@@ -1,6 +1,6 @@
 import { useSearchParams } from "wouter";
 import { ModelSettings } from "@/features/chat/components/model-settings";
-import { KnowledgeBasePlaceholder } from "@/features/settings/components/knowledge-base-placeholder";
+import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
 import { UserPreferences, type ThemeChoice } from "@/features/settings/components/user-preferences";
 import { parseSettingsSection } from "@/features/settings/settings-sections";
@@ -33,7 +33,7 @@ export function SettingsPage() {
               <ModelSettings />
             </div>
           ) : (
-            <KnowledgeBasePlaceholder />
+            <KnowledgeBaseSection />
           )}
         </div>
       </div>

@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { knowledgeItemSchema, type KnowledgeItem } from "@sage/contracts/knowledge";
+import { knowledgeRequest } from "./knowledge-call";
+import { knowledgeKeys } from "./knowledge-keys";
+
+export const createFolder = (input: { name: string; parentId: number; parentPath: string }) =>
+  knowledgeRequest<KnowledgeItem>("/api/folders", {
+    method: "POST",
+    body: { name: input.name, type: "folder", conversationId: 0, parentId: input.parentId, path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name },
+    schema: knowledgeItemSchema,
+  });
+
+export const updateItem = (id: number, body: { name?: string; parentId?: number; description?: string }) =>
+  knowledgeRequest<KnowledgeItem>(`/api/files/${id}`, { method: "PATCH", body, schema: knowledgeItemSchema });
+
+export const deleteItem = (id: number) => knowledgeRequest(`/api/files/${id}`, { method: "DELETE" });
+
+export const retryItem = (id: number) => knowledgeRequest<KnowledgeItem>(`/api/files/${id}/retry`, { method: "POST", body: {}, schema: knowledgeItemSchema });
+
+/** Every knowledge list (system tree, folders, conversation files) is refreshed after a change. */
+function useInvalidateKnowledge() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: knowledgeKeys.all });
+}
+
+export function useCreateFolder() {
+  const invalidate = useInvalidateKnowledge();
+  return useMutation({ mutationFn: createFolder, onSuccess: invalidate });
+}
+
+export function useUpdateItem() {
+  const invalidate = useInvalidateKnowledge();
+  return useMutation({ mutationFn: (input: { id: number; changes: Parameters<typeof updateItem>[1] }) => updateItem(input.id, input.changes), onSuccess: invalidate });
+}
+
+export function useDeleteItem() {
+  const invalidate = useInvalidateKnowledge();
+  return useMutation({ mutationFn: deleteItem, onSuccess: invalidate });
+}
+
+export function useRetryItem() {
+  const invalidate = useInvalidateKnowledge();
+  return useMutation({ mutationFn: retryItem, onSuccess: invalidate });
+}

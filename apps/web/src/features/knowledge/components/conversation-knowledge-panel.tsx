@@ -1,0 +1,61 @@
+import { FileTextIcon, LinkIcon, PlusIcon, StickyNoteIcon, Trash2Icon } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/use-toast";
+import { useConversationFiles } from "../api/get-conversation-files";
+import { statusLabel } from "../knowledge-view";
+import { AddKnowledgeDialog } from "./add-knowledge-dialog";
+import { DeleteItemDialog } from "./item-dialogs";
+
+const ICONS = { folder: FileTextIcon, file: FileTextIcon, url: LinkIcon, note: StickyNoteIcon } as const;
+
+/** The conversation's left panel: its files, Add Knowledge, removal with confirmation, and a link to the system knowledge base. */
+export function ConversationKnowledgePanel({ conversationId }: { conversationId: number | string }) {
+  const id = Number(conversationId);
+  const files = useConversationFiles(id);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<KnowledgeItem | null>(null);
+
+  useEffect(() => {
+    if (files.isError) toast({ title: "Error", description: "Failed to load knowledge base files", variant: "destructive" });
+  }, [files.isError]);
+
+  return (
+    <section aria-labelledby="conversation-knowledge-heading" className="flex flex-col gap-3 rounded-xl border p-4">
+      <h2 id="conversation-knowledge-heading" className="font-semibold">
+        Conversation Knowledge
+      </h2>
+      {files.isPending ? <p className="text-sm text-muted-foreground">Loading files...</p> : null}
+      {!files.isPending && (files.data ?? []).length === 0 ? <p className="text-sm text-muted-foreground">No files yet</p> : null}
+      <ul aria-label="Conversation files" className="grid gap-1">
+        {(files.data ?? []).map((item) => {
+          const Icon = ICONS[item.type];
+          const status = statusLabel(item);
+          return (
+            <li key={item.id} className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent/50" data-testid="conversation-file">
+              <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+              <span className="min-w-0 flex-1 truncate" title={item.statusReason ?? item.name}>
+                {item.name}
+              </span>
+              {status ? <Badge variant={item.status === "failed" ? "destructive" : "secondary"}>{status}</Badge> : null}
+              <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Remove ${item.name}`} onClick={() => setRemoving(item)}>
+                <Trash2Icon aria-hidden />
+              </Button>
+            </li>
+          );
+        })}
+      </ul>
+      <Button type="button" variant="outline" size="sm" onClick={() => setAdding(true)}>
+        <PlusIcon aria-hidden /> Add Knowledge
+      </Button>
+      <Link href="/settings" className="text-sm text-primary underline underline-offset-2">
+        System Knowledge Base
+      </Link>
+      <AddKnowledgeDialog open={adding} onOpenChange={setAdding} conversationId={id} />
+      <DeleteItemDialog item={removing} onClose={() => setRemoving(null)} title="Remove Knowledge File" confirmLabel="Remove" />
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState } from "react";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/use-toast";
+import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { useUpdateItem } from "../api/manage-items";
+import { formatSize, statusLabel } from "../knowledge-view";
+
+/** The side sheet: name, size, description (editable), and the URL or the note's content. */
+export function ItemPreviewSheet({ item, onClose }: { item: KnowledgeItem | null; onClose: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [description, setDescription] = useState("");
+  const update = useUpdateItem();
+  useEffect(() => {
+    setEditing(false);
+    setDescription(item?.description ?? "");
+  }, [item]);
+
+  const save = async () => {
+    if (!item) return;
+    try {
+      await update.mutateAsync({ id: item.id, changes: { description } });
+      setEditing(false);
+      toast({ title: "Description updated" });
+    } catch (error) {
+      toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to update description"), variant: "destructive" });
+    }
+  };
+
+  const status = item ? statusLabel(item) : null;
+  return (
+    <Sheet open={!!item} onOpenChange={(open) => !open && onClose()}>
+      <SheetContent className="w-[400px] overflow-y-auto sm:max-w-[540px]">
+        <SheetHeader>
+          <SheetTitle>{item?.name}</SheetTitle>
+          <SheetDescription>{item ? `${item.type === "folder" ? "Folder" : formatSize(item.size)} · ${item.path}` : ""}</SheetDescription>
+        </SheetHeader>
+        {item ? (
+          <dl className="grid gap-4 px-4 pb-4 text-sm">
+            <div>
+              <dt className="font-medium">Size</dt>
+              <dd>{formatSize(item.size)}</dd>
+            </div>
+            {status ? (
+              <div>
+                <dt className="font-medium">Status</dt>
+                <dd>
+                  {status}
+                  {item.statusReason ? `: ${item.statusReason}` : ""}
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt className="font-medium">Description</dt>
+              <dd>
+                {editing ? (
+                  <div className="grid gap-2">
+                    <Textarea aria-label="Description" value={description} onChange={(event) => setDescription(event.target.value)} rows={4} />
+                    <div className="flex justify-end gap-2">
+                      <Button type="button" variant="outline" size="sm" onClick={() => setEditing(false)}>
+                        Cancel
+                      </Button>
+                      <Button type="button" size="sm" disabled={update.isPending} onClick={() => void save()}>
+                        Save
+                      </Button>
+                    </div>
+                  </div>
+                ) : (
+                  <div className="flex items-start justify-between gap-2">
+                    <p className="whitespace-pre-wrap" data-testid="preview-description">
+                      {item.description || "No description"}
+                    </p>
+                    <Button type="button" variant="outline" size="sm" onClick={() => setEditing(true)}>
+                      Edit Description
+                    </Button>
+                  </div>
+                )}
+              </dd>
+            </div>
+            {item.type === "url" && item.url ? (
+              <div>
+                <dt className="font-medium">URL</dt>
+                <dd>
+                  <a href={item.url} target="_blank" rel="noreferrer noopener" className="break-all text-primary underline">
+                    {item.url}
+                  </a>
+                </dd>
+              </div>
+            ) : null}
+            {item.type === "note" ? (
+              <div>
+                <dt className="font-medium">Content</dt>
+                <dd className="rounded-md bg-muted p-3 whitespace-pre-wrap" data-testid="preview-note-content">
+                  {item.content}
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+        ) : null}
+      </SheetContent>
+    </Sheet>
+  );
+}

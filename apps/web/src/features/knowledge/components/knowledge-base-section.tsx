@@ -1,0 +1,115 @@
+import { FolderPlusIcon, LayoutGridIcon, ListIcon, PlusIcon, SearchIcon } from "lucide-react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/use-toast";
+import { cn } from "@/lib/cn";
+import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
+import { folderTrail, itemsIn, searchItems } from "../knowledge-view";
+import { AddKnowledgeDialog } from "./add-knowledge-dialog";
+import { CreateFolderDialog, DeleteItemDialog, MoveItemDialog, RenameItemDialog } from "./item-dialogs";
+import { ItemPreviewSheet } from "./item-preview-sheet";
+import { KnowledgeBreadcrumb } from "./knowledge-breadcrumb";
+import { KnowledgeItemCard, type ItemAction } from "./knowledge-item-card";
+
+interface KnowledgeBaseSectionProps {
+  /** The vector database buttons (Reset, Export, Re-vectorize, Import), supplied by the retrieval feature. */
+  vectorActions?: ReactNode;
+}
+
+/** Settings > Knowledge Base: browse the system knowledge by folder, search, add, and manage items. */
+export function KnowledgeBaseSection({ vectorActions }: KnowledgeBaseSectionProps) {
+  const files = useFiles();
+  const [folderId, setFolderId] = useState(0);
+  const [search, setSearch] = useState("");
+  const [view, setView] = useState<"grid" | "list">("grid");
+  const [adding, setAdding] = useState(false);
+  const [creatingFolder, setCreatingFolder] = useState(false);
+  const [renaming, setRenaming] = useState<KnowledgeItem | null>(null);
+  const [moving, setMoving] = useState<KnowledgeItem | null>(null);
+  const [deleting, setDeleting] = useState<KnowledgeItem | null>(null);
+  const [previewId, setPreviewId] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (!files.isError) return;
+    const message = files.error instanceof Error && files.error.message === API_CONNECTION_FAILED ? API_CONNECTION_FAILED : "Failed to load knowledge base files";
+    toast({ title: "Error", description: message, variant: "destructive" });
+  }, [files.isError, files.error]);
+
+  const items = useMemo(() => files.data ?? [], [files.data]);
+  const trail = folderTrail(items, folderId);
+  const visible = search.trim() ? searchItems(items, search) : itemsIn(items, folderId);
+  const previewItem = items.find((item) => item.id === previewId) ?? null;
+
+  const open = (item: KnowledgeItem) => {
+    if (item.type === "folder") {
+      setSearch("");
+      setFolderId(item.id);
+    } else {
+      setPreviewId(item.id);
+    }
+  };
+
+  const onAction = (action: ItemAction, item: KnowledgeItem) => {
+    if (action === "rename") setRenaming(item);
+    else if (action === "move") setMoving(item);
+    else if (action === "delete") setDeleting(item);
+    else window.location.assign(`/api/files/${item.id}/download`);
+  };
+
+  return (
+    <section aria-labelledby="knowledge-base-heading" className="grid gap-4">
+      <h2 id="knowledge-base-heading" className="text-xl font-semibold">
+        Knowledge Base
+      </h2>
+      <KnowledgeBreadcrumb trail={trail} onNavigate={setFolderId} />
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="relative min-w-48 flex-1">
+          <SearchIcon className="absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
+          <Input aria-label="Search knowledge base" placeholder="Search knowledge base..." className="pl-8" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+        <div className="flex rounded-md border" role="group" aria-label="View mode">
+          <Button type="button" variant={view === "grid" ? "secondary" : "ghost"} size="icon" aria-label="Grid view" aria-pressed={view === "grid"} onClick={() => setView("grid")}>
+            <LayoutGridIcon aria-hidden />
+          </Button>
+          <Button type="button" variant={view === "list" ? "secondary" : "ghost"} size="icon" aria-label="List view" aria-pressed={view === "list"} onClick={() => setView("list")}>
+            <ListIcon aria-hidden />
+          </Button>
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" onClick={() => setAdding(true)}>
+          <PlusIcon aria-hidden /> Add Knowledge
+        </Button>
+        <Button type="button" variant="outline" onClick={() => setCreatingFolder(true)}>
+          <FolderPlusIcon aria-hidden /> Create Folder
+        </Button>
+        {vectorActions}
+      </div>
+
+      {files.isPending ? <p className="text-sm text-muted-foreground">Loading knowledge base...</p> : null}
+      {!files.isPending && visible.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{search.trim() ? "No items match your search" : "This folder is empty"}</p>
+      ) : null}
+      <ul aria-label="Knowledge items" className={cn("grid gap-2", view === "grid" ? "grid-cols-1 sm:grid-cols-2 xl:grid-cols-3" : "grid-cols-1")}>
+        {visible.map((item) => (
+          <KnowledgeItemCard key={item.id} item={item} view={view} onOpen={open} onAction={onAction} />
+        ))}
+      </ul>
+
+      <AddKnowledgeDialog key={`add-${folderId}`} open={adding} onOpenChange={setAdding} conversationId={0} initialFolder={{ id: folderId, trail }} />
+      <CreateFolderDialog open={creatingFolder} onClose={() => setCreatingFolder(false)} parent={{ id: folderId, path: trail.map((folder) => folder.name).join("/") }} />
+      <RenameItemDialog item={renaming} onClose={() => setRenaming(null)} />
+      <MoveItemDialog item={moving} onClose={() => setMoving(null)} />
+      <DeleteItemDialog
+        item={deleting}
+        onClose={() => {
+          if (deleting && (deleting.id === folderId || trail.some((folder) => folder.id === deleting.id))) setFolderId(0);
+          setDeleting(null);
+        }}
+      />
+      <ItemPreviewSheet item={previewItem} onClose={() => setPreviewId(null)} />
+    </section>
+  );
+}

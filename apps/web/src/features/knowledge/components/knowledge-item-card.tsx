@@ -1,0 +1,80 @@
+import { FileTextIcon, FolderIcon, LinkIcon, MoreVerticalIcon, RotateCwIcon, StickyNoteIcon } from "lucide-react";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { toast } from "@/components/ui/use-toast";
+import { cn } from "@/lib/cn";
+import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { useRetryItem } from "../api/manage-items";
+import { canRetry, formatSize, preview, statusLabel } from "../knowledge-view";
+
+const ICONS = { folder: FolderIcon, file: FileTextIcon, url: LinkIcon, note: StickyNoteIcon } as const;
+
+export type ItemAction = "rename" | "move" | "download" | "delete";
+
+interface KnowledgeItemCardProps {
+  item: KnowledgeItem;
+  view: "grid" | "list";
+  onOpen: (item: KnowledgeItem) => void;
+  onAction: (action: ItemAction, item: KnowledgeItem) => void;
+}
+
+/** One entry: opens a folder or the preview; its menu has Rename, Move to..., Download (not for folders), Delete. */
+export function KnowledgeItemCard({ item, view, onOpen, onAction }: KnowledgeItemCardProps) {
+  const Icon = ICONS[item.type];
+  const status = statusLabel(item);
+  const retry = useRetryItem();
+  const onRetry = async () => {
+    try {
+      await retry.mutateAsync(item.id);
+    } catch (error) {
+      toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to retry"), variant: "destructive" });
+    }
+  };
+  return (
+    <li
+      data-testid="knowledge-item"
+      data-item-name={item.name}
+      className={cn("relative flex gap-3 rounded-lg border bg-card p-3 hover:bg-accent/40", view === "grid" ? "flex-col" : "items-center")}
+    >
+      <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => onOpen(item)} aria-label={item.type === "folder" ? `Open folder ${item.name}` : `Preview ${item.name}`}>
+        <Icon className={cn("size-5 shrink-0", item.type === "folder" ? "text-amber-500" : "text-muted-foreground")} aria-hidden />
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-medium">{item.name}</span>
+          <span className="block truncate text-xs text-muted-foreground">
+            {item.type === "folder" ? "Folder" : item.type === "note" ? preview(item.content, 100) : item.type === "url" ? item.url : formatSize(item.size)}
+          </span>
+        </span>
+      </button>
+      <div className="flex items-center gap-1">
+        {status ? (
+          <Badge variant={item.status === "failed" ? "destructive" : "secondary"} title={item.statusReason ?? undefined} data-testid="item-status">
+            {status}
+          </Badge>
+        ) : null}
+        {canRetry(item) ? (
+          <Button type="button" variant="ghost" size="icon" className="size-8" aria-label={`Retry ${item.name}`} disabled={retry.isPending} onClick={() => void onRetry()}>
+            <RotateCwIcon aria-hidden />
+          </Button>
+        ) : null}
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${item.name}`}>
+              <MoreVerticalIcon aria-hidden />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            <DropdownMenuItem onSelect={() => onAction("rename", item)}>Rename</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onAction("move", item)}>Move to...</DropdownMenuItem>
+            {item.type !== "folder" ? <DropdownMenuItem onSelect={() => onAction("download", item)}>Download</DropdownMenuItem> : null}
+            <DropdownMenuItem variant="destructive" onSelect={() => onAction("delete", item)}>
+              Delete
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+      {item.status === "failed" && item.statusReason ? <p className="basis-full text-xs text-destructive">{item.statusReason}</p> : null}
+    </li>
+  );
+}

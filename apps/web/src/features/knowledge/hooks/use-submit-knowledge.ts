@@ -1,0 +1,89 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "@/components/ui/use-toast";
+import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
+import { knowledgeKeys } from "../api/knowledge-keys";
+import { NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, URL_REFERENCE_TITLE, uploadToast } from "../knowledge-toasts";
+
+export type PendingEntry = { kind: "file"; file: File } | { kind: "url"; url: string } | { kind: "note"; text: string };
+
+/** Sends pending entries (each with its description) and shows the spec's toasts; true when every entry was saved. */
+export function useSubmitKnowledge() {
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<number | null>(null);
+
+  async function submit(entries: PendingEntry[], descriptions: string[], placement: Placement): Promise<boolean> {
+    let allSaved = true;
+    setProgress(0);
+    try {
+      for (const [index, entry] of entries.entries()) {
+        const description = descriptions[index] ?? "";
+        if (entry.kind === "file") {
+          const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / entries.length));
+          toast(uploadToast(entry.file.name, outcome));
+          if (!outcome.ok) allSaved = false;
+        } else if (entry.kind === "url") {
+          allSaved = (await submitUrl(entry.url, placement, description)) && allSaved;
+        } else {
+          try {
+            const result = await addNote(entry.text, placement, description);
+            if (result.warning) toast({ title: "Note saved", description: NOTE_SEARCH_WARNING, variant: "warning" });
+            else toast({ title: "Note added", description: `${result.item.name} was added to the knowledge base.` });
+          } catch (error) {
+            allSaved = false;
+            toast({ title: "Failed to add note", description: error instanceof Error ? error.message : UNEXPECTED_UPLOAD_ERROR, variant: "destructive" });
+          }
+        }
+        setProgress((index + 1) / entries.length);
+      }
+    } catch {
+      allSaved = false;
+      toast({ title: "Upload failed", description: UNEXPECTED_UPLOAD_ERROR, variant: "destructive" });
+    } finally {
+      setProgress(null);
+      await queryClient.invalidateQueries({ queryKey: knowledgeKeys.all });
+    }
+    return allSaved;
+  }
+
+  return { submit, progress };
+}
+
+async function submitUrl(url: string, placement: Placement, description: string): Promise<boolean> {
+  let outcome;
+  try {
+    outcome = await processUrl(url, placement, description);
+  } catch {
+    outcome = { ok: false as const, status: 0, error: "API Connection Failed" };
+  }
+  if (outcome.ok) {
+    if (!outcome.body.url_info?.file_id) {
+      toast({ title: "URL processed but not saved", description: "The URL was processed but could not be saved to the knowledge base.", variant: "warning" });
+      return false;
+    }
+    if (outcome.status === 202 || outcome.body.status === "processing_in_background") {
+      toast({ title: "URL Processing Started", description: "The page is being processed in the background." });
+    } else {
+      toast({ title: "URL added", description: `${outcome.body.url_info.name} was added (${outcome.body.chunks_processed} chunks processed).` });
+    }
+    return true;
+  }
+  if (outcome.status === 400) {
+    toast({ title: "URL Processing Failed", description: outcome.error, variant: "destructive" });
+    return false;
+  }
+  toast({ title: "Error processing URL", description: outcome.error, variant: "destructive" });
+  // The server keeps a failed link as a reference entry; otherwise register one (the spec's fallback).
+  if (outcome.fileId) {
+    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    return true;
+  }
+  try {
+    await addUrlReference(url, placement, description);
+    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    return true;
+  } catch {
+    toast({ title: "URL Processing Failed", description: "File registration failed. Please try again.", variant: "destructive" });
+    return false;
+  }
+}

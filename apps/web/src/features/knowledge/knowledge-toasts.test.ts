@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { uploadToast } from "./knowledge-toasts";
+
+const file = { id: 1 } as KnowledgeItem;
+
+describe("upload toasts", () => {
+  it("names the spec's outcomes", () => {
+    expect(uploadToast("a.exe", { ok: false, status: 415, error: "x" }).title).toBe("Unsupported File Type");
+    expect(uploadToast("a.pdf", { ok: false, status: 500, error: "" }).description).toBe("An unexpected error occurred during upload");
+    expect(uploadToast("scan.pdf", { ok: true, status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: "stored", error: "No text layer" } } })).toEqual({
+      title: "File saved but not processed",
+      description: "No text layer",
+      variant: "warning",
+    });
+    expect(uploadToast("big.pdf", { ok: true, status: 202, body: { status: "processing_in_background", file, chunks_processed: 0, processingResult: { status: "queued" } } }).description).toBe(
+      "big.pdf is being processed in the background.",
+    );
+    expect(uploadToast("a.pdf", { ok: true, status: 200, body: { status: "success", file, chunks_processed: 4, processingResult: { status: "success" } } }).description).toBe(
+      "a.pdf was added (4 chunks processed).",
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
+import type { UploadOutcome } from "./api/add-knowledge";
+
+export interface ToastSpec {
+  title: string;
+  description?: string;
+  variant?: "default" | "destructive" | "warning";
+}
+
+export const UNEXPECTED_UPLOAD_ERROR = "An unexpected error occurred during upload";
+export const URL_REFERENCE_TITLE = "URL Added as reference without content processing";
+export const NOTE_SEARCH_WARNING = "The note was saved but might not appear in search results.";
+
+export const unsupportedFileToast = (): ToastSpec => ({ title: UNSUPPORTED_FILE_TYPE_TITLE, description: UNSUPPORTED_FILE_TYPE_MESSAGE, variant: "destructive" });
+
+/** Spec 8 'Knowledge base toasts' for one uploaded file. */
+export function uploadToast(fileName: string, outcome: UploadOutcome): ToastSpec {
+  if (!outcome.ok) {
+    if (outcome.status === 415) return unsupportedFileToast();
+    return { title: "Upload failed", description: outcome.error || UNEXPECTED_UPLOAD_ERROR, variant: "destructive" };
+  }
+  const { body } = outcome;
+  if (body.processingResult.error) return { title: "File saved but not processed", description: body.processingResult.error, variant: "warning" };
+  if (body.status === "processing_in_background") {
+    return { title: "File uploaded", description: `${fileName} is being processed in the background.` };
+  }
+  if (body.status === "duplicate") return { title: "File already added", description: `${fileName} is already in this folder, so it was not added again.` };
+  return { title: "File uploaded", description: `${fileName} was added (${body.chunks_processed} chunks processed).` };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { folderTrail, itemsIn, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
+
+const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
+  id,
+  name,
+  type: "folder",
+  path: name,
+  description: "",
+  content: "",
+  url: null,
+  parentId,
+  userId: 3,
+  conversationId: 0,
+  size: 0,
+  status: "ready",
+  statusReason: null,
+  chunkCount: 0,
+  createdAt: "2025-03-05T10:00:00.000Z",
+  ...extra,
+});
+
+describe("knowledge view helpers", () => {
+  it("keeps only pdf, docx, doc and txt files, whatever the case of the extension", () => {
+    const { accepted, rejected } = splitSupported([{ name: "a.PDF" }, { name: "b.docx" }, { name: "c.Doc" }, { name: "d.txt" }, { name: "e.xlsx" }, { name: "pdf" }]);
+    expect(accepted.map((file) => file.name)).toEqual(["a.PDF", "b.docx", "c.Doc", "d.txt"]);
+    expect(rejected.map((file) => file.name)).toEqual(["e.xlsx", "pdf"]);
+  });
+
+  it("previews a note at 200 characters", () => {
+    expect(preview("x".repeat(250), 200)).toBe(`${"x".repeat(200)}...`);
+    expect(preview("short", 200)).toBe("short");
+  });
+
+  it("builds the breadcrumb trail from a flat list or the nested tree", () => {
+    const flat = [item(1, "A"), item(2, "B", 1), item(3, "C", 2)];
+    expect(folderTrail(flat, 3).map((folder) => folder.name)).toEqual(["A", "B", "C"]);
+    const tree = [{ ...item(1, "A"), items: [{ ...item(2, "B", 1), items: [item(3, "C", 2)] }] }];
+    expect(folderTrail(tree, 3).map((folder) => folder.name)).toEqual(["A", "B", "C"]);
+    expect(subfolders(tree, 2).map((folder) => folder.name)).toEqual(["C"]);
+    expect(subfolders(tree, 0).map((folder) => folder.name)).toEqual(["A"]);
+  });
+
+  it("shows folders first, and only system items at the root", () => {
+    const items = [item(1, "Zeta"), item(2, "alpha.txt", 0, { type: "file" }), item(3, "Chat file.txt", 0, { type: "file", conversationId: 9 }), item(4, "Inner.txt", 1, { type: "file", conversationId: 9 })];
+    expect(itemsIn(items, 0).map((entry) => entry.name)).toEqual(["Zeta", "alpha.txt"]);
+    expect(itemsIn(items, 1).map((entry) => entry.name)).toEqual(["Inner.txt"]);
+  });
+
+  it("searches names case-insensitively across folders", () => {
+    const items = [item(1, "Reports"), item(2, "Q1 report.pdf", 1, { type: "file" }), item(3, "notes.txt", 0, { type: "file" })];
+    expect(searchItems(items, "REPORT").map((entry) => entry.name)).toEqual(["Reports", "Q1 report.pdf"]);
+    expect(searchItems(items, "  ")).toEqual([]);
+  });
+});

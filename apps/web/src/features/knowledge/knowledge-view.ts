@@ -1,0 +1,87 @@
+import { SUPPORTED_UPLOAD_EXTENSIONS, type KnowledgeItem } from "@sage/contracts/knowledge";
+
+export const NO_ITEMS_MESSAGE = "No files, URLs, or notes were added. Please add at least one item.";
+export const NOTE_PREVIEW_LENGTH = 200;
+export const ACCEPT_ATTRIBUTE = SUPPORTED_UPLOAD_EXTENSIONS.map((extension) => `.${extension}`).join(",");
+
+/** Case-insensitive extension check, as on the server. */
+export function isSupportedFileName(name: string): boolean {
+  const extension = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? "";
+  return (SUPPORTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension);
+}
+
+export function splitSupported<T extends { name: string }>(files: T[]): { accepted: T[]; rejected: T[] } {
+  return { accepted: files.filter((file) => isSupportedFileName(file.name)), rejected: files.filter((file) => !isSupportedFileName(file.name)) };
+}
+
+export function preview(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}...` : text;
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1_048_576) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+}
+
+/** The folders from the root down to `folderId` (for a breadcrumb), found in a flat list or a nested tree. */
+export function folderTrail(items: KnowledgeItem[], folderId: number): KnowledgeItem[] {
+  const byId = new Map<number, KnowledgeItem>();
+  const visit = (list: KnowledgeItem[]) => {
+    for (const item of list) {
+      byId.set(item.id, item);
+      if (item.items) visit(item.items);
+    }
+  };
+  visit(items);
+  const trail: KnowledgeItem[] = [];
+  let current = byId.get(folderId);
+  const seen = new Set<number>();
+  while (current && !seen.has(current.id)) {
+    seen.add(current.id);
+    trail.unshift(current);
+    current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  return trail;
+}
+
+/** The children of a folder in the system knowledge view: at the root only system items (conversationId 0). */
+export function itemsIn(items: KnowledgeItem[], folderId: number): KnowledgeItem[] {
+  return sortItems(items.filter((item) => item.parentId === folderId && (folderId !== 0 || item.conversationId === 0)));
+}
+
+/** Case-insensitive name search over every system item, wherever it sits. */
+export function searchItems(items: KnowledgeItem[], query: string): KnowledgeItem[] {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return [];
+  return sortItems(items.filter((item) => item.name.toLowerCase().includes(needle)));
+}
+
+/** Folders first, then by name. */
+export function sortItems(items: KnowledgeItem[]): KnowledgeItem[] {
+  return [...items].sort((a, b) => (a.type === "folder") === (b.type === "folder") ? a.name.localeCompare(b.name) : a.type === "folder" ? -1 : 1);
+}
+
+/** Sub-folders of `folderId` in the nested folder tree (0 = root level). */
+export function subfolders(tree: KnowledgeItem[], folderId: number): KnowledgeItem[] {
+  if (folderId === 0) return sortItems(tree);
+  const trail = folderTrail(tree, folderId);
+  return sortItems(trail.at(-1)?.items ?? []);
+}
+
+export function statusLabel(item: KnowledgeItem): string | null {
+  switch (item.status) {
+    case "queued":
+      return "Queued";
+    case "processing":
+      return "Processing";
+    case "failed":
+      return "Failed";
+    case "stored":
+      return item.type === "url" ? "Reference only" : "Not processed";
+    default:
+      return null;
+  }
+}
+
+export const canRetry = (item: KnowledgeItem) => item.type !== "folder" && (item.status === "failed" || (item.status === "stored" && item.type !== "url"));
