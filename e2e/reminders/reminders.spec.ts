@@ -119,6 +119,12 @@ test("tabs bucket and count by due date in local time, nearest first", async ({ 
   await expect(rows("This Month (1)")).toContainText("Due Jun 25");
   await sheet(page).getByRole("tab", { name: "Overdue (2)" }).click();
   await expect.poll(() => titlesIn("Overdue (2)")).toEqual(["Lunch with Ana", "Last week's invoice"]);
+
+  // The conversation list's widget: the same counts and the three nearest reminders.
+  await page.keyboard.press("Escape");
+  const widget = page.getByTestId("upcoming-reminders");
+  await expect(widget).toContainText("2 due today · 2 overdue");
+  await expect(widget.getByRole("listitem")).toHaveText([/^Lunch with Ana/, /^Board call/, /^Friday memo/]);
 });
 
 test("View Chat opens the linked conversation", async ({ page }) => {

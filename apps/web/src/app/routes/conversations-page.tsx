@@ -1,4 +1,5 @@
 import { ConversationList } from "@/features/conversations/components/conversation-list";
+import { UpcomingRemindersWidget } from "@/features/reminders/components/upcoming-reminders-widget";
 
 /** /conversations: spec 2 'Conversation list'. */
 export function ConversationsPage() {
@@ -10,6 +11,7 @@ export function ConversationsPage() {
           <span className="font-medium text-foreground">Your Personal AI Assistant</span> - Start a new conversation or continue an existing one.
         </p>
       </header>
+      <UpcomingRemindersWidget />
       <ConversationList />
     </div>
   );

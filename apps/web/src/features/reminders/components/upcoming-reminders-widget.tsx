@@ -1,0 +1,63 @@
+import { format } from "date-fns";
+import { useMemo } from "react";
+import { Link } from "wouter";
+import { cn } from "@/lib/cn";
+import { useReminders } from "../api/get-reminders";
+import { useNow } from "../hooks/use-now";
+import { bucketReminders, sortReminders } from "../reminder-buckets";
+import { PRIORITY_TEXT_CLASS, TYPE_ICON } from "../reminder-style";
+
+const SHOWN = 3;
+
+/** The conversation list's reminders widget: today's and overdue counts and the nearest few reminders. */
+export function UpcomingRemindersWidget() {
+  const reminders = useReminders();
+  const now = useNow();
+  const { buckets, nearest } = useMemo(() => {
+    const list = reminders.data ?? [];
+    return { buckets: bucketReminders(list, now), nearest: sortReminders(list, now).slice(0, SHOWN) };
+  }, [reminders.data, now]);
+
+  if (reminders.isError) {
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Failed to fetch reminders
+      </p>
+    );
+  }
+  return (
+    <section aria-labelledby="upcoming-reminders-heading" className="rounded-xl border p-4" data-testid="upcoming-reminders">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="upcoming-reminders-heading" className="font-semibold">
+          Upcoming Reminders
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          {`${buckets.today.length} due today`}
+          {" · "}
+          <span className={cn(buckets.overdue.length > 0 && "text-red-500 dark:text-red-400")}>{`${buckets.overdue.length} overdue`}</span>
+        </p>
+      </div>
+      {nearest.length === 0 ? (
+        <p className="mt-2 text-sm text-muted-foreground">{reminders.isPending ? "Loading..." : "No upcoming reminders"}</p>
+      ) : (
+        <ul className="mt-2 grid gap-1">
+          {nearest.map((reminder) => {
+            const Icon = TYPE_ICON[reminder.type];
+            return (
+              <li key={reminder.id} className="flex items-center gap-2 text-sm">
+                <Icon aria-hidden className={cn("size-4 shrink-0", PRIORITY_TEXT_CLASS[reminder.priority])} />
+                <span className="min-w-0 flex-1 truncate">{reminder.title}</span>
+                <span className="shrink-0 text-xs text-muted-foreground">{`Due ${format(reminder.due.date, "MMM d")}`}</span>
+                {reminder.conversationId !== null && (
+                  <Link href={`/conversations/${reminder.conversationId}`} className="shrink-0 text-xs text-primary hover:underline">
+                    View Chat
+                  </Link>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
