@@ -130,3 +130,58 @@ test("empty list, load failure and failed create show the spec's texts", async (
   // One retry: the list is asked for twice.
   expect(gets).toBe(2);
 });
+
+test("the detail header renames the conversation; a failed save says 'Failed to update name'", async ({ page }) => {
+  const name = `Detail${Date.now()}`;
+  const id = await createConversation(page, name);
+  await page.goto(`/conversations/${id}`);
+  await expect(page.getByTestId("conversation-title")).toHaveText(name);
+  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByRole("textbox", { name: "Conversation name" }).fill(`${name} renamed`);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("conversation-title")).toHaveText(`${name} renamed`);
+  expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(`${name} renamed`);
+
+  await page.route(`**/api/conversations/${id}`, (route) => (route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByRole("textbox", { name: "Conversation name" }).fill("Never saved");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toastWith(page, "Failed to update name")).toBeVisible();
+  expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(`${name} renamed`);
+});
+
+test("on a small screen the Files and Reminders panels are toggled by buttons", async ({ page }) => {
+  const id = await createConversation(page, `Small${Date.now()}`);
+  await page.setViewportSize({ width: 600, height: 900 });
+  await page.goto(`/conversations/${id}`);
+  const reminders = page.getByRole("heading", { name: "Reminders", exact: true });
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(reminders).toBeHidden();
+  await page.getByRole("button", { name: "Toggle Reminders panel" }).click();
+  await expect(reminders).toBeVisible();
+  await page.getByRole("button", { name: "Toggle Reminders panel" }).click();
+  await expect(reminders).toBeHidden();
+  await page.getByRole("button", { name: "Toggle Files panel" }).click();
+  await expect(page.getByRole("heading", { name: "Conversation Knowledge" })).toBeVisible();
+});
+
+test("failed rename and delete from the list show their error toasts and change nothing", async ({ page }) => {
+  const name = `Sturdy${Date.now()}`;
+  const id = await createConversation(page, name);
+  await page.route(`**/api/conversations/${id}`, (route) => (["PATCH", "DELETE"].includes(route.request().method()) ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+  await page.reload();
+  await page.getByPlaceholder("Search conversations...").fill(name);
+  await page.getByRole("button", { name: `Actions for ${name}` }).click();
+  await page.getByRole("menuitem", { name: "Edit Name" }).click();
+  await page.getByPlaceholder("Enter conversation name").fill("changed");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toastWith(page, "Failed to update conversation name")).toBeVisible();
+  const editDialog = page.getByRole("dialog", { name: "Edit Conversation Name" });
+  await editDialog.getByRole("button", { name: "Close" }).click();
+  await expect(editDialog).toBeHidden();
+  await page.getByRole("button", { name: `Actions for ${name}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await page.getByRole("dialog", { name: "Delete Conversation" }).getByRole("button", { name: "Delete" }).click();
+  await expect(toastWith(page, "Failed to delete conversation")).toBeVisible();
+  expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(name);
+});
