@@ -24,12 +24,16 @@ export interface LexicalHit {
   itemId: number;
   /** Positive BM25 (higher is better). */
   raw: number;
-  /** raw over the best score any chunk could reach for these terms: 0..1. */
+  /** 0..1: tanh(1.2 x idf-weighted coverage); a chunk holding every query term once scores 0.83. */
   score: number;
 }
 
-// FTS5's bm25() constants; the ceiling of one term's contribution is idf * (k1 + 1) per column weight.
-const K1 = 1.2;
+/**
+ * A term found once in an average-length text adds idf x content weight to bm25(); the sum over the query's
+ * terms is the yardstick, so raw / yardstick is the share of the query's idf mass a chunk covers (title hits and
+ * repeats push it past 1). tanh squashes it into 0..1: covering about a third of it reads as 0.4.
+ */
+const COVERAGE_GAIN = 1.2;
 
 export function scopeSql(scope: SearchScope, alias: string): { sql: string; params: number[] } {
   if (scope.conversationId === undefined) return { sql: `${alias}.user_id = ?`, params: [scope.userId] };
@@ -56,7 +60,7 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
 
   const documentCount = sqlite.prepare("SELECT doc FROM chunks_fts_vocab WHERE term = ?");
 
-  /** Keeps the terms worth matching and the best score they allow (the sum of idf * (k1 + 1)). */
+  /** Keeps the terms worth matching and their idf sum (the yardstick above). */
   function weighTerms(terms: string[]): { kept: string[]; ceiling: number } {
     const total = (totalRows.get() as { n: number }).n;
     const weighed = terms.map((term) => {
@@ -66,7 +70,7 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     const present = weighed.filter((entry) => entry.documents > 0);
     const rare = present.filter((entry) => entry.documents <= total * MAX_DOCUMENT_SHARE);
     const kept = rare.length > 0 ? rare : present;
-    return { kept: kept.map((entry) => entry.term), ceiling: kept.reduce((sum, entry) => sum + entry.idf * (K1 + 1), 0) };
+    return { kept: kept.map((entry) => entry.term), ceiling: kept.reduce((sum, entry) => sum + entry.idf, 0) };
   }
 
   return function lexicalSearch(
@@ -88,8 +92,8 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
       "score"
     >[];
     if (rows.length === 0) return [];
-    const ceiling = termCeiling * Math.max(options.titleWeight + options.contentWeight, 1e-9);
-    return rows.map((row) => ({ ...row, score: ceiling > 0 ? Math.min(1, row.raw / ceiling) : 0 }));
+    const yardstick = termCeiling * options.contentWeight;
+    return rows.map((row) => ({ ...row, score: yardstick > 0 ? Math.tanh((COVERAGE_GAIN * row.raw) / yardstick) : 0 }));
   };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { searchRequestSchema } from "@sage/contracts/retrieval";
+import { recommendRequestSchema, searchRequestSchema } from "@sage/contracts/retrieval";
 import { requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
 import type { RetrievalService } from "./retrieval.service.ts";
@@ -13,6 +13,17 @@ export function registerRetrievalRoutes(app: FastifyInstance, deps: { retrieval:
       query: input.query,
       limit: input.limit,
       conversationId: input.conversation_id ?? input.conversationId ?? undefined,
+    });
+  });
+
+  app.post("/api/recommend-files", async (request) => {
+    const user = requireUser(request);
+    const input = parseInput(recommendRequestSchema, request.body, "body");
+    return deps.retrieval.recommend({
+      userId: user.id,
+      queryText: input.query_text,
+      limit: input.limit,
+      conversationId: input.conversation_id ?? undefined,
     });
   });
 }

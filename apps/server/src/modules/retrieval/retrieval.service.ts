@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { SearchResult } from "@sage/contracts/retrieval";
+import type { Recommendation, SearchResult } from "@sage/contracts/retrieval";
+import { contentPreview } from "./content-preview.ts";
 import { notFound } from "../../http/app-error.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
 import { calibrateSimilarity, fuseScores } from "./fuse-scores.ts";
@@ -82,6 +83,33 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
   return {
     resolveScope,
     searchChunks,
+
+    /**
+     * POST /api/recommend-files: chunk scores folded into one per file. The best chunk counts fully, the next two
+     * as weaker votes (1 - (1 - s1)(1 - s2/3)(1 - s3/9)), so a file with several good passages edges ahead
+     * while a single weak hit stays below the 0.4 'plausibly relevant' line.
+     */
+    async recommend(input: { userId: number; queryText: string; limit: number; conversationId?: number | null }): Promise<Recommendation[]> {
+      if (!input.queryText.trim()) return [];
+      const scope = resolveScope(input.userId, input.conversationId);
+      const chunks = await searchChunks(input.queryText, scope, Math.max(input.limit * 10, 50));
+      const files = new Map<number, { chunks: ScoredChunk[] }>();
+      for (const chunk of chunks) {
+        const file = files.get(chunk.itemId) ?? { chunks: [] };
+        file.chunks.push(chunk);
+        files.set(chunk.itemId, file);
+      }
+      return [...files.entries()]
+        .map(([fileId, file]) => {
+          const ordered = file.chunks.sort((a, b) => b.score - a.score);
+          const miss = ordered.slice(0, 3).reduce((product, chunk, index) => product * (1 - chunk.score / 3 ** index), 1);
+          const best = ordered[0]!;
+          return { file_id: fileId, filename: best.filename, score: Number((1 - miss).toFixed(6)), content_preview: contentPreview(best.filename, best.content) };
+        })
+        .filter((file) => file.score >= MIN_SHOWN_SCORE)
+        .sort((a, b) => b.score - a.score || a.file_id - b.file_id)
+        .slice(0, input.limit);
+    },
 
     /** POST /api/search: a blank query does no work and finds nothing. */
     async search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]> {
