@@ -230,11 +230,18 @@ describe("completing", () => {
 });
 
 describe("when its conversation is deleted", () => {
-  it("the conversation's reminders go with it; loose reminders stay", async () => {
-    const conversationId = await insertConversation();
+  it("DELETE /api/conversations/{id} takes the conversation's reminders with it; others stay", async () => {
+    const conversation = await call("POST", "/api/conversations", { name: "Board prep" });
+    expect(conversation.statusCode).toBeLessThan(300);
+    const conversationId: number = conversation.json().id;
+    const otherConversationId = await insertConversation();
     await call("POST", "/api/reminders", { ...valid, title: "Linked", conversationId });
+    await call("POST", "/api/reminders", { ...valid, title: "Other chat", conversationId: otherConversationId });
     await call("POST", "/api/reminders", { ...valid, title: "Loose" });
-    await t.store.db.deleteFrom("conversations").where("id", "=", conversationId).execute();
-    expect((await listAll()).map((reminder: { title: string }) => reminder.title)).toEqual(["Loose"]);
+
+    const deleted = await call("DELETE", `/api/conversations/${conversationId}`);
+    expect(deleted.statusCode).toBeLessThan(300);
+    expect((await listAll()).map((reminder: { title: string }) => reminder.title).sort()).toEqual(["Loose", "Other chat"]);
+    expect((await call("GET", `/api/reminders?conversationId=${conversationId}`)).statusCode).toBe(404);
   });
 });
