@@ -218,10 +218,16 @@ test("the conversation panel validates, creates, changes priority and reschedule
   await expect(dialog.getByText("Due date is required")).toBeVisible();
   expect(posts).toBe(0);
 
-  await dialog.getByLabel("Title").fill("Draft the agenda");
-  await dialog.getByLabel("Type").selectOption("task");
+  // A rule only the server knows: its message is shown in the dialog, and nothing is created.
+  await dialog.getByLabel("Title").fill("x".repeat(201));
   await dialog.getByRole("button", { name: "Next month" }).click();
   await dialog.getByRole("button", { name: / 15, \d{4}$/ }).click();
+  await dialog.getByRole("button", { name: "Create Reminder" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Title must be at most 200 characters");
+  expect(await listReminders(page)).toEqual([]);
+
+  await dialog.getByLabel("Title").fill("Draft the agenda");
+  await dialog.getByLabel("Type").selectOption("task");
   await dialog.getByRole("button", { name: "Create Reminder" }).click();
   await expect(toastWith(page, "Reminder created")).toContainText("Your new reminder has been added.");
   const row = panel.getByRole("listitem", { name: "Draft the agenda" });
