@@ -6,6 +6,7 @@ import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
 import { cn } from "@/lib/cn";
 
@@ -69,12 +70,7 @@ export function ConversationDetailPage() {
       </header>
       <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[280px_minmax(0,1fr)_320px]">
         <aside className={cn("min-h-0 flex-col gap-4 overflow-y-auto border-r p-4 lg:flex", showFiles ? "flex" : "hidden")}>
-          {/* TODO(knowledge): mount ConversationKnowledgePanel from features/knowledge here. */}
-          <PanelPlaceholder title="Conversation Knowledge">
-            <Link href="/settings" className="text-sm text-primary underline underline-offset-2">
-              System Knowledge Base
-            </Link>
-          </PanelPlaceholder>
+          <ConversationKnowledgePanel conversationId={conversationId} />
         </aside>
         <div className="flex min-h-[60vh] min-w-0 flex-col lg:min-h-0">
           <ChatPanel conversationId={String(conversationId)} messages={messages.data} messagesQueryKey={messagesQueryKey(id)} onDraftChange={setDraft} />
