@@ -342,3 +342,21 @@ describe("stop", () => {
     expect(server.callsTo("/api/gemini/function-response")).toHaveLength(0);
   });
 });
+
+describe("history size", () => {
+  it("sends at most the last 100 messages and stays under the character budget, always with the new message", async () => {
+    const { server, service } = setup({ "/api/gemini/chat": [() => streamed("ok")] });
+    service.initializeChat(Array.from({ length: 150 }, (_, index) => ({ role: index % 2 ? "model" : "user", content: `m${index}` })));
+    await service.sendMessage("7", "newest");
+    const sent = server.callsTo("/api/gemini/chat")[0].body.messages;
+    expect(sent).toHaveLength(100);
+    expect(sent.at(-1)).toEqual({ role: "user", content: "newest" });
+    expect(sent[0].content).toBe("m51");
+    expect(service.getHistory()).toHaveLength(152);
+
+    const big = setup({ "/api/gemini/chat": [() => streamed("ok")] });
+    big.service.initializeChat([{ role: "user", content: "x".repeat(150_000) }, { role: "model", content: "y".repeat(60_000) }]);
+    await big.service.sendMessage("7", "small");
+    expect(big.server.callsTo("/api/gemini/chat")[0].body.messages.map((m: { content: string }) => m.content.length)).toEqual([60_000, 5]);
+  });
+});

@@ -45,6 +45,22 @@ class HttpStatusError extends Error {
   }
 }
 
+/** How much history a chat call carries: the server takes at most 500 messages and a bounded body. */
+export const HISTORY_LIMIT = { messages: 100, characters: 200_000 };
+
+/** The most recent history that fits the limits (the new message always goes). */
+export function recentHistory(messages: ChatHistoryEntry[]): ChatHistoryEntry[] {
+  const kept: ChatHistoryEntry[] = [];
+  let characters = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    characters += message.content.length;
+    if (kept.length > 0 && (kept.length >= HISTORY_LIMIT.messages || characters > HISTORY_LIMIT.characters)) break;
+    kept.unshift(message);
+  }
+  return kept;
+}
+
 const isAbort = (error: unknown) => (error as Error)?.name === "AbortError";
 
 /**
@@ -198,7 +214,7 @@ export function createChatService(deps: ChatServiceDeps = {}) {
       const { signal, onProgress } = options;
       const context = await fetchContext(content, conversationId);
       const userEntry: ChatHistoryEntry = { role: "user", content: content + context };
-      const messages = [...history, userEntry];
+      const messages = recentHistory([...history, userEntry]);
       let reply: ChatResponse;
       try {
         reply = await postTurn("/api/gemini/chat", { messages, ...turnBody() }, (text) => onProgress?.([text]), signal);
@@ -206,7 +222,7 @@ export function createChatService(deps: ChatServiceDeps = {}) {
         if (error instanceof HttpStatusError) throw new Error(chatApiError(error.status, error.statusText));
         throw error;
       }
-      history = [...messages];
+      history = [...history, userEntry];
 
       const call = signal?.aborted ? undefined : reply.functionCalls[0];
       let texts: string[];
