@@ -126,7 +126,7 @@ describe("POST /api/gemini/chat", () => {
   });
 
   it("rejects malformed bodies with a 400", async () => {
-    for (const payload of [{ messages: [] }, { messages: [{ role: "ai", content: "x" }] }, { messages: history, tools: [{ functionDeclarations: [{ name: "bad name!" }] }] }]) {
+    for (const payload of [{ messages: [] }, { messages: [{ role: "ai", content: "x" }] }, { messages: history, tools: [{ functionDeclarations: [{ name: "bad name!" }] }] }, { messages: [{ role: "user", content: "  " }], stream: true }]) {
       expect((await post("/api/gemini/chat", payload)).statusCode).toBe(400);
     }
     expect(gemini.requests).toHaveLength(0);

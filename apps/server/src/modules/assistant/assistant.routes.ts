@@ -20,13 +20,13 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: { providers:
 
   app.post("/api/gemini/chat", async (request, reply) => {
     const body = parseInput(chatRequestSchema, request.body, "body");
-    service.resolveModel(body.model);
+    service.checkTurn(body);
     return turn(reply, body.stream, (options) => service.chat(body, options));
   });
 
   app.post("/api/gemini/function-response", async (request, reply) => {
     const body = parseInput(functionResponseRequestSchema, request.body, "body");
-    service.resolveModel(body.model);
+    service.checkTurn(body);
     return turn(reply, body.stream, (options) => service.functionResponse(body, options));
   });
 

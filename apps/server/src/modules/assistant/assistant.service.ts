@@ -73,8 +73,15 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     return sources.map((source, index) => `${index + 1}. ${source.title}\n   ${source.url}`).join("\n");
   }
 
+  /** Checks a turn before any streaming starts: an allowed model and something to answer. */
+  function checkTurn(request: { model?: string; messages: ChatRequest["messages"] }) {
+    resolveModel(request.model);
+    if (!request.messages.some((message) => message.content.trim() !== "")) throw badRequest("Invalid body: messages: every message is empty");
+  }
+
   return {
     resolveModel,
+    checkTurn,
 
     /** POST /api/gemini/chat: one model turn over the history; function calls are returned, not run. */
     async chat(request: ChatRequest, options: TurnOptions = {}): Promise<ChatResponse> {
