@@ -107,13 +107,15 @@ describe("knowledge tree", () => {
 
   it("edits a description and downloads the original bytes under the original filename", async () => {
     const bytes = Buffer.from("Original bytes \u00e9\n", "utf8");
-    const file = (await kb.upload({}, { filename: "Résumé 2024.txt", content: bytes })).json().file;
+    // The uploader claims text/html; the download must not hand that type back.
+    const file = (await kb.upload({}, { filename: "Résumé 2024.txt", content: bytes, type: "text/html" })).json().file;
     const edited = await kb.call("PATCH", `/api/files/${file.id}`, { description: "My CV" });
     expect(edited.json().description).toBe("My CV");
 
     const download = await kb.call("GET", `/api/files/${file.id}/download`);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(bytes)).toBe(true);
+    expect(download.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(download.headers["content-disposition"]).toBe(`attachment; filename="R_sum_ 2024.txt"; filename*=UTF-8''${encodeURIComponent("Résumé 2024.txt")}`);
     const folder = await kb.folder("F");
     expect((await kb.call("GET", `/api/files/${folder.id}/download`)).statusCode).toBe(400);

@@ -30,6 +30,12 @@ import { isSelfOrDescendant, joinPath, nestItems, repath } from "./knowledge-tre
 import type { ItemWithChunkCount, KnowledgeRepo } from "./knowledge.repo.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
+const DOWNLOAD_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  doc: "application/msword",
+  txt: "text/plain; charset=utf-8",
+};
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
 
@@ -334,9 +340,10 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
         return { filename: `${item.name}.url`, contentType: "text/plain; charset=utf-8", body: `[InternetShortcut]\r\nURL=${item.url ?? ""}\r\n` };
       }
       if (!item.storageKey || (await blobs.size(item.storageKey)) === null) throw notFound("The stored file is missing");
+      // The type comes from the checked extension, never from what the uploader claimed.
       return {
         filename: item.name,
-        contentType: item.mimeType || "application/octet-stream",
+        contentType: DOWNLOAD_TYPES[supportedExtension(item.name) ?? ""] ?? "application/octet-stream",
         body: createReadStream(blobs.pathOf(item.storageKey)),
       };
     },
