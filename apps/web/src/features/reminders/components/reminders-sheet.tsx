@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { cn } from "@/lib/cn";
 import { useReminders, type Reminder } from "../api/get-reminders";
 import { useMarkRemindersRead } from "../api/update-reminder";
 import { useCompleteReminderWithAnimation } from "../hooks/use-complete-reminder-with-animation";
@@ -64,9 +65,13 @@ export function RemindersSheet({ children }: { children: ReactNode }) {
             </p>
           )}
           <Tabs defaultValue="today" className="min-h-0 flex-1 px-4">
-            <TabsList className="w-full">
+            <TabsList className="h-auto w-full flex-wrap">
               {TABS.map(({ bucket, label }) => (
-                <TabsTrigger key={bucket} value={bucket} className={bucket === "overdue" ? "text-red-500 dark:text-red-400" : undefined}>
+                <TabsTrigger
+                  key={bucket}
+                  value={bucket}
+                  className={cn("px-1.5 text-xs sm:text-sm", bucket === "overdue" && "text-red-500 dark:text-red-400")}
+                >
                   {`${label} (${buckets[bucket].length})`}
                 </TabsTrigger>
               ))}
