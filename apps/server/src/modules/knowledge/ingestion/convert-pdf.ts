@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
 
 export const SCANNED_PDF_REASON = "No text layer found: this PDF looks scanned (images only), and text recognition (OCR) is not available.";
@@ -21,40 +22,71 @@ try {
 }
 
 /**
- * Extracts text page by page with pdf.js, rebuilding lines from the glyph positions so table rows stay on one
- * line. Pages are released as soon as they are read, so a long PDF never holds more than one page's objects.
+ * The extraction runs in a worker thread, so parsing a long PDF never stalls other requests and pdf.js's
+ * memory is returned when the worker exits. The worker is plain JavaScript passed as source, so it needs
+ * no build step; it only reads glyph runs, which this thread turns into lines.
  */
-export async function convertPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { pathToFileURL } = require("node:url");
+(async () => {
+  const { getDocument } = await import(pathToFileURL(workerData.pdfjsPath).href);
   let pdf;
   try {
-    pdf = await getDocument({
-      data: new Uint8Array(bytes),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      verbosity: 0,
-      standardFontDataUrl,
-    }).promise;
+    pdf = await getDocument({ data: workerData.bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl }).promise;
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
-    if (/password/i.test(message)) throw new ConversionError("The PDF is password-protected");
-    throw new ConversionError(`The PDF could not be read: ${message}`);
+    parentPort.postMessage({ type: "open-error", message: String((error && error.message) || error) });
+    return;
   }
+  for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+    const page = await pdf.getPage(pageNumber);
+    const content = await page.getTextContent();
+    const items = content.items.filter((item) => "str" in item).map((item) => ({ str: item.str, transform: item.transform, width: item.width, height: item.height }));
+    page.cleanup();
+    parentPort.postMessage({ type: "page", pageNumber, items });
+  }
+  await pdf.destroy();
+  parentPort.postMessage({ type: "done" });
+})().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) }));
+`;
+
+type WorkerMessage =
+  | { type: "page"; pageNumber: number; items: PositionedText[] }
+  | { type: "done" }
+  | { type: "open-error" | "error"; message: string };
+
+function openError(message: string): ConversionError {
+  if (/password/i.test(message)) return new ConversionError("The PDF is password-protected");
+  return new ConversionError(`The PDF could not be read: ${message}`);
+}
+
+export async function convertPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
+  const data = new Uint8Array(bytes);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { bytes: data, pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"), standardFontDataUrl },
+    transferList: [data.buffer],
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  const sections: ExtractedSection[] = [];
   try {
-    const sections: ExtractedSection[] = [];
-    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-      const page = await pdf.getPage(pageNumber);
-      const content = await page.getTextContent();
-      const text = pageText(content.items.filter((item) => "str" in item) as PositionedText[]);
-      page.cleanup();
-      if (text.trim()) sections.push({ source: `page ${pageNumber}`, text });
-    }
-    if (sections.length === 0) return { sections, notProcessedReason: SCANNED_PDF_REASON };
-    return { sections };
+    await new Promise<void>((resolve, reject) => {
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "page") {
+          const text = pageText(message.items);
+          if (text.trim()) sections.push({ source: `page ${message.pageNumber}`, text });
+        } else if (message.type === "done") resolve();
+        else if (message.type === "open-error") reject(openError(message.message));
+        else reject(new ConversionError(`The PDF could not be read: ${message.message}`));
+      });
+      worker.on("error", (error) => reject(new ConversionError(`The PDF could not be read: ${error.message}`)));
+      worker.on("exit", (code) => reject(new ConversionError(`The PDF reader stopped unexpectedly (exit code ${code})`)));
+    });
   } finally {
-    await pdf.destroy();
+    await worker.terminate();
   }
+  if (sections.length === 0) return { sections, notProcessedReason: SCANNED_PDF_REASON };
+  return { sections };
 }
 
 /** Groups glyph runs into lines by baseline, orders them left to right, and marks paragraph gaps with blank lines. */
