@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../../app.ts";
+import path from "node:path";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
+import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
 import { createRetrievalService } from "./retrieval.service.ts";
 import { createVectorStore } from "./vector-store.ts";
 import { createVectorizer } from "./vectorizer.ts";
@@ -19,4 +21,12 @@ export async function registerRetrievalModule(app: FastifyInstance, deps: AppDep
   });
   app.services.vectorizer = vectorizer;
   registerRetrievalRoutes(app, { retrieval });
+  registerVectorLifecycleRoutes(app, {
+    sqlite,
+    embedder,
+    vectors,
+    vectorizer,
+    jobs: app.services.jobs,
+    tempDir: path.join(deps.store.dataDir, "tmp"),
+  });
 }

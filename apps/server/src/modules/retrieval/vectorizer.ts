@@ -25,6 +25,13 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
      WHERE c.user_id = ? AND c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)
      ORDER BY c.id LIMIT ?`,
   );
+  const allForUser = sqlite.prepare(
+    `SELECT c.id, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
+     FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
+     WHERE c.user_id = ? AND c.id > ? ORDER BY c.id LIMIT ?`,
+  );
+  const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
+  const dropOtherEmbedders = sqlite.prepare("DELETE FROM chunk_vectors WHERE user_id = ? AND embedder_id <> ?");
   const countMissingForUser = sqlite.prepare(
     `SELECT count(*) AS n FROM chunks c
      WHERE c.user_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)`,
@@ -52,6 +59,29 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       for (let start = 0; start < pending.length; start += embedder.maxBatch) {
         await embedAndStore(embedder, pending.slice(start, start + embedder.maxBatch));
       }
+    },
+
+    /**
+     * Re-embeds every chunk of the user with the current embedder (old vectors serve searches until replaced),
+     * then drops vectors left by other embedders. Returns how many chunks were embedded.
+     */
+    async revectorizeUser(userId: number, progress?: (processed: number, total: number) => Promise<void>): Promise<number> {
+      if (!embedder) return 0;
+      const total = (countForUser.get(userId) as { n: number }).n;
+      let processed = 0;
+      let after = 0;
+      await progress?.(0, total);
+      for (;;) {
+        const batch = allForUser.all(userId, after, embedder.maxBatch) as PendingChunk[];
+        if (batch.length === 0) break;
+        await embedAndStore(embedder, batch);
+        processed += batch.length;
+        after = batch[batch.length - 1]!.id;
+        await progress?.(Math.min(processed, total), Math.max(total, processed));
+      }
+      dropOtherEmbedders.run(userId, embedder.id);
+      vectors.forgetUser(userId);
+      return processed;
     },
 
     /** Embeds every chunk of the user that has no vector from the current embedder; returns how many. */

@@ -1,0 +1,215 @@
+import type BetterSqlite3 from "better-sqlite3";
+import yauzl from "yauzl";
+import { z } from "zod";
+import { badRequest } from "../../http/app-error.ts";
+import { BACKUP_FORMAT, BACKUP_VERSION } from "./export-vector-db.ts";
+
+/** Zip-bomb guards: a backup has four entries; its expanded size is bounded well above any honest 100 MB zip. */
+export const MAX_ARCHIVE_ENTRIES = 16;
+export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
+const KNOWN_ENTRIES = ["manifest.json", "items.jsonl", "chunks.jsonl", "vectors.jsonl"] as const;
+
+const manifestSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  version: z.literal(BACKUP_VERSION),
+  embedder: z.object({ id: z.string().min(1), dimensions: z.number().int().positive().max(8192) }).nullable(),
+  counts: z.object({ items: z.number().int().min(0), chunks: z.number().int().min(0), vectors: z.number().int().min(0) }),
+});
+const itemSchema = z.object({
+  id: z.number().int().positive(),
+  parent_id: z.number().int().positive().nullable(),
+  conversation_id: z.number().int().positive().nullable(),
+  type: z.enum(["file", "url", "note", "folder"]),
+  name: z.string().min(1).max(1000),
+  path: z.string().max(10_000),
+  description: z.string(),
+  content: z.string(),
+  url: z.string().nullable(),
+  mime_type: z.string().nullable(),
+  size: z.number().int().min(0),
+  created_at: z.string(),
+});
+const chunkSchema = z.object({
+  id: z.number().int().positive(),
+  item_id: z.number().int().positive(),
+  position: z.number().int().min(0),
+  source: z.string(),
+  content: z.string(),
+});
+const vectorSchema = z.object({ chunk_id: z.number().int().positive(), vector: z.string() });
+
+export interface ParsedBackup {
+  manifest: z.infer<typeof manifestSchema>;
+  items: z.infer<typeof itemSchema>[];
+  chunks: z.infer<typeof chunkSchema>[];
+  vectors: { chunkId: number; vector: Buffer }[];
+}
+
+const fail = (detail: string) => badRequest(`Import Failed: ${detail}`, "import_failed");
+
+/** Reads and validates a backup zip without touching the store; any problem is a 400 naming it. */
+export async function readBackup(zipPath: string): Promise<ParsedBackup> {
+  const texts = await readEntries(zipPath);
+  const parseLines = <T>(name: string, schema: z.ZodType<T>): T[] =>
+    (texts.get(name) ?? "")
+      .split("\n")
+      .filter((line) => line.trim())
+      .map((line, index) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          throw fail(`${name} line ${index + 1} is not JSON`);
+        }
+        const parsed = schema.safeParse(value);
+        if (!parsed.success) throw fail(`${name} line ${index + 1} is invalid (${parsed.error.issues[0]?.path.join(".")})`);
+        return parsed.data;
+      });
+
+  if (!texts.has("manifest.json")) throw fail("the archive has no manifest.json; it is not a SAGE vector database backup");
+  let manifestJson: unknown;
+  try {
+    manifestJson = JSON.parse(texts.get("manifest.json")!);
+  } catch {
+    throw fail("manifest.json is not JSON");
+  }
+  const manifest = manifestSchema.safeParse(manifestJson);
+  if (!manifest.success) throw fail(`manifest.json is not a SAGE backup manifest (${manifest.error.issues[0]?.path.join(".") || "format"})`);
+  const items = parseLines("items.jsonl", itemSchema);
+  const chunks = parseLines("chunks.jsonl", chunkSchema);
+  const rawVectors = parseLines("vectors.jsonl", vectorSchema);
+  const { counts, embedder } = manifest.data;
+  if (items.length !== counts.items || chunks.length !== counts.chunks || rawVectors.length !== counts.vectors) {
+    throw fail("the archive's contents do not match its manifest counts");
+  }
+  const itemIds = new Set(items.map((item) => item.id));
+  if (itemIds.size !== items.length) throw fail("items.jsonl repeats an id");
+  for (const item of items) if (item.parent_id !== null && !itemIds.has(item.parent_id)) throw fail(`item ${item.id} has a missing parent`);
+  const chunkIds = new Set(chunks.map((chunk) => chunk.id));
+  if (chunkIds.size !== chunks.length) throw fail("chunks.jsonl repeats an id");
+  for (const chunk of chunks) if (!itemIds.has(chunk.item_id)) throw fail(`chunk ${chunk.id} belongs to a missing item`);
+  const vectors = rawVectors.map((row) => {
+    const vector = Buffer.from(row.vector, "base64");
+    if (!chunkIds.has(row.chunk_id)) throw fail(`a vector belongs to a missing chunk (${row.chunk_id})`);
+    if (!embedder || vector.length !== embedder.dimensions * 4) throw fail(`vector of chunk ${row.chunk_id} does not have the manifest's dimensions`);
+    return { chunkId: row.chunk_id, vector };
+  });
+  return { manifest: manifest.data, items, chunks, vectors };
+}
+
+/**
+ * Rebuilds the FTS index from the chunks. A contentless_delete FTS5 table never takes deleted rows out of its
+ * row count, so after many deletions BM25's idf drifts; a bulk replace is the moment to reset it.
+ */
+export function rebuildLexicalIndex(sqlite: BetterSqlite3.Database) {
+  sqlite.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
+  sqlite
+    .prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id")
+    .run();
+}
+
+function readEntries(zipPath: string): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(zipPath, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, autoClose: true }, (openError, zip) => {
+      if (openError || !zip) return reject(fail("the file is not a readable ZIP archive"));
+      if (zip.entryCount > MAX_ARCHIVE_ENTRIES) {
+        zip.close();
+        return reject(fail(`the archive has ${zip.entryCount} entries; a backup has at most ${MAX_ARCHIVE_ENTRIES}`));
+      }
+      const texts = new Map<string, string>();
+      let expanded = 0;
+      const abort = (error: Error) => {
+        zip.close();
+        reject(error);
+      };
+      // yauzl itself refuses absolute and '..' names (and backslashes, being strict) before we see the entry.
+      zip.on("error", (error: Error) => {
+        const unsafe = /(?:invalid (?:relative|absolute) path|invalid characters in fileName): (.*)$/.exec(error.message);
+        abort(fail(unsafe ? `the archive contains an unsafe path: ${unsafe[1]}` : "the ZIP archive is corrupt"));
+      });
+      zip.on("end", () => resolve(texts));
+      zip.on("entry", (entry: yauzl.Entry) => {
+        const name = entry.fileName;
+        if (name.startsWith("/") || name.includes("\\") || name.split("/").includes("..") || /^[a-z]:/i.test(name)) {
+          return abort(fail(`the archive contains an unsafe path: ${name}`));
+        }
+        if (name.endsWith("/") || !(KNOWN_ENTRIES as readonly string[]).includes(name)) return zip.readEntry();
+        expanded += entry.uncompressedSize;
+        if (expanded > MAX_EXPANDED_BYTES) return abort(fail("the archive expands beyond the size a backup may have"));
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return abort(fail("the ZIP archive is corrupt"));
+          const parts: Buffer[] = [];
+          stream.on("data", (part: Buffer) => parts.push(part));
+          stream.on("error", () => abort(fail("the ZIP archive is corrupt")));
+          stream.on("end", () => {
+            texts.set(name, Buffer.concat(parts).toString("utf8"));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * Replaces the user's knowledge with the backup in one transaction (a failure changes nothing). Conversation
+ * links survive only to the user's own existing conversations; others land in the system knowledge base.
+ * Vectors are kept only when they come from the current embedder; otherwise the caller re-embeds.
+ */
+export function applyBackup(
+  sqlite: BetterSqlite3.Database,
+  userId: number,
+  backup: ParsedBackup,
+  currentEmbedderId: string | null,
+): { filesImported: number; vectorsKept: boolean } {
+  const now = new Date().toISOString();
+  const ownConversation = sqlite.prepare("SELECT 1 FROM conversations WHERE id = ? AND user_id = ?");
+  const insertItem = sqlite.prepare(
+    `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, content, url, mime_type, size, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)`,
+  );
+  const insertChunk = sqlite.prepare(
+    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertVector = sqlite.prepare(
+    "INSERT INTO chunk_vectors (chunk_id, embedder_id, dimensions, user_id, conversation_id, vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const vectorsKept = Boolean(backup.manifest.embedder && backup.manifest.embedder.id === currentEmbedderId);
+
+  return sqlite.transaction(() => {
+    sqlite.prepare("DELETE FROM knowledge_items WHERE user_id = ?").run(userId);
+    const newItemIds = new Map<number, { id: number; conversationId: number | null }>();
+    let pending = backup.items;
+    while (pending.length > 0) {
+      for (const item of pending) {
+        if (item.parent_id !== null && !newItemIds.has(item.parent_id)) continue;
+        const conversationId = item.conversation_id !== null && ownConversation.get(item.conversation_id, userId) ? item.conversation_id : null;
+        const parentId = item.parent_id === null ? null : newItemIds.get(item.parent_id)!.id;
+        const id = Number(
+          insertItem.run(userId, conversationId, parentId, item.type, item.name, item.path, item.description, item.content, item.url, item.mime_type, item.size, item.created_at, now)
+            .lastInsertRowid,
+        );
+        newItemIds.set(item.id, { id, conversationId });
+      }
+      const next = pending.filter((item) => !newItemIds.has(item.id));
+      if (next.length === pending.length) throw fail("the items tree has a cycle");
+      pending = next;
+    }
+    const newChunkIds = new Map<number, { id: number; conversationId: number | null }>();
+    for (const chunk of backup.chunks) {
+      const item = newItemIds.get(chunk.item_id)!;
+      const id = Number(insertChunk.run(item.id, userId, item.conversationId, chunk.position, chunk.source, chunk.content, now).lastInsertRowid);
+      newChunkIds.set(chunk.id, { id, conversationId: item.conversationId });
+    }
+    if (vectorsKept) {
+      const embedder = backup.manifest.embedder!;
+      for (const row of backup.vectors) {
+        const chunk = newChunkIds.get(row.chunkId)!;
+        insertVector.run(chunk.id, embedder.id, embedder.dimensions, userId, chunk.conversationId, row.vector, now);
+      }
+    }
+    rebuildLexicalIndex(sqlite);
+    return { filesImported: backup.items.filter((item) => item.type !== "folder").length, vectorsKept };
+  })();
+}

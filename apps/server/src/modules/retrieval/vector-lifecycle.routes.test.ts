@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from "vitest";
+import yazl from "yazl";
+import { createApp } from "../../app.ts";
+import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+
+let t: TestApp;
+afterEach(async () => t.close());
+const DEMO_USER = 3;
+
+async function start(embedder = createFakeEmbedder({ id: "fake:a:256" })) {
+  t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
+  return await t.login();
+}
+
+function multipart(filename: string, content: Buffer) {
+  const boundary = "----sage-test-boundary";
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/zip\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, content, tail]), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+function zipOf(entries: Record<string, string>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  const parts: Buffer[] = [];
+  return new Promise((resolve) => {
+    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
+  });
+}
+
+function seed() {
+  const conversation = insertConversation(t.store.sqlite, DEMO_USER);
+  const now = new Date().toISOString();
+  const folder = Number(
+    t.store.sqlite
+      .prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Finance', 'Finance', ?, ?)")
+      .run(now, now).lastInsertRowid,
+  );
+  const report = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "report.txt", chunks: ["Revenue grew twelve percent.", "Vehicle fleet costs fell."] });
+  t.store.sqlite.prepare("UPDATE knowledge_items SET parent_id = ? WHERE id = ?").run(folder, report.itemId);
+  const notes = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: conversation, name: "notes.txt", chunks: ["Dividend policy draft for the board."] });
+  return { conversation, items: [report.itemId, notes.itemId] };
+}
+
+const counts = () =>
+  t.store.sqlite
+    .prepare("SELECT (SELECT count(*) FROM knowledge_items) AS items, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunk_vectors) AS vectors")
+    .get() as { items: number; chunks: number; vectors: number };
+
+describe("vector database lifecycle", () => {
+  it("export -> reset -> import gives identical search results", async () => {
+    const cookie = await start();
+    const { conversation, items } = seed();
+    for (const itemId of items) await t.app.services.vectorizer!.indexItem(itemId);
+    const searchAll = async () => {
+      const results = [];
+      for (const [query, conversationId] of [["revenue vehicle fleet", undefined], ["dividend board", conversation]] as const) {
+        const body = (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, conversation_id: conversationId } })).json();
+        results.push(body.map((result: { content: string; score: number; metadata: { filename: string; source: string } }) => [result.content, result.score, result.metadata.filename, result.metadata.source]));
+      }
+      return results;
+    };
+    const before = await searchAll();
+    expect(before[0].length).toBeGreaterThan(0);
+
+    const exported = await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers["content-disposition"]).toContain('filename="vector_db_backup.zip"');
+    const archive = exported.rawPayload;
+
+    const reset = await t.app.inject({ method: "POST", url: "/api/reset_vector_db", headers: { cookie }, payload: {} });
+    expect(reset.json().vectors_removed).toBe(3);
+    expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 0 });
+
+    const imported = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...multipart("backup.zip", archive).headers }, payload: multipart("backup.zip", archive).payload });
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json().files_imported).toBe(2);
+    expect(imported.json().message).toMatch(/Imported 2 files/);
+    expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 3 });
+    expect(await searchAll()).toEqual(before);
+    const restored = t.store.sqlite.prepare("SELECT name, parent_id IS NOT NULL AS nested, conversation_id FROM knowledge_items ORDER BY name").all();
+    expect(restored).toEqual([
+      { name: "Finance", nested: 0, conversation_id: null },
+      { name: "notes.txt", nested: 0, conversation_id: conversation },
+      { name: "report.txt", nested: 1, conversation_id: null },
+    ]);
+  });
+
+  it("rejects a zip with a traversal path, a corrupt one and one that contradicts its manifest, changing nothing", async () => {
+    const cookie = await start();
+    seed();
+    const before = counts();
+    const manifest = JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } });
+    const traversal = await zipOf({ "manifest.json": manifest, "xx/evil.txt": "owned" });
+    const patched = Buffer.from(traversal.toString("latin1").replaceAll("xx/evil.txt", "../evil.txt"), "latin1");
+    const lying = await zipOf({ "manifest.json": manifest, "items.jsonl": '{"id":1}\n' });
+    for (const [archive, message] of [
+      [patched, /unsafe path: \.\.\/evil\.txt/],
+      [Buffer.from("not a zip at all"), /not a readable ZIP/],
+      [lying, /Import Failed/],
+    ] as const) {
+      const upload = multipart("backup.zip", archive);
+      const response = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...upload.headers }, payload: upload.payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatch(message);
+      expect(counts()).toEqual(before);
+    }
+  });
+
+  it("refuses files that are not .zip and files over 100 MB with the spec's messages", async () => {
+    const cookie = await start();
+    seed();
+    const before = counts();
+    const wrongType = multipart("backup.tar", Buffer.from("x"));
+    const typeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...wrongType.headers }, payload: wrongType.payload });
+    expect(typeResponse.statusCode).toBe(400);
+    expect(typeResponse.json().error).toBe("Invalid File Format: Please upload a ZIP file containing a vector database backup.");
+
+    const oversized = multipart("backup.zip", Buffer.alloc(100 * 1024 * 1024 + 1));
+    const sizeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...oversized.headers }, payload: oversized.payload });
+    expect(sizeResponse.statusCode).toBe(413);
+    expect(sizeResponse.json().error).toMatch(/^File Too Large: .*100MB/);
+    expect(counts()).toEqual(before);
+  });
+
+  it("re-vectorizes every chunk after switching embedders, dropping the old vectors", async () => {
+    const cookie = await start(createFakeEmbedder({ id: "fake:a:256" }));
+    const { items } = seed();
+    for (const itemId of items) await t.app.services.vectorizer!.indexItem(itemId);
+
+    const switched = createFakeEmbedder({ id: "fake:b:128", dimensions: 128, related: [["automobile", "vehicle"]] });
+    const second = await createApp({ config: t.config, store: t.store, providers: { ...createProviders(t.config), embedder: switched }, logger: false });
+    await second.ready();
+    try {
+      const status = (await second.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
+      expect(status).toMatchObject({ embedder: { id: "fake:b:128", lexicalOnly: false }, chunks: 3, vectorized: 0, stale: 3 });
+      const response = await second.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ processed: 3 });
+      const embedders = t.store.sqlite.prepare("SELECT DISTINCT embedder_id AS id, dimensions FROM chunk_vectors").all();
+      expect(embedders).toEqual([{ id: "fake:b:128", dimensions: 128 }]);
+      const found = (await second.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile" } })).json();
+      expect(found[0].content).toBe("Vehicle fleet costs fell.");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("says plainly that there is nothing to re-vectorize without an embedder", async () => {
+    t = await createTestApp();
+    const cookie = await t.login();
+    const response = await t.app.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toMatch(/No embedding model is configured/);
+  });
+});
