@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../../app.ts";
 import path from "node:path";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
+import { registerTestQueryRoutes } from "./test-query.routes.ts";
 import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
 import { createRetrievalService } from "./retrieval.service.ts";
 import { createVectorStore } from "./vector-store.ts";
@@ -21,6 +22,7 @@ export async function registerRetrievalModule(app: FastifyInstance, deps: AppDep
   });
   app.services.vectorizer = vectorizer;
   registerRetrievalRoutes(app, { retrieval });
+  registerTestQueryRoutes(app, { retrieval, llm: deps.providers.llm ?? null });
   registerVectorLifecycleRoutes(app, {
     sqlite,
     embedder,

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createFakeLlm } from "../../providers/llm/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { insertKnowledge } from "./test-knowledge.ts";
+
+let t: TestApp;
+afterEach(async () => t.close());
+
+describe("POST /api/test/gemini/query", () => {
+  it("answers with the model from retrieved knowledge and lists the sources", async () => {
+    const llm = createFakeLlm();
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), llm }) });
+    const cookie = await t.login();
+    insertKnowledge(t.store.sqlite, { userId: 3, name: "buffett.txt", chunks: ["Buy wonderful businesses at fair prices."] });
+    llm.script({ text: "Buffett prefers **wonderful businesses** [1]." });
+    const response = await t.app.inject({ method: "POST", url: "/api/test/gemini/query", headers: { cookie }, payload: { query: "What businesses does Buffett buy?" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ response: "Buffett prefers **wonderful businesses** [1].", sources: [{ filename: "buffett.txt" }] });
+    expect(JSON.stringify(llm.prompts.at(-1))).toContain("Buy wonderful businesses at fair prices.");
+  });
+
+  it("reports failures as a message: blank query, no model, model error", async () => {
+    const llm = createFakeLlm();
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), llm }) });
+    const cookie = await t.login();
+    const ask = (query: string) => t.app.inject({ method: "POST", url: "/api/test/gemini/query", headers: { cookie }, payload: { query } });
+    expect((await ask("  ")).json().message).toBe("No search query provided.");
+    llm.script({ error: new Error("quota exceeded") });
+    const failed = await ask("anything");
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().message).toBe("Failed to get response from Gemini: quota exceeded");
+  });
+});
