@@ -6,10 +6,15 @@ import { login } from "../support/auth.ts";
 // A web page served by the test itself; the e2e server runs with SAGE_FETCH_ALLOW_PRIVATE=true to reach it.
 let site: Server;
 let siteOrigin: string;
+let latePageReady = false;
 const ARTICLE = `<html><head><title>Heron Field Guide</title></head><body><article><h1>Heron Field Guide</h1>${"<p>Grey herons stand motionless in shallow water for long minutes before striking at fish with their dagger bills.</p>".repeat(5)}</article></body></html>`;
 
 test.beforeAll(async () => {
   site = createServer((request, response) => {
+    if (request.url === "/birds/late-page.html") {
+      response.writeHead(latePageReady ? 200 : 503, { "content-type": "text/html; charset=utf-8" });
+      return response.end(latePageReady ? ARTICLE.replaceAll("Grey herons", "Night herons") : "down");
+    }
     response.writeHead(request.url === "/birds/heron-guide.html" ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
     response.end(request.url === "/birds/heron-guide.html" ? ARTICLE : "missing");
   });
@@ -165,6 +170,23 @@ test.describe("Settings > Knowledge Base", () => {
     // Search finds the moved file from the root.
     await page.getByLabel("Search knowledge base").fill(renamed.slice(0, 12).toUpperCase());
     await expect(itemCard(page, renamed)).toBeVisible();
+  });
+
+  test("a link that fails is kept as a reference with its reason, and Retry processes it", async ({ page }) => {
+    await openSettings(page);
+    await page.getByRole("button", { name: "Add Knowledge" }).click();
+    await page.getByLabel("Add URL").fill(`${siteOrigin}/birds/late-page.html`);
+    await page.getByRole("button", { name: "Add URL" }).click();
+    await describeAndPlace(page, "Night herons");
+    await expectToast(page, "URL Added as reference without content processing");
+    const card = itemCard(page, "127.0.0.1 - late-page");
+    await expect(card.getByTestId("item-status")).toHaveText("Failed");
+    await expect(card).toContainText("The site answered 503");
+
+    latePageReady = true;
+    await card.getByRole("button", { name: "Retry 127.0.0.1 - late-page" }).click();
+    await expect(card.getByTestId("item-status")).toHaveCount(0);
+    await expect(card).not.toContainText("The site answered 503");
   });
 
   test("the preview sheet shows a note and edits its description", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { FileTextIcon, LinkIcon, PlusIcon, StickyNoteIcon, Trash2Icon } from "lucide-react";
+import { FileTextIcon, LinkIcon, PlusIcon, RotateCwIcon, StickyNoteIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
@@ -6,7 +6,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { useConversationFiles } from "../api/get-conversation-files";
-import { statusLabel } from "../knowledge-view";
+import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { useRetryItem } from "../api/manage-items";
+import { canRetry, statusLabel } from "../knowledge-view";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { DeleteItemDialog } from "./item-dialogs";
 
@@ -18,6 +20,9 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
   const files = useConversationFiles(id);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<KnowledgeItem | null>(null);
+  const retry = useRetryItem();
+  const onRetry = (item: KnowledgeItem) =>
+    retry.mutateAsync(item.id).catch((error: unknown) => toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to retry"), variant: "destructive" }));
 
   useEffect(() => {
     if (files.isError) toast({ title: "Error", description: "Failed to load knowledge base files", variant: "destructive" });
@@ -41,6 +46,11 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
                 {item.name}
               </span>
               {status ? <Badge variant={item.status === "failed" ? "destructive" : "secondary"}>{status}</Badge> : null}
+              {canRetry(item) ? (
+                <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Retry ${item.name}`} disabled={retry.isPending} onClick={() => void onRetry(item)}>
+                  <RotateCwIcon aria-hidden />
+                </Button>
+              ) : null}
               <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Remove ${item.name}`} onClick={() => setRemoving(item)}>
                 <Trash2Icon aria-hidden />
               </Button>
