@@ -1,5 +1,5 @@
 import { ArrowLeftIcon, FilesIcon, BellIcon } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Link, useParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
@@ -9,16 +9,7 @@ import { ConversationNameEditor } from "@/features/conversations/components/conv
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
 import { cn } from "@/lib/cn";
-
-/** A titled side panel; `placeholder` marks panels whose feature has not been mounted yet. */
-function PanelPlaceholder({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <section aria-label={title} className="flex flex-col gap-2 rounded-xl border p-4">
-      <h2 className="font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
+import { RelevantFilesPanel } from "@/features/retrieval/components/relevant-files-panel";
 
 function BackButton() {
   return (
@@ -80,12 +71,7 @@ export function ConversationDetailPage() {
             <ConversationRemindersPanel conversationId={conversationId} />
           </div>
           <div className={cn(showFiles ? "block" : "hidden", "lg:block")}>
-            {/* TODO(retrieval): mount RelevantFilesPanel from features/retrieval here (query text: `draft`). */}
-            <PanelPlaceholder title="Relevant Files">
-              <p className="text-sm text-muted-foreground" data-draft-length={draft.length}>
-                Recommendations appear here.
-              </p>
-            </PanelPlaceholder>
+            <RelevantFilesPanel conversationId={conversationId} queryText={draft} />
           </div>
         </aside>
       </div>

@@ -1,6 +1,7 @@
 import { useSearchParams } from "wouter";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
+import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
 import { UserPreferences, type ThemeChoice } from "@/features/settings/components/user-preferences";
 import { parseSettingsSection } from "@/features/settings/settings-sections";
@@ -33,7 +34,7 @@ export function SettingsPage() {
               <ModelSettings />
             </div>
           ) : (
-            <KnowledgeBaseSection />
+            <KnowledgeBaseSection vectorActions={<VectorDatabaseActions />} />
           )}
         </div>
       </div>

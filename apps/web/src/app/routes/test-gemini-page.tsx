@@ -1,5 +1,6 @@
-import { PagePlaceholder } from "./page-placeholder";
+import { MarkdownMessage } from "@/features/chat/components/markdown-message";
+import { TestGemini } from "@/features/retrieval/components/test-gemini";
 
 export function TestGeminiPage() {
-  return <PagePlaceholder title="Vector-Augmented Model Test" />;
+  return <TestGemini renderMarkdown={(text) => <MarkdownMessage content={text} />} />;
 }

@@ -1,5 +1,6 @@
-import { PagePlaceholder } from "./page-placeholder";
+import { MarkdownMessage } from "@/features/chat/components/markdown-message";
+import { WebSearchTest } from "@/features/retrieval/components/web-search-test";
 
 export function WebSearchTestPage() {
-  return <PagePlaceholder title="Web Search Test" />;
+  return <WebSearchTest renderMarkdown={(text) => <MarkdownMessage content={text} />} />;
 }

@@ -1,0 +1,51 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import {
+  EXPORT_DEFAULT_FILENAME,
+  importResponseSchema,
+  resetResponseSchema,
+  revectorizeResponseSchema,
+  vectorStatusSchema,
+} from "@sage/contracts/retrieval";
+import { apiFetch, apiRequest, getJson } from "@/lib/api-client";
+
+export const vectorStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: ["vectors", "status"] as const,
+    queryFn: () => getJson("/api/vectors/status", vectorStatusSchema),
+    // Poll while a re-vectorize job runs so its progress shows.
+    refetchInterval: (query) => (query.state.data?.job && ["queued", "processing"].includes(query.state.data.job.status) ? 1000 : false),
+  });
+
+export const useVectorStatus = () => useQuery(vectorStatusQueryOptions());
+
+export const resetVectorDb = () => apiRequest("/api/reset_vector_db", { method: "POST", body: {}, schema: resetResponseSchema });
+
+export const revectorize = () => apiRequest("/api/vectors/revectorize", { method: "POST", body: {}, schema: revectorizeResponseSchema });
+
+export function importVectorDb(file: File) {
+  const form = new FormData();
+  form.append("file", file);
+  return apiRequest("/api/import_vector_db", { method: "POST", body: form, schema: importResponseSchema });
+}
+
+/** The filename from content-disposition, else the spec's default. */
+export function filenameFrom(disposition: string | null): string {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? "");
+  return match?.[1] ? decodeURIComponent(match[1]) : EXPORT_DEFAULT_FILENAME;
+}
+
+/** Downloads the backup zip through a temporary object URL. */
+export async function exportVectorDb(): Promise<string> {
+  const response = await apiFetch("/api/export_vector_db");
+  const blob = await response.blob();
+  const filename = filenameFrom(response.headers.get("content-disposition"));
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return filename;
+}

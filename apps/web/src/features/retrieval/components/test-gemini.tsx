@@ -1,0 +1,57 @@
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Loader2 } from "lucide-react";
+import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { useAskWithKnowledge } from "../api/test-queries";
+import { serverMessage } from "../api/server-message";
+
+/** /test-gemini: a question answered by the model from the knowledge base (spec 2 'Test pages'). */
+export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
+  const [query, setQuery] = useState("");
+  const ask = useAskWithKnowledge();
+  const blank = !query.trim();
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (blank || ask.isPending) return;
+    ask.mutate(query.trim());
+  }
+
+  const answer = ask.data?.response;
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 p-6">
+      <h1 className="text-2xl font-semibold">Vector-Augmented Model Test</h1>
+      <form onSubmit={onSubmit} className="flex gap-2">
+        <Input
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          placeholder="Ask about Warren Buffett's investment ideas..."
+          aria-label="Question"
+        />
+        <Button type="submit" disabled={blank || ask.isPending}>
+          {ask.isPending ? (
+            <>
+              <Loader2 className="animate-spin" aria-hidden /> Processing
+            </>
+          ) : (
+            "Search"
+          )}
+        </Button>
+      </form>
+      {ask.isError ? (
+        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
+          Error: {serverMessage(ask.error, TEST_QUERY_FAILED_MESSAGE)}
+        </div>
+      ) : null}
+      {ask.isSuccess ? (
+        <div className="flex flex-col gap-2">
+          <h2 className="font-semibold">Response:</h2>
+          <div className="rounded-md border p-4" data-testid="test-gemini-response">
+            {answer ? renderMarkdown(answer) : <p className="text-muted-foreground">No response received</p>}
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useRef, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Database, Download, RefreshCw, Upload } from "lucide-react";
+import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { toast } from "@/components/ui/use-toast";
+import { serverMessage } from "../api/server-message";
+import { exportVectorDb, importVectorDb, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+
+/** Settings > Knowledge Base: Reset Vector Database, Export Vector DB, Re-vectorize DB, Import Vector DB. */
+export function VectorDatabaseActions() {
+  const queryClient = useQueryClient();
+  const status = useVectorStatus();
+  const [confirmReset, setConfirmReset] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["vectors"] });
+
+  const reset = useMutation({
+    mutationFn: resetVectorDb,
+    onSuccess: (result) => {
+      setConfirmReset(false);
+      toast({ title: "Vector database reset", description: result.message });
+    },
+    onError: (error) => toast({ variant: "destructive", title: "Reset Failed", description: serverMessage(error, "Failed to reset the vector database") }),
+    onSettled: refresh,
+  });
+  const exporting = useMutation({
+    mutationFn: exportVectorDb,
+    onSuccess: (filename) => toast({ title: "Export complete", description: `Saved ${filename}` }),
+    onError: (error) => toast({ variant: "destructive", title: "Export Failed", description: serverMessage(error, "Failed to export the vector database") }),
+  });
+  const reembed = useMutation({
+    mutationFn: revectorize,
+    onSuccess: (result) => toast({ title: "Re-vectorize", description: result.message }),
+    onError: (error) => toast({ variant: "destructive", title: "Re-vectorize Failed", description: serverMessage(error, "Failed to re-vectorize") }),
+    onSettled: refresh,
+  });
+  const importing = useMutation({
+    mutationFn: importVectorDb,
+    onSuccess: (result) => {
+      toast({ title: "Import complete", description: result.message });
+      void queryClient.invalidateQueries();
+    },
+    onError: (error) => toast({ variant: "destructive", title: "Import Failed", description: serverMessage(error, "The backup could not be imported") }),
+  });
+
+  function onFileChosen(file: File | undefined) {
+    if (fileInput.current) fileInput.current.value = "";
+    if (!file) return;
+    if (!file.name.toLowerCase().endsWith(".zip")) {
+      toast({ variant: "destructive", title: IMPORT_INVALID_FORMAT_TITLE, description: IMPORT_INVALID_FORMAT_MESSAGE });
+      return;
+    }
+    if (file.size > IMPORT_MAX_BYTES) {
+      toast({ variant: "destructive", title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB.` });
+      return;
+    }
+    importing.mutate(file);
+  }
+
+  const job = status.data?.job;
+  const running = job && (job.status === "queued" || job.status === "processing");
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" onClick={() => setConfirmReset(true)}>
+          <Database aria-hidden /> Reset Vector Database
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => exporting.mutate()} disabled={exporting.isPending}>
+          <Download aria-hidden /> Export Vector DB
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => reembed.mutate()} disabled={reembed.isPending || Boolean(running)}>
+          <RefreshCw aria-hidden /> Re-vectorize DB
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={importing.isPending}>
+          <Upload aria-hidden /> Import Vector DB
+        </Button>
+        <input ref={fileInput} type="file" accept=".zip,application/zip" className="hidden" aria-label="Vector database backup file" onChange={(event) => onFileChosen(event.target.files?.[0])} />
+      </div>
+      {status.data ? (
+        <p className="text-xs text-muted-foreground" data-testid="vector-status">
+          {status.data.embedder.lexicalOnly
+            ? "No embedding model is configured: search is lexical (keyword) only."
+            : `Embedder ${status.data.embedder.id}: ${status.data.vectorized} of ${status.data.chunks} chunks vectorized.`}
+          {running ? ` Re-vectorizing: ${job.processed} of ${job.total}.` : ""}
+          {status.data.stale > 0 && !running ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
+        </p>
+      ) : null}
+      <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Reset Vector Database</DialogTitle>
+            <DialogDescription>
+              This removes every vector of your knowledge base. Your files stay and can be re-vectorized. Continue?
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirmReset(false)}>
+              Cancel
+            </Button>
+            <Button variant="destructive" onClick={() => reset.mutate()} disabled={reset.isPending}>
+              {reset.isPending ? "Resetting..." : "Reset"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useState, type FormEvent, type ReactNode } from "react";
+import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { serverMessage } from "../api/server-message";
+import { useWebSearch } from "../api/test-queries";
+
+/** /web-search-test: a web search through the model, with its sources (spec 2 'Test pages'). */
+export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
+  const [query, setQuery] = useState("");
+  const search = useWebSearch();
+  const blank = !query.trim();
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (blank || search.isPending) return;
+    search.mutate(query.trim());
+  }
+
+  const response = search.data?.response;
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 p-6">
+      <h1 className="text-2xl font-semibold">Web Search Test</h1>
+      <form onSubmit={onSubmit} className="flex gap-2">
+        <Input value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Search the web..." aria-label="Web search query" />
+        <Button type="submit" disabled={blank || search.isPending}>
+          {search.isPending ? "Searching..." : "Search"}
+        </Button>
+      </form>
+      {search.isError ? (
+        <Card className="border-red-300 dark:border-red-800" role="alert">
+          <CardHeader>
+            <CardTitle className="text-red-700 dark:text-red-300">Error</CardTitle>
+          </CardHeader>
+          <CardContent className="text-sm">Error: {serverMessage(search.error, TEST_QUERY_FAILED_MESSAGE)}</CardContent>
+        </Card>
+      ) : null}
+      {search.isSuccess ? (
+        <>
+          <Card>
+            <CardHeader>
+              <CardTitle>Response</CardTitle>
+            </CardHeader>
+            <CardContent data-testid="web-search-response">
+              {response ? renderMarkdown(response) : <p className="text-muted-foreground">No response received</p>}
+            </CardContent>
+          </Card>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            Sources
+            <Textarea readOnly rows={6} value={search.data.groundingData?.trim() ? search.data.groundingData : "No source information available"} />
+          </label>
+        </>
+      ) : null}
+    </div>
+  );
+}
