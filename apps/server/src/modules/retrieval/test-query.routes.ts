@@ -31,7 +31,7 @@ export function registerTestQueryRoutes(app: FastifyInstance, deps: { retrieval:
           "Answer the question using the numbered knowledge-base excerpts below. Cite them as [1], [2]... and end with a " +
           "'Sources' list naming each cited file. If the excerpts do not answer it, say so and answer from general knowledge.",
         prompt: `Knowledge base excerpts:\n\n${context}\n\nQuestion: ${query.trim()}`,
-        maxRetries: 1,
+        maxRetries: 0,
       });
       return {
         response: text,

@@ -1,0 +1,77 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { login } from "../support/auth.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
+
+// One fake model serves the whole file: run its tests one after another so scripts do not interleave.
+test.describe.configure({ mode: "serial" });
+
+async function addNote(request: APIRequestContext, content: string, conversationId = 0) {
+  const created = await request.post("/api/files", { data: { type: "note", content, conversationId, parentId: 0, description: "e2e note" } });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: number };
+  const processed = await request.post("/api/process-note", { data: { fileId: id, type: "note", content, conversationId, parentId: 0 } });
+  expect(processed.ok()).toBe(true);
+  return id;
+}
+
+test("the vector-augmented test page answers from the knowledge base and shows errors", async ({ page }) => {
+  await login(page);
+  await addNote(page.request, "Warren Buffett prefers wonderful businesses at fair prices and holds them for decades.");
+  await page.goto("/test-gemini");
+
+  const input = page.getByPlaceholder("Ask about Warren Buffett's investment ideas...");
+  const search = page.getByRole("button", { name: "Search" });
+  await expect(search).toBeDisabled();
+  await input.fill("   ");
+  await expect(search).toBeDisabled();
+
+  await fakeGemini.script({ text: "Buffett buys **wonderful businesses** at fair prices [1].", delayMs: 400 });
+  await input.fill("What does Buffett buy?");
+  await search.click();
+  await expect(page.getByRole("button", { name: "Processing" })).toBeDisabled();
+  await expect(page.getByText("Response:")).toBeVisible();
+  await expect(page.getByTestId("test-gemini-response").locator("strong")).toHaveText("wonderful businesses");
+  const requests = (await fakeGemini.requests()) as { action: string; body: unknown }[];
+  const lastGenerate = requests.filter((request) => request.action === "generateContent").at(-1);
+  expect(JSON.stringify(lastGenerate?.body)).toContain("holds them for decades");
+
+  await fakeGemini.script({ error: { status: 500, message: "model overloaded" } });
+  await input.fill("And what does he avoid?");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("alert")).toContainText("Error: Failed to get response from Gemini");
+});
+
+test("the web search test page shows the answer and its sources, or an error card", async ({ page }) => {
+  await login(page);
+  await page.goto("/web-search-test");
+  const input = page.getByLabel("Web search query");
+  await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], delayMs: 400 });
+  await input.fill("current interest rate");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("button", { name: "Searching..." })).toBeVisible();
+  await expect(page.getByTestId("web-search-response").locator("strong")).toHaveText("4.5%");
+  await expect(page.getByLabel("Sources")).toHaveValue(/example\.com\/rates/);
+
+  await fakeGemini.script({ error: { status: 500, message: "search backend down" } });
+  await input.fill("another question");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("alert")).toContainText("Error:");
+});
+
+test("the Relevant Files panel follows what is typed in the chat box", async ({ page }) => {
+  await login(page);
+  const created = await page.request.post("/api/conversations", { data: { name: "Recommendations check" } });
+  const { id } = (await created.json()) as { id: number };
+  await addNote(page.request, "Quarterly budget review agenda for the board meeting: hiring plan and product roadmap.", id);
+  await page.goto(`/conversations/${id}`);
+
+  const panel = page.getByRole("region", { name: "Relevant Files" });
+  await expect(panel.getByText("Type a message to see related files.")).toBeVisible();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("budget");
+  await expect(panel.getByText("Type a message to see related files.")).toBeVisible();
+  await box.fill("prepare the quarterly budget review for the board meeting");
+  const item = panel.getByRole("button", { name: /Quarterly budget/ });
+  await expect(item).toBeVisible();
+  await expect(item).toContainText(/\d+%/);
+});
