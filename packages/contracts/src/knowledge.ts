@@ -68,7 +68,10 @@ export const listFoldersQuerySchema = z.object({
   userId: z.coerce.number().int().positive().optional(),
 });
 
-const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long");
+/** Paths join names with "/", so a name may not contain one. */
+export const NAME_SLASH_MESSAGE = "Name cannot contain '/'";
+const noSlash = (value: string) => !value.includes("/");
+const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE);
 
 export const createFolderRequestSchema = z.object({
   name,
@@ -95,7 +98,7 @@ export type CreateFileRequest = z.infer<typeof createFileRequestSchema>;
 
 export const updateFileRequestSchema = z
   .object({
-    name: z.string().max(255).optional(),
+    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).optional(),
     parentId: idOrNone,
     description: z.string().max(10_000).optional(),
     content: z.string().max(1_000_000).optional(),

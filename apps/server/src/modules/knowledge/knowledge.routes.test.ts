@@ -53,6 +53,16 @@ describe("knowledge tree", () => {
     expect((await kb.call("GET", "/api/files")).json()).toHaveLength(1);
   });
 
+  it("refuses a '/' in a folder name or a rename, since paths are joined with it", async () => {
+    const slashed = await kb.call("POST", "/api/folders", { name: "Q1/Q2", type: "folder", parentId: 0 });
+    expect(slashed.statusCode).toBe(400);
+    expect(slashed.json().error).toMatch(/Name cannot contain '\/'/);
+    const folder = await kb.folder("Plans");
+    const rename = await kb.call("PATCH", `/api/files/${folder.id}`, { name: "a/b" });
+    expect(rename.statusCode).toBe(400);
+    expect((await kb.call("GET", "/api/files")).json().map((item: { name: string }) => item.name)).toEqual(["Plans"]);
+  });
+
   it("renaming or moving a folder updates the path of every descendant", async () => {
     const a = await kb.folder("A");
     const b = await kb.folder("B", a.id);
