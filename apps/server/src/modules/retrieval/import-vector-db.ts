@@ -7,6 +7,9 @@ import { BACKUP_FORMAT, BACKUP_VERSION } from "./export-vector-db.ts";
 /** Zip-bomb guards: a backup has four entries; its expanded size is bounded well above any honest 100 MB zip. */
 export const MAX_ARCHIVE_ENTRIES = 16;
 export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
+/** Honest backups (JSON text, base64 vectors) deflate by well under 20x; a bomb by up to ~1000x. */
+export const MAX_COMPRESSION_RATIO = 100;
+const RATIO_CHECK_FROM_BYTES = 1024 * 1024;
 const KNOWN_ENTRIES = ["manifest.json", "items.jsonl", "chunks.jsonl", "vectors.jsonl"] as const;
 
 const manifestSchema = z.object({
@@ -85,6 +88,14 @@ export async function readBackup(zipPath: string): Promise<ParsedBackup> {
   const itemIds = new Set(items.map((item) => item.id));
   if (itemIds.size !== items.length) throw fail("items.jsonl repeats an id");
   for (const item of items) if (item.parent_id !== null && !itemIds.has(item.parent_id)) throw fail(`item ${item.id} has a missing parent`);
+  // A cycle is found here, before the store is touched, rather than by the transaction that applies the backup.
+  const parentOf = new Map(items.map((item) => [item.id, item.parent_id]));
+  for (const item of items) {
+    let steps = 0;
+    for (let at: number | null = item.id; at !== null; at = parentOf.get(at) ?? null) {
+      if (++steps > items.length) throw fail("the items tree has a cycle");
+    }
+  }
   const chunkIds = new Set(chunks.map((chunk) => chunk.id));
   if (chunkIds.size !== chunks.length) throw fail("chunks.jsonl repeats an id");
   for (const chunk of chunks) if (!itemIds.has(chunk.item_id)) throw fail(`chunk ${chunk.id} belongs to a missing item`);
@@ -124,7 +135,7 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
       };
       // yauzl itself refuses absolute and '..' names (and backslashes, being strict) before we see the entry.
       zip.on("error", (error: Error) => {
-        const unsafe = /(?:invalid (?:relative|absolute) path|invalid characters in fileName): (.*)$/.exec(error.message);
+        const unsafe = /(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(error.message);
         abort(fail(unsafe ? `the archive contains an unsafe path: ${unsafe[1]}` : "the ZIP archive is corrupt"));
       });
       zip.on("end", () => resolve(texts));
@@ -133,7 +144,14 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
         if (name.startsWith("/") || name.includes("\\") || name.split("/").includes("..") || /^[a-z]:/i.test(name)) {
           return abort(fail(`the archive contains an unsafe path: ${name}`));
         }
+        // Unix file type in the high bits of the external attributes: a symlink is never part of a backup.
+        if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000) {
+          return abort(fail(`the archive contains a symbolic link: ${name}`));
+        }
         if (name.endsWith("/") || !(KNOWN_ENTRIES as readonly string[]).includes(name)) return zip.readEntry();
+        if (entry.uncompressedSize > RATIO_CHECK_FROM_BYTES && entry.uncompressedSize > Math.max(entry.compressedSize, 1) * MAX_COMPRESSION_RATIO) {
+          return abort(fail(`${name} has a compression ratio over ${MAX_COMPRESSION_RATIO}:1, which no backup has (a zip bomb?)`));
+        }
         expanded += entry.uncompressedSize;
         if (expanded > MAX_EXPANDED_BYTES) return abort(fail("the archive expands beyond the size a backup may have"));
         zip.openReadStream(entry, (streamError, stream) => {
