@@ -1,0 +1,132 @@
+import { figure, percentile, round } from "../lib/figure.mjs";
+import { queries } from "../lib/corpus.mjs";
+import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
+import { openBareLimit, openInProcess } from "../lib/search-limit.mjs";
+import { searchStore } from "../lib/search-store.mjs";
+import { memoryOf, startSage } from "../lib/server.mjs";
+import { rng } from "../lib/seed-chunks.mjs";
+import { passage } from "../lib/corpus.mjs";
+
+const QUERIES = 50;
+const SEARCH_CANDIDATES = 40; // retrieval.service: max(limit x 4, 40) with the default limit 5
+const RECOMMEND_CANDIDATES = 200; // recommend asks searchChunks for max(limit x 10, 50) = 50 chunks -> 200 candidates
+
+/** Sentences like a conversation message, the input recommendations get. */
+function messages(count) {
+  const random = rng(123);
+  return Array.from({ length: count }, (_, index) => passage(random, (index * 37) % 300, 160).split(/(?<=\.)\s/)[0]);
+}
+
+async function postJson(url, cookie, body) {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function timeEach(items, rounds, run) {
+  const ms = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const item of items) {
+      const startedAt = performance.now();
+      await run(item);
+      ms.push(performance.now() - startedAt);
+    }
+  }
+  return ms;
+}
+
+const stats = (ms) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95) });
+
+/**
+ * Hybrid search (BM25 over FTS5 fused with HNSW vectors) on a synthetic store, in-process (the service called
+ * directly) and over HTTP (POST /api/search on the built server); the limit is the bare ANN plus the bare FTS5
+ * query on the same data and index. At 10k files the same run measures POST /api/recommend-files.
+ */
+export async function search({ quick }) {
+  // Each run of the server builds its HNSW index on the first search (minutes at 100k), so 100k runs over HTTP
+  // only, beside a cached bare index, and at 768 dimensions only when asked for (SAGE_BENCH_SEARCH_100K_768=1).
+  const large = process.env.SAGE_BENCH_SEARCH_100K_768 === "1" ? [384, 768] : [384];
+  const scales = quick
+    ? [{ files: 1000, dimensions: [384], inProcess: true }]
+    : [{ files: 1000, dimensions: [384, 768], inProcess: true }, { files: 10_000, dimensions: large, inProcess: false }];
+  const rounds = quick ? 2 : 4;
+  const searchQueries = queries(QUERIES);
+  const recommendQueries = messages(QUERIES);
+  const out = [];
+  const fake = await startFakeEmbedder();
+  try {
+    for (const scale of scales) {
+      const chunks = scale.files * 10;
+      const dataDir = await searchStore({ files: scale.files, chunksPerFile: 10 });
+      for (const dimensions of scale.dimensions) {
+        const params = { chunks, files: scale.files, dimensions, queries: QUERIES, rounds };
+        const withRecommend = scale.files >= 10_000 || quick;
+
+        // In-process: the service, then the limit on the index the service built (or a cached bare index).
+        const local = scale.inProcess ? await openInProcess(dataDir, dimensions) : await openBareLimit(dataDir, dimensions);
+        const coldServiceMs = scale.inProcess ? await local.warm(searchQueries[0]) : null;
+        if (scale.inProcess) for (const query of searchQueries) await local.search(query);
+        const serviceMs = [];
+        const limitMs = [];
+        const recommendLimitMs = [];
+        for (let round = 0; round < rounds; round++) {
+          for (const query of searchQueries) {
+            if (scale.inProcess) {
+              const startedAt = performance.now();
+              await local.search(query);
+              serviceMs.push(performance.now() - startedAt);
+            }
+            limitMs.push(local.bare(query, SEARCH_CANDIDATES).totalMs);
+          }
+          if (withRecommend) for (const text of recommendQueries) recommendLimitMs.push(local.bare(text, RECOMMEND_CANDIDATES).totalMs);
+        }
+        await local.close();
+        const limit = stats(limitMs);
+        const service = scale.inProcess ? stats(serviceMs) : null;
+
+        // Over HTTP against the built server, whose first search builds its own index.
+        const sage = await startSage({ dataDir, env: fake.envFor(dimensions), label: "search" });
+        let http;
+        let recommend = null;
+        let coldHttpMs;
+        let rssMb;
+        try {
+          const cookie = await sage.login();
+          const searchOnce = (query) => postJson(`${sage.url}/api/search`, cookie, { query, limit: 5 });
+          const startedAt = performance.now();
+          await searchOnce(searchQueries[0]);
+          coldHttpMs = performance.now() - startedAt;
+          for (const query of searchQueries) await searchOnce(query);
+          http = stats(await timeEach(searchQueries, rounds, searchOnce));
+          if (withRecommend) {
+            const recommendOnce = (text) => postJson(`${sage.url}/api/recommend-files`, cookie, { query_text: text, limit: 5 });
+            for (const text of recommendQueries) await recommendOnce(text);
+            recommend = stats(await timeEach(recommendQueries, rounds, recommendOnce));
+          }
+          rssMb = memoryOf(sage.pid).rssMb;
+        } finally {
+          await sage.stop();
+        }
+
+        const tag = `${chunks / 1000}k_${dimensions}d`;
+        const detail = { ...params, limitP50Ms: round(limit.p50), limitP95Ms: round(limit.p95) };
+        out.push(
+          figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : "<= 2x limit", params: { ...detail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
+          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: detail }),
+          figure({ name: `search.first_query.${tag}`, value: coldHttpMs, unit: "ms", better: "lower", target: null, params: { ...params, note: "first search after start: loads every vector and builds the HNSW index", inProcessMs: coldServiceMs && round(coldServiceMs, 0) } }),
+        );
+        if (service) out.push(figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }));
+        if (recommend) {
+          const recommendLimit = stats(recommendLimitMs);
+          out.push(
+            figure({ name: `recommend.http_p95.${tag}`, value: recommend.p95, unit: "ms", limit: recommendLimit.p95, better: "lower", target: "<= 30 ms", params: { ...params, p50Ms: round(recommend.p50), limitP50Ms: round(recommendLimit.p50), candidates: RECOMMEND_CANDIDATES } }),
+          );
+        }
+        for (const item of out.slice(-5)) console.error(`#   ${item.name}: ${item.value} ${item.unit} (limit ${item.limit})`);
+      }
+    }
+  } finally {
+    await fake.close();
+  }
+  return out;
+}
