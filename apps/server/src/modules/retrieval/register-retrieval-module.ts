@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../../app.ts";
+import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
 import { registerTestQueryRoutes } from "./test-query.routes.ts";
@@ -21,6 +22,10 @@ export async function registerRetrievalModule(app: FastifyInstance, deps: AppDep
     onEmbedError: (error) => app.log.warn({ err: error }, "query embedding failed; answering from BM25 alone"),
   });
   app.services.vectorizer = vectorizer;
+  // An import killed mid-way leaves its uploaded zip behind; nothing resumes imports, so clear them at start-up.
+  const tempDir = path.join(deps.store.dataDir, "tmp");
+  const stale = await readdir(tempDir).catch(() => [] as string[]);
+  await Promise.all(stale.filter((name) => /^import-.*\.zip$/.test(name)).map((name) => rm(path.join(tempDir, name), { force: true })));
   registerRetrievalRoutes(app, { retrieval });
   registerTestQueryRoutes(app, { retrieval, llm: deps.providers.llm ?? null });
   registerVectorLifecycleRoutes(app, {
@@ -29,6 +34,6 @@ export async function registerRetrievalModule(app: FastifyInstance, deps: AppDep
     vectors,
     vectorizer,
     jobs: app.services.jobs,
-    tempDir: path.join(deps.store.dataDir, "tmp"),
+    tempDir,
   });
 }
