@@ -122,7 +122,7 @@ export async function search({ quick }) {
             figure({ name: `recommend.http_p95.${tag}`, value: recommend.p95, unit: "ms", limit: recommendLimit.p95, better: "lower", target: "<= 30 ms", params: { ...params, p50Ms: round(recommend.p50), limitP50Ms: round(recommendLimit.p50), candidates: RECOMMEND_CANDIDATES } }),
           );
         }
-        for (const item of out.slice(-5)) console.error(`#   ${item.name}: ${item.value} ${item.unit} (limit ${item.limit})`);
+        for (const item of out.filter((entry) => entry.name.endsWith(tag))) console.error(`#   ${item.name}: ${item.value} ${item.unit} (limit ${item.limit})`);
       }
     }
   } finally {
