@@ -19,6 +19,16 @@ export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { titleWeight: 2, content
 /** Terms in more than this share of chunks are dropped when rarer ones remain: same quality, far fewer postings. */
 const MAX_DOCUMENT_SHARE = 0.5;
 
+/**
+ * Most postings one query may score. FTS5 scores every matching row (no early termination), so a query of
+ * words found in most of 100k chunks costs seconds. Terms are taken rarest first while they fit the budget;
+ * only when the rarest term alone is over it does the search keep to the newest chunks (a rowid window sized
+ * to the budget). docs/retrieval.md has the figures.
+ */
+export const POSTINGS_BUDGET = 8_000;
+const TOTAL_CACHE_MS = 5_000;
+const DF_SAMPLE = 2_000;
+
 export interface LexicalHit {
   chunkId: number;
   itemId: number;
@@ -57,20 +67,65 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     return statement;
   };
   const totalRows = sqlite.prepare("SELECT count(*) AS n FROM chunks");
+  // Two subqueries: SQLite answers a lone min() or max() from the index end, but not both in one.
+  const rowidRange = sqlite.prepare("SELECT (SELECT min(id) FROM chunks) AS low, (SELECT max(id) FROM chunks) AS high");
+  let cachedTotal = { n: 0, at: -Infinity };
+  // idf only needs an approximate row count; counting 100k rows on every query would cost milliseconds.
+  const total = () => {
+    if (performance.now() - cachedTotal.at > TOTAL_CACHE_MS) cachedTotal = { n: (totalRows.get() as { n: number }).n, at: performance.now() };
+    return cachedTotal.n;
+  };
 
+  // fts5vocab counts a term's documents by walking its whole doclist: fine up to a few thousand rows, but 8 ms
+  // for a word in 85k chunks. Past DF_SAMPLE rows the count is estimated from the newest DF_SAMPLE chunks,
+  // and counts are reused for a few seconds.
   const documentCount = sqlite.prepare("SELECT doc FROM chunks_fts_vocab WHERE term = ?");
+  const sampledCount = sqlite.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?");
+  const documentCache = new Map<string, { documents: number; at: number }>();
+  function documentsWith(term: string, rows: number): number {
+    const cached = documentCache.get(term);
+    if (cached && performance.now() - cached.at < TOTAL_CACHE_MS) return cached.documents;
+    const documents = countDocuments(term, rows);
+    if (documentCache.size > 5_000) documentCache.clear();
+    documentCache.set(term, { documents, at: performance.now() });
+    return documents;
+  }
+  function countDocuments(term: string, rows: number): number {
+    if (rows <= DF_SAMPLE) return (documentCount.get(indexTerm(term)) as { doc: number } | undefined)?.doc ?? 0;
+    const range = rowidRange.get() as { low: number | null; high: number | null };
+    if (range.low === null || range.high === null) return 0;
+    const span = range.high - range.low + 1;
+    const window = Math.min(span, Math.ceil((DF_SAMPLE * span) / rows));
+    const found = (sampledCount.get(ftsOrQuery([term]), range.high - window) as { n: number }).n;
+    // A term seldom seen in the sample has a short doclist, so its exact count is cheap (and a rare term
+    // absent from the newest chunks must not be mistaken for an absent one).
+    if (found < 50) return (documentCount.get(indexTerm(term)) as { doc: number } | undefined)?.doc ?? 0;
+    return Math.min(rows, Math.round((found * rows) / DF_SAMPLE));
+  }
 
   /** Keeps the terms worth matching and their idf sum (the yardstick above). */
-  function weighTerms(terms: string[]): { kept: string[]; ceiling: number } {
-    const total = (totalRows.get() as { n: number }).n;
+  function weighTerms(terms: string[]): { kept: string[]; ceiling: number; postings: number } {
+    const rows = total();
     const weighed = terms.map((term) => {
-      const documents = (documentCount.get(indexTerm(term)) as { doc: number } | undefined)?.doc ?? 0;
-      return { term, documents, idf: Math.max(1e-6, Math.log((total - documents + 0.5) / (documents + 0.5))) };
+      const documents = documentsWith(term, rows);
+      return { term, documents, idf: Math.max(1e-6, Math.log((rows - documents + 0.5) / (documents + 0.5))) };
     });
     const present = weighed.filter((entry) => entry.documents > 0);
-    const rare = present.filter((entry) => entry.documents <= total * MAX_DOCUMENT_SHARE);
-    const kept = rare.length > 0 ? rare : present;
-    return { kept: kept.map((entry) => entry.term), ceiling: kept.reduce((sum, entry) => sum + entry.idf, 0) };
+    const rare = present.filter((entry) => entry.documents <= rows * MAX_DOCUMENT_SHARE);
+    // Rarest first: they carry the most weight; common ones join while the postings stay within budget.
+    const candidates = (rare.length > 0 ? rare : present).sort((a, b) => a.documents - b.documents);
+    const kept: typeof candidates = [];
+    let postings = 0;
+    for (const entry of candidates) {
+      if (kept.length > 0 && postings + entry.documents > POSTINGS_BUDGET) break;
+      kept.push(entry);
+      postings += entry.documents;
+    }
+    return {
+      kept: kept.map((entry) => entry.term),
+      ceiling: kept.reduce((sum, entry) => sum + entry.idf, 0),
+      postings,
+    };
   }
 
   return function lexicalSearch(
@@ -79,18 +134,23 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     limit: number,
     options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
   ): LexicalHit[] {
-    const { kept, ceiling: termCeiling } = weighTerms(terms);
+    const { kept, ceiling: termCeiling, postings } = weighTerms(terms);
     if (kept.length === 0) return [];
+    let afterRowid = 0;
+    if (postings > POSTINGS_BUDGET) {
+      const range = rowidRange.get() as { low: number | null; high: number | null };
+      if (range.low !== null && range.high !== null) {
+        afterRowid = range.high - Math.ceil(((range.high - range.low + 1) * POSTINGS_BUDGET) / postings);
+      }
+    }
     const where = scopeSql(scope, "c");
+    const query = ftsOrQuery(kept);
     const rows = prepare(
       `SELECT c.id AS chunkId, c.item_id AS itemId, -bm25(chunks_fts, ?, ?) AS raw
        FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-       WHERE chunks_fts MATCH ? AND ${where.sql}
+       WHERE chunks_fts MATCH ? AND chunks_fts.rowid > ? AND ${where.sql}
        ORDER BY raw DESC LIMIT ?`,
-    ).all(options.titleWeight, options.contentWeight, ftsOrQuery(kept), ...where.params, limit) as Omit<
-      LexicalHit,
-      "score"
-    >[];
+    ).all(options.titleWeight, options.contentWeight, query, afterRowid, ...where.params, limit) as Omit<LexicalHit, "score">[];
     if (rows.length === 0) return [];
     const yardstick = termCeiling * options.contentWeight;
     return rows.map((row) => ({ ...row, score: yardstick > 0 ? Math.tanh((COVERAGE_GAIN * row.raw) / yardstick) : 0 }));
