@@ -7,7 +7,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeTempDir } from "../packages/testkit/src/temp-dir.ts";
 import { openStore } from "../apps/server/src/store/open-store.ts";
+import { loadConfig } from "../apps/server/src/config.ts";
 import { createRetrievalService } from "../apps/server/src/modules/retrieval/retrieval.service.ts";
+import { createVectorStore } from "../apps/server/src/modules/retrieval/vector-store.ts";
+import { createVectorizer } from "../apps/server/src/modules/retrieval/vectorizer.ts";
+import { createEmbedder } from "../apps/server/src/providers/embedder/create-embedder.ts";
 import { ingestPlainDocument } from "./ingest-plain-document.ts";
 import { loadSciFact, ndcgAt, recallAt } from "./scifact-data.ts";
 
@@ -27,10 +31,21 @@ async function main() {
     })();
     const indexMs = performance.now() - started;
 
-    const service = createRetrievalService({ sqlite: store.sqlite });
+    // Lexical alone, then hybrid with the embedder the environment configures (SAGE_EMBEDDER etc.), if any.
+    const configs: { name: string; service: ReturnType<typeof createRetrievalService> }[] = [
+      { name: "lexical", service: createRetrievalService({ sqlite: store.sqlite }) },
+    ];
+    const setup = createEmbedder(loadConfig(process.env));
+    const embedderNote = setup.description;
+    if (setup.embedder) {
+      const vectors = createVectorStore(store.sqlite);
+      const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: setup.embedder, vectors });
+      await vectorizer.vectorizeUser(1);
+      configs.push({ name: `hybrid:${setup.embedder.id}`, service: createRetrievalService({ sqlite: store.sqlite, embedder: setup.embedder, vectors }) });
+    }
     const runs: Record<string, unknown> = {};
-    const configs = [{ name: "lexical" }];
     for (const config of configs) {
+      const service = config.service;
       let ndcg = 0;
       let recall = 0;
       const latencies: number[] = [];
@@ -60,7 +75,7 @@ async function main() {
     const chunkCount = (store.sqlite.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
     console.log(
       JSON.stringify(
-        { dataset: "scifact-train", documents: data.corpus.length, chunks: chunkCount, queries: data.queries.length, index_ms: round(indexMs), runs },
+        { dataset: "scifact-train", embedder: embedderNote, documents: data.corpus.length, chunks: chunkCount, queries: data.queries.length, index_ms: round(indexMs), runs },
         null,
         2,
       ),
