@@ -37,7 +37,7 @@ function client(server: Server, cookie: string) {
     post: (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) }),
     upload: (url: string, filename: string, content: Buffer) => {
       const form = new FormData();
-      form.append("file", new Blob([content]), filename);
+      form.append("file", new Blob([new Uint8Array(content)]), filename);
       return fetch(`${server.url}${url}`, { method: "POST", headers: { cookie }, body: form });
     },
   };

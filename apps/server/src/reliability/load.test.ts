@@ -1,0 +1,95 @@
+import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { startServerProcess } from "./server-process.ts";
+
+/**
+ * 50 concurrent clients against the real server in a child process on 127.0.0.1, each cycling through a mixed
+ * workload (list, open a conversation, save a message, search, recommend, reminders) while one large ingestion
+ * runs in the background. Zero 5xx; p99 recorded; RSS flat after warm-up. About 12 s in `npm test`,
+ * 60 s under `npm run test:soak` (SAGE_SOAK=1).
+ */
+const SOAK = process.env.SAGE_SOAK === "1";
+const DURATION_S = SOAK ? 60 : 12;
+const CONNECTIONS = 50;
+/** RSS may still grow this much between just after warm-up and the end (SQLite page cache, JIT, heap sizing). */
+const RSS_TOLERANCE_MB = 60;
+
+const temp = makeTempDir();
+afterAll(() => temp.remove());
+
+const rssMb = (pid: number) => {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : NaN;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe("load", () => {
+  it(`serves ${CONNECTIONS} concurrent clients for ${DURATION_S} s with no 5xx and flat memory`, async () => {
+    const server = await startServerProcess(temp.dir, { SAGE_LOGIN_RATE_LIMIT: "100000" });
+    const cookie = await server.login();
+    const json = { cookie, "content-type": "application/json" };
+    const post = (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: "POST", headers: json, body: JSON.stringify(body) });
+    const conversation = await (await post("/api/conversations", { name: "Load" })).json();
+    for (let i = 0; i < 20; i++) await post(`/api/conversations/${conversation.id}/messages`, { role: "user", content: `Seed message ${i} about budgets and travel.` });
+    for (let i = 0; i < 10; i++) await post("/api/process-note", { type: "note", content: `Note ${i}: the travel budget for the quarter covers trains, hotels and conference fees.` });
+    await post("/api/reminders", { title: "Book trains", dueDate: new Date(Date.now() + 86_400_000).toISOString(), conversationId: conversation.id });
+    // One ingestion running through the test: a 3 MB text upload becomes a background job.
+    const form = new FormData();
+    form.append("file", new Blob([Array.from({ length: 30_000 }, (_, i) => `Paragraph ${i} about quarterly travel budgets and hotel costs.`).join("\n\n")]), "large.txt");
+    const upload = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { cookie }, body: form });
+    expect(upload.status).toBe(202);
+
+    const samples: { at: number; rss: number }[] = [];
+    const started = Date.now();
+    const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(server.pid) }), 500);
+    let counter = 0;
+    const result = await autocannon({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      headers: json,
+      requests: [
+        { method: "GET", path: "/api/conversations" },
+        { method: "GET", path: `/api/conversations/${conversation.id}/messages` },
+        { method: "POST", path: `/api/conversations/${conversation.id}/messages`, setupRequest: (request) => ({ ...request, body: JSON.stringify({ role: "user", content: `Load message ${++counter}` }) }) },
+        { method: "POST", path: "/api/search", body: JSON.stringify({ query: "travel budget hotels", limit: 5 }) },
+        { method: "POST", path: "/api/recommend-files", body: JSON.stringify({ conversation_id: conversation.id, query_text: "conference fees" }) },
+        { method: "GET", path: "/api/reminders" },
+        { method: "GET", path: `/api/conversations/${conversation.id}` },
+      ],
+    });
+    clearInterval(sampler);
+    const files = await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json();
+    await server.stop();
+
+    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
+    const fiveHundreds = Object.entries(statuses).filter(([code]) => Number(code) >= 500).reduce((sum, [, count]) => sum + count, 0);
+    const warm = DURATION_S * 0.3;
+    const afterWarmUp = median(samples.filter((sample) => sample.at >= warm && sample.at < warm + Math.max(2, DURATION_S * 0.15)).map((sample) => sample.rss));
+    const atEnd = median(samples.filter((sample) => sample.at >= DURATION_S * 0.85).map((sample) => sample.rss));
+    const figures = {
+      mode: SOAK ? "soak" : "short",
+      durationSeconds: DURATION_S,
+      connections: CONNECTIONS,
+      requests: result.requests.total,
+      requestsPerSecond: result.requests.average,
+      statuses,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+      rssMb: { start: Math.round(samples[0]?.rss ?? NaN), afterWarmUp: Math.round(afterWarmUp), end: Math.round(atEnd), max: Math.round(Math.max(...samples.map((sample) => sample.rss))) },
+      ingestion: files.find((file: { name: string }) => file.name === "large.txt")?.status,
+    };
+    mkdirSync("reports", { recursive: true });
+    writeFileSync(`reports/load-${figures.mode}.json`, JSON.stringify(figures, null, 2));
+    console.log(`load: ${JSON.stringify(figures)}`);
+
+    expect(fiveHundreds).toBe(0);
+    expect(result.errors).toBe(0);
+    expect(result.non2xx).toBe(0);
+    expect(result.requests.total).toBeGreaterThan(CONNECTIONS * 7);
+    expect(atEnd - afterWarmUp, `RSS after warm-up ${afterWarmUp} MB, at the end ${atEnd} MB`).toBeLessThan(RSS_TOLERANCE_MB);
+  }, (DURATION_S + 90) * 1000);
+});
