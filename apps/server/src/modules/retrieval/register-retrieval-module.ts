@@ -13,7 +13,14 @@ import { createVectorizer } from "./vectorizer.ts";
 export async function registerRetrievalModule(app: FastifyInstance, deps: AppDeps) {
   const sqlite = deps.store.sqlite;
   const embedder = deps.providers.embedder ?? null;
-  const vectors = createVectorStore(sqlite);
+  const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
+  app.addHook("onClose", async () => {
+    try {
+      vectors.persist();
+    } catch (error) {
+      app.log.warn({ err: error }, "could not save the vector index; it will be rebuilt from the store");
+    }
+  });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
   const retrieval = createRetrievalService({
     sqlite,

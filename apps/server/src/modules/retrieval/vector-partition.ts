@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import hnswlib from "hnswlib-node";
 
 /** Below this many vectors a partition is searched exactly; at and above it, through HNSW. */
@@ -68,6 +69,54 @@ export class VectorPartition {
     const filter = scoped ? ((set) => (label: number) => set.has(label))(new Set(scoped)) : undefined;
     const found = hnsw.searchKnn(Array.from(query), count, filter);
     return found.neighbors.map((chunkId, index) => ({ chunkId, similarity: 1 - found.distances[index]! }));
+  }
+
+  /** Members as [chunkId, conversationId] pairs; with checksum() this is what a saved index is checked by. */
+  summary(): { count: number; maxChunkId: number; sumChunkIds: number } {
+    let maxChunkId = 0;
+    let sumChunkIds = 0;
+    for (const chunkId of this.members.keys()) {
+      if (chunkId > maxChunkId) maxChunkId = chunkId;
+      sumChunkIds += chunkId;
+    }
+    return { count: this.members.size, maxChunkId, sumChunkIds };
+  }
+
+  /** Writes an HNSW partition (index + members) so the next start-up reads it instead of rebuilding. */
+  save(basePath: string): boolean {
+    if (!this.hnsw) return false;
+    this.hnsw.writeIndexSync(`${basePath}.hnsw`);
+    writeFileSync(`${basePath}.json`, JSON.stringify({ dimensions: this.dimensions, ...this.summary(), members: [...this.members] }));
+    return true;
+  }
+
+  /** Reads a saved partition when its summary matches the table's; null means rebuild from the table. */
+  static load(basePath: string, expected: { count: number; maxChunkId: number; sumChunkIds: number }): VectorPartition | null {
+    try {
+      const meta = JSON.parse(readFileSync(`${basePath}.json`, "utf8")) as {
+        dimensions: number;
+        count: number;
+        maxChunkId: number;
+        sumChunkIds: number;
+        members: [number, number | null][];
+      };
+      if (meta.count !== expected.count || meta.maxChunkId !== expected.maxChunkId || meta.sumChunkIds !== expected.sumChunkIds) return null;
+      const partition = new VectorPartition(meta.dimensions);
+      const hnsw = new hnswlib.HierarchicalNSW("ip", meta.dimensions);
+      hnsw.readIndexSync(`${basePath}.hnsw`, true);
+      partition.flat = null;
+      partition.hnsw = hnsw;
+      partition.capacity = hnsw.getMaxElements();
+      for (const [chunkId, conversationId] of meta.members) {
+        partition.members.set(chunkId, conversationId);
+        let set = partition.byConversation.get(conversationId);
+        if (!set) partition.byConversation.set(conversationId, (set = new Set()));
+        set.add(chunkId);
+      }
+      return partition;
+    } catch {
+      return null;
+    }
   }
 
   private scopedIds(scope: ScopeFilter): number[] | null {

@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SearchScope } from "./lexical-search.ts";
 import { VectorPartition } from "./vector-partition.ts";
@@ -17,7 +20,7 @@ export const fromBlob = (blob: Buffer) => new Float32Array(blob.buffer.slice(blo
  * cascade); an in-memory index per (embedder, user) is built from it on first use and kept in step by this store.
  * Every hit is checked against the table, so the index can never return a deleted chunk.
  */
-export function createVectorStore(sqlite: BetterSqlite3.Database) {
+export function createVectorStore(sqlite: BetterSqlite3.Database, options: { indexDir?: string } = {}) {
   const partitions = new Map<string, VectorPartition>();
   const key = (embedderId: string, userId: number) => `${userId}\u0000${embedderId}`;
   const insert = sqlite.prepare(
@@ -29,9 +32,23 @@ export function createVectorStore(sqlite: BetterSqlite3.Database) {
     "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?",
   );
 
+  const summaryOf = sqlite.prepare(
+    `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
+     FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
+  );
+  const basePath = (embedderId: string, userId: number) =>
+    path.join(options.indexDir!, `${userId}-${createHash("sha256").update(embedderId).digest("hex").slice(0, 16)}`);
+
   function partitionFor(embedderId: string, userId: number): VectorPartition | null {
     const cached = partitions.get(key(embedderId, userId));
     if (cached) return cached;
+    if (options.indexDir) {
+      const saved = VectorPartition.load(basePath(embedderId, userId), summaryOf.get(embedderId, userId) as ReturnType<VectorPartition["summary"]>);
+      if (saved) {
+        partitions.set(key(embedderId, userId), saved);
+        return saved;
+      }
+    }
     let partition: VectorPartition | null = null;
     for (const row of loadRows.iterate(embedderId, userId) as Iterable<{ chunkId: number; conversationId: number | null; vector: Buffer }>) {
       const vector = fromBlob(row.vector);
@@ -81,6 +98,18 @@ export function createVectorStore(sqlite: BetterSqlite3.Database) {
       const cached = partitions.get(key(embedderId, userId));
       if (cached) return cached.size > 0;
       return Boolean(sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1").get(embedderId, userId));
+    },
+
+    /** Saves every HNSW partition to the index folder (at shutdown), so start-up need not rebuild them. */
+    persist(): number {
+      if (!options.indexDir) return 0;
+      mkdirSync(options.indexDir, { recursive: true });
+      let saved = 0;
+      for (const [name, partition] of partitions) {
+        const [userId, embedderId] = name.split("\u0000") as [string, string];
+        if (partition.save(basePath(embedderId, Number(userId)))) saved++;
+      }
+      return saved;
     },
 
     /** Drops the in-memory indexes of a user (after a reset or an import rewrote their rows). */

@@ -1,0 +1,48 @@
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { openStore, type Store } from "../../store/open-store.ts";
+import { insertKnowledge } from "./test-knowledge.ts";
+import { createVectorStore } from "./vector-store.ts";
+
+let store: Store;
+let temp: ReturnType<typeof makeTempDir>;
+afterEach(async () => {
+  await store.close();
+  temp.remove();
+});
+
+function vectorFor(seed: number): number[] {
+  const vector = Array.from({ length: 8 }, (_, index) => Math.sin(seed * 12.9898 + index * 78.233));
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+describe("vector store", () => {
+  it("saves HNSW partitions at shutdown, reads them back when they match the table, and rebuilds when they do not", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 2500 }, (_, index) => `chunk ${index}`) });
+    const indexDir = path.join(temp.dir, "vector-index");
+
+    const first = createVectorStore(store.sqlite, { indexDir });
+    first.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const target = chunkIds[1234]!;
+    expect(first.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
+    expect(first.persist()).toBe(1);
+    expect(readdirSync(indexDir).sort()).toHaveLength(2);
+
+    const second = createVectorStore(store.sqlite, { indexDir });
+    expect(second.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
+
+    // A chunk deleted after the save: the saved index no longer matches, is rebuilt, and never returns it.
+    store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(target);
+    const third = createVectorStore(store.sqlite, { indexDir });
+    const hits = third.search("test:8", vectorFor(target), { userId: 3 }, 5);
+    expect(hits.map((hit) => hit.chunkId)).not.toContain(target);
+    expect(hits).toHaveLength(5);
+    expect(existsSync(indexDir)).toBe(true);
+  });
+});
