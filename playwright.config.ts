@@ -19,7 +19,8 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: false,
-  workers: 2,
+  // One worker: the fake Gemini's reply queue is shared, and a 2-core machine runs one browser well.
+  workers: 1,
   retries: 0,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   use: {

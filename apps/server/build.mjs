@@ -7,8 +7,8 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: ["src/main.ts"],
-  outfile: "dist/main.js",
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
+  outdir: "dist",
   bundle: true,
   platform: "node",
   format: "esm",
@@ -19,4 +19,4 @@ await build({
   logLevel: "warning",
 });
 cpSync("src/store/migrations", "dist/migrations", { recursive: true });
-console.log("server built: apps/server/dist/main.js");
+console.log("server built: apps/server/dist/main.js, dist/cli.js");

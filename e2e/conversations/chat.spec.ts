@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
+import { toastWith } from "../support/toasts.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another.
 test.describe.configure({ mode: "serial" });
@@ -8,7 +9,6 @@ test.describe.configure({ mode: "serial" });
 const TROUBLE =
   "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.";
 
-const toastWith = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
 const userMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="user"]');

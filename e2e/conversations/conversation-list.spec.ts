@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { toastWith } from "../support/toasts.ts";
 
-const toastWith = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 const items = (page: Page) => page.getByTestId("conversation-item");
 const names = (page: Page) => page.getByTestId("conversation-name");
 
@@ -78,6 +78,7 @@ test("search, both sorts, both views, rename, and the empty states", async ({ pa
 
 test("delete asks first, then removes the conversation with its messages and reminders", async ({ page }) => {
   const name = `Doomed${Date.now()}`;
+  const survivor = await createConversation(page, `Survivor${Date.now()}`);
   const id = await createConversation(page, name);
   await page.request.post(`/api/conversations/${id}/messages`, { data: { role: "user", content: "hello" } });
   const reminder = await page.request.post("/api/reminders", { data: { title: `R ${name}`, dueDate: "2031-01-01", conversationId: id } });
@@ -102,6 +103,7 @@ test("delete asks first, then removes the conversation with its messages and rem
   expect((await page.request.get(`/api/conversations/${id}/messages`)).status()).toBe(404);
   const reminders: { title: string }[] = await (await page.request.get("/api/reminders")).json();
   expect(reminders.map((item) => item.title)).not.toContain(`R ${name}`);
+  expect((await page.request.get(`/api/conversations/${survivor}`)).status()).toBe(200);
 });
 
 test("an unknown conversation shows the not-found view", async ({ page }) => {

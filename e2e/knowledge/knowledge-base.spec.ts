@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { toastWith } from "../support/toasts.ts";
 
 // A web page served by the test itself; the e2e server runs with SAGE_FETCH_ALLOW_PRIVATE=true to reach it.
 let site: Server;
@@ -24,7 +25,7 @@ test.beforeAll(async () => {
 test.afterAll(() => site.close());
 
 const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 7)}`;
-const expectToast = (page: Page, text: string) => expect(page.getByRole("status").filter({ hasText: text }).first()).toBeVisible();
+const expectToast = (page: Page, text: string) => expect(toastWith(page, text).first()).toBeVisible();
 const itemCard = (page: Page, name: string) => page.getByRole("list", { name: "Knowledge items" }).locator(`[data-item-name="${name}"]`);
 
 async function openSettings(page: Page) {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { toastWith } from "../support/toasts.ts";
 
 // One server and one demo user for the whole file: tests run in order and start from no reminders.
 test.describe.configure({ mode: "serial" });
@@ -39,10 +40,6 @@ async function removeAllReminders(page: Page) {
 const remindersButton = (page: Page) => page.getByRole("button", { name: "Reminders" });
 const sheet = (page: Page) => page.getByRole("dialog", { name: "Reminders" });
 const unreadBadge = (page: Page) => page.getByTestId("reminders-unread-badge");
-// The toast itself, in its viewport. Not by role: Radix's role="status" node is only the 1-second
-// screen-reader announcement, and an open modal (the sheet, a dialog) aria-hides the viewport.
-const toastWith = (page: Page, title: string) =>
-  page.locator('[role="region"][aria-label^="Notifications"] li').filter({ hasText: title });
 
 test.beforeEach(async ({ page }) => {
   await login(page);

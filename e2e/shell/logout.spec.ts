@@ -1,12 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { toastWith } from "../support/toasts.ts";
 
 test("logout shows the toast, clears the login state and lands on /login", async ({ page }) => {
   await login(page);
   await page.getByRole("button", { name: "Logout" }).click();
 
   await expect(page).toHaveURL(/\/login$/);
-  const toast = page.getByRole("status").filter({ hasText: "Logged out" });
+  const toast = toastWith(page, "Logged out");
   await expect(toast).toBeVisible();
   await expect(toast).toContainText("You have been logged out successfully");
   expect(await page.evaluate(() => [localStorage.getItem("isLoggedIn"), localStorage.getItem("userId")])).toEqual([

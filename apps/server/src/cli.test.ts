@@ -1,0 +1,40 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { createTestApp } from "./test/test-app.ts";
+
+const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
+const temps: { remove(): void }[] = [];
+afterEach(() => temps.splice(0).forEach((temp) => temp.remove()));
+
+const run = (dataDir: string, args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { env: { ...process.env, SAGE_DATA_DIR: dataDir }, encoding: "utf8" });
+
+describe("sage-admin add-user", () => {
+  it("adds an account that can log in, numbered after the demonstration account even on a fresh store", async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    const added = run(temp.dir, ["add-user", "alice", "long-password"]);
+    expect(added.status).toBe(0);
+    expect(JSON.parse(added.stdout)).toEqual({ id: 4, username: "alice" });
+
+    const t = await createTestApp({ env: { SAGE_DATA_DIR: temp.dir } });
+    const cookie = await t.login({ username: "alice", password: "long-password" });
+    const me = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } });
+    expect(me.json().user).toEqual({ id: 4, username: "alice" });
+    expect((await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: "sage-demo" } })).json().user.id).toBe(3);
+    await t.close();
+  });
+
+  it("refuses a taken name, a short password, and a missing argument", () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    expect(run(temp.dir, ["add-user", "bob", "long-password"]).status).toBe(0);
+    const taken = run(temp.dir, ["add-user", "bob", "other-password"]);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain("That username is taken");
+    expect(run(temp.dir, ["add-user", "carol", "short"]).stderr).toContain("at least 8 characters");
+    expect(run(temp.dir, ["add-user"]).stderr).toContain("Usage: sage-admin add-user");
+  });
+});
