@@ -10,6 +10,7 @@ import {
 } from "@sage/contracts/knowledge";
 import { ApiError } from "@/lib/api-client";
 import { knowledgeRequest } from "./knowledge-call";
+import { sessionUserId } from "@/lib/session-user-id";
 
 export interface Placement {
   conversationId: number;
@@ -22,6 +23,7 @@ export type UploadOutcome = { ok: true; status: number; body: UploadResponse } |
 /** POST /api/upload through XHR, which (unlike fetch) reports upload progress. */
 export function uploadFile(file: File, placement: Placement, description: string, onProgress: (fraction: number) => void): Promise<UploadOutcome> {
   const form = new FormData();
+  form.append("userId", sessionUserId());
   form.append("conversationId", String(placement.conversationId));
   form.append("parentId", String(placement.parentId));
   form.append("path", placement.parentPath ? `${placement.parentPath}/${file.name}` : file.name);
@@ -61,7 +63,7 @@ export async function processUrl(url: string, placement: Placement, description:
     method: "POST",
     credentials: "include",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ url, conversationId: placement.conversationId, parentId: placement.parentId, description }),
+    body: JSON.stringify({ url, userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, description }),
   });
   const data: unknown = await response.json().catch(() => undefined);
   const parsed = processUrlResponseSchema.safeParse(data);
@@ -74,7 +76,7 @@ export async function processUrl(url: string, placement: Placement, description:
 export function addUrlReference(url: string, placement: Placement, description: string): Promise<KnowledgeItem> {
   return knowledgeRequest("/api/files", {
     method: "POST",
-    body: { name: "", type: "url", conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath, content: url, description },
+    body: { name: "", type: "url", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath, content: url, description },
     schema: knowledgeItemSchema,
   });
 }
@@ -82,7 +84,7 @@ export function addUrlReference(url: string, placement: Placement, description: 
 /** A note is created through the files call, then vectorised; the reply's warning means it may not be searchable. */
 export async function addNote(content: string, placement: Placement, description: string): Promise<{ item: KnowledgeItem; warning?: string }> {
   const name = nameFromNote(content);
-  const entry = { name, type: "note", conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath ? `${placement.parentPath}/${name}` : name, content, description };
+  const entry = { name, type: "note", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath ? `${placement.parentPath}/${name}` : name, content, description };
   const item = await knowledgeRequest("/api/files", { method: "POST", body: entry, schema: knowledgeItemSchema });
   try {
     const processed = await knowledgeRequest("/api/process-note", { method: "POST", body: { ...entry, fileId: item.id }, schema: processNoteResponseSchema });

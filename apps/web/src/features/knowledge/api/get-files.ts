@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { knowledgeItemListSchema, routesTestResponseSchema, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { getJson } from "@/lib/api-client";
 import { knowledgeKeys } from "./knowledge-keys";
+import { sessionUserId } from "@/lib/session-user-id";
 
 export const API_CONNECTION_FAILED = "API Connection Failed";
 
@@ -14,7 +15,7 @@ export async function getFiles(): Promise<KnowledgeItem[]> {
     throw new Error(API_CONNECTION_FAILED);
   }
   if (probe !== null && !routesTestResponseSchema.safeParse(probe).success) throw new Error(API_CONNECTION_FAILED);
-  return (await getJson("/api/files", knowledgeItemListSchema)) ?? [];
+  return (await getJson(`/api/files?userId=${sessionUserId()}`, knowledgeItemListSchema)) ?? [];
 }
 
 const isBusy = (items: KnowledgeItem[] | undefined) => !!items?.some((item) => item.status === "queued" || item.status === "processing");

@@ -2,11 +2,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { knowledgeItemSchema, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { knowledgeRequest } from "./knowledge-call";
 import { knowledgeKeys } from "./knowledge-keys";
+import { sessionUserId } from "@/lib/session-user-id";
 
 export const createFolder = (input: { name: string; parentId: number; parentPath: string }) =>
   knowledgeRequest<KnowledgeItem>("/api/folders", {
     method: "POST",
-    body: { name: input.name, type: "folder", conversationId: 0, parentId: input.parentId, path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name },
+    body: { name: input.name, type: "folder", userId: sessionUserId(), conversationId: 0, parentId: input.parentId, path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name },
     schema: knowledgeItemSchema,
   });
 
