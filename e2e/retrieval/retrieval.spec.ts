@@ -75,3 +75,23 @@ test("the Relevant Files panel follows what is typed in the chat box", async ({ 
   await expect(item).toBeVisible();
   await expect(item).toContainText(/\d+%/);
 });
+
+test("the Knowledge Base vector buttons export a backup and reset after confirmation", async ({ page }) => {
+  await login(page);
+  await addNote(page.request, "Vector buttons check: a note about capital allocation.");
+  await page.goto("/settings");
+  await expect(page.getByTestId("vector-status")).toContainText("Embedder gemini:gemini-embedding-001:768");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Vector DB" }).click()]);
+  expect(download.suggestedFilename()).toBe("vector_db_backup.zip");
+
+  await page.getByRole("button", { name: "Reset Vector Database" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Reset Vector Database" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Reset", exact: true }).click();
+  await expect(page.getByText(/Vector database reset: \d+ vectors removed/)).toBeVisible();
+  await expect(page.getByTestId("vector-status")).toContainText(/: 0 of \d+ chunks vectorized/);
+
+  await page.getByRole("button", { name: "Re-vectorize DB" }).click();
+  await expect(page.getByText(/Re-vectorized \d+ chunks/)).toBeVisible();
+});
