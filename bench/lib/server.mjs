@@ -6,7 +6,16 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SERVER_ENTRY = path.join(ROOT, "apps/server/dist/main.js");
-let nextPort = 48100;
+
+/** A port free right now (the machine is shared: fixed ports collide with other runs). */
+export async function freePort() {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export const makeDataDir = (label) => mkdtempSync(path.join(tmpdir(), `sage-bench-${label}-`));
 
@@ -31,7 +40,7 @@ export async function waitFor(url, timeoutMs = 30_000) {
 
 /** Starts the built SAGE server in its own process (so load generators don't share its event loop). */
 export async function startSage({ dataDir, env = {}, label = "sage" } = {}) {
-  const port = nextPort++;
+  const port = await freePort();
   const ownDir = !dataDir;
   dataDir ??= makeDataDir(label);
   const startedAt = performance.now();

@@ -39,6 +39,30 @@ async function readAndChunkMbPerS(file, runs = 5) {
 }
 
 /**
+ * Not the limit, a floor for the profile: the same chunks inserted with one prepared statement in one
+ * transaction into a fresh store with SAGE's schema, FTS5 indexing them through its trigger.
+ */
+async function bareInsertMs(file) {
+  const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
+  const { convertTxt } = await import(path.join(ingestion, "convert-txt.ts"));
+  const { chunkSections } = await import(path.join(ingestion, "chunker.ts"));
+  const chunks = chunkSections(convertTxt(readFileSync(file)).sections);
+  const store = openStore({ dataDir: makeDataDir("txt-floor") });
+  try {
+    store.sqlite.pragma("foreign_keys = OFF");
+    store.sqlite.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (1, 1, 'file', 'notes.txt', 'notes.txt', 'ready', '', '')").run();
+    const insert = store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (1, 1, NULL, ?, ?, ?, '')");
+    const startedAt = performance.now();
+    store.sqlite.transaction(() => {
+      for (const chunk of chunks) insert.run(chunk.position, chunk.source, chunk.content);
+    })();
+    return performance.now() - startedAt;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
  * A text file through POST /api/upload and a long note through POST /api/process-note, no embedder: MB/s from
  * job start to done (chunks stored and indexed by FTS5), beside reading and chunking the same text directly.
  */
@@ -49,6 +73,7 @@ export async function ingestTxt({ quick }) {
   writeFileSync(file, notesText(megabytes * 2 ** 20, 11));
   const bytes = readFileSync(file);
   const limit = await readAndChunkMbPerS(file);
+  const insertMs = await bareInsertMs(file);
   const note = notesText(900_000, 12);
   const noteLimit = (() => {
     const noteFile = path.join(dir, "note.txt");
@@ -68,7 +93,7 @@ export async function ingestTxt({ quick }) {
     const noteMb = Buffer.byteLength(note) / 2 ** 20;
     const noteLimitResult = await noteLimit;
     return [
-      figure({ name: "ingest.txt_mb_per_s", value: bytes.length / 2 ** 20 / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes, chunks: item.chunkCount, jobMs, limitMs: round(limit.ms) } }),
+      figure({ name: "ingest.txt_mb_per_s", value: bytes.length / 2 ** 20 / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes, chunks: item.chunkCount, jobMs, limitMs: round(limit.ms), bareInsertAndFtsMs: round(insertMs, 0) } }),
       figure({ name: "ingest.note_mb_per_s", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteLimitResult.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes: round(noteMb), chunks: noteItem.chunkCount, jobMs: noteJobMs, limitMs: round(noteLimitResult.ms) } }),
     ];
   } finally {
