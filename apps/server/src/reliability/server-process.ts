@@ -1,12 +1,20 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-let nextPort = 47900 + (process.pid % 50) * 2;
+/** A port the OS says is free right now (fixed ranges collided with other suites on the shared machine). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** The real server from source in a child process (so it can be SIGKILLed), over the given data dir. */
 export async function startServerProcess(dataDir: string, env: Record<string, string> = {}) {
-  const port = nextPort++;
+  const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "error", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "ignore", "pipe"],
