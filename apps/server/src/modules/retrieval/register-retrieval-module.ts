@@ -14,6 +14,14 @@ export async function registerRetrievalModule(app: FastifyInstance, deps: AppDep
   const sqlite = deps.store.sqlite;
   const embedder = deps.providers.embedder ?? null;
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
+  // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
+  app.addHook("onReady", async () => {
+    if (!embedder) return;
+    const users = sqlite.prepare("SELECT DISTINCT user_id AS userId FROM chunk_vectors WHERE embedder_id = ?").all(embedder.id) as { userId: number }[];
+    for (const { userId } of users) {
+      vectors.warm(embedder.id, userId).catch((error: unknown) => app.log.warn({ err: error }, "could not load the vector index"));
+    }
+  });
   app.addHook("onClose", async () => {
     try {
       vectors.persist();

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../store/open-store.ts";
 import { insertKnowledge } from "./test-knowledge.ts";
-import { createVectorStore } from "./vector-store.ts";
+import { createVectorStore, SYNC_BUILD_LIMIT } from "./vector-store.ts";
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -44,5 +44,20 @@ describe("vector store", () => {
     expect(hits.map((hit) => hit.chunkId)).not.toContain(target);
     expect(hits).toHaveLength(5);
     expect(existsSync(indexDir)).toBe(true);
+  });
+
+  it("builds a large partition in the background, answering nothing from vectors until it is ready", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const count = SYNC_BUILD_LIMIT + 100;
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: count }, (_, index) => `chunk ${index}`) });
+    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+
+    const fresh = createVectorStore(store.sqlite);
+    const target = chunkIds[4321]!;
+    expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)).toEqual([]);
+    await fresh.warm("test:8", 3);
+    expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
   });
 });

@@ -12,6 +12,11 @@ export interface VectorRow {
   vector: number[];
 }
 
+type PageRow = { chunkId: number; conversationId: number | null; vector: Buffer };
+/** Partitions up to this size are built on the spot (well under a second); larger ones in the background. */
+export const SYNC_BUILD_LIMIT = 5_000;
+const BUILD_PAGE = 500;
+
 export const toBlob = (vector: ArrayLike<number>) => Buffer.from(Float32Array.from(vector).buffer);
 export const fromBlob = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
@@ -32,6 +37,11 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?",
   );
 
+  const pageRows = sqlite.prepare(
+    `SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors
+     WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`,
+  );
+  const building = new Map<string, Promise<void>>();
   const summaryOf = sqlite.prepare(
     `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
@@ -49,14 +59,49 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         return saved;
       }
     }
-    let partition: VectorPartition | null = null;
-    for (const row of loadRows.iterate(embedderId, userId) as Iterable<{ chunkId: number; conversationId: number | null; vector: Buffer }>) {
-      const vector = fromBlob(row.vector);
-      partition ??= new VectorPartition(vector.length);
-      partition.add(row.chunkId, row.conversationId, vector);
+    const summary = summaryOf.get(embedderId, userId) as { count: number };
+    if (summary.count === 0) return null;
+    if (summary.count <= SYNC_BUILD_LIMIT) {
+      let partition: VectorPartition | null = null;
+      for (const row of loadRows.iterate(embedderId, userId) as Iterable<PageRow>) {
+        const vector = fromBlob(row.vector);
+        partition ??= new VectorPartition(vector.length);
+        partition.add(row.chunkId, row.conversationId, vector);
+      }
+      if (partition) partitions.set(key(embedderId, userId), partition);
+      return partition;
     }
-    if (partition) partitions.set(key(embedderId, userId), partition);
-    return partition;
+    startBuild(embedderId, userId);
+    return null;
+  }
+
+  /**
+   * Builds a large partition a page at a time, yielding to the event loop between pages (HNSW over 100k
+   * vectors takes minutes here); searches answer from BM25 alone until it is ready. Rows added meanwhile have
+   * larger chunk ids, so the paging loop picks them up before it ends.
+   */
+  function startBuild(embedderId: string, userId: number): Promise<void> {
+    const name = key(embedderId, userId);
+    const running = building.get(name);
+    if (running) return running;
+    const build = (async () => {
+      let partition: VectorPartition | null = null;
+      let after = 0;
+      for (;;) {
+        const rows = pageRows.all(embedderId, userId, after, BUILD_PAGE) as PageRow[];
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          const vector = fromBlob(row.vector);
+          partition ??= new VectorPartition(vector.length);
+          partition.add(row.chunkId, row.conversationId, vector);
+        }
+        after = rows[rows.length - 1]!.chunkId;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (partition) partitions.set(name, partition);
+    })().finally(() => building.delete(name));
+    building.set(name, build);
+    return build;
   }
 
   return {
@@ -98,6 +143,12 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       const cached = partitions.get(key(embedderId, userId));
       if (cached) return cached.size > 0;
       return Boolean(sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1").get(embedderId, userId));
+    },
+
+    /** Resolves once the user's partition is in memory (building it if needed): start-up warm-up, tests, benches. */
+    async warm(embedderId: string, userId: number): Promise<void> {
+      if (partitionFor(embedderId, userId)) return;
+      await building.get(key(embedderId, userId));
     },
 
     /** Saves every HNSW partition to the index folder (at shutdown), so start-up need not rebuild them. */
