@@ -168,3 +168,12 @@ describe("errors", () => {
     expect(response.json()).toEqual({ status: "ok", version: expect.any(String) });
   });
 });
+
+describe("session cache", () => {
+  it("a logout takes effect at once even right after the session was used", async () => {
+    const cookie = await t.login();
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(200);
+    await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: { cookie } });
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(401);
+  });
+});

@@ -8,6 +8,8 @@ import { hashPassword, verifyPassword } from "./password.ts";
 export const DEMO_USER_ID = 3;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const SESSION_CACHE_MS = 10_000;
+const SESSION_CACHE_ENTRIES = 10_000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export function createAuthService(deps: { repo: AuthRepo; sessionDays: number; now?: () => number }) {
@@ -16,6 +18,9 @@ export function createAuthService(deps: { repo: AuthRepo; sessionDays: number; n
   const sessionMs = deps.sessionDays * DAY_MS;
   // Verifying against a real hash when the user is unknown keeps timing the same for both failures.
   let decoyHash: Promise<string> | undefined;
+  // Every API request authenticates; sessions confirmed in the last few seconds skip the database.
+  // One process owns the store, and logout removes its entry at once, so the cache cannot outlive a logout.
+  const recent = new Map<string, { user: User; expiresAtMs: number; checkedAt: number }>();
 
   return {
     /** Creates the demonstration account (id 3) on first start; later starts keep its password in step with config. */
@@ -53,14 +58,29 @@ export function createAuthService(deps: { repo: AuthRepo; sessionDays: number; n
       if (!token || token.length > 200) return null;
       const tokenHash = hashToken(token);
       const current = now();
+      const cached = recent.get(tokenHash);
+      if (cached && current - cached.checkedAt < SESSION_CACHE_MS && cached.expiresAtMs > current) return cached.user;
       const row = await repo.findSessionUser(tokenHash, current);
-      if (!row) return null;
-      if (row.expiresAtMs - current < sessionMs - DAY_MS) await repo.extendSession(tokenHash, current + sessionMs);
-      return { id: row.id, username: row.username };
+      if (!row) {
+        recent.delete(tokenHash);
+        return null;
+      }
+      let expiresAtMs = row.expiresAtMs;
+      if (expiresAtMs - current < sessionMs - DAY_MS) {
+        expiresAtMs = current + sessionMs;
+        await repo.extendSession(tokenHash, expiresAtMs);
+      }
+      const user = { id: row.id, username: row.username };
+      if (recent.size >= SESSION_CACHE_ENTRIES) recent.clear();
+      recent.set(tokenHash, { user, expiresAtMs, checkedAt: current });
+      return user;
     },
 
     async logout(token: string | undefined): Promise<void> {
-      if (token) await repo.deleteSession(hashToken(token));
+      if (!token) return;
+      const tokenHash = hashToken(token);
+      recent.delete(tokenHash);
+      await repo.deleteSession(tokenHash);
     },
 
     pruneExpiredSessions: () => repo.deleteExpiredSessions(now()),

@@ -1,4 +1,4 @@
-import type { AppendMessageBody } from "@sage/contracts/conversations";
+import type { AppendMessageBody, Conversation } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { ConversationsRepo } from "./conversations.repo.ts";
@@ -8,25 +8,43 @@ const CONVERSATION_NOT_FOUND = "Conversation not found";
 /** Conversations and messages of one user; another user's conversation is simply not found. */
 export function createConversationsService(deps: { repo: ConversationsRepo; blobs: Pick<BlobStore, "remove">; log?: (error: unknown) => void }) {
   const { repo } = deps;
+  // Each user's list, kept in memory between changes: it is read on every page open and by every
+  // ownership check, and changes only through this service (one process owns the store).
+  const lists = new Map<number, Conversation[]>();
+
+  async function list(userId: number): Promise<Conversation[]> {
+    let cached = lists.get(userId);
+    if (!cached) {
+      cached = await repo.list(userId);
+      lists.set(userId, cached);
+    }
+    return cached;
+  }
 
   async function requireOwned(userId: number, id: number) {
-    const conversation = await repo.find(userId, id);
+    const conversation = (await list(userId)).find((item) => item.id === id);
     if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
     return conversation;
   }
 
   return {
-    list: (userId: number) => repo.list(userId),
+    list,
     get: requireOwned,
-    create: (userId: number, name: string) => repo.insert(userId, name),
+
+    async create(userId: number, name: string) {
+      lists.delete(userId);
+      return repo.insert(userId, name);
+    },
 
     async rename(userId: number, id: number, name: string) {
+      lists.delete(userId);
       const conversation = await repo.rename(userId, id, name);
       if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
       return conversation;
     },
 
     async remove(userId: number, id: number) {
+      lists.delete(userId);
       const storageKeys = await repo.remove(userId, id);
       if (!storageKeys) throw notFound(CONVERSATION_NOT_FOUND);
       // After commit: a failed file removal leaves an orphan file, never a row pointing at a missing file.
