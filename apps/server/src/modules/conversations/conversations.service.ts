@@ -11,14 +11,20 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
   // Each user's list, kept in memory between changes: it is read on every page open and by every
   // ownership check, and changes only through this service (one process owns the store).
   const lists = new Map<number, Conversation[]>();
+  // Bumped by every change, so a list read that overlapped a change is never kept.
+  const versions = new Map<number, number>();
+  const changed = (userId: number) => {
+    lists.delete(userId);
+    versions.set(userId, (versions.get(userId) ?? 0) + 1);
+  };
 
   async function list(userId: number): Promise<Conversation[]> {
-    let cached = lists.get(userId);
-    if (!cached) {
-      cached = await repo.list(userId);
-      lists.set(userId, cached);
-    }
-    return cached;
+    const cached = lists.get(userId);
+    if (cached) return cached;
+    const version = versions.get(userId) ?? 0;
+    const fresh = await repo.list(userId);
+    if ((versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
+    return fresh;
   }
 
   async function requireOwned(userId: number, id: number) {
@@ -32,20 +38,21 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
     get: requireOwned,
 
     async create(userId: number, name: string) {
-      lists.delete(userId);
-      return repo.insert(userId, name);
+      try {
+        return await repo.insert(userId, name);
+      } finally {
+        changed(userId);
+      }
     },
 
     async rename(userId: number, id: number, name: string) {
-      lists.delete(userId);
-      const conversation = await repo.rename(userId, id, name);
+      const conversation = await repo.rename(userId, id, name).finally(() => changed(userId));
       if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
       return conversation;
     },
 
     async remove(userId: number, id: number) {
-      lists.delete(userId);
-      const storageKeys = await repo.remove(userId, id);
+      const storageKeys = await repo.remove(userId, id).finally(() => changed(userId));
       if (!storageKeys) throw notFound(CONVERSATION_NOT_FOUND);
       // After commit: a failed file removal leaves an orphan file, never a row pointing at a missing file.
       await deps.blobs.remove(storageKeys).catch((error) => deps.log?.(error));
