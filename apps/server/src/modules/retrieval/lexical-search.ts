@@ -25,7 +25,7 @@ const MAX_DOCUMENT_SHARE = 0.5;
  * only when the rarest term alone is over it does the search keep to the newest chunks (a rowid window sized
  * to the budget). docs/retrieval.md has the figures.
  */
-export const POSTINGS_BUDGET = 8_000;
+export const POSTINGS_BUDGET = 4_000;
 const TOTAL_CACHE_MS = 5_000;
 const DF_SAMPLE = 2_000;
 
