@@ -38,7 +38,8 @@ export async function openInProcess(dataDir, dimensions) {
     maxBatch: 100,
     embed: async (texts) => texts.map((text) => Array.from(embedText(text, dimensions))),
   };
-  const vectors = createVectorStore(store.sqlite);
+  // The server's own index folder: an index saved by an earlier server run is read back, as the server would.
+  const vectors = createVectorStore(store.sqlite, { indexDir: path.join(dataDir, "vector-index") });
   const service = createRetrievalService({ sqlite: store.sqlite, embedder, vectors });
   const bareFts = store.sqlite.prepare("SELECT rowid, bm25(chunks_fts, 2, 1) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?");
 
@@ -51,7 +52,7 @@ export async function openInProcess(dataDir, dimensions) {
     const ms = performance.now() - startedAt;
     capture.restore();
     index = capture.created.at(-1) ?? null;
-    if (!index) throw new Error("the service built no HNSW index (is the store below the HNSW threshold?)");
+    if (!index) throw new Error("the service made no HNSW index (is the store below the HNSW threshold?)");
     return ms;
   }
 

@@ -39,12 +39,12 @@ export async function waitFor(url, timeoutMs = 30_000) {
 }
 
 /** Starts the built SAGE server in its own process (so load generators don't share its event loop). */
-export async function startSage({ dataDir, env = {}, label = "sage" } = {}) {
+export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = [] } = {}) {
   const port = await freePort();
   const ownDir = !dataDir;
   dataDir ??= makeDataDir(label);
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "warn", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
