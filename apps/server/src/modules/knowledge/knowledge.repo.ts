@@ -4,7 +4,8 @@ import type { Chunk } from "./ingestion/chunker.ts";
 
 export type ItemWithChunkCount = KnowledgeItemRow & { chunkCount: number };
 
-const INSERT_BATCH = 200;
+// About 10-20 ms of inserting (FTS included) per batch, so other requests wait at most that long.
+const INSERT_BATCH = 100;
 
 export function createKnowledgeRepo(db: Kysely<Database>) {
   const withChunkCount = () =>
@@ -91,23 +92,28 @@ export function createKnowledgeRepo(db: Kysely<Database>) {
     },
 
     /** Replaces an item's chunks in one transaction (re-ingesting never leaves a mix of old and new). */
+    /**
+     * Replaces an item's chunks. One transaction for a large document would hold the only SQLite
+     * connection (and every other request) for seconds, so batches commit on their own with a yield to
+     * the event loop between them. The item stays queued/processing until the pipeline marks it ready,
+     * and a job resumed after a crash starts again from the delete.
+     */
     async replaceChunks(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]) {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("chunks").where("itemId", "=", item.id).execute();
-        const now = new Date().toISOString();
-        for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-          const rows = chunks.slice(start, start + INSERT_BATCH).map((chunk) => ({
-            itemId: item.id,
-            userId: item.userId,
-            conversationId: item.conversationId,
-            position: chunk.position,
-            source: chunk.source,
-            content: chunk.content,
-            createdAt: now,
-          }));
-          await trx.insertInto("chunks").values(rows).execute();
-        }
-      });
+      await db.deleteFrom("chunks").where("itemId", "=", item.id).execute();
+      const now = new Date().toISOString();
+      for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
+        const rows = chunks.slice(start, start + INSERT_BATCH).map((chunk) => ({
+          itemId: item.id,
+          userId: item.userId,
+          conversationId: item.conversationId,
+          position: chunk.position,
+          source: chunk.source,
+          content: chunk.content,
+          createdAt: now,
+        }));
+        await db.insertInto("chunks").values(rows).execute();
+        if (start + INSERT_BATCH < chunks.length) await new Promise((resolve) => setImmediate(resolve));
+      }
     },
 
     async conversationBelongsTo(userId: number, conversationId: number) {

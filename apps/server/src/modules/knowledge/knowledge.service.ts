@@ -164,6 +164,8 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       await repo.updateItem(item.id, { status: "ready", statusReason: reason });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
+      await repo.replaceChunks(item, []).catch(() => undefined);
       await repo.updateItem(item.id, { status: "failed", statusReason: reason });
       throw error;
     }
