@@ -48,8 +48,9 @@ async function reportPdf() {
 export async function ingestPdf() {
   const file = await reportPdf();
   const bytes = readFileSync(file);
-  const { stdout } = await promisify(execFile)(process.execPath, [EXTRACT, file]);
-  const limit = JSON.parse(stdout);
+  // The limit runs before and after the upload and their mean is kept, so a load swing mid-run hits both sides.
+  const extract = async () => JSON.parse((await promisify(execFile)(process.execPath, [EXTRACT, file])).stdout);
+  const before = await extract();
   const sage = await startSage({ label: "pdf", env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" } });
   try {
     const cookie = await sage.login();
@@ -59,7 +60,9 @@ export async function ingestPdf() {
     const wallMs = performance.now() - startedAt;
     const jobMs = jobDurationMs(sage.dataDir, { itemId: item.id });
     const memory = memoryOf(sage.pid);
-    const params = { pages: PAGES, bytes: bytes.length, chunks: item.chunkCount, jobMs, uploadToReadyMs: round(wallMs, 0), limitMs: round(limit.ms, 0), idleRssMb: round(idle.rssMb, 0) };
+    const after = await extract();
+    const limit = { pages: before.pages, ms: (before.ms + after.ms) / 2 };
+    const params = { pages: PAGES, bytes: bytes.length, chunks: item.chunkCount, jobMs, uploadToReadyMs: round(wallMs, 0), limitMs: round(limit.ms, 0), limitRunsMs: [round(before.ms, 0), round(after.ms, 0)], idleRssMb: round(idle.rssMb, 0) };
     return [
       figure({ name: "ingest.pdf_pages_per_s", value: PAGES / (jobMs / 1000), unit: "pages/s", limit: limit.pages / (limit.ms / 1000), better: "higher", target: ">= 0.7 of limit", params }),
       figure({ name: "ingest.pdf_peak_rss", value: memory.peakMb, unit: "MB", better: "lower", target: "<= 300 MB", params: { pages: PAGES, rssAfterMb: round(memory.rssMb, 0) } }),

@@ -73,7 +73,6 @@ export async function ingestTxt({ quick }) {
   writeFileSync(file, notesText(megabytes * 2 ** 20, 11));
   const bytes = readFileSync(file);
   const limit = await readAndChunkMbPerS(file);
-  const insertMs = await bareInsertMs(file);
   const note = notesText(900_000, 12);
   const noteLimit = (() => {
     const noteFile = path.join(dir, "note.txt");
@@ -92,6 +91,7 @@ export async function ingestTxt({ quick }) {
     const noteJobMs = jobDurationMs(sage.dataDir, { itemId: noteItem.id });
     const noteMb = Buffer.byteLength(note) / 2 ** 20;
     const noteLimitResult = await noteLimit;
+    const insertMs = Math.min(await bareInsertMs(file), await bareInsertMs(file));
     return [
       figure({ name: "ingest.txt_mb_per_s", value: bytes.length / 2 ** 20 / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes, chunks: item.chunkCount, jobMs, limitMs: round(limit.ms), bareInsertAndFtsMs: round(insertMs, 0) } }),
       figure({ name: "ingest.note_mb_per_s", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteLimitResult.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes: round(noteMb), chunks: noteItem.chunkCount, jobMs: noteJobMs, limitMs: round(noteLimitResult.ms) } }),

@@ -1,9 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { figure, percentile, round } from "../lib/figure.mjs";
 import { queries } from "../lib/corpus.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
-import { openBareLimit, openInProcess } from "../lib/search-limit.mjs";
+import { openInProcess, savedIndexFor } from "../lib/search-limit.mjs";
 import { searchStore } from "../lib/search-store.mjs";
 import { memoryOf, startSage } from "../lib/server.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
@@ -37,29 +35,26 @@ async function timeEach(items, rounds, run) {
   return ms;
 }
 
-/** Whether a server run saved an index of this size in the store's vector-index folder (read back on restart). */
-function savedIndexFor(dataDir, dimensions) {
-  const dir = path.join(dataDir, "vector-index");
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".json"))
-    .some((name) => readFileSync(path.join(dir, name), "utf8").slice(0, 40).includes(`"dimensions":${dimensions},`));
-}
-
 const stats = (ms) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95) });
+
+/** Polls a search only the vector index can answer until it does: the server loads its index in the background. */
+async function waitForVectorIndex(searchOnce, timeoutMs = 900_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await searchOnce("vectorprobe17")).length > 0) return;
+    if (Date.now() > deadline) throw new Error("the server's vector index never answered");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /**
  * Hybrid search (BM25 over FTS5 fused with HNSW vectors) on a synthetic store, in-process (the service called
- * directly) and over HTTP (POST /api/search on the built server); the limit is the bare ANN plus the bare FTS5
- * query on the same data and index. At 10k files the same run measures POST /api/recommend-files.
+ * directly) and over HTTP (POST /api/search on the built server); the limit is the bare ANN (on the very index
+ * the service loaded) plus the bare FTS5 query on the same store. At 10k files the run also measures
+ * POST /api/recommend-files. Searches are timed only once the vector index answers.
  */
 export async function search({ quick }) {
-  // Each run of the server builds its HNSW index on the first search (minutes at 100k), so 100k runs over HTTP
-  // only, beside a cached bare index, and at 768 dimensions only when asked for (SAGE_BENCH_SEARCH_100K_768=1).
-  const large = process.env.SAGE_BENCH_SEARCH_100K_768 === "1" ? [384, 768] : [384];
-  const scales = quick
-    ? [{ files: 1000, dimensions: [384], inProcess: true }]
-    : [{ files: 1000, dimensions: [384, 768], inProcess: true }, { files: 10_000, dimensions: large, inProcess: false }];
+  const scales = quick ? [{ files: 1000, dimensions: [384] }] : [{ files: 1000, dimensions: [384, 768] }, { files: 10_000, dimensions: [384, 768] }];
   const rounds = quick ? 2 : 4;
   const searchQueries = queries(QUERIES);
   const recommendQueries = messages(QUERIES);
@@ -73,41 +68,39 @@ export async function search({ quick }) {
         const params = { chunks, files: scale.files, dimensions, queries: QUERIES, rounds };
         const withRecommend = scale.files >= 10_000 || quick;
 
-        // In-process: the service, then the limit on the index the service built (or a cached bare index).
-        const local = scale.inProcess ? await openInProcess(dataDir, dimensions) : await openBareLimit(dataDir, dimensions);
-        const coldServiceMs = scale.inProcess ? await local.warm(searchQueries[0]) : null;
-        if (scale.inProcess) for (const query of searchQueries) await local.search(query);
+        // In-process: the service, then the limit on the index the service loaded.
+        const local = await openInProcess(dataDir, dimensions);
+        const localIndex = await local.warm();
+        for (const query of searchQueries) await local.search(query);
         const serviceMs = [];
         const limitMs = [];
         const recommendLimitMs = [];
         for (let round = 0; round < rounds; round++) {
           for (const query of searchQueries) {
-            if (scale.inProcess) {
-              const startedAt = performance.now();
-              await local.search(query);
-              serviceMs.push(performance.now() - startedAt);
-            }
+            const startedAt = performance.now();
+            await local.search(query);
+            serviceMs.push(performance.now() - startedAt);
             limitMs.push(local.bare(query, SEARCH_CANDIDATES).totalMs);
           }
           if (withRecommend) for (const text of recommendQueries) recommendLimitMs.push(local.bare(text, RECOMMEND_CANDIDATES).totalMs);
         }
         await local.close();
         const limit = stats(limitMs);
-        const service = scale.inProcess ? stats(serviceMs) : null;
+        const service = stats(serviceMs);
 
-        // Over HTTP against the built server, whose first search builds its own index.
+        // Over HTTP against the built server, which loads (reads back or builds) its index at start-up.
         const savedIndex = savedIndexFor(dataDir, dimensions);
+        const spawnedAt = performance.now();
         const sage = await startSage({ dataDir, env: fake.envFor(dimensions), label: "search" });
         let http;
         let recommend = null;
-        let coldHttpMs;
+        let indexReadyMs;
         let rssMb;
         try {
           const cookie = await sage.login();
           const searchOnce = (query) => postJson(`${sage.url}/api/search`, cookie, { query, limit: 5 });
-          const startedAt = performance.now();
-          await searchOnce(searchQueries[0]);
-          coldHttpMs = performance.now() - startedAt;
+          await waitForVectorIndex(searchOnce);
+          indexReadyMs = performance.now() - spawnedAt;
           for (const query of searchQueries) await searchOnce(query);
           http = stats(await timeEach(searchQueries, rounds, searchOnce));
           if (withRecommend) {
@@ -125,9 +118,22 @@ export async function search({ quick }) {
         out.push(
           figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : "<= 2x limit", params: { ...detail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
           figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: detail }),
-          figure({ name: `search.first_query.${tag}`, value: coldHttpMs, unit: "ms", better: "lower", target: null, params: { ...params, savedIndex, note: savedIndex ? "first search after a restart: reads back the HNSW index the last run saved" : "first search on a fresh store: loads every vector and builds the HNSW index", inProcessMs: coldServiceMs && round(coldServiceMs, 0) } }),
+          figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }),
+          figure({
+            name: `search.index_ready.${tag}`,
+            value: indexReadyMs,
+            unit: "ms",
+            better: "lower",
+            target: null,
+            params: {
+              ...params,
+              savedIndex,
+              note: savedIndex ? "server spawn to vector hits, reading back the index saved by an earlier run" : "server spawn to vector hits, building the index from the table (BM25 answers meanwhile)",
+              inProcessMs: round(localIndex.ms, 0),
+              inProcessReadBack: localIndex.readBack,
+            },
+          }),
         );
-        if (service) out.push(figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }));
         if (recommend) {
           const recommendLimit = stats(recommendLimitMs);
           out.push(
