@@ -89,9 +89,10 @@ test("the Knowledge Base vector buttons export a backup and reset after confirma
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Reset Vector Database" })).toBeVisible();
   await dialog.getByRole("button", { name: "Reset", exact: true }).click();
-  await expect(page.getByText(/Vector database reset: \d+ vectors removed/)).toBeVisible();
+  const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+  await expect(toasts.filter({ hasText: /Vector database reset: \d+ vectors removed/ })).toBeVisible();
   await expect(page.getByTestId("vector-status")).toContainText(/: 0 of \d+ chunks vectorized/);
 
   await page.getByRole("button", { name: "Re-vectorize DB" }).click();
-  await expect(page.getByText(/Re-vectorized \d+ chunks/)).toBeVisible();
+  await expect(toasts.filter({ hasText: /Re-vectorized \d+ chunks/ })).toBeVisible();
 });
