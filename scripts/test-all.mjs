@@ -1,4 +1,4 @@
-// `npm test`: builds the app, runs unit + integration tests (Vitest), then browser tests (Playwright),
+// `npm test`: builds the app, type-checks, runs unit + integration tests (Vitest), then browser tests (Playwright),
 // and ends with one plain summary line.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -8,6 +8,11 @@ const summary = { passed: 0, failed: 0, skipped: 0 };
 
 if (run("npm", ["run", "build"]) !== 0) {
   console.error("Build failed.");
+  process.exit(1);
+}
+
+if (run("npm", ["run", "typecheck"]) !== 0) {
+  console.error("Type check failed.");
   process.exit(1);
 }
 
