@@ -74,6 +74,13 @@ export function passage(random, topic, chars = 950) {
   return text;
 }
 
+export const VECTOR_PROBE = "vectorprobe";
+
+/** The text the vectorizer would embed for a search store's first chunk (search-store.mjs seeds from rng(42)). */
+export function firstChunkText() {
+  return `${fileName(0)}\n${passage(rng(42), fileTopic(0))}`;
+}
+
 export const fileTopic = (fileIndex) => (fileIndex * 7919) % TOPICS;
 export const fileName = (fileIndex) => `${vocab().topics[fileTopic(fileIndex)][fileIndex % TOPIC_WORDS]}-notes-${fileIndex}.txt`;
 
@@ -121,13 +128,13 @@ function normalizeInPlace(vector) {
  * length. Same-topic texts land at cosine ~0.5-0.8, unrelated ones near 0, like a real model's.
  */
 export function embedText(text, dimensions) {
+  // The probe is in no chunk (BM25 finds nothing) but embeds exactly as the store's first chunk: a search for
+  // it finds something only once the vector index answers.
+  if (text.trim() === VECTOR_PROBE) return embedText(firstChunkText(), dimensions);
   const { wordTopic } = vocab();
   const weights = new Map();
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    // "vectorprobe<topic>" is in no chunk (so BM25 finds nothing) but embeds like the topic: a search for it
-    // finds something only once the vector index answers.
-    const probe = /^vectorprobe(\d+)$/.exec(word);
-    const topic = probe ? Number(probe[1]) % TOPICS : wordTopic.get(word);
+    const topic = wordTopic.get(word);
     if (topic !== undefined) weights.set(topic, (weights.get(topic) ?? 0) + 1);
   }
   const vector = new Float32Array(dimensions);

@@ -1,5 +1,5 @@
 import { figure, percentile, round } from "../lib/figure.mjs";
-import { queries } from "../lib/corpus.mjs";
+import { queries, VECTOR_PROBE } from "../lib/corpus.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { openInProcess, savedIndexFor } from "../lib/search-limit.mjs";
 import { searchStore } from "../lib/search-store.mjs";
@@ -41,7 +41,7 @@ const stats = (ms) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95) });
 async function waitForVectorIndex(searchOnce, timeoutMs = 900_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if ((await searchOnce("vectorprobe17")).length > 0) return;
+    if ((await searchOnce(VECTOR_PROBE)).length > 0) return;
     if (Date.now() > deadline) throw new Error("the server's vector index never answered");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
