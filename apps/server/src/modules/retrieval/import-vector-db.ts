@@ -129,8 +129,17 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
       }
       const texts = new Map<string, string>();
       let expanded = 0;
+      // Errors can arrive after the end or after another error (and close() throws once autoClose has
+      // closed the file), so settle exactly once and never throw from an event handler.
+      let settled = false;
       const abort = (error: Error) => {
-        zip.close();
+        if (settled) return;
+        settled = true;
+        try {
+          zip.close();
+        } catch {
+          // already closed
+        }
         reject(error);
       };
       // yauzl itself refuses absolute and '..' names (and backslashes, being strict) before we see the entry.
@@ -138,7 +147,11 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
         const unsafe = /(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(error.message);
         abort(fail(unsafe ? `the archive contains an unsafe path: ${unsafe[1]}` : "the ZIP archive is corrupt"));
       });
-      zip.on("end", () => resolve(texts));
+      zip.on("end", () => {
+        if (settled) return;
+        settled = true;
+        resolve(texts);
+      });
       zip.on("entry", (entry: yauzl.Entry) => {
         const name = entry.fileName;
         if (name.startsWith("/") || name.includes("\\") || name.split("/").includes("..") || /^[a-z]:/i.test(name)) {
@@ -160,6 +173,7 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
           stream.on("data", (part: Buffer) => parts.push(part));
           stream.on("error", () => abort(fail("the ZIP archive is corrupt")));
           stream.on("end", () => {
+            if (settled) return;
             texts.set(name, Buffer.concat(parts).toString("utf8"));
             zip.readEntry();
           });
