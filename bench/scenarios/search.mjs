@@ -1,11 +1,10 @@
 import { figure, percentile, round } from "../lib/figure.mjs";
-import { queries, VECTOR_PROBE } from "../lib/corpus.mjs";
+import { passage, queries, VECTOR_PROBE } from "../lib/corpus.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { openInProcess, savedIndexFor } from "../lib/search-limit.mjs";
 import { searchStore } from "../lib/search-store.mjs";
 import { memoryOf, startSage } from "../lib/server.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
-import { passage } from "../lib/corpus.mjs";
 
 const QUERIES = 50;
 const SEARCH_CANDIDATES = 40; // retrieval.service: max(limit x 4, 40) with the default limit 5
