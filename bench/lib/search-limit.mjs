@@ -1,5 +1,5 @@
 // The retrieval service run in the bench's own process on a cached search store, and the "limit" beside it:
-// the bare ANN query (hnswlib searchKnn on the very index the service built) plus the bare FTS5 query.
+// the bare ANN query (hnswlib searchKnn on the very index the service loaded) plus the bare FTS5 query.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
