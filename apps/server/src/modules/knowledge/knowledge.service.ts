@@ -106,6 +106,29 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   }
 
   /** Where a new item goes: the conversation must be the user's, the parent one of the user's folders. */
+  /** A web link entry where the user put it, named by the spec's rule unless they named it. */
+  async function insertUrlItem(
+    userId: number,
+    where: Awaited<ReturnType<typeof placement>>,
+    input: { name?: string; description?: string },
+    url: string,
+    state: { status: "queued" | "stored"; statusReason?: string },
+  ) {
+    const name = input.name?.trim() || nameFromUrl(url);
+    const id = await repo.insertItem({
+      userId,
+      conversationId: where.conversationId,
+      parentId: where.parentId,
+      type: "url",
+      name,
+      path: joinPath(where.parentPath, name),
+      description: input.description ?? "",
+      url,
+      ...state,
+    });
+    return { id, name };
+  }
+
   async function placement(userId: number, input: { conversationId?: number; parentId?: number }) {
     const conversationId = input.conversationId ? input.conversationId : null;
     if (conversationId !== null && !(await repo.conversationBelongsTo(userId, conversationId))) throw notFound("Conversation not found");
@@ -261,19 +284,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       }
       const url = (input.url ?? content).trim();
       if (!isWebUrl(url)) throw badRequest("Please enter a valid http or https URL");
-      const name = input.name?.trim() || nameFromUrl(url);
-      const id = await repo.insertItem({
-        userId,
-        conversationId: where.conversationId,
-        parentId: where.parentId,
-        type: "url",
-        name,
-        path: joinPath(where.parentPath, name),
-        description: input.description ?? "",
-        url,
-        status: "stored",
-        statusReason: REFERENCE_ONLY_REASON,
-      });
+      const { id } = await insertUrlItem(userId, where, input, url, { status: "stored", statusReason: REFERENCE_ONLY_REASON });
       return toApiItem((await repo.getItem(userId, id))!);
     },
 
@@ -420,18 +431,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       const url = input.url.trim();
       if (!isWebUrl(url)) throw badRequest("Please enter a valid http or https URL");
       const where = await placement(userId, input);
-      const name = input.name?.trim() || nameFromUrl(url);
-      const id = await repo.insertItem({
-        userId,
-        conversationId: where.conversationId,
-        parentId: where.parentId,
-        type: "url",
-        name,
-        path: joinPath(where.parentPath, name),
-        description: input.description ?? "",
-        url,
-        status: "queued",
-      });
+      const { id, name } = await insertUrlItem(userId, where, input, url, { status: "queued" });
       const job = await enqueueIngest({ id, userId });
       await waitBriefly(job);
       const item = (await repo.getItem(userId, id))!;
