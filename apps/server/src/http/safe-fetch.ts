@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 
 export interface SafeFetchOptions {
   /** true only when the operator set SAGE_FETCH_ALLOW_PRIVATE (tests, home-lab setups). */
@@ -122,8 +122,14 @@ function guardedLookup(
 
 const trusted = (url: URL, options: SafeFetchOptions) => options.allowPrivate || (options.allowHosts ?? []).includes(url.host);
 
-const guardedAgent = new Agent({ connect: { lookup: guardedLookup as never } });
-const openAgent = new Agent();
+// undici loads on the first fetch (it is not needed to start the server); the two agents are made once.
+let agents: Promise<{ request: typeof import("undici").request; guarded: Agent; open: Agent }> | undefined;
+const loadAgents = () =>
+  (agents ??= import("undici").then(({ Agent, request }) => ({
+    request,
+    guarded: new Agent({ connect: { lookup: guardedLookup as never } }),
+    open: new Agent(),
+  })));
 
 function checkUrl(raw: string, options: SafeFetchOptions): URL {
   let url: URL;
@@ -154,11 +160,12 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
   const maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
   const signal = AbortSignal.timeout(timeoutMs);
   let url = checkUrl(rawUrl, options);
+  const { request, guarded, open } = await loadAgents();
   try {
     for (let hop = 0; ; hop++) {
       const response = await request(url, {
         method: "GET",
-        dispatcher: trusted(url, options) ? openAgent : guardedAgent,
+        dispatcher: trusted(url, options) ? open : guarded,
         signal,
         headers: {
           "user-agent": "SAGE knowledge fetcher",

@@ -1,10 +1,10 @@
-import WordExtractor from "word-extractor";
 import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 
 /** Legacy Word (.doc) files: body text with headers, footnotes and text boxes that carry content. */
 export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
   let text: string;
   try {
+    const { default: WordExtractor } = await import("word-extractor");
     const document = await new WordExtractor().extract(bytes);
     text = [document.getBody(), document.getTextboxes({ includeHeadersAndFooters: false, includeBody: true }), document.getFootnotes(), document.getEndnotes()]
       .map((part) => part.trim())

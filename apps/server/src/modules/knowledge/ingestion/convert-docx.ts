@@ -1,4 +1,3 @@
-import mammoth from "mammoth";
 import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
@@ -6,9 +5,10 @@ import { htmlToMarkdown } from "./html-to-markdown.ts";
 export async function convertDocx(bytes: Buffer): Promise<ExtractedDocument> {
   let html: string;
   try {
+    const { default: mammoth } = await import("mammoth");
     html = (await mammoth.convertToHtml({ buffer: bytes })).value;
   } catch (error) {
     throw new ConversionError(`The DOCX file could not be read: ${(error as Error).message}`);
   }
-  return documentFromText(htmlToMarkdown(html), "The document contains no text");
+  return documentFromText(await htmlToMarkdown(html), "The document contains no text");
 }

@@ -1,10 +1,10 @@
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
 /** A web page reduced to its readable article (Readability), as markdown; the whole body when Readability finds none. */
-export function convertHtml(html: string): ExtractedDocument & { title?: string } {
+export async function convertHtml(html: string): Promise<ExtractedDocument & { title?: string }> {
+  // Loaded on first use: they are not needed to start the server.
+  const [{ Readability }, { parseHTML }] = await Promise.all([import("@mozilla/readability"), import("linkedom")]);
   const { document } = parseHTML(html);
   let articleHtml: string | undefined;
   let title: string | undefined = document.title || undefined;
@@ -18,7 +18,7 @@ export function convertHtml(html: string): ExtractedDocument & { title?: string 
     articleHtml = undefined;
   }
   const body = articleHtml ?? parseHTML(html).document.body?.innerHTML ?? html;
-  let markdown = htmlToMarkdown(body);
+  let markdown = await htmlToMarkdown(body);
   if (title && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return { ...documentFromText(markdown, "The page contains no readable text"), title };
 }

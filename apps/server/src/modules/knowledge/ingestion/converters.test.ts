@@ -84,14 +84,14 @@ describe("converters", () => {
 });
 
 describe("html", () => {
-  it("reduces a page to its article and keeps headings, lists and tables", () => {
+  it("reduces a page to its article and keeps headings, lists and tables", async () => {
     const filler = "The lighthouse keeper recorded the weather every hour for forty years. ".repeat(8);
     const html = `<html><head><title>Keeper's Log</title><script>var tracking = 1;</script></head><body>
       <nav><a href="/">Home</a> <a href="/about">About us</a></nav>
       <article><h1>Keeper's Log</h1><p>${filler}</p><h2>Tools</h2><ul><li>Barometer</li><li>Logbook</li></ul>
       <table><tr><th>Year</th><th>Storms</th></tr><tr><td>1901</td><td>12</td></tr></table><p>${filler}</p></article>
       <footer>Copyright 2024 Lighthouse Society</footer></body></html>`;
-    const document = convertHtml(html);
+    const document = await convertHtml(html);
     const text = document.sections.map((section) => section.text).join("\n\n");
     expect(text).toContain("The lighthouse keeper recorded the weather");
     expect(text).toContain("- Barometer\n- Logbook");
@@ -101,8 +101,8 @@ describe("html", () => {
     expect(document.sections.map((section) => section.source)).toContain("Tools");
   });
 
-  it("numbers ordered lists and nests sub-lists", () => {
-    expect(htmlToMarkdown("<ol><li>One<ul><li>Inner</li></ul></li><li>Two</li></ol>")).toBe("1. One\n  - Inner\n2. Two");
+  it("numbers ordered lists and nests sub-lists", async () => {
+    expect(await htmlToMarkdown("<ol><li>One<ul><li>Inner</li></ul></li><li>Two</li></ol>")).toBe("1. One\n  - Inner\n2. Two");
   });
 });
 

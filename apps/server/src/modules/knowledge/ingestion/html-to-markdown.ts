@@ -1,4 +1,3 @@
-import { parseHTML } from "linkedom";
 
 interface DomNode {
   nodeType: number;
@@ -17,7 +16,9 @@ const collapse = (text: string) => text.replace(/\s+/g, " ");
  * Turns HTML into plain markdown that keeps what matters for retrieval: headings as '#' lines (they become
  * chunk sources), lists as '- ' / '1. ' items, tables as '| a | b |' rows, paragraphs separated by blank lines.
  */
-export function htmlToMarkdown(html: string): string {
+export async function htmlToMarkdown(html: string): Promise<string> {
+  // linkedom loads on first use: it is not needed to start the server.
+  const { parseHTML } = await import("linkedom");
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const blocks: string[] = [];
   let inline = "";
