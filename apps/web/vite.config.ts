@@ -16,14 +16,16 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // Lists every chunk, so the service worker can precache lazily loaded pages for offline starts.
+    manifest: "asset-manifest.json",
     rolldownOptions: {
       output: {
-        // Long-lived vendor chunks: app releases don't invalidate them in the browser or sw cache.
+        // Long-lived vendor chunks for what every page uses; the rest (markdown, date handling...)
+        // goes with the lazily loaded pages that need it, so the login page stays small.
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
             { name: "radix", test: /node_modules[\\/](@radix-ui|@floating-ui|radix-ui)[\\/]/, priority: 2 },
-            { name: "vendor", test: /node_modules/, priority: 1 },
           ],
         },
       },

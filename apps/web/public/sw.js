@@ -1,13 +1,13 @@
 /*
  * SAGE service worker: lets the installed app start offline.
- * - On install, caches the app shell: index.html plus the /assets/ files it references, the
- *   manifest and the icons.
+ * - On install, caches the app shell: index.html plus the /assets/ files it references, every
+ *   lazily loaded page chunk listed in the build's asset manifest, the web manifest and the icons.
  * - Navigations: network first, falling back to the cached index.html (the SPA handles routes).
  * - /assets/ (content-hashed, immutable): cache first. Other static files: network first.
  * - /api/ is never intercepted or cached; neither is anything cross-origin or non-GET.
  * Bump CACHE_VERSION to drop every old cache on the next activation.
  */
-const CACHE_VERSION = "v1";
+const CACHE_VERSION = "v2";
 const CACHE_NAME = `sage-shell-${CACHE_VERSION}`;
 const INDEX_URL = "/index.html";
 const STATIC_URLS = ["/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
@@ -23,13 +23,30 @@ function assetUrlsIn(html) {
   return [...urls];
 }
 
+/** Every file of the build (pages load lazily, so index.html alone does not name them all). */
+async function manifestAssetUrls() {
+  try {
+    const response = await fetch("/asset-manifest.json", { cache: "reload" });
+    if (!response.ok) return [];
+    const manifest = await response.json();
+    const urls = new Set();
+    for (const entry of Object.values(manifest)) {
+      for (const file of [entry.file, ...(entry.css ?? []), ...(entry.assets ?? [])]) if (file) urls.add(`/${file}`);
+    }
+    return [...urls];
+  } catch {
+    return [];
+  }
+}
+
 async function precacheShell() {
   const cache = await caches.open(CACHE_NAME);
   const response = await fetch(INDEX_URL, { cache: "reload" });
   if (!response.ok) throw new Error(`index.html answered ${response.status}`);
   const html = await response.clone().text();
   await cache.put(INDEX_URL, response);
-  await cache.addAll([...assetUrlsIn(html), ...STATIC_URLS]);
+  const urls = new Set([...assetUrlsIn(html), ...(await manifestAssetUrls()), ...STATIC_URLS]);
+  await cache.addAll([...urls]);
 }
 
 self.addEventListener("install", (event) => {

@@ -1,12 +1,15 @@
+import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch } from "wouter";
 import { useAuthSession } from "@/features/auth/hooks/use-auth-session";
-import { ConversationDetailPage } from "./routes/conversation-detail-page";
-import { ConversationsPage } from "./routes/conversations-page";
 import { LoginPage } from "./routes/login-page";
 import { NotFoundPage } from "./routes/not-found-page";
-import { SettingsPage } from "./routes/settings-page";
-import { TestGeminiPage } from "./routes/test-gemini-page";
-import { WebSearchTestPage } from "./routes/web-search-test-page";
+
+// Pages behind the login load on demand, so the login page's JavaScript stays small.
+const ConversationsPage = lazy(() => import("./routes/conversations-page").then((module) => ({ default: module.ConversationsPage })));
+const ConversationDetailPage = lazy(() => import("./routes/conversation-detail-page").then((module) => ({ default: module.ConversationDetailPage })));
+const SettingsPage = lazy(() => import("./routes/settings-page").then((module) => ({ default: module.SettingsPage })));
+const TestGeminiPage = lazy(() => import("./routes/test-gemini-page").then((module) => ({ default: module.TestGeminiPage })));
+const WebSearchTestPage = lazy(() => import("./routes/web-search-test-page").then((module) => ({ default: module.WebSearchTestPage })));
 
 /** Spec 2 'Route table'. Logged out, every path but /login goes to /login. */
 export function AppRouter() {
@@ -24,19 +27,21 @@ export function AppRouter() {
   }
 
   return (
-    <Switch>
-      <Route path="/login">
-        <Redirect to="/conversations" replace />
-      </Route>
-      <Route path="/">
-        <Redirect to="/conversations" replace />
-      </Route>
-      <Route path="/conversations" component={ConversationsPage} />
-      <Route path="/conversations/:id" component={ConversationDetailPage} />
-      <Route path="/settings" component={SettingsPage} />
-      <Route path="/test-gemini" component={TestGeminiPage} />
-      <Route path="/web-search-test" component={WebSearchTestPage} />
-      <Route component={NotFoundPage} />
-    </Switch>
+    <Suspense fallback={<p className="p-6 text-sm text-muted-foreground">Loading...</p>}>
+      <Switch>
+        <Route path="/login">
+          <Redirect to="/conversations" replace />
+        </Route>
+        <Route path="/">
+          <Redirect to="/conversations" replace />
+        </Route>
+        <Route path="/conversations" component={ConversationsPage} />
+        <Route path="/conversations/:id" component={ConversationDetailPage} />
+        <Route path="/settings" component={SettingsPage} />
+        <Route path="/test-gemini" component={TestGeminiPage} />
+        <Route path="/web-search-test" component={WebSearchTestPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
   );
 }
