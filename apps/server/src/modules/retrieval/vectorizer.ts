@@ -37,16 +37,51 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
      WHERE c.user_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)`,
   );
 
-  async function embedAndStore(active: Embedder, chunks: PendingChunk[]) {
-    // The file name goes in front of the text: it is often the best summary of what a chunk is about.
-    const embedded = await active.embed(
+  // The file name goes in front of the text: it is often the best summary of what a chunk is about.
+  const embedTexts = (active: Embedder, chunks: PendingChunk[]) =>
+    active.embed(
       chunks.map((chunk) => `${chunk.name}\n${chunk.content}`),
       { kind: "document" },
     );
+
+  function store(active: Embedder, chunks: PendingChunk[], embedded: number[][]) {
     vectors.upsert(
       active.id,
       chunks.map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! })),
     );
+  }
+
+  /**
+   * Embeds batch after batch with the next request already in flight while the previous batch is stored, so
+   * the embedder's latency, not our storing, sets the pace (at most two requests in flight).
+   */
+  async function embedBatches(active: Embedder, nextBatch: () => PendingChunk[], onStored?: (batch: PendingChunk[]) => Promise<void>) {
+    const start = (batch: PendingChunk[]) => {
+      if (batch.length === 0) return null;
+      const request = embedTexts(active, batch);
+      request.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+      return request;
+    };
+    let batch = nextBatch();
+    let inFlight = start(batch);
+    while (inFlight) {
+      const current = batch;
+      const embedded = inFlight;
+      batch = nextBatch();
+      inFlight = start(batch);
+      store(active, current, await embedded);
+      await onStored?.(current);
+    }
+  }
+
+  /** Pages through rows by id, `size` at a time. */
+  function pager(read: (after: number, size: number) => PendingChunk[], size: number) {
+    let after = 0;
+    return () => {
+      const batch = read(after, size);
+      if (batch.length) after = batch[batch.length - 1]!.id;
+      return batch;
+    };
   }
 
   return {
@@ -56,9 +91,8 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
     async indexItem(itemId: number): Promise<void> {
       if (!embedder) return;
       const pending = missingForItem.all(itemId, embedder.id) as PendingChunk[];
-      for (let start = 0; start < pending.length; start += embedder.maxBatch) {
-        await embedAndStore(embedder, pending.slice(start, start + embedder.maxBatch));
-      }
+      let offset = 0;
+      await embedBatches(embedder, () => pending.slice(offset, (offset += embedder.maxBatch)));
     },
 
     /**
@@ -69,16 +103,12 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       if (!embedder) return 0;
       const total = (countForUser.get(userId) as { n: number }).n;
       let processed = 0;
-      let after = 0;
       await progress?.(0, total);
-      for (;;) {
-        const batch = allForUser.all(userId, after, embedder.maxBatch) as PendingChunk[];
-        if (batch.length === 0) break;
-        await embedAndStore(embedder, batch);
+      const next = pager((after, size) => allForUser.all(userId, after, size) as PendingChunk[], embedder.maxBatch);
+      await embedBatches(embedder, next, async (batch) => {
         processed += batch.length;
-        after = batch[batch.length - 1]!.id;
         await progress?.(Math.min(processed, total), Math.max(total, processed));
-      }
+      });
       dropOtherEmbedders.run(userId, embedder.id);
       vectors.forgetUser(userId);
       return processed;
@@ -89,16 +119,12 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       if (!embedder) return 0;
       const total = (countMissingForUser.get(userId, embedder.id) as { n: number }).n;
       let processed = 0;
-      let after = 0;
       await progress?.(0, total);
-      for (;;) {
-        const batch = missingForUser.all(userId, after, embedder.id, embedder.maxBatch) as PendingChunk[];
-        if (batch.length === 0) break;
-        await embedAndStore(embedder, batch);
+      const next = pager((after, size) => missingForUser.all(userId, after, embedder.id, size) as PendingChunk[], embedder.maxBatch);
+      await embedBatches(embedder, next, async (batch) => {
         processed += batch.length;
-        after = batch[batch.length - 1]!.id;
         await progress?.(processed, total);
-      }
+      });
       return processed;
     },
   };
