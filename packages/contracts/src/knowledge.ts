@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdField } from "./common.ts";
 
 export const KNOWLEDGE_ITEM_TYPES = ["file", "url", "note", "folder"] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ["ready", "queued", "processing", "failed", "stored"] as const;
@@ -59,13 +60,13 @@ const idOrNone = z.preprocess(
 );
 
 export const listFilesQuerySchema = z.object({
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
 });
 
 export const listFoldersQuerySchema = z.object({
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
 });
 
 /** Paths join names with "/", so a name may not contain one. */
@@ -76,7 +77,7 @@ const name = z.string().trim().min(1, "Name is required").max(255, "Name is too 
 export const createFolderRequestSchema = z.object({
   name,
   type: z.literal("folder").optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
   path: z.string().max(4000).optional(),
@@ -86,7 +87,7 @@ export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
 export const createFileRequestSchema = z.object({
   name: z.string().max(255).optional(),
   type: z.enum(["url", "note"]),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
   path: z.string().max(4000).optional(),
@@ -102,7 +103,7 @@ export const updateFileRequestSchema = z
     parentId: idOrNone,
     description: z.string().max(10_000).optional(),
     content: z.string().max(1_000_000).optional(),
-    userId: z.coerce.number().int().positive().optional(),
+    userId: userIdField,
   })
   .refine((body) => body.name !== undefined || body.parentId !== undefined || body.description !== undefined || body.content !== undefined, {
     message: "Nothing to change: send name, parentId, description or content",
@@ -111,7 +112,7 @@ export type UpdateFileRequest = z.infer<typeof updateFileRequestSchema>;
 
 /** Multipart text fields of POST /api/upload (the file part is read separately). */
 export const uploadFieldsSchema = z.object({
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
   path: z.string().max(4000).optional(),
@@ -129,7 +130,7 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 
 export const processUrlRequestSchema = z.object({
   url: z.string().trim().min(1, "URL is required").max(4000),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
   description: z.string().max(10_000).optional(),
@@ -159,7 +160,7 @@ export const processNoteRequestSchema = z.object({
   fileId: z.coerce.number().int().positive().optional(),
   name: z.string().max(255).optional(),
   type: z.literal("note").optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
   conversationId: idOrNone,
   parentId: idOrNone,
   path: z.string().max(4000).optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdField } from "./common.ts";
 
 /** The spec's words for a blank document or web search: no results and no call made. */
 export const NO_SEARCH_QUERY_MESSAGE = "No search query provided.";
@@ -17,7 +18,7 @@ export const searchRequestSchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
   conversation_id: conversationIdSchema.nullish(),
   conversationId: conversationIdSchema.nullish(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
 });
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 
@@ -42,7 +43,7 @@ export const recommendRequestSchema = z.object({
   conversation_id: conversationIdSchema.nullish(),
   query_text: z.string().max(20_000).default(""),
   limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: userIdField,
 });
 export type RecommendRequest = z.input<typeof recommendRequestSchema>;
 
