@@ -8,7 +8,7 @@ import { rng } from "../lib/seed-chunks.mjs";
 
 const QUERIES = 50;
 const SEARCH_CANDIDATES = 40; // retrieval.service: max(limit x 4, 40) with the default limit 5
-const RECOMMEND_CANDIDATES = 200; // recommend asks searchChunks for max(limit x 10, 50) = 50 chunks -> 200 candidates
+const RECOMMEND_CANDIDATES = 80; // recommend asks searchChunks for max(limit x 4, 20) = 20 chunks -> 80 candidates
 
 /** Sentences like a conversation message, the input recommendations get. */
 function messages(count) {

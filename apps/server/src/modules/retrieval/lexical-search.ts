@@ -27,6 +27,8 @@ const MAX_DOCUMENT_SHARE = 0.5;
  */
 export const POSTINGS_BUDGET = 4_000;
 const TOTAL_CACHE_MS = 5_000;
+/** The ranked window grows 8x at a time up to this multiple of the limit before the scope join takes over. */
+const WIDEST_WINDOW = 64;
 const DF_SAMPLE = 2_000;
 
 export interface LexicalHit {
@@ -128,6 +130,35 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     };
   }
 
+  /**
+   * FTS5 ranks first (bm25 over the matches alone, top rows only) and the scope is checked on those rows:
+   * joining `chunks` for every matching row made the query 4x slower at 100k chunks. When the scope removes
+   * too many of them (a conversation's view of a large base), the window widens, and at last the join
+   * decides on every row, so the answer is always the scope's true top `limit`.
+   */
+  function rankThenScope(query: string, afterRowid: number, scope: SearchScope, limit: number, options: LexicalOptions) {
+    const where = scopeSql(scope, "c");
+    const weights = [options.titleWeight, options.contentWeight];
+    for (let window = limit; window <= limit * WIDEST_WINDOW; window *= 8) {
+      const ranked = prepare(
+        `SELECT f.id AS chunkId, c.item_id AS itemId, f.raw AS raw
+         FROM (SELECT rowid AS id, -bm25(chunks_fts, ?, ?) AS raw FROM chunks_fts
+               WHERE chunks_fts MATCH ? AND rowid > ? ORDER BY raw DESC LIMIT ?) f
+         LEFT JOIN chunks c ON c.id = f.id AND ${where.sql}
+         ORDER BY f.raw DESC, f.id`,
+      ).all(...weights, query, afterRowid, window, ...where.params) as (Omit<LexicalHit, "score" | "itemId"> & { itemId: number | null })[];
+      const inScope = ranked.filter((row): row is Omit<LexicalHit, "score"> => row.itemId !== null);
+      // Fewer rows than the window means every match was seen, so nothing in scope can be missing.
+      if (inScope.length >= limit || ranked.length < window) return inScope.slice(0, limit);
+    }
+    return prepare(
+      `SELECT c.id AS chunkId, c.item_id AS itemId, -bm25(chunks_fts, ?, ?) AS raw
+       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+       WHERE chunks_fts MATCH ? AND chunks_fts.rowid > ? AND ${where.sql}
+       ORDER BY raw DESC, c.id LIMIT ?`,
+    ).all(...weights, query, afterRowid, ...where.params, limit) as Omit<LexicalHit, "score">[];
+  }
+
   return function lexicalSearch(
     terms: string[],
     scope: SearchScope,
@@ -143,14 +174,8 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
         afterRowid = range.high - Math.ceil(((range.high - range.low + 1) * POSTINGS_BUDGET) / postings);
       }
     }
-    const where = scopeSql(scope, "c");
     const query = ftsOrQuery(kept);
-    const rows = prepare(
-      `SELECT c.id AS chunkId, c.item_id AS itemId, -bm25(chunks_fts, ?, ?) AS raw
-       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-       WHERE chunks_fts MATCH ? AND chunks_fts.rowid > ? AND ${where.sql}
-       ORDER BY raw DESC LIMIT ?`,
-    ).all(options.titleWeight, options.contentWeight, query, afterRowid, ...where.params, limit) as Omit<LexicalHit, "score">[];
+    const rows = rankThenScope(query, afterRowid, scope, limit, options);
     if (rows.length === 0) return [];
     const yardstick = termCeiling * options.contentWeight;
     return rows.map((row) => ({ ...row, score: yardstick > 0 ? Math.tanh((COVERAGE_GAIN * row.raw) / yardstick) : 0 }));

@@ -19,6 +19,8 @@ export class VectorPartition {
   private flat: Map<number, Float32Array> | null = new Map();
   private hnsw: hnswlib.HierarchicalNSW | null = null;
   private capacity = 0;
+  /** Changed since it was last saved or read back: only then is it worth rewriting (170 MB at 100k x 384). */
+  private dirty = true;
 
   constructor(readonly dimensions: number) {}
 
@@ -32,6 +34,7 @@ export class VectorPartition {
 
   add(chunkId: number, conversationId: number | null, vector: Float32Array): void {
     if (this.members.has(chunkId)) this.remove(chunkId);
+    this.dirty = true;
     this.members.set(chunkId, conversationId);
     let set = this.byConversation.get(conversationId);
     if (!set) this.byConversation.set(conversationId, (set = new Set()));
@@ -48,6 +51,7 @@ export class VectorPartition {
   remove(chunkId: number): void {
     const conversationId = this.members.get(chunkId);
     if (conversationId === undefined) return;
+    this.dirty = true;
     this.members.delete(chunkId);
     this.byConversation.get(conversationId)?.delete(chunkId);
     if (this.flat) this.flat.delete(chunkId);
@@ -82,11 +86,12 @@ export class VectorPartition {
     return { count: this.members.size, maxChunkId, sumChunkIds };
   }
 
-  /** Writes an HNSW partition (index + members) so the next start-up reads it instead of rebuilding. */
+  /** Writes an HNSW partition (index + members) so the next start-up reads it instead of rebuilding; false when unchanged. */
   save(basePath: string): boolean {
-    if (!this.hnsw) return false;
+    if (!this.hnsw || !this.dirty) return false;
     this.hnsw.writeIndexSync(`${basePath}.hnsw`);
     writeFileSync(`${basePath}.json`, JSON.stringify({ dimensions: this.dimensions, ...this.summary(), members: [...this.members] }));
+    this.dirty = false;
     return true;
   }
 
@@ -107,6 +112,7 @@ export class VectorPartition {
       partition.flat = null;
       partition.hnsw = hnsw;
       partition.capacity = hnsw.getMaxElements();
+      partition.dirty = false;
       for (const [chunkId, conversationId] of meta.members) {
         partition.members.set(chunkId, conversationId);
         let set = partition.byConversation.get(conversationId);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
@@ -36,6 +36,12 @@ describe("vector store", () => {
 
     const second = createVectorStore(store.sqlite, { indexDir });
     expect(second.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
+    // Read back and unchanged: shutdown leaves the saved files alone instead of rewriting them.
+    const savedAt = statSync(path.join(indexDir, readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!)).mtimeMs;
+    expect(second.persist()).toBe(0);
+    second.upsert("test:8", [{ chunkId: chunkIds[0]!, userId: 3, conversationId: null, vector: vectorFor(chunkIds[0]!) }]);
+    expect(second.persist()).toBe(1);
+    expect(statSync(path.join(indexDir, readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!)).mtimeMs).toBeGreaterThanOrEqual(savedAt);
 
     // A chunk deleted after the save: the saved index no longer matches, is rebuilt, and never returns it.
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(target);
@@ -59,5 +65,20 @@ describe("vector store", () => {
     expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)).toEqual([]);
     await fresh.warm("test:8", 3);
     expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
+  });
+
+  it("saves a partition built in the background at once, so a crash before shutdown needs no rebuild", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const indexDir = path.join(temp.dir, "vector-index");
+
+    await createVectorStore(store.sqlite, { indexDir }).warm("test:8", 3);
+    // No persist() call: the process "crashed". The next start reads the index instead of building it.
+    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const target = chunkIds[77]!;
+    expect(restarted.search("test:8", vectorFor(target), { userId: 3 }, 1)[0]!.chunkId).toBe(target);
   });
 });

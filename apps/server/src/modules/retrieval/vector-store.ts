@@ -42,6 +42,17 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`,
   );
   const building = new Map<string, Promise<void>>();
+  const anyVector = sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1");
+  // One statement per hit count: preparing an `IN (...)` on every search cost as much as the ANN query itself.
+  const liveStatements = new Map<number, BetterSqlite3.Statement>();
+  const liveOf = (count: number) => {
+    let statement = liveStatements.get(count);
+    if (!statement) {
+      statement = sqlite.prepare(`SELECT chunk_id AS id FROM chunk_vectors WHERE embedder_id = ? AND chunk_id IN (${Array(count).fill("?").join(",")})`);
+      liveStatements.set(count, statement);
+    }
+    return statement;
+  };
   const summaryOf = sqlite.prepare(
     `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
@@ -98,7 +109,13 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         after = rows[rows.length - 1]!.chunkId;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (partition) partitions.set(name, partition);
+      if (!partition) return;
+      partitions.set(name, partition);
+      // Saved at once (a few hundred ms at 100k), so a crash before the next clean shutdown costs no rebuild.
+      if (options.indexDir) {
+        mkdirSync(options.indexDir, { recursive: true });
+        partition.save(basePath(embedderId, userId));
+      }
     })().finally(() => building.delete(name));
     building.set(name, build);
     return build;
@@ -127,13 +144,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       if (!partition || partition.dimensions !== query.length) return [];
       const hits = partition.search(Float32Array.from(query), { conversationId: scope.conversationId }, k);
       if (hits.length === 0) return [];
-      const live = new Set(
-        (
-          sqlite
-            .prepare(`SELECT chunk_id AS id FROM chunk_vectors WHERE embedder_id = ? AND chunk_id IN (${hits.map(() => "?").join(",")})`)
-            .all(embedderId, ...hits.map((hit) => hit.chunkId)) as { id: number }[]
-        ).map((row) => row.id),
-      );
+      const live = new Set((liveOf(hits.length).all(embedderId, ...hits.map((hit) => hit.chunkId)) as { id: number }[]).map((row) => row.id));
       for (const hit of hits) if (!live.has(hit.chunkId)) partition.remove(hit.chunkId);
       return hits.filter((hit) => live.has(hit.chunkId));
     },
@@ -142,7 +153,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     hasVectors(embedderId: string, userId: number): boolean {
       const cached = partitions.get(key(embedderId, userId));
       if (cached) return cached.size > 0;
-      return Boolean(sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1").get(embedderId, userId));
+      return Boolean(anyVector.get(embedderId, userId));
     },
 
     /** Resolves once the user's partition is in memory (building it if needed): start-up warm-up, tests, benches. */
@@ -151,7 +162,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       await building.get(key(embedderId, userId));
     },
 
-    /** Saves every HNSW partition to the index folder (at shutdown), so start-up need not rebuild them. */
+    /** Saves every HNSW partition changed since it was read or saved (at shutdown), so start-up need not rebuild them. */
     persist(): number {
       if (!options.indexDir) return 0;
       mkdirSync(options.indexDir, { recursive: true });
