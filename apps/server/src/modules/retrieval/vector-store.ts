@@ -16,6 +16,7 @@ type PageRow = { chunkId: number; conversationId: number | null; vector: Buffer 
 /** Partitions up to this size are built on the spot (well under a second); larger ones in the background. */
 export const SYNC_BUILD_LIMIT = 5_000;
 const BUILD_PAGE = 500;
+const BUILD_SLICE_MS = 10;
 
 export const toBlob = (vector: ArrayLike<number>) => Buffer.from(Float32Array.from(vector).buffer);
 export const fromBlob = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
@@ -101,10 +102,16 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       for (;;) {
         const rows = pageRows.all(embedderId, userId, after, BUILD_PAGE) as PageRow[];
         if (rows.length === 0) break;
+        let sliceStart = performance.now();
         for (const row of rows) {
           const vector = fromBlob(row.vector);
           partition ??= new VectorPartition(vector.length);
           partition.add(row.chunkId, row.conversationId, vector);
+          // An HNSW insert costs about 1 ms at 100k: yield often enough that requests never wait long.
+          if (performance.now() - sliceStart > BUILD_SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
         }
         after = rows[rows.length - 1]!.chunkId;
         await new Promise((resolve) => setImmediate(resolve));
