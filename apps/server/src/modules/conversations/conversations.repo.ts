@@ -1,11 +1,29 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../store/schema.ts";
+import type { Message } from "@sage/contracts/conversations";
+import type { Store } from "../../store/open-store.ts";
 
 const conversationColumns = ["id", "name", "createdAt"] as const;
-const messageColumns = ["id", "conversationId", "role", "content", "createdAt"] as const;
 
 /** SQL for conversations and their messages; every query is scoped by the owning user. */
-export function createConversationsRepo(db: Kysely<Database>) {
+export function createConversationsRepo(store: Pick<Store, "db" | "sqlite">) {
+  const { db, sqlite } = store;
+  // Messages are the hot path (every chat turn appends two): plain prepared statements, synchronous, so a
+  // read never interleaves with a write of the same conversation.
+  const selectMessages = sqlite.prepare<[number], Message>(
+    "SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id",
+  );
+  // Ownership check and insert in one statement: nothing is inserted unless the conversation is the user's.
+  const insertOwnedMessage = sqlite.prepare<[string, string, string, number, number], Message>(
+    "INSERT INTO messages (conversation_id, role, content, created_at) SELECT id, ?, ?, ? FROM conversations WHERE id = ? AND user_id = ? " +
+      "RETURNING id, conversation_id AS conversationId, role, content, created_at AS createdAt",
+  );
+  const touchConversation = sqlite.prepare<[string, number]>("UPDATE conversations SET updated_at = ? WHERE id = ?");
+  const appendOwnedMessage = sqlite.transaction((userId: number, conversationId: number, message: { role: "user" | "model"; content: string }) => {
+    const now = new Date().toISOString();
+    const row = insertOwnedMessage.get(message.role, message.content, now, conversationId, userId);
+    if (row) touchConversation.run(now, conversationId);
+    return row ?? null;
+  });
+
   return {
     list: (userId: number) =>
       db.selectFrom("conversations").select(conversationColumns).where("userId", "=", userId).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
@@ -41,15 +59,11 @@ export function createConversationsRepo(db: Kysely<Database>) {
         return items.map((item) => item.storageKey!);
       }),
 
-    listMessages: (conversationId: number) =>
-      db.selectFrom("messages").select(messageColumns).where("conversationId", "=", conversationId).orderBy("id", "asc").execute(),
+    listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId),
 
-    insertMessage: (conversationId: number, message: { role: "user" | "model"; content: string }) =>
-      db.transaction().execute(async (trx) => {
-        const now = new Date().toISOString();
-        await trx.insertInto("messages").values({ conversationId, ...message, createdAt: now }).execute();
-        await trx.updateTable("conversations").set({ updatedAt: now }).where("id", "=", conversationId).execute();
-      }),
+    /** Appends a message to the user's conversation and returns the stored row; null when it is not theirs. */
+    appendMessage: (userId: number, conversationId: number, message: { role: "user" | "model"; content: string }): Message | null =>
+      appendOwnedMessage(userId, conversationId, message),
   };
 }
 

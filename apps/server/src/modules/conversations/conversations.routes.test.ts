@@ -77,6 +77,28 @@ describe("conversations", () => {
     expect((await call("GET", `/api/conversations/${conversation.id}/messages`)).json()).toEqual(list);
   });
 
+  it("answers each conversation's own stored messages across reads, appends and a delete", async () => {
+    const first = await create("First");
+    const second = await create("Second");
+    const messagesUrl = (id: number) => `/api/conversations/${id}/messages`;
+    expect((await call("GET", messagesUrl(first.id))).json()).toEqual([]);
+    for (const [id, content] of [[first.id, "one"], [second.id, "two"], [first.id, "three"]] as const) {
+      expect((await call("POST", messagesUrl(id), { role: "user", content })).statusCode).toBe(200);
+    }
+    const other = await t.loginAsNewUser();
+    expect((await call("POST", messagesUrl(first.id), { role: "user", content: "intruder" }, other.cookie)).statusCode).toBe(404);
+    const stored = (id: number) =>
+      t.store.sqlite.prepare("SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id").all(id);
+    const firstList = (await call("GET", messagesUrl(first.id))).json();
+    expect(firstList.map((m: any) => m.content)).toEqual(["one", "three"]);
+    expect(firstList).toEqual(stored(first.id));
+    expect((await call("GET", messagesUrl(second.id))).json()).toEqual(stored(second.id));
+    expect((await call("DELETE", `/api/conversations/${first.id}`)).statusCode).toBe(200);
+    expect((await call("GET", messagesUrl(first.id))).statusCode).toBe(404);
+    expect((await call("POST", messagesUrl(first.id), { role: "user", content: "late" })).statusCode).toBe(404);
+    expect(stored(first.id)).toEqual([]);
+  });
+
   it("refuses a message with a bad role or empty content", async () => {
     const conversation = await create();
     for (const payload of [{ role: "ai", content: "x" }, { role: "user", content: "" }, { role: "user" }]) {

@@ -11,7 +11,7 @@ import type { BlobStore } from "../../store/blob-store.ts";
 /** Spec section 7 'Conversations and messages' (the /files route belongs to the knowledge module). */
 export function registerConversationRoutes(app: FastifyInstance, deps: { store: Store; blobs: BlobStore }) {
   const service = createConversationsService({
-    repo: createConversationsRepo(deps.store.db),
+    repo: createConversationsRepo(deps.store),
     blobs: deps.blobs,
     log: (error) => app.log.warn({ err: error }, "could not remove uploads of a deleted conversation"),
   });

@@ -1,9 +1,12 @@
-import type { AppendMessageBody, Conversation } from "@sage/contracts/conversations";
+import type { AppendMessageBody, Conversation, Message } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { ConversationsRepo } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
+// Message lists kept in memory for the conversations used most recently, up to about this many bytes in all.
+const MESSAGE_CACHE_BYTES = 16 * 1_048_576;
+const sizeOf = (messages: readonly Message[]) => messages.reduce((sum, message) => sum + 2 * message.content.length + 120, 0);
 
 /** Conversations and messages of one user; another user's conversation is simply not found. */
 export function createConversationsService(deps: { repo: ConversationsRepo; blobs: Pick<BlobStore, "remove">; log?: (error: unknown) => void }) {
@@ -16,6 +19,32 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
   const changed = (userId: number) => {
     lists.delete(userId);
     versions.set(userId, (versions.get(userId) ?? 0) + 1);
+  };
+
+  // Recently used conversations' messages (Map order = least recently used first). Only this service writes
+  // messages, and the repo's message calls are synchronous, so an entry is always the table's content.
+  const messageLists = new Map<number, { messages: readonly Message[]; bytes: number }>();
+  let cachedBytes = 0;
+  const forgetMessages = (id: number) => {
+    cachedBytes -= messageLists.get(id)?.bytes ?? 0;
+    messageLists.delete(id);
+  };
+  const rememberMessages = (id: number, messages: readonly Message[], bytes = sizeOf(messages)) => {
+    forgetMessages(id);
+    if (bytes > MESSAGE_CACHE_BYTES / 4) return;
+    while (cachedBytes + bytes > MESSAGE_CACHE_BYTES) forgetMessages(messageLists.keys().next().value!);
+    messageLists.set(id, { messages, bytes });
+    cachedBytes += bytes;
+  };
+  const messagesOf = (id: number): readonly Message[] => {
+    const cached = messageLists.get(id);
+    if (!cached) {
+      const messages = repo.listMessages(id);
+      rememberMessages(id, messages);
+      return messages;
+    }
+    rememberMessages(id, cached.messages, cached.bytes);
+    return cached.messages;
   };
 
   async function list(userId: number): Promise<Conversation[]> {
@@ -52,21 +81,29 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
     },
 
     async remove(userId: number, id: number) {
-      const storageKeys = await repo.remove(userId, id).finally(() => changed(userId));
+      const storageKeys = await repo.remove(userId, id).finally(() => {
+        changed(userId);
+        forgetMessages(id);
+      });
       if (!storageKeys) throw notFound(CONVERSATION_NOT_FOUND);
       // After commit: a failed file removal leaves an orphan file, never a row pointing at a missing file.
       await deps.blobs.remove(storageKeys).catch((error) => deps.log?.(error));
     },
 
-    async listMessages(userId: number, id: number) {
+    async listMessages(userId: number, id: number): Promise<readonly Message[]> {
       await requireOwned(userId, id);
-      return repo.listMessages(id);
+      return messagesOf(id);
     },
 
-    async appendMessage(userId: number, id: number, message: AppendMessageBody) {
-      await requireOwned(userId, id);
-      await repo.insertMessage(id, message);
-      return repo.listMessages(id);
+    /** Saves the message and answers the conversation's updated message list (spec: POST .../messages). */
+    async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<readonly Message[]> {
+      const row = repo.appendMessage(userId, id, message);
+      if (!row) throw notFound(CONVERSATION_NOT_FOUND);
+      const cached = messageLists.get(id);
+      if (!cached) return messagesOf(id);
+      const messages = [...cached.messages, row];
+      rememberMessages(id, messages, cached.bytes + sizeOf([row]));
+      return messages;
     },
   };
 }
