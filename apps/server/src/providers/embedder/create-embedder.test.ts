@@ -34,9 +34,10 @@ describe("createEmbedder", () => {
     const folder = path.join(temp.dir, "models", "Xenova", "bge-small-en-v1.5");
     mkdirSync(path.join(folder, "onnx"), { recursive: true });
     writeFileSync(path.join(folder, "config.json"), JSON.stringify({ hidden_size: 384 }));
+    writeFileSync(path.join(folder, "tokenizer.json"), "{}");
     writeFileSync(path.join(folder, "onnx", "model.onnx"), "");
     const local = createEmbedder(configWith({})).embedder!;
-    expect(local.id).toBe("local:bge-small-en-v1.5");
+    expect(local.id).toBe("local:bge-small-en-v1.5:384");
     expect(local.dimensions).toBe(384);
   });
 });

@@ -28,8 +28,12 @@ export function createEmbedder(config: Pick<Config, "embedder" | "llm" | "dataDi
       : none("OpenAI-compatible embeddings need SAGE_LLM_BASE_URL and SAGE_EMBEDDING_MODEL");
   const local = (allowDownload: boolean) => {
     const resolved = resolveLocalModel(localModel, config.dataDir);
-    if (!resolved.cached && !allowDownload) return none(`no local model in ${resolved.folder}`);
-    return setup(createLocalEmbedder({ model: localModel, dataDir: config.dataDir, allowDownload }));
+    // A folder is used as it is; only a Hugging Face id can be downloaded (into the data dir) on first use.
+    if (!resolved.cached && (resolved.explicit || !allowDownload)) {
+      return none(`no local ONNX model in ${resolved.folder} (it needs config.json, tokenizer.json and onnx/model.onnx)`);
+    }
+    const embedder = createLocalEmbedder({ model: localModel, dataDir: config.dataDir, allowDownload });
+    return resolved.cached ? setup(embedder) : { embedder, description: `local:${localModel} (downloaded into ${resolved.folder} on first use)` };
   };
 
   switch (kind) {
