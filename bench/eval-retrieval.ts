@@ -2,6 +2,8 @@
  * `npm run eval:retrieval`: BEIR SciFact (train queries) through SAGE's ingestion (chunks in the store,
  * FTS kept by the schema's triggers) and the retrieval service, printing nDCG@10 and recall@100 as JSON.
  * SAGE_SCIFACT_DIR overrides the data folder (default ../shared/eval/scifact beside the repo).
+ * `-- --limit=N` keeps the first N queries and a corpus of their relevant documents plus 10 x N others: a quick
+ * check that a configuration runs end to end (e.g. SAGE_EMBEDDER=local with a model folder), not a figure to quote.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,14 +14,19 @@ import { createRetrievalService } from "../apps/server/src/modules/retrieval/ret
 import { createVectorStore } from "../apps/server/src/modules/retrieval/vector-store.ts";
 import { createVectorizer } from "../apps/server/src/modules/retrieval/vectorizer.ts";
 import { createEmbedder } from "../apps/server/src/providers/embedder/create-embedder.ts";
+import { resolveLocalModel } from "../apps/server/src/providers/embedder/local.ts";
 import { ingestPlainDocument } from "./ingest-plain-document.ts";
-import { loadSciFact, ndcgAt, recallAt } from "./scifact-data.ts";
+import { loadSciFact, ndcgAt, recallAt, type SciFact } from "./scifact-data.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const dataDir = process.env.SAGE_SCIFACT_DIR ?? path.resolve(repoRoot, "../shared/eval/scifact");
 
+const limitArg = process.argv.find((arg) => arg.startsWith("--limit="));
+const limit = limitArg ? Number(limitArg.slice("--limit=".length)) : null;
+
 async function main() {
-  const data = loadSciFact(dataDir);
+  if (limit !== null && !(Number.isInteger(limit) && limit > 0)) throw new Error(`--limit needs a positive whole number, not ${limitArg}`);
+  const data = limit ? subset(loadSciFact(dataDir), limit) : loadSciFact(dataDir);
   const temp = makeTempDir();
   const store = openStore({ dataDir: temp.dir });
   try {
@@ -35,7 +42,11 @@ async function main() {
     const configs: { name: string; service: ReturnType<typeof createRetrievalService> }[] = [
       { name: "lexical", service: createRetrievalService({ sqlite: store.sqlite }) },
     ];
-    const setup = createEmbedder(loadConfig(process.env));
+    const appConfig = loadConfig(process.env);
+    const local = appConfig.embedder.kind === "local" ? resolveLocalModel(appConfig.embedder.localModel, appConfig.dataDir) : null;
+    // The eval never downloads a model: a local one must already be in its folder (or the data dir's cache).
+    const setup = local && !local.cached ? { embedder: null, description: `none (local model skipped: no ONNX model in ${local.folder})` } : createEmbedder(appConfig);
+    if (!setup.embedder && appConfig.embedder.kind !== "none") console.error(`eval:retrieval: lexical only, ${setup.description}`);
     const embedderNote = setup.description;
     if (setup.embedder) {
       const vectors = createVectorStore(store.sqlite);
@@ -75,7 +86,7 @@ async function main() {
     const chunkCount = (store.sqlite.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
     console.log(
       JSON.stringify(
-        { dataset: "scifact-train", embedder: embedderNote, documents: data.corpus.length, chunks: chunkCount, queries: data.queries.length, index_ms: round(indexMs), runs },
+        { dataset: limit ? `scifact-train (first ${data.queries.length} queries, subset)` : "scifact-train", embedder: embedderNote, documents: data.corpus.length, chunks: chunkCount, queries: data.queries.length, index_ms: round(indexMs), runs },
         null,
         2,
       ),
@@ -84,6 +95,14 @@ async function main() {
     await store.close();
     temp.remove();
   }
+}
+
+/** The first `count` queries over their relevant documents plus 10 x count others. */
+function subset(data: SciFact, count: number): SciFact {
+  const queries = data.queries.slice(0, count);
+  const wanted = new Set(queries.flatMap((query) => [...data.qrels.get(query.id)!]));
+  const others = data.corpus.filter((doc) => !wanted.has(doc.id)).slice(0, 10 * count);
+  return { ...data, queries, corpus: [...data.corpus.filter((doc) => wanted.has(doc.id)), ...others] };
 }
 
 const round = (value: number) => Math.round(value * 10000) / 10000;
