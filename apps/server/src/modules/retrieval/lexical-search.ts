@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { createFtsTotals } from "./fts-totals.ts";
 import { ftsOrQuery, indexTerm } from "./query-terms.ts";
 
 /** Which chunks a search may see. conversationId: undefined = all of the user's, null = system only. */
@@ -73,8 +74,13 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
   const rowidRange = sqlite.prepare("SELECT (SELECT min(id) FROM chunks) AS low, (SELECT max(id) FROM chunks) AS high");
   let cachedTotal = { n: 0, at: -Infinity };
   // idf only needs an approximate row count; counting 100k rows on every query would cost milliseconds.
+  const ftsTotals = createFtsTotals(sqlite);
   const total = () => {
-    if (performance.now() - cachedTotal.at > TOTAL_CACHE_MS) cachedTotal = { n: (totalRows.get() as { n: number }).n, at: performance.now() };
+    if (performance.now() - cachedTotal.at > TOTAL_CACHE_MS) {
+      cachedTotal = { n: (totalRows.get() as { n: number }).n, at: performance.now() };
+      // Deletes and renames leave bm25's row count behind (fts-totals.ts); put it right once it is off by 2%.
+      if (ftsTotals.drift(cachedTotal.n) > Math.max(20, cachedTotal.n * 0.02)) ftsTotals.repair();
+    }
     return cachedTotal.n;
   };
 
