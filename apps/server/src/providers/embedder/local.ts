@@ -62,6 +62,8 @@ export function createLocalEmbedder(options: { model: string; dataDir: string; a
       transformers.env.cacheDir = path.join(options.dataDir, "models");
       const run = (await transformers.pipeline("feature-extraction", current.explicit ? current.folder : options.model, {
         dtype: current.onnxFile === "model_quantized.onnx" ? "q8" : "fp32",
+        // onnxruntime takes every core by default; on a small machine re-vectorising would then starve requests.
+        session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 },
       })) as Extractor;
       dimensions = readHiddenSize(current.folder) || dimensions;
       return { run, pooling: readPooling(current.folder) ?? (isBge ? "cls" : "mean") };
