@@ -71,6 +71,7 @@ describe("conversations", () => {
     await call("POST", `/api/conversations/${conversation.id}/messages`, { role: "user", content: "Hello" });
     const response = await call("POST", `/api/conversations/${conversation.id}/messages`, { role: "model", content: "Hi there" });
     expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     const list = response.json();
     expect(list.map((m: any) => [m.role, m.content])).toEqual([["user", "Hello"], ["model", "Hi there"]]);
     expect(list[0].id).toBeLessThan(list[1].id);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
 import { appendMessageBodySchema, createConversationBodySchema, updateConversationBodySchema } from "@sage/contracts/conversations";
 import { requireUser } from "../../http/session-guard.ts";
+import { sendJson } from "../../http/send-json.ts";
 import { parseInput } from "../../http/validate.ts";
 import { createConversationsRepo } from "./conversations.repo.ts";
 import { createConversationsService } from "./conversations.service.ts";
@@ -39,12 +40,15 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { store: 
     return { ok: true as const };
   });
 
-  app.get("/api/conversations/:id/messages", async (request) => service.listMessages(requireUser(request).id, idOf(request.params)));
+  // The service answers message lists already serialised.
+  app.get("/api/conversations/:id/messages", async (request, reply) =>
+    sendJson(reply, await service.listMessages(requireUser(request).id, idOf(request.params))),
+  );
 
-  app.post("/api/conversations/:id/messages", async (request) => {
+  app.post("/api/conversations/:id/messages", async (request, reply) => {
     const userId = requireUser(request).id;
     const id = idOf(request.params);
     const message = parseInput(appendMessageBodySchema, request.body, "body");
-    return service.appendMessage(userId, id, message);
+    return sendJson(reply, await service.appendMessage(userId, id, message));
   });
 }

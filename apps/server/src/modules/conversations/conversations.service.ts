@@ -4,9 +4,15 @@ import type { BlobStore } from "../../store/blob-store.ts";
 import type { ConversationsRepo } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
-// Message lists kept in memory for the conversations used most recently, up to about this many bytes in all.
+// Message lists (as their JSON) kept in memory for the conversations used most recently, about this many bytes in all.
 const MESSAGE_CACHE_BYTES = 16 * 1_048_576;
-const sizeOf = (messages: readonly Message[]) => messages.reduce((sum, message) => sum + 2 * message.content.length + 120, 0);
+
+/** A conversation's messages as the JSON array the API answers. */
+export type MessageListJson = string & { readonly __messageListJson: true };
+const toJson = (messages: readonly Message[]) => JSON.stringify(messages) as MessageListJson;
+/** The list with one more message: the JSON of the list before it, without re-serialising that. */
+const withMessage = (json: MessageListJson, message: Message) =>
+  `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${JSON.stringify(message)}]` as MessageListJson;
 
 /** Conversations and messages of one user; another user's conversation is simply not found. */
 export function createConversationsService(deps: { repo: ConversationsRepo; blobs: Pick<BlobStore, "remove">; log?: (error: unknown) => void }) {
@@ -23,29 +29,23 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
 
   // Recently used conversations' messages (Map order = least recently used first). Only this service writes
   // messages, and the repo's message calls are synchronous, so an entry is always the table's content.
-  const messageLists = new Map<number, { messages: readonly Message[]; bytes: number }>();
+  // Kept serialised: every append answers the whole list, and re-serialising it each time cost more than the insert.
+  const messageLists = new Map<number, MessageListJson>();
   let cachedBytes = 0;
   const forgetMessages = (id: number) => {
-    cachedBytes -= messageLists.get(id)?.bytes ?? 0;
+    cachedBytes -= 2 * (messageLists.get(id)?.length ?? 0);
     messageLists.delete(id);
   };
-  const rememberMessages = (id: number, messages: readonly Message[], bytes = sizeOf(messages)) => {
+  const rememberMessages = (id: number, json: MessageListJson) => {
     forgetMessages(id);
-    if (bytes > MESSAGE_CACHE_BYTES / 4) return;
+    const bytes = 2 * json.length;
+    if (bytes > MESSAGE_CACHE_BYTES / 4) return json;
     while (cachedBytes + bytes > MESSAGE_CACHE_BYTES) forgetMessages(messageLists.keys().next().value!);
-    messageLists.set(id, { messages, bytes });
+    messageLists.set(id, json);
     cachedBytes += bytes;
+    return json;
   };
-  const messagesOf = (id: number): readonly Message[] => {
-    const cached = messageLists.get(id);
-    if (!cached) {
-      const messages = repo.listMessages(id);
-      rememberMessages(id, messages);
-      return messages;
-    }
-    rememberMessages(id, cached.messages, cached.bytes);
-    return cached.messages;
-  };
+  const messagesOf = (id: number) => rememberMessages(id, messageLists.get(id) ?? toJson(repo.listMessages(id)));
 
   async function list(userId: number): Promise<Conversation[]> {
     const cached = lists.get(userId);
@@ -90,20 +90,18 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
       await deps.blobs.remove(storageKeys).catch((error) => deps.log?.(error));
     },
 
-    async listMessages(userId: number, id: number): Promise<readonly Message[]> {
+    /** The conversation's messages, oldest first, as JSON. */
+    async listMessages(userId: number, id: number): Promise<MessageListJson> {
       await requireOwned(userId, id);
       return messagesOf(id);
     },
 
-    /** Saves the message and answers the conversation's updated message list (spec: POST .../messages). */
-    async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<readonly Message[]> {
+    /** Saves the message and answers the conversation's updated message list as JSON (spec: POST .../messages). */
+    async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<MessageListJson> {
       const row = repo.appendMessage(userId, id, message);
       if (!row) throw notFound(CONVERSATION_NOT_FOUND);
       const cached = messageLists.get(id);
-      if (!cached) return messagesOf(id);
-      const messages = [...cached.messages, row];
-      rememberMessages(id, messages, cached.bytes + sizeOf([row]));
-      return messages;
+      return cached ? rememberMessages(id, withMessage(cached, row)) : messagesOf(id);
     },
   };
 }
