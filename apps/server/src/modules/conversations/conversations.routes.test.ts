@@ -25,7 +25,9 @@ describe("conversations", () => {
     const second = await create();
     expect(second.name).toBe("New Conversation");
     expect(Object.keys(first).sort()).toEqual(["createdAt", "id", "name"]);
-    const list = (await call("GET", "/api/conversations")).json();
+    const listed = await call("GET", "/api/conversations");
+    expect(listed.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const list = listed.json();
     expect(list.map((c: any) => c.id)).toEqual([second.id, first.id]);
     expect((await call("GET", `/api/conversations/${first.id}`)).json()).toEqual(first);
     const renamed = await call("PATCH", `/api/conversations/${first.id}`, { name: "" });

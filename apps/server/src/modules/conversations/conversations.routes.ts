@@ -17,8 +17,9 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { store: 
     log: (error) => app.log.warn({ err: error }, "could not remove uploads of a deleted conversation"),
   });
   const idOf = (params: unknown) => parseInput(idParamsSchema, params, "path").id;
+  // Lists (conversations, messages) come from the service already serialised: they are cached that way.
 
-  app.get("/api/conversations", async (request) => service.list(requireUser(request).id));
+  app.get("/api/conversations", async (request, reply) => sendJson(reply, await service.listJson(requireUser(request).id)));
 
   app.post("/api/conversations", async (request, reply) => {
     const { name } = parseInput(createConversationBodySchema, request.body, "body");
@@ -40,7 +41,6 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { store: 
     return { ok: true as const };
   });
 
-  // The service answers message lists already serialised.
   app.get("/api/conversations/:id/messages", async (request, reply) =>
     sendJson(reply, await service.listMessages(requireUser(request).id, idOf(request.params))),
   );

@@ -56,6 +56,15 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
     return fresh;
   }
 
+  // The list's JSON, made once per cached list (GET /api/conversations answers it on every page open).
+  const listJsons = new WeakMap<Conversation[], string>();
+  async function listJson(userId: number): Promise<string> {
+    const conversations = await list(userId);
+    let json = listJsons.get(conversations);
+    if (json === undefined) listJsons.set(conversations, (json = JSON.stringify(conversations)));
+    return json;
+  }
+
   async function requireOwned(userId: number, id: number) {
     const conversation = (await list(userId)).find((item) => item.id === id);
     if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
@@ -64,6 +73,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
 
   return {
     list,
+    listJson,
     get: requireOwned,
 
     async create(userId: number, name: string) {
