@@ -40,6 +40,8 @@ declare module "fastify" {
   interface FastifyInstance {
     services: AppServices;
     routeTable: { method: string; url: string }[];
+    /** Settles once the demo account is in step with config; start-up fails if it rejects (main.ts). */
+    accountsReady: Promise<void>;
   }
 }
 
@@ -55,16 +57,24 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
-  await auth.ensureDemoUser(config.demoUser.username, config.demoUser.password);
-  await auth.pruneExpiredSessions();
+  // Keeping the demo account's password in step with config costs an argon2 verify (0.1-0.4 s), so it runs
+  // beside the rest of start-up instead of before it; a login waits for it, and so does close.
+  const accountsReady = auth.ensureDemoUser(config.demoUser.username, config.demoUser.password).then(async () => {
+    await auth.pruneExpiredSessions();
+  });
+  accountsReady.catch(() => {}); // reported where it is awaited: main.ts and the login route's hook below
   const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
   const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir), jobs };
   app.decorate("services", services);
+  app.decorate("accountsReady", accountsReady);
+  app.addHook("onClose", () => accountsReady.catch(() => {}));
+  const waitForAccounts = async () => accountsReady;
   // The route table, for tests that sweep every route (fuzzing, auth checks).
   const routeTable: { method: string; url: string }[] = [];
   app.decorate("routeTable", routeTable);
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) if (method !== "HEAD") routeTable.push({ method, url: route.url });
+    if (route.url === "/api/auth/login") route.onRequest = [waitForAccounts, ...[route.onRequest ?? []].flat()];
   });
 
   await app.register(fastifyCookie);

@@ -6,7 +6,7 @@ import { StoreError, openStore } from "./store/open-store.ts";
 async function main() {
   const config = loadConfig();
   const providers = createProviders(config);
-  const store = openStore({ dataDir: config.dataDir });
+  const store = openStore({ dataDir: config.dataDir, backgroundCheckpoints: true });
   const app = await createApp({ config, store, providers });
 
   let closing = false;
@@ -24,6 +24,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  await app.accountsReady;
   app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
 }
 

@@ -27,6 +27,7 @@ export async function createTestApp(
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
   const app = await createApp({ config, store, providers, logger: false });
+  await app.accountsReady; // the demo account exists before a test looks at the store
 
   async function login(credentials = DEMO) {
     const response = await app.inject({ method: "POST", url: "/api/auth/login", payload: credentials });

@@ -1,0 +1,29 @@
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { afterEach, expect, it } from "vitest";
+import { createApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { createProviders } from "./providers/registry.ts";
+import { openStore } from "./store/open-store.ts";
+
+const temp = makeTempDir();
+afterEach(() => temp.remove());
+
+async function start(password: string) {
+  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password });
+  const store = openStore({ dataDir: config.dataDir });
+  const app = await createApp({ config, store, providers: createProviders(config), logger: false });
+  const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
+  return { app, login, close: async () => (await app.close(), await store.close()) };
+}
+
+it("a login right after start-up waits for the demo account to follow a changed password", async () => {
+  const first = await start("first-password");
+  expect((await first.login("first-password")).statusCode).toBe(200);
+  await first.close();
+
+  const second = await start("second-password");
+  const [changed, old] = await Promise.all([second.login("second-password"), second.login("first-password")]);
+  expect(changed.statusCode).toBe(200);
+  expect(old.statusCode).toBe(401);
+  await second.close();
+});
