@@ -7,6 +7,7 @@ import * as sqliteVec from "sqlite-vec";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
 import { withStatementCache } from "./statement-cache.ts";
+import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.ts";
 
 export interface Store {
   db: Kysely<Database>;
@@ -35,7 +36,7 @@ function ensureWritableDir(dir: string) {
 }
 
 /** Opens (creating if needed) the SQLite store in `dataDir` and brings its schema up to date. */
-export function openStore(options: { dataDir: string; migrationsDir?: string }): Store {
+export function openStore(options: { dataDir: string; migrationsDir?: string; backgroundCheckpoints?: boolean }): Store {
   const dataDir = path.resolve(options.dataDir);
   const uploadsDir = path.join(dataDir, "uploads");
   ensureWritableDir(dataDir);
@@ -55,6 +56,12 @@ export function openStore(options: { dataDir: string; migrationsDir?: string }):
       vectorExtension = false;
     }
     migrate(sqlite, options.migrationsDir ?? defaultMigrationsDir);
+    let checkpointer: WalCheckpointer | undefined;
+    if (options.backgroundCheckpoints) {
+      checkpointer = startWalCheckpointer(path.join(dataDir, "sage.db"));
+      // Only a fallback now (40 MB of WAL): the worker normally checkpoints long before.
+      sqlite.pragma("wal_autocheckpoint = 10000");
+    }
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin()],
@@ -66,6 +73,7 @@ export function openStore(options: { dataDir: string; migrationsDir?: string }):
       uploadsDir,
       vectorExtension,
       async close() {
+        await checkpointer?.stop();
         await db.destroy();
       },
     };
