@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { passage } from "../lib/corpus.mjs";
 import { figure, round } from "../lib/figure.mjs";
@@ -39,27 +39,40 @@ async function readAndChunkMbPerS(file, runs = 5) {
 }
 
 /**
- * Not the limit, a floor for the profile: the same chunks inserted with one prepared statement in one
- * transaction into a fresh store with SAGE's schema, FTS5 indexing them through its trigger.
+ * The second, fair limit: the least work that makes the same chunks findable. A fresh store with SAGE's schema
+ * and FTS5 settings; in ONE transaction the chunks go in by one prepared statement and chunks_fts is filled by
+ * one INSERT ... SELECT (the insert trigger is dropped for this: fired per row it opens a statement savepoint,
+ * and FTS5 flushes its pending terms at every savepoint, which alone doubled this floor to 1.1 s for 8 MB).
+ * What the job does beyond this is the cost of committing in batches (segments and merges) and of serving
+ * requests meanwhile.
  */
-async function bareInsertMs(file) {
+async function indexFloorMs(file, runs = 2) {
   const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
   const { convertTxt } = await import(path.join(ingestion, "convert-txt.ts"));
   const { chunkSections } = await import(path.join(ingestion, "chunker.ts"));
   const chunks = chunkSections(convertTxt(readFileSync(file)).sections);
-  const store = openStore({ dataDir: makeDataDir("txt-floor") });
-  try {
-    store.sqlite.pragma("foreign_keys = OFF");
-    store.sqlite.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (1, 1, 'file', 'notes.txt', 'notes.txt', 'ready', '', '')").run();
-    const insert = store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (1, 1, NULL, ?, ?, ?, '')");
-    const startedAt = performance.now();
-    store.sqlite.transaction(() => {
-      for (const chunk of chunks) insert.run(chunk.position, chunk.source, chunk.content);
-    })();
-    return performance.now() - startedAt;
-  } finally {
-    await store.close();
+  let best = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const dataDir = makeDataDir("txt-floor");
+    const store = openStore({ dataDir });
+    try {
+      store.sqlite.pragma("foreign_keys = OFF");
+      store.sqlite.exec("DROP TRIGGER chunks_fts_insert");
+      store.sqlite.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (1, 1, 'file', 'notes.txt', 'notes.txt', 'ready', '', '')").run();
+      const insert = store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (1, 1, NULL, ?, ?, ?, '')");
+      const index = store.sqlite.prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id WHERE c.item_id = 1");
+      const startedAt = performance.now();
+      store.sqlite.transaction(() => {
+        for (const chunk of chunks) insert.run(chunk.position, chunk.source, chunk.content);
+        index.run();
+      })();
+      best = Math.min(best, performance.now() - startedAt);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
+  return best;
 }
 
 /**
@@ -74,11 +87,12 @@ export async function ingestTxt({ quick }) {
   const bytes = readFileSync(file);
   const limit = await readAndChunkMbPerS(file);
   const note = notesText(900_000, 12);
-  const noteLimit = (() => {
-    const noteFile = path.join(dir, "note.txt");
-    writeFileSync(noteFile, note);
-    return readAndChunkMbPerS(noteFile);
-  })();
+  const noteFile = path.join(dir, "note.txt");
+  writeFileSync(noteFile, note);
+  const noteLimit = await readAndChunkMbPerS(noteFile);
+  // Measured before the server starts, so the floors don't share the CPUs with it.
+  const floorMs = await indexFloorMs(file);
+  const noteFloorMs = await indexFloorMs(noteFile, 3);
   const sage = await startSage({ label: "txt", env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" } });
   try {
     const cookie = await sage.login();
@@ -90,11 +104,15 @@ export async function ingestTxt({ quick }) {
     const noteItem = await waitForItem(sage, cookie, (await response.json()).file.id);
     const noteJobMs = jobDurationMs(sage.dataDir, { itemId: noteItem.id });
     const noteMb = Buffer.byteLength(note) / 2 ** 20;
-    const noteLimitResult = await noteLimit;
-    const insertMs = Math.min(await bareInsertMs(file), await bareInsertMs(file));
+    const txtMb = bytes.length / 2 ** 20;
+    const txtParams = { megabytes, chunks: item.chunkCount, jobMs, limitMs: round(limit.ms), indexFloorMs: round(floorMs, 0) };
+    const noteParams = { megabytes: round(noteMb), chunks: noteItem.chunkCount, jobMs: noteJobMs, limitMs: round(noteLimit.ms), indexFloorMs: round(noteFloorMs, 0) };
     return [
-      figure({ name: "ingest.txt_mb_per_s", value: bytes.length / 2 ** 20 / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes, chunks: item.chunkCount, jobMs, limitMs: round(limit.ms), bareInsertAndFtsMs: round(insertMs, 0) } }),
-      figure({ name: "ingest.note_mb_per_s", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteLimitResult.mbPerS, better: "higher", target: ">= 0.5 of limit", params: { megabytes: round(noteMb), chunks: noteItem.chunkCount, jobMs: noteJobMs, limitMs: round(noteLimitResult.ms) } }),
+      figure({ name: "ingest.txt_mb_per_s", value: txtMb / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: txtParams }),
+      figure({ name: "ingest.note_mb_per_s", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteLimit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: noteParams }),
+      // The same job times against the index floor (no target in the issue: the ratio is the figure to watch).
+      figure({ name: "ingest.txt_vs_index_floor", value: txtMb / (jobMs / 1000), unit: "MB/s", limit: txtMb / (floorMs / 1000), better: "higher", params: txtParams }),
+      figure({ name: "ingest.note_vs_index_floor", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteMb / (noteFloorMs / 1000), better: "higher", params: noteParams }),
     ];
   } finally {
     await sage.stop();
