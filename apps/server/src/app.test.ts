@@ -27,3 +27,18 @@ it("a login right after start-up waits for the demo account to follow a changed 
   expect(old.statusCode).toBe(401);
   await second.close();
 });
+
+it("validates and serialises with Fastify schemas if a route declares them (the compilers load on first use)", async () => {
+  const { app, close } = await start("sage-demo");
+  app.post("/schema-probe", {
+    schema: {
+      body: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+      response: { 200: { type: "object", properties: { name: { type: "string" } } } },
+    },
+    handler: async (request) => ({ ...(request.body as object), extra: "dropped by the serializer" }),
+  });
+  expect((await app.inject({ method: "POST", url: "/schema-probe", payload: {} })).statusCode).toBe(400);
+  const ok = await app.inject({ method: "POST", url: "/schema-probe", payload: { name: "Ada" } });
+  expect(ok.json()).toEqual({ name: "Ada" });
+  await close();
+});

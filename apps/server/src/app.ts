@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Config } from "./config.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
@@ -45,6 +46,24 @@ declare module "fastify" {
   }
 }
 
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
+
+/**
+ * Fastify loads its schema compilers (ajv, fast-json-stringify) at start-up unless it is given its own. No route
+ * declares a Fastify schema (input is parsed with zod), so these load them only if one ever does.
+ */
+function lazySchemaCompilers(): CompilersFactory {
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
+  const onFirstCall = <F>(load: () => F): F => {
+    let loaded: F | undefined;
+    return ((...args: unknown[]) => ((loaded ??= load()) as (...args: unknown[]) => unknown)(...args)) as F;
+  };
+  return {
+    buildValidator: onFirstCall(() => fromFastify("@fastify/ajv-compiler")()),
+    buildSerializer: onFirstCall(() => fromFastify("@fastify/fast-json-stringify-compiler")()),
+  };
+}
+
 /** Builds the HTTP app over the given store and providers; tests pass a temporary store and fakes. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
@@ -54,6 +73,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     // Shutdown must not wait for open event streams (chat) to end by themselves.
     forceCloseConnections: true,
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
 
   const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
