@@ -59,7 +59,8 @@ export function openStore(options: { dataDir: string; migrationsDir?: string; ba
     let checkpointer: WalCheckpointer | undefined;
     if (options.backgroundCheckpoints) {
       checkpointer = startWalCheckpointer(path.join(dataDir, "sage.db"));
-      // Only a fallback now (40 MB of WAL): the worker normally checkpoints long before.
+      // A fallback at 40 MB of WAL. Continuous writes (a long ingestion) reach it, since the WAL only restarts when
+      // the worker has copied every frame before the next write; the pages are then mostly copied and synced already.
       sqlite.pragma("wal_autocheckpoint = 10000");
     }
     const db = new Kysely<Database>({
