@@ -148,6 +148,18 @@ describe("POST /api/gemini/function-response", () => {
     expect(JSON.stringify(contents.at(-1).parts[0].functionResponse.response)).toContain('"id":7');
   });
 
+  it("sends Gemini the same request streamed as unstreamed (history, system instruction, tools, function result)", async () => {
+    const followUp = { messages: history, functionResponse: { name: "createReminder", args: { title: "Call Ann" }, response: { id: 7 } }, systemInstruction: "Be brief.", tools };
+    for (const [url, payload] of [["/api/gemini/chat", { messages: history, systemInstruction: "Be brief.", tools }], ["/api/gemini/function-response", followUp]] as const) {
+      gemini.script({ text: "ok" }, { text: "ok" });
+      await post(url, payload);
+      await post(url, { ...payload, stream: true });
+      const [unstreamed, streamed] = gemini.requests.slice(-2);
+      expect([unstreamed!.action, streamed!.action]).toEqual(["generateContent", "streamGenerateContent"]);
+      expect(streamed!.body).toEqual(unstreamed!.body);
+    }
+  });
+
   it("streams the follow-up too", async () => {
     gemini.script({ chunks: ["All ", "set."] });
     const received = events((await post("/api/gemini/function-response", { messages: history, functionResponse: { name: "searchDocuments", response: [] }, stream: true })).body);

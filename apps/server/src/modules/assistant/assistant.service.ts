@@ -1,9 +1,10 @@
 import { APICallError, generateText, streamText, type ModelMessage, type ToolSet } from "ai";
-import type { ChatRequest, ChatResponse, FunctionResponseRequest, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
+import type { ChatRequest, ChatResponse, FunctionResponseRequest, Tools, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/assistant";
 import { AppError, badRequest } from "../../http/app-error.ts";
 import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
+import { asV3Model, streamTurn, toFunctionTools } from "./stream-turn.ts";
 import { toModelMessages, toToolSet, withFunctionResult } from "./to-model-input.ts";
 
 export const WEB_SEARCH_NOT_CONFIGURED_MESSAGE =
@@ -40,10 +41,16 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     return modelId;
   }
 
-  async function runTurn(modelId: string, input: { messages: ModelMessage[]; system?: string; tools?: ToolSet }, options: TurnOptions): Promise<ChatResponse> {
+  async function runTurn(modelId: string, request: { messages: ModelMessage[]; system?: string; tools?: Tools }, options: TurnOptions): Promise<ChatResponse> {
     const signal = AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(options.signal ? [options.signal] : [])]);
-    const common = { model: llm!.languageModel(modelId), system: input.system || undefined, messages: input.messages, tools: input.tools, maxRetries: 0, abortSignal: signal };
+    const model = llm!.languageModel(modelId);
+    const v3Model = asV3Model(model);
+    const system = request.system || undefined;
     try {
+      if (options.onDelta && v3Model) {
+        return await streamTurn(v3Model, { messages: request.messages, system, tools: toFunctionTools(request.tools) }, { abortSignal: signal, onDelta: options.onDelta });
+      }
+      const common = { model, system, messages: request.messages, tools: toToolSet(request.tools), maxRetries: 0, abortSignal: signal };
       if (!options.onDelta) {
         const result = await generateText(common);
         return { response: result.text, functionCalls: result.toolCalls.map((call) => ({ name: call.toolName, args: (call.input ?? {}) as Record<string, unknown> })) };
@@ -87,7 +94,7 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     async chat(request: ChatRequest, options: TurnOptions = {}): Promise<ChatResponse> {
       const modelId = resolveModel(request.model);
       if (!modelId) return notConfiguredReply(options);
-      return runTurn(modelId, { messages: toModelMessages(request.messages), system: request.systemInstruction, tools: toToolSet(request.tools) }, options);
+      return runTurn(modelId, { messages: toModelMessages(request.messages), system: request.systemInstruction, tools: request.tools }, options);
     },
 
     /** POST /api/gemini/function-response: the follow-up reply once the client ran the function. */
@@ -95,7 +102,7 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
       const modelId = resolveModel(request.model);
       if (!modelId) return { response: notConfiguredReply(options).response };
       const messages = withFunctionResult(request.messages, request.functionResponse);
-      const { response } = await runTurn(modelId, { messages, system: request.systemInstruction, tools: toToolSet(request.tools) }, options);
+      const { response } = await runTurn(modelId, { messages, system: request.systemInstruction, tools: request.tools }, options);
       return { response };
     },
 
