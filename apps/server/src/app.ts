@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { Config } from "./config.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
+import { RequestLog } from "./http/request-log.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
@@ -69,6 +70,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : { level: config.logLevel },
+    logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
     // Shutdown must not wait for open event streams (chat) to end by themselves.

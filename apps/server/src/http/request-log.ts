@@ -1,0 +1,22 @@
+import { LogController, type FastifyReply, type FastifyRequest } from "fastify";
+
+/** Requests slower than this are logged at info even when per-request lines are off. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * Fastify's per-request log lines ("incoming request", "request completed") cost more than answering most
+ * requests, so below debug only failed and slow requests get a line. debug and trace keep every line.
+ */
+export class RequestLog extends LogController {
+  constructor(private readonly everyRequest: boolean) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply) {
+    if (this.everyRequest) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (this.everyRequest || error || reply.elapsedTime >= SLOW_REQUEST_MS) super.requestCompleted(error, request, reply);
+  }
+}
