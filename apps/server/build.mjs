@@ -5,7 +5,8 @@ import { build } from "esbuild";
 
 // Left to Node at run time: native addons, packages that read their own files or start workers from them, parsers
 // and the fetcher that load on first use (so they cost nothing at start-up), and Fastify's schema compilers (no
-// route declares a Fastify schema; app.ts loads them only if one ever does).
+// route declares a Fastify schema; app.ts loads them only if one ever does). A new dependency with native code,
+// or one that reads its own files at run time, belongs here.
 const EXTERNAL = [
   "better-sqlite3",
   "argon2",
