@@ -110,9 +110,10 @@ export async function ingestTxt({ quick }) {
     return [
       figure({ name: "ingest.txt_mb_per_s", value: txtMb / (jobMs / 1000), unit: "MB/s", limit: limit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: txtParams }),
       figure({ name: "ingest.note_mb_per_s", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteLimit.mbPerS, better: "higher", target: ">= 0.5 of limit", params: noteParams }),
-      // The same job times against the index floor (no target in the issue: the ratio is the figure to watch).
-      figure({ name: "ingest.txt_vs_index_floor", value: txtMb / (jobMs / 1000), unit: "MB/s", limit: txtMb / (floorMs / 1000), better: "higher", params: txtParams }),
-      figure({ name: "ingest.note_vs_index_floor", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteMb / (noteFloorMs / 1000), better: "higher", params: noteParams }),
+      // The same job times against the index floor: read + chunk leaves out the FTS5 index, which alone takes more
+      // than twice as long, so the issue's 0.5 is held against the floor instead (docs/decisions/007).
+      figure({ name: "ingest.txt_vs_index_floor", value: txtMb / (jobMs / 1000), unit: "MB/s", limit: txtMb / (floorMs / 1000), better: "higher", target: ">= 0.5 of limit", params: txtParams }),
+      figure({ name: "ingest.note_vs_index_floor", value: noteMb / (noteJobMs / 1000), unit: "MB/s", limit: noteMb / (noteFloorMs / 1000), better: "higher", target: ">= 0.5 of limit", params: noteParams }),
     ];
   } finally {
     await sage.stop();
