@@ -110,8 +110,17 @@ export async function search({ quick }) {
           }
           if (withRecommend) for (const text of recommendQueries) recommendLimitMs.push(local.bare(text, RECOMMEND_CANDIDATES).totalMs);
         }
+        // The same bare queries, each after the process idled 1 ms, as a request over HTTP always finds it
+        // (it waited for the request): on this VM that alone costs 1.5-2x (docs/benchmarks.md). Reported beside
+        // the HTTP figures, not used as their limit.
+        const idleLimitMs = [];
+        for (const query of searchQueries) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          idleLimitMs.push(local.bare(query, SEARCH_CANDIDATES).totalMs);
+        }
         await local.close();
         const limit = stats(limitMs);
+        const idleLimit = stats(idleLimitMs);
         const service = stats(serviceMs);
 
         // Over HTTP against the built server, which loads (reads back or builds) its index at start-up.
@@ -141,9 +150,10 @@ export async function search({ quick }) {
 
         const tag = `${chunks / 1000}k_${dimensions}d`;
         const detail = { ...params, limitP50Ms: round(limit.p50), limitP95Ms: round(limit.p95) };
+        const idleDetail = { limitAfterIdleP50Ms: round(idleLimit.p50), limitAfterIdleP95Ms: round(idleLimit.p95) };
         out.push(
-          figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : "<= 2x limit", params: { ...detail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
-          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: detail }),
+          figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : "<= 2x limit", params: { ...detail, ...idleDetail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
+          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: { ...detail, ...idleDetail } }),
           figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }),
           figure({
             name: `search.index_ready.${tag}`,
