@@ -95,17 +95,24 @@ export class VectorPartition {
     return true;
   }
 
-  /** Reads a saved partition when its summary matches the table's; null means rebuild from the table. */
-  static load(basePath: string, expected: { count: number; maxChunkId: number; sumChunkIds: number }): VectorPartition | null {
+  /**
+   * Keeps only the members the table still has under the same conversation (`live`: chunk id -> conversation id)
+   * and returns how many of the table's ids it lacks. A saved index can only lag the table by whole rows: chunk
+   * ids are never reused and a vector under an id changes only in a re-vectorise, which discards saved indexes.
+   */
+  catchUpPlan(live: Map<number, number | null>): number[] {
+    for (const [chunkId, conversationId] of [...this.members]) {
+      if (live.get(chunkId) !== conversationId) this.remove(chunkId);
+    }
+    const missing: number[] = [];
+    for (const chunkId of live.keys()) if (!this.members.has(chunkId)) missing.push(chunkId);
+    return missing;
+  }
+
+  /** Reads a saved partition (index + members); null when there is none or it cannot be read. */
+  static load(basePath: string): VectorPartition | null {
     try {
-      const meta = JSON.parse(readFileSync(`${basePath}.json`, "utf8")) as {
-        dimensions: number;
-        count: number;
-        maxChunkId: number;
-        sumChunkIds: number;
-        members: [number, number | null][];
-      };
-      if (meta.count !== expected.count || meta.maxChunkId !== expected.maxChunkId || meta.sumChunkIds !== expected.sumChunkIds) return null;
+      const meta = JSON.parse(readFileSync(`${basePath}.json`, "utf8")) as { dimensions: number; members: [number, number | null][] };
       const partition = new VectorPartition(meta.dimensions);
       const hnsw = new hnswlib.HierarchicalNSW("ip", meta.dimensions);
       hnsw.readIndexSync(`${basePath}.hnsw`, true);

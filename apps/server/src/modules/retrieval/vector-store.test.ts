@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../store/open-store.ts";
 import { insertKnowledge } from "./test-knowledge.ts";
-import { createVectorStore, SYNC_BUILD_LIMIT } from "./vector-store.ts";
+import { createVectorStore, SYNC_BUILD_LIMIT, SYNC_CATCH_UP_LIMIT } from "./vector-store.ts";
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -20,7 +20,7 @@ function vectorFor(seed: number): number[] {
 }
 
 describe("vector store", () => {
-  it("saves HNSW partitions at shutdown, reads them back when they match the table, and rebuilds when they do not", async () => {
+  it("saves HNSW partitions at shutdown, reads them back, and drops from them what the table no longer has", async () => {
     temp = makeTempDir();
     store = openStore({ dataDir: temp.dir });
     store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
@@ -43,7 +43,7 @@ describe("vector store", () => {
     expect(second.persist()).toBe(1);
     expect(statSync(path.join(indexDir, readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!)).mtimeMs).toBeGreaterThanOrEqual(savedAt);
 
-    // A chunk deleted after the save: the saved index no longer matches, is rebuilt, and never returns it.
+    // A chunk deleted after the save: the saved index lags the table, catches up, and never returns it.
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(target);
     const third = createVectorStore(store.sqlite, { indexDir });
     const hits = third.search("test:8", vectorFor(target), { userId: 3 }, 5);
@@ -80,5 +80,62 @@ describe("vector store", () => {
     const restarted = createVectorStore(store.sqlite, { indexDir });
     const target = chunkIds[77]!;
     expect(restarted.search("test:8", vectorFor(target), { userId: 3 }, 1)[0]!.chunkId).toBe(target);
+  });
+
+  /** A store past the size that builds in the background, its index built and saved; then changes and a "crash". */
+  async function savedBigIndex() {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const indexDir = path.join(temp.dir, "vector-index");
+    const running = createVectorStore(store.sqlite, { indexDir });
+    await running.warm("test:8", 3); // built in the background and saved at once
+    const addChunks = (count: number) => {
+      const { chunkIds: added } = insertKnowledge(store.sqlite, { userId: 3, name: `new-${count}.txt`, chunks: Array.from({ length: count }, (_, index) => `new ${index}`) });
+      running.upsert("test:8", added.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+      return added;
+    };
+    return { chunkIds, indexDir, running, addChunks };
+  }
+
+  it("after a crash, reads the saved index back and catches up with the chunks added and deleted since, answering at once", async () => {
+    const { chunkIds, indexDir, addChunks } = await savedBigIndex();
+    const added = addChunks(20);
+    const gone = chunkIds[10]!;
+    store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(gone);
+    // No persist(): the process "crashed" with 20 vectors and a deletion the saved index has not seen.
+
+    const restarted = createVectorStore(store.sqlite, { indexDir });
+    // A rebuild at this size would run in the background and answer nothing from vectors yet.
+    expect(restarted.search("test:8", vectorFor(added[7]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[7]);
+    expect(restarted.search("test:8", vectorFor(chunkIds[4000]!), { userId: 3 }, 1)[0]!.chunkId).toBe(chunkIds[4000]);
+    const near = restarted.search("test:8", vectorFor(gone), { userId: 3 }, 5);
+    expect(near).toHaveLength(5);
+    expect(near.map((hit) => hit.chunkId)).not.toContain(gone);
+    // The caught-up index is what shutdown saves; the next start reads it back as it is.
+    expect(restarted.persist()).toBe(1);
+    const again = createVectorStore(store.sqlite, { indexDir });
+    expect(again.search("test:8", vectorFor(added[19]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[19]);
+    expect(again.persist()).toBe(0);
+  });
+
+  it("catches up in the background when the saved index lacks many vectors, without losing the ones it had", async () => {
+    const { chunkIds, indexDir, addChunks } = await savedBigIndex();
+    const added = addChunks(SYNC_CATCH_UP_LIMIT + 50);
+
+    const restarted = createVectorStore(store.sqlite, { indexDir });
+    expect(restarted.search("test:8", vectorFor(added[3]!), { userId: 3 }, 1)).toEqual([]);
+    await restarted.warm("test:8", 3);
+    expect(restarted.search("test:8", vectorFor(added[3]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[3]);
+    expect(restarted.search("test:8", vectorFor(chunkIds[321]!), { userId: 3 }, 1)[0]!.chunkId).toBe(chunkIds[321]);
+  });
+
+  it("forgetting a user (reset, import, re-vectorise) deletes their saved indexes too", async () => {
+    const { indexDir, running } = await savedBigIndex();
+    expect(readdirSync(indexDir).length).toBe(2);
+    running.forgetUser(3);
+    expect(readdirSync(indexDir)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SearchScope } from "./lexical-search.ts";
@@ -15,6 +15,8 @@ export interface VectorRow {
 type PageRow = { chunkId: number; conversationId: number | null; vector: Buffer };
 /** Partitions up to this size are built on the spot (well under a second); larger ones in the background. */
 export const SYNC_BUILD_LIMIT = 5_000;
+/** A saved index lacking at most this many of the table's vectors catches up on the spot (about 1 ms each at 100k). */
+export const SYNC_CATCH_UP_LIMIT = 200;
 const BUILD_PAGE = 500;
 const BUILD_SLICE_MS = 10;
 
@@ -43,6 +45,11 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`,
   );
   const building = new Map<string, Promise<void>>();
+  const liveIds = sqlite.prepare("SELECT chunk_id AS chunkId, conversation_id AS conversationId FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?");
+  const vectorRow = sqlite.prepare(
+    "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND chunk_id = ?",
+  );
+  const dimensionsOf = sqlite.prepare("SELECT dimensions FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1");
   const anyVector = sqlite.prepare("SELECT 1 FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? LIMIT 1");
   // One statement per hit count: preparing an `IN (...)` on every search cost as much as the ANN query itself.
   const liveStatements = new Map<number, BetterSqlite3.Statement>();
@@ -64,15 +71,19 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
   function partitionFor(embedderId: string, userId: number): VectorPartition | null {
     const cached = partitions.get(key(embedderId, userId));
     if (cached) return cached;
-    if (options.indexDir) {
-      const saved = VectorPartition.load(basePath(embedderId, userId), summaryOf.get(embedderId, userId) as ReturnType<VectorPartition["summary"]>);
-      if (saved) {
+    if (building.has(key(embedderId, userId))) return null;
+    const summary = summaryOf.get(embedderId, userId) as ReturnType<VectorPartition["summary"]>;
+    if (summary.count === 0) return null;
+    const saved = options.indexDir ? VectorPartition.load(basePath(embedderId, userId)) : null;
+    if (saved && saved.dimensions === (dimensionsOf.get(embedderId, userId) as { dimensions: number }).dimensions) {
+      const current = saved.summary();
+      if (current.count === summary.count && current.maxChunkId === summary.maxChunkId && current.sumChunkIds === summary.sumChunkIds) {
         partitions.set(key(embedderId, userId), saved);
         return saved;
       }
+      const caughtUp = catchUp(embedderId, userId, saved);
+      if (caughtUp !== "rebuild") return caughtUp;
     }
-    const summary = summaryOf.get(embedderId, userId) as { count: number };
-    if (summary.count === 0) return null;
     if (summary.count <= SYNC_BUILD_LIMIT) {
       let partition: VectorPartition | null = null;
       for (const row of loadRows.iterate(embedderId, userId) as Iterable<PageRow>) {
@@ -88,22 +99,46 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
   }
 
   /**
+   * A saved index that lags the table (the process stopped without saving what it added or removed since):
+   * drops what the table no longer has and adds what it lacks, on the spot when that is little, else in the
+   * background like a build. Far cheaper than rebuilding: at 100k chunks a rebuild is a minute of CPU.
+   */
+  function catchUp(embedderId: string, userId: number, saved: VectorPartition): VectorPartition | null | "rebuild" {
+    const live = new Map((liveIds.all(embedderId, userId) as { chunkId: number; conversationId: number | null }[]).map((row) => [row.chunkId, row.conversationId]));
+    const savedCount = saved.size;
+    const missing = saved.catchUpPlan(live);
+    // An HNSW graph that is mostly deleted nodes searches poorly: start afresh.
+    if (savedCount - (live.size - missing.length) > savedCount / 2) return "rebuild";
+    if (missing.length > SYNC_CATCH_UP_LIMIT) {
+      startBuild(embedderId, userId, saved);
+      return null;
+    }
+    for (const chunkId of missing) {
+      const row = vectorRow.get(embedderId, chunkId) as PageRow | undefined;
+      if (row) saved.add(row.chunkId, row.conversationId, fromBlob(row.vector));
+    }
+    partitions.set(key(embedderId, userId), saved);
+    return saved;
+  }
+
+  /**
    * Builds a large partition a page at a time, yielding to the event loop between pages (HNSW over 100k
    * vectors takes minutes here); searches answer from BM25 alone until it is ready. Rows added meanwhile have
    * larger chunk ids, so the paging loop picks them up before it ends.
    */
-  function startBuild(embedderId: string, userId: number): Promise<void> {
+  function startBuild(embedderId: string, userId: number, seed: VectorPartition | null = null): Promise<void> {
     const name = key(embedderId, userId);
     const running = building.get(name);
     if (running) return running;
     const build = (async () => {
-      let partition: VectorPartition | null = null;
+      let partition = seed;
       let after = 0;
       for (;;) {
         const rows = pageRows.all(embedderId, userId, after, BUILD_PAGE) as PageRow[];
         if (rows.length === 0) break;
         let sliceStart = performance.now();
         for (const row of rows) {
+          if (partition?.has(row.chunkId)) continue; // read back from the saved index (catch-up)
           const vector = fromBlob(row.vector);
           partition ??= new VectorPartition(vector.length);
           partition.add(row.chunkId, row.conversationId, vector);
@@ -126,6 +161,15 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     })().finally(() => building.delete(name));
     building.set(name, build);
     return build;
+  }
+
+  /**
+   * Deletes the user's saved indexes: before vectors under existing chunk ids are replaced (re-vectorise), which
+   * a saved index could not tell from the table, so it is rebuilt rather than read back stale after a crash.
+   */
+  function discardSaved(userId: number) {
+    if (!options.indexDir || !existsSync(options.indexDir)) return;
+    for (const name of readdirSync(options.indexDir)) if (name.startsWith(`${userId}-`)) rmSync(path.join(options.indexDir, name), { force: true });
   }
 
   return {
@@ -181,9 +225,12 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       return saved;
     },
 
-    /** Drops the in-memory indexes of a user (after a reset or an import rewrote their rows). */
+    discardSaved,
+
+    /** Drops the user's indexes, in memory and saved (after a reset, an import or a re-vectorise rewrote their rows). */
     forgetUser(userId: number) {
       for (const name of [...partitions.keys()]) if (name.startsWith(`${userId}\u0000`)) partitions.delete(name);
+      discardSaved(userId);
     },
   };
 }

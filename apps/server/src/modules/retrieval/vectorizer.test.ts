@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
@@ -43,6 +44,12 @@ function setUp(chunks: number) {
   insertKnowledge(store.sqlite, { userId: 3, name: "plan.txt", chunks: Array.from({ length: chunks }, (_, index) => `chunk ${index}`) });
 }
 
+function unitVector(seed: number): number[] {
+  const vector = Array.from({ length: 8 }, (_, index) => Math.sin(seed * 12.9898 + index * 78.233));
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
 const vectorCount = () => (store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n;
 
 describe("vectorizer", () => {
@@ -78,5 +85,35 @@ describe("vectorizer", () => {
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }
+  });
+
+  it("a re-vectorise cut off half-way leaves no saved index behind to serve the replaced vectors after a restart", async () => {
+    setUp(2500); // past the HNSW threshold, so the index is saved to disk
+    const indexDir = path.join(temp.dir, "vector-index");
+    // One embedder id, two models behind it (a local model folder replaced, an Ollama model pulled again).
+    const model = (offset: number, failOnCall?: number): Embedder => {
+      let calls = 0;
+      return {
+        id: "test:model:8",
+        dimensions: 8,
+        maxBatch: 100,
+        async embed(texts) {
+          if (++calls === failOnCall) throw new Error("killed");
+          return texts.map((text) => unitVector(Number(/chunk (\d+)/.exec(text)![1]) + offset));
+        },
+      };
+    };
+    const before = createVectorStore(store.sqlite, { indexDir });
+    await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors: before }).vectorizeUser(3);
+    expect(before.search("test:model:8", unitVector(42), { userId: 3 }, 1)).toHaveLength(1);
+    expect(before.persist()).toBe(1);
+
+    const during = createVectorStore(store.sqlite, { indexDir });
+    await expect(createVectorizer({ sqlite: store.sqlite, embedder: model(5000, 10), vectors: during }).revectorizeUser(3)).rejects.toThrow("killed");
+    // The process dies here: no persist(). Chunk 42's vector is now the new model's.
+    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const [hit] = restarted.search("test:model:8", unitVector(42 + 5000), { userId: 3 }, 1);
+    const chunk42 = (store.sqlite.prepare("SELECT id FROM chunks WHERE content = 'chunk 42'").get() as { id: number }).id;
+    expect(hit!.chunkId).toBe(chunk42);
   });
 });

@@ -101,6 +101,7 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
      */
     async revectorizeUser(userId: number, progress?: (processed: number, total: number) => Promise<void>): Promise<number> {
       if (!embedder) return 0;
+      vectors.discardSaved(userId); // vectors under existing ids are about to change; see VectorStore.discardSaved
       const total = (countForUser.get(userId) as { n: number }).n;
       let processed = 0;
       await progress?.(0, total);
