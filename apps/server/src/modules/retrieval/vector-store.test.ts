@@ -138,4 +138,24 @@ describe("vector store", () => {
     running.forgetUser(3);
     expect(readdirSync(indexDir)).toEqual([]);
   });
+
+  it("a background build overtaken by a rewrite of the user's vectors is thrown away, not installed stale", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
+    vectors.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const target = chunkIds[3]!;
+    expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // the build has started, past the target
+
+    // A re-vectorise rewrites the target's vector under the same embedder while the build runs, then forgets the user.
+    // (vectorFor's vectors all lie in one plane; this one is off it, so no other chunk is near.)
+    const rewritten = [1, -1, 1, -1, 1, -1, 1, -1].map((value) => value / Math.sqrt(8));
+    vectors.upsert("test:8", [{ chunkId: target, userId: 3, conversationId: null, vector: rewritten }]);
+    vectors.forgetUser(3);
+    await vectors.warm("test:8", 3); // waits for the overtaken build; the next one reads the table afresh
+    await vectors.warm("test:8", 3);
+    expect(vectors.search("test:8", rewritten, { userId: 3 }, 1)[0]).toEqual({ chunkId: target, similarity: expect.closeTo(1, 5) });
+  });
 });

@@ -45,6 +45,9 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`,
   );
   const building = new Map<string, Promise<void>>();
+  /** Bumped when a user's rows are rewritten, so a build that read them before that is thrown away. */
+  const generations = new Map<number, number>();
+  const generationOf = (userId: number) => generations.get(userId) ?? 0;
   const liveIds = sqlite.prepare("SELECT chunk_id AS chunkId, conversation_id AS conversationId FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?");
   const vectorRow = sqlite.prepare(
     "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND chunk_id = ?",
@@ -130,6 +133,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     const name = key(embedderId, userId);
     const running = building.get(name);
     if (running) return running;
+    const generation = generationOf(userId);
     const build = (async () => {
       let partition = seed;
       let after = 0;
@@ -151,7 +155,8 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         after = rows[rows.length - 1]!.chunkId;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (!partition) return;
+      // The user's rows were rewritten meanwhile (reset, import, re-vectorise): what was read may be stale.
+      if (!partition || generationOf(userId) !== generation) return;
       partitions.set(name, partition);
       // Saved at once (a few hundred ms at 100k), so a crash before the next clean shutdown costs no rebuild.
       if (options.indexDir) {
@@ -230,6 +235,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     /** Drops the user's indexes, in memory and saved (after a reset, an import or a re-vectorise rewrote their rows). */
     forgetUser(userId: number) {
       for (const name of [...partitions.keys()]) if (name.startsWith(`${userId}\u0000`)) partitions.delete(name);
+      generations.set(userId, generationOf(userId) + 1);
       discardSaved(userId);
     },
   };

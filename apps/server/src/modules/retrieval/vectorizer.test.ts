@@ -44,8 +44,16 @@ function setUp(chunks: number) {
   insertKnowledge(store.sqlite, { userId: 3, name: "plan.txt", chunks: Array.from({ length: chunks }, (_, index) => `chunk ${index}`) });
 }
 
+/** A pseudo-random unit vector per seed (mulberry32): unrelated seeds give far-apart vectors. */
 function unitVector(seed: number): number[] {
-  const vector = Array.from({ length: 8 }, (_, index) => Math.sin(seed * 12.9898 + index * 78.233));
+  let state = seed + 0x9e3779b9;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+  const vector = Array.from({ length: 8 }, next);
   const norm = Math.hypot(...vector);
   return vector.map((value) => value / norm);
 }
