@@ -158,4 +158,19 @@ describe("vector store", () => {
     await vectors.warm("test:8", 3);
     expect(vectors.search("test:8", rewritten, { userId: 3 }, 1)[0]).toEqual({ chunkId: target, similarity: expect.closeTo(1, 5) });
   });
+
+  it("a vector replaced while a background build runs reaches the index the build installs", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    const vectors = createVectorStore(store.sqlite);
+    vectors.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const target = chunkIds[3]!;
+    expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // building, already past the target
+    const rewritten = [1, 1, -1, -1, 1, 1, -1, -1].map((value) => value / Math.sqrt(8));
+    vectors.upsert("test:8", [{ chunkId: target, userId: 3, conversationId: null, vector: rewritten }]);
+    await vectors.warm("test:8", 3);
+    expect(vectors.search("test:8", rewritten, { userId: 3 }, 1)[0]).toEqual({ chunkId: target, similarity: expect.closeTo(1, 5) });
+  });
 });

@@ -45,9 +45,17 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?`,
   );
   const building = new Map<string, Promise<void>>();
-  /** Bumped when a user's rows are rewritten, so a build that read them before that is thrown away. */
-  const generations = new Map<number, number>();
-  const generationOf = (userId: number) => generations.get(userId) ?? 0;
+  /** The partition each running build is filling: upserts go into it too, so it never ends up with old vectors. */
+  const inBuild = new Map<string, VectorPartition>();
+  /** Bumped when a partition's rows are rewritten behind it, so a build that read them before is thrown away. */
+  const generations = new Map<string, number>();
+  const generationOf = (name: string) => generations.get(name) ?? 0;
+  /** Drops a partition from memory, and the result of any build of it still running. */
+  const invalidate = (name: string) => {
+    partitions.delete(name);
+    generations.set(name, generationOf(name) + 1);
+  };
+  const namesOf = (userId: number) => [...new Set([...partitions.keys(), ...building.keys()])].filter((name) => name.startsWith(`${userId}\u0000`));
   const liveIds = sqlite.prepare("SELECT chunk_id AS chunkId, conversation_id AS conversationId FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?");
   const vectorRow = sqlite.prepare(
     "SELECT chunk_id AS chunkId, conversation_id AS conversationId, vector FROM chunk_vectors WHERE embedder_id = ? AND chunk_id = ?",
@@ -133,9 +141,10 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     const name = key(embedderId, userId);
     const running = building.get(name);
     if (running) return running;
-    const generation = generationOf(userId);
+    const generation = generationOf(name);
     const build = (async () => {
       let partition = seed;
+      if (partition) inBuild.set(name, partition);
       let after = 0;
       for (;;) {
         const rows = pageRows.all(embedderId, userId, after, BUILD_PAGE) as PageRow[];
@@ -144,7 +153,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         for (const row of rows) {
           if (partition?.has(row.chunkId)) continue; // read back from the saved index (catch-up)
           const vector = fromBlob(row.vector);
-          partition ??= new VectorPartition(vector.length);
+          if (!partition) inBuild.set(name, (partition = new VectorPartition(vector.length)));
           partition.add(row.chunkId, row.conversationId, vector);
           // An HNSW insert costs about 1 ms at 100k: yield often enough that requests never wait long.
           if (performance.now() - sliceStart > BUILD_SLICE_MS) {
@@ -155,15 +164,18 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         after = rows[rows.length - 1]!.chunkId;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      // The user's rows were rewritten meanwhile (reset, import, re-vectorise): what was read may be stale.
-      if (!partition || generationOf(userId) !== generation) return;
+      // The rows were rewritten meanwhile (reset, import, a change of dimensions): what was read may be stale.
+      if (!partition || generationOf(name) !== generation) return;
       partitions.set(name, partition);
       // Saved at once (a few hundred ms at 100k), so a crash before the next clean shutdown costs no rebuild.
       if (options.indexDir) {
         mkdirSync(options.indexDir, { recursive: true });
         partition.save(basePath(embedderId, userId));
       }
-    })().finally(() => building.delete(name));
+    })().finally(() => {
+      building.delete(name);
+      inBuild.delete(name);
+    });
     building.set(name, build);
     return build;
   }
@@ -172,9 +184,11 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
    * Deletes the user's saved indexes: before vectors under existing chunk ids are replaced (re-vectorise), which
    * a saved index could not tell from the table, so it is rebuilt rather than read back stale after a crash.
    */
-  function discardSaved(userId: number) {
+  function discardSaved(userId: number, except?: string) {
     if (!options.indexDir || !existsSync(options.indexDir)) return;
-    for (const name of readdirSync(options.indexDir)) if (name.startsWith(`${userId}-`)) rmSync(path.join(options.indexDir, name), { force: true });
+    for (const name of readdirSync(options.indexDir)) {
+      if (name.startsWith(`${userId}-`) && !(except && name.startsWith(`${except}.`))) rmSync(path.join(options.indexDir, name), { force: true });
+    }
   }
 
   return {
@@ -188,9 +202,10 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         }
       })();
       for (const row of rows) {
-        const existing = partitions.get(key(embedderId, row.userId));
+        const name = key(embedderId, row.userId);
+        const existing = partitions.get(name) ?? inBuild.get(name);
         if (existing && existing.dimensions === row.vector.length) existing.add(row.chunkId, row.conversationId, Float32Array.from(row.vector));
-        else if (existing) partitions.delete(key(embedderId, row.userId));
+        else if (existing) invalidate(name);
       }
     },
 
@@ -232,11 +247,21 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
 
     discardSaved,
 
-    /** Drops the user's indexes, in memory and saved (after a reset, an import or a re-vectorise rewrote their rows). */
+    /** Drops the user's indexes, in memory and saved (after a reset or an import rewrote their rows). */
     forgetUser(userId: number) {
-      for (const name of [...partitions.keys()]) if (name.startsWith(`${userId}\u0000`)) partitions.delete(name);
-      generations.set(userId, generationOf(userId) + 1);
+      for (const name of namesOf(userId)) invalidate(name);
       discardSaved(userId);
+    },
+
+    /**
+     * After a re-vectorise: drops the user's indexes of other embedders (their rows are gone) and keeps the
+     * current one, which every upsert of the run went into, so searches need no rebuild.
+     */
+    forgetOtherEmbedders(userId: number, embedderId: string) {
+      const kept = key(embedderId, userId);
+      for (const name of namesOf(userId)) if (name !== kept) invalidate(name);
+      const keptFile = path.basename(options.indexDir ? basePath(embedderId, userId) : "");
+      discardSaved(userId, keptFile);
     },
   };
 }

@@ -4,7 +4,7 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
 import { openStore, type Store } from "../../store/open-store.ts";
 import { insertKnowledge } from "./test-knowledge.ts";
-import { createVectorStore } from "./vector-store.ts";
+import { createVectorStore, SYNC_BUILD_LIMIT } from "./vector-store.ts";
 import { createVectorizer } from "./vectorizer.ts";
 
 let store: Store;
@@ -58,6 +58,20 @@ function unitVector(seed: number): number[] {
   return vector.map((value) => value / norm);
 }
 
+/** One embedder id with different models behind it (a local model folder replaced, an Ollama model pulled again). */
+function model(offset: number, failOnCall?: number): Embedder {
+  let calls = 0;
+  return {
+    id: "test:model:8",
+    dimensions: 8,
+    maxBatch: 100,
+    async embed(texts) {
+      if (++calls === failOnCall) throw new Error("killed");
+      return texts.map((text) => unitVector(Number(/chunk (\d+)/.exec(text)![1]) + offset));
+    },
+  };
+}
+
 const vectorCount = () => (store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n;
 
 describe("vectorizer", () => {
@@ -98,19 +112,6 @@ describe("vectorizer", () => {
   it("a re-vectorise cut off half-way leaves no saved index behind to serve the replaced vectors after a restart", async () => {
     setUp(2500); // past the HNSW threshold, so the index is saved to disk
     const indexDir = path.join(temp.dir, "vector-index");
-    // One embedder id, two models behind it (a local model folder replaced, an Ollama model pulled again).
-    const model = (offset: number, failOnCall?: number): Embedder => {
-      let calls = 0;
-      return {
-        id: "test:model:8",
-        dimensions: 8,
-        maxBatch: 100,
-        async embed(texts) {
-          if (++calls === failOnCall) throw new Error("killed");
-          return texts.map((text) => unitVector(Number(/chunk (\d+)/.exec(text)![1]) + offset));
-        },
-      };
-    };
     const before = createVectorStore(store.sqlite, { indexDir });
     await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors: before }).vectorizeUser(3);
     expect(before.search("test:model:8", unitVector(42), { userId: 3 }, 1)).toHaveLength(1);
@@ -123,5 +124,15 @@ describe("vectorizer", () => {
     const [hit] = restarted.search("test:model:8", unitVector(42 + 5000), { userId: 3 }, 1);
     const chunk42 = (store.sqlite.prepare("SELECT id FROM chunks WHERE content = 'chunk 42'").get() as { id: number }).id;
     expect(hit!.chunkId).toBe(chunk42);
+  });
+
+  it("a re-vectorise keeps the index it kept in step, so searches use the new vectors at once instead of waiting for a rebuild", async () => {
+    setUp(SYNC_BUILD_LIMIT + 100); // a rebuild at this size runs in the background and answers nothing at first
+    const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
+    await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors }).vectorizeUser(3);
+    await vectors.warm("test:model:8", 3);
+    await createVectorizer({ sqlite: store.sqlite, embedder: model(9000), vectors }).revectorizeUser(3);
+    const chunk42 = (store.sqlite.prepare("SELECT id FROM chunks WHERE content = 'chunk 42'").get() as { id: number }).id;
+    expect(vectors.search("test:model:8", unitVector(42 + 9000), { userId: 3 }, 1)[0]).toEqual({ chunkId: chunk42, similarity: expect.closeTo(1, 5) });
   });
 });

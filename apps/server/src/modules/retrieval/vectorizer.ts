@@ -111,7 +111,7 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
         await progress?.(Math.min(processed, total), Math.max(total, processed));
       });
       dropOtherEmbedders.run(userId, embedder.id);
-      vectors.forgetUser(userId);
+      vectors.forgetOtherEmbedders(userId, embedder.id);
       return processed;
     },
 
