@@ -75,7 +75,7 @@ export class VectorPartition {
     return found.neighbors.map((chunkId, index) => ({ chunkId, similarity: 1 - found.distances[index]! }));
   }
 
-  /** Members as [chunkId, conversationId] pairs; with checksum() this is what a saved index is checked by. */
+  /** Count, largest and sum of the member ids: equal to the table's when a read-back index is up to date. */
   summary(): { count: number; maxChunkId: number; sumChunkIds: number } {
     let maxChunkId = 0;
     let sumChunkIds = 0;
@@ -90,7 +90,7 @@ export class VectorPartition {
   save(basePath: string): boolean {
     if (!this.hnsw || !this.dirty) return false;
     this.hnsw.writeIndexSync(`${basePath}.hnsw`);
-    writeFileSync(`${basePath}.json`, JSON.stringify({ dimensions: this.dimensions, ...this.summary(), members: [...this.members] }));
+    writeFileSync(`${basePath}.json`, JSON.stringify({ dimensions: this.dimensions, members: [...this.members] }));
     this.dirty = false;
     return true;
   }
@@ -100,7 +100,7 @@ export class VectorPartition {
    * and returns how many of the table's ids it lacks. A saved index can only lag the table by whole rows: chunk
    * ids are never reused and a vector under an id changes only in a re-vectorise, which discards saved indexes.
    */
-  catchUpPlan(live: Map<number, number | null>): number[] {
+  retainLive(live: Map<number, number | null>): number[] {
     for (const [chunkId, conversationId] of [...this.members]) {
       if (live.get(chunkId) !== conversationId) this.remove(chunkId);
     }

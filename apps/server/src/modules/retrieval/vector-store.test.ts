@@ -19,6 +19,16 @@ function vectorFor(seed: number): number[] {
   return vector.map((value) => value / norm);
 }
 
+/** A store past the size that builds in the background: user 3 with one big file, vectors in the table only. */
+function bigStore(): number[] {
+  temp = makeTempDir();
+  store = openStore({ dataDir: temp.dir });
+  store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+  const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+  createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+  return chunkIds;
+}
+
 describe("vector store", () => {
   it("saves HNSW partitions at shutdown, reads them back, and drops from them what the table no longer has", async () => {
     temp = makeTempDir();
@@ -53,12 +63,7 @@ describe("vector store", () => {
   });
 
   it("builds a large partition in the background, answering nothing from vectors until it is ready", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const count = SYNC_BUILD_LIMIT + 100;
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: count }, (_, index) => `chunk ${index}`) });
-    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const chunkIds = bigStore();
 
     const fresh = createVectorStore(store.sqlite);
     const target = chunkIds[4321]!;
@@ -68,11 +73,7 @@ describe("vector store", () => {
   });
 
   it("saves a partition built in the background at once, so a crash before shutdown needs no rebuild", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
-    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const chunkIds = bigStore();
     const indexDir = path.join(temp.dir, "vector-index");
 
     await createVectorStore(store.sqlite, { indexDir }).warm("test:8", 3);
@@ -84,11 +85,7 @@ describe("vector store", () => {
 
   /** A store past the size that builds in the background, its index built and saved; then changes and a "crash". */
   async function savedBigIndex() {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
-    createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    const chunkIds = bigStore();
     const indexDir = path.join(temp.dir, "vector-index");
     const running = createVectorStore(store.sqlite, { indexDir });
     await running.warm("test:8", 3); // built in the background and saved at once
@@ -140,12 +137,8 @@ describe("vector store", () => {
   });
 
   it("a background build overtaken by a rewrite of the user's vectors is thrown away, not installed stale", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    const chunkIds = bigStore();
     const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
-    vectors.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
     const target = chunkIds[3]!;
     expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // the build has started, past the target
 
@@ -160,12 +153,8 @@ describe("vector store", () => {
   });
 
   it("a vector replaced while a background build runs reaches the index the build installs", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
+    const chunkIds = bigStore();
     const vectors = createVectorStore(store.sqlite);
-    vectors.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
     const target = chunkIds[3]!;
     expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // building, already past the target
     const rewritten = [1, 1, -1, -1, 1, 1, -1, -1].map((value) => value / Math.sqrt(8));

@@ -117,7 +117,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
   function catchUp(embedderId: string, userId: number, saved: VectorPartition): VectorPartition | null | "rebuild" {
     const live = new Map((liveIds.all(embedderId, userId) as { chunkId: number; conversationId: number | null }[]).map((row) => [row.chunkId, row.conversationId]));
     const savedCount = saved.size;
-    const missing = saved.catchUpPlan(live);
+    const missing = saved.retainLive(live);
     // An HNSW graph that is mostly deleted nodes searches poorly: start afresh.
     if (savedCount - (live.size - missing.length) > savedCount / 2) return "rebuild";
     if (missing.length > SYNC_CATCH_UP_LIMIT) {
@@ -184,10 +184,11 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
    * Deletes the user's saved indexes: before vectors under existing chunk ids are replaced (re-vectorise), which
    * a saved index could not tell from the table, so it is rebuilt rather than read back stale after a crash.
    */
-  function discardSaved(userId: number, except?: string) {
+  function discardSaved(userId: number, keepEmbedderId?: string) {
     if (!options.indexDir || !existsSync(options.indexDir)) return;
+    const kept = keepEmbedderId === undefined ? null : `${path.basename(basePath(keepEmbedderId, userId))}.`;
     for (const name of readdirSync(options.indexDir)) {
-      if (name.startsWith(`${userId}-`) && !(except && name.startsWith(`${except}.`))) rmSync(path.join(options.indexDir, name), { force: true });
+      if (name.startsWith(`${userId}-`) && !(kept && name.startsWith(kept))) rmSync(path.join(options.indexDir, name), { force: true });
     }
   }
 
@@ -260,8 +261,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     forgetOtherEmbedders(userId: number, embedderId: string) {
       const kept = key(embedderId, userId);
       for (const name of namesOf(userId)) if (name !== kept) invalidate(name);
-      const keptFile = path.basename(options.indexDir ? basePath(embedderId, userId) : "");
-      discardSaved(userId, keptFile);
+      discardSaved(userId, embedderId);
     },
   };
 }
