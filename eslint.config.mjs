@@ -1,0 +1,147 @@
+// The house rules that hold by tool, not by discipline. Decision 008 says why each exists.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import js from "@eslint/js";
+import checkFile from "eslint-plugin-check-file";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
+import reactHooks from "eslint-plugin-react-hooks";
+import tseslint from "typescript-eslint";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const foldersIn = (relative) =>
+  readdirSync(path.join(root, relative), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const serverModules = foldersIn("apps/server/src/modules");
+const webFeatures = foldersIn("apps/web/src/features");
+const testFiles = ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/*-test-helpers.ts", "**/testkit/**"];
+
+/** Vendor SDKs: model, embedding and search vendors are reached only through providers/. */
+const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node"];
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { console: "readonly", process: "readonly" } },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    plugins: { "import-x": importX, "check-file": checkFile },
+    settings: {
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: ["apps/server/tsconfig.json", "apps/web/tsconfig.json", "packages/*/tsconfig.json", "e2e/tsconfig.json"],
+        }),
+      ],
+    },
+    rules: {
+      // TypeScript checks undefined names itself (with the right globals for node and the browser).
+      "no-undef": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "check-file/filename-naming-convention": ["error", { "**/*.{ts,tsx,mjs,js}": "KEBAB_CASE" }, { ignoreMiddleExtensions: true }],
+      "check-file/folder-naming-convention": ["error", { "{apps,packages,e2e,bench}/**/": "KEBAB_CASE" }],
+    },
+  },
+  {
+    // Tests may reach into a value's shape with `any` where the assertion is about that shape.
+    files: testFiles,
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["apps/server/src/**/*.ts"],
+    ignores: testFiles,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: vendorSdks, message: "Vendor SDKs are used only inside apps/server/src/providers/ (behind its small interfaces)." },
+          ],
+        },
+      ],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings in config.ts and pass them down." }],
+    },
+  },
+  {
+    files: ["apps/server/src/providers/**/*.ts", "apps/server/src/config.ts"],
+    rules: { "no-restricted-imports": "off", "no-restricted-properties": "off" },
+  },
+  {
+    files: ["apps/server/src/**/*.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            // Infrastructure knows nothing of the features built on it.
+            ...["http", "store", "providers", "jobs"].map((layer) => ({
+              target: `./apps/server/src/${layer}`,
+              from: "./apps/server/src/modules",
+              message: `${layer}/ is infrastructure: it must not import from modules/.`,
+            })),
+            // A module uses another only through its face, <name>.module.ts; everything else is its own.
+            ...serverModules.flatMap((module) =>
+              serverModules
+                .filter((other) => other !== module)
+                .map((other) => ({
+                  target: `./apps/server/src/modules/${module}`,
+                  from: `./apps/server/src/modules/${other}`,
+                  except: [`./${other}.module.ts`],
+                  message: `modules/${module} may use modules/${other} only through ${other}.module.ts (or a port passed in).`,
+                })),
+            ),
+            // Only the composition root (app.ts, main.ts) wires modules together.
+            {
+              target: "./apps/server/src/modules",
+              from: ["./apps/server/src/app.ts", "./apps/server/src/main.ts"],
+              message: "Modules take what they need as arguments; they never import the composition root.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["apps/web/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            // Features never import each other: pages in app/ compose them.
+            ...webFeatures.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: "./apps/web/src/features",
+              except: [`./${feature}`],
+              message: `features/${feature} must not import another feature; compose them in app/.`,
+            })),
+            ...["components", "lib"].map((shared) => ({
+              target: `./apps/web/src/${shared}`,
+              from: ["./apps/web/src/features", "./apps/web/src/app"],
+              message: `${shared}/ is shared by every feature: it must not import features or the app.`,
+            })),
+            {
+              target: "./apps/web/src/features",
+              from: "./apps/web/src/app",
+              message: "Features are composed by app/, never the other way round.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["packages/contracts/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|\\.).*", message: "Contracts depend on zod alone." }] }],
+    },
+  },
+);
