@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 import { makeTempDir } from "../packages/testkit/src/temp-dir.ts";
 import { openStore } from "../apps/server/src/store/open-store.ts";
 import { loadConfig } from "../apps/server/src/config.ts";
-import { createRetrievalService } from "../apps/server/src/modules/retrieval/retrieval.service.ts";
-import { createVectorStore } from "../apps/server/src/modules/retrieval/vector-store.ts";
-import { createVectorizer } from "../apps/server/src/modules/retrieval/vectorizer.ts";
+import { benchRetrieval } from "./lib/retrieval-service.ts";
+import { createVectorStore } from "../apps/server/src/modules/retrieval/index/vector-store.ts";
+import { createVectorizer } from "../apps/server/src/modules/retrieval/index/vectorizer.ts";
 import { createEmbedder } from "../apps/server/src/providers/embedder/create-embedder.ts";
 import { resolveLocalModel } from "../apps/server/src/providers/embedder/local.ts";
 import { ingestPlainDocument } from "./ingest-plain-document.ts";
@@ -39,8 +39,8 @@ async function main() {
     const indexMs = performance.now() - started;
 
     // Lexical alone, then hybrid with the embedder the environment configures (SAGE_EMBEDDER etc.), if any.
-    const configs: { name: string; service: ReturnType<typeof createRetrievalService> }[] = [
-      { name: "lexical", service: createRetrievalService({ sqlite: store.sqlite }) },
+    const configs: { name: string; service: ReturnType<typeof benchRetrieval> }[] = [
+      { name: "lexical", service: benchRetrieval(store.sqlite) },
     ];
     const appConfig = loadConfig(process.env);
     const local = appConfig.embedder.kind === "local" ? resolveLocalModel(appConfig.embedder.localModel, appConfig.dataDir) : null;
@@ -52,7 +52,7 @@ async function main() {
       const vectors = createVectorStore(store.sqlite);
       const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: setup.embedder, vectors });
       await vectorizer.vectorizeUser(1);
-      configs.push({ name: `hybrid:${setup.embedder.id}`, service: createRetrievalService({ sqlite: store.sqlite, embedder: setup.embedder, vectors }) });
+      configs.push({ name: `hybrid:${setup.embedder.id}`, service: benchRetrieval(store.sqlite, { embedder: setup.embedder, vectors }) });
     }
     const runs: Record<string, unknown> = {};
     for (const config of configs) {

@@ -4,8 +4,8 @@
  */
 import { makeTempDir } from "../packages/testkit/src/temp-dir.ts";
 import { openStore } from "../apps/server/src/store/open-store.ts";
-import { createRetrievalService } from "../apps/server/src/modules/retrieval/retrieval.service.ts";
-import { createVectorStore } from "../apps/server/src/modules/retrieval/vector-store.ts";
+import { benchRetrieval } from "./lib/retrieval-service.ts";
+import { createVectorStore } from "../apps/server/src/modules/retrieval/index/vector-store.ts";
 import { seedChunks, rng, sentence } from "./lib/seed-chunks.mjs";
 import type { Embedder } from "../apps/server/src/providers/embedder/embedder.ts";
 const D = 384;
@@ -26,9 +26,9 @@ const vectors = createVectorStore(store.sqlite, { indexDir: `${temp.dir}/vector-
 let t0 = performance.now();
 await vectors.warm(embedder.id, 3);
 console.log("HNSW build in the background (warm)", ((performance.now() - t0) / 1000).toFixed(1), "s");
-const service = createRetrievalService({ sqlite: store.sqlite, embedder, vectors });
+const service = benchRetrieval(store.sqlite, { embedder, vectors });
 const queries = Array.from({ length: 60 }, () => sentence(random, 3 + Math.floor(random() * 5)));
-for (const [name, svc] of [["hybrid", service], ["lexical", createRetrievalService({ sqlite: store.sqlite })]] as const) {
+for (const [name, svc] of [["hybrid", service], ["lexical", benchRetrieval(store.sqlite)]] as const) {
   const times: number[] = [];
   for (const q of queries) { const t = performance.now(); await svc.searchChunks(q, { userId: 3 }, 5); times.push(performance.now() - t); }
   times.sort((a, b) => a - b);

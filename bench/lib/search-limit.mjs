@@ -8,7 +8,7 @@ import { embedText } from "./corpus.mjs";
 import { DEMO_USER_ID, EMBEDDERS } from "./search-store.mjs";
 
 const serverSrc = path.join(ROOT, "apps/server/src");
-const requireFromServer = createRequire(path.join(serverSrc, "modules/retrieval/vector-partition.ts"));
+const requireFromServer = createRequire(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
 
 /** Records every HNSW index created from now on (the service builds its index lazily, on first search). */
 function captureHnswIndexes() {
@@ -38,9 +38,9 @@ export function savedIndexFor(dataDir, dimensions) {
 /** Opens the store with the server's own modules (under tsx) and an in-process model matching the seeded vectors. */
 export async function openInProcess(dataDir, dimensions) {
   const { openStore } = await import(path.join(serverSrc, "store/open-store.ts"));
-  const { createRetrievalService } = await import(path.join(serverSrc, "modules/retrieval/retrieval.service.ts"));
-  const { createVectorStore } = await import(path.join(serverSrc, "modules/retrieval/vector-store.ts"));
-  const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/query-terms.ts"));
+  const { benchRetrieval } = await import(path.join(ROOT, "bench/lib/retrieval-service.ts"));
+  const { createVectorStore } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
+  const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/index/query-terms.ts"));
   const store = openStore({ dataDir });
   const embedder = {
     id: EMBEDDERS[dimensions].id,
@@ -51,7 +51,7 @@ export async function openInProcess(dataDir, dimensions) {
   // The server's own index folder: an index saved by an earlier server run is read back, as the server would.
   const indexDir = path.join(dataDir, "vector-index");
   const vectors = createVectorStore(store.sqlite, { indexDir });
-  const service = createRetrievalService({ sqlite: store.sqlite, embedder, vectors });
+  const service = benchRetrieval(store.sqlite, { embedder, vectors });
   const bareFts = store.sqlite.prepare("SELECT rowid, bm25(chunks_fts, 2, 1) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?");
 
   let index = null;

@@ -11,7 +11,7 @@ afterEach(() => temp.remove());
 async function start(password: string) {
   const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password });
   const store = openStore({ dataDir: config.dataDir });
-  const app = await createApp({ config, store, providers: createProviders(config), logger: false });
+  const { app } = await createApp({ config, store, providers: createProviders(config), logger: false });
   const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
   return { app, login, close: async () => (await app.close(), await store.close()) };
 }

@@ -1,23 +1,24 @@
 import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
+import type { AppModule } from "./http/app-module.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
 import { RequestLog } from "./http/request-log.ts";
+import { safeFetch } from "./http/safe-fetch.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerWebApp } from "./http/web-app.ts";
-import { createAuthRepo } from "./modules/auth/auth.repo.ts";
-import { registerAssistantRoutes } from "./modules/assistant/assistant.routes.ts";
-import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
-import { registerConversationRoutes } from "./modules/conversations/conversations.routes.ts";
-import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
-import { registerHealthRoutes } from "./modules/health/health.routes.ts";
-import { registerRetrievalModule } from "./modules/retrieval/register-retrieval-module.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
-import { registerJobQueue } from "./jobs/register-job-queue.ts";
-import { registerKnowledge } from "./modules/knowledge/register-knowledge.ts";
-import { registerReminderRoutes } from "./modules/reminders/reminders.routes.ts";
+import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
+import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { createBackupModule } from "./modules/backup/backup.module.ts";
+import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
+import { createHealthModule } from "./modules/health/health.module.ts";
+import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
+import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
+import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
 import type { Store } from "./store/open-store.ts";
@@ -31,20 +32,17 @@ export interface AppDeps {
   logger?: boolean;
 }
 
-export interface AppServices {
-  auth: AuthService;
-  blobs: BlobStore;
-  /** The persisted background queue; modules register their job kinds on it while the app is built. */
+/** The built app, and the parts of it that start-up and tests reach for besides HTTP. */
+export interface SageApp {
+  app: FastifyInstance;
+  /** Settles once the demo account is in step with config; start-up fails if it rejects (main.ts). */
+  accountsReady: Promise<void>;
+  /** Every route, for tests that sweep them all (fuzzing, auth checks). */
+  routes: { method: string; url: string }[];
   jobs: JobQueue;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    services: AppServices;
-    routeTable: { method: string; url: string }[];
-    /** Settles once the demo account is in step with config; start-up fails if it rejects (main.ts). */
-    accountsReady: Promise<void>;
-  }
+  blobs: BlobStore;
+  knowledgeIndex: KnowledgeIndexPort;
+  createUser(username: string, password: string): Promise<User>;
 }
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
@@ -65,9 +63,12 @@ function lazySchemaCompilers(): CompilersFactory {
   };
 }
 
-/** Builds the HTTP app over the given store and providers; tests pass a temporary store and fakes. */
-export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store } = deps;
+/**
+ * The composition root: builds each module over the store and providers, passes ports between them, and mounts
+ * their routes. Tests pass a temporary store and fakes.
+ */
+export async function createApp(deps: AppDeps): Promise<SageApp> {
+  const { config, store, providers } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : { level: config.logLevel },
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
@@ -77,44 +78,60 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: true,
     schemaController: { compilersFactory: lazySchemaCompilers() },
   });
-
-  const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
-  // Keeping the demo account's password in step with config costs an argon2 verify (0.1-0.4 s), so it runs
-  // beside the rest of start-up instead of before it; a login waits for it, and so does close.
-  const accountsReady = auth.ensureDemoUser(config.demoUser.username, config.demoUser.password).then(async () => {
-    await auth.pruneExpiredSessions();
-  });
-  accountsReady.catch(() => {}); // reported where it is awaited: main.ts and the login route's hook below
+  const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
-  const services: AppServices = { auth, blobs: createBlobStore(store.uploadsDir), jobs };
-  app.decorate("services", services);
-  app.decorate("accountsReady", accountsReady);
-  app.addHook("onClose", () => accountsReady.catch(() => {}));
-  const waitForAccounts = async () => accountsReady;
-  // The route table, for tests that sweep every route (fuzzing, auth checks).
-  const routeTable: { method: string; url: string }[] = [];
-  app.decorate("routeTable", routeTable);
-  app.addHook("onRoute", (route) => {
-    for (const method of [route.method].flat()) if (method !== "HEAD") routeTable.push({ method, url: route.url });
-    if (route.url === "/api/auth/login") route.onRequest = [waitForAccounts, ...[route.onRequest ?? []].flat()];
-  });
+  const blobs = createBlobStore(store.uploadsDir);
 
+  const auth = createAuthModule({
+    db: store.db,
+    sessionDays: config.sessionDays,
+    demoUser: config.demoUser,
+    loginRateLimit: config.loginRateLimit,
+    secureCookies: config.secureCookies,
+  });
+  const conversations = createConversationsModule({ store, log: (error) => warn("a conversation's deletion left work undone", error) });
+  const retrieval = createRetrievalModule({
+    store,
+    embedder: providers.embedder ?? null,
+    llm: providers.llm,
+    jobs,
+    conversations: conversations.port,
+    log: { warn },
+  });
+  const knowledge = createKnowledgeModule({
+    store,
+    blobs,
+    jobs,
+    index: retrieval.index,
+    conversations: conversations.port,
+    fetchUrl: (url) => safeFetch(url, { allowPrivate: config.fetchAllowPrivate }),
+    maxUploadBytes: config.maxUploadBytes,
+    warn,
+  });
+  const modules: AppModule[] = [
+    createHealthModule({ version: SAGE_VERSION }),
+    auth,
+    retrieval,
+    knowledge,
+    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
+    conversations,
+    createAssistantModule({ llm: providers.llm, webSearch: providers.webSearch }),
+    createRemindersModule({ db: store.db, conversations: conversations.port }),
+  ];
+
+  const routes: { method: string; url: string }[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routes.push({ method, url: route.url });
+  });
   await app.register(fastifyCookie);
   registerErrorHandler(app);
   registerOriginCheck(app);
   registerSessionGuard(app, auth);
-
-  registerHealthRoutes(app, { version: SAGE_VERSION });
-  registerAuthRoutes(app, { auth, loginRateLimit: config.loginRateLimit, secureCookies: config.secureCookies });
-
-  // Feature modules: one register call each (keep this list in dependency order).
-  await registerRetrievalModule(app, deps);
-  registerJobQueue(app);
-  await registerKnowledge(app, { config, store });
-  registerConversationRoutes(app, { store, blobs: services.blobs });
-  registerAssistantRoutes(app, { providers: deps.providers });
-  registerReminderRoutes(app, { store });
-
+  for (const module of modules) await module.register(app);
+  // Jobs start once every module has registered its kinds, recovering those a crash interrupted.
+  app.addHook("onReady", () => jobs.start());
+  app.addHook("onClose", () => jobs.stop());
   await registerWebApp(app, config.webDir);
-  return app;
+
+  return { app, accountsReady: auth.accountsReady, routes, jobs, blobs, knowledgeIndex: retrieval.index, createUser: auth.createUser };
 }

@@ -7,7 +7,7 @@ async function main() {
   const config = loadConfig();
   const providers = createProviders(config);
   const store = openStore({ dataDir: config.dataDir, backgroundCheckpoints: true });
-  const app = await createApp({ config, store, providers });
+  const { app, accountsReady } = await createApp({ config, store, providers });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -24,7 +24,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  await app.accountsReady;
+  await accountsReady;
   app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
 }
 

@@ -1,14 +1,15 @@
 import { z } from "zod";
 
 /**
- * Assistant calls (spec section 7 'Assistant').
+ * The assistant's calls (under /api/gemini/ for every provider).
  *
  * Streaming: POST /api/gemini/chat and /api/gemini/function-response answer JSON by default. With
  * `"stream": true` in the body they answer `text/event-stream` instead, with these server-sent events
  * (each `data:` is one JSON object):
  *   event: text-delta  data: { "delta": "next words" }               -- as the model produces them
  *   event: finish      data: the same object the JSON answer would be  -- last event on success
- *   event: error       data: { "error": "...", "status": 502, "statusText": "Bad Gateway" }  -- last event on failure
+ *   event: error       data: { "error": "...", "code": "model_error", "status": 502, "statusText": "Bad Gateway" }  -- last on failure
+ *                    (the usual error body, plus the status a plain JSON reply would have had)
  * Closing the request (the stop button) aborts the model call.
  */
 
@@ -86,7 +87,7 @@ export const webSearchResponseSchema = z.object({
 });
 export type WebSearchResponse = z.infer<typeof webSearchResponseSchema>;
 
-export const streamErrorSchema = z.object({ error: z.string(), status: z.number(), statusText: z.string() });
+export const streamErrorSchema = z.object({ error: z.string(), code: z.string(), status: z.number(), statusText: z.string() });
 export const textDeltaSchema = z.object({ delta: z.string() });
 
 /** GET /api/assistant/settings: what the settings page shows; never the key itself. */

@@ -1,22 +1,44 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { ErrorResponse } from "@sage/contracts/errors";
 import { AppError } from "./app-error.ts";
 
-/** One place that turns every failure into `{ error, code }`; unknown errors are logged and answered 500. */
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's error bodies also carry the message as `message` (a field some clients read). */
+    errorAlsoAsMessage?: boolean;
+  }
+}
+
+/** The one wire shape of a failure: `{ error, code }`, plus `message` where a route asks for it. */
+export function errorBody(request: FastifyRequest | undefined, message: string, code: string): ErrorResponse {
+  return request?.routeOptions.config.errorAlsoAsMessage ? { error: message, code, message } : { error: message, code };
+}
+
+/** A failure as status and body; unknown errors are a generic 500 (the caller logs them). */
+export function describeError(error: unknown, request?: FastifyRequest): { status: number; body: ErrorResponse; unexpected: boolean } {
+  if (error instanceof AppError) return { status: error.status, body: errorBody(request, error.message, error.code), unexpected: false };
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return { status, body: errorBody(request, clientMessage(fastifyError), fastifyError.code ?? "bad_request"), unexpected: false };
+  }
+  return { status: 500, body: errorBody(request, "Internal server error", "internal"), unexpected: true };
+}
+
+/** The status line's text for a status, for clients that show it. */
+export const statusText = (status: number) => STATUS_CODES[status] ?? "Error";
+
+/** One place that turns every failure into the error body; unknown errors are logged and answered 500. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.message, code: error.code });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send({ error: clientMessage(error), code: error.code ?? "bad_request" });
-    }
-    request.log.error({ err: error }, "unhandled error");
-    return reply.status(500).send({ error: "Internal server error", code: "internal" });
+    const { status, body, unexpected } = describeError(error, request);
+    if (unexpected) request.log.error({ err: error }, "unhandled error");
+    return reply.status(status).send(body);
   });
 }
 
-function clientMessage(error: FastifyError): string {
+function clientMessage(error: Partial<FastifyError>): string {
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -26,6 +48,6 @@ function clientMessage(error: FastifyError): string {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return "Unsupported content type";
     default:
-      return error.message;
+      return error.message ?? "Bad request";
   }
 }

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { User } from "@sage/contracts/auth";
-import type { AuthService } from "../modules/auth/auth.service.ts";
 import { AppError } from "./app-error.ts";
+
+/** The one thing the guard needs from the auth module: who a session cookie belongs to. */
+export interface SessionAuthenticator {
+  authenticate(token: string | undefined): Promise<User | null>;
+}
 
 export const SESSION_COOKIE = "sage_session";
 
@@ -23,10 +27,10 @@ export function requireUser(request: FastifyRequest): User {
 }
 
 /**
- * Every /api route needs a session (401 otherwise). A `userId` the client passes (the spec sends userId=3
- * in queries and bodies) must be the session's own user: 403 otherwise.
+ * Every /api route needs a session (401 otherwise). A `userId` the client passes (the web app sends its own
+ * user id in queries and bodies) must be the session's own user: 403 otherwise.
  */
-export function registerSessionGuard(app: FastifyInstance, auth: AuthService) {
+export function registerSessionGuard(app: FastifyInstance, auth: SessionAuthenticator) {
   app.decorateRequest("user", null);
 
   app.addHook("onRequest", async (request) => {

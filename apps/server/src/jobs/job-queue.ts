@@ -39,6 +39,10 @@ export interface JobQueue {
   /** Persists a queued job and schedules it (once the queue has started). */
   enqueue(input: EnqueueInput): Promise<Job>;
   get(id: number): Promise<Job | undefined>;
+  /** The newest job that worked on the item, if any. */
+  latestForItem(itemId: number): Promise<Job | undefined>;
+  /** The user's newest job of a kind, if any (e.g. to show a re-vectorise's progress). */
+  latestOfKind(userId: number, kind: string): Promise<Job | undefined>;
   /** Resolves with the job once it is done or failed. */
   waitFor(id: number): Promise<Job>;
   /** Recovers interrupted jobs, then starts running queued ones. */
@@ -82,7 +86,7 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
 
   async function run(job: Job) {
     const entry = handlers.get(job.kind)!;
-    let payload: unknown = {};
+    let payload: unknown;
     try {
       payload = JSON.parse(job.payload);
     } catch {
@@ -182,6 +186,11 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     },
 
     get: fetchJob,
+
+    latestForItem: (itemId) => db.selectFrom("jobs").selectAll().where("itemId", "=", itemId).orderBy("id", "desc").executeTakeFirst(),
+
+    latestOfKind: (userId, kind) =>
+      db.selectFrom("jobs").selectAll().where("userId", "=", userId).where("kind", "=", kind).orderBy("id", "desc").executeTakeFirst(),
 
     async waitFor(id) {
       const current = await fetchJob(id);

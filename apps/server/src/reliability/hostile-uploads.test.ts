@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { makeDocx, makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
-import { knowledgeClient } from "../modules/knowledge/knowledge-test-helpers.ts";
+import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
@@ -79,7 +79,7 @@ describe("broken and mislabelled files", () => {
     // Distinct bytes: an upload identical to one still queued would be answered as its duplicate.
     const good = { filename: "good.pdf", content: await makePdf([["Good one about cranes."], ["Good two about ibises."], ["Good three about spoonbills."]]) };
     const responses = await Promise.all([...bad.map((file) => kb.upload({}, file)), kb.upload({}, good)]);
-    await t.app.services.jobs.idle();
+    await t.jobs.idle();
     expect(await alive()).toBe(true);
 
     for (const [index, file] of bad.entries()) {

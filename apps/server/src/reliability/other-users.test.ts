@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const apiRoutes = () => t.app.routeTable.filter((route) => route.url.startsWith("/api/"));
+const apiRoutes = () => t.routes.filter((route) => route.url.startsWith("/api/"));
 
 function ownersIdFor(url: string): number {
   if (url.startsWith("/api/conversations/")) return ids.conversation;

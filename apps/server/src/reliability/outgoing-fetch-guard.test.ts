@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SafeFetchError, safeFetch } from "../http/safe-fetch.ts";
-import { knowledgeClient } from "../modules/knowledge/knowledge-test-helpers.ts";
+import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
@@ -31,7 +31,7 @@ vi.mock("node:dns", async (importOriginal) => {
   const lookup = (hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
     const done = typeof options === "function" ? (options as typeof callback) : callback;
     const addresses = REBIND[hostname.toLowerCase()];
-    if (!addresses) return (original.lookup as Function)(hostname, options, callback);
+    if (!addresses) return (original.lookup as (...args: unknown[]) => unknown)(hostname, options, callback);
     const list = addresses.map((address) => ({ address, family: net.isIP(address) }));
     const all = typeof options === "object" && options !== null && (options as { all?: boolean }).all;
     queueMicrotask(() => (all ? done(null, list) : done(null, list[0]!.address, list[0]!.family)));
@@ -46,14 +46,14 @@ beforeAll(() => {
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     const options = args[0];
     if (options && typeof options === "object" && !Array.isArray(options)) {
-      const opts = options as { host?: string; lookup?: Function };
+      const opts = options as { host?: string; lookup?: (...args: any[]) => unknown };
       if (opts.host && net.isIP(opts.host) && !/^127\.|^::1$/.test(opts.host)) {
         escaped.push(opts.host);
         throw new Error(`safety net: refused to dial ${opts.host}`);
       }
       if (opts.lookup) {
         const inner = opts.lookup;
-        opts.lookup = (hostname: string, lookupOptions: unknown, callback: Function) =>
+        opts.lookup = (hostname: string, lookupOptions: unknown, callback: (...args: unknown[]) => void) =>
           inner(hostname, lookupOptions, (error: unknown, address: unknown, family: unknown) => {
             const list = Array.isArray(address) ? address.map((entry: { address: string }) => entry.address) : [address as string];
             const outside = !error && list.find((entry) => !/^127\.|^::1$/.test(entry));
@@ -65,7 +65,7 @@ beforeAll(() => {
           });
       }
     }
-    return (originalConnect as Function).apply(this, args);
+    return (originalConnect as (...args: unknown[]) => unknown).apply(this, args);
   } as typeof net.Socket.prototype.connect;
 });
 afterAll(() => {

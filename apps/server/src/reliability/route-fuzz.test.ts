@@ -67,7 +67,7 @@ const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n"
 
 describe("every /api route under hostile input", () => {
   it("never answers 5xx, and a rejected request changes nothing", async () => {
-    const routes = t.app.routeTable.filter((route) => route.url.startsWith("/api/") && !SKIP.has(`${route.method} ${route.url}`));
+    const routes = t.routes.filter((route) => route.url.startsWith("/api/") && !SKIP.has(`${route.method} ${route.url}`));
     expect(routes.length).toBeGreaterThan(3);
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;
@@ -78,7 +78,7 @@ describe("every /api route under hostile input", () => {
           let url = route.url;
           paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]))));
           const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
-          await t.app.services.jobs.idle();
+          await t.jobs.idle();
           const before = totalChanges();
           const hasBody = !["GET", "DELETE"].includes(route.method) || requestBody.payload !== undefined;
           const response = await t.app.inject({

@@ -26,7 +26,9 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   for (let attempt = 0; ; attempt++) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (child.exitCode !== null || attempt > 600) throw new Error(`server did not start: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -13,7 +13,7 @@ describe("cross-origin state changes", () => {
   it("are refused on every POST, PATCH, PUT and DELETE route, changing nothing and keeping the session", async () => {
     t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
     const cookie = await t.login();
-    const routes = t.app.routeTable.filter((route) => route.url.startsWith("/api/") && !["GET", "HEAD", "OPTIONS"].includes(route.method));
+    const routes = t.routes.filter((route) => route.url.startsWith("/api/") && !["GET", "HEAD", "OPTIONS"].includes(route.method));
     expect(routes.length).toBeGreaterThan(10);
     const attacks: Record<string, string>[] = [
       { origin: "https://evil.example" },

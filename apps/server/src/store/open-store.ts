@@ -2,16 +2,22 @@ import { accessSync, constants, mkdirSync, writeFileSync, rmSync } from "node:fs
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect } from "kysely";
+import { CamelCasePlugin, Kysely, SqliteDialect, type Compilable } from "kysely";
 import * as sqliteVec from "sqlite-vec";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
+import { prepareQuery, type Argument, type PreparedQuery } from "./prepared-query.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.ts";
 
 export interface Store {
   db: Kysely<Database>;
+  /** The raw connection: only the store itself and the search index (modules/retrieval/index) use it. */
   sqlite: BetterSqlite3.Database;
+  /** A Kysely-built query run synchronously (see prepared-query.ts). */
+  prepare<Row>(build: (argument: Argument) => Compilable<Row>): PreparedQuery<Row>;
+  /** Runs `work` in one synchronous transaction; prepared queries inside it commit or roll back together. */
+  transaction<T>(work: () => T): T;
   dataDir: string;
   uploadsDir: string;
   vectorExtension: boolean;
@@ -70,6 +76,8 @@ export function openStore(options: { dataDir: string; migrationsDir?: string; ba
     return {
       db,
       sqlite,
+      prepare: (build) => prepareQuery(db, sqlite, build),
+      transaction: (work) => sqlite.transaction(work)(),
       dataDir,
       uploadsDir,
       vectorExtension,

@@ -65,19 +65,15 @@ export interface KnowledgeItemsTable {
   contentHash: string | null;
   status: Generated<KnowledgeItemStatus>;
   statusReason: string | null;
+  /** Set by the knowledge module from what the search index stored for the item. */
+  chunkCount: Generated<number>;
   createdAt: string;
   updatedAt: string;
 }
 
-export interface ChunksTable {
-  id: Generated<number>;
-  itemId: number;
-  userId: number;
-  conversationId: number | null;
-  position: number;
-  source: Generated<string>;
-  content: string;
-  createdAt: string;
+/** Filled by a trigger when an item with stored bytes is deleted; emptied once the file is removed. */
+export interface BlobDeletionsTable {
+  storageKey: string;
 }
 
 export type JobStatus = "queued" | "processing" | "done" | "failed";
@@ -104,9 +100,11 @@ export interface Database {
   messages: MessagesTable;
   reminders: RemindersTable;
   knowledgeItems: KnowledgeItemsTable;
-  chunks: ChunksTable;
+  blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
 }
+// chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
+// read there with SQL; they are left out here so nothing else reaches them through Kysely.
 
 export type UserRow = Selectable<UsersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -115,5 +113,4 @@ export type ReminderRow = Selectable<RemindersTable>;
 export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
 export type NewKnowledgeItem = Insertable<KnowledgeItemsTable>;
 export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable>;
-export type ChunkRow = Selectable<ChunksTable>;
 export type JobRow = Selectable<JobsTable>;

@@ -1,18 +1,20 @@
 import type { FastifyInstance } from "fastify";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { createApp } from "../app.ts";
+import { createApp, type SageApp } from "../app.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { createProviders, type Providers } from "../providers/registry.ts";
 import { openStore, type Store } from "../store/open-store.ts";
 
 export const DEMO = { username: "demo", password: "sage-demo" };
 
-export interface TestApp {
+export interface TestApp extends Omit<SageApp, "app" | "accountsReady" | "createUser"> {
   app: FastifyInstance;
   store: Store;
   config: Config;
   /** Logs in and returns the Cookie header value. */
   login(credentials?: { username: string; password: string }): Promise<string>;
+  /** Another app over the same store (a restart with other providers or settings); the caller closes it. */
+  reopen(options?: { config?: Config; providers?: Providers }): Promise<FastifyInstance>;
   /** Creates another user and returns its Cookie header value. */
   loginAsNewUser(username?: string): Promise<{ cookie: string; userId: number }>;
   close(): Promise<void>;
@@ -26,8 +28,9 @@ export async function createTestApp(
   const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", ...options.env });
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
-  const app = await createApp({ config, store, providers, logger: false });
-  await app.accountsReady; // the demo account exists before a test looks at the store
+  const built = await createApp({ config, store, providers, logger: false });
+  const { app } = built;
+  await built.accountsReady; // the demo account exists before a test looks at the store
 
   async function login(credentials = DEMO) {
     const response = await app.inject({ method: "POST", url: "/api/auth/login", payload: credentials });
@@ -39,11 +42,20 @@ export async function createTestApp(
   let userCounter = 0;
   return {
     app,
+    routes: built.routes,
+    jobs: built.jobs,
+    blobs: built.blobs,
+    knowledgeIndex: built.knowledgeIndex,
     store,
     config,
     login,
+    async reopen(reopened = {}) {
+      const other = await createApp({ config: reopened.config ?? config, store, providers: reopened.providers ?? providers, logger: false });
+      await other.app.ready();
+      return other.app;
+    },
     async loginAsNewUser(username = `other-${++userCounter}`) {
-      const user = await app.services.auth.createUser(username, "other-password");
+      const user = await built.createUser(username, "other-password");
       return { cookie: await login({ username, password: "other-password" }), userId: user.id };
     },
     async close() {

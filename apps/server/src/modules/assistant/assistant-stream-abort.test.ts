@@ -1,6 +1,6 @@
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, expect, it, vi } from "vitest";
-import type { LlmProvider } from "../../providers/llm/llm.ts";
+import { createLanguageModelLlm } from "../../providers/llm/language-model-llm.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
@@ -25,7 +25,7 @@ it("closing a streamed chat request (the stop button) aborts the model call", as
       }),
     }),
   });
-  const llm: LlmProvider = { provider: "fake", modelId: "m", allowedModels: ["m"], keySet: false, languageModel: () => model };
+  const llm = createLanguageModelLlm({ provider: "fake", modelId: "m", allowedModels: ["m"], keySet: false, languageModel: () => model });
   t = await createTestApp({ providers: (config) => ({ ...createProviders(config), llm }) });
   const cookie = await t.login();
   const address = await t.app.listen({ port: 0, host: "127.0.0.1" });

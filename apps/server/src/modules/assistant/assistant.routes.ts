@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { chatRequestSchema, functionResponseRequestSchema, webSearchRequestSchema } from "@sage/contracts/assistant";
-import { AppError } from "../../http/app-error.ts";
+import { replyWithEventStream } from "../../http/event-stream.ts";
 import { parseInput } from "../../http/validate.ts";
-import type { Providers } from "../../providers/registry.ts";
-import { createAssistantService, type TurnOptions } from "./assistant.service.ts";
-import { replyWithEventStream } from "./event-stream.ts";
+import type { AssistantService, TurnOptions } from "./assistant.service.ts";
 
-/** Spec section 7 'Assistant' plus the model-settings routes of the settings page. */
-export function registerAssistantRoutes(app: FastifyInstance, deps: { providers: Pick<Providers, "llm" | "webSearch"> }) {
-  const service = createAssistantService({ llm: deps.providers.llm, webSearch: deps.providers.webSearch });
+/** The assistant's calls (under /api/gemini/ for the web app's sake: they serve every provider) and model settings. */
+export function registerAssistantRoutes(app: FastifyInstance, deps: { service: AssistantService }) {
+  const { service } = deps;
   const logError = (error: unknown) => app.log.error({ err: error }, "assistant stream failed");
 
   /** JSON by default; with `stream: true` server-sent events. Input and model are checked before streaming starts. */
@@ -30,15 +28,10 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: { providers:
     return turn(reply, body.stream, (options) => service.functionResponse(body, options));
   });
 
-  // Errors here also carry `message` (the spec's web search response reads it).
-  app.post("/api/gemini/web-search", async (request, reply) => {
-    try {
-      const { query } = parseInput(webSearchRequestSchema, request.body, "body");
-      return await service.webSearch(query);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return reply.status(error.status).send({ error: error.message, message: error.message, code: error.code });
-    }
+  // The web search page reads a failure's text from `message`.
+  app.post("/api/gemini/web-search", { config: { errorAlsoAsMessage: true } }, async (request) => {
+    const { query } = parseInput(webSearchRequestSchema, request.body, "body");
+    return service.webSearch(query);
   });
 
   app.get("/api/assistant/settings", async () => service.settings());

@@ -1,16 +1,13 @@
-import { APICallError, generateText, streamText, type ModelMessage, type ToolSet } from "ai";
-import type { ChatRequest, ChatResponse, FunctionResponseRequest, Tools, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
+import type { ChatRequest, ChatResponse, FunctionResponseRequest, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/assistant";
 import { AppError, badRequest } from "../../http/app-error.ts";
-import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider } from "../../providers/llm/llm.ts";
+import { LLM_NOT_CONFIGURED_MESSAGE, ProviderError, type LlmProvider, type LlmRequest } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
-import { asV3Model, streamTurn, toFunctionTools } from "./stream-turn.ts";
-import { toModelMessages, toToolSet, withFunctionResult } from "./to-model-input.ts";
+import { toLlmMessages, toLlmTools, withFunctionResult } from "./to-llm-input.ts";
 
 export const WEB_SEARCH_NOT_CONFIGURED_MESSAGE =
   "Web search is not configured. Use Gemini (GEMINI_API_KEY) for Google Search grounding, or set SAGE_SEARXNG_URL, " +
   "SAGE_TAVILY_API_KEY or SAGE_BRAVE_API_KEY, then restart SAGE.";
-
 const MODEL_TIMEOUT_MS = 120_000;
 const WEB_RESULTS = 5;
 
@@ -23,10 +20,12 @@ export interface TurnOptions {
 /** Turns a provider failure into a 502 that names the model's status; aborts pass through untouched. */
 function modelFailure(error: unknown): unknown {
   if (error instanceof AppError || (error as Error)?.name === "AbortError") return error;
-  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  const status = error instanceof ProviderError ? error.status : undefined;
   const reason = (error as Error)?.message ?? String(error);
   return new AppError("model_error", 502, `The model request failed${status ? ` (${status})` : ""}: ${reason}`);
 }
+
+const withTimeout = (signal?: AbortSignal) => AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(signal ? [signal] : [])]);
 
 export function createAssistantService(deps: { llm: LlmProvider | null; webSearch: WebSearchSetup }) {
   const { llm } = deps;
@@ -41,31 +40,10 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     return modelId;
   }
 
-  async function runTurn(modelId: string, request: { messages: ModelMessage[]; system?: string; tools?: Tools }, options: TurnOptions): Promise<ChatResponse> {
-    const signal = AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(options.signal ? [options.signal] : [])]);
-    const model = llm!.languageModel(modelId);
-    const v3Model = asV3Model(model);
-    const system = request.system || undefined;
+  async function runTurn(request: LlmRequest, options: TurnOptions): Promise<ChatResponse> {
     try {
-      if (options.onDelta && v3Model) {
-        return await streamTurn(v3Model, { messages: request.messages, system, tools: toFunctionTools(request.tools) }, { abortSignal: signal, onDelta: options.onDelta });
-      }
-      const common = { model, system, messages: request.messages, tools: toToolSet(request.tools), maxRetries: 0, abortSignal: signal };
-      if (!options.onDelta) {
-        const result = await generateText(common);
-        return { response: result.text, functionCalls: result.toolCalls.map((call) => ({ name: call.toolName, args: (call.input ?? {}) as Record<string, unknown> })) };
-      }
-      let text = "";
-      const functionCalls: ChatResponse["functionCalls"] = [];
-      // onError: failures arrive as the stream's error part below; the default would also print them.
-      for await (const part of streamText({ ...common, onError: () => {} }).fullStream) {
-        if (part.type === "text-delta") {
-          text += part.text;
-          options.onDelta(part.text);
-        } else if (part.type === "tool-call") functionCalls.push({ name: part.toolName, args: (part.input ?? {}) as Record<string, unknown> });
-        else if (part.type === "error") throw part.error;
-      }
-      return { response: text, functionCalls };
+      const reply = await llm!.generate({ ...request, signal: withTimeout(options.signal), onText: options.onDelta });
+      return { response: reply.text, functionCalls: reply.toolCalls.map((call) => ({ name: call.name, args: call.args })) };
     } catch (error) {
       throw modelFailure(error);
     }
@@ -94,7 +72,7 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     async chat(request: ChatRequest, options: TurnOptions = {}): Promise<ChatResponse> {
       const modelId = resolveModel(request.model);
       if (!modelId) return notConfiguredReply(options);
-      return runTurn(modelId, { messages: toModelMessages(request.messages), system: request.systemInstruction, tools: request.tools }, options);
+      return runTurn({ modelId, messages: toLlmMessages(request.messages), system: request.systemInstruction, tools: toLlmTools(request.tools) }, options);
     },
 
     /** POST /api/gemini/function-response: the follow-up reply once the client ran the function. */
@@ -102,7 +80,7 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
       const modelId = resolveModel(request.model);
       if (!modelId) return { response: notConfiguredReply(options).response };
       const messages = withFunctionResult(request.messages, request.functionResponse);
-      const { response } = await runTurn(modelId, { messages, system: request.systemInstruction, tools: request.tools }, options);
+      const { response } = await runTurn({ modelId, messages, system: request.systemInstruction, tools: toLlmTools(request.tools) }, options);
       return { response };
     },
 
@@ -110,24 +88,14 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     async webSearch(query: string, signal?: AbortSignal): Promise<WebSearchResponse> {
       if (!query.trim()) throw badRequest(NO_SEARCH_QUERY_MESSAGE, "no_query");
       const setup = deps.webSearch;
-      if (setup.kind === "none" || (setup.kind === "gemini" && !llm?.nativeWebSearchTool)) {
+      if (setup.kind === "none" || (setup.kind === "gemini" && !llm?.searchWeb)) {
         throw new AppError("web_search_not_configured", 503, WEB_SEARCH_NOT_CONFIGURED_MESSAGE);
       }
-      const abortSignal = AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(signal ? [signal] : [])]);
+      const abortSignal = withTimeout(signal);
       if (setup.kind === "gemini") {
         try {
-          const result = await generateText({
-            model: llm!.languageModel(),
-            tools: { google_search: llm!.nativeWebSearchTool!() },
-            prompt: query,
-            maxRetries: 0,
-            abortSignal,
-          });
-          const sources: WebSource[] = [];
-          for (const source of result.sources) {
-            if (source.sourceType === "url" && !sources.some((known) => known.url === source.url)) sources.push({ title: source.title || source.url, url: source.url });
-          }
-          return { response: result.text, groundingData: groundingText(sources), sources };
+          const answer = await llm!.searchWeb!(query, { signal: abortSignal });
+          return { response: answer.text, groundingData: groundingText(answer.sources), sources: answer.sources };
         } catch (error) {
           throw modelFailure(error);
         }
@@ -145,12 +113,10 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
         return { response, groundingData: groundingText(sources), sources };
       }
       try {
-        const { text } = await generateText({
-          model: llm.languageModel(),
+        const { text } = await llm.generate({
           system: "Answer the question using only these web search results. Cite sources as [n]. Say so if they do not answer it.",
-          prompt: `Question: ${query}\n\nWeb search results:\n${listing}`,
-          maxRetries: 0,
-          abortSignal,
+          messages: [{ role: "user", content: `Question: ${query}\n\nWeb search results:\n${listing}` }],
+          signal: abortSignal,
         });
         return { response: text, groundingData: groundingText(sources), sources };
       } catch (error) {
@@ -174,7 +140,7 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     async testConnection(): Promise<{ ok: boolean; message: string }> {
       if (!llm) return { ok: false, message: LLM_NOT_CONFIGURED_MESSAGE };
       try {
-        await generateText({ model: llm.languageModel(), prompt: "Reply with the single word OK.", maxRetries: 0, abortSignal: AbortSignal.timeout(30_000) });
+        await llm.generate({ messages: [{ role: "user", content: "Reply with the single word OK." }], signal: AbortSignal.timeout(30_000) });
         return { ok: true, message: `Connected: ${llm.provider} answered with model ${llm.modelId}.` };
       } catch (error) {
         return { ok: false, message: `Connection failed: ${(modelFailure(error) as Error).message}` };

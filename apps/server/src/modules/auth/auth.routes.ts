@@ -8,11 +8,12 @@ import { createLoginRateLimiter } from "./login-rate-limiter.ts";
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; loginRateLimit: number; secureCookies: boolean },
+  deps: { auth: AuthService; accountsReady: Promise<void>; loginRateLimit: number; secureCookies: boolean },
 ) {
   const limiter = createLoginRateLimiter({ limit: deps.loginRateLimit, windowMs: 60_000 });
 
-  app.post("/api/auth/login", async (request, reply) => {
+  // A login waits until the demo account is in step with config.
+  app.post("/api/auth/login", { onRequest: async () => deps.accountsReady }, async (request, reply) => {
     if (!limiter.tryAttempt(request.ip)) throw new AppError("rate_limited", 429, LOGIN_RATE_LIMITED_MESSAGE);
     const { username, password } = parseInput(loginRequestSchema, request.body, "body");
     const { token, user, expiresAtMs } = await deps.auth.login(username.trim(), password);

@@ -4,7 +4,7 @@ import { AppError } from "../../http/app-error.ts";
 import type { AuthRepo } from "./auth.repo.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
-/** The spec's fixed user id for the demonstration account. */
+/** The demonstration account always has id 3: the web app of the original product assumed that id. */
 export const DEMO_USER_ID = 3;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,34 +2,42 @@ import type { Message } from "@sage/contracts/conversations";
 import type { Store } from "../../store/open-store.ts";
 
 const conversationColumns = ["id", "name", "createdAt"] as const;
+const messageColumns = ["id", "conversationId", "role", "content", "createdAt"] as const;
 
 /** SQL for conversations and their messages; every query is scoped by the owning user. */
-export function createConversationsRepo(store: Pick<Store, "db" | "sqlite">) {
-  const { db, sqlite } = store;
-  // Messages are the hot path (every chat turn appends two): plain prepared statements, synchronous, so a
-  // read never interleaves with a write of the same conversation.
-  const selectMessages = sqlite.prepare<[number], Message>(
-    "SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id",
+export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
+  const { db } = store;
+  // Messages are the hot path (every chat turn appends two): prepared once and run synchronously, so a read
+  // never interleaves with a write of the same conversation.
+  const selectMessages = store.prepare<Message>((argument) =>
+    db.selectFrom("messages").select(messageColumns).where("conversationId", "=", argument<number>(0)).orderBy("id"),
   );
   // Ownership check and insert in one statement: nothing is inserted unless the conversation is the user's.
-  const insertOwnedMessage = sqlite.prepare<[string, string, string, number, number], Message>(
-    "INSERT INTO messages (conversation_id, role, content, created_at) SELECT id, ?, ?, ? FROM conversations WHERE id = ? AND user_id = ? " +
-      "RETURNING id, conversation_id AS conversationId, role, content, created_at AS createdAt",
+  const insertOwnedMessage = store.prepare<Message>((argument) =>
+    db
+      .insertInto("messages")
+      .columns(["conversationId", "role", "content", "createdAt"])
+      .expression((eb) =>
+        eb
+          .selectFrom("conversations")
+          .select((inner) => [
+            "id",
+            inner.val(argument<string>(0)).as("role"),
+            inner.val(argument<string>(1)).as("content"),
+            inner.val(argument<string>(2)).as("createdAt"),
+          ])
+          .where("id", "=", argument<number>(3))
+          .where("userId", "=", argument<number>(4)),
+      )
+      .returning(messageColumns),
   );
-  const touchConversation = sqlite.prepare<[string, number]>("UPDATE conversations SET updated_at = ? WHERE id = ?");
-  const appendOwnedMessage = sqlite.transaction((userId: number, conversationId: number, message: { role: "user" | "model"; content: string }) => {
-    const now = new Date().toISOString();
-    const row = insertOwnedMessage.get(message.role, message.content, now, conversationId, userId);
-    if (row) touchConversation.run(now, conversationId);
-    return row ?? null;
-  });
+  const touchConversation = store.prepare((argument) =>
+    db.updateTable("conversations").set({ updatedAt: argument<string>(0) }).where("id", "=", argument<number>(1)),
+  );
 
   return {
     list: (userId: number) =>
       db.selectFrom("conversations").select(conversationColumns).where("userId", "=", userId).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
-
-    find: (userId: number, id: number) =>
-      db.selectFrom("conversations").select(conversationColumns).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 
     insert: (userId: number, name: string) => {
       const now = new Date().toISOString();
@@ -46,24 +54,24 @@ export function createConversationsRepo(store: Pick<Store, "db" | "sqlite">) {
         .executeTakeFirst(),
 
     /**
-     * Deletes the conversation in one transaction; messages, reminders, knowledge items, chunks and jobs go
-     * with it through ON DELETE CASCADE. Returns the storage keys of the uploads to remove after commit,
-     * or null when the conversation is not this user's.
+     * Deletes the user's conversation; its messages, reminders, knowledge items, chunks and jobs go with it
+     * through ON DELETE CASCADE. False when the conversation is not this user's.
      */
-    remove: (userId: number, id: number) =>
-      db.transaction().execute(async (trx) => {
-        const owned = await trx.selectFrom("conversations").select("id").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
-        if (!owned) return null;
-        const items = await trx.selectFrom("knowledgeItems").select("storageKey").where("conversationId", "=", id).where("storageKey", "is not", null).execute();
-        await trx.deleteFrom("conversations").where("id", "=", id).execute();
-        return items.map((item) => item.storageKey!);
-      }),
+    remove: async (userId: number, id: number) => {
+      const result = await db.deleteFrom("conversations").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
 
     listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId),
 
     /** Appends a message to the user's conversation and returns the stored row; null when it is not theirs. */
     appendMessage: (userId: number, conversationId: number, message: { role: "user" | "model"; content: string }): Message | null =>
-      appendOwnedMessage(userId, conversationId, message),
+      store.transaction(() => {
+        const now = new Date().toISOString();
+        const row = insertOwnedMessage.get(message.role, message.content, now, conversationId, userId);
+        if (row) touchConversation.run(now, conversationId);
+        return row ?? null;
+      }),
   };
 }
 

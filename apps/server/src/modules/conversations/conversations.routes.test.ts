@@ -119,7 +119,7 @@ describe("conversations", () => {
       await call("POST", `/api/conversations/${id}/messages`, { role: "user", content: `message ${id}` });
       db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'r', '2030-01-01', ?, ?)").run(id, now, now);
       const key = `blob-${id}`;
-      writeFileSync(t.app.services.blobs.pathOf(key), "bytes");
+      writeFileSync(t.blobs.pathOf(key), "bytes");
       const item = db
         .prepare("INSERT INTO knowledge_items (user_id, conversation_id, type, name, storage_key, created_at, updated_at) VALUES (3, ?, 'file', 'f.txt', ?, ?, ?)")
         .run(id, key, now, now);
@@ -133,8 +133,8 @@ describe("conversations", () => {
       expect(count(table, doomed.id), table).toBe(0);
       expect(count(table, kept.id), table).toBe(1);
     }
-    expect(existsSync(t.app.services.blobs.pathOf(`blob-${doomed.id}`))).toBe(false);
-    expect(existsSync(t.app.services.blobs.pathOf(`blob-${kept.id}`))).toBe(true);
+    expect(existsSync(t.blobs.pathOf(`blob-${doomed.id}`))).toBe(false);
+    expect(existsSync(t.blobs.pathOf(`blob-${kept.id}`))).toBe(true);
     expect((db.prepare("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'alpha'").get() as { n: number }).n).toBe(1);
     expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
   });

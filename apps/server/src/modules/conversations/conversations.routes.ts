@@ -4,18 +4,11 @@ import { appendMessageBodySchema, createConversationBodySchema, updateConversati
 import { requireUser } from "../../http/session-guard.ts";
 import { sendJson } from "../../http/send-json.ts";
 import { parseInput } from "../../http/validate.ts";
-import { createConversationsRepo } from "./conversations.repo.ts";
-import { createConversationsService } from "./conversations.service.ts";
-import type { Store } from "../../store/open-store.ts";
-import type { BlobStore } from "../../store/blob-store.ts";
+import type { ConversationsService } from "./conversations.service.ts";
 
-/** Spec section 7 'Conversations and messages' (the /files route belongs to the knowledge module). */
-export function registerConversationRoutes(app: FastifyInstance, deps: { store: Store; blobs: BlobStore }) {
-  const service = createConversationsService({
-    repo: createConversationsRepo(deps.store),
-    blobs: deps.blobs,
-    log: (error) => app.log.warn({ err: error }, "could not remove uploads of a deleted conversation"),
-  });
+/** Conversations and their messages (a conversation's files are the knowledge module's routes). */
+export function registerConversationRoutes(app: FastifyInstance, deps: { service: ConversationsService }) {
+  const { service } = deps;
   const idOf = (params: unknown) => parseInput(idParamsSchema, params, "path").id;
   // Lists (conversations, messages) come from the service already serialised: they are cached that way.
 

@@ -27,7 +27,7 @@ function controllableRepo() {
 describe("conversation list cache", () => {
   it("serves repeat reads from memory and rereads after a change", async () => {
     const fake = controllableRepo();
-    const service = createConversationsService({ repo: fake.repo, blobs: { remove: async () => {} } });
+    const service = createConversationsService({ repo: fake.repo });
     const first = service.list(3);
     fake.release();
     expect(await first).toEqual([]);
@@ -41,7 +41,7 @@ describe("conversation list cache", () => {
 
   it("never keeps a list read that overlapped a create, so the new conversation is found next time", async () => {
     const fake = controllableRepo();
-    const service = createConversationsService({ repo: fake.repo, blobs: { remove: async () => {} } });
+    const service = createConversationsService({ repo: fake.repo });
     const inFlight = service.list(3); // reads the empty table, then waits
     const created = await service.create(3, "New Conversation");
     fake.release();

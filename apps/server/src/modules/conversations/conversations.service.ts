@@ -1,6 +1,5 @@
 import type { AppendMessageBody, Conversation, Message } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
-import type { BlobStore } from "../../store/blob-store.ts";
 import type { ConversationsRepo } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -14,9 +13,13 @@ const toJson = (messages: readonly Message[]) => JSON.stringify(messages) as Mes
 const withMessage = (json: MessageListJson, message: Message) =>
   `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${JSON.stringify(message)}]` as MessageListJson;
 
+/** Called after a conversation and everything in it were deleted. */
+export type ConversationDeletedListener = (userId: number, conversationId: number) => Promise<void>;
+
 /** Conversations and messages of one user; another user's conversation is simply not found. */
-export function createConversationsService(deps: { repo: ConversationsRepo; blobs: Pick<BlobStore, "remove">; log?: (error: unknown) => void }) {
+export function createConversationsService(deps: { repo: ConversationsRepo; log?: (error: unknown) => void }) {
   const { repo } = deps;
+  const deletedListeners: ConversationDeletedListener[] = [];
   // Each user's list, kept in memory between changes: it is read on every page open and by every
   // ownership check, and changes only through this service (one process owns the store).
   const lists = new Map<number, Conversation[]>();
@@ -76,6 +79,16 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
     listJson,
     get: requireOwned,
 
+    /** True when the conversation exists and is the user's (answered from the cached list). */
+    async ownsConversation(userId: number, id: number): Promise<boolean> {
+      return (await list(userId)).some((item) => item.id === id);
+    },
+
+    onDeleted(listener: ConversationDeletedListener) {
+      deletedListeners.push(listener);
+    },
+
+
     async create(userId: number, name: string) {
       try {
         return await repo.insert(userId, name);
@@ -91,13 +104,13 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
     },
 
     async remove(userId: number, id: number) {
-      const storageKeys = await repo.remove(userId, id).finally(() => {
+      const removed = await repo.remove(userId, id).finally(() => {
         changed(userId);
         forgetMessages(id);
       });
-      if (!storageKeys) throw notFound(CONVERSATION_NOT_FOUND);
-      // After commit: a failed file removal leaves an orphan file, never a row pointing at a missing file.
-      await deps.blobs.remove(storageKeys).catch((error) => deps.log?.(error));
+      if (!removed) throw notFound(CONVERSATION_NOT_FOUND);
+      // After commit: a listener that fails (an upload file left behind) never undoes the delete.
+      for (const listener of deletedListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
     },
 
     /** The conversation's messages, oldest first, as JSON. */
@@ -106,7 +119,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; blob
       return messagesOf(id);
     },
 
-    /** Saves the message and answers the conversation's updated message list as JSON (spec: POST .../messages). */
+    /** Saves the message and answers the conversation's updated message list as JSON. */
     async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<MessageListJson> {
       const row = repo.appendMessage(userId, id, message);
       if (!row) throw notFound(CONVERSATION_NOT_FOUND);

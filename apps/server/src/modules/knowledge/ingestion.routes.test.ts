@@ -5,8 +5,10 @@ import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sag
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { SCANNED_PDF_REASON } from "./ingestion/convert-pdf.ts";
 import { makeDocx, makeImageOnlyPdf, makePdf } from "./ingestion/test-documents.ts";
-import { knowledgeClient } from "./knowledge-test-helpers.ts";
-import { VECTOR_WARNING } from "./knowledge.service.ts";
+import { knowledgeClient } from "../../test/knowledge-client.ts";
+import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
+import { VECTOR_WARNING } from "./ingestion.ts";
 
 let t: TestApp;
 let kb: ReturnType<typeof knowledgeClient>;
@@ -44,6 +46,16 @@ afterEach(async () => t?.close());
 async function start(env: Record<string, string> = {}) {
   t = await createTestApp({ env });
   kb = knowledgeClient(t, await t.login());
+}
+
+/** An embedder that works until told to fail, as a provider whose service goes down would. */
+async function startWithSwitchableEmbedder() {
+  const embedder = createFakeEmbedder();
+  const state = { failing: false };
+  const switchable = { ...embedder, embed: (texts: string[], options: { kind: "query" | "document" }) => (state.failing ? Promise.reject(new Error("embedder down")) : embedder.embed(texts, options)) };
+  t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: switchable }) });
+  kb = knowledgeClient(t, await t.login());
+  return { calls: embedder.calls, fail: () => (state.failing = true) };
 }
 
 describe("upload ingestion", () => {
@@ -113,7 +125,7 @@ describe("upload ingestion", () => {
     expect(response.json().processingResult.error).toMatch(/The PDF could not be read/);
     const retry = await kb.call("POST", `/api/files/${response.json().file.id}/retry`);
     expect(retry.statusCode).toBe(202);
-    await t.app.services.jobs.idle();
+    await t.jobs.idle();
     const item = (await kb.call("GET", "/api/files")).json()[0];
     expect(item.status).toBe("failed");
     const jobs = t.store.sqlite.prepare("SELECT status, error FROM jobs WHERE item_id = ? ORDER BY id").all(item.id) as Array<{ status: string; error: string }>;
@@ -140,19 +152,18 @@ describe("upload ingestion", () => {
     const response = await kb.upload({}, { filename: "big.txt", content });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toMatchObject({ status: "processing_in_background", chunks_processed: 0 });
-    await t.app.services.jobs.idle();
+    await t.jobs.idle();
     const item = (await kb.call("GET", "/api/files")).json()[0];
     expect(item.status).toBe("ready");
     expect(item.chunkCount).toBeGreaterThan(1000);
   });
 
-  it("calls the vectorizer after storing chunks; its failure is only a warning", async () => {
-    await start();
-    const indexed: number[] = [];
-    t.app.services.vectorizer = { indexItem: async (id) => void indexed.push(id) };
+  it("embeds the chunks after storing them; a failed embedding is only a warning", async () => {
+    const embedder = await startWithSwitchableEmbedder();
     const ok = (await kb.upload({}, { filename: "a.txt", content: Buffer.from("Vector me") })).json();
-    expect(indexed).toEqual([ok.file.id]);
-    t.app.services.vectorizer = { indexItem: async () => Promise.reject(new Error("embedder down")) };
+    expect(ok).toMatchObject({ status: "success", file: { status: "ready", statusReason: null } });
+    expect(embedder.calls).toEqual([{ texts: ["a.txt\nVector me"], kind: "document" }]);
+    embedder.fail();
     const warned = (await kb.upload({}, { filename: "b.txt", content: Buffer.from("Vector me too") })).json();
     expect(warned).toMatchObject({ status: "success", chunks_processed: 1, file: { status: "ready", statusReason: VECTOR_WARNING } });
   });
@@ -171,7 +182,7 @@ describe("restart", () => {
       .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, 1, ?, ?)")
       .run(itemId, JSON.stringify({ itemId }), now, now);
     kb = knowledgeClient(t, await t.login()); // the first request makes the app ready, which starts the queue
-    await t.app.services.jobs.idle();
+    await t.jobs.idle();
     expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "ready", chunkCount: 1 });
   });
 });
@@ -232,8 +243,7 @@ describe("URLs and notes", () => {
   });
 
   it("reports a note whose vectorisation failed with a warning, still saved", async () => {
-    await start();
-    t.app.services.vectorizer = { indexItem: async () => Promise.reject(new Error("embedder down")) };
+    (await startWithSwitchableEmbedder()).fail();
     const response = await kb.call("POST", "/api/process-note", { type: "note", content: "Short note text here" });
     expect(response.json()).toMatchObject({ status: "success", chunks_processed: 1, warning: VECTOR_WARNING });
   });

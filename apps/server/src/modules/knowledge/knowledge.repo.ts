@@ -1,46 +1,76 @@
-import { sql, type Kysely } from "kysely";
-import type { Database, KnowledgeItemRow, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
-import type { Chunk } from "./ingestion/chunker.ts";
+import { sql } from "kysely";
+import type { Store } from "../../store/open-store.ts";
+import type { KnowledgeItemRow, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
 
-export type ItemWithChunkCount = KnowledgeItemRow & { chunkCount: number };
+/** An item as a backup carries it: ids are the exporting store's. */
+export interface ItemBackupRow {
+  id: number;
+  parent_id: number | null;
+  conversation_id: number | null;
+  type: "file" | "url" | "note" | "folder";
+  name: string;
+  path: string;
+  description: string;
+  content: string;
+  url: string | null;
+  mime_type: string | null;
+  size: number;
+  created_at: string;
+}
 
-// About 10-20 ms of inserting (FTS included) per batch, so other requests wait at most that long.
-const INSERT_BATCH = 100;
-
-export function createKnowledgeRepo(db: Kysely<Database>) {
-  const withChunkCount = () =>
+/** SQL for knowledge items, the knowledge base tree; every user-facing query is scoped by the owning user. */
+export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
+  const { db } = store;
+  const exportPage = store.prepare<Omit<KnowledgeItemRow, "userId">>((argument) =>
     db
-      .selectFrom("knowledgeItems as ki")
-      .selectAll("ki")
-      .select((eb) =>
-        eb
-          .selectFrom("chunks")
-          .select(eb.fn.countAll<number>().as("count"))
-          .whereRef("chunks.itemId", "=", "ki.id")
-          .as("chunkCount"),
-      );
+      .selectFrom("knowledgeItems")
+      .select(["id", "parentId", "conversationId", "type", "name", "path", "description", "content", "url", "mimeType", "size", "createdAt"])
+      .where("userId", "=", argument<number>(0))
+      .where("id", ">", argument<number>(1))
+      .orderBy("id")
+      .limit(argument<number>(2)),
+  );
+  const deleteAllOfUser = store.prepare((argument) => db.deleteFrom("knowledgeItems").where("userId", "=", argument<number>(0)));
+  const insertImported = store.prepare<{ id: number }>((argument) =>
+    db
+      .insertInto("knowledgeItems")
+      .values({
+        userId: argument(0),
+        conversationId: argument(1),
+        parentId: argument(2),
+        type: argument(3),
+        name: argument(4),
+        path: argument(5),
+        description: argument(6),
+        content: argument(7),
+        url: argument(8),
+        mimeType: argument(9),
+        size: argument(10),
+        chunkCount: argument(11),
+        status: "ready",
+        createdAt: argument(12),
+        updatedAt: argument(13),
+      })
+      .returning("id"),
+  );
 
   return {
     async listItems(userId: number, filter: { conversationId?: number | null; parentId?: number | null; type?: "folder" }) {
-      let query = withChunkCount().where("ki.userId", "=", userId);
+      let query = db.selectFrom("knowledgeItems").selectAll().where("userId", "=", userId);
       if (filter.conversationId !== undefined) {
-        query = filter.conversationId === null ? query.where("ki.conversationId", "is", null) : query.where("ki.conversationId", "=", filter.conversationId);
+        query = filter.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", filter.conversationId);
       }
       if (filter.parentId !== undefined) {
-        query = filter.parentId === null ? query.where("ki.parentId", "is", null) : query.where("ki.parentId", "=", filter.parentId);
+        query = filter.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", filter.parentId);
       }
-      if (filter.type) query = query.where("ki.type", "=", filter.type);
-      return (await query.orderBy("ki.type", "desc").orderBy("ki.name").orderBy("ki.id").execute()) as ItemWithChunkCount[];
+      if (filter.type) query = query.where("type", "=", filter.type);
+      return query.orderBy("type", "desc").orderBy("name").orderBy("id").execute();
     },
 
-    async getItem(userId: number, id: number) {
-      return (await withChunkCount().where("ki.userId", "=", userId).where("ki.id", "=", id).executeTakeFirst()) as ItemWithChunkCount | undefined;
-    },
+    getItem: (userId: number, id: number) => db.selectFrom("knowledgeItems").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 
     /** Only for background jobs, which run outside any request (the job row carries the owner). */
-    async getItemById(id: number) {
-      return (await withChunkCount().where("ki.id", "=", id).executeTakeFirst()) as ItemWithChunkCount | undefined;
-    },
+    getItemById: (id: number) => db.selectFrom("knowledgeItems").selectAll().where("id", "=", id).executeTakeFirst(),
 
     async insertItem(item: Omit<NewKnowledgeItem, "createdAt" | "updatedAt">) {
       const now = new Date().toISOString();
@@ -82,47 +112,81 @@ export function createKnowledgeRepo(db: Kysely<Database>) {
     },
 
     async findDuplicate(input: { userId: number; conversationId: number | null; parentId: number | null; contentHash: string }) {
-      let query = withChunkCount()
-        .where("ki.userId", "=", input.userId)
-        .where("ki.contentHash", "=", input.contentHash)
-        .where("ki.type", "=", "file");
-      query = input.conversationId === null ? query.where("ki.conversationId", "is", null) : query.where("ki.conversationId", "=", input.conversationId);
-      query = input.parentId === null ? query.where("ki.parentId", "is", null) : query.where("ki.parentId", "=", input.parentId);
-      return (await query.orderBy("ki.id").executeTakeFirst()) as ItemWithChunkCount | undefined;
+      let query = db
+        .selectFrom("knowledgeItems")
+        .selectAll()
+        .where("userId", "=", input.userId)
+        .where("contentHash", "=", input.contentHash)
+        .where("type", "=", "file");
+      query = input.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", input.conversationId);
+      query = input.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", input.parentId);
+      return query.orderBy("id").executeTakeFirst();
     },
 
-    /** Replaces an item's chunks in one transaction (re-ingesting never leaves a mix of old and new). */
+    /** Stored files whose items are gone (recorded by a trigger however the item went). */
+    pendingBlobDeletions: async () => (await db.selectFrom("blobDeletions").select("storageKey").limit(1000).execute()).map((row) => row.storageKey),
+
+    clearBlobDeletions: async (keys: string[]) => {
+      if (keys.length) await db.deleteFrom("blobDeletions").where("storageKey", "in", keys).execute();
+    },
+
+    countItems: async (userId: number) =>
+      Number((await db.selectFrom("knowledgeItems").select((eb) => eb.fn.countAll<number>().as("count")).where("userId", "=", userId).executeTakeFirstOrThrow()).count),
+
+    /** The user's items as backup rows, a page at a time after an id. */
+    exportPage: (userId: number, afterId: number, size: number): ItemBackupRow[] =>
+      exportPage.all(userId, afterId, size).map((row) => ({
+        id: row.id,
+        parent_id: row.parentId,
+        conversation_id: row.conversationId,
+        type: row.type,
+        name: row.name,
+        path: row.path,
+        description: row.description,
+        content: row.content,
+        url: row.url,
+        mime_type: row.mimeType,
+        size: row.size,
+        created_at: row.createdAt,
+      })),
+
     /**
-     * Replaces an item's chunks. One transaction for a large document would hold the only SQLite
-     * connection (and every other request) for seconds, so batches commit on their own with a yield to
-     * the event loop between them. The item stays queued/processing until the pipeline marks it ready,
-     * and a job resumed after a crash starts again from the delete.
+     * Replaces the user's items with a backup's (synchronous: runs inside the caller's transaction). Answers the
+     * old item id -> the new item. `conversationIds` are the user's own conversations that links may keep.
      */
-    async replaceChunks(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]) {
-      await db.deleteFrom("chunks").where("itemId", "=", item.id).execute();
+    replaceAllSync(userId: number, items: ItemBackupRow[], chunkCounts: Map<number, number>, conversationIds: Set<number>) {
+      deleteAllOfUser.run(userId);
       const now = new Date().toISOString();
-      for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-        const rows = chunks.slice(start, start + INSERT_BATCH).map((chunk) => ({
-          itemId: item.id,
-          userId: item.userId,
-          conversationId: item.conversationId,
-          position: chunk.position,
-          source: chunk.source,
-          content: chunk.content,
-          createdAt: now,
-        }));
-        await db.insertInto("chunks").values(rows).execute();
-        if (start + INSERT_BATCH < chunks.length) await new Promise((resolve) => setImmediate(resolve));
+      const created = new Map<number, { id: number; conversationId: number | null }>();
+      let pending = items;
+      while (pending.length > 0) {
+        for (const item of pending) {
+          if (item.parent_id !== null && !created.has(item.parent_id)) continue;
+          const conversationId = item.conversation_id !== null && conversationIds.has(item.conversation_id) ? item.conversation_id : null;
+          const parentId = item.parent_id === null ? null : created.get(item.parent_id)!.id;
+          const row = insertImported.get(
+            userId,
+            conversationId,
+            parentId,
+            item.type,
+            item.name,
+            item.path,
+            item.description,
+            item.content,
+            item.url,
+            item.mime_type,
+            item.size,
+            chunkCounts.get(item.id) ?? 0,
+            item.created_at,
+            now,
+          )!;
+          created.set(item.id, { id: row.id, conversationId });
+        }
+        const next = pending.filter((item) => !created.has(item.id));
+        if (next.length === pending.length) throw new Error("the items tree has a cycle");
+        pending = next;
       }
-    },
-
-    async conversationBelongsTo(userId: number, conversationId: number) {
-      const row = await db.selectFrom("conversations").select("id").where("id", "=", conversationId).where("userId", "=", userId).executeTakeFirst();
-      return !!row;
-    },
-
-    async latestJobFor(itemId: number) {
-      return db.selectFrom("jobs").selectAll().where("itemId", "=", itemId).orderBy("id", "desc").executeTakeFirst();
+      return created;
     },
   };
 }

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MOVE_INTO_ITSELF_MESSAGE } from "@sage/contracts/knowledge";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { knowledgeClient } from "./knowledge-test-helpers.ts";
+import { knowledgeClient } from "../../test/knowledge-client.ts";
 
 let t: TestApp;
 let cookie: string;

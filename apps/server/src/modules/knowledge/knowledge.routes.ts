@@ -14,7 +14,8 @@ import {
 import { AppError, badRequest } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
-import type { KnowledgeService, StoredUpload } from "./knowledge.service.ts";
+import type { AddKnowledgeService, StoredUpload, UploadOutcome, UrlOutcome } from "./add-knowledge.service.ts";
+import type { KnowledgeService } from "./knowledge.service.ts";
 
 /** RFC 6266 filename: an ASCII fallback plus the exact UTF-8 name. */
 function contentDisposition(filename: string): string {
@@ -22,10 +23,38 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge: KnowledgeService }) {
-  const { knowledge } = deps;
+/** The upload reply the web app reads: `status`, `processingResult` (with `error`) and `chunks_processed`. */
+function uploadReply(outcome: UploadOutcome): { status: number; body: object } {
+  const { file } = outcome;
+  switch (outcome.kind) {
+    case "duplicate":
+      return { status: 200, body: { status: "duplicate", file, chunks_processed: file.chunkCount, processingResult: { status: "duplicate" } } };
+    case "ready":
+      return { status: 200, body: { status: "success", file, chunks_processed: file.chunkCount, processingResult: { status: "success" } } };
+    case "not-processed":
+      return { status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: file.status, error: outcome.reason } } };
+    case "in-background":
+      return { status: 202, body: { status: "processing_in_background", file, chunks_processed: 0, processingResult: { status: "queued" } } };
+  }
+}
 
-  // The client checks this before listing files (spec section 7).
+/** A link that could not be read answers 422 with the reason (the entry stays as a reference); 202 while it continues. */
+function urlReply(outcome: UrlOutcome): { status: number; body: object } {
+  const url_info = outcome.urlInfo;
+  switch (outcome.kind) {
+    case "ready":
+      return { status: 200, body: { status: "success", url_info, chunks_processed: outcome.chunkCount } };
+    case "failed":
+      return { status: 422, body: { status: "failed", url_info, chunks_processed: 0, error: outcome.reason } };
+    case "in-background":
+      return { status: 202, body: { status: "processing_in_background", url_info, chunks_processed: 0 } };
+  }
+}
+
+export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge: KnowledgeService; addKnowledge: AddKnowledgeService }) {
+  const { knowledge, addKnowledge } = deps;
+
+  // The web app checks that the file routes answer before it lists files.
   app.get("/api/debug/routes-test", async () => ({ status: "success" as const }));
 
   app.get("/api/files", async (request) => {
@@ -101,7 +130,7 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
             (part as MultipartFile).file.resume();
             continue;
           }
-          stored = await knowledge.storeUpload(part.filename, part.mimetype, (part as MultipartFile).file);
+          stored = await addKnowledge.storeUpload(part.filename, part.mimetype, (part as MultipartFile).file);
         } else if (typeof part.value === "string") {
           fields[part.fieldname] = part.value;
         }
@@ -110,25 +139,25 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
       // The session guard cannot see multipart fields, so the userId check is repeated here.
       const input = parseInput(uploadFieldsSchema, fields, "form");
       if (input.userId !== undefined && input.userId !== user.id) throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
-      const result = await knowledge.finishUpload(user.id, stored, input);
-      return reply.status(result.httpStatus).send(result.body);
+      const { status, body } = uploadReply(await addKnowledge.finishUpload(user.id, stored, input));
+      return reply.status(status).send(body);
     } catch (error) {
       // Nothing is registered when the upload fails, so its bytes must not stay behind.
-      await knowledge.discardUpload(stored);
+      await addKnowledge.discardUpload(stored);
       throw error;
     }
   });
 
   app.post("/api/process_url", async (request, reply) => {
     const user = requireUser(request);
-    const body = parseInput(processUrlRequestSchema, request.body, "body");
-    const result = await knowledge.processUrl(user.id, body);
-    return reply.status(result.httpStatus).send(result.body);
+    const input = parseInput(processUrlRequestSchema, request.body, "body");
+    const { status, body } = urlReply(await addKnowledge.processUrl(user.id, input));
+    return reply.status(status).send(body);
   });
 
   app.post("/api/process-note", async (request) => {
     const user = requireUser(request);
     const body = parseInput(processNoteRequestSchema, request.body, "body");
-    return knowledge.processNote(user.id, body);
+    return addKnowledge.processNote(user.id, body);
   });
 }

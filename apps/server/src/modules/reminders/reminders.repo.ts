@@ -56,13 +56,6 @@ export function createRemindersRepo(db: Kysely<Database>) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    conversationBelongsTo: async (userId: number, conversationId: number) =>
-      (await db
-        .selectFrom("conversations")
-        .select("id")
-        .where("id", "=", conversationId)
-        .where("userId", "=", userId)
-        .executeTakeFirst()) !== undefined,
   };
 }
 

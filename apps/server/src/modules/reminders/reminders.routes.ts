@@ -9,9 +9,7 @@ import {
 import type { z } from "zod";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
-import type { Store } from "../../store/open-store.ts";
-import { createRemindersRepo } from "./reminders.repo.ts";
-import { createRemindersService, type RemindersService } from "./reminders.service.ts";
+import type { RemindersService } from "./reminders.service.ts";
 
 /**
  * The contract messages are whole sentences the UI shows as they are ('Title is required'),
@@ -30,8 +28,8 @@ function parseId(params: unknown): number {
   return result.data.id;
 }
 
-export function registerReminderRoutes(app: FastifyInstance, deps: { store: Store; service?: RemindersService }) {
-  const service = deps.service ?? createRemindersService({ repo: createRemindersRepo(deps.store.db) });
+export function registerReminderRoutes(app: FastifyInstance, deps: { service: RemindersService }) {
+  const { service } = deps;
 
   app.get("/api/reminders", async (request) => {
     const user = requireUser(request);

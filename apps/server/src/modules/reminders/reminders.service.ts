@@ -5,15 +5,16 @@ import {
   type UpdateReminderInput,
 } from "@sage/contracts/reminders";
 import { notFound } from "../../http/app-error.ts";
+import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { RemindersRepo } from "./reminders.repo.ts";
 
-export function createRemindersService(deps: { repo: RemindersRepo; now?: () => Date }) {
+export function createRemindersService(deps: { repo: RemindersRepo; conversations: Pick<ConversationsPort, "ownsConversation">; now?: () => Date }) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
   // Another user's conversation answers exactly like a missing one.
   async function assertConversation(userId: number, conversationId: number) {
-    if (!(await repo.conversationBelongsTo(userId, conversationId))) {
+    if (!(await deps.conversations.ownsConversation(userId, conversationId))) {
       throw notFound(REMINDER_ERRORS.conversationNotFound, "conversation_not_found");
     }
   }

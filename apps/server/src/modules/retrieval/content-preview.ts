@@ -1,4 +1,4 @@
-/** File types whose extracted text is not shown as a preview (spec section 5). */
+/** File types whose extracted text is never shown as a preview: binary formats, where the text is a lossy extraction. */
 const BINARY_EXTENSIONS = new Set(["docx", "xlsx", "pdf", "pptx", "zip", "doc"]);
 export const PREVIEW_LENGTH = 200;
 

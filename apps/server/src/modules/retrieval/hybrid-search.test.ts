@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+import { insertConversation, insertKnowledge, reindexKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -23,7 +23,7 @@ describe("hybrid search", () => {
     const search = () => t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile" } });
 
     expect((await search()).json()).toEqual([]);
-    await t.app.services.vectorizer!.indexItem(itemId);
+    await reindexKnowledge(t, itemId);
     expect(embedder.calls.at(-1)?.kind).toBe("document");
     const results = (await search()).json();
     expect(names(results)[0]).toBe("garage.txt");
@@ -38,7 +38,7 @@ describe("hybrid search", () => {
     const other = insertConversation(t.store.sqlite, DEMO_USER);
     const inConversation = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: conversation, name: "a.txt", chunks: ["vehicle maintenance log"] });
     const elsewhere = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: other, name: "b.txt", chunks: ["vehicle insurance papers"] });
-    for (const item of [inConversation, elsewhere]) await t.app.services.vectorizer!.indexItem(item.itemId);
+    for (const item of [inConversation, elsewhere]) await reindexKnowledge(t, item.itemId);
     const search = async (payload: object) =>
       names((await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile", ...payload } })).json());
 
@@ -52,7 +52,7 @@ describe("hybrid search", () => {
     const failing = createFakeEmbedder();
     const { cookie } = await start(failing);
     const { itemId } = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "notes.txt", chunks: ["quarterly dividend policy"] });
-    await t.app.services.vectorizer!.indexItem(itemId);
+    await reindexKnowledge(t, itemId);
     failing.embed = async () => {
       throw new Error("embedder down");
     };

@@ -2,11 +2,10 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { writeTinyOnnxModel } from "@sage/testkit/tiny-onnx-model";
-import { createApp } from "../../app.ts";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { knowledgeClient } from "../knowledge/knowledge-test-helpers.ts";
+import { knowledgeClient } from "../../test/knowledge-client.ts";
 
 // The real path: SAGE_EMBEDDER=local, createProviders, transformers.js and onnxruntime, over a model the test writes.
 const models = makeTempDir();
@@ -61,8 +60,7 @@ describe("local ONNX embedder end to end", () => {
     await addKnowledge(cookie);
     expect(vectorRows()).toEqual([{ id: "fake:previous:256", dimensions: 256, n: 2 }]);
 
-    const local = await createApp({ config: t.config, store: t.store, providers: createProviders(t.config), logger: false });
-    await local.ready();
+    const local = await t.reopen({ providers: createProviders(t.config) });
     try {
       const status = (await local.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: LOCAL_ID, lexicalOnly: false }, vectorized: 0, stale: 2 });
@@ -86,8 +84,7 @@ describe("local ONNX embedder end to end", () => {
     await addKnowledge(cookie);
 
     const config = { ...t.config, embedder: { ...t.config.embedder, localModel: wider.folder } };
-    const local = await createApp({ config, store: t.store, providers: createProviders(config), logger: false });
-    await local.ready();
+    const local = await t.reopen({ config, providers: createProviders(config) });
     try {
       const status = (await local.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: "local:tiny-bert:48", dimensions: 48 }, vectorized: 0, stale: 2 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RECOMMENDATION_THRESHOLD } from "@sage/contracts/retrieval";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { contentPreview } from "./content-preview.ts";
-import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+import { insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 let cookie: string;

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { recommendRequestSchema, searchRequestSchema } from "@sage/contracts/retrieval";
+import { recommendRequestSchema, searchRequestSchema, testQueryRequestSchema } from "@sage/contracts/retrieval";
 import { requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
+import type { KnowledgeAnswerer } from "./answer-from-knowledge.ts";
 import type { RetrievalService } from "./retrieval.service.ts";
 
-export function registerRetrievalRoutes(app: FastifyInstance, deps: { retrieval: RetrievalService }) {
+export function registerRetrievalRoutes(app: FastifyInstance, deps: { retrieval: RetrievalService; answerFromKnowledge: KnowledgeAnswerer }) {
   app.post("/api/search", async (request) => {
     const user = requireUser(request);
     const input = parseInput(searchRequestSchema, request.body, "body");
@@ -25,5 +26,12 @@ export function registerRetrievalRoutes(app: FastifyInstance, deps: { retrieval:
       limit: input.limit,
       conversationId: input.conversation_id ?? undefined,
     });
+  });
+
+  // The vector-augmented test page; it reads a failure's text from `message`.
+  app.post("/api/test/gemini/query", { config: { errorAlsoAsMessage: true } }, async (request) => {
+    const user = requireUser(request);
+    const { query } = parseInput(testQueryRequestSchema, request.body, "body");
+    return deps.answerFromKnowledge(user.id, query);
   });
 }

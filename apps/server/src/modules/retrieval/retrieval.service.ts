@@ -1,13 +1,13 @@
-import type BetterSqlite3 from "better-sqlite3";
 import type { Recommendation, SearchResult } from "@sage/contracts/retrieval";
-import { contentPreview } from "./content-preview.ts";
 import { notFound } from "../../http/app-error.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
+import type { ConversationsPort } from "../conversations/conversations.module.ts";
+import { contentPreview } from "./content-preview.ts";
 import { calibrateSimilarity, fuseScores } from "./fuse-scores.ts";
-import type { VectorStore } from "./vector-store.ts";
-import { createLexicalSearch, DEFAULT_LEXICAL_OPTIONS, type LexicalOptions, type SearchScope } from "./lexical-search.ts";
-import { queryTerms } from "./query-terms.ts";
-import { createRetrievalRepo, type ChunkDetails } from "./retrieval.repo.ts";
+import type { ChunkDetails, ChunkStore } from "./index/chunk-store.ts";
+import { DEFAULT_LEXICAL_OPTIONS, type LexicalOptions, type LexicalSearch, type SearchScope } from "./index/lexical-search.ts";
+import { queryTerms } from "./index/query-terms.ts";
+import type { VectorStore } from "./index/vector-store.ts";
 
 const MIN_SHOWN_SCORE = 0.0001;
 
@@ -16,7 +16,9 @@ export interface ScoredChunk extends ChunkDetails {
 }
 
 export interface RetrievalServiceDeps {
-  sqlite: BetterSqlite3.Database;
+  chunks: Pick<ChunkStore, "details">;
+  lexicalSearch: LexicalSearch;
+  conversations: Pick<ConversationsPort, "ownsConversation">;
   embedder?: Embedder | null;
   vectors?: VectorStore;
   lexical?: LexicalOptions;
@@ -28,15 +30,14 @@ const QUERY_CACHE_SIZE = 200;
 
 /** Search over the user's knowledge: BM25 over FTS5, fused with vectors when an embedder is present. */
 export function createRetrievalService(deps: RetrievalServiceDeps) {
-  const repo = createRetrievalRepo(deps.sqlite);
-  const lexicalSearch = createLexicalSearch(deps.sqlite);
+  const { lexicalSearch } = deps;
   const lexicalOptions = deps.lexical ?? DEFAULT_LEXICAL_OPTIONS;
 
   /** The scope a request may see; another user's conversation is a 404 that gives nothing away. */
-  function resolveScope(userId: number, conversationId: number | null | undefined): SearchScope {
+  async function resolveScope(userId: number, conversationId: number | null | undefined): Promise<SearchScope> {
     if (conversationId === undefined || conversationId === null) return { userId };
     if (conversationId === 0) return { userId, conversationId: null };
-    if (!repo.ownsConversation(userId, conversationId)) throw notFound("Conversation not found");
+    if (!(await deps.conversations.ownsConversation(userId, conversationId))) throw notFound("Conversation not found");
     return { userId, conversationId };
   }
 
@@ -77,7 +78,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
       .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
       .slice(0, limit);
     const fused = new Map(ranked.map((hit) => [hit.chunkId, hit.score]));
-    return repo.chunkDetails(ranked.map((hit) => hit.chunkId)).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
+    return deps.chunks.details(ranked.map((hit) => hit.chunkId)).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
   }
 
   return {
@@ -91,7 +92,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
      */
     async recommend(input: { userId: number; queryText: string; limit: number; conversationId?: number | null }): Promise<Recommendation[]> {
       if (!input.queryText.trim()) return [];
-      const scope = resolveScope(input.userId, input.conversationId);
+      const scope = await resolveScope(input.userId, input.conversationId);
       // 20 chunks (80 index candidates) fill 5 files in practice; 50 made each index return 200 candidates,
       // which alone cost 70-100 ms p95 at 10k files.
       const chunks = await searchChunks(input.queryText, scope, Math.max(input.limit * 4, 20));
@@ -116,7 +117,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     /** POST /api/search: a blank query does no work and finds nothing. */
     async search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]> {
       if (!input.query.trim()) return [];
-      const scope = resolveScope(input.userId, input.conversationId);
+      const scope = await resolveScope(input.userId, input.conversationId);
       const chunks = await searchChunks(input.query, scope, input.limit);
       // A chunk that only shares words found everywhere scores 0.0000 at the 4 decimals shown: not a result.
       return chunks.filter((chunk) => chunk.score >= MIN_SHOWN_SCORE).map((chunk) => ({

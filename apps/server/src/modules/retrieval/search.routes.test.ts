@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/retrieval";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+import { insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 let cookie: string;
@@ -38,7 +38,7 @@ function seedCorpus() {
 }
 
 describe("POST /api/search", () => {
-  it("ranks the chunk that matches the query best first, with the spec's result shape and scores in 0..1", async () => {
+  it("ranks the chunk that matches the query best first, with the documented result shape (content, score, metadata) and scores in 0..1", async () => {
     seedCorpus();
     const response = await search({ query: "how should investors buy wonderful businesses" });
     expect(response.statusCode).toBe(200);

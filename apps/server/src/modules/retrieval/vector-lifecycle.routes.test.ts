@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import yazl from "yazl";
-import { createApp } from "../../app.ts";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+import { indexKnowledge, insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -33,7 +32,8 @@ function zipOf(entries: Record<string, string>): Promise<Buffer> {
   });
 }
 
-function seed() {
+/** A folder with a report, and a note in a conversation; `embedded` puts the chunks in through the index, with vectors. */
+async function seed(options: { embedded?: boolean } = {}) {
   const conversation = insertConversation(t.store.sqlite, DEMO_USER);
   const now = new Date().toISOString();
   const folder = Number(
@@ -41,9 +41,11 @@ function seed() {
       .prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Finance', 'Finance', ?, ?)")
       .run(now, now).lastInsertRowid,
   );
-  const report = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "report.txt", chunks: ["Revenue grew twelve percent.", "Vehicle fleet costs fell."] });
+  const add = (input: { userId: number; conversationId?: number; name: string; chunks: string[] }) =>
+    options.embedded ? indexKnowledge(t, input) : Promise.resolve(insertKnowledge(t.store.sqlite, input));
+  const report = await add({ userId: DEMO_USER, name: "report.txt", chunks: ["Revenue grew twelve percent.", "Vehicle fleet costs fell."] });
   t.store.sqlite.prepare("UPDATE knowledge_items SET parent_id = ? WHERE id = ?").run(folder, report.itemId);
-  const notes = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: conversation, name: "notes.txt", chunks: ["Dividend policy draft for the board."] });
+  const notes = await add({ userId: DEMO_USER, conversationId: conversation, name: "notes.txt", chunks: ["Dividend policy draft for the board."] });
   return { conversation, items: [report.itemId, notes.itemId] };
 }
 
@@ -55,8 +57,7 @@ const counts = () =>
 describe("vector database lifecycle", () => {
   it("export -> reset -> import gives identical search results", async () => {
     const cookie = await start();
-    const { conversation, items } = seed();
-    for (const itemId of items) await t.app.services.vectorizer!.indexItem(itemId);
+    const { conversation } = await seed({ embedded: true });
     const searchAll = async () => {
       const results = [];
       for (const [query, conversationId] of [["revenue vehicle fleet", undefined], ["dividend board", conversation]] as const) {
@@ -93,7 +94,7 @@ describe("vector database lifecycle", () => {
 
   it("rejects a zip with a traversal path, a corrupt one and one that contradicts its manifest, changing nothing", async () => {
     const cookie = await start();
-    seed();
+    await seed();
     const before = counts();
     const manifest = JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } });
     const traversal = await zipOf({ "manifest.json": manifest, "xx/evil.txt": "owned" });
@@ -112,9 +113,9 @@ describe("vector database lifecycle", () => {
     }
   });
 
-  it("refuses files that are not .zip and files over 100 MB with the spec's messages", async () => {
+  it("refuses files that are not .zip and files over 100 MB with the product's messages", async () => {
     const cookie = await start();
-    seed();
+    await seed();
     const before = counts();
     const wrongType = multipart("backup.tar", Buffer.from("x"));
     const typeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...wrongType.headers }, payload: wrongType.payload });
@@ -130,12 +131,10 @@ describe("vector database lifecycle", () => {
 
   it("re-vectorizes every chunk after switching embedders, dropping the old vectors", async () => {
     const cookie = await start(createFakeEmbedder({ id: "fake:a:256" }));
-    const { items } = seed();
-    for (const itemId of items) await t.app.services.vectorizer!.indexItem(itemId);
+    await seed({ embedded: true });
 
     const switched = createFakeEmbedder({ id: "fake:b:128", dimensions: 128, related: [["automobile", "vehicle"]] });
-    const second = await createApp({ config: t.config, store: t.store, providers: { ...createProviders(t.config), embedder: switched }, logger: false });
-    await second.ready();
+    const second = await t.reopen({ providers: { ...createProviders(t.config), embedder: switched } });
     try {
       const status = (await second.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: "fake:b:128", lexicalOnly: false }, chunks: 3, vectorized: 0, stale: 3 });

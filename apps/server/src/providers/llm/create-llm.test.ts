@@ -1,4 +1,3 @@
-import { generateText, streamText } from "ai";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config.ts";
@@ -23,7 +22,7 @@ describe("createLlm", () => {
     expect(llm.modelId).toBe("gemini-2.0-flash");
     expect(llm.keySet).toBe(true);
     gemini.script({ text: "Hello there" });
-    const { text } = await generateText({ model: llm.languageModel(), prompt: "hi" });
+    const { text } = await llm.generate({ messages: [{ role: "user", content: "hi" }] });
     expect(text).toBe("Hello there");
     expect(gemini.requests.at(-1)).toMatchObject({ model: "gemini-2.0-flash", apiKey: "k-123" });
   });
@@ -32,7 +31,7 @@ describe("createLlm", () => {
     const llm = createLlm(llmConfig({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: gemini.baseUrl }))!;
     gemini.script({ chunks: ["One ", "two ", "three"] });
     const pieces: string[] = [];
-    for await (const piece of streamText({ model: llm.languageModel(), prompt: "count" }).textStream) pieces.push(piece);
+    await llm.generate({ messages: [{ role: "user", content: "count" }], onText: (piece) => pieces.push(piece) });
     expect(pieces.join("")).toBe("One two three");
     expect(pieces.length).toBeGreaterThan(1);
   });
@@ -42,7 +41,7 @@ describe("createLlm", () => {
     expect(llm.provider).toBe("openai-compatible");
     expect(llm.keySet).toBe(false);
     expect(llm.allowedModels).toEqual(["llama3.2", "qwen3"]);
-    expect(llm.nativeWebSearchTool).toBeUndefined();
+    expect(llm.searchWeb).toBeUndefined();
   });
 });
 
@@ -50,10 +49,10 @@ describe("createFakeLlm", () => {
   it("answers scripted text and tool calls, and echoes otherwise", async () => {
     const llm = createFakeLlm();
     llm.script({ text: "scripted" });
-    expect((await generateText({ model: llm.languageModel(), prompt: "a" })).text).toBe("scripted");
-    expect((await generateText({ model: llm.languageModel(), prompt: "echo me" })).text).toBe("Fake reply to: echo me");
+    const ask = (content: string) => llm.generate({ messages: [{ role: "user", content }], tools: [{ name: "lookup", parameters: { type: "object" } }] });
+    expect((await ask("a")).text).toBe("scripted");
+    expect((await ask("echo me")).text).toBe("Fake reply to: echo me");
     llm.script({ functionCalls: [{ name: "lookup", args: { q: 1 } }] });
-    const result = await generateText({ model: llm.languageModel(), prompt: "b", tools: { lookup: { inputSchema: (await import("ai")).jsonSchema({ type: "object" }) } } });
-    expect(result.toolCalls[0]).toMatchObject({ toolName: "lookup", input: { q: 1 } });
+    expect((await ask("b")).toolCalls[0]).toMatchObject({ name: "lookup", args: { q: 1 } });
   });
 });

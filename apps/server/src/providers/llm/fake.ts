@@ -1,5 +1,6 @@
-import type { LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3Content, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
+import { createLanguageModelLlm } from "./language-model-llm.ts";
 import type { LlmProvider } from "./llm.ts";
 
 /** One scripted model turn for the fake; with nothing scripted it echoes the last user text. */
@@ -21,18 +22,18 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-function lastUserText(prompt: any[]): string {
+function lastUserText(prompt: LanguageModelV3Prompt): string {
   const last = [...prompt].reverse().find((message) => message.role === "user");
-  return (last?.content ?? []).map((part: any) => part.text ?? "").join("");
+  return (last?.content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** An in-memory LlmProvider for unit tests (no HTTP). */
+/** An in-memory LlmProvider for unit tests (no HTTP): a scripted AI SDK mock model behind the real adapter. */
 export function createFakeLlm(options: { modelId?: string; allowedModels?: string[] } = {}): FakeLlm {
   const modelId = options.modelId ?? "fake-model";
   const queue: FakeLlmReply[] = [];
   const prompts: unknown[] = [];
 
-  function next(prompt: any[]): { content: LanguageModelV3Content[]; hasCalls: boolean } {
+  function next(prompt: LanguageModelV3Prompt): { content: LanguageModelV3Content[]; hasCalls: boolean } {
     prompts.push(prompt);
     const reply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(prompt)}` };
     if (reply.error) throw reply.error;
@@ -68,11 +69,7 @@ export function createFakeLlm(options: { modelId?: string; allowedModels?: strin
   });
 
   return {
-    provider: "fake",
-    modelId,
-    allowedModels: options.allowedModels ?? [modelId],
-    keySet: false,
-    languageModel: () => model,
+    ...createLanguageModelLlm({ provider: "fake", modelId, allowedModels: options.allowedModels ?? [modelId], keySet: false, languageModel: () => model }),
     script: (...replies) => void queue.push(...replies),
     prompts,
   };

@@ -1,5 +1,6 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { Tool } from "ai";
+import { createLanguageModelLlm } from "./language-model-llm.ts";
 import type { LlmProvider } from "./llm.ts";
 
 export interface GeminiLlmOptions {
@@ -11,14 +12,14 @@ export interface GeminiLlmOptions {
 
 export function createGeminiLlm(options: GeminiLlmOptions): LlmProvider {
   const google = createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: options.baseUrl });
-  return {
+  return createLanguageModelLlm({
     provider: "gemini",
     modelId: options.modelId,
     allowedModels: options.allowedModels,
     keySet: Boolean(options.apiKey),
     baseUrl: options.baseUrl,
-    languageModel: (modelId = options.modelId) => google(modelId),
+    languageModel: (modelId) => google(modelId),
     // Cast: @ai-sdk/google and ai may resolve different provider-utils copies; the runtime shape is the same.
-    nativeWebSearchTool: () => google.tools.googleSearch({}) as unknown as Tool,
-  };
+    webSearchTool: () => google.tools.googleSearch({}) as unknown as Tool,
+  });
 }

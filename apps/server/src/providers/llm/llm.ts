@@ -1,15 +1,58 @@
-import type { LanguageModel, Tool } from "ai";
-
 /**
- * The chat model capability, chosen once from config (registry.ts). Callers use the Vercel AI SDK
- * (`generateText` / `streamText` from "ai") with the LanguageModel this returns, e.g.
- *
- *   const llm = providers.llm;                       // null when no provider is configured
- *   if (!llm) throw new AppError(..., LLM_NOT_CONFIGURED_MESSAGE);
- *   const { text } = await generateText({ model: llm.languageModel(), prompt: "..." });
- *
- * Vendor SDKs are imported only in this folder.
+ * The chat model capability, chosen once from config (registry.ts). Callers speak these small types; the
+ * vendor SDKs (the Vercel AI SDK and its providers) are used only inside providers/.
  */
+
+/** A JSON Schema object describing a tool's arguments. */
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  format?: string;
+}
+
+export interface LlmTool {
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+}
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export type LlmMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: LlmToolCall[] }
+  | { role: "tool"; results: { id: string; name: string; result: unknown }[] };
+
+export interface LlmRequest {
+  /** One of allowedModels; the default chat model when omitted. */
+  modelId?: string;
+  system?: string;
+  messages: LlmMessage[];
+  /** Tools the model may call; calls come back in the reply, they are never run here. */
+  tools?: LlmTool[];
+  signal?: AbortSignal;
+  /** Streams the reply: called with each piece of text as the model produces it. */
+  onText?: (delta: string) => void;
+}
+
+export interface LlmReply {
+  text: string;
+  toolCalls: LlmToolCall[];
+}
+
+export interface GroundedAnswer {
+  text: string;
+  sources: { title: string; url: string }[];
+}
+
 export interface LlmProvider {
   readonly provider: "gemini" | "openai-compatible" | "fake";
   /** The default chat model (SAGE_CHAT_MODEL). */
@@ -20,10 +63,22 @@ export interface LlmProvider {
   readonly keySet: boolean;
   /** The base URL requests go to, for the settings page; undefined means the vendor default. */
   readonly baseUrl?: string;
-  /** A model handle for the AI SDK; defaults to modelId. Callers check allowedModels first. */
-  languageModel(modelId?: string): LanguageModel;
-  /** Provider-native web search (Gemini's Google Search grounding) as an AI SDK tool, if the vendor has one. */
-  nativeWebSearchTool?(): Tool;
+  /** One model reply. Failures are ProviderError; an abort rejects with the abort's own error. */
+  generate(request: LlmRequest): Promise<LlmReply>;
+  /** An answer grounded in the vendor's own web search (Gemini's Google Search), when the vendor has one. */
+  searchWeb?(query: string, options?: { signal?: AbortSignal }): Promise<GroundedAnswer>;
+}
+
+/** A vendor call that failed; `status` is the HTTP status the vendor answered, when there was one. */
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly status: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
 }
 
 /** What chat answers when no provider is configured; says how to configure one. */

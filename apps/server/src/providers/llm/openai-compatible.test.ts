@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { generateText } from "ai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOpenAiCompatibleLlm } from "./openai-compatible.ts";
 
@@ -34,7 +33,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 it("sends chat completions to the configured server with the model and key", async () => {
   const llm = createOpenAiCompatibleLlm({ baseUrl, apiKey: "ollama-key", modelId: "llama3.2", allowedModels: ["llama3.2"] });
-  const { text } = await generateText({ model: llm.languageModel(), system: "Be brief.", prompt: "Hi" });
+  const { text } = await llm.generate({ system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
   expect(text).toBe("Hello from Ollama");
   expect(received[0]).toMatchObject({ url: "/v1/chat/completions", authorization: "Bearer ollama-key" });
   expect(received[0]!.body.model).toBe("llama3.2");

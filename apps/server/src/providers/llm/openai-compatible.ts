@@ -1,4 +1,5 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createLanguageModelLlm } from "./language-model-llm.ts";
 import type { LlmProvider } from "./llm.ts";
 
 export interface OpenAiCompatibleLlmOptions {
@@ -11,12 +12,12 @@ export interface OpenAiCompatibleLlmOptions {
 /** Any server speaking the OpenAI chat completions API (Ollama, LM Studio, vLLM, llama.cpp ...). */
 export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): LlmProvider {
   const provider = createOpenAICompatible({ name: "openai-compatible", baseURL: options.baseUrl, apiKey: options.apiKey });
-  return {
+  return createLanguageModelLlm({
     provider: "openai-compatible",
     modelId: options.modelId,
     allowedModels: options.allowedModels,
     keySet: Boolean(options.apiKey),
     baseUrl: options.baseUrl,
-    languageModel: (modelId = options.modelId) => provider.chatModel(modelId),
-  };
+    languageModel: (modelId) => provider.chatModel(modelId),
+  });
 }

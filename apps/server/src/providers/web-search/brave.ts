@@ -1,4 +1,7 @@
-import { fetchJson, toResults, type FetchLike, type WebSearchBackend } from "./web-search.ts";
+import { z } from "zod";
+import { fetchJson, resultListSchema, toResults, type FetchLike, type WebSearchBackend } from "./web-search.ts";
+
+const braveReplySchema = z.object({ web: resultListSchema.optional() });
 
 export function createBraveSearch(options: { apiKey: string; baseUrl?: string; fetch?: FetchLike }): WebSearchBackend {
   const fetchImpl = options.fetch ?? fetch;
@@ -11,8 +14,8 @@ export function createBraveSearch(options: { apiKey: string; baseUrl?: string; f
       const body = await fetchJson("Brave Search", fetchImpl, url.toString(), {
         headers: { accept: "application/json", "x-subscription-token": options.apiKey },
         signal,
-      });
-      return toResults(body?.web?.results, "description", limit);
+      }, braveReplySchema);
+      return toResults(body.web?.results, "description", limit);
     },
   };
 }

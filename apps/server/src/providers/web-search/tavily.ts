@@ -1,4 +1,4 @@
-import { fetchJson, toResults, type FetchLike, type WebSearchBackend } from "./web-search.ts";
+import { fetchJson, resultListSchema, toResults, type FetchLike, type WebSearchBackend } from "./web-search.ts";
 
 export function createTavilySearch(options: { apiKey: string; baseUrl?: string; fetch?: FetchLike }): WebSearchBackend {
   const fetchImpl = options.fetch ?? fetch;
@@ -10,8 +10,8 @@ export function createTavilySearch(options: { apiKey: string; baseUrl?: string; 
         headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
         body: JSON.stringify({ query, max_results: limit }),
         signal,
-      });
-      return toResults(body?.results, "content", limit);
+      }, resultListSchema);
+      return toResults(body.results, "content", limit);
     },
   };
 }

@@ -16,7 +16,8 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
   return documentFromText(normalizeDocText(text), "The document contains no text");
 }
 
-/** Word uses \r for paragraph ends and \t between table cells. */
+/** Word uses \r for paragraph ends and \u0007 (BEL) between table cells; the cells become tabs. */
 function normalizeDocText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- BEL is Word's cell separator
   return text.replace(/\r\n?/g, "\n").replace(/\u0007/g, "\t").replace(/\n{3,}/g, "\n\n");
 }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { Embedder } from "../../providers/embedder/embedder.ts";
+import type { Embedder } from "../../../providers/embedder/embedder.ts";
 import type { VectorStore } from "./vector-store.ts";
 
 interface PendingChunk {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { openStore, type Store } from "../../store/open-store.ts";
+import { openStore, type Store } from "../../../store/open-store.ts";
 import { createFtsTotals, readVarints, writeVarints } from "./fts-totals.ts";
 import { createLexicalSearch } from "./lexical-search.ts";
-import { insertKnowledge } from "./test-knowledge.ts";
+import { insertKnowledge } from "../retrieval-test-helpers.ts";
 
 const stores: { store: Store; temp: ReturnType<typeof makeTempDir> }[] = [];
 afterEach(async () => {

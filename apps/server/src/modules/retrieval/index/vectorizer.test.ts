@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import type { Embedder } from "../../providers/embedder/embedder.ts";
-import { openStore, type Store } from "../../store/open-store.ts";
-import { insertKnowledge } from "./test-knowledge.ts";
+import type { Embedder } from "../../../providers/embedder/embedder.ts";
+import { openStore, type Store } from "../../../store/open-store.ts";
+import { insertKnowledge } from "../retrieval-test-helpers.ts";
 import { createVectorStore, SYNC_BUILD_LIMIT } from "./vector-store.ts";
 import { createVectorizer } from "./vectorizer.ts";
 

@@ -1,4 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
+import type { ChunkInput } from "./index/chunk-store.ts";
+import type { KnowledgeIndexPort } from "./retrieval.module.ts";
 
 /** Test helper: a knowledge item with its chunks written straight to the store, as ingestion would. */
 export function insertKnowledge(
@@ -26,4 +28,26 @@ export function insertConversation(sqlite: BetterSqlite3.Database, userId: numbe
   return Number(
     sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)").run(userId, name, now, now).lastInsertRowid,
   );
+}
+
+/** Stores an item's chunks again through the search index port, which also embeds them, as ingestion does. */
+export async function reindexKnowledge(t: { store: { sqlite: BetterSqlite3.Database }; knowledgeIndex: KnowledgeIndexPort }, itemId: number): Promise<void> {
+  const item = t.store.sqlite.prepare("SELECT id, user_id AS userId, conversation_id AS conversationId FROM knowledge_items WHERE id = ?").get(itemId) as {
+    id: number;
+    userId: number;
+    conversationId: number | null;
+  };
+  const chunks = t.store.sqlite.prepare("SELECT position, source, content FROM chunks WHERE item_id = ? ORDER BY position").all(itemId) as ChunkInput[];
+  await t.knowledgeIndex.indexItem(item, chunks);
+}
+
+/** A knowledge item whose chunks go in through the search index port, embedded as ingestion would embed them. */
+export async function indexKnowledge(
+  t: { store: { sqlite: BetterSqlite3.Database }; knowledgeIndex: KnowledgeIndexPort },
+  input: { userId: number; conversationId?: number | null; name: string; chunks: string[] },
+): Promise<{ itemId: number }> {
+  const { itemId } = insertKnowledge(t.store.sqlite, { ...input, chunks: [] });
+  const chunks = input.chunks.map((content, position) => ({ position, source: `${input.name}/section-${position + 1}`, content }));
+  await t.knowledgeIndex.indexItem({ id: itemId, userId: input.userId, conversationId: input.conversationId ?? null }, chunks);
+  return { itemId };
 }

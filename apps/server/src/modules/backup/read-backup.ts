@@ -1,8 +1,7 @@
-import type BetterSqlite3 from "better-sqlite3";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { badRequest } from "../../http/app-error.ts";
-import { BACKUP_FORMAT, BACKUP_VERSION } from "./export-vector-db.ts";
+import { BACKUP_FORMAT, BACKUP_VERSION } from "./export-backup.ts";
 
 /** Zip-bomb guards: a backup has four entries; its expanded size is bounded well above any honest 100 MB zip. */
 export const MAX_ARCHIVE_ENTRIES = 16;
@@ -108,17 +107,6 @@ export async function readBackup(zipPath: string): Promise<ParsedBackup> {
   return { manifest: manifest.data, items, chunks, vectors };
 }
 
-/**
- * Rebuilds the FTS index from the chunks. A contentless_delete FTS5 table never takes deleted rows out of its
- * row count, so after many deletions BM25's idf drifts; a bulk replace is the moment to reset it.
- */
-export function rebuildLexicalIndex(sqlite: BetterSqlite3.Database) {
-  sqlite.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
-  sqlite
-    .prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id")
-    .run();
-}
-
 function readEntries(zipPath: string): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
     yauzl.open(zipPath, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, autoClose: true }, (openError, zip) => {
@@ -182,66 +170,4 @@ function readEntries(zipPath: string): Promise<Map<string, string>> {
       zip.readEntry();
     });
   });
-}
-
-/**
- * Replaces the user's knowledge with the backup in one transaction (a failure changes nothing). Conversation
- * links survive only to the user's own existing conversations; others land in the system knowledge base.
- * Vectors are kept only when they come from the current embedder; otherwise the caller re-embeds.
- */
-export function applyBackup(
-  sqlite: BetterSqlite3.Database,
-  userId: number,
-  backup: ParsedBackup,
-  currentEmbedderId: string | null,
-): { filesImported: number; vectorsKept: boolean } {
-  const now = new Date().toISOString();
-  const ownConversation = sqlite.prepare("SELECT 1 FROM conversations WHERE id = ? AND user_id = ?");
-  const insertItem = sqlite.prepare(
-    `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, content, url, mime_type, size, status, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)`,
-  );
-  const insertChunk = sqlite.prepare(
-    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertVector = sqlite.prepare(
-    "INSERT INTO chunk_vectors (chunk_id, embedder_id, dimensions, user_id, conversation_id, vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  const vectorsKept = Boolean(backup.manifest.embedder && backup.manifest.embedder.id === currentEmbedderId);
-
-  return sqlite.transaction(() => {
-    sqlite.prepare("DELETE FROM knowledge_items WHERE user_id = ?").run(userId);
-    const newItemIds = new Map<number, { id: number; conversationId: number | null }>();
-    let pending = backup.items;
-    while (pending.length > 0) {
-      for (const item of pending) {
-        if (item.parent_id !== null && !newItemIds.has(item.parent_id)) continue;
-        const conversationId = item.conversation_id !== null && ownConversation.get(item.conversation_id, userId) ? item.conversation_id : null;
-        const parentId = item.parent_id === null ? null : newItemIds.get(item.parent_id)!.id;
-        const id = Number(
-          insertItem.run(userId, conversationId, parentId, item.type, item.name, item.path, item.description, item.content, item.url, item.mime_type, item.size, item.created_at, now)
-            .lastInsertRowid,
-        );
-        newItemIds.set(item.id, { id, conversationId });
-      }
-      const next = pending.filter((item) => !newItemIds.has(item.id));
-      if (next.length === pending.length) throw fail("the items tree has a cycle");
-      pending = next;
-    }
-    const newChunkIds = new Map<number, { id: number; conversationId: number | null }>();
-    for (const chunk of backup.chunks) {
-      const item = newItemIds.get(chunk.item_id)!;
-      const id = Number(insertChunk.run(item.id, userId, item.conversationId, chunk.position, chunk.source, chunk.content, now).lastInsertRowid);
-      newChunkIds.set(chunk.id, { id, conversationId: item.conversationId });
-    }
-    if (vectorsKept) {
-      const embedder = backup.manifest.embedder!;
-      for (const row of backup.vectors) {
-        const chunk = newChunkIds.get(row.chunkId)!;
-        insertVector.run(chunk.id, embedder.id, embedder.dimensions, userId, chunk.conversationId, row.vector, now);
-      }
-    }
-    rebuildLexicalIndex(sqlite);
-    return { filesImported: backup.items.filter((item) => item.type !== "folder").length, vectorsKept };
-  })();
 }

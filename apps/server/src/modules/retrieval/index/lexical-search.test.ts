@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { openStore, type Store } from "../../store/open-store.ts";
+import { openStore, type Store } from "../../../store/open-store.ts";
 import { createLexicalSearch } from "./lexical-search.ts";
-import { insertConversation, insertKnowledge } from "./test-knowledge.ts";
+import { insertConversation, insertKnowledge } from "../retrieval-test-helpers.ts";
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;

@@ -72,6 +72,15 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     }
     return statement;
   };
+  const deleteForUser = sqlite.prepare("DELETE FROM chunk_vectors WHERE user_id = ?");
+  const countsFor = sqlite.prepare(
+    `SELECT (SELECT count(*) FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?) AS current,
+            (SELECT count(*) FROM chunk_vectors WHERE embedder_id <> ? AND user_id = ?) AS other`,
+  );
+  const usersWith = sqlite.prepare("SELECT DISTINCT user_id AS userId FROM chunk_vectors WHERE embedder_id = ?");
+  const exportPage = sqlite.prepare(
+    "SELECT chunk_id AS chunkId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?",
+  );
   const summaryOf = sqlite.prepare(
     `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
@@ -192,6 +201,12 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     }
   }
 
+  /** Drops the user's indexes, in memory and saved (after a reset or an import rewrote their rows). */
+  function forgetUser(userId: number) {
+    for (const name of namesOf(userId)) invalidate(name);
+    discardSaved(userId);
+  }
+
   return {
     /** Stores vectors (replacing a chunk's earlier one from the same embedder) in one transaction. */
     upsert(embedderId: string, rows: VectorRow[]) {
@@ -248,10 +263,50 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
 
     discardSaved,
 
-    /** Drops the user's indexes, in memory and saved (after a reset or an import rewrote their rows). */
-    forgetUser(userId: number) {
-      for (const name of namesOf(userId)) invalidate(name);
-      discardSaved(userId);
+    forgetUser,
+
+    /** Deletes all of the user's vectors (every embedder) and their indexes; answers how many rows went. */
+    deleteUser(userId: number): number {
+      const removed = deleteForUser.run(userId).changes;
+      forgetUser(userId);
+      return removed;
+    },
+
+    /** How many of the user's vectors come from the embedder, and how many from others (left by a switch). */
+    counts(userId: number, embedderId: string | null): { current: number; other: number } {
+      return countsFor.get(embedderId ?? "", userId, embedderId ?? "", userId) as { current: number; other: number };
+    },
+
+    /** The users holding vectors of this embedder (whose indexes start-up loads). */
+    usersWith(embedderId: string): number[] {
+      return (usersWith.all(embedderId) as { userId: number }[]).map((row) => row.userId);
+    },
+
+    /** The dimensions of the user's stored vectors from this embedder, or null when there are none. */
+    dimensions(userId: number, embedderId: string): number | null {
+      return (dimensionsOf.get(embedderId, userId) as { dimensions: number } | undefined)?.dimensions ?? null;
+    },
+
+    /** The user's vectors of one embedder as backup rows (base64 float32), a page at a time after a chunk id. */
+    exportPage(userId: number, embedderId: string, afterChunkId: number, size: number): { chunk_id: number; vector: string }[] {
+      return (exportPage.all(embedderId, userId, afterChunkId, size) as { chunkId: number; vector: Buffer }[]).map((row) => ({
+        chunk_id: row.chunkId,
+        vector: row.vector.toString("base64"),
+      }));
+    },
+
+    /** Inserts a backup's vectors for chunks re-created under new ids; synchronous, inside the caller's transaction. */
+    importRows(
+      userId: number,
+      embedder: { id: string; dimensions: number },
+      rows: { chunkId: number; vector: Buffer }[],
+      chunks: Map<number, { id: number; conversationId: number | null }>,
+    ): void {
+      const now = new Date().toISOString();
+      for (const row of rows) {
+        const chunk = chunks.get(row.chunkId)!;
+        insert.run(chunk.id, embedder.id, embedder.dimensions, userId, chunk.conversationId, row.vector, now);
+      }
     },
 
     /**

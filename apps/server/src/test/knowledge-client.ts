@@ -1,4 +1,4 @@
-import type { TestApp } from "../../test/test-app.ts";
+import type { TestApp } from "./test-app.ts";
 
 /** A multipart/form-data body as a browser would send it: text fields, then one file part. */
 export function multipartBody(fields: Record<string, string | number>, file?: { filename: string; content: Buffer; type?: string }) {

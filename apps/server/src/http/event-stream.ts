@@ -1,16 +1,16 @@
-import { STATUS_CODES } from "node:http";
 import type { FastifyReply } from "fastify";
-import { AppError } from "../../http/app-error.ts";
+import { describeError, statusText } from "./error-handler.ts";
 
 export interface EventStreamWriter {
   send(event: string, data: unknown): void;
-  /** Aborted when the client goes away (the stop button). */
+  /** Aborted when the client goes away (the stop button, a closed tab). */
   signal: AbortSignal;
 }
 
 /**
- * Answers with server-sent events (contract in @sage/contracts/assistant): `run` writes events as it goes;
- * its result is the `finish` event, a failure the `error` event.
+ * Answers with server-sent events: `run` writes events as it goes; its result is the `finish` event, a failure
+ * the `error` event. The error event's data is the usual error body plus the status a plain reply would have had
+ * (`status`, `statusText`), since the HTTP status is already 200 once the stream has started.
  */
 export async function replyWithEventStream(reply: FastifyReply, run: (writer: EventStreamWriter) => Promise<unknown>, log: (error: unknown) => void) {
   const controller = new AbortController();
@@ -31,10 +31,9 @@ export async function replyWithEventStream(reply: FastifyReply, run: (writer: Ev
     send("finish", await run({ send, signal: controller.signal }));
   } catch (error) {
     if (!controller.signal.aborted) {
-      const status = error instanceof AppError ? error.status : 500;
-      if (!(error instanceof AppError)) log(error);
-      const message = error instanceof AppError ? error.message : "Internal server error";
-      send("error", { error: message, status, statusText: STATUS_CODES[status] ?? "Error" });
+      const { status, body, unexpected } = describeError(error, reply.request);
+      if (unexpected) log(error);
+      send("error", { ...body, status, statusText: statusText(status) });
     }
   } finally {
     raw.end();

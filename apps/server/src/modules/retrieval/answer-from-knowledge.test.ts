@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFakeLlm } from "../../providers/llm/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertKnowledge } from "./test-knowledge.ts";
+import { insertKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());

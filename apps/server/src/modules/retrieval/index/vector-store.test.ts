@@ -2,8 +2,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { openStore, type Store } from "../../store/open-store.ts";
-import { insertKnowledge } from "./test-knowledge.ts";
+import { openStore, type Store } from "../../../store/open-store.ts";
+import { insertKnowledge } from "../retrieval-test-helpers.ts";
 import { createVectorStore, SYNC_BUILD_LIMIT, SYNC_CATCH_UP_LIMIT } from "./vector-store.ts";
 
 let store: Store;

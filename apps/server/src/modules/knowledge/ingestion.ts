@@ -1,0 +1,120 @@
+import { readFile } from "node:fs/promises";
+import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
+import type { SafeFetchResult } from "../../http/safe-fetch.ts";
+import type { Job, JobQueue } from "../../jobs/job-queue.ts";
+import type { BlobStore } from "../../store/blob-store.ts";
+import type { KnowledgeItemRow } from "../../store/schema.ts";
+import { chunkSections, type Chunk } from "./ingestion/chunker.ts";
+import { convertFile, supportedExtension } from "./ingestion/convert-file.ts";
+import { convertHtml } from "./ingestion/convert-html.ts";
+import { convertPdf } from "./ingestion/convert-pdf.ts";
+import { convertTxt } from "./ingestion/convert-txt.ts";
+import { ConversionError, documentFromText, type ExtractedDocument } from "./ingestion/extracted-document.ts";
+import type { KnowledgeRepo } from "./knowledge.repo.ts";
+
+export const INGEST_JOB = "knowledge.ingest";
+export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
+
+/**
+ * What ingestion needs from the search index (the retrieval module provides it): store an item's chunks and
+ * embed them, or drop them. A failed embedding is reported, not thrown: the text is still searchable by words.
+ */
+export interface KnowledgeIndex {
+  indexItem(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectorError?: unknown }>;
+  removeItem(itemId: number): void;
+}
+
+export interface IngestionDeps {
+  repo: KnowledgeRepo;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  index: KnowledgeIndex;
+  fetchUrl(url: string): Promise<SafeFetchResult>;
+  warn(message: string, error?: unknown): void;
+  /** How long a request waits for its ingestion before answering that it continues in the background. */
+  inlineWaitMs: number;
+}
+
+/** The ingestion pipeline (extract -> chunk -> index) as a persisted background job, resumed after a crash. */
+export function createIngestion(deps: IngestionDeps) {
+  const { repo, jobs } = deps;
+
+  async function extract(item: KnowledgeItemRow): Promise<ExtractedDocument> {
+    if (item.type === "note") return documentFromText(item.content, "The note is empty");
+    if (item.type === "file") {
+      const extension = supportedExtension(item.name);
+      if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
+      return convertFile(extension, await readFile(deps.blobs.pathOf(item.storageKey)));
+    }
+    if (item.type === "url" && item.url) {
+      const page = await deps.fetchUrl(item.url);
+      await repo.updateItem(item.id, { size: page.body.length });
+      if (page.contentType.includes("pdf") || /\.pdf$/i.test(new URL(page.url).pathname)) return convertPdf(page.body);
+      if (page.contentType.includes("html") || page.contentType === "") return convertHtml(page.body.toString("utf8"));
+      if (page.contentType.startsWith("text/") || page.contentType.includes("json")) return convertTxt(page.body);
+      throw new ConversionError(`Pages of type ${page.contentType.split(";")[0]} cannot be processed`);
+    }
+    throw new ConversionError("Nothing to process");
+  }
+
+  async function ingest(itemId: number): Promise<void> {
+    const item = await repo.getItemById(itemId);
+    if (!item || item.type === "folder") return;
+    await repo.updateItem(item.id, { status: "processing", statusReason: null });
+    try {
+      const document = await extract(item);
+      if (document.notProcessedReason) {
+        deps.index.removeItem(item.id);
+        await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0 });
+        return;
+      }
+      const { chunkCount, vectorError } = await deps.index.indexItem(item, chunkSections(document.sections));
+      if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
+      await repo.updateItem(item.id, { status: "ready", statusReason: vectorError ? VECTOR_WARNING : null, chunkCount });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
+      try {
+        deps.index.removeItem(item.id);
+      } catch {
+        // The item itself may be gone by now.
+      }
+      await repo.updateItem(item.id, { status: "failed", statusReason: reason, chunkCount: 0 });
+      throw error;
+    }
+  }
+
+  jobs.register<{ itemId: number }>(INGEST_JOB, async ({ payload }) => ingest(payload.itemId), {
+    onInterrupted: "resume",
+    onFailed: async (job: Job, reason: string) => {
+      const item = job.itemId ? await repo.getItemById(job.itemId) : undefined;
+      if (item && item.status !== "failed") await repo.updateItem(item.id, { status: "failed", statusReason: reason });
+    },
+  });
+
+  return {
+    ingest,
+
+    /** Marks the item queued and queues its ingestion. */
+    async enqueue(item: { id: number; userId: number }): Promise<Job> {
+      await repo.updateItem(item.id, { status: "queued", statusReason: null });
+      return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
+    },
+
+    /** Waits for a job, but no longer than the inline budget; true when it finished. */
+    async waitBriefly(job: Job, budgetMs = deps.inlineWaitMs): Promise<boolean> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), budgetMs)));
+      const finished = jobs.waitFor(job.id).then(() => true as const);
+      try {
+        return await Promise.race([finished, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    latestJobFor: (itemId: number) => jobs.latestForItem(itemId),
+  };
+}
+
+export type Ingestion = ReturnType<typeof createIngestion>;

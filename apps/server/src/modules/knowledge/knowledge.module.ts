@@ -1,0 +1,83 @@
+import fastifyMultipart from "@fastify/multipart";
+import type { AppModule } from "../../http/app-module.ts";
+import type { SafeFetchResult } from "../../http/safe-fetch.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { BlobStore } from "../../store/blob-store.ts";
+import type { Store } from "../../store/open-store.ts";
+import type { ConversationsPort } from "../conversations/conversations.module.ts";
+import { createAddKnowledgeService } from "./add-knowledge.service.ts";
+import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { createItemPlacement } from "./item-placement.ts";
+import { createKnowledgeRepo, type ItemBackupRow } from "./knowledge.repo.ts";
+import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
+import { createKnowledgeService } from "./knowledge.service.ts";
+
+export type { KnowledgeIndex } from "./ingestion.ts";
+export type { ItemBackupRow } from "./knowledge.repo.ts";
+
+/** Uploads up to this size are processed within the request (when they finish in time). */
+export const INLINE_INGEST_MAX_BYTES = 1_048_576;
+export const INLINE_INGEST_WAIT_MS = 8_000;
+
+/** What a backup needs of the knowledge base: its items, read out and written back. */
+export interface KnowledgeBackupPort {
+  countItems(userId: number): Promise<number>;
+  exportPage(userId: number, afterId: number, size: number): ItemBackupRow[];
+  /** Synchronous, so a backup's items and chunks land in one transaction; answers old id -> new item. */
+  replaceAllSync(
+    userId: number,
+    items: ItemBackupRow[],
+    chunkCounts: Map<number, number>,
+    conversationIds: Set<number>,
+  ): Map<number, { id: number; conversationId: number | null }>;
+  /** Removes the stored files of items that a replace deleted. */
+  sweepDeletedBlobs(): Promise<void>;
+}
+
+export interface KnowledgeModule extends AppModule {
+  backup: KnowledgeBackupPort;
+}
+
+/** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
+export function createKnowledgeModule(deps: {
+  store: Pick<Store, "db" | "prepare">;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  index: KnowledgeIndex;
+  conversations: ConversationsPort;
+  fetchUrl(url: string): Promise<SafeFetchResult>;
+  maxUploadBytes: number;
+  warn(message: string, error?: unknown): void;
+}): KnowledgeModule {
+  const repo = createKnowledgeRepo(deps.store);
+  const placement = createItemPlacement({ repo, conversations: deps.conversations });
+  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
+  const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
+  const addKnowledge = createAddKnowledgeService({
+    repo,
+    blobs: deps.blobs,
+    placement,
+    ingestion,
+    knowledge,
+    limits: { maxUploadBytes: deps.maxUploadBytes, inlineMaxBytes: INLINE_INGEST_MAX_BYTES },
+  });
+  const sweep = () => knowledge.sweepDeletedBlobs().catch((error: unknown) => deps.warn("could not remove the files of deleted items", error));
+  deps.conversations.onDeleted(sweep);
+
+  return {
+    backup: {
+      countItems: repo.countItems,
+      exportPage: repo.exportPage,
+      replaceAllSync: repo.replaceAllSync,
+      sweepDeletedBlobs: sweep,
+    },
+    async register(app) {
+      if (!app.hasContentTypeParser("multipart/form-data")) {
+        await app.register(fastifyMultipart, { limits: { fileSize: deps.maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 1_000_000 } });
+      }
+      // Files of items deleted just before a crash are removed at the next start.
+      app.addHook("onReady", sweep);
+      registerKnowledgeRoutes(app, { knowledge, addKnowledge });
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import type BetterSqlite3 from "better-sqlite3";
+
+/** One piece of an item's text as ingestion cut it; `source` is where it came from ('page 3', a heading). */
+export interface ChunkInput {
+  position: number;
+  source: string;
+  content: string;
+}
+
+export interface IndexedItem {
+  id: number;
+  userId: number;
+  conversationId: number | null;
+}
+
+export interface ChunkDetails {
+  chunkId: number;
+  itemId: number;
+  content: string;
+  source: string;
+  filename: string;
+  itemType: string;
+  mimeType: string | null;
+}
+
+/** A chunk as a backup carries it: the item and chunk ids are the exporting store's. */
+export interface ChunkBackupRow {
+  id: number;
+  item_id: number;
+  position: number;
+  source: string;
+  content: string;
+}
+
+// About 10-20 ms of inserting (FTS included) per batch, so other requests wait at most that long.
+const INSERT_BATCH = 100;
+
+/**
+ * The `chunks` table: the search index's copy of each item's text (the FTS table follows it by trigger, taking the
+ * item's name as the title). Written only here; items themselves belong to the knowledge module.
+ */
+export function createChunkStore(sqlite: BetterSqlite3.Database) {
+  const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
+  const insert = sqlite.prepare(
+    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
+  const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
+  const detailStatements = new Map<number, BetterSqlite3.Statement>();
+  const insertBatch = sqlite.transaction((item: IndexedItem, chunks: ChunkInput[], now: string) => {
+    for (const chunk of chunks) insert.run(item.id, item.userId, item.conversationId, chunk.position, chunk.source, chunk.content, now);
+  });
+
+  return {
+    /**
+     * Replaces an item's chunks; returns how many it now has. One transaction for a large document would hold the
+     * only SQLite connection (and every other request) for seconds, so batches commit on their own with a yield to
+     * the event loop between them. The item stays queued or processing until ingestion marks it ready, and a job
+     * resumed after a crash starts again from the delete.
+     */
+    async replaceItemChunks(item: IndexedItem, chunks: ChunkInput[]): Promise<number> {
+      deleteForItem.run(item.id);
+      const now = new Date().toISOString();
+      for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
+        insertBatch(item, chunks.slice(start, start + INSERT_BATCH), now);
+        if (start + INSERT_BATCH < chunks.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+      return chunks.length;
+    },
+
+    removeItemChunks(itemId: number): void {
+      deleteForItem.run(itemId);
+    },
+
+    countForUser(userId: number): number {
+      return (countForUser.get(userId) as { n: number }).n;
+    },
+
+    /** Chunk texts and their items' names, in the order of the ids given. */
+    details(chunkIds: number[]): ChunkDetails[] {
+      if (chunkIds.length === 0) return [];
+      let statement = detailStatements.get(chunkIds.length);
+      if (!statement) {
+        statement = sqlite.prepare(
+          `SELECT c.id AS chunkId, c.item_id AS itemId, c.content, c.source, ki.name AS filename,
+                  ki.type AS itemType, ki.mime_type AS mimeType
+           FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
+           WHERE c.id IN (${chunkIds.map(() => "?").join(",")})`,
+        );
+        if (detailStatements.size < 64) detailStatements.set(chunkIds.length, statement);
+      }
+      const byId = new Map((statement.all(...chunkIds) as ChunkDetails[]).map((row) => [row.chunkId, row]));
+      return chunkIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** The user's chunks as backup rows, a page at a time, after the given chunk id. */
+    exportPage(userId: number, afterId: number, size: number): ChunkBackupRow[] {
+      return exportPage.all(userId, afterId, size) as ChunkBackupRow[];
+    },
+
+    /**
+     * Inserts a backup's chunks for items already re-created under new ids; answers old chunk id -> new chunk.
+     * Synchronous, so it runs inside the caller's transaction.
+     */
+    importRows(
+      userId: number,
+      rows: ChunkBackupRow[],
+      items: Map<number, { id: number; conversationId: number | null }>,
+    ): Map<number, { id: number; conversationId: number | null }> {
+      const now = new Date().toISOString();
+      const created = new Map<number, { id: number; conversationId: number | null }>();
+      for (const row of rows) {
+        const item = items.get(row.item_id)!;
+        const id = Number(insert.run(item.id, userId, item.conversationId, row.position, row.source, row.content, now).lastInsertRowid);
+        created.set(row.id, { id, conversationId: item.conversationId });
+      }
+      return created;
+    },
+
+    /**
+     * Rebuilds the FTS index from the chunks. A contentless_delete FTS5 table never takes deleted rows out of its
+     * row count, so after many deletions BM25's idf drifts; a bulk replace is the moment to reset it.
+     */
+    rebuildLexicalIndex(): void {
+      sqlite.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
+      sqlite
+        .prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id")
+        .run();
+    },
+  };
+}
+
+export type ChunkStore = ReturnType<typeof createChunkStore>;
