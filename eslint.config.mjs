@@ -17,7 +17,17 @@ const foldersIn = (relative) =>
 
 const serverModules = foldersIn("apps/server/src/modules");
 const webFeatures = foldersIn("apps/web/src/features");
-const testFiles = ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/*-test-helpers.ts", "**/testkit/**"];
+const testFiles = ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.spec.ts", "**/test/**", "**/*-test-helpers.ts", "**/testkit/**", "apps/server/src/reliability/**"];
+
+/** Raw SQL (better-sqlite3) is the store's and the search index's; everything else builds queries with Kysely. */
+const rawSqlMessage = "Raw SQL lives in store/ and modules/retrieval/index/ only; build queries with Kysely (store.db, or store.prepare for synchronous ones).";
+const rawSqlFiles = [
+  "apps/server/src/store/**/*.ts",
+  "apps/server/src/modules/retrieval/index/**/*.ts",
+  "apps/server/src/modules/retrieval/retrieval.module.ts",
+  "apps/server/src/app.ts",
+  "apps/server/src/main.ts",
+];
 
 /** Vendor SDKs: model, embedding and search vendors are reached only through providers/. */
 const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node"];
@@ -61,10 +71,20 @@ export default tseslint.config(
         {
           patterns: [
             { group: vendorSdks, message: "Vendor SDKs are used only inside apps/server/src/providers/ (behind its small interfaces)." },
+            { group: ["better-sqlite3"], message: rawSqlMessage },
           ],
         },
       ],
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings in config.ts and pass them down." }],
+      "no-restricted-syntax": ["error", { selector: "MemberExpression[property.name='sqlite']", message: rawSqlMessage }],
+    },
+  },
+  {
+    // Where raw SQL lives: the store itself, the search index, and what wires them.
+    files: rawSqlFiles,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: vendorSdks, message: "Vendor SDKs are used only inside apps/server/src/providers/." }] }],
+      "no-restricted-syntax": "off",
     },
   },
   {

@@ -46,7 +46,7 @@ async function main() {
       { file: string; expected_pdfminer_extract_text: string; check: string }
     >;
     for (const [name, expectation] of Object.entries(expectations)) {
-      let actual = "";
+      let actual: string;
       try {
         actual = normalise(await extract(path.join(pdfDir, expectation.file)));
       } catch (error) {

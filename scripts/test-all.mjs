@@ -1,10 +1,15 @@
-// `npm test`: builds the app, type-checks, runs unit + integration tests (Vitest), then browser tests (Playwright),
+// `npm test`: lints (the house rules), builds the app, type-checks, runs unit + integration tests (Vitest), then browser tests (Playwright),
 // and ends with one plain summary line.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 
 const run = (command, args) => spawnSync(command, args, { stdio: "inherit", env: process.env }).status ?? 1;
 const summary = { passed: 0, failed: 0, skipped: 0 };
+
+if (run("npm", ["run", "lint"]) !== 0) {
+  console.error("Lint failed.");
+  process.exit(1);
+}
 
 if (run("npm", ["run", "build"]) !== 0) {
   console.error("Build failed.");

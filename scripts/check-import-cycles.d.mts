@@ -1,0 +1,1 @@
+export function findImportCycles(root: string, projects: string[]): { files: number; cycles: string[][] };

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findImportCycles } from "./check-import-cycles.mjs";
+
+// The lint rules are the house's boundaries: each deliberate violation here must be caught, or a rule stopped working.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+let eslint: ESLint;
+beforeAll(() => void (eslint = new ESLint({ cwd: root })));
+
+async function rulesBroken(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result!.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe("the lint rules reject", () => {
+  it("a web feature importing another feature", async () => {
+    const code = 'import { REMINDER_CREATED_EVENT } from "@/features/reminders/reminder-created-event";\nexport const x = REMINDER_CREATED_EVENT;\n';
+    expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code)).toContain("import-x/no-restricted-paths");
+    expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code.replace("@/features/reminders", "../reminders"))).toContain("import-x/no-restricted-paths");
+  });
+
+  it("shared web code importing a feature", async () => {
+    expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import { x } from "@/features/chat/chat-texts";\nexport const y = x;\n')).toContain("import-x/no-restricted-paths");
+  });
+
+  it("a server module importing another module's internals, but not its face", async () => {
+    const internal = 'import { createKnowledgeRepo } from "../knowledge/knowledge.repo.ts";\nexport const x = createKnowledgeRepo;\n';
+    expect(await rulesBroken("apps/server/src/modules/reminders/probe.ts", internal)).toContain("import-x/no-restricted-paths");
+    const face = 'import type { KnowledgeModule } from "../knowledge/knowledge.module.ts";\nexport type X = KnowledgeModule;\n';
+    expect(await rulesBroken("apps/server/src/modules/reminders/probe.ts", face)).toEqual([]);
+  });
+
+  it("infrastructure importing a module, and a module importing the composition root", async () => {
+    expect(await rulesBroken("apps/server/src/http/probe.ts", 'import type { X } from "../modules/knowledge/knowledge.module.ts";\nexport type Y = X;\n')).toContain(
+      "import-x/no-restricted-paths",
+    );
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", 'import type { AppDeps } from "../../app.ts";\nexport type Y = AppDeps;\n')).toContain(
+      "import-x/no-restricted-paths",
+    );
+  });
+
+  it("a vendor SDK, raw SQL or process.env outside their places", async () => {
+    const module = "apps/server/src/modules/assistant/probe.ts";
+    expect(await rulesBroken(module, 'import { generateText } from "ai";\nexport const x = generateText;\n')).toContain("no-restricted-imports");
+    expect(await rulesBroken(module, 'import Database from "better-sqlite3";\nexport const x = Database;\n')).toContain("no-restricted-imports");
+    expect(await rulesBroken(module, "export const x = (store: { sqlite: unknown }) => store.sqlite;\n")).toContain("no-restricted-syntax");
+    expect(await rulesBroken(module, "export const key = process.env.GEMINI_API_KEY;\n")).toContain("no-restricted-properties");
+    expect(await rulesBroken("apps/server/src/providers/llm/probe.ts", 'import { generateText } from "ai";\nexport const x = generateText;\n')).toEqual([]);
+  });
+
+  it("a file name that is not kebab-case", async () => {
+    expect(await rulesBroken("apps/web/src/lib/apiHelper.ts", "export const x = 1;\n")).toContain("check-file/filename-naming-convention");
+  });
+});
+
+describe("the import-cycle check", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "sage-cycles-"));
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, moduleResolution: "bundler", module: "esnext" }, include: ["*.ts"] }));
+    writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b.ts";\nexport interface A { b: B }\n');
+    writeFileSync(path.join(dir, "b.ts"), 'import type { A } from "./a.ts";\nexport interface B { a?: A }\n');
+    writeFileSync(path.join(dir, "c.ts"), 'import type { A } from "./a.ts";\nexport type C = A;\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("finds a loop made of type-only imports, and nothing else", () => {
+    expect(findImportCycles(dir, ["tsconfig.json"])).toEqual({ files: 3, cycles: [["a.ts", "b.ts"]] });
+  });
+
+  it("finds none in SAGE itself", () => {
+    const projects = ["apps/server/tsconfig.json", "apps/web/tsconfig.json", "packages/contracts/tsconfig.json", "packages/testkit/tsconfig.json"];
+    expect(findImportCycles(root, projects).cycles).toEqual([]);
+  });
+});
