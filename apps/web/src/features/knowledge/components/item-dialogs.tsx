@@ -5,11 +5,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/use-toast";
-import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { errorMessage } from "@/lib/error-message";
 import { useCreateFolder, useDeleteItem, useUpdateItem } from "../api/manage-items";
 import { FolderBrowser } from "./folder-browser";
 
-const failure = (title: string, error: unknown, fallback: string) => toast({ title, description: knowledgeErrorMessage(error, fallback), variant: "destructive" });
+const failure = (title: string, error: unknown, fallback: string) => toast({ title, description: errorMessage(error, { fallback, orElse: "statusText" }), variant: "destructive" });
 
 interface ItemDialogProps {
   item: KnowledgeItem | null;

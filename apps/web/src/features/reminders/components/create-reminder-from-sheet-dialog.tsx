@@ -1,5 +1,5 @@
 import { toast } from "@/components/ui/use-toast";
-import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/error-message";
 import { useCreateReminder } from "../api/create-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
 
@@ -26,7 +26,7 @@ export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: bo
           toast({
             variant: "destructive",
             title: "Failed to create reminder",
-            description: (error instanceof ApiError && error.serverMessage) || "Failed to create reminder",
+            description: errorMessage(error, { fallback: "Failed to create reminder", otherErrors: "fallback" }),
           }),
       },
     );

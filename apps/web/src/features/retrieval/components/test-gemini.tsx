@@ -4,7 +4,7 @@ import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { useAskWithKnowledge } from "../api/test-queries";
-import { serverMessage } from "../api/server-message";
+import { errorMessage } from "@/lib/error-message";
 
 /** /test-gemini: a question answered by the model from the knowledge base (spec 2 'Test pages'). */
 export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
@@ -41,7 +41,7 @@ export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) 
       </form>
       {ask.isError ? (
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
-          Error: {serverMessage(ask.error, TEST_QUERY_FAILED_MESSAGE)}
+          Error: {errorMessage(ask.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}
         </div>
       ) : null}
       {ask.isSuccess ? (

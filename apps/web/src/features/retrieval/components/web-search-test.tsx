@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { serverMessage } from "../api/server-message";
+import { errorMessage } from "@/lib/error-message";
 import { useWebSearch } from "../api/test-queries";
 
 /** /web-search-test: a web search through the model, with its sources (spec 2 'Test pages'). */
@@ -34,7 +34,7 @@ export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: strin
           <CardHeader>
             <CardTitle className="text-red-700 dark:text-red-300">Error</CardTitle>
           </CardHeader>
-          <CardContent className="text-sm">Error: {serverMessage(search.error, TEST_QUERY_FAILED_MESSAGE)}</CardContent>
+          <CardContent className="text-sm">Error: {errorMessage(search.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}</CardContent>
         </Card>
       ) : null}
       {search.isSuccess ? (
