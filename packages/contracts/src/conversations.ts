@@ -43,5 +43,3 @@ export const appendMessageBodySchema = z.object({
   role: messageRoleSchema,
 });
 export type AppendMessageBody = z.infer<typeof appendMessageBodySchema>;
-
-export const deleteConversationResponseSchema = z.object({ ok: z.literal(true) });

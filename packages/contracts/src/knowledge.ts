@@ -177,7 +177,6 @@ export const processNoteResponseSchema = z.object({
 });
 
 export const routesTestResponseSchema = z.object({ status: z.literal("success") });
-export const deleteFileResponseSchema = z.object({ ok: z.literal(true), deleted: z.number().int() });
 
 /** Spec section 5: host plus last path segment without extension, or the host, or 'website-link'. */
 export function nameFromUrl(raw: string): string {

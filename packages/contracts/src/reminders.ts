@@ -113,5 +113,3 @@ export const reminderSchema = z.object({
 export type Reminder = z.infer<typeof reminderSchema>;
 
 export const reminderListSchema = z.array(reminderSchema);
-
-export const deleteReminderResponseSchema = z.object({ ok: z.literal(true) });
