@@ -1,4 +1,13 @@
-import { chatResponseSchema, streamErrorSchema, textDeltaSchema, webSearchResponseSchema, type ChatResponse, type FunctionCall, type WebSource } from "@sage/contracts/assistant";
+import {
+  chatResponseSchema,
+  functionResponseResponseSchema,
+  streamErrorSchema,
+  textDeltaSchema,
+  webSearchResponseSchema,
+  type ChatResponse,
+  type FunctionCall,
+  type WebSource,
+} from "@sage/contracts/assistant";
 import { messageListSchema, type Message } from "@sage/contracts/conversations";
 import { searchResponseSchema } from "@sage/contracts/retrieval";
 import { ApiError, apiRequest } from "@/lib/api-client";
@@ -45,8 +54,8 @@ const ASSISTANT_PATHS = {
   webSearch: "/api/gemini/web-search",
 } as const;
 
-/** A turn's reply; a follow-up's reply carries no function calls. */
-const turnReplySchema = chatResponseSchema.extend({ functionCalls: chatResponseSchema.shape.functionCalls.default([]) });
+/** A turn's reply: a follow-up answers only its text, a chat call adds the function calls. */
+const turnReplySchema = functionResponseResponseSchema.extend({ functionCalls: chatResponseSchema.shape.functionCalls.default([]) });
 
 /** What a function call hands back to the model; web search results also carry their sources for the links. */
 type FunctionResult = Record<string, unknown> & { sources?: WebSource[] };
