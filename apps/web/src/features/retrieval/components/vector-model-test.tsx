@@ -6,8 +6,8 @@ import { Input } from "@/components/ui/input";
 import { useAskWithKnowledge } from "../api/test-queries";
 import { errorMessage } from "@/lib/error-message";
 
-/** /test-gemini: a question answered by the model from the knowledge base (spec 2 'Test pages'). */
-export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
+/** /test-gemini (the path keeps its first name): a developer page where the model answers from the knowledge base. */
+export function VectorModelTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
   const [query, setQuery] = useState("");
   const ask = useAskWithKnowledge();
   const blank = !query.trim();
