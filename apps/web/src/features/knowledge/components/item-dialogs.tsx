@@ -21,7 +21,7 @@ export function RenameItemDialog({ item, onClose }: ItemDialogProps) {
   const update = useUpdateItem();
   useEffect(() => setName(item?.name ?? ""), [item]);
   const save = async () => {
-    // Spec 5: a rename with a blank name cancels.
+    // A rename with a blank name cancels rather than failing.
     if (!item || !name.trim() || name.trim() === item.name) return onClose();
     try {
       await update.mutateAsync({ id: item.id, changes: { name: name.trim() } });

@@ -3,7 +3,7 @@ import { errorMessage } from "@/lib/error-message";
 import { useCreateReminder } from "../api/create-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
 
-/** Spec 5: the sheet's form has no client-side rules; the server's error text is the toast's. */
+/** The sheet's create form checks nothing itself: the server's error text becomes the toast. */
 export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateReminder();
 

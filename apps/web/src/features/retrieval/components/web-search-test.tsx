@@ -7,7 +7,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { errorMessage } from "@/lib/error-message";
 import { useWebSearch } from "../api/test-queries";
 
-/** /web-search-test: a web search through the model, with its sources (spec 2 'Test pages'). */
+/** /web-search-test: a developer page for a web search through the model, with its sources. */
 export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
   const [query, setQuery] = useState("");
   const search = useWebSearch();
