@@ -2,12 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "./api-client";
 import { postEventStream } from "./api-event-stream";
 import type { StreamEvent } from "./read-event-stream";
-
-function mockFetch(response: Response) {
-  const fetchMock = vi.fn<typeof fetch>().mockResolvedValue(response);
-  vi.stubGlobal("fetch", fetchMock);
-  return fetchMock;
-}
+import { mockFetch } from "./fetch-test-helpers";
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,22 +1,16 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Loader2 } from "lucide-react";
 import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { useAskWithKnowledge } from "../api/test-queries";
 import { errorMessage } from "@/lib/error-message";
+import { useAskWithKnowledge } from "../api/ask-with-knowledge";
+import { useTestQueryForm } from "../hooks/use-test-query-form";
 
 /** /test-gemini (the path keeps its first name): a developer page where the model answers from the knowledge base. */
 export function VectorModelTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
-  const [query, setQuery] = useState("");
   const ask = useAskWithKnowledge();
-  const blank = !query.trim();
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (blank || ask.isPending) return;
-    ask.mutate(query.trim());
-  }
+  const { query, setQuery, blank, onSubmit } = useTestQueryForm(ask);
 
   const answer = ask.data?.response;
   return (
