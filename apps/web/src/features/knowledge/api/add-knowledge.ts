@@ -51,6 +51,7 @@ export async function processUrl(url: string, placement: Placement, description:
     const reply = await apiCall("/api/process_url", { method: "POST", body });
     const parsed = processUrlResponseSchema.safeParse(reply.data);
     if (parsed.success) return { ok: true, status: reply.status, body: parsed.data };
+    // A success whose body breaks the contract is reported like a failure.
     failure = new ApiError(reply.status, reply.statusText, reply.bodyText);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
