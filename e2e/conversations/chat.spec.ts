@@ -190,6 +190,11 @@ test("model settings show provider, model and key state, and test the connection
   await expect(page.getByText("Connected: gemini answered with model gemini-2.0-flash.")).toBeVisible();
 });
 
+/** The page's window as the fake speech recognition below leaves it (types only: the callbacks run in the page). */
+interface RecognitionWindow {
+  recognition: { lang: string; continuous: boolean; interimResults: boolean; onresult(event: unknown): void; onerror(event: unknown): void };
+}
+
 test("voice input: en-US continuous with interim results; a final transcript is sent; errors are shown", async ({ page }) => {
   await page.addInitScript(() => {
     class FakeRecognition {
@@ -200,37 +205,41 @@ test("voice input: en-US continuous with interim results; a final transcript is 
       onerror: ((event: unknown) => void) | null = null;
       onend: (() => void) | null = null;
       start() {
-        (window as any).recognition = this;
+        Object.assign(window, { recognition: this });
       }
       stop() {
         this.onend?.();
       }
     }
-    (window as any).SpeechRecognition = FakeRecognition;
+    Object.assign(window, { SpeechRecognition: FakeRecognition });
   });
   await page.reload();
   await page.getByRole("button", { name: "Start voice input" }).click();
-  expect(await page.evaluate(() => ({ lang: (window as any).recognition.lang, continuous: (window as any).recognition.continuous, interim: (window as any).recognition.interimResults }))).toEqual({
+  const settings = await page.evaluate(() => {
+    const { recognition } = window as unknown as RecognitionWindow;
+    return { lang: recognition.lang, continuous: recognition.continuous, interim: recognition.interimResults };
+  });
+  expect(settings).toEqual({
     lang: "en-US",
     continuous: true,
     interim: true,
   });
   await expect(page.getByRole("button", { name: "Stop voice input" })).toBeVisible();
-  await page.evaluate(() => (window as any).recognition.onresult({ resultIndex: 0, results: [{ isFinal: false, 0: { transcript: "what is on" } }] }));
+  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: false, 0: { transcript: "what is on" } }] }));
   await expect(page.getByText("what is on", { exact: true })).toBeVisible();
   await fakeGemini.script({ text: "Your agenda is clear." });
-  await page.evaluate(() => (window as any).recognition.onresult({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: "what is on my agenda" } }] }));
+  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: "what is on my agenda" } }] }));
   await expect(userMessages(page).last()).toHaveText(/what is on my agenda/);
   await turnDone(page);
   await expect(aiMessages(page).last()).toHaveText(/Your agenda is clear\./);
 
-  await page.evaluate(() => (window as any).recognition.onerror({ error: "not-allowed" }));
+  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onerror({ error: "not-allowed" }));
   await expect(page.getByRole("alert").filter({ hasText: "Microphone access denied" })).toBeVisible();
   await page.getByRole("button", { name: "Start voice input" }).click();
-  await page.evaluate(() => (window as any).recognition.onerror({ error: "no-speech" }));
+  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onerror({ error: "no-speech" }));
   await expect(page.getByRole("alert").filter({ hasText: "No speech detected" })).toBeVisible();
   await page.getByRole("button", { name: "Start voice input" }).click();
-  await page.evaluate(() => (window as any).recognition.onerror({ error: "network" }));
+  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onerror({ error: "network" }));
   await expect(page.getByRole("alert").filter({ hasText: "Error: network" })).toBeVisible();
 });
 

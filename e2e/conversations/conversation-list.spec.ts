@@ -111,7 +111,7 @@ test("an unknown conversation shows the not-found view", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
 });
 
-test("empty list, load failure and failed create show the spec's texts", async ({ page }) => {
+test("empty list, load failure and failed create show their texts", async ({ page }) => {
   await page.route("**/api/conversations", (route) =>
     route.request().method() === "GET" ? route.fulfill({ json: [] }) : route.fulfill({ status: 500, body: "broken" }),
   );

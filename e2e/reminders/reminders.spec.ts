@@ -77,7 +77,7 @@ test("creates a reminder from the sheet; the server's messages are shown when ti
   await dialog.getByRole("radio", { name: "High" }).click();
   const request = page.waitForRequest((r) => r.url().endsWith("/api/reminders") && r.method() === "POST");
   await dialog.getByRole("button", { name: "Create Reminder" }).click();
-  // Spec: the sheet sends an ISO date-time with milliseconds and zone offset, status unread, type reminder.
+  // The sheet sends an ISO date-time with milliseconds and zone offset, status unread, type reminder.
   const body = (await request).postDataJSON();
   expect(body).toMatchObject({ title: "Send the board deck", priority: "high", status: "unread", type: "reminder" });
   expect(body.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}T23:59:00\.000[+-]\d{2}:\d{2}$/);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The assistant's calls (under /api/gemini/ for every provider).
+ * Assistant calls. The /api/gemini/* paths keep the name of the first provider; they serve every provider.
  *
  * Streaming: POST /api/gemini/chat and /api/gemini/function-response answer JSON by default. With
  * `"stream": true` in the body they answer `text/event-stream` instead, with these server-sent events

@@ -5,5 +5,5 @@ export const idParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** `userId` as the client passes it (spec 7); the server checks it matches the session. */
+/** `userId` as the client passes it on knowledge calls; the server checks it matches the session. */
 export const userIdField = z.coerce.number().int().positive().optional();

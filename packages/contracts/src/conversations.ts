@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Spec section 3: a conversation; `name` may be empty (shown as Untitled). */
+/** A conversation; `name` may be empty (shown as Untitled). */
 export const conversationSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -12,7 +12,7 @@ export const conversationListSchema = z.array(conversationSchema);
 export const MAX_CONVERSATION_NAME = 500;
 export const DEFAULT_CONVERSATION_NAME = "New Conversation";
 
-/** POST /api/conversations. The spec sets no name rule; the server only bounds its length. */
+/** POST /api/conversations. Any name is accepted, even empty; the server only bounds its length. */
 export const createConversationBodySchema = z.object({
   name: z.string().max(MAX_CONVERSATION_NAME).default(DEFAULT_CONVERSATION_NAME),
 });
@@ -43,5 +43,3 @@ export const appendMessageBodySchema = z.object({
   role: messageRoleSchema,
 });
 export type AppendMessageBody = z.infer<typeof appendMessageBodySchema>;
-
-export const deleteConversationResponseSchema = z.object({ ok: z.literal(true) });

@@ -177,9 +177,8 @@ export const processNoteResponseSchema = z.object({
 });
 
 export const routesTestResponseSchema = z.object({ status: z.literal("success") });
-export const deleteFileResponseSchema = z.object({ ok: z.literal(true), deleted: z.number().int() });
 
-/** Spec section 5: host plus last path segment without extension, or the host, or 'website-link'. */
+/** A link's entry name: host plus last path segment without extension, or the host, or 'website-link'. */
 export function nameFromUrl(raw: string): string {
   try {
     const url = new URL(raw);
@@ -194,7 +193,7 @@ export function nameFromUrl(raw: string): string {
   }
 }
 
-/** Spec section 5: at most the first three words, cut to 30 characters plus an ellipsis. */
+/** A note's entry name: at most the first three words, cut to 30 characters plus an ellipsis. */
 export function nameFromNote(content: string): string {
   const allWords = content.trim().split(/\s+/).filter(Boolean);
   const words = allWords.slice(0, 3).join(" ");

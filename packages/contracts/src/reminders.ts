@@ -73,7 +73,7 @@ export const createReminderRequestSchema = z.object({
   dueDate: z.preprocess(absentAsUndefined, reminderDueDateSchema),
   priority: z.preprocess(absentAsUndefined, prioritySchema.default("medium")),
   type: z.preprocess(absentAsUndefined, typeSchema.default("reminder")),
-  /** Accepted for the spec's clients, but a new reminder is always unread. */
+  /** Accepted because the clients send it, but a new reminder is always unread. */
   status: z.preprocess(absentAsUndefined, statusSchema.optional()),
   conversationId: z.preprocess(absentAsUndefined, conversationIdSchema.optional()),
 });
@@ -113,5 +113,3 @@ export const reminderSchema = z.object({
 export type Reminder = z.infer<typeof reminderSchema>;
 
 export const reminderListSchema = z.array(reminderSchema);
-
-export const deleteReminderResponseSchema = z.object({ ok: z.literal(true) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { userIdField } from "./common.ts";
 
-/** The spec's words for a blank document or web search: no results and no call made. */
+/** The answer to a blank document or web search: no results, and no call made. */
 export const NO_SEARCH_QUERY_MESSAGE = "No search query provided.";
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;

@@ -8,10 +8,10 @@ import { NotFoundPage } from "./routes/not-found-page";
 const ConversationsPage = lazy(() => import("./routes/conversations-page").then((module) => ({ default: module.ConversationsPage })));
 const ConversationDetailPage = lazy(() => import("./routes/conversation-detail-page").then((module) => ({ default: module.ConversationDetailPage })));
 const SettingsPage = lazy(() => import("./routes/settings-page").then((module) => ({ default: module.SettingsPage })));
-const TestGeminiPage = lazy(() => import("./routes/test-gemini-page").then((module) => ({ default: module.TestGeminiPage })));
+const VectorModelTestPage = lazy(() => import("./routes/vector-model-test-page").then((module) => ({ default: module.VectorModelTestPage })));
 const WebSearchTestPage = lazy(() => import("./routes/web-search-test-page").then((module) => ({ default: module.WebSearchTestPage })));
 
-/** Spec 2 'Route table'. Logged out, every path but /login goes to /login. */
+/** The app's routes. Logged out, every path but /login goes to /login. */
 export function AppRouter() {
   const { isLoggedIn } = useAuthSession();
 
@@ -38,7 +38,7 @@ export function AppRouter() {
         <Route path="/conversations" component={ConversationsPage} />
         <Route path="/conversations/:id" component={ConversationDetailPage} />
         <Route path="/settings" component={SettingsPage} />
-        <Route path="/test-gemini" component={TestGeminiPage} />
+        <Route path="/test-gemini" component={VectorModelTestPage} />
         <Route path="/web-search-test" component={WebSearchTestPage} />
         <Route component={NotFoundPage} />
       </Switch>

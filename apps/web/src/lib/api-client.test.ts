@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ApiError, apiRequest, getJson, onUnauthorized } from "./api-client";
-
-function mockFetch(response: Response) {
-  const fetchMock = vi.fn<typeof fetch>().mockResolvedValue(response);
-  vi.stubGlobal("fetch", fetchMock);
-  return fetchMock;
-}
+import { mockFetch } from "./fetch-test-helpers";
 
 afterEach(() => vi.unstubAllGlobals());
 

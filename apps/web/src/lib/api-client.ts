@@ -1,4 +1,17 @@
-import type { ZodType } from "zod";
+import { errorResponseSchema } from "@sage/contracts/errors";
+import { z, type ZodType } from "zod";
+
+/**
+ * What the web reads of an error body: `error` on every route, `message` beside it on the routes whose
+ * reply names one (web search, the test query). A field of another type counts as absent.
+ */
+const errorBodySchema = z
+  .object({
+    error: errorResponseSchema.shape.error.optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+  })
+  .catch({});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** A non-2xx reply. The message is `${status}: ${body text || status text}`. */
 export class ApiError extends Error {
@@ -14,17 +27,30 @@ export class ApiError extends Error {
     this.bodyText = bodyText;
   }
 
+  /** The body as JSON, or undefined when it is not JSON. */
+  get json(): unknown {
+    const data = parseReplyText(this.bodyText);
+    return typeof data === "string" ? undefined : data;
+  }
+
+  /** The error fields of a JSON body (none when the body is not JSON). */
+  get body(): ErrorBody {
+    return errorBodySchema.parse(this.json);
+  }
+
   /** The `error` field of a JSON error body, when there is one. */
   get serverMessage(): string | undefined {
-    try {
-      const parsed: unknown = JSON.parse(this.bodyText);
-      if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") {
-        return parsed.error;
-      }
-    } catch {
-      // Not JSON.
-    }
-    return undefined;
+    return this.body.error;
+  }
+}
+
+/** A reply body: JSON when it parses, else the text itself; undefined when empty. */
+export function parseReplyText(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 
@@ -37,7 +63,8 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-function notifyUnauthorized(): void {
+/** Tells every listener the session is gone; the transports call it on a 401. */
+export function notifyUnauthorized(): void {
   for (const listener of [...unauthorizedListeners]) listener();
 }
 
@@ -78,7 +105,9 @@ export async function apiFetch(path: string, options: ApiFetchOptions = {}): Pro
 }
 
 /** A read: GET, null on 401, ApiError on any other non-2xx, JSON (checked by `schema` when given). */
-export async function getJson<T>(path: string, schema?: ZodType<T>): Promise<T | null> {
+export async function getJson<T>(path: string, schema: ZodType<T>): Promise<T | null>;
+export async function getJson(path: string): Promise<unknown>;
+export async function getJson(path: string, schema?: ZodType): Promise<unknown> {
   const response = await fetch(path, { credentials: "include" });
   if (response.status === 401) {
     notifyUnauthorized();
@@ -86,25 +115,29 @@ export async function getJson<T>(path: string, schema?: ZodType<T>): Promise<T |
   }
   await throwIfNotOk(response);
   const data: unknown = await response.json();
-  return schema ? schema.parse(data) : (data as T);
+  return schema ? schema.parse(data) : data;
 }
 
-export interface ApiRequestOptions<T> extends ApiFetchOptions {
-  schema?: ZodType<T>;
+/** A reply's status and body (JSON when it parses, else text; undefined when empty). */
+export interface ApiReply {
+  status: number;
+  statusText: string;
+  bodyText: string;
+  data: unknown;
 }
 
-/** A write (or any call): JSON reply parsed (and checked by `schema`); undefined for an empty body. */
-export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions<T> = {}): Promise<T> {
+/** Any call whose reply status matters as well as its body; non-2xx thrown as ApiError. */
+export async function apiCall(path: string, options: ApiFetchOptions = {}): Promise<ApiReply> {
+  const response = await apiFetch(path, options);
+  const bodyText = await response.text();
+  return { status: response.status, statusText: response.statusText, bodyText, data: parseReplyText(bodyText) };
+}
+
+/** A write (or any call): the reply body, checked by `schema` when given. */
+export async function apiRequest<T>(path: string, options: ApiFetchOptions & { schema: ZodType<T> }): Promise<T>;
+export async function apiRequest(path: string, options?: ApiFetchOptions): Promise<unknown>;
+export async function apiRequest(path: string, options: ApiFetchOptions & { schema?: ZodType } = {}): Promise<unknown> {
   const { schema, ...fetchOptions } = options;
-  const response = await apiFetch(path, fetchOptions);
-  const text = await response.text();
-  let data: unknown = undefined;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = text;
-    }
-  }
-  return schema ? schema.parse(data) : (data as T);
+  const { data } = await apiCall(path, fetchOptions);
+  return schema ? schema.parse(data) : data;
 }

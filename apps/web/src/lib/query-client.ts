@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 
-/** Spec 7: cached data never goes stale; no focus or interval refetch; no retries. */
+/** Cached data never goes stale; no focus or interval refetch; no retries. Queries that need more say so. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -1,7 +1,7 @@
 import { ConversationList } from "@/features/conversations/components/conversation-list";
 import { UpcomingRemindersWidget } from "@/features/reminders/components/upcoming-reminders-widget";
 
-/** /conversations: spec 2 'Conversation list'. */
+/** /conversations: the landing text, the conversation list and the upcoming reminders. */
 export function ConversationsPage() {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-6">

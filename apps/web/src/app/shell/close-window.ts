@@ -1,4 +1,4 @@
-/** Spec 1: call the desktop close-window function if one exists, otherwise only log. */
+/** In the desktop shell, close the window through its bridge; in a plain browser there is nothing to close, so only log. */
 export function closeWindow(): void {
   if (typeof window.sageDesktop?.closeWindow === "function") {
     window.sageDesktop.closeWindow();

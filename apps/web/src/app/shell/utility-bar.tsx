@@ -10,7 +10,7 @@ function isActivePath(location: string, href: string): boolean {
   return location === href || location.startsWith(`${href}/`);
 }
 
-/** The logged-in tool row above the pages (spec 2 'Shell'). */
+/** The logged-in tool row above the pages; the icon of the active route is highlighted. */
 export function UtilityBar() {
   const [location] = useLocation();
   const { theme, toggleTheme } = useTheme();

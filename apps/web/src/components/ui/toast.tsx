@@ -4,7 +4,7 @@ import { Toast as ToastPrimitive } from "radix-ui";
 import type { ComponentProps, ReactElement } from "react";
 import { cn } from "@/lib/cn";
 
-/** Spec 9: shown 5000 ms by default; swipe right past 50 px dismisses. */
+/** A toast shows for 5000 ms by default; a swipe right past 50 px dismisses it. */
 export const TOAST_DURATION_MS = 5000;
 
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provider>) {

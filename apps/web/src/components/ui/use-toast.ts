@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import type { ToastActionElement, ToastProps } from "./toast";
 
-/** Spec 9: one toast at a time; a dismissed toast is removed from state after 1,000,000 ms. */
+/** One toast at a time; a dismissed toast is removed from state 1,000,000 ms later. */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 

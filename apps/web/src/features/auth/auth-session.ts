@@ -1,4 +1,4 @@
-/** Spec 3 'Auth state': isLoggedIn and userId, kept in local storage. */
+/** The login state, isLoggedIn and userId, kept in local storage so it survives reloads and other tabs see it. */
 export const IS_LOGGED_IN_STORAGE_KEY = "isLoggedIn";
 export const USER_ID_STORAGE_KEY = "userId";
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createChatService, type ChatServiceDeps } from "./chat-service";
 import { CHAT_TEXTS } from "./chat-texts";
 
@@ -40,19 +40,22 @@ function fakeServer(routes: Record<string, Handler[]>) {
   return { calls, fetchImpl: fetchImpl as unknown as typeof fetch, saved, callsTo: (path: string): any[] => calls.filter((call) => call.path === path) };
 }
 
+afterEach(() => vi.unstubAllGlobals());
+
 function setup(routes: Record<string, Handler[]>, extra: Partial<ChatServiceDeps> = {}) {
   const server = fakeServer(routes);
   const notify = vi.fn();
   const dispatchEvent = vi.fn();
   const log = { warn: vi.fn(), error: vi.fn() };
-  const service = createChatService({ fetch: server.fetchImpl, notify, dispatchEvent, log, ...extra });
+  vi.stubGlobal("fetch", server.fetchImpl);
+  const service = createChatService({ notify, dispatchEvent, log, ...extra });
   return { server, notify, dispatchEvent, log, service };
 }
 
 describe("step 1: knowledge context", () => {
   it("appends up to 3 snippets with their source (default 'Knowledge Base') to the message sent", async () => {
     const { server, service } = setup({
-      "/api/search": [() => json([{ content: "Alpha fact", metadata: { filename: "alpha.pdf" } }, { content: "Beta fact", metadata: {} }])],
+      "/api/search": [() => json([{ content: "Alpha fact", score: 0.9, metadata: { filename: "alpha.pdf", source: "alpha.pdf" } }, { content: "Beta fact", score: 0.5, metadata: { filename: "", source: "" } }])],
       "/api/gemini/chat": [() => streamed("Answer")],
     });
     await service.sendMessage("7", "Tell me");
@@ -101,7 +104,7 @@ describe("steps 2, 4, 5: the chat call", () => {
   it("throws 'Gemini API error: {status} {statusText}' on an HTTP failure and on a stream error event", async () => {
     const http = setup({ "/api/gemini/chat": [() => text("", 502, "Bad Gateway")] });
     await expect(http.service.sendMessage("7", "Hi")).rejects.toThrow("Gemini API error: 502 Bad Gateway");
-    const streamError = setup({ "/api/gemini/chat": [() => sse(["text-delta", { delta: "Par" }], ["error", { error: "x", status: 502, statusText: "Bad Gateway" }])] });
+    const streamError = setup({ "/api/gemini/chat": [() => sse(["text-delta", { delta: "Par" }], ["error", { error: "x", code: "model_error", status: 502, statusText: "Bad Gateway" }])] });
     await expect(streamError.service.sendMessage("7", "Hi")).rejects.toThrow("Gemini API error: 502 Bad Gateway");
     expect(http.service.getHistory()).toEqual([]);
   });
@@ -236,7 +239,7 @@ describe("step 3: function calls", () => {
       expect(await run(() => text("", 500, "Internal Server Error"))).toEqual(["Checking.\n\nI've completed your request to search documents."]);
     });
     it("stream error event counts as a failed follow-up", async () => {
-      expect(await run(() => sse(["error", { error: "x", status: 502, statusText: "Bad Gateway" }]))).toEqual(["Checking.\n\nI've completed your request to search documents."]);
+      expect(await run(() => sse(["error", { error: "x", code: "model_error", status: 502, statusText: "Bad Gateway" }]))).toEqual(["Checking.\n\nI've completed your request to search documents."]);
     });
     it("exception: the reply plus the follow-up issue text", async () => {
       expect(await run(() => Promise.reject(new TypeError("Failed to fetch")))).toEqual([
@@ -253,7 +256,7 @@ describe("step 3: function calls", () => {
 describe("step 6: saving", () => {
   it("saves the user message (without context) and each model message, answering the updated list", async () => {
     const { server, service } = setup({
-      "/api/search": [() => json([{ content: "ctx", metadata: { filename: "f" } }])],
+      "/api/search": [() => json([{ content: "ctx", score: 0.9, metadata: { filename: "f", source: "f" } }])],
       "/api/gemini/chat": [() => streamed("", [{ name: "searchDocuments", args: { query: "q" } }])],
       "/api/gemini/function-response": [() => streamed("Found it.")],
     });

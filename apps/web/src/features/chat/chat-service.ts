@@ -1,5 +1,19 @@
-import type { ChatResponse, FunctionCall, WebSource } from "@sage/contracts/assistant";
+import {
+  chatResponseSchema,
+  functionResponseResponseSchema,
+  streamErrorSchema,
+  textDeltaSchema,
+  webSearchResponseSchema,
+  type ChatResponse,
+  type FunctionCall,
+  type WebSource,
+} from "@sage/contracts/assistant";
 import { messageListSchema, type Message } from "@sage/contracts/conversations";
+import { searchResponseSchema } from "@sage/contracts/retrieval";
+import { ApiError, apiRequest } from "@/lib/api-client";
+import { postEventStream } from "@/lib/api-event-stream";
+import { errorMessage } from "@/lib/error-message";
+import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import {
   CHAT_TEXTS,
   chatApiError,
@@ -12,7 +26,6 @@ import {
   searchHttpError,
   webSearchHttpError,
 } from "./chat-texts";
-import { readEventStream } from "./read-event-stream";
 import { SAGE_SYSTEM_INSTRUCTION, SAGE_TOOLS } from "./sage-assistant";
 
 export interface ChatHistoryEntry {
@@ -21,7 +34,6 @@ export interface ChatHistoryEntry {
 }
 
 export interface ChatServiceDeps {
-  fetch?: typeof fetch;
   /** The model to ask for; the server's default when undefined. */
   model?: () => string | undefined;
   notify?: (toast: { title: string; description: string; variant?: "destructive" }) => void;
@@ -35,15 +47,18 @@ export interface SendOptions {
   onProgress?: (modelTexts: string[]) => void;
 }
 
-/** The chat call answered non-2xx (or its stream ended with an error event). */
-class HttpStatusError extends Error {
-  constructor(
-    readonly status: number,
-    readonly statusText: string,
-  ) {
-    super(`${status} ${statusText}`);
-  }
-}
+/** The assistant's routes. Their paths keep the name of the first provider, but they serve every provider. */
+const ASSISTANT_PATHS = {
+  chat: "/api/gemini/chat",
+  functionResponse: "/api/gemini/function-response",
+  webSearch: "/api/gemini/web-search",
+} as const;
+
+/** A turn's reply: a follow-up answers only its text, a chat call adds the function calls. */
+const turnReplySchema = functionResponseResponseSchema.extend({ functionCalls: chatResponseSchema.shape.functionCalls.default([]) });
+
+/** What a function call hands back to the model; web search results also carry their sources for the links. */
+type FunctionResult = Record<string, unknown> & { sources?: WebSource[] };
 
 /** How much history a chat call carries: the server takes at most 500 messages and a bounded body. */
 export const HISTORY_LIMIT = { messages: 100, characters: 200_000 };
@@ -61,40 +76,32 @@ export function recentHistory(messages: ChatHistoryEntry[]): ChatHistoryEntry[] 
   return kept;
 }
 
-const isAbort = (error: unknown) => (error as Error)?.name === "AbortError";
+const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
 /**
- * The client chat service of spec 4 'Chat turn': knowledge context, the chat call, the first function call
- * run here (reminders, document search, web search), the follow-up, and saving with its fallbacks.
+ * The chat turn, run in the browser: knowledge context is added to the message, the chat call streams the
+ * reply, the first function call is run here (reminders, document search, web search), its result goes back
+ * for a follow-up, and every message is saved, with fallbacks so a failure never loses the user's words.
  */
 export function createChatService(deps: ChatServiceDeps = {}) {
-  const fetchImpl = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const log = deps.log ?? console;
   let history: ChatHistoryEntry[] = [];
 
-  const postJson = (path: string, body: unknown, signal?: AbortSignal) =>
-    fetchImpl(path, { method: "POST", credentials: "include", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
-
-  /** Posts a streamed turn; on stop it answers the text received so far. */
+  /** Posts a streamed turn; on stop it answers the text received so far. A failed reply throws ApiError. */
   async function postTurn(path: string, body: object, onText: (text: string) => void, signal?: AbortSignal): Promise<ChatResponse> {
     let text = "";
     try {
-      const response = await postJson(path, { ...body, stream: true }, signal);
-      if (!response.ok) throw new HttpStatusError(response.status, response.statusText);
-      if (!response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-        const data = (await response.json()) as Partial<ChatResponse>;
-        return { response: data.response ?? "", functionCalls: data.functionCalls ?? [] };
-      }
-      for await (const { event, data } of readEventStream(response.body)) {
+      const reply = await postEventStream(path, { ...body, stream: true }, signal);
+      if ("json" in reply) return turnReplySchema.parse(reply.json);
+      for await (const { event, data } of reply.events) {
         if (event === "text-delta") {
-          text += (data as { delta?: string }).delta ?? "";
+          text += textDeltaSchema.parse(data).delta;
           onText(text);
         } else if (event === "finish") {
-          const finished = data as Partial<ChatResponse>;
-          return { response: finished.response ?? text, functionCalls: finished.functionCalls ?? [] };
+          return turnReplySchema.parse(data);
         } else if (event === "error") {
-          const failure = data as { status?: number; statusText?: string };
-          throw new HttpStatusError(failure.status ?? 500, failure.statusText ?? "Error");
+          const failure = streamErrorSchema.parse(data);
+          throw new ApiError(failure.status, failure.statusText, failure.error);
         }
       }
       if (signal?.aborted) return { response: text, functionCalls: [] };
@@ -105,23 +112,24 @@ export function createChatService(deps: ChatServiceDeps = {}) {
     }
   }
 
+  const searchKnowledge = (query: string, limit: number, conversationId: string) =>
+    apiRequest("/api/search", { method: "POST", body: { query, limit, ...numericConversation(conversationId) }, schema: searchResponseSchema });
+
   async function fetchContext(query: string, conversationId: string): Promise<string> {
     try {
-      const response = await postJson("/api/search", { query, limit: 3, ...numericConversation(conversationId) });
-      if (!response.ok) return "";
-      const results = (await response.json()) as { content?: string; metadata?: { filename?: string } }[];
-      if (!Array.isArray(results) || results.length === 0) return "";
-      const snippets = results.slice(0, 3).map((result, index) => `[${index + 1}] Source: ${result.metadata?.filename || CHAT_TEXTS.defaultSource}\n${result.content ?? ""}`);
+      const results = await searchKnowledge(query, 3, conversationId);
+      if (results.length === 0) return "";
+      const snippets = results.slice(0, 3).map((result, index) => `[${index + 1}] Source: ${result.metadata.filename || CHAT_TEXTS.defaultSource}\n${result.content}`);
       return `\n\nRelevant information from the knowledge base:\n${snippets.join("\n\n")}`;
     } catch {
       return "";
     }
   }
 
-  async function createReminder(args: Record<string, unknown>, conversationId: string) {
+  async function createReminder(args: Record<string, unknown>, conversationId: string): Promise<FunctionResult> {
     const id = String(conversationId ?? "").trim();
     if (!/^\d+$/.test(id)) throw new Error(CHAT_TEXTS.invalidConversationId);
-    const response = await postJson("/api/reminders", {
+    const body = {
       title: args.title,
       description: typeof args.description === "string" ? args.description : "",
       dueDate: args.dueDate,
@@ -129,75 +137,64 @@ export function createChatService(deps: ChatServiceDeps = {}) {
       type: "reminder",
       status: "unread",
       conversationId: Number(id),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      let detail = text;
-      try {
-        detail = (JSON.parse(text) as { error?: string }).error ?? text;
-      } catch {
-        // Not JSON: the text itself.
-      }
-      throw new Error(reminderFailed(response.status, response.statusText, detail));
-    }
-    let reminder: unknown;
+    };
+    let reply: unknown;
     try {
-      reminder = JSON.parse(text);
-    } catch {
-      reminder = { message: text };
+      reply = await apiRequest("/api/reminders", { method: "POST", body });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const detail = errorMessage(error, { fallback: "", orElse: "bodyText" });
+      throw new Error(reminderFailed(error.status, error.statusText, detail), { cause: error });
     }
-    deps.dispatchEvent?.(new CustomEvent("reminderCreated", { detail: reminder }));
+    // The reminder goes to the model and the event as the server wrote it; a reply that is not JSON becomes a message.
+    const reminder = typeof reply === "string" || reply === undefined ? { message: reply ?? "" } : reply;
+    deps.dispatchEvent?.(reminderCreatedEvent(reminder));
     deps.notify?.({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
     return { success: true, reminder };
   }
 
-  async function searchDocuments(args: Record<string, unknown>, conversationId: string) {
+  async function searchDocuments(args: Record<string, unknown>, conversationId: string): Promise<FunctionResult> {
     const query = typeof args.query === "string" ? args.query.trim() : "";
     if (!query) return { results: [], message: CHAT_TEXTS.noSearchQuery };
     try {
-      const response = await postJson("/api/search", { query, limit: 5, ...numericConversation(conversationId) });
-      if (!response.ok) return { results: [], message: searchHttpError(response.status, response.statusText) };
-      const results = (await response.json()) as unknown[];
-      if (!Array.isArray(results) || results.length === 0) return { results: [], message: CHAT_TEXTS.noDocuments };
+      const results = await searchKnowledge(query, 5, conversationId);
+      if (results.length === 0) return { results: [], message: CHAT_TEXTS.noDocuments };
       return { results, message: foundDocuments(results.length) };
     } catch (error) {
+      if (error instanceof ApiError) return { results: [], message: searchHttpError(error.status, error.statusText) };
       return { results: [], message: error instanceof Error ? searchException(error.message) : CHAT_TEXTS.unknownError };
     }
   }
 
-  async function performWebSearch(args: Record<string, unknown>) {
+  async function performWebSearch(args: Record<string, unknown>): Promise<FunctionResult> {
     const query = typeof args.query === "string" ? args.query.trim() : "";
     if (!query) return { success: false, message: CHAT_TEXTS.noSearchQuery };
     try {
-      const response = await postJson("/api/gemini/web-search", { query });
-      if (!response.ok) return { success: false, message: webSearchHttpError(response.status, response.statusText) };
-      const data = (await response.json()) as { response?: string; groundingData?: string; sources?: WebSource[] };
-      return { success: true, message: CHAT_TEXTS.webSearchDone, response: data.response ?? "", groundingData: data.groundingData ?? "", sources: data.sources ?? [] };
+      const data = await apiRequest(ASSISTANT_PATHS.webSearch, { method: "POST", body: { query }, schema: webSearchResponseSchema });
+      return { success: true, message: CHAT_TEXTS.webSearchDone, response: data.response, groundingData: data.groundingData, sources: data.sources };
     } catch (error) {
-      return { success: false, message: (error as Error)?.message || CHAT_TEXTS.unknownError };
+      if (error instanceof ApiError) return { success: false, message: webSearchHttpError(error.status, error.statusText) };
+      return { success: false, message: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }) };
     }
   }
 
   /** Runs one function call; a failure becomes the result the model sees (and a toast for the user). */
-  async function executeFunction(call: FunctionCall, conversationId: string): Promise<Record<string, unknown>> {
+  async function executeFunction(call: FunctionCall, conversationId: string): Promise<FunctionResult> {
     try {
       if (call.name === "createReminder") return await createReminder({ ...call.args, conversationId }, conversationId);
       if (call.name === "searchDocuments") return await searchDocuments(call.args, conversationId);
       if (call.name === "performWebSearch") return await performWebSearch(call.args);
       return { success: false, error: `Unknown function: ${call.name}` };
     } catch (error) {
-      const message = (error as Error)?.message || CHAT_TEXTS.unknownError;
+      const message = errorMessage(error, { fallback: CHAT_TEXTS.unknownError });
       log.error(`Function ${call.name} failed:`, error);
       deps.notify?.({ title: "Error", description: message, variant: "destructive" });
       return { success: false, error: message };
     }
   }
 
-  async function saveMessage(conversationId: string, role: "user" | "model", content: string): Promise<Message[]> {
-    const response = await postJson(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, { role, content });
-    if (!response.ok) throw new Error(`${response.status}: ${(await response.text().catch(() => "")) || response.statusText}`);
-    return messageListSchema.parse(await response.json());
-  }
+  const saveMessage = (conversationId: string, role: "user" | "model", content: string): Promise<Message[]> =>
+    apiRequest(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, { method: "POST", body: { role, content }, schema: messageListSchema });
 
   const turnBody = () => ({ model: deps.model?.(), systemInstruction: SAGE_SYSTEM_INSTRUCTION, tools: SAGE_TOOLS });
 
@@ -217,9 +214,9 @@ export function createChatService(deps: ChatServiceDeps = {}) {
       const messages = recentHistory([...history, userEntry]);
       let reply: ChatResponse;
       try {
-        reply = await postTurn("/api/gemini/chat", { messages, ...turnBody() }, (text) => onProgress?.([text]), signal);
+        reply = await postTurn(ASSISTANT_PATHS.chat, { messages, ...turnBody() }, (text) => onProgress?.([text]), signal);
       } catch (error) {
-        if (error instanceof HttpStatusError) throw new Error(chatApiError(error.status, error.statusText));
+        if (error instanceof ApiError) throw new Error(chatApiError(error.status, error.statusText), { cause: error });
         throw error;
       }
       history = [...history, userEntry];
@@ -234,17 +231,17 @@ export function createChatService(deps: ChatServiceDeps = {}) {
         let followUp = "";
         try {
           const follow = await postTurn(
-            "/api/gemini/function-response",
+            ASSISTANT_PATHS.functionResponse,
             { messages, functionResponse: { name: call.name, args: call.args, response: result }, ...turnBody() },
             (text) => onProgress?.([replyText, text]),
             signal,
           );
           followUp = follow.response || (signal?.aborted ? "" : emptyFollowUp(call.name));
         } catch (error) {
-          const fallback = error instanceof HttpStatusError ? followUpFailed(call.name) : followUpException(call.name);
+          const fallback = error instanceof ApiError ? followUpFailed(call.name) : followUpException(call.name);
           replyText = replyText ? `${replyText}\n\n${fallback}` : fallback;
         }
-        const sources = (result.sources as WebSource[] | undefined) ?? [];
+        const sources = result.sources ?? [];
         if (followUp && sources.length) followUp += `\n\n**Sources:**\n${sources.map((source) => `- [${source.title}](${source.url})`).join("\n")}`;
         texts = [replyText, followUp].filter((text) => text.trim() !== "");
         if (texts.length === 0) texts = [CHAT_TEXTS.noResponse];
@@ -268,7 +265,7 @@ export function createChatService(deps: ChatServiceDeps = {}) {
           texts = await service.sendMessage(conversationId, content, options);
         } catch (error) {
           log.error("Chat failed:", error);
-          deps.notify?.({ title: "Error", description: (error as Error)?.message || CHAT_TEXTS.unknownError, variant: "destructive" });
+          deps.notify?.({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
           texts = [CHAT_TEXTS.sendFailed];
           history = [...history, { role: "user", content }, { role: "model", content: CHAT_TEXTS.sendFailed }];
           options.onProgress?.(texts);

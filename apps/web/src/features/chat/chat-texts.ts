@@ -1,4 +1,4 @@
-/** Spec 4 'Chat turn' and 8 'Assistant and searches': the chat service's user-facing texts. */
+/** The chat service's user-facing texts, kept together so the tests and the service agree on them. */
 export const CHAT_TEXTS = {
   noResponse: "No response generated",
   savedFallback: "Your request was processed successfully.",

@@ -1,4 +1,4 @@
-/** Spec 1: the only link schemes rendered in messages. */
+/** The only link schemes rendered in messages, so a model's reply cannot carry a javascript: or data: link. */
 export const ALLOWED_URL_SCHEMES = ["http", "https", "irc", "ircs", "mailto", "xmpp"] as const;
 
 /** The URL when its scheme is allowed, otherwise "" (relative and scheme-less links are stripped too). */

@@ -1,6 +1,6 @@
 import type { Tools } from "@sage/contracts/assistant";
 
-/** Spec 1 and 4: the persona SAGE, told to confirm reminders and to fall back to a web search by itself. */
+/** The persona SAGE, told to confirm reminders and to fall back to a web search by itself. */
 export const SAGE_SYSTEM_INSTRUCTION = [
   "You are SAGE, the personal AI assistant of a senior executive.",
   "You draft emails, outline presentations, set reminders, search the user's uploaded documents and search the web for current information.",
@@ -10,7 +10,7 @@ export const SAGE_SYSTEM_INSTRUCTION = [
   "Be concise and use Markdown (lists, tables) where it helps.",
 ].join(" ");
 
-/** Spec 7: the function declarations sent with every chat call. */
+/** The function declarations sent with every chat call; the chat service runs them in the browser. */
 export const SAGE_TOOLS: Tools = [
   {
     functionDeclarations: [

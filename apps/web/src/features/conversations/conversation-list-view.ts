@@ -6,7 +6,7 @@ export type ConversationView = "grid" | "list";
 export const UNTITLED = "Untitled";
 export const displayName = (conversation: Pick<Conversation, "name">) => conversation.name || UNTITLED;
 
-/** Spec 4: case-insensitive substring search on the name; newest first, or A-Z with Untitled for empty names. */
+/** Case-insensitive substring search on the name; newest first, or A-Z with Untitled for empty names. */
 export function filterAndSortConversations(conversations: Conversation[], search: string, sort: ConversationSort): Conversation[] {
   const needle = search.trim().toLowerCase();
   const matching = needle ? conversations.filter((conversation) => conversation.name.toLowerCase().includes(needle)) : [...conversations];

@@ -5,7 +5,7 @@ import { uploadToast } from "./knowledge-toasts";
 const file = { id: 1 } as KnowledgeItem;
 
 describe("upload toasts", () => {
-  it("names the spec's outcomes", () => {
+  it("names each upload outcome", () => {
     expect(uploadToast("a.exe", { ok: false, status: 415, error: "x" }).title).toBe("Unsupported File Type");
     expect(uploadToast("a.pdf", { ok: false, status: 500, error: "" }).description).toBe("An unexpected error occurred during upload");
     expect(uploadToast("scan.pdf", { ok: true, status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: "stored", error: "No text layer" } } })).toEqual({

@@ -13,7 +13,7 @@ export const NOTE_SEARCH_WARNING = "The note was saved but might not appear in s
 
 export const unsupportedFileToast = (): ToastSpec => ({ title: UNSUPPORTED_FILE_TYPE_TITLE, description: UNSUPPORTED_FILE_TYPE_MESSAGE, variant: "destructive" });
 
-/** Spec 8 'Knowledge base toasts' for one uploaded file. */
+/** The toast for one uploaded file's outcome. */
 export function uploadToast(fileName: string, outcome: UploadOutcome): ToastSpec {
   if (!outcome.ok) {
     if (outcome.status === 415) return unsupportedFileToast();

@@ -14,7 +14,7 @@ export function parseDueDate(value: string): DueDate {
   return { date: parseISO(value), allDay: DATE_ONLY.test(value) };
 }
 
-/** Spec 9: year-month-day with time, milliseconds and zone offset, e.g. 2025-03-05T09:00:00.000+01:00. */
+/** The form the server expects: year-month-day with time, milliseconds and zone offset, e.g. 2025-03-05T09:00:00.000+01:00. */
 export function toOffsetIso(date: Date): string {
   return format(date, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
 }

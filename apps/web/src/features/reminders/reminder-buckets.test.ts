@@ -22,7 +22,7 @@ describe("bucketing with a fixed clock (local time)", () => {
     expect(bucketNames(at(local(2026, 6, 11, 0, 0)), now)).toEqual(["week"]);
   });
 
-  it("earlier today is both Today and Overdue, as spec 4 reads; yesterday is only Overdue", () => {
+  it("earlier today is both Today and Overdue (the rules do not exclude each other); yesterday is only Overdue", () => {
     expect(bucketNames(at(local(2026, 6, 10, 9, 0)), now)).toEqual(["overdue", "today"]);
     expect(bucketNames(at(local(2026, 6, 9, 23, 59)), now)).toEqual(["overdue"]);
   });

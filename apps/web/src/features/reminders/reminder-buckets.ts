@@ -12,7 +12,7 @@ export interface Bucketable {
 const PRIORITY_RANK = { high: 0, medium: 1, low: 2 } as const;
 
 /**
- * Spec 4, literally: overdue = due in the past; today = due today; this week = this week and
+ * Each rule on its own: overdue = due in the past; today = due today; this week = this week and
  * not today or overdue; this month = this month and not this week, today or overdue.
  * A reminder due earlier today is therefore both Today and Overdue. All in local time;
  * weeks start on Sunday (date-fns' default). A whole-day reminder is overdue once its day is over.

@@ -1,7 +1,7 @@
 import { AlertTriangleIcon, BellIcon, CheckSquareIcon, type LucideIcon } from "lucide-react";
 import type { ReminderPriority, ReminderType } from "@sage/contracts/reminders";
 
-/** Spec 2: High red, Medium yellow, Low green. */
+/** Priority colours: High red, Medium yellow, Low green. */
 export const PRIORITY_TEXT_CLASS: Record<ReminderPriority, string> = {
   high: "text-red-500",
   medium: "text-yellow-500",

@@ -3,7 +3,7 @@ import { initialThemeState, storageWritesFor, themeReducer, type ThemeAction, ty
 
 const none = { theme: null, isSystemTheme: null };
 
-describe("initialThemeState (spec 4 startup rule)", () => {
+describe("initialThemeState (the startup rule)", () => {
   it("follows the system when isSystemTheme is 'true', even with a stored theme", () => {
     expect(initialThemeState({ theme: "dark", isSystemTheme: "true" }, "light")).toEqual({
       theme: "light",

@@ -1,6 +1,6 @@
-import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
-import { assistantSettingsSchema, testConnectionResponseSchema, type AssistantSettings } from "@sage/contracts/assistant";
-import { apiRequest, getJson } from "@/lib/api-client";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { assistantSettingsSchema, type AssistantSettings } from "@sage/contracts/assistant";
+import { getJson } from "@/lib/api-client";
 
 export const assistantSettingsQueryKey = ["assistant-settings"] as const;
 
@@ -9,6 +9,3 @@ export const getAssistantSettings = (): Promise<AssistantSettings | null> => get
 export const assistantSettingsQueryOptions = () => queryOptions({ queryKey: assistantSettingsQueryKey, queryFn: getAssistantSettings });
 
 export const useAssistantSettings = () => useQuery(assistantSettingsQueryOptions());
-
-export const useTestConnection = () =>
-  useMutation({ mutationFn: () => apiRequest("/api/assistant/test-connection", { method: "POST", body: {}, schema: testConnectionResponseSchema }) });

@@ -1,5 +1,6 @@
 import { Button } from "@/components/ui/button";
-import { useAssistantSettings, useTestConnection } from "../api/get-assistant-settings";
+import { useAssistantSettings } from "../api/get-assistant-settings";
+import { useTestConnection } from "../api/test-connection";
 
 const PROVIDER_NAMES: Record<string, string> = {
   gemini: "Google Gemini",

@@ -27,7 +27,7 @@ function recognitionConstructor(): RecognitionConstructor | undefined {
 export type VoiceState = "idle" | "listening" | "stopped" | "error";
 
 /**
- * Spec 4 'Voice input': en-US, continuous, interim results; idle -> listening -> stopped or error.
+ * Voice input in en-US, continuous, with interim results; idle -> listening -> stopped or error.
  * Each final transcript goes to `onFinalTranscript`.
  */
 export function useSpeechRecognition(onFinalTranscript: (text: string) => void) {

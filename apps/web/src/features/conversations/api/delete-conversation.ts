@@ -7,7 +7,7 @@ export async function deleteConversation(id: number): Promise<void> {
 }
 
 /**
- * Spec 4: after a delete the list cache, the conversation's messages and files caches are dropped and
+ * After a delete the list cache, the conversation's messages and files caches are dropped and
  * reminders are refreshed. Any cached query whose key names this conversation id goes (the files cache
  * belongs to the knowledge feature, so it is matched by id rather than imported).
  */

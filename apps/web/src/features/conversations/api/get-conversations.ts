@@ -8,7 +8,7 @@ export async function getConversations(): Promise<Conversation[]> {
   return (await getJson("/api/conversations", conversationListSchema)) ?? [];
 }
 
-/** Spec 7: the conversation list gets one retry and is always refetched on page open. */
+/** Unlike other reads, the conversation list gets one retry and is refetched whenever the page opens. */
 export const conversationsQueryOptions = () =>
   queryOptions({ queryKey: conversationsQueryKey, queryFn: getConversations, retry: 1, refetchOnMount: "always", staleTime: 0 });
 

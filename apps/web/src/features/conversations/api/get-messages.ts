@@ -9,7 +9,7 @@ export async function getMessages(id: string): Promise<Message[]> {
   return [...messages].sort((a, b) => a.id - b.id);
 }
 
-/** Spec 7: messages are fetched uncached. */
+/** Messages are never cached: each opening of a conversation reads them afresh. */
 export const messagesQueryOptions = (id: string) =>
   queryOptions({ queryKey: messagesQueryKey(id), queryFn: () => getMessages(id), staleTime: 0, gcTime: 0, refetchOnMount: "always" });
 

@@ -4,7 +4,7 @@ import { apiRequest } from "@/lib/api-client";
 import { conversationQueryKey } from "./get-conversation";
 import { conversationsQueryKey } from "./get-conversations";
 
-/** Spec 5: rename sends whatever is in the input, including empty. */
+/** Rename sends whatever is in the input, including an empty name. */
 export function updateConversation({ id, name }: { id: number | string; name: string }): Promise<Conversation> {
   return apiRequest(`/api/conversations/${id}`, { method: "PATCH", body: { name }, schema: conversationSchema });
 }

@@ -18,7 +18,7 @@ import { EditConversationNameDialog } from "./edit-conversation-name-dialog";
 const success = (description: string) => toast({ title: "Success", description });
 const failure = (description: string) => toast({ title: "Error", description, variant: "destructive" });
 
-/** Spec 2 'Conversation list': controls, grid or list, item menus, dialogs, empty states and toasts. */
+/** The conversation list: controls, grid or list, item menus, dialogs, empty states and toasts. */
 export function ConversationList() {
   const [, navigate] = useLocation();
   const conversations = useConversations();

@@ -11,7 +11,7 @@ interface EditConversationNameDialogProps {
   onSave: (name: string) => void;
 }
 
-/** Spec 2: 'Edit Conversation Name', placeholder 'Enter conversation name', Save / 'Saving...'. No validation (spec 5). */
+/** Renames a conversation. No validation: whatever is in the input is saved, even an empty name. */
 export function EditConversationNameDialog({ open, initialName, saving, onOpenChange, onSave }: EditConversationNameDialogProps) {
   const [name, setName] = useState(initialName);
   useEffect(() => {

@@ -8,8 +8,9 @@ import {
   type ProcessUrlResponse,
   type UploadResponse,
 } from "@sage/contracts/knowledge";
-import { ApiError } from "@/lib/api-client";
-import { knowledgeRequest } from "./knowledge-call";
+import { ApiError, apiCall, apiRequest } from "@/lib/api-client";
+import { apiUpload } from "@/lib/api-upload";
+import { errorMessage } from "@/lib/error-message";
 import { sessionUserId } from "@/lib/session-user-id";
 
 export interface Placement {
@@ -20,8 +21,8 @@ export interface Placement {
 
 export type UploadOutcome = { ok: true; status: number; body: UploadResponse } | { ok: false; status: number; error: string };
 
-/** POST /api/upload through XHR, which (unlike fetch) reports upload progress. */
-export function uploadFile(file: File, placement: Placement, description: string, onProgress: (fraction: number) => void): Promise<UploadOutcome> {
+/** POST /api/upload, reporting upload progress; a failure becomes an outcome the toasts describe. */
+export async function uploadFile(file: File, placement: Placement, description: string, onProgress: (fraction: number) => void): Promise<UploadOutcome> {
   const form = new FormData();
   form.append("userId", sessionUserId());
   form.append("conversationId", String(placement.conversationId));
@@ -29,52 +30,42 @@ export function uploadFile(file: File, placement: Placement, description: string
   form.append("path", placement.parentPath ? `${placement.parentPath}/${file.name}` : file.name);
   form.append("description", description);
   form.append("file", file);
-  return new Promise((resolve) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", "/api/upload");
-    request.withCredentials = true;
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onload = () => {
-      let data: unknown = undefined;
-      try {
-        data = JSON.parse(request.responseText);
-      } catch {
-        data = undefined;
-      }
-      if (request.status >= 200 && request.status < 300) {
-        const parsed = uploadResponseSchema.safeParse(data);
-        if (parsed.success) return resolve({ ok: true, status: request.status, body: parsed.data });
-        return resolve({ ok: false, status: request.status, error: "API returned non-JSON response" });
-      }
-      const error = data && typeof data === "object" && "error" in data && typeof data.error === "string" ? data.error : request.statusText;
-      resolve({ ok: false, status: request.status, error: error || "An unexpected error occurred during upload" });
-    };
-    request.onerror = () => resolve({ ok: false, status: 0, error: "An unexpected error occurred during upload" });
-    request.send(form);
-  });
+  try {
+    const reply = await apiUpload("/api/upload", form, onProgress);
+    const parsed = uploadResponseSchema.safeParse(reply.data);
+    if (parsed.success) return { ok: true, status: reply.status, body: parsed.data };
+    return { ok: false, status: reply.status, error: "API returned non-JSON response" };
+  } catch (error) {
+    const status = error instanceof ApiError ? error.status : 0;
+    return { ok: false, status, error: errorMessage(error, { fallback: "An unexpected error occurred during upload", orElse: "statusText", otherErrors: "fallback" }) };
+  }
 }
 
 export type UrlOutcome = { ok: true; status: number; body: ProcessUrlResponse } | { ok: false; status: number; error: string; fileId?: number };
 
+/** POST /api/process_url. A network failure throws; any reply becomes an outcome. */
 export async function processUrl(url: string, placement: Placement, description: string): Promise<UrlOutcome> {
-  const response = await fetch("/api/process_url", {
-    method: "POST",
-    credentials: "include",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ url, userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, description }),
-  });
-  const data: unknown = await response.json().catch(() => undefined);
-  const parsed = processUrlResponseSchema.safeParse(data);
-  if (response.ok && parsed.success) return { ok: true, status: response.status, body: parsed.data };
-  const error = data && typeof data === "object" && "error" in data && typeof data.error === "string" ? data.error : response.statusText;
-  return { ok: false, status: response.status, error, fileId: parsed.success ? parsed.data.url_info?.file_id : undefined };
+  const body = { url, userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, description };
+  let failure: ApiError;
+  try {
+    const reply = await apiCall("/api/process_url", { method: "POST", body });
+    const parsed = processUrlResponseSchema.safeParse(reply.data);
+    if (parsed.success) return { ok: true, status: reply.status, body: parsed.data };
+    // A success whose body breaks the contract is reported like a failure.
+    failure = new ApiError(reply.status, reply.statusText, reply.bodyText);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    failure = error;
+  }
+  // A page that could not be processed may still have been kept as a reference entry; the reply names it.
+  const kept = processUrlResponseSchema.safeParse(failure.json);
+  const fileId = kept.success ? kept.data.url_info?.file_id : undefined;
+  return { ok: false, status: failure.status, error: errorMessage(failure, { fallback: "", orElse: "statusText" }), fileId };
 }
 
-/** The spec's fallback: the link kept as a plain reference entry. */
+/** When a page cannot be processed, the link is still kept, as a plain reference entry without content. */
 export function addUrlReference(url: string, placement: Placement, description: string): Promise<KnowledgeItem> {
-  return knowledgeRequest("/api/files", {
+  return apiRequest("/api/files", {
     method: "POST",
     body: { name: "", type: "url", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath, content: url, description },
     schema: knowledgeItemSchema,
@@ -85,11 +76,11 @@ export function addUrlReference(url: string, placement: Placement, description: 
 export async function addNote(content: string, placement: Placement, description: string): Promise<{ item: KnowledgeItem; warning?: string }> {
   const name = nameFromNote(content);
   const entry = { name, type: "note", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath ? `${placement.parentPath}/${name}` : name, content, description };
-  const item = await knowledgeRequest("/api/files", { method: "POST", body: entry, schema: knowledgeItemSchema });
+  const item = await apiRequest("/api/files", { method: "POST", body: entry, schema: knowledgeItemSchema });
   try {
-    const processed = await knowledgeRequest("/api/process-note", { method: "POST", body: { ...entry, fileId: item.id }, schema: processNoteResponseSchema });
+    const processed = await apiRequest("/api/process-note", { method: "POST", body: { ...entry, fileId: item.id }, schema: processNoteResponseSchema });
     return { item: processed.file, warning: processed.warning };
   } catch (error) {
-    return { item, warning: error instanceof ApiError ? (error.serverMessage ?? error.message) : String(error) };
+    return { item, warning: errorMessage(error, { fallback: String(error), orElse: "fullMessage" }) };
   }
 }

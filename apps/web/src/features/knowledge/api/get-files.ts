@@ -6,7 +6,7 @@ import { sessionUserId } from "@/lib/session-user-id";
 
 export const API_CONNECTION_FAILED = "API Connection Failed";
 
-/** Spec 7: the routes-test probe must answer `status: success` before the files are listed. */
+/** The routes-test probe must answer `status: success` before the files are listed; otherwise the API counts as unreachable. */
 export async function getFiles(): Promise<KnowledgeItem[]> {
   let probe: unknown;
   try {

@@ -1,22 +1,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { knowledgeItemSchema, type KnowledgeItem } from "@sage/contracts/knowledge";
-import { knowledgeRequest } from "./knowledge-call";
+import { knowledgeItemSchema } from "@sage/contracts/knowledge";
+import { apiRequest } from "@/lib/api-client";
 import { knowledgeKeys } from "./knowledge-keys";
 import { sessionUserId } from "@/lib/session-user-id";
 
 export const createFolder = (input: { name: string; parentId: number; parentPath: string }) =>
-  knowledgeRequest<KnowledgeItem>("/api/folders", {
+  apiRequest("/api/folders", {
     method: "POST",
     body: { name: input.name, type: "folder", userId: sessionUserId(), conversationId: 0, parentId: input.parentId, path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name },
     schema: knowledgeItemSchema,
   });
 
 export const updateItem = (id: number, body: { name?: string; parentId?: number; description?: string }) =>
-  knowledgeRequest<KnowledgeItem>(`/api/files/${id}`, { method: "PATCH", body, schema: knowledgeItemSchema });
+  apiRequest(`/api/files/${id}`, { method: "PATCH", body, schema: knowledgeItemSchema });
 
-export const deleteItem = (id: number) => knowledgeRequest(`/api/files/${id}`, { method: "DELETE" });
+export const deleteItem = (id: number) => apiRequest(`/api/files/${id}`, { method: "DELETE" });
 
-export const retryItem = (id: number) => knowledgeRequest<KnowledgeItem>(`/api/files/${id}/retry`, { method: "POST", body: {}, schema: knowledgeItemSchema });
+export const retryItem = (id: number) => apiRequest(`/api/files/${id}/retry`, { method: "POST", body: {}, schema: knowledgeItemSchema });
 
 /** Every knowledge list (system tree, folders, conversation files) is refreshed after a change. */
 function useInvalidateKnowledge() {

@@ -26,7 +26,7 @@ type Step = "pick" | "describe" | "destination";
 
 const entryLabel = (entry: PendingEntry) => (entry.kind === "file" ? entry.file.name : entry.kind === "url" ? entry.url : preview(entry.text, 50));
 
-/** Spec 4 'Add-knowledge flow': pick (files, a URL or a note) -> a description for each -> destination -> submit. */
+/** Adding knowledge: pick (files, a URL or a note) -> a description for each -> destination -> submit. */
 export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initialFolder }: AddKnowledgeDialogProps) {
   const [step, setStep] = useState<Step>("pick");
   const [entries, setEntries] = useState<PendingEntry[]>([]);

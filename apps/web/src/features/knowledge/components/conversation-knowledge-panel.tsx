@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { useConversationFiles } from "../api/get-conversation-files";
-import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { errorMessage } from "@/lib/error-message";
 import { useRetryItem } from "../api/manage-items";
 import { canRetry, statusLabel } from "../knowledge-view";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
@@ -22,7 +22,7 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
   const [removing, setRemoving] = useState<KnowledgeItem | null>(null);
   const retry = useRetryItem();
   const onRetry = (item: KnowledgeItem) =>
-    retry.mutateAsync(item.id).catch((error: unknown) => toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to retry"), variant: "destructive" }));
+    retry.mutateAsync(item.id).catch((error: unknown) => toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to retry", orElse: "statusText" }), variant: "destructive" }));
 
   useEffect(() => {
     if (files.isError) toast({ title: "Error", description: "Failed to load knowledge base files", variant: "destructive" });

@@ -5,11 +5,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/use-toast";
-import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { errorMessage } from "@/lib/error-message";
 import { useCreateFolder, useDeleteItem, useUpdateItem } from "../api/manage-items";
 import { FolderBrowser } from "./folder-browser";
 
-const failure = (title: string, error: unknown, fallback: string) => toast({ title, description: knowledgeErrorMessage(error, fallback), variant: "destructive" });
+const failure = (title: string, error: unknown, fallback: string) => toast({ title, description: errorMessage(error, { fallback, orElse: "statusText" }), variant: "destructive" });
 
 interface ItemDialogProps {
   item: KnowledgeItem | null;
@@ -21,7 +21,7 @@ export function RenameItemDialog({ item, onClose }: ItemDialogProps) {
   const update = useUpdateItem();
   useEffect(() => setName(item?.name ?? ""), [item]);
   const save = async () => {
-    // Spec 5: a rename with a blank name cancels.
+    // A rename with a blank name cancels rather than failing.
     if (!item || !name.trim() || name.trim() === item.name) return onClose();
     try {
       await update.mutateAsync({ id: item.id, changes: { name: name.trim() } });

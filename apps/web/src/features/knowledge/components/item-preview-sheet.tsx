@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { errorMessage } from "@/lib/error-message";
 import { useUpdateItem } from "../api/manage-items";
 import { formatSize, statusLabel } from "../knowledge-view";
 
@@ -25,7 +25,7 @@ export function ItemPreviewSheet({ item, onClose }: { item: KnowledgeItem | null
       setEditing(false);
       toast({ title: "Description updated" });
     } catch (error) {
-      toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to update description"), variant: "destructive" });
+      toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to update description", orElse: "statusText" }), variant: "destructive" });
     }
   };
 

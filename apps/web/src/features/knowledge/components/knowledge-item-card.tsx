@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
-import { knowledgeErrorMessage } from "../api/knowledge-call";
+import { errorMessage } from "@/lib/error-message";
 import { useRetryItem } from "../api/manage-items";
 import { canRetry, formatSize, preview, statusLabel } from "../knowledge-view";
 
@@ -29,7 +29,7 @@ export function KnowledgeItemCard({ item, view, onOpen, onAction }: KnowledgeIte
     try {
       await retry.mutateAsync(item.id);
     } catch (error) {
-      toast({ title: "Error", description: knowledgeErrorMessage(error, "Failed to retry"), variant: "destructive" });
+      toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to retry", orElse: "statusText" }), variant: "destructive" });
     }
   };
   return (

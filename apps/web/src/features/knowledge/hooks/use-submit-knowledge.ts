@@ -1,13 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/error-message";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
 import { NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, URL_REFERENCE_TITLE, uploadToast } from "../knowledge-toasts";
 
 export type PendingEntry = { kind: "file"; file: File } | { kind: "url"; url: string } | { kind: "note"; text: string };
 
-/** Sends pending entries (each with its description) and shows the spec's toasts; true when every entry was saved. */
+/** Sends pending entries (each with its description) and toasts each outcome; true when every entry was saved. */
 export function useSubmitKnowledge() {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
@@ -31,7 +32,7 @@ export function useSubmitKnowledge() {
             else toast({ title: "Note added", description: `${result.item.name} was added to the knowledge base.` });
           } catch (error) {
             allSaved = false;
-            toast({ title: "Failed to add note", description: error instanceof Error ? error.message : UNEXPECTED_UPLOAD_ERROR, variant: "destructive" });
+            toast({ title: "Failed to add note", description: errorMessage(error, { fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" }), variant: "destructive" });
           }
         }
         setProgress((index + 1) / entries.length);
@@ -73,7 +74,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     return false;
   }
   toast({ title: "Error processing URL", description: outcome.error, variant: "destructive" });
-  // The server keeps a failed link as a reference entry; otherwise register one (the spec's fallback).
+  // The server keeps a failed link as a reference entry; otherwise register one here, so the link is not lost.
   if (outcome.fileId) {
     toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
     return true;

@@ -2,7 +2,7 @@ import { PlusIcon } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
-import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/error-message";
 import { useCreateReminder } from "../api/create-reminder";
 import { useReminders, type Reminder } from "../api/get-reminders";
 import { useCompleteReminderWithAnimation } from "../hooks/use-complete-reminder-with-animation";
@@ -37,7 +37,7 @@ export function ConversationRemindersPanel({ conversationId }: { conversationId:
           toast({ title: "Reminder created", description: "Your new reminder has been added." });
           openCreate(false);
         },
-        onError: (error) => setCreateError((error instanceof ApiError && error.serverMessage) || "Failed to create reminder"),
+        onError: (error) => setCreateError(errorMessage(error, { fallback: "Failed to create reminder", otherErrors: "fallback" })),
       },
     );
   }

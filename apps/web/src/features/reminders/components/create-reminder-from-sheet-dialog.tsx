@@ -1,9 +1,9 @@
 import { toast } from "@/components/ui/use-toast";
-import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/error-message";
 import { useCreateReminder } from "../api/create-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
 
-/** Spec 5: the sheet's form has no client-side rules; the server's error text is the toast's. */
+/** The sheet's create form checks nothing itself: the server's error text becomes the toast. */
 export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateReminder();
 
@@ -26,7 +26,7 @@ export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: bo
           toast({
             variant: "destructive",
             title: "Failed to create reminder",
-            description: (error instanceof ApiError && error.serverMessage) || "Failed to create reminder",
+            description: errorMessage(error, { fallback: "Failed to create reminder", otherErrors: "fallback" }),
           }),
       },
     );

@@ -1,5 +1,5 @@
 import { toast } from "@/components/ui/use-toast";
-import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/error-message";
 import type { Reminder } from "../api/get-reminders";
 import { useUpdateReminder } from "../api/update-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
@@ -29,7 +29,7 @@ export function EditReminderDialog({ reminder, onClose }: { reminder: Reminder |
           toast({
             variant: "destructive",
             title: "Failed to update reminder",
-            description: (error instanceof ApiError && error.serverMessage) || "Failed to update reminder",
+            description: errorMessage(error, { fallback: "Failed to update reminder", otherErrors: "fallback" }),
           }),
       },
     );

@@ -34,7 +34,7 @@ interface ReminderFormDialogProps {
   onOpenChange: (open: boolean) => void;
   heading: string;
   submitLabel: string;
-  /** Client-side required rules (conversation panel, edit); the sheet's create form has none (spec 5). */
+  /** Client-side required rules (conversation panel, edit); the sheet's create form leaves them to the server. */
   validate: boolean;
   showType?: boolean;
   initial?: Reminder;

@@ -8,7 +8,7 @@ import { PRIORITY_LABEL, PRIORITY_TEXT_CLASS, TYPE_ICON, TYPE_LABEL } from "../r
 
 interface ReminderRowProps {
   reminder: Reminder;
-  /** True while the completion animation runs (spec 3's client-only isCompleting). */
+  /** True while the completion animation runs; a client-only flag, never sent to the server. */
   isCompleting: boolean;
   onComplete: (reminder: Reminder) => void;
   onEdit: (reminder: Reminder) => void;

@@ -26,7 +26,7 @@ export function useCompleteReminderWithAnimation() {
       toast({ title: "Reminder completed", description: "The reminder has been removed." });
       await queryClient.invalidateQueries({ queryKey: remindersQueryKey });
     } catch {
-      // Spec 8: delete failures are not handled; the row simply comes back.
+      // A failed delete is not reported: the row simply comes back.
     } finally {
       setCompleting(reminder.id, false);
     }

@@ -57,10 +57,3 @@ export function useDueReminderAlerts() {
     return () => clearTimeout(timer);
   }, [reminders, tick]);
 }
-
-/** Asks for notification permission once, from a user action (browsers ignore it otherwise). */
-export function requestNotificationPermission() {
-  if ("Notification" in window && Notification.permission === "default") {
-    void Notification.requestPermission().catch(() => undefined);
-  }
-}

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { remindersQueryKey } from "../api/get-reminders";
-import { REMINDER_CREATED_EVENT } from "../reminder-created-event";
+import { REMINDER_CREATED_EVENT } from "@/lib/reminder-created-event";
 
 /**
  * Refetches every reminder list when the assistant reports a new reminder. The toast

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { DEFAULT_SEARCH_LIMIT, recommendResponseSchema, type Recommendation } from "@sage/contracts/retrieval";
 import { apiRequest } from "@/lib/api-client";
 
-/** Spec 9: recommendations are cached and refreshed every 60 s. */
+/** Recommendations are cached for 60 s and refreshed every 60 s. */
 export const RECOMMENDATION_CACHE_MS = 60_000;
 
 export function recommendFiles(conversationId: number, queryText: string): Promise<Recommendation[]> {

@@ -28,7 +28,7 @@ export function importVectorDb(file: File) {
   return apiRequest("/api/import_vector_db", { method: "POST", body: form, schema: importResponseSchema });
 }
 
-/** The filename from content-disposition, else the spec's default. */
+/** The filename from content-disposition, else vector_db_backup.zip. */
 export function filenameFrom(disposition: string | null): string {
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? "");
   return match?.[1] ? decodeURIComponent(match[1]) : EXPORT_DEFAULT_FILENAME;

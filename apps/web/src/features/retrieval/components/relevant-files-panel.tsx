@@ -4,7 +4,7 @@ import { RECOMMENDATION_THRESHOLD } from "@sage/contracts/retrieval";
 import { useRecommendations } from "../api/recommend-files";
 import { useDebouncedValue } from "../hooks/use-debounced-value";
 
-/** Spec 4 'Recommendation list': debounce 500 ms, at least 10 characters. */
+/** Recommendations follow the draft once it is 10 characters or more, debounced by 500 ms. */
 export const RECOMMENDATION_DEBOUNCE_MS = 500;
 export const RECOMMENDATION_MIN_CHARACTERS = 10;
 

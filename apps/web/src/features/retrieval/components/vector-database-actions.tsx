@@ -5,8 +5,12 @@ import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/use-toast";
-import { serverMessage } from "../api/server-message";
+import { errorMessage } from "@/lib/error-message";
 import { exportVectorDb, importVectorDb, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
+
+/** A failed action's toast: the server's `message` (else its `error`), else the fallback. */
+const failureToast = (title: string, fallback: string) => (error: unknown) =>
+  toast({ variant: "destructive", title, description: errorMessage(error, { fallback, fields: ["message", "error"] }) });
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 
@@ -24,18 +28,18 @@ export function VectorDatabaseActions() {
       setConfirmReset(false);
       toast({ title: "Vector database reset", description: result.message });
     },
-    onError: (error) => toast({ variant: "destructive", title: "Reset Failed", description: serverMessage(error, "Failed to reset the vector database") }),
+    onError: failureToast("Reset Failed", "Failed to reset the vector database"),
     onSettled: refresh,
   });
   const exporting = useMutation({
     mutationFn: exportVectorDb,
     onSuccess: (filename) => toast({ title: "Export complete", description: `Saved ${filename}` }),
-    onError: (error) => toast({ variant: "destructive", title: "Export Failed", description: serverMessage(error, "Failed to export the vector database") }),
+    onError: failureToast("Export Failed", "Failed to export the vector database"),
   });
   const reembed = useMutation({
     mutationFn: revectorize,
     onSuccess: (result) => toast({ title: "Re-vectorize", description: result.message }),
-    onError: (error) => toast({ variant: "destructive", title: "Re-vectorize Failed", description: serverMessage(error, "Failed to re-vectorize") }),
+    onError: failureToast("Re-vectorize Failed", "Failed to re-vectorize"),
     onSettled: refresh,
   });
   const importing = useMutation({
@@ -44,7 +48,7 @@ export function VectorDatabaseActions() {
       toast({ title: "Import complete", description: result.message });
       void queryClient.invalidateQueries();
     },
-    onError: (error) => toast({ variant: "destructive", title: "Import Failed", description: serverMessage(error, "The backup could not be imported") }),
+    onError: failureToast("Import Failed", "The backup could not be imported"),
   });
 
   function onFileChosen(file: File | undefined) {

@@ -1,23 +1,17 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { serverMessage } from "../api/server-message";
-import { useWebSearch } from "../api/test-queries";
+import { errorMessage } from "@/lib/error-message";
+import { useTestQueryForm } from "../hooks/use-test-query-form";
+import { useWebSearch } from "../api/web-search";
 
-/** /web-search-test: a web search through the model, with its sources (spec 2 'Test pages'). */
+/** /web-search-test: a developer page for a web search through the model, with its sources. */
 export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
-  const [query, setQuery] = useState("");
   const search = useWebSearch();
-  const blank = !query.trim();
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (blank || search.isPending) return;
-    search.mutate(query.trim());
-  }
+  const { query, setQuery, blank, onSubmit } = useTestQueryForm(search);
 
   const response = search.data?.response;
   return (
@@ -34,7 +28,7 @@ export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: strin
           <CardHeader>
             <CardTitle className="text-red-700 dark:text-red-300">Error</CardTitle>
           </CardHeader>
-          <CardContent className="text-sm">Error: {serverMessage(search.error, TEST_QUERY_FAILED_MESSAGE)}</CardContent>
+          <CardContent className="text-sm">Error: {errorMessage(search.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}</CardContent>
         </Card>
       ) : null}
       {search.isSuccess ? (

@@ -18,7 +18,7 @@ interface UserPreferencesProps {
   onThemeChoiceChange: (choice: ThemeChoice) => void;
 }
 
-/** Settings > User Preferences: the theme radio (spec 2 and 4 'Theme'). */
+/** Settings > User Preferences: the theme radio (system default, light or dark). */
 export function UserPreferences({ themeChoice, onThemeChoiceChange }: UserPreferencesProps) {
   return (
     <section aria-labelledby="user-preferences-heading" className="grid gap-6">

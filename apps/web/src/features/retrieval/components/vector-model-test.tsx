@@ -1,22 +1,16 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Loader2 } from "lucide-react";
 import { TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { useAskWithKnowledge } from "../api/test-queries";
-import { serverMessage } from "../api/server-message";
+import { errorMessage } from "@/lib/error-message";
+import { useAskWithKnowledge } from "../api/ask-with-knowledge";
+import { useTestQueryForm } from "../hooks/use-test-query-form";
 
-/** /test-gemini: a question answered by the model from the knowledge base (spec 2 'Test pages'). */
-export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
-  const [query, setQuery] = useState("");
+/** /test-gemini (the path keeps its first name): a developer page where the model answers from the knowledge base. */
+export function VectorModelTest({ renderMarkdown }: { renderMarkdown: (text: string) => ReactNode }) {
   const ask = useAskWithKnowledge();
-  const blank = !query.trim();
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (blank || ask.isPending) return;
-    ask.mutate(query.trim());
-  }
+  const { query, setQuery, blank, onSubmit } = useTestQueryForm(ask);
 
   const answer = ask.data?.response;
   return (
@@ -41,7 +35,7 @@ export function TestGemini({ renderMarkdown }: { renderMarkdown: (text: string) 
       </form>
       {ask.isError ? (
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-700 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
-          Error: {serverMessage(ask.error, TEST_QUERY_FAILED_MESSAGE)}
+          Error: {errorMessage(ask.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}
         </div>
       ) : null}
       {ask.isSuccess ? (

@@ -5,7 +5,7 @@ export interface StreamEvent {
 }
 
 /**
- * Reads a text/event-stream body event by event (contract in @sage/contracts/assistant).
+ * Reads a text/event-stream body event by event; data that is not JSON is skipped.
  * Events split across network chunks are joined before parsing.
  */
 export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
