@@ -108,6 +108,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     maxUploadBytes: config.maxUploadBytes,
     warn,
   });
+  const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -115,8 +116,16 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     knowledge,
     createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
     conversations,
-    createAssistantModule({ llm: providers.llm, webSearch: providers.webSearch }),
-    createRemindersModule({ db: store.db, conversations: conversations.port }),
+    reminders,
+    createAssistantModule({
+      llm: providers.llm,
+      webSearch: providers.webSearch,
+      conversations: conversations.messages,
+      search: retrieval.search,
+      reminders: reminders.port,
+      maxToolSteps: config.maxToolSteps,
+      warn,
+    }),
   ];
 
   const routes: { method: string; url: string }[] = [];

@@ -29,6 +29,10 @@ export interface MessagesTable {
   role: "user" | "model";
   content: string;
   createdAt: string;
+  /** JSON arrays (NULL when empty): Citation[], ToolCallRecord[], and the user message's context Citation[]. */
+  citations: string | null;
+  toolCalls: string | null;
+  context: string | null;
 }
 
 export interface RemindersTable {

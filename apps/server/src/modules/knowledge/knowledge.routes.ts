@@ -81,6 +81,13 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
     return reply.status(201).send(await knowledge.createEntry(user.id, body));
   });
 
+  // One item, for the chat's citations (a cited passage opens its file's preview).
+  app.get("/api/files/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return knowledge.get(user.id, id);
+  });
+
   app.patch("/api/files/:id", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(idParamsSchema, request.params, "path");

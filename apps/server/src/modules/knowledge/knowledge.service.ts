@@ -72,6 +72,11 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
     requireItem,
     sweepDeletedBlobs,
 
+    /** One of the user's items; another user's is not found. */
+    async get(userId: number, id: number) {
+      return toApiItem(await requireItem(userId, id));
+    },
+
     async list(userId: number, filter: { conversationId?: number; parentId?: number }) {
       const rows = await repo.listItems(userId, {
         conversationId: filter.conversationId === undefined ? undefined : filter.conversationId || null,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { SearchResult } from "@sage/contracts/retrieval";
 import type { AppModule } from "../../http/app-module.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
@@ -42,9 +43,15 @@ export interface RetrievalBackupPort {
   afterRestore(userId: number, options: { revectorize: boolean }): Promise<void>;
 }
 
+/** What the assistant searches with: the same search as POST /api/search (a 404 for another user's conversation). */
+export interface DocumentSearchPort {
+  search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
+}
+
 export interface RetrievalModule extends AppModule {
   index: KnowledgeIndexPort;
   backup: RetrievalBackupPort;
+  search: DocumentSearchPort;
 }
 
 /** Search, recommendations, the vector lifecycle and the search index that ingestion fills. */
@@ -73,6 +80,7 @@ export function createRetrievalModule(deps: {
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
+    search: { search: retrieval.search },
     index: {
       async indexItem(item, itemChunks) {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
