@@ -58,4 +58,24 @@ test.describe("shell behaviour that depends on API answers", () => {
     await expect(sheet).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Reminders" })).toBeFocused();
   });
+
+  test("with no model configured the chat shows the notice, saves nothing and gives the words back", async ({ page }) => {
+    const notice = "No language model is configured. Set GEMINI_API_KEY, then restart SAGE.";
+    await page.route("**/api/conversations/*/turn", (route) =>
+      route.fulfill({
+        contentType: "text/event-stream",
+        body: `event: notice\ndata: ${JSON.stringify({ text: notice })}\n\nevent: done\ndata: {"messages":[]}\n\n`,
+      }),
+    );
+    await login(page);
+    const conversation = await (await page.request.post("/api/conversations", { data: { name: "No model" } })).json();
+    await page.goto(`/conversations/${conversation.id}`);
+    const input = page.getByRole("textbox", { name: "Message" });
+    await input.fill("Hello, anyone there?");
+    await input.press("Enter");
+    await expect(page.getByTestId("chat-notice")).toContainText(notice);
+    await expect(input).toHaveValue("Hello, anyone there?");
+    await expect(page.locator('[data-testid="chat-message"]')).toHaveCount(0);
+    expect(await (await page.request.get(`/api/conversations/${conversation.id}/messages`)).json()).toEqual([]);
+  });
 });

@@ -1,11 +1,13 @@
 import { ArrowLeftIcon, FilesIcon, BellIcon } from "lucide-react";
-import { useState } from "react";
+import type { Citation } from "@sage/contracts/conversations";
+import { useCallback, useState } from "react";
 import { Link, useParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
 import { cn } from "@/lib/cn";
@@ -29,6 +31,9 @@ export function ConversationDetailPage() {
   const [draft, setDraft] = useState("");
   const [showFiles, setShowFiles] = useState(false);
   const [showReminders, setShowReminders] = useState(false);
+  // A citation chip in the chat opens the cited file's preview (the knowledge feature's).
+  const [citation, setCitation] = useState<Citation | null>(null);
+  const closeCitation = useCallback(() => setCitation(null), []);
 
   if (conversation.isPending) return <p className="p-6 text-center text-muted-foreground">Loading...</p>;
   if (!conversation.data) {
@@ -64,7 +69,13 @@ export function ConversationDetailPage() {
           <ConversationKnowledgePanel conversationId={conversationId} />
         </aside>
         <div className="flex min-h-[60vh] min-w-0 flex-col lg:min-h-0">
-          <ChatPanel conversationId={String(conversationId)} messages={messages.data} messagesQueryKey={messagesQueryKey(id)} onDraftChange={setDraft} />
+          <ChatPanel
+            conversationId={String(conversationId)}
+            messages={messages.data}
+            messagesQueryKey={messagesQueryKey(id)}
+            onDraftChange={setDraft}
+            onOpenCitation={setCitation}
+          />
         </div>
         <aside className={cn("min-h-0 flex-col gap-4 overflow-y-auto border-l p-4 lg:flex", showReminders || showFiles ? "flex" : "hidden")}>
           <div className={cn(showReminders ? "block" : "hidden", "lg:block")}>
@@ -75,6 +86,7 @@ export function ConversationDetailPage() {
           </div>
         </aside>
       </div>
+      <CitedPassageSheet citation={citation} onClose={closeCitation} />
     </div>
   );
 }
