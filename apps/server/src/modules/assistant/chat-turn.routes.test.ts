@@ -14,7 +14,7 @@ let cookie: string;
 let conversationId: number;
 
 async function start(env: Record<string, string> = {}, options: { noModel?: boolean } = {}) {
-  const model = options.noModel ? {} : { GEMINI_API_KEY: "turn-key", GEMINI_BASE_URL: gemini.baseUrl };
+  const model: Record<string, string> = options.noModel ? {} : { GEMINI_API_KEY: "turn-key", GEMINI_BASE_URL: gemini.baseUrl };
   t = await createTestApp({ env: { ...model, SAGE_EMBEDDER: "none", SAGE_ALLOWED_MODELS: "gemini-2.5-flash", ...env } });
   cookie = await t.login();
   conversationId = (await t.app.inject({ method: "POST", url: "/api/conversations", payload: { name: "Turns" }, headers: { cookie } })).json().id;
