@@ -39,3 +39,23 @@ export interface AssistantTool {
   readOnly: boolean;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
+
+/** A read-only tool that takes one text query; a blank query answers `blank` without searching. */
+export function queryTool(options: {
+  name: string;
+  description: string;
+  queryDescription: string;
+  blank: unknown;
+  search(query: string, context: ToolContext): Promise<ToolOutcome>;
+}): AssistantTool {
+  return {
+    name: options.name,
+    description: options.description,
+    parameters: { type: "object", properties: { query: { type: "string", description: options.queryDescription } }, required: ["query"] },
+    readOnly: true,
+    async run(args, context) {
+      const query = typeof args.query === "string" ? args.query.trim() : "";
+      return query ? options.search(query, context) : { result: options.blank };
+    },
+  };
+}

@@ -3,18 +3,16 @@ import { DEFAULT_SEARCH_LIMIT } from "@sage/contracts/retrieval";
 import { AppError } from "../../../http/app-error.ts";
 import { statusText } from "../../../http/error-handler.ts";
 import type { DocumentSearchPort } from "../../retrieval/retrieval.module.ts";
-import type { AssistantTool } from "./assistant-tool.ts";
+import { queryTool, type AssistantTool } from "./assistant-tool.ts";
 
 /** searchDocuments: the conversation's knowledge and the system knowledge base; each result numbered for citing. */
 export function searchDocumentsTool(search: DocumentSearchPort): AssistantTool {
-  return {
+  return queryTool({
     name: "searchDocuments",
     description: "Search the user's uploaded documents and knowledge base. Results are numbered [n]; cite them as [n].",
-    parameters: { type: "object", properties: { query: { type: "string", description: "What to look for" } }, required: ["query"] },
-    readOnly: true,
-    async run(args, context) {
-      const query = typeof args.query === "string" ? args.query.trim() : "";
-      if (!query) return { result: { results: [], message: CHAT_TEXTS.noSearchQuery } };
+    queryDescription: "What to look for",
+    blank: { results: [], message: CHAT_TEXTS.noSearchQuery },
+    async search(query, context) {
       try {
         const found = await search.search({ userId: context.userId, query, limit: DEFAULT_SEARCH_LIMIT, conversationId: context.conversationId });
         if (found.length === 0) return { result: { results: [], message: CHAT_TEXTS.noDocuments } };
@@ -26,5 +24,5 @@ export function searchDocumentsTool(search: DocumentSearchPort): AssistantTool {
         return { result: { results: [], message: error instanceof Error ? searchException(error.message) : CHAT_TEXTS.unknownError } };
       }
     },
-  };
+  });
 }

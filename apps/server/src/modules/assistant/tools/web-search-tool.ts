@@ -2,18 +2,16 @@ import type { WebSearchResponse } from "@sage/contracts/assistant";
 import { CHAT_TEXTS, webSearchHttpError } from "@sage/contracts/chat-turn";
 import { AppError } from "../../../http/app-error.ts";
 import { statusText } from "../../../http/error-handler.ts";
-import type { AssistantTool } from "./assistant-tool.ts";
+import { queryTool, type AssistantTool } from "./assistant-tool.ts";
 
 /** performWebSearch: the same search as POST /api/gemini/web-search, called in-process. */
 export function webSearchTool(webSearch: (query: string, signal?: AbortSignal) => Promise<WebSearchResponse>): AssistantTool {
-  return {
+  return queryTool({
     name: "performWebSearch",
     description: "Search the web for current information. Write the query in English.",
-    parameters: { type: "object", properties: { query: { type: "string", description: "The search query, in English" } }, required: ["query"] },
-    readOnly: true,
-    async run(args, context) {
-      const query = typeof args.query === "string" ? args.query.trim() : "";
-      if (!query) return { result: { success: false, message: CHAT_TEXTS.noSearchQuery } };
+    queryDescription: "The search query, in English",
+    blank: { success: false, message: CHAT_TEXTS.noSearchQuery },
+    async search(query, context) {
       try {
         const data = await webSearch(query, context.signal);
         return {
@@ -26,5 +24,5 @@ export function webSearchTool(webSearch: (query: string, signal?: AbortSignal) =
         return { result: { success: false, message: error instanceof Error && error.message ? error.message : CHAT_TEXTS.unknownError } };
       }
     },
-  };
+  });
 }
