@@ -18,7 +18,7 @@ export async function startFakeEmbedder({ delayMs = 0, openAiDimensions = 384 } 
     const textOf = (content) => (content?.parts ?? []).map((part) => part.text ?? "").join(" ");
     const values = (text, dimensions) => Array.from(embedText(text, dimensions ?? 768), (value) => Math.round(value * 1e6) / 1e6);
     let payload;
-    let texts = 0;
+    let texts;
     if (url.pathname.endsWith(":batchEmbedContents")) {
       texts = body.requests?.length ?? 0;
       payload = { embeddings: (body.requests ?? []).map((item) => ({ values: values(textOf(item.content), item.outputDimensionality) })) };

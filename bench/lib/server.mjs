@@ -32,7 +32,9 @@ export async function waitFor(url, timeoutMs = 30_000) {
     try {
       const response = await fetch(url);
       if (response.ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${url}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -18,5 +18,5 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
 
 /** Word uses \r for paragraph ends and \t between table cells. */
 function normalizeDocText(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replace(/\u0007/g, "\t").replace(/\n{3,}/g, "\n\n");
+  return text.replace(/\r\n?/g, "\n").replaceAll("\u0007", "\t").replace(/\n{3,}/g, "\n\n");
 }

@@ -12,7 +12,9 @@ export function decodeText(bytes: Uint8Array): string {
   let evenZeros = 0;
   let oddZeros = 0;
   for (let index = 0; index < sample.length; index++) {
-    if (sample[index] === 0) index % 2 === 0 ? evenZeros++ : oddZeros++;
+    if (sample[index] !== 0) continue;
+    if (index % 2 === 0) evenZeros++;
+    else oddZeros++;
   }
   const half = sample.length / 2;
   if (half > 0 && oddZeros > half * 0.3 && evenZeros < half * 0.05) return new TextDecoder("utf-16le").decode(bytes);
@@ -25,6 +27,6 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 export function convertTxt(bytes: Uint8Array): ExtractedDocument {
-  const text = decodeText(bytes).replace(/\r\n?/g, "\n").replace(/\u0000/g, "");
+  const text = decodeText(bytes).replace(/\r\n?/g, "\n").replaceAll("\u0000", "");
   return documentFromText(text, "The file contains no text");
 }
