@@ -88,7 +88,7 @@ describe("upload ingestion", () => {
 
   it("refuses other file types with 415 and the supported list, storing nothing", async () => {
     await start();
-    const response = await kb.upload({}, { filename: "sheet.xlsx", content: Buffer.from("PK fake") });
+    const response = await kb.upload({}, { filename: "sheet.numbers", content: Buffer.from("PK fake") });
     expect(response.statusCode).toBe(415);
     expect(response.json().error).toBe(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
     expect((await kb.call("GET", "/api/files")).json()).toEqual([]);

@@ -44,7 +44,7 @@ export async function convertImage(bytes: Buffer, limits: Partial<OcrLimits> = {
 }
 
 /** One page as grey pixels on white (transparency flattened), turned upright by its EXIF orientation and sized for OCR. */
-async function grayImage(sharp: typeof import("sharp"), bytes: Buffer, page: number, maxPixels: number): Promise<GrayImage> {
+async function grayImage(sharp: (typeof import("sharp"))["default"], bytes: Buffer, page: number, maxPixels: number): Promise<GrayImage> {
   const open = () => sharp(bytes, { page, limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true });
   const { width, height } = (await open().metadata()).autoOrient;
   const scale = ocrScale(width, height, maxPixels);

@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, setTextRenderingMode, StandardFonts, TextRenderingMode } from "pdf-lib";
 
 const require = createRequire(import.meta.url);
 // pdf.js ships Liberation Sans, so renders look the same on every machine whatever fonts it has installed.
@@ -20,7 +20,7 @@ export interface TextImageOptions {
 
 /** White page, black text: one line per entry, as a printed page scanned at `dpi` would look. Returns PNG bytes. */
 export function renderTextImage(lines: string[], options: TextImageOptions = {}): Buffer {
-  if (!fontRegistered) fontRegistered = GlobalFonts.registerFromPath(FONT_FILE, FONT_FAMILY);
+  if (!fontRegistered) fontRegistered = GlobalFonts.registerFromPath(FONT_FILE, FONT_FAMILY) !== null;
   const dpi = options.dpi ?? 300;
   const fontPx = ((options.fontSize ?? 12) * dpi) / 72;
   const lineHeight = fontPx * 1.5;
@@ -41,13 +41,20 @@ export function renderTextImage(lines: string[], options: TextImageOptions = {})
 /** An A4 text page at 300 dpi (10 pt), the eval's clean scan. */
 export const renderA4Page = (lines: string[], dpi = 300) => renderTextImage(lines, { dpi, fontSize: 10, page: { width: 8.27, height: 11.69 } });
 
-/** A PDF whose pages are only images (as a scanner makes): no text layer at all. */
-export async function makeScannedPdf(pageImages: Buffer[]): Promise<Buffer> {
+/**
+ * A PDF whose pages are only images (as a scanner makes): no text layer at all. `hiddenText[i]`, when given, is
+ * laid invisibly over page i, the way a broken text layer sits over what the page shows.
+ */
+export async function makeScannedPdf(pageImages: Buffer[], hiddenText: string[][] = []): Promise<Buffer> {
   const pdf = await PDFDocument.create();
-  for (const png of pageImages) {
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const [index, png] of pageImages.entries()) {
     const image = await pdf.embedPng(png);
     const page = pdf.addPage([595, 842]);
     page.drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
+    const lines = hiddenText[index] ?? [];
+    if (lines.length > 0) page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+    lines.forEach((line, row) => page.drawText(line, { x: 36, y: 800 - row * 15, size: 10, font }));
   }
   return Buffer.from(await pdf.save());
 }
