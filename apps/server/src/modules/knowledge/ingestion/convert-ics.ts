@@ -45,7 +45,7 @@ try {
       start: time(event.startDate),
       end: time(lastDay(event.endDate)),
       allDay: Boolean(event.startDate && event.startDate.isDate),
-      timezone: (event.startDate && event.startDate.timezone) || "",
+      timezone: event.startDate && event.startDate.timezone === "Z" ? "UTC" : (event.startDate && event.startDate.timezone) || "",
       location: event.location || "",
       organizer: organizer ? person(organizer.getFirstValue(), organizer.getParameter("cn")) : "",
       attendees: event.attendees.map((attendee) => person(attendee.getFirstValue(), attendee.getParameter("cn"))).filter(Boolean),

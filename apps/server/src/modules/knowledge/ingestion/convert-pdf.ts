@@ -57,13 +57,13 @@ export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> =
     for (const [index, text] of pageTexts.entries()) {
       const pageNumber = index + 1;
       const letters = letterCount(text);
-      const needsOcr = letters < MIN_LETTERS_TO_JUDGE || isMostlyUnreadable(text);
+      const unreadable = isMostlyUnreadable(text);
       let chosen = text;
-      if (needsOcr) {
+      if (unreadable || letters < MIN_LETTERS_TO_JUDGE) {
         let recognized = "";
         try {
-          // A page with a few typed words is recognised only when it also shows an image (a scan with a stamp).
-          const image = await reader.render({ pageNumber, maxPixels: ocrLimits.maxPixels, onlyWithImages: letters > 0 && letters < MIN_LETTERS_TO_JUDGE });
+          // A page with a few readable typed words is recognised only when it also shows an image (a scan with a stamp).
+          const image = await reader.render({ pageNumber, maxPixels: ocrLimits.maxPixels, onlyWithImages: !unreadable && letters > 0 });
           recognized = image ? await recognizeText(image, ocrLimits) : "";
         } catch (error) {
           if (!(error instanceof OcrError)) throw error;

@@ -69,7 +69,7 @@ describe("text readability", () => {
   it("leaves short texts (a page number, a title) unjudged", () => {
     expect(isMostlyUnreadable("12")).toBe(false);
     expect(isMostlyUnreadable("3HQČåQt")).toBe(false);
-    expect(measureReadability("").letters).toBe(0);
+    expect(measureReadability("").judged).toBe(0);
   });
 
   it("keeps judging a page with a little garbage as readable", () => {

@@ -5,7 +5,7 @@
  * pattern, a vowel in longer Latin words), and Latin text as a whole must have a usual share of vowels.
  */
 
-/** Below this many letters a page says too little to judge (a page number, a title). */
+/** Below this many characters (of words, not numbers) a text says too little to judge: a page number, a title. */
 export const MIN_LETTERS_TO_JUDGE = 20;
 const MIN_READABLE_SHARE = 0.6;
 /** Natural Latin-script text runs 30-50% vowels (y counted); shifted glyph codes fall far below. */
@@ -27,8 +27,8 @@ const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{M}ー々�
 const SCRIPT_TESTS = [...CASED_SCRIPTS, ...OTHER_SCRIPTS].map((script) => ({ script, test: new RegExp(`^[\\p{Script=${script}}\\p{M}]+$`, "u") }));
 
 export interface TextReadability {
-  /** Letters and stray characters looked at (numbers and punctuation excluded). */
-  letters: number;
+  /** Characters in the tokens judged (numbers and lone punctuation are not). */
+  judged: number;
   /** Share of those in tokens that look like words, 0-1. */
   readableShare: number;
   /** Share of vowels among Latin letters (null when there are too few to say). */
@@ -46,22 +46,21 @@ export function measureReadability(text: string): TextReadability {
   }
   const latin = text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().match(/\p{Script=Latin}/gu) ?? [];
   const vowels = latin.filter((letter) => "aeiouy".includes(letter)).length;
-  const letters = readable + unreadable;
+  const judged = readable + unreadable;
   return {
-    letters,
-    readableShare: letters === 0 ? 1 : readable / letters,
+    judged,
+    readableShare: judged === 0 ? 1 : readable / judged,
     vowelShare: latin.length >= MIN_LETTERS_TO_JUDGE * 2 ? vowels / latin.length : null,
   };
 }
 
 /** True when the text has enough letters to judge and most of it is not words (e.g. glyph codes from a font without a Unicode map). */
 export function isMostlyUnreadable(text: string): boolean {
-  const { letters, readableShare, vowelShare } = measureReadability(text);
-  if (letters < MIN_LETTERS_TO_JUDGE) return false;
+  const { judged, readableShare, vowelShare } = measureReadability(text);
+  if (judged < MIN_LETTERS_TO_JUDGE) return false;
   return readableShare < MIN_READABLE_SHARE || (vowelShare !== null && vowelShare < MIN_VOWEL_SHARE);
 }
 
-/** Fewer letters than this: the page has no usable text layer of its own. */
 export function letterCount(text: string): number {
   return text.match(/\p{L}/gu)?.length ?? 0;
 }
