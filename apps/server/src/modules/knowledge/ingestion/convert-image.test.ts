@@ -9,7 +9,8 @@ const textOf = (document: { sections: Array<{ text: string }> }) => document.sec
 
 afterAll(closeOcr);
 
-describe("images read by OCR", () => {
+// OCR takes seconds a page, and much longer on a busy machine.
+describe("images read by OCR", { timeout: 120_000 }, () => {
   it("reads the text of a PNG and says it came from OCR", async () => {
     const document = await convertImage(renderTextImage(LINES));
     expect(textOf(document)).toContain("The board approved the Falcon expansion.");
@@ -53,6 +54,12 @@ describe("images read by OCR", () => {
     const slow = await convertImage(renderTextImage(LINES), { pageTimeoutMs: 1 });
     expect(slow.ocrFailedPages).toEqual([1]);
     expect(slow.sections).toEqual([]);
+    expect(textOf(await convertImage(renderTextImage(LINES)))).toContain("Falcon expansion");
+  });
+
+  it.skipIf(process.platform !== "linux")("gives up a page when the recogniser passes its memory limit, and recovers", async () => {
+    const heavy = await convertImage(renderTextImage(LINES), { maxProcessMb: 1 });
+    expect(heavy.ocrFailedPages).toEqual([1]);
     expect(textOf(await convertImage(renderTextImage(LINES)))).toContain("Falcon expansion");
   });
 

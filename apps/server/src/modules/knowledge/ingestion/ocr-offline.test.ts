@@ -11,8 +11,8 @@ const require = createRequire(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), "sage-ocr-offline-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Loaded with --require, so it runs in the main thread and in every worker thread (tesseract.js's too): any
-// TCP connection, name lookup or fetch is reported and refused. Local pipes stay open (tsx's loader uses one).
+// Loaded through NODE_OPTIONS, so it runs in every process (the OCR process too) and every worker thread in them
+// (tesseract.js's): any TCP connection, name lookup or fetch is reported and refused. Local pipes stay open (tsx's loader uses one).
 const GUARD = `
 const net = require("node:net"), tls = require("node:tls"), dns = require("node:dns");
 const refuse = (what) => { process.stderr.write("NETWORK ATTEMPT " + what + "\\n"); throw new Error("network refused by test"); };
@@ -33,10 +33,11 @@ async function runGuarded(script: string): Promise<{ stdout: string; stderr: str
   writeFileSync(guard, GUARD);
   writeFileSync(file, script);
   const tsx = pathToFileURL(require.resolve("tsx/esm")).href;
-  return promisify(execFile)(process.execPath, ["--require", guard, "--import", tsx, file], { timeout: 120_000 }).catch((error: { stdout: string; stderr: string }) => error);
+  const env = { ...process.env, NODE_OPTIONS: `--require ${guard}` };
+  return promisify(execFile)(process.execPath, ["--import", tsx, file], { timeout: 120_000, env }).catch((error: { stdout: string; stderr: string }) => error);
 }
 
-describe("OCR offline", () => {
+describe("OCR offline", { timeout: 120_000 }, () => {
   it("recognises text with the network refused in every thread, and never tries to reach it", async () => {
     const modules = (name: string) => pathToFileURL(path.join(import.meta.dirname, name)).href;
     const { stdout, stderr } = await runGuarded(`
@@ -51,11 +52,11 @@ describe("OCR offline", () => {
     expect(stdout).toContain("Offline recognition of the Falcon memo.");
   });
 
-  it("the guard does catch a request made from a worker thread (so the check above can fail)", async () => {
+  it("the guard does catch a request made from a worker thread of a child process (so the check above can fail)", async () => {
     const { stderr } = await runGuarded(`
-      import { Worker } from "node:worker_threads";
-      const worker = new Worker("fetch('http://127.0.0.1:9/').catch(() => {})", { eval: true });
-      await new Promise((resolve) => worker.on("exit", resolve));
+      import { spawnSync } from "node:child_process";
+      const source = "new (require('node:worker_threads').Worker)(\\"fetch('http://127.0.0.1:9/').catch(() => {})\\", { eval: true })";
+      process.stderr.write(spawnSync(process.execPath, ["-e", source], { encoding: "utf8" }).stderr);
     `);
     expect(stderr).toContain("NETWORK ATTEMPT fetch http://127.0.0.1:9/");
   });
