@@ -45,7 +45,8 @@ try {
       start: time(event.startDate),
       end: time(lastDay(event.endDate)),
       allDay: Boolean(event.startDate && event.startDate.isDate),
-      timezone: event.startDate && event.startDate.timezone === "Z" ? "UTC" : (event.startDate && event.startDate.timezone) || "",
+      // A TZID parameter names the zone; a time ending in Z is in ical.js's UTC zone.
+      timezone: event.startDate ? String(event.startDate.timezone || (event.startDate.zone && event.startDate.zone.tzid) || "").replace(/^Z$/, "UTC") : "",
       location: event.location || "",
       organizer: organizer ? person(organizer.getFirstValue(), organizer.getParameter("cn")) : "",
       attendees: event.attendees.map((attendee) => person(attendee.getFirstValue(), attendee.getParameter("cn"))).filter(Boolean),
