@@ -136,9 +136,12 @@ function send(message: object, limits: OcrLimits, prepare?: (process: ChildProce
         void stopProcess();
       };
       timer = setTimeout(() => fail(`Text recognition took longer than ${Math.round(limits.pageTimeoutMs / 1000)} s`), limits.pageTimeoutMs);
-      watch = setInterval(() => {
+      const checkMemory = () => {
         if (residentMb(current.pid) > limits.maxProcessMb) fail(`Text recognition used more than ${limits.maxProcessMb} MB`);
-      }, 250);
+      };
+      // Checked at once as well: a page read faster than one interval would otherwise never be measured.
+      checkMemory();
+      watch = setInterval(checkMemory, 250);
     });
     holdOpen(current, true);
     try {
@@ -155,8 +158,9 @@ function send(message: object, limits: OcrLimits, prepare?: (process: ChildProce
   return run;
 }
 
+/** A process past its page count or its memory limit is replaced before the next page, which then starts small. */
 async function afterPage(limits: OcrLimits): Promise<void> {
-  if (++pagesOnProcess >= limits.pagesPerProcess) await stopProcess();
+  if (++pagesOnProcess >= limits.pagesPerProcess || residentMb(child?.pid) > limits.maxProcessMb) await stopProcess();
 }
 
 /** Recognises the text of one image. */
