@@ -67,6 +67,7 @@ function userIndex(sqlite: BetterSqlite3.Database, table: string) {
   // The n-th newest of the user's rows, by position rather than by id: ids are shared by every user, so a window
   // by id span would widen or narrow with other users' writes.
   const nthNewest = sqlite.prepare(`SELECT id FROM ${table}_docsize ORDER BY id DESC LIMIT 1 OFFSET ?`).pluck();
+  const nthOldest = sqlite.prepare(`SELECT id FROM ${table}_docsize ORDER BY id LIMIT 1 OFFSET ?`).pluck();
   const documentCount = sqlite.prepare(`SELECT doc FROM ${table}_vocab WHERE term = ?`).pluck();
   const sampledCount = sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ? AND rowid > ?`).pluck();
   let cached = { rows: 0, sampleAfter: 0, at: -Infinity };
@@ -110,8 +111,13 @@ function userIndex(sqlite: BetterSqlite3.Database, table: string) {
     table,
     rows: () => totals().rows,
     documentsWith,
-    /** The rowid after which the newest `count` rows lie (0: all of them). */
-    newestAfter: (count: number) => (count >= totals().rows ? 0 : ((nthNewest.get(count) as number | undefined) ?? 0)),
+    /** The rowid after which the newest `count` rows lie (0: all of them); an OFFSET walks rows, so from the nearer end. */
+    newestAfter(count: number): number {
+      const { rows } = totals();
+      if (count >= rows) return 0;
+      const fromOldest = rows - count - 1;
+      return ((fromOldest < count ? nthOldest.get(fromOldest) : nthNewest.get(count)) as number | undefined) ?? 0;
+    },
   };
 }
 
