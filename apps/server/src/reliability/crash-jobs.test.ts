@@ -49,9 +49,12 @@ function inspect(dataDir: string) {
     const one = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T;
     return {
       integrity: db.pragma("integrity_check", { simple: true }),
+      // Every user's full-text table (one per user, lexical-index.ts).
       ftsIntegrity: (() => {
         try {
-          db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 0)").run();
+          for (const userId of db.prepare("SELECT user_id FROM lexical_users").pluck().all() as number[]) {
+            db.prepare(`INSERT INTO chunks_fts_${userId}(chunks_fts_${userId}, rank) VALUES ('integrity-check', 0)`).run();
+          }
           return "ok";
         } catch (error) {
           return (error as Error).message;

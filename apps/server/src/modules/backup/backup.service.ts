@@ -42,7 +42,7 @@ export function createBackupService(deps: {
       const items = knowledge.replaceAllSync(userId, backup.items, chunkCounts, conversationIds);
       const chunks = retrieval.importChunksSync(userId, backup.chunks, items);
       if (vectorsKept) retrieval.importVectorsSync(userId, embedder!, backup.vectors, chunks);
-      retrieval.rebuildLexicalIndexSync();
+      retrieval.rebuildLexicalIndexSync(userId);
     });
     const revectorize = !vectorsKept && retrieval.currentEmbedderId !== null && backup.chunks.length > 0;
     await retrieval.afterRestore(userId, { revectorize });

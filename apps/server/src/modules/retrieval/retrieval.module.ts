@@ -8,6 +8,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createKnowledgeAnswerer } from "./answer-from-knowledge.ts";
 import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem } from "./index/chunk-store.ts";
+import { createLexicalIndex } from "./index/lexical-index.ts";
 import { createLexicalSearch } from "./index/lexical-search.ts";
 import { createVectorStore } from "./index/vector-store.ts";
 import { createVectorizer } from "./index/vectorizer.ts";
@@ -38,7 +39,8 @@ export interface RetrievalBackupPort {
   /** Synchronous: runs inside the transaction that re-created the items; answers old chunk id -> new chunk. */
   importChunksSync(userId: number, chunks: ChunkBackupRow[], items: NewIds): NewIds;
   importVectorsSync(userId: number, embedder: { id: string; dimensions: number }, vectors: { chunkId: number; vector: Buffer }[], chunks: NewIds): void;
-  rebuildLexicalIndexSync(): void;
+  /** Rebuilds the user's full-text index from their chunks (every user's without an id); synchronous. */
+  rebuildLexicalIndexSync(userId?: number): void;
   /** After a restore: the user's vector indexes are read again, and re-embedded when the backup's came from elsewhere. */
   afterRestore(userId: number, options: { revectorize: boolean }): Promise<void>;
 }
@@ -65,12 +67,15 @@ export function createRetrievalModule(deps: {
 }): RetrievalModule {
   const { sqlite } = deps.store;
   const { embedder } = deps;
-  const chunks = createChunkStore(sqlite);
+  const lexicalIndex = createLexicalIndex(sqlite);
+  // Chunks waiting for their user's table (after migration 0750, the whole shared index) are indexed before serving.
+  lexicalIndex.indexAllPending();
+  const chunks = createChunkStore(sqlite, lexicalIndex);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
   const retrieval = createRetrievalService({
     chunks,
-    lexicalSearch: createLexicalSearch(sqlite),
+    lexicalSearch: createLexicalSearch(sqlite, lexicalIndex),
     conversations: deps.conversations,
     embedder,
     vectors,
@@ -106,7 +111,7 @@ export function createRetrievalModule(deps: {
       vectorPage: (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
       importChunksSync: (userId, rows, items) => chunks.importRows(userId, rows, items),
       importVectorsSync: (userId, vectorEmbedder, rows, chunkIds) => vectors.importRows(userId, vectorEmbedder, rows, chunkIds),
-      rebuildLexicalIndexSync: () => chunks.rebuildLexicalIndex(),
+      rebuildLexicalIndexSync: (userId) => chunks.rebuildLexicalIndex(userId),
       async afterRestore(userId, options) {
         vectors.forgetUser(userId);
         if (options.revectorize && embedder) await lifecycle.revectorizeInBackground(userId);

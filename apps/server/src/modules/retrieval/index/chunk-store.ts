@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { createLexicalIndex, type LexicalIndex } from "./lexical-index.ts";
 
 /** One piece of an item's text as ingestion cut it; `source` is where it came from ('page 3', a heading). */
 export interface ChunkInput {
@@ -36,10 +37,10 @@ export interface ChunkBackupRow {
 const INSERT_BATCH = 100;
 
 /**
- * The `chunks` table: the search index's copy of each item's text (the FTS table follows it by trigger, taking the
- * item's name as the title). Written only here; items themselves belong to the knowledge module.
+ * The `chunks` table: the search index's copy of each item's text (the user's FTS table follows it by trigger, taking
+ * the item's name as the title). Written only here; items themselves belong to the knowledge module.
  */
-export function createChunkStore(sqlite: BetterSqlite3.Database) {
+export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: LexicalIndex = createLexicalIndex(sqlite)) {
   const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
   const insert = sqlite.prepare(
     "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -59,6 +60,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database) {
      * resumed after a crash starts again from the delete.
      */
     async replaceItemChunks(item: IndexedItem, chunks: ChunkInput[]): Promise<number> {
+      lexical.ensure(item.userId);
       deleteForItem.run(item.id);
       const now = new Date().toISOString();
       for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
@@ -107,6 +109,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database) {
       rows: ChunkBackupRow[],
       items: Map<number, { id: number; conversationId: number | null }>,
     ): Map<number, { id: number; conversationId: number | null }> {
+      lexical.ensure(userId);
       const now = new Date().toISOString();
       const created = new Map<number, { id: number; conversationId: number | null }>();
       for (const row of rows) {
@@ -118,14 +121,12 @@ export function createChunkStore(sqlite: BetterSqlite3.Database) {
     },
 
     /**
-     * Rebuilds the FTS index from the chunks. A contentless_delete FTS5 table never takes deleted rows out of its
-     * row count, so after many deletions BM25's idf drifts; a bulk replace is the moment to reset it.
+     * Rebuilds a user's FTS table from their chunks (every user's when no id is given). A contentless_delete FTS5
+     * table never takes deleted rows out of its row count, so after many deletions BM25's idf drifts; a bulk
+     * replace is the moment to reset it. Other users' tables are left alone.
      */
-    rebuildLexicalIndex(): void {
-      sqlite.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
-      sqlite
-        .prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id")
-        .run();
+    rebuildLexicalIndex(userId?: number): void {
+      for (const user of userId === undefined ? lexical.users() : [userId]) lexical.rebuild(user);
     },
   };
 }
