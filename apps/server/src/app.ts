@@ -17,6 +17,7 @@ import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
+import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import type { Providers } from "./providers/registry.ts";
@@ -109,20 +110,23 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
+  const memory = createMemoryModule({ store });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
     retrieval,
     knowledge,
-    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
+    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, memory: memory.backup, conversations: conversations.port }),
     conversations,
     reminders,
+    memory,
     createAssistantModule({
       llm: providers.llm,
       webSearch: providers.webSearch,
       conversations: conversations.messages,
       search: retrieval.search,
       reminders: reminders.port,
+      memory: memory.port,
       maxToolSteps: config.maxToolSteps,
       warn,
     }),

@@ -97,6 +97,21 @@ export interface JobsTable {
   updatedAt: string;
 }
 
+export interface MemoriesTable {
+  id: Generated<number>;
+  userId: number;
+  content: string;
+  source: "user" | "assistant";
+  conversationId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemorySettingsTable {
+  userId: number;
+  enabled: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -106,6 +121,8 @@ export interface Database {
   knowledgeItems: KnowledgeItemsTable;
   blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
+  memories: MemoriesTable;
+  memorySettings: MemorySettingsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -2,6 +2,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
@@ -9,6 +10,7 @@ import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
 import { createChatTurnService } from "./chat-turn.service.ts";
 import { createReminderTool } from "./tools/create-reminder-tool.ts";
+import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
@@ -23,17 +25,19 @@ export function createAssistantModule(deps: {
   conversations: ConversationMessagesPort;
   search: DocumentSearchPort;
   reminders: RemindersPort;
+  memory: MemoryPort;
   maxToolSteps: number;
   warn(message: string, error?: unknown): void;
 }): AppModule {
   const service = createAssistantService(deps);
-  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch)]);
+  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)]);
   const chatTurns = createChatTurnService({
     llm: deps.llm,
     resolveModel: service.resolveModel,
     conversations: deps.conversations,
     search: deps.search,
     tools,
+    memory: deps.memory,
     maxToolSteps: deps.maxToolSteps,
     log: deps.warn,
   });

@@ -65,7 +65,7 @@ describe("POST /api/conversations/{id}/turn", () => {
     const [call] = modelCalls();
     expect(modelCalls()).toHaveLength(1);
     expect(call!.body.systemInstruction.parts[0].text).toContain("You are SAGE");
-    expect(call!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch"]);
+    expect(call!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory"]);
   });
 
   it("sends the saved history, and the new message with its knowledge context, which is kept with the turn", async () => {

@@ -1,16 +1,18 @@
 import type { WebSource } from "@sage/contracts/assistant";
 import { CHAT_TEXTS, emptyFollowUp, followUpException, followUpFailed, stepLimitReached, type TurnRequest } from "@sage/contracts/chat-turn";
 import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
+import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { AppError } from "../../http/app-error.ts";
 import { statusText } from "../../http/error-handler.ts";
 import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmReply, type LlmToolCall } from "../../providers/llm/llm.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { MemoryPort } from "../memory/memory.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
 import { isAbort, modelFailure, withModelTimeout } from "./model-call.ts";
 import { sagePersona } from "./sage-persona.ts";
-import type { ToolOutcome } from "./tools/assistant-tool.ts";
+import type { ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { turnHistory } from "./turn-history.ts";
 
@@ -51,6 +53,8 @@ export interface ChatTurnDeps {
   conversations: ConversationMessagesPort;
   search: DocumentSearchPort;
   tools: ToolRegistry;
+  /** The user's memories and their "Let SAGE remember" switch; without it, turns have no memory. */
+  memory?: Pick<MemoryPort, "forTurn">;
   /** Model replies per turn (SAGE_MAX_TOOL_STEPS). */
   maxToolSteps: number;
   now?: () => Date;
@@ -74,6 +78,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       deps.log("knowledge context failed; the turn goes on without it", error);
       return [];
     }
+  }
+
+  /** The memories the turn is given, and the features the user has off; a failure means no memories this turn. */
+  async function gatherMemory(turn: PreparedTurn): Promise<{ memory?: { memories: Memory[] }; off: Set<ToolFeature> }> {
+    try {
+      const found = await deps.memory?.forTurn(turn.userId, turn.content);
+      if (found?.enabled) return { memory: { memories: found.memories }, off: new Set() };
+    } catch (error) {
+      deps.log("memories failed; the turn goes on without them", error);
+    }
+    return { off: new Set(["memory"]) };
   }
 
   return {
@@ -145,7 +160,9 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 
       try {
         const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
-        const system = sagePersona(now());
+        const { memory, off } = await gatherMemory(turn);
+        const system = sagePersona(now(), memory);
+        const tools = deps.tools.declarationsWithout(off);
         let lastTool = "";
         let reminderCreated = false;
         for (let step = 1; ; step++) {
@@ -157,7 +174,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
               modelId: turn.modelId,
               system,
               messages,
-              tools: deps.tools.declarations,
+              tools,
               signal: withModelTimeout(signal),
               onText: (text) => {
                 streamed += text;
@@ -190,13 +207,14 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           }
           const callId = call.id || `call-${step}`;
           send("tool-call", { id: callId, name: call.name, args: call.args });
-          const outcome = await runTool(call, turn, ledger.cite, signal);
+          const outcome = await runTool(call, turn, ledger.cite, signal, off);
           if (signal.aborted) return { messages: save() };
           send("tool-result", { id: callId, name: call.name, result: outcome.result });
           if (outcome.reminder) {
             reminderCreated = true;
             send("reminder-created", { reminder: outcome.reminder });
           }
+          if (outcome.memory) send("memory-saved", { memory: outcome.memory });
           if (outcome.sources?.length) waitingSources.push(...outcome.sources);
           const record: ToolCallRecord = { id: callId, name: call.name, args: call.args, result: outcome.result };
           if (draft) draft.toolCalls.push(record);
@@ -212,9 +230,9 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   };
 
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(call: LlmToolCall, turn: PreparedTurn, cite: (results: readonly SearchResult[]) => Citation[], signal: AbortSignal): Promise<ToolOutcome> {
+  async function runTool(call: LlmToolCall, turn: PreparedTurn, cite: (results: readonly SearchResult[]) => Citation[], signal: AbortSignal, off: ReadonlySet<ToolFeature>): Promise<ToolOutcome> {
     const tool = deps.tools.find(call.name);
-    if (!tool) return { result: { success: false, error: `Unknown function: ${call.name}` } };
+    if (!tool || (tool.feature && off.has(tool.feature))) return { result: { success: false, error: `Unknown function: ${call.name}` } };
     try {
       return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, cite });
     } catch (error) {

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
+import type { MemoryBackupPort } from "../memory/memory.module.ts";
 import type { RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
 import { exportBackup } from "./export-backup.ts";
 import { readBackup, type ParsedBackup } from "./read-backup.ts";
@@ -15,10 +16,11 @@ export function createBackupService(deps: {
   store: Pick<Store, "transaction">;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
+  memory: MemoryBackupPort;
   conversations: Pick<ConversationsPort, "ownsConversation">;
   tempDir: string;
 }) {
-  const { knowledge, retrieval } = deps;
+  const { knowledge, retrieval, memory } = deps;
 
   /** The user's own conversations among those the backup links items to (other links land in the system base). */
   async function ownConversations(userId: number, backup: ParsedBackup) {
@@ -43,6 +45,7 @@ export function createBackupService(deps: {
       const chunks = retrieval.importChunksSync(userId, backup.chunks, items);
       if (vectorsKept) retrieval.importVectorsSync(userId, embedder!, backup.vectors, chunks);
       retrieval.rebuildLexicalIndexSync(userId);
+      if (backup.memories) memory.replaceAllSync(userId, backup.memories);
     });
     const revectorize = !vectorsKept && retrieval.currentEmbedderId !== null && backup.chunks.length > 0;
     await retrieval.afterRestore(userId, { revectorize });
@@ -55,7 +58,7 @@ export function createBackupService(deps: {
   }
 
   return {
-    export: (userId: number) => exportBackup(userId, { knowledge, retrieval }),
+    export: (userId: number) => exportBackup(userId, { knowledge, retrieval, memory }),
 
     /** Spools the uploaded zip to a temporary file (a zip is read from its end), then validates and restores it. */
     async importZip(userId: number, source: Readable, isTruncated: () => boolean, onTooLarge: () => Error) {

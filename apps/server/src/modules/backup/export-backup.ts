@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import yazl from "yazl";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
+import type { MemoryBackupPort } from "../memory/memory.module.ts";
 import type { RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
 
 export const BACKUP_FORMAT = "sage-vector-db";
@@ -17,10 +18,10 @@ export interface BackupManifest {
 
 /**
  * A zip of the user's knowledge: manifest.json, items.jsonl (the tree), chunks.jsonl (texts and sources) and
- * vectors.jsonl (base64 float32, current embedder only). Rows are read a page at a time as the zip is pulled,
+ * vectors.jsonl (base64 float32, current embedder only) and memories.jsonl (what SAGE remembers about the user). Rows are read a page at a time as the zip is pulled,
  * so memory stays flat and no statement is held open across awaits.
  */
-export async function exportBackup(userId: number, ports: { knowledge: KnowledgeBackupPort; retrieval: RetrievalBackupPort }): Promise<Readable> {
+export async function exportBackup(userId: number, ports: { knowledge: KnowledgeBackupPort; retrieval: RetrievalBackupPort; memory: MemoryBackupPort }): Promise<Readable> {
   const { knowledge, retrieval } = ports;
   const embedder = retrieval.exportedEmbedder(userId);
   const manifest: BackupManifest = {
@@ -43,6 +44,8 @@ export async function exportBackup(userId: number, ports: { knowledge: Knowledge
     embedder ? pagedLines((after) => retrieval.vectorPage(userId, embedder.id, after, PAGE), (row) => row.chunk_id) : Readable.from([]),
     "vectors.jsonl",
   );
+  const memories = (await ports.memory.list(userId)).map(({ content, source, createdAt, updatedAt }) => ({ content, source, createdAt, updatedAt }));
+  zip.addBuffer(Buffer.from(memories.map((memory) => `${JSON.stringify(memory)}\n`).join("")), "memories.jsonl");
   zip.end();
   return zip.outputStream as Readable;
 }

@@ -1,4 +1,5 @@
 import yauzl from "yauzl";
+import { memoryContentRequestSchema } from "@sage/contracts/memories";
 import { z } from "zod";
 import { badRequest } from "../../http/app-error.ts";
 import { BACKUP_FORMAT, BACKUP_VERSION } from "./export-backup.ts";
@@ -9,7 +10,7 @@ export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
 /** Honest backups (JSON text, base64 vectors) deflate by well under 20x; a bomb by up to ~1000x. */
 export const MAX_COMPRESSION_RATIO = 100;
 const RATIO_CHECK_FROM_BYTES = 1024 * 1024;
-const KNOWN_ENTRIES = ["manifest.json", "items.jsonl", "chunks.jsonl", "vectors.jsonl"] as const;
+const KNOWN_ENTRIES = ["manifest.json", "items.jsonl", "chunks.jsonl", "vectors.jsonl", "memories.jsonl"] as const;
 
 const manifestSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
@@ -39,12 +40,20 @@ const chunkSchema = z.object({
   content: z.string(),
 });
 const vectorSchema = z.object({ chunk_id: z.number().int().positive(), vector: z.string() });
+const memorySchema = z.object({
+  content: memoryContentRequestSchema.shape.content,
+  source: z.enum(["user", "assistant"]),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 
 export interface ParsedBackup {
   manifest: z.infer<typeof manifestSchema>;
   items: z.infer<typeof itemSchema>[];
   chunks: z.infer<typeof chunkSchema>[];
   vectors: { chunkId: number; vector: Buffer }[];
+  /** Absent in backups made before memories existed: the user's memories are then left as they are. */
+  memories?: z.infer<typeof memorySchema>[];
 }
 
 const fail = (detail: string) => badRequest(`Import Failed: ${detail}`, "import_failed");
@@ -104,7 +113,8 @@ export async function readBackup(zipPath: string): Promise<ParsedBackup> {
     if (!embedder || vector.length !== embedder.dimensions * 4) throw fail(`vector of chunk ${row.chunk_id} does not have the manifest's dimensions`);
     return { chunkId: row.chunk_id, vector };
   });
-  return { manifest: manifest.data, items, chunks, vectors };
+  const memories = texts.has("memories.jsonl") ? parseLines("memories.jsonl", memorySchema) : undefined;
+  return { manifest: manifest.data, items, chunks, vectors, memories };
 }
 
 function readEntries(zipPath: string): Promise<Map<string, string>> {

@@ -1,4 +1,5 @@
 import type { Citation } from "@sage/contracts/conversations";
+import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import type { WebSource } from "@sage/contracts/assistant";
@@ -23,7 +24,12 @@ export interface ToolOutcome {
   reminder?: Reminder;
   /** Web pages found; listed as links under the next answer. */
   sources?: WebSource[];
+  /** A memory the run saved. */
+  memory?: Memory;
 }
+
+/** A user setting a tool depends on: while the user has it off, the tool is neither offered nor run. */
+export type ToolFeature = "memory";
 
 /**
  * One tool the model may call. A run may take its time (a later tool may wait for the user's approval); it
@@ -37,6 +43,7 @@ export interface AssistantTool {
   parameters: JsonSchema;
   /** True when running it changes nothing the user owns (a search); false when it acts (creates a reminder). */
   readOnly: boolean;
+  feature?: ToolFeature;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
 

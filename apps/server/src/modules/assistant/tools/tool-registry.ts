@@ -1,5 +1,5 @@
 import type { LlmTool } from "../../../providers/llm/llm.ts";
-import type { AssistantTool } from "./assistant-tool.ts";
+import type { AssistantTool, ToolFeature } from "./assistant-tool.ts";
 
 /** The tools a turn offers the model: their declarations, and each by name. */
 export function createToolRegistry(tools: readonly AssistantTool[]) {
@@ -8,6 +8,12 @@ export function createToolRegistry(tools: readonly AssistantTool[]) {
   return {
     declarations,
     find: (name: string): AssistantTool | undefined => byName.get(name),
+    /** The declarations of a turn whose user has these features off. */
+    declarationsWithout: (off: ReadonlySet<ToolFeature>): LlmTool[] =>
+      declarations.filter((tool) => {
+        const feature = byName.get(tool.name)?.feature;
+        return !feature || !off.has(feature);
+      }),
   };
 }
 

@@ -1,0 +1,26 @@
+import { MEMORY_ERRORS, memoryContentRequestSchema } from "@sage/contracts/memories";
+import type { MemoryPort } from "../../memory/memory.module.ts";
+import type { AssistantTool } from "./assistant-tool.ts";
+
+/** saveMemory: one durable fact about the user, linked to the turn's conversation. Offered only while memory is on. */
+export function saveMemoryTool(memory: Pick<MemoryPort, "save">): AssistantTool {
+  return {
+    name: "saveMemory",
+    description:
+      "Remember one durable fact the user stated about themselves, their people or their preferences, for later conversations. Never a password, PIN, key or other secret.",
+    parameters: {
+      type: "object",
+      properties: { content: { type: "string", description: "The fact, short and self-contained, e.g. 'Anna Berg is the user's chief of staff'" } },
+      required: ["content"],
+    },
+    readOnly: false,
+    feature: "memory",
+    async run(args, context) {
+      const parsed = memoryContentRequestSchema.safeParse({ content: args.content });
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? MEMORY_ERRORS.contentRequired);
+      // A refused secret or a full list is an AppError whose message the model (and the user's toast) gets.
+      const saved = await memory.save(context.userId, parsed.data.content, context.conversationId);
+      return { result: { success: true, memory: { id: saved.id, content: saved.content } }, memory: saved };
+    },
+  };
+}

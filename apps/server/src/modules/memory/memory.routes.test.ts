@@ -1,0 +1,79 @@
+import { MEMORY_CONTENT_MAX, MEMORY_ERRORS } from "@sage/contracts/memories";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+
+let t: TestApp;
+let cookie: string;
+beforeEach(async () => {
+  t = await createTestApp({ env: { SAGE_EMBEDDER: "none" } });
+  cookie = await t.login();
+});
+afterEach(() => t.close());
+
+const call = (method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT", url: string, payload?: unknown, as = cookie) =>
+  t.app.inject({ method, url, headers: { cookie: as }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const list = async (as = cookie) => (await call("GET", "/api/memories", undefined, as)).json() as any[];
+
+describe("/api/memories", () => {
+  it("adds, lists, edits and deletes a user's memories", async () => {
+    const created = await call("POST", "/api/memories", { content: "  Anna Berg is my chief of staff  " });
+    expect(created.statusCode).toBe(201);
+    const memory = created.json();
+    expect(memory).toEqual({ id: expect.any(Number), content: "Anna Berg is my chief of staff", source: "user", createdAt: expect.any(String), updatedAt: memory.createdAt });
+    expect(await list()).toEqual([memory]);
+
+    const edited = await call("PATCH", `/api/memories/${memory.id}`, { content: "Anna Berg is my chief of staff since May" });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ id: memory.id, content: "Anna Berg is my chief of staff since May", createdAt: memory.createdAt });
+
+    expect((await call("DELETE", `/api/memories/${memory.id}`)).json()).toEqual({ ok: true });
+    expect(await list()).toEqual([]);
+    expect((await call("DELETE", `/api/memories/${memory.id}`)).statusCode).toBe(404);
+  });
+
+  it("refuses empty, too long and secret content with a clear 400, and saves nothing", async () => {
+    const cases: [unknown, string][] = [
+      [{}, MEMORY_ERRORS.contentRequired],
+      [{ content: "   " }, MEMORY_ERRORS.contentRequired],
+      [{ content: 42 }, MEMORY_ERRORS.contentRequired],
+      [{ content: "x".repeat(MEMORY_CONTENT_MAX + 1) }, MEMORY_ERRORS.contentTooLong],
+      [{ content: "My bank password is hunter2" }, MEMORY_ERRORS.secret],
+      [{ content: "Use the key sk-live_abcdefghijklmnopqrstuvwx for billing" }, MEMORY_ERRORS.secret],
+    ];
+    for (const [payload, error] of cases) {
+      const response = await call("POST", "/api/memories", payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json()).toEqual({ error, code: expect.any(String) });
+    }
+    expect((await call("POST", "/api/memories", { content: "x".repeat(MEMORY_CONTENT_MAX) })).statusCode).toBe(201);
+    expect(await list()).toHaveLength(1);
+  });
+
+  it("keeps each user's memories private: another user's are 404 and never listed", async () => {
+    const mine = (await call("POST", "/api/memories", { content: "I prefer short emails" })).json();
+    const other = await t.loginAsNewUser();
+    expect(await list(other.cookie)).toEqual([]);
+    expect((await call("PATCH", `/api/memories/${mine.id}`, { content: "hijacked" }, other.cookie)).json()).toEqual({ error: MEMORY_ERRORS.memoryNotFound, code: "memory_not_found" });
+    expect((await call("DELETE", `/api/memories/${mine.id}`, undefined, other.cookie)).statusCode).toBe(404);
+    expect((await call("PATCH", "/api/memories/not-a-number", { content: "x" })).statusCode).toBe(404);
+    expect(await list()).toEqual([mine]);
+  });
+
+  it("needs a session", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/api/memories" })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/api/memory-settings" })).statusCode).toBe(401);
+  });
+});
+
+describe("/api/memory-settings", () => {
+  it("is on by default and keeps the switch per user", async () => {
+    expect((await call("GET", "/api/memory-settings")).json()).toEqual({ enabled: true });
+    expect((await call("PUT", "/api/memory-settings", { enabled: false })).json()).toEqual({ enabled: false });
+    expect((await call("GET", "/api/memory-settings")).json()).toEqual({ enabled: false });
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", "/api/memory-settings", undefined, other.cookie)).json()).toEqual({ enabled: true });
+    const bad = await call("PUT", "/api/memory-settings", { enabled: "yes" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: MEMORY_ERRORS.enabledInvalid, code: "validation_error" });
+  });
+});
