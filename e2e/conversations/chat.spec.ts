@@ -62,7 +62,7 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
   const chat = requests.filter((request) => request.action === "streamGenerateContent");
   expect(chat).toHaveLength(1);
   expect(chat[0].body.systemInstruction.parts[0].text).toContain("SAGE");
-  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch"]);
+  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory"]);
 });
 
 test("Stop keeps what was shown and saves it", async ({ page }) => {

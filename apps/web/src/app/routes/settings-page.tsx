@@ -1,5 +1,6 @@
 import { useSearchParams } from "wouter";
 import { ModelSettings } from "@/features/chat/components/model-settings";
+import { MemorySection } from "@/features/memory/components/memory-section";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
@@ -33,6 +34,8 @@ export function SettingsPage() {
               />
               <ModelSettings />
             </div>
+          ) : section === "memory" ? (
+            <MemorySection />
           ) : (
             <KnowledgeBaseSection vectorActions={<VectorDatabaseActions />} />
           )}

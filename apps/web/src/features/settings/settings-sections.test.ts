@@ -8,5 +8,6 @@ describe("parseSettingsSection", () => {
   });
   it("accepts the user preferences section", () => {
     expect(parseSettingsSection("user-preferences")).toBe("user-preferences");
+    expect(parseSettingsSection("memory")).toBe("memory");
   });
 });

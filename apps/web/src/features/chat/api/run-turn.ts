@@ -1,6 +1,7 @@
 import {
   citationsEventSchema,
   doneEventSchema,
+  memorySavedEventSchema,
   noticeEventSchema,
   reminderCreatedEventSchema,
   textDeltaEventSchema,
@@ -10,6 +11,7 @@ import {
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
 import { messageSchema, type Citation, type Message } from "@sage/contracts/conversations";
+import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { z } from "zod";
 import { postEventStream } from "@/lib/api-event-stream";
@@ -22,6 +24,7 @@ export type TurnEvent =
   | { type: "tool-call"; id: string; name: string; args: Record<string, unknown> }
   | { type: "tool-result"; id: string; name: string; result: unknown }
   | { type: "reminder-created"; reminder: Reminder }
+  | { type: "memory-saved"; memory: Memory }
   | { type: "notice"; text: string }
   | ({ type: "error" } & z.infer<typeof turnErrorEventSchema>)
   | { type: "done"; messages: Message[] };
@@ -33,6 +36,7 @@ const schemas = {
   "tool-call": toolCallEventSchema,
   "tool-result": toolResultEventSchema,
   "reminder-created": reminderCreatedEventSchema,
+  "memory-saved": memorySavedEventSchema,
   notice: noticeEventSchema,
   error: turnErrorEventSchema,
   done: doneEventSchema,

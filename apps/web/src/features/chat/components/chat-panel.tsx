@@ -4,6 +4,7 @@ import { useAssistantSettings } from "../api/get-assistant-settings";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
+import { RememberedLine } from "./remembered-line";
 
 interface ChatPanelProps {
   conversationId: string;
@@ -61,6 +62,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
           {turn.notice && <ChatMessage role="ai" content={turn.notice} notice />}
+          {turn.remembered.map((memory) => (
+            <RememberedLine key={`memory-${memory.id}`} memory={memory} onUndone={() => turn.forgetShown(memory.id)} />
+          ))}
         </ul>
         {turn.sending && visibleLive.length === 0 && (
           <p className="mt-3 flex items-center gap-2 text-sm text-muted-foreground" role="status" data-testid="typing-indicator">

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS, chatApiError } from "@sage/contracts/chat-turn";
 import type { Message } from "@sage/contracts/conversations";
+import type { Memory } from "@sage/contracts/memories";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
@@ -31,6 +32,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [pendingUser, setPendingUser] = useState<string | null>(null);
   const [live, setLive] = useState<LiveTurn>(EMPTY_LIVE_TURN);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Memories SAGE saved in this conversation while it was open, each shown with an Undo. */
+  const [remembered, setRemembered] = useState<Memory[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -62,6 +65,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "reminder-created") {
           window.dispatchEvent(reminderCreatedEvent(event.reminder));
           toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
+        } else if (event.type === "memory-saved") {
+          const { memory } = event;
+          setRemembered((list) => [...list, memory]);
         } else if (event.type === "notice") {
           setNotice(event.text);
         } else if (event.type === "tool-call") {
@@ -98,5 +104,6 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     return { nothingSaved: !userSaved && !controller.signal.aborted };
   }
 
-  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice };
+  const forgetShown = (id: number) => setRemembered((list) => list.filter((memory) => memory.id !== id));
+  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice, remembered, forgetShown };
 }
