@@ -2,8 +2,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
-// The fake Gemini's reply queue is shared: these tests run one after another.
-test.describe.configure({ mode: "serial" });
+// The fake Gemini's reply queue is shared: these tests run one after another. Each walks several server
+// round trips (add, edit, refuse, delete), so it gets more than the default 30 s on a busy shared machine.
+test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 const memories = async (page: Page): Promise<{ content: string; source: string }[]> => (await page.request.get("/api/memories")).json();
 const memoryList = (page: Page) => page.getByRole("list", { name: "Memories" });
@@ -13,7 +14,7 @@ test.beforeEach(async ({ page }) => {
   await login(page);
 });
 
-test("Settings > Memory adds, edits and deletes memories, and keeps the 'Let SAGE remember' switch", async ({ page }) => {
+test("Settings > Memory adds, edits and deletes memories", async ({ page }) => {
   await page.goto("/settings?section=memory");
   await expect(page.getByRole("heading", { name: "Memory" })).toBeVisible();
   await expect(page.getByText("SAGE remembers nothing about you yet.")).toBeVisible();
@@ -40,7 +41,10 @@ test("Settings > Memory adds, edits and deletes memories, and keeps the 'Let SAG
   await page.getByRole("button", { name: "Delete memory: Anna Berg is my chief of staff since May" }).click();
   await expect(memoryList(page).getByRole("listitem")).toHaveCount(0);
   expect(await memories(page)).toEqual([]);
+});
 
+test("Settings > Memory keeps the 'Let SAGE remember' switch on the server", async ({ page }) => {
+  await page.goto("/settings?section=memory");
   const toggle = page.getByRole("switch", { name: "Let SAGE remember" });
   await expect(toggle).toHaveAttribute("aria-checked", "true");
   await toggle.click();
