@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../test/test-app.ts";
 let t: TestApp;
 let owner: string;
 let intruder: string;
-const ids = { conversation: 0, reminder: 0, folder: 0, note: 0 };
+const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0 };
 
 // A body each id-bearing route would accept from its owner, so only ownership can refuse it.
 const VALID_BODIES: Record<string, unknown> = {
@@ -17,6 +17,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "POST /api/conversations/:id/turn": { content: "hello" },
   "PATCH /api/reminders/:id": { priority: "low" },
   "PATCH /api/files/:id": { name: "Taken over" },
+  "PATCH /api/memories/:id": { content: "Taken over" },
 };
 
 const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   ids.conversation = Number(db.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Private', ?, ?)").run(now, now).lastInsertRowid);
   db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (?, 'user', 'secret plan', ?)").run(ids.conversation, now);
   ids.reminder = Number(db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'Secret', ?, ?, ?)").run(ids.conversation, now, now, now).lastInsertRowid);
+  ids.memory = Number(db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now).lastInsertRowid);
   ids.folder = Number(db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now).lastInsertRowid);
   ids.note = Number(
     db.prepare("INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, content, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', 'zebracorn acquisition terms', ?, ?)").run(ids.conversation, ids.folder, now, now).lastInsertRowid,
@@ -44,6 +46,7 @@ function ownersIdFor(url: string): number {
   if (url.startsWith("/api/conversations/")) return ids.conversation;
   if (url.startsWith("/api/reminders/")) return ids.reminder;
   if (url.startsWith("/api/files/")) return ids.note;
+  if (url.startsWith("/api/memories/")) return ids.memory;
   return ids.conversation;
 }
 
@@ -82,7 +85,7 @@ describe("with another user's session", () => {
   });
 
   it("lists never include the owner's data", async () => {
-    for (const url of ["/api/conversations", "/api/reminders", "/api/files", "/api/folders"]) {
+    for (const url of ["/api/conversations", "/api/reminders", "/api/files", "/api/folders", "/api/memories"]) {
       if (!apiRoutes().some((route) => route.method === "GET" && route.url === url)) continue;
       const response = await t.app.inject({ method: "GET", url, headers: { cookie: intruder } });
       expect(response.statusCode, url).toBe(200);

@@ -23,6 +23,15 @@ describe("runTurn", () => {
     expect(JSON.parse(String(fetchMock.mock.calls[0]![1]!.body))).toEqual({ content: "Hi", model: "gemini-2.0-flash" });
   });
 
+  it("yields a saved memory, so the chat can show 'Remembered: …' with an Undo", async () => {
+    const memory = { id: 3, content: "Anna Berg is the user's chief of staff", source: "assistant", conversationId: 7, createdAt: "2031-01-01T00:00:00.000Z", updatedAt: "2031-01-01T00:00:00.000Z" };
+    mockFetch(sse(["memory-saved", { memory }], ["memory-saved", { memory: { id: "bad" } }]));
+    const turn = runTurn("7", { content: "Anna is my chief of staff" });
+    expect((await turn.next()).value).toEqual({ type: "memory-saved", memory });
+    // A malformed event is a broken contract, not something to show.
+    await expect(turn.next()).rejects.toThrow();
+  });
+
   it("throws the server's refusal before any event", async () => {
     mockFetch(Response.json({ error: "Conversation not found", code: "not_found" }, { status: 404, statusText: "Not Found" }));
     await expect(runTurn("9", { content: "Hi" }).next()).rejects.toBeInstanceOf(ApiError);
