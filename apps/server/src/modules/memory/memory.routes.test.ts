@@ -60,6 +60,17 @@ describe("/api/memories", () => {
     expect(await list()).toEqual([mine]);
   });
 
+  it("keeps a memory when the conversation it was saved in is deleted", async () => {
+    const conversationId = (await call("POST", "/api/conversations", { name: "Where I said it" })).json().id;
+    const now = new Date().toISOString();
+    t.store.sqlite.prepare("INSERT INTO memories (user_id, content, source, conversation_id, created_at, updated_at) VALUES (3, 'I prefer morning meetings', 'assistant', ?, ?, ?)").run(conversationId, now, now);
+    expect(await list()).toEqual([expect.objectContaining({ content: "I prefer morning meetings", conversationId })]);
+    expect((await call("DELETE", `/api/conversations/${conversationId}`)).statusCode).toBe(200);
+    const [kept] = await list();
+    expect(kept).toMatchObject({ content: "I prefer morning meetings", source: "assistant" });
+    expect(kept).not.toHaveProperty("conversationId");
+  });
+
   it("needs a session", async () => {
     expect((await t.app.inject({ method: "GET", url: "/api/memories" })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "GET", url: "/api/memory-settings" })).statusCode).toBe(401);
