@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@sage/contracts/conversations";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "@/components/ui/use-toast";
+import { useToastClearance } from "@/components/ui/use-toast-clearance";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { createChatService } from "../chat-service";
 import { ChatInput } from "./chat-input";
@@ -38,6 +39,8 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   const [streamTexts, setStreamTexts] = useState<string[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<HTMLDivElement>(null);
+  useToastClearance(composerRef);
 
   const setDraft = (value: string) => {
     setDraftState(value);
@@ -110,7 +113,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         )}
         <div ref={endRef} />
       </div>
-      <ChatInput value={draft} onChange={setDraft} onSend={(text) => void send(text)} onStop={() => abortRef.current?.abort()} sending={sending} />
+      <div ref={composerRef}>
+        <ChatInput value={draft} onChange={setDraft} onSend={(text) => void send(text)} onStop={() => abortRef.current?.abort()} sending={sending} />
+      </div>
     </section>
   );
 }
