@@ -25,6 +25,8 @@ let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 let seeded: SeededScreens;
 
 test.beforeAll(async ({ browser }) => {
+  // Seeding uploads, fetches and embeds: slow on a loaded two-core machine.
+  test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: BASE_URL, serviceWorkers: "block" });
   const page = await context.newPage();
   await login(page, await createUser("layout"));
@@ -51,6 +53,14 @@ async function press(target: Locator) {
   } catch {
     await target.press("Enter", { timeout: 5000 });
   }
+}
+
+/**
+ * Opens a route the way the app's own links do (history.pushState, which the router follows), so one page serves
+ * every screen without reloading the app and axe-core each time.
+ */
+async function visit(page: Page, path: string) {
+  await page.evaluate((to) => history.pushState(null, "", to), path);
 }
 
 /** Escape closes the top layer; waits until it is gone (not only closing), so the next Escape reaches the one below. */
@@ -109,7 +119,7 @@ for (const viewport of WIDTHS) {
       await closeTopLayer(page);
 
       // The conversation: chat, panels (sheets on small screens), their dialogs, and a toast beside the composer.
-      await page.goto(`/conversations/${seeded.conversationId}`);
+      await visit(page, `/conversations/${seeded.conversationId}`);
       await expect(page.getByText("Draft the agenda for the Q3 board review.")).toBeVisible();
       await audit.check("conversation");
       await press(page.getByRole("button", { name: "Edit name" }));
@@ -121,7 +131,7 @@ for (const viewport of WIDTHS) {
       await page.getByRole("textbox", { name: "Message" }).fill("What should the board see first?");
       expect.soft(await coveringElement(page, "button[aria-label='Send message']"), "the Send button is covered while a toast shows").toBeNull();
       expect.soft(await coveringElement(page, "textarea[aria-label='Message']"), "the message box is covered while a toast shows").toBeNull();
-      await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.png`) });
+      await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.jpeg`), type: "jpeg", quality: 80 });
       // Closed, or gone by itself after 5 seconds: either way no toast stays for the screens after.
       await toast.getByRole("button", { name: "Close" }).click({ timeout: 5000 }).catch(() => undefined);
       await expect(toast).toHaveCount(0, { timeout: 10_000 });
@@ -155,12 +165,12 @@ for (const viewport of WIDTHS) {
       await closeTopLayer(page);
       if (small && (await topDialog(page).count()) > 0) await closeTopLayer(page);
 
-      await page.goto("/conversations/999999");
+      await visit(page, "/conversations/999999");
       await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
       await audit.check("conversation-not-found");
 
       // Settings > Knowledge Base: items, the item menu, preview sheet, move and delete dialogs, search, a folder.
-      await page.goto("/settings");
+      await visit(page, "/settings");
       const items = page.getByRole("list", { name: "Knowledge items" });
       await expect(items.getByTestId("knowledge-item")).not.toHaveCount(0);
       await audit.check("knowledge-base");
@@ -192,16 +202,16 @@ for (const viewport of WIDTHS) {
       await expect(items.getByTestId("knowledge-item")).toHaveCount(1);
       await audit.check("knowledge-folder");
 
-      await page.goto("/settings?section=user-preferences");
+      await visit(page, "/settings?section=user-preferences");
       await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
       await audit.check("user-preferences");
-      await page.goto("/test-gemini");
+      await visit(page, "/test-gemini");
       await expect(page.getByRole("button", { name: "Search" })).toBeVisible();
       await audit.check("vector-model-test");
-      await page.goto("/web-search-test");
+      await visit(page, "/web-search-test");
       await expect(page.getByRole("button", { name: "Search" })).toBeVisible();
       await audit.check("web-search-test");
-      await page.goto("/no-such-page");
+      await visit(page, "/no-such-page");
       await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
       await audit.check("not-found");
       await context.close();

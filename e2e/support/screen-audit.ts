@@ -4,10 +4,26 @@ import { auditLayout, type LayoutFinding } from "./layout-audit.ts";
 
 export interface ScreenReport {
   screen: string;
-  /** How long the layout audit, axe and the screenshot took, in milliseconds. */
-  ms: { layout: number; axe: number; screenshot: number };
+  /** When the check began (ms after the auditor was made) and how long the layout audit, axe and the screenshot took. */
+  ms: { at: number; layout: number; axe: number; screenshot: number };
   layout: LayoutFinding[];
+  /** Findings seen once and gone a moment later (a frame mid-render): kept for the reviewer, not failed on. */
+  transient: LayoutFinding[];
   axe: AxeFinding[];
+}
+
+const key = (finding: LayoutFinding) => `${finding.rule}|${finding.target}|${finding.detail}`;
+
+/**
+ * Layout findings that are still there once the screen has settled: a finding is checked again after a moment,
+ * so a frame caught mid-render on a loaded machine is not reported, while a lasting defect always is.
+ */
+async function settledLayoutFindings(page: Page): Promise<{ layout: LayoutFinding[]; transient: LayoutFinding[] }> {
+  const first = await auditLayout(page);
+  if (first.length === 0) return { layout: first, transient: [] };
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 300)));
+  const lasting = new Set((await auditLayout(page)).map(key));
+  return { layout: first.filter((finding) => lasting.has(key(finding))), transient: first.filter((finding) => !lasting.has(key(finding))) };
 }
 
 /**
@@ -16,19 +32,22 @@ export interface ScreenReport {
  */
 export function screenAuditor(page: Page, testInfo: TestInfo, label: string) {
   const reports: ScreenReport[] = [];
+  const start = Date.now();
   return {
     reports,
     async check(screen: string) {
       // Nothing hovered: a tooltip is not part of the screen.
       await page.mouse.move(0, 0);
       let started = Date.now();
+      const at = started - start;
       const since = () => -started + (started = Date.now());
-      const layout = await auditLayout(page);
+      const { layout, transient } = await settledLayoutFindings(page);
       const layoutMs = since();
       const axe = await auditAccessibility(page);
       const axeMs = since();
-      await page.screenshot({ path: testInfo.outputPath(`${label}-${screen}.png`), animations: "disabled", caret: "hide" });
-      reports.push({ screen, ms: { layout: layoutMs, axe: axeMs, screenshot: since() }, layout, axe });
+      // JPEG: a fraction of PNG's encoding time, and plenty for a reviewer's eye.
+      await page.screenshot({ path: testInfo.outputPath(`${label}-${screen}.jpeg`), type: "jpeg", quality: 80, animations: "disabled", caret: "hide" });
+      reports.push({ screen, ms: { at, layout: layoutMs, axe: axeMs, screenshot: since() }, layout, transient, axe });
     },
     /** Every layout finding, and every axe violation of serious or critical impact, one line each. */
     failures(): string[] {
