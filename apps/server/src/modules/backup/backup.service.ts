@@ -3,6 +3,7 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { countOf } from "@sage/contracts/text";
 import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
@@ -47,11 +48,12 @@ export function createBackupService(deps: {
     const revectorize = !vectorsKept && retrieval.currentEmbedderId !== null && backup.chunks.length > 0;
     await retrieval.afterRestore(userId, { revectorize });
     await knowledge.sweepDeletedBlobs();
-    let message = `Imported ${backup.items.filter((item) => item.type !== "folder").length} files from the backup.`;
+    const filesImported = backup.items.filter((item) => item.type !== "folder").length;
+    let message = `Imported ${countOf(filesImported, "file")} from the backup.`;
     if (revectorize) {
       message += ` Their vectors came from ${embedder?.id ?? "no embedder"}, so they are being re-embedded with ${retrieval.currentEmbedderId}.`;
     }
-    return { message, files_imported: backup.items.filter((item) => item.type !== "folder").length };
+    return { message, files_imported: filesImported };
   }
 
   return {

@@ -150,6 +150,19 @@ describe("vector database lifecycle", () => {
     }
   });
 
+  it("counts in words that agree with the number: 1 chunk, 1 vector, 1 file", async () => {
+    const cookie = await start();
+    await indexKnowledge(t, { userId: DEMO_USER, name: "memo.txt", chunks: ["The board meets on Thursday."] });
+    const call = (url: string) => t.app.inject({ method: "POST", url, headers: { cookie }, payload: {} });
+    const exported = (await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } })).rawPayload;
+
+    expect((await call("/api/vectors/revectorize")).json().message).toBe("Re-vectorized 1 chunk with fake:a:256.");
+    expect((await call("/api/reset_vector_db")).json().message).toMatch(/^Vector database reset: 1 vector removed\./);
+    const { payload, headers } = multipart("backup.zip", exported);
+    const imported = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...headers }, payload });
+    expect(imported.json().message).toMatch(/^Imported 1 file from the backup\./);
+  });
+
   it("says plainly that there is nothing to re-vectorize without an embedder", async () => {
     t = await createTestApp();
     const cookie = await t.login();

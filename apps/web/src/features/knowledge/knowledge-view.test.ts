@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
-import { folderTrail, itemsIn, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
+import { folderTrail, itemLocation, itemsIn, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
 
 const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
   id,
@@ -52,5 +52,21 @@ describe("knowledge view helpers", () => {
     const items = [item(1, "Reports"), item(2, "Q1 report.pdf", 1, { type: "file" }), item(3, "notes.txt", 0, { type: "file" })];
     expect(searchItems(items, "REPORT").map((entry) => entry.name)).toEqual(["Reports", "Q1 report.pdf"]);
     expect(searchItems(items, "  ")).toEqual([]);
+  });
+
+  it("says where a search result sits, so files with one name are told apart", () => {
+    const [board, year, filed, inConversation, inUnknownConversation] = [
+      item(1, "Board"),
+      item(2, "2025", 1),
+      item(3, "minutes.txt", 2, { type: "file" }),
+      item(4, "minutes.txt", 0, { type: "file", conversationId: 9 }),
+      item(5, "minutes.txt", 0, { type: "file", conversationId: 8 }),
+    ];
+    const items = [board, year, filed, inConversation, inUnknownConversation];
+    const names = (id: number) => (id === 9 ? "Q3 board review" : undefined);
+    expect(itemLocation(filed, items, names)).toBe("Knowledge Base / Board / 2025");
+    expect(itemLocation(board, items, names)).toBe("Knowledge Base");
+    expect(itemLocation(inConversation, items, names)).toBe("Conversation: Q3 board review");
+    expect(itemLocation(inUnknownConversation, items, names)).toBe("Conversation: #8");
   });
 });

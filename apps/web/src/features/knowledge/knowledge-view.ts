@@ -57,6 +57,15 @@ export function searchItems(items: KnowledgeItem[], query: string): KnowledgeIte
   return sortItems(items.filter((item) => item.name.toLowerCase().includes(needle)));
 }
 
+/**
+ * Where an item sits, said under a search result so that two files with one name are told apart:
+ * 'Knowledge Base / Folder' for system knowledge, 'Conversation: name' for a conversation's file.
+ */
+export function itemLocation(item: KnowledgeItem, items: KnowledgeItem[], conversationName: (id: number) => string | undefined = () => undefined): string {
+  if (item.conversationId) return `Conversation: ${conversationName(item.conversationId) ?? `#${item.conversationId}`}`;
+  return ["Knowledge Base", ...folderTrail(items, item.parentId).map((folder) => folder.name)].join(" / ");
+}
+
 /** Folders first, then by name. */
 export function sortItems(items: KnowledgeItem[]): KnowledgeItem[] {
   return [...items].sort((a, b) => (a.type === "folder") === (b.type === "folder") ? a.name.localeCompare(b.name) : a.type === "folder" ? -1 : 1);

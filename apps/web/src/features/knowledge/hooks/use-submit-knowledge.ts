@@ -4,7 +4,7 @@ import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
-import { NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, URL_REFERENCE_TITLE, uploadToast } from "../knowledge-toasts";
+import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
 
 export type PendingEntry = { kind: "file"; file: File } | { kind: "url"; url: string } | { kind: "note"; text: string };
 
@@ -65,7 +65,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     if (outcome.status === 202 || outcome.body.status === "processing_in_background") {
       toast({ title: "URL Processing Started", description: "The page is being processed in the background." });
     } else {
-      toast({ title: "URL added", description: `${outcome.body.url_info.name} was added (${outcome.body.chunks_processed} chunks processed).` });
+      toast({ title: "URL added", description: addedDescription(outcome.body.url_info.name, outcome.body.chunks_processed) });
     }
     return true;
   }
@@ -73,15 +73,14 @@ async function submitUrl(url: string, placement: Placement, description: string)
     toast({ title: "URL Processing Failed", description: outcome.error, variant: "destructive" });
     return false;
   }
-  toast({ title: "Error processing URL", description: outcome.error, variant: "destructive" });
   // The server keeps a failed link as a reference entry; otherwise register one here, so the link is not lost.
   if (outcome.fileId) {
-    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    toast(urlReferenceToast(outcome.error));
     return true;
   }
   try {
     await addUrlReference(url, placement, description);
-    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    toast(urlReferenceToast(outcome.error));
     return true;
   } catch {
     toast({ title: "URL Processing Failed", description: "File registration failed. Please try again.", variant: "destructive" });

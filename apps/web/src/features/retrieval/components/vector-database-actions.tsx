@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Database, Download, RefreshCw, Upload } from "lucide-react";
+import { countOf } from "@sage/contracts/text";
 import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -70,7 +71,7 @@ export function VectorDatabaseActions() {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={() => setConfirmReset(true)}>
+        <Button variant="destructive-outline" size="sm" onClick={() => setConfirmReset(true)}>
           <Database aria-hidden /> Reset Vector Database
         </Button>
         <Button variant="outline" size="sm" onClick={() => exporting.mutate()} disabled={exporting.isPending}>
@@ -88,7 +89,7 @@ export function VectorDatabaseActions() {
         <p className="text-xs text-muted-foreground" data-testid="vector-status">
           {status.data.embedder.lexicalOnly
             ? "No embedding model is configured: search is lexical (keyword) only."
-            : `Embedder ${status.data.embedder.id}: ${status.data.vectorized} of ${status.data.chunks} chunks vectorized.`}
+            : `Embedder ${status.data.embedder.id}: ${status.data.vectorized} of ${countOf(status.data.chunks, "chunk")} vectorized.`}
           {running ? ` Re-vectorizing: ${job.processed} of ${job.total}.` : ""}
           {status.data.stale > 0 && !running ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
         </p>
