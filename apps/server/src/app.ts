@@ -108,12 +108,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     maxUploadBytes: config.maxUploadBytes,
     warn,
   });
+  const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, warn });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
     retrieval,
     knowledge,
-    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
+    backup,
     conversations,
     createAssistantModule({ llm: providers.llm, webSearch: providers.webSearch }),
     createRemindersModule({ db: store.db, conversations: conversations.port }),
