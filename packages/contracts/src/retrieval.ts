@@ -70,7 +70,7 @@ export const TEST_QUERY_FAILED_MESSAGE = "Failed to get response from Gemini";
 
 /** Vector database lifecycle. */
 export const EXPORT_DEFAULT_FILENAME = "vector_db_backup.zip";
-/** The 100 MB import maximum counts a backup's knowledge without its original files; see docs/decisions/009-complete-backups-and-snapshots.md. */
+/** The 100 MB import maximum counts a backup's knowledge without its original files; see docs/decisions/013-complete-backups-and-snapshots.md. */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 /** The whole zip, original files included, may be this large. */
 export const IMPORT_MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024;

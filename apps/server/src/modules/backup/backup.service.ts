@@ -110,7 +110,7 @@ export function createBackupService(deps: {
           await repo.setRestoreSnapshot(userId, snapshotId);
           const { revectorize } = await apply(userId, checked, archive);
           const { files, links, notes } = checked.summary;
-          return { imported: files + links + notes, revectorize, snapshotId };
+          return { imported: files + links + notes, revectorize, hadVectors: checked.manifest.counts.vectors > 0, snapshotId };
         } catch (error) {
           const snapshot = snapshotId === undefined ? undefined : await snapshots.getById(snapshotId);
           if (snapshot) await rollBack(userId, snapshot);
@@ -141,7 +141,11 @@ export function createBackupService(deps: {
         if (isTruncated()) throw onTooLarge();
         const result = await replaceWith(userId, zipPath, "import", true);
         let message = `Imported ${result.imported} files from the backup.`;
-        if (result.revectorize) message += ` Their vectors came from another embedding model, so they are being re-embedded with ${retrieval.currentEmbedderId}.`;
+        if (result.revectorize) {
+          message += result.hadVectors
+            ? ` Its vectors came from another embedding model, so they are being re-embedded with ${retrieval.currentEmbedderId}.`
+            : ` It held no vectors, so its texts are being embedded with ${retrieval.currentEmbedderId}.`;
+        }
         message += " What it replaced is kept as a snapshot in Settings.";
         return { message, files_imported: result.imported, snapshot_id: result.snapshotId };
       } finally {
