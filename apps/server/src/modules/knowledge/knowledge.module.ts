@@ -9,6 +9,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
@@ -99,6 +100,8 @@ export function createKnowledgeModule(deps: {
       }
       // Files of items deleted just before a crash are removed at the next start.
       app.addHook("onReady", sweep);
+      // The text-recognition process ends with the app rather than waiting for its idle timeout.
+      app.addHook("onClose", () => closeOcr());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
     },
   };
