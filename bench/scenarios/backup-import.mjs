@@ -61,7 +61,7 @@ export async function backupImport({ quick }) {
     const idle = await probeHealth(sage, () => sleep(quick ? 1000 : 3000));
 
     const bigFile = path.join(scratch, "big.zip");
-    const big = await writeBackup(bigFile, { items: quick ? 300 : 1_600, folders: 20, chunksPerItem: 20, chunkChars: 900, embedder: EMBEDDER });
+    const big = await writeBackup(bigFile, { items: quick ? 300 : 1_550, folders: 20, chunksPerItem: 20, chunkChars: 900, embedder: EMBEDDER });
     const bigBytes = statSync(bigFile).size;
     const during = await probeHealth(sage, () => importZip(sage, cookie, bigFile));
 

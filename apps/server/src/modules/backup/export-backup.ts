@@ -7,7 +7,7 @@ import type { BackupPart } from "./backup-part.ts";
 
 const PAGE = 500;
 /** Already-compressed formats are stored as they are: deflating them again costs CPU for nothing. */
-const STORED_AS_IS = /\.(pdf|docx|zip)$/i;
+const STORED_AS_IS = /\.(pdf|docx|odt|pptx|odp|xlsx|ods|png|jpe?g|webp|zip)$/i;
 
 export interface ExportPorts {
   knowledge: KnowledgeBackupPort;
