@@ -109,12 +109,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
+  const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, warn });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
     retrieval,
     knowledge,
-    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
+    backup,
     conversations,
     reminders,
     createAssistantModule({

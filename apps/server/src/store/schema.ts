@@ -80,6 +80,29 @@ export interface BlobDeletionsTable {
   storageKey: string;
 }
 
+export type SnapshotReason = "import" | "reset" | "restore";
+
+/** A snapshot of one user's knowledge (a backup zip under <data>/snapshots), taken before it is replaced. */
+export interface KnowledgeSnapshotsTable {
+  id: Generated<number>;
+  userId: number;
+  reason: SnapshotReason;
+  fileName: string;
+  files: number;
+  links: number;
+  notes: number;
+  folders: number;
+  bytes: number;
+  createdAt: string;
+}
+
+/** Present while a user's knowledge is being replaced: the lock, and what to fall back to after a crash. */
+export interface KnowledgeRestoresTable {
+  userId: number;
+  snapshotId: number | null;
+  startedAt: string;
+}
+
 export type JobStatus = "queued" | "processing" | "done" | "failed";
 
 export interface JobsTable {
@@ -106,6 +129,8 @@ export interface Database {
   knowledgeItems: KnowledgeItemsTable;
   blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
+  knowledgeSnapshots: KnowledgeSnapshotsTable;
+  knowledgeRestores: KnowledgeRestoresTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.
@@ -118,3 +143,4 @@ export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
 export type NewKnowledgeItem = Insertable<KnowledgeItemsTable>;
 export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type KnowledgeSnapshotRow = Selectable<KnowledgeSnapshotsTable>;

@@ -57,10 +57,10 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
   // The web app checks that the file routes answer before it lists files.
   app.get("/api/debug/routes-test", async () => ({ status: "success" as const }));
 
-  app.get("/api/files", async (request) => {
+  app.get("/api/files", async (request, reply) => {
     const user = requireUser(request);
     const query = parseInput(listFilesQuerySchema, request.query, "query");
-    return knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId });
+    return reply.header("content-type", "application/json; charset=utf-8").send(knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId }));
   });
 
   app.get("/api/folders", async (request) => {

@@ -20,6 +20,8 @@ export function createVectorLifecycleService(deps: {
   vectors: VectorStore;
   vectorizer: Vectorizer;
   jobs: JobQueue;
+  /** Runs before the vectors are removed (a snapshot of the knowledge is taken there). */
+  beforeReset(userId: number): Promise<void>;
 }) {
   const { embedder, vectors, jobs } = deps;
 
@@ -32,7 +34,8 @@ export function createVectorLifecycleService(deps: {
   );
 
   return {
-    reset(userId: number) {
+    async reset(userId: number) {
+      await deps.beforeReset(userId);
       const removed = vectors.deleteUser(userId);
       return { message: `Vector database reset: ${countOf(removed, "vector")} removed. Your files are kept and can be re-vectorized.`, vectors_removed: removed };
     },
