@@ -61,15 +61,17 @@ export function createRetrievalModule(deps: {
   const chunks = createChunkStore(sqlite);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  const catchingUp = new Set<number>();
   const retrieval = createRetrievalService({
     chunks,
     lexicalSearch: createLexicalSearch(sqlite),
     conversations: deps.conversations,
     embedder,
     vectors,
+    lexicalOnly: (userId) => catchingUp.has(userId),
     onEmbedError: (error) => deps.log.warn("query embedding failed; answering from BM25 alone", error),
   });
-  const lifecycle = createVectorLifecycleService({ embedder, chunks, vectors, vectorizer, jobs: deps.jobs });
+  const lifecycle = createVectorLifecycleService({ embedder, chunks, vectors, vectorizer, jobs: deps.jobs, catchingUp });
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
@@ -109,6 +111,7 @@ export function createRetrievalModule(deps: {
       // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
       app.addHook("onReady", async () => {
         if (!embedder) return;
+        await lifecycle.startCatchUp();
         for (const userId of vectors.usersWith(embedder.id)) {
           vectors.warm(embedder.id, userId).catch((error: unknown) => app.log.warn({ err: error }, "could not load the vector index"));
         }

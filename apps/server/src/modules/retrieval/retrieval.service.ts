@@ -22,6 +22,8 @@ export interface RetrievalServiceDeps {
   embedder?: Embedder | null;
   vectors?: VectorStore;
   lexical?: LexicalOptions;
+  /** True while the user's chunks are being vectorised in the background: search stays lexical until done. */
+  lexicalOnly?: (userId: number) => boolean;
   /** Reports a failed query embedding; search then answers from BM25 alone. */
   onEmbedError?: (error: unknown) => void;
 }
@@ -61,7 +63,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     for (const hit of lexicalHits) scores.set(hit.chunkId, { lexical: hit.score, vector: 0 });
 
     const { embedder, vectors } = deps;
-    if (embedder && vectors && vectors.hasVectors(embedder.id, scope.userId)) {
+    if (embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId)) {
       try {
         const queryVector = await embedQuery(embedder, query.trim());
         for (const hit of vectors.search(embedder.id, queryVector, scope, candidates)) {
