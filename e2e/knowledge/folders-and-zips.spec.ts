@@ -2,24 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import yazl from "yazl";
+import { makeZip } from "../../apps/server/src/test/make-zip.ts";
 import { login } from "../support/auth.ts";
 import { toastWith } from "../support/toasts.ts";
 
 const itemCard = (page: Page, name: string) => page.getByRole("list", { name: "Knowledge items" }).locator(`[data-item-name="${name}"]`);
 const expectToast = (page: Page, text: string) => expect(toastWith(page, text).first()).toBeVisible();
-
-function zipOf(entries: Array<[string, string]>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, text] of entries) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
-    zip.outputStream.on("error", reject);
-    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
-  });
-}
 
 async function describeAndAdd(page: Page, description: string) {
   const dialog = page.getByRole("dialog");
@@ -27,7 +15,8 @@ async function describeAndAdd(page: Page, description: string) {
   await dialog.getByLabel("Description").fill(description);
   await dialog.getByRole("button", { name: "Next" }).click();
   await dialog.getByRole("button", { name: "Add here" }).click();
-  await expect(dialog).toBeHidden();
+  // Every file is uploaded (and a small one read) before the dialog closes: allow for a loaded machine.
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
 async function openSettings(page: Page) {
@@ -37,6 +26,7 @@ async function openSettings(page: Page) {
 }
 
 test.describe("Add Knowledge: folders and zips", () => {
+  test.describe.configure({ timeout: 90_000 });
   let root: string;
   test.beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), "sage-e2e-folder-"));
@@ -67,7 +57,7 @@ test.describe("Add Knowledge: folders and zips", () => {
 
   test("a zip becomes a folder with its entries inside", async ({ page }) => {
     await openSettings(page);
-    const zip = await zipOf([
+    const zip = await makeZip([
       ["Plans/osprey.txt", "The Osprey plan starts in March."],
       ["readme.md", "# Readme\nHow the Falcon files are organised."],
     ]);

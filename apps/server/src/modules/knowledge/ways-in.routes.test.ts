@@ -127,26 +127,12 @@ describe("zip upload", () => {
 describe("what the converters return, on the item", () => {
   it("adds a mail's supported attachments as items in a folder beside it, once, however often it is processed", async () => {
     await start();
+    const attachment = (filename: string, type: string, body: string) => ["--part", `Content-Type: ${type}; name=${filename}`, `Content-Disposition: attachment; filename=${filename}`, "", body];
     const mail = [
-      "From: Jana <jana@example.com>",
-      "To: bob@example.com",
-      "Subject: Supplier",
-      'Content-Type: multipart/mixed; boundary="part"',
-      "",
-      "--part",
-      "Content-Type: text/plain",
-      "",
-      "See the attached notes.",
-      "--part",
-      "Content-Type: text/plain; name=vega.txt",
-      "Content-Disposition: attachment; filename=vega.txt",
-      "",
-      "The Vega supplier delivers telescopes on Fridays.",
-      "--part",
-      "Content-Type: application/octet-stream; name=tool.exe",
-      "Content-Disposition: attachment; filename=tool.exe",
-      "",
-      "MZ",
+      ...["From: Jana <jana@example.com>", "To: bob@example.com", "Subject: Supplier", 'Content-Type: multipart/mixed; boundary="part"', ""],
+      ...["--part", "Content-Type: text/plain", "", "See the attached notes."],
+      ...attachment("vega.txt", "text/plain", "The Vega supplier delivers telescopes on Fridays."),
+      ...attachment("tool.exe", "application/octet-stream", "MZ"),
       "--part--",
       "",
     ].join("\r\n");
