@@ -29,6 +29,7 @@ export function createFolderPaths(deps: { repo: KnowledgeRepo }) {
   return {
     /** The placement inside the last of `names`, each folder made if missing. */
     ensure(userId: number, where: Placement, names: string[]): Promise<Placement> {
+      if (names.length === 0) return Promise.resolve(where);
       const previous = queues.get(userId) ?? Promise.resolve();
       const next = previous.catch(() => undefined).then(() => ensureNow(userId, where, names));
       queues.set(userId, next);
