@@ -96,5 +96,10 @@ export const vectorStatusSchema = z.object({
   job: z
     .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
     .nullable(),
+  /** The background vectorisation of chunks the current embedder has not embedded yet (decision 016). */
+  catchUp: z
+    .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
+    .nullable()
+    .optional(),
 });
 export type VectorStatus = z.infer<typeof vectorStatusSchema>;

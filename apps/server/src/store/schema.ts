@@ -71,6 +71,9 @@ export interface KnowledgeItemsTable {
   statusReason: string | null;
   /** Set by the knowledge module from what the search index stored for the item. */
   chunkCount: Generated<number>;
+  /** JSON arrays of 1-based pages read by text recognition, and pages it gave up on. */
+  ocrPages: Generated<string>;
+  ocrFailedPages: Generated<string>;
   createdAt: string;
   updatedAt: string;
 }

@@ -11,6 +11,7 @@ import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
 import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
+import { createFolderPaths } from "./folder-paths.ts";
 import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
@@ -64,12 +65,14 @@ export function createKnowledgeModule(deps: {
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
-  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
+  const folders = createFolderPaths({ repo });
+  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, folders, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
   const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
   const addKnowledge = createAddKnowledgeService({
     repo,
     blobs: deps.blobs,
     placement,
+    folders,
     ingestion,
     knowledge,
     limits: { maxUploadBytes: deps.maxUploadBytes, inlineMaxBytes: INLINE_INGEST_MAX_BYTES },

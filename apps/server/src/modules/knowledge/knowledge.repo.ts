@@ -266,6 +266,14 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       return query.orderBy("id").executeTakeFirst();
     },
 
+    /** A folder of that exact name directly in the place (the oldest, should there be two). */
+    async findFolder(input: { userId: number; conversationId: number | null; parentId: number | null; name: string }) {
+      let query = db.selectFrom("knowledgeItems").selectAll().where("userId", "=", input.userId).where("type", "=", "folder").where("name", "=", input.name);
+      query = input.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", input.conversationId);
+      query = input.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", input.parentId);
+      return query.orderBy("id").executeTakeFirst();
+    },
+
     /** Stored files whose items are gone (recorded by a trigger however the item went). */
     pendingBlobDeletions: async () => (await db.selectFrom("blobDeletions").select("storageKey").limit(1000).execute()).map((row) => row.storageKey),
 

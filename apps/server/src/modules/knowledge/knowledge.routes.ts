@@ -35,6 +35,8 @@ function uploadReply(outcome: UploadOutcome): { status: number; body: object } {
       return { status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: file.status, error: outcome.reason } } };
     case "in-background":
       return { status: 202, body: { status: "processing_in_background", file, chunks_processed: 0, processingResult: { status: "queued" } } };
+    case "archive":
+      return { status: 200, body: { status: "success", file, chunks_processed: 0, processingResult: { status: "unpacked" }, archive: outcome.archive } };
   }
 }
 

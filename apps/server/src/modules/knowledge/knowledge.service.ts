@@ -36,8 +36,19 @@ export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
     status: row.status,
     statusReason: row.statusReason,
     chunkCount: row.chunkCount,
+    ocrPages: pageList(row.ocrPages),
+    ocrFailedPages: pageList(row.ocrFailedPages),
     createdAt: row.createdAt,
   };
+}
+
+function pageList(json: string): number[] {
+  try {
+    const pages: unknown = JSON.parse(json);
+    return Array.isArray(pages) ? pages.filter((page): page is number => Number.isInteger(page)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The knowledge base tree: folders, files, links and notes of one user, and their stored bytes. */

@@ -77,12 +77,14 @@ export function createRetrievalModule(deps: {
   const chunks = createChunkStore(sqlite, lexicalIndex);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  const catchingUp = new Set<number>();
   const retrieval = createRetrievalService({
     chunks,
     lexicalSearch: createLexicalSearch(sqlite, lexicalIndex),
     conversations: deps.conversations,
     embedder,
     vectors,
+    lexicalOnly: (userId) => catchingUp.has(userId),
     onEmbedError: (error) => deps.log.warn("query embedding failed; answering from BM25 alone", error),
   });
   const resetListeners: Array<(userId: number) => Promise<void>> = [];
@@ -92,6 +94,7 @@ export function createRetrievalModule(deps: {
     vectors,
     vectorizer,
     jobs: deps.jobs,
+    catchingUp,
     async beforeReset(userId) {
       for (const listener of resetListeners) await listener(userId);
     },
@@ -139,6 +142,7 @@ export function createRetrievalModule(deps: {
       // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
       app.addHook("onReady", async () => {
         if (!embedder) return;
+        await lifecycle.startCatchUp();
         for (const userId of vectors.usersWith(embedder.id)) {
           vectors.warm(embedder.id, userId).catch((error: unknown) => app.log.warn({ err: error }, "could not load the vector index"));
         }

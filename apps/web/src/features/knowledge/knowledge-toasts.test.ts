@@ -34,4 +34,16 @@ describe("a link kept as a reference", () => {
     });
     expect(urlReferenceToast("").description).toBe("URL Added as reference without content processing");
   });
+
+  it("says what a zip became: its folder, the files added, those already there and those left out", () => {
+    const folder = { id: 9, name: "Strategy" } as KnowledgeItem;
+    const body = { status: "success" as const, file: folder, chunks_processed: 0, processingResult: { status: "unpacked" } };
+    expect(uploadToast("Strategy.zip", { ok: true, status: 200, body: { ...body, archive: { folderId: 9, added: 3, duplicates: 1, skipped: ["tool.exe"] } } })).toEqual({
+      title: "Archive unpacked",
+      description: "Strategy.zip became the folder Strategy: 3 files added (1 already there, 1 of other types left out).",
+    });
+    expect(uploadToast("One.zip", { ok: true, status: 200, body: { ...body, archive: { folderId: 9, added: 1, duplicates: 0, skipped: [] } } }).description).toBe(
+      "One.zip became the folder Strategy: 1 file added.",
+    );
+  });
 });

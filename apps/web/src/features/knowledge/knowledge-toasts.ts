@@ -21,6 +21,14 @@ export function uploadToast(fileName: string, outcome: UploadOutcome): ToastSpec
     return { title: "Upload failed", description: outcome.error || UNEXPECTED_UPLOAD_ERROR, variant: "destructive" };
   }
   const { body } = outcome;
+  if (body.archive) {
+    const { added, duplicates, skipped } = body.archive;
+    const notes = [duplicates ? `${duplicates} already there` : "", skipped.length ? `${skipped.length} of other types left out` : ""].filter(Boolean);
+    return {
+      title: "Archive unpacked",
+      description: `${fileName} became the folder ${body.file.name}: ${added} ${added === 1 ? "file" : "files"} added${notes.length ? ` (${notes.join(", ")})` : ""}.`,
+    };
+  }
   if (body.processingResult.error) return { title: "File saved but not processed", description: body.processingResult.error, variant: "warning" };
   if (body.status === "processing_in_background") {
     return { title: "File uploaded", description: `${fileName} is being processed in the background.` };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
-import { folderTrail, itemLocation, itemsIn, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
+import { foldersFromPicked } from "./folder-entries";
+import { folderTrail, itemLocation, itemsIn, pageListLabel, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
 
 const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
   id,
@@ -26,6 +27,29 @@ describe("knowledge view helpers", () => {
     const { accepted, rejected } = splitSupported([{ name: "a.PDF" }, { name: "b.docx" }, { name: "c.Doc" }, { name: "d.txt" }, { name: "e.exe" }, { name: "f.XLSX" }, { name: "pdf" }]);
     expect(accepted.map((file) => file.name)).toEqual(["a.PDF", "b.docx", "c.Doc", "d.txt", "f.XLSX"]);
     expect(rejected.map((file) => file.name)).toEqual(["e.exe", "pdf"]);
+  });
+
+  it("accepts a .zip of documents", () => {
+    expect(splitSupported([{ name: "Deals.ZIP" }, { name: "deals.7z" }]).accepted.map((file) => file.name)).toEqual(["Deals.ZIP"]);
+  });
+
+  it("names the pages text recognition read", () => {
+    expect(pageListLabel([1])).toBe("page 1");
+    expect(pageListLabel([3, 7])).toBe("pages 3, 7");
+  });
+
+  it("groups a picked folder's files by their top folder, leaving hidden and system files out", () => {
+    const file = (name: string) => ({ name }) as File;
+    const picked = foldersFromPicked([
+      { file: file("q1.md"), relativePath: "Board/2024/q1.md" },
+      { file: file(".DS_Store"), relativePath: "Board/.DS_Store" },
+      { file: file("x.txt"), relativePath: "Board/.git/x.txt" },
+      { file: file("a.txt"), relativePath: "Deals/a.txt" },
+    ]);
+    expect(picked.map((folder) => [folder.name, folder.files.map((entry) => entry.relativePath)])).toEqual([
+      ["Board", ["Board/2024/q1.md"]],
+      ["Deals", ["Deals/a.txt"]],
+    ]);
   });
 
   it("previews a note at 200 characters", () => {

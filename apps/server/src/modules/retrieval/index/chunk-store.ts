@@ -124,6 +124,14 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
     deleteUserBatch(userId: number, limit: number): number {
       return deleteUserBatch.run(userId, limit).changes;
     },
+
+    /**
+     * Rebuilds a user's FTS table from their chunks (every user's when no id is given): a table written behind
+     * the triggers' back, or one whose totals drifted, starts exact again. Other users' tables are left alone.
+     */
+    rebuildLexicalIndex(userId?: number): void {
+      for (const user of userId === undefined ? lexical.users() : [userId]) lexical.rebuild(user);
+    },
   };
 }
 

@@ -6,7 +6,11 @@ import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from
 import { knowledgeKeys } from "../api/knowledge-keys";
 import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
 
-export type PendingEntry = { kind: "file"; file: File } | { kind: "url"; url: string } | { kind: "note"; text: string };
+export type PendingEntry =
+  | { kind: "file"; file: File }
+  | { kind: "folder"; name: string; files: Array<{ file: File; relativePath: string }> }
+  | { kind: "url"; url: string }
+  | { kind: "note"; text: string };
 
 /** Sends pending entries (each with its description) and toasts each outcome; true when every entry was saved. */
 export function useSubmitKnowledge() {
@@ -23,6 +27,9 @@ export function useSubmitKnowledge() {
           const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / entries.length));
           toast(uploadToast(entry.file.name, outcome));
           if (!outcome.ok) allSaved = false;
+        } else if (entry.kind === "folder") {
+          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / entries.length);
+          allSaved = (await submitFolder(entry, placement, description, onFile)) && allSaved;
         } else if (entry.kind === "url") {
           allSaved = (await submitUrl(entry.url, placement, description)) && allSaved;
         } else {
@@ -48,6 +55,27 @@ export function useSubmitKnowledge() {
   }
 
   return { submit, progress };
+}
+
+/** Uploads a folder's files one by one, each with its relative path; one toast for the folder. */
+async function submitFolder(
+  folder: { name: string; files: Array<{ file: File; relativePath: string }> },
+  placement: Placement,
+  description: string,
+  onProgress: (done: number, fraction: number) => void,
+): Promise<boolean> {
+  const failures: string[] = [];
+  for (const [done, { file, relativePath }] of folder.files.entries()) {
+    const outcome = await uploadFile(file, placement, description, (fraction) => onProgress(done, fraction), relativePath);
+    if (!outcome.ok) failures.push(`${relativePath}: ${outcome.error || UNEXPECTED_UPLOAD_ERROR}`);
+  }
+  const added = folder.files.length - failures.length;
+  if (failures.length === 0) {
+    toast({ title: "Folder uploaded", description: `${folder.name}: ${added} ${added === 1 ? "file" : "files"} added.` });
+    return true;
+  }
+  toast({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).`, variant: "destructive" });
+  return false;
 }
 
 async function submitUrl(url: string, placement: Placement, description: string): Promise<boolean> {

@@ -13,9 +13,14 @@ export const vectorStatusQueryOptions = () =>
   queryOptions({
     queryKey: ["vectors", "status"] as const,
     queryFn: () => getJson("/api/vectors/status", vectorStatusSchema),
-    // Poll while a re-vectorize job runs so its progress shows.
-    refetchInterval: (query) => (query.state.data?.job && ["queued", "processing"].includes(query.state.data.job.status) ? 1000 : false),
+    // Poll while a re-vectorize or background vectorisation runs so its progress shows.
+    refetchInterval: (query) => (isRunning(query.state.data?.job) || isRunning(query.state.data?.catchUp) ? 1000 : false),
   });
+
+/** A vector job still under way (queued or processing). */
+export function isRunning(job: { status: string } | null | undefined): boolean {
+  return !!job && (job.status === "queued" || job.status === "processing");
+}
 
 export const useVectorStatus = () => useQuery(vectorStatusQueryOptions());
 

@@ -1,14 +1,16 @@
 import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Database, Download, History, RefreshCw, Upload } from "lucide-react";
-import { countOf } from "@sage/contracts/text";
 import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_ARCHIVE_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
-import { exportVectorDb, getImportPreview, importVectorDb, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
+import { exportVectorDb, getImportPreview, importVectorDb, isRunning, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
 import { KnowledgeSnapshotsDialog } from "./knowledge-snapshots-dialog";
+
+/** Counts as people read them: 1,240 rather than 1240. */
+const count = (value: number) => value.toLocaleString("en-US");
 
 /** A failed action's toast: the server's `message` (else its `error`), else the fallback. */
 const failureToast = (title: string, fallback: string) => (error: unknown) =>
@@ -83,7 +85,8 @@ export function VectorDatabaseActions() {
   }
 
   const job = status.data?.job;
-  const running = job && (job.status === "queued" || job.status === "processing");
+  const running = job && isRunning(job);
+  const catchingUp = isRunning(status.data?.catchUp);
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
@@ -108,9 +111,10 @@ export function VectorDatabaseActions() {
         <p className="text-xs text-muted-foreground" data-testid="vector-status">
           {status.data.embedder.lexicalOnly
             ? "No embedding model is configured: search is lexical (keyword) only."
-            : `Embedder ${status.data.embedder.id}: ${status.data.vectorized} of ${countOf(status.data.chunks, "chunk")} vectorized.`}
-          {running ? ` Re-vectorizing: ${job.processed} of ${job.total}.` : ""}
-          {status.data.stale > 0 && !running ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
+            : `Embedder ${status.data.embedder.id}: ${count(status.data.vectorized)} of ${count(status.data.chunks)} ${status.data.chunks === 1 ? "chunk" : "chunks"} vectorized.`}
+          {running ? ` Re-vectorizing: ${count(job.processed)} of ${count(job.total)}.` : ""}
+          {catchingUp ? " Vectorizing in the background; search is keyword-only until it finishes." : ""}
+          {status.data.stale > 0 && !running && !catchingUp ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
         </p>
       ) : null}
       <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
