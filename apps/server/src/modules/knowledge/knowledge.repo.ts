@@ -66,7 +66,8 @@ const LISTING_TYPE_ORDER: KnowledgeItemType[] = ["url", "note", "folder", "file"
 const ITEM_JSON = sql<string>`json_object(
   'id', id, 'name', name, 'type', type, 'path', path, 'description', description, 'content', content, 'url', url,
   'parentId', coalesce(parent_id, 0), 'userId', user_id, 'conversationId', coalesce(conversation_id, 0), 'size', size,
-  'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count, 'createdAt', created_at)`;
+  'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count,
+  'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)`;
 
 /** SQL for knowledge items, the knowledge base tree; every user-facing query is scoped by the owning user. */
 export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
