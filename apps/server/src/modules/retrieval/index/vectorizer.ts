@@ -48,11 +48,17 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       { kind: "document" },
     );
 
+  const chunkExists = sqlite.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
+
+  /**
+   * Stores a batch's vectors. A chunk may have gone while its text was being embedded (its item re-ingested or
+   * deleted by a request or a resumed job): its vector is dropped, checked in the same tick as the write.
+   */
   function store(active: Embedder, chunks: PendingChunk[], embedded: number[][]) {
-    vectors.upsert(
-      active.id,
-      chunks.map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! })),
-    );
+    const rows = chunks
+      .map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! }))
+      .filter((row) => chunkExists.get(row.chunkId) !== undefined);
+    if (rows.length > 0) vectors.upsert(active.id, rows);
   }
 
   /**
