@@ -7,9 +7,12 @@ import {
   IMPORT_TOO_LARGE_TITLE,
 } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
+import { isMultipartRequest, readMultipartForm } from "../../http/multipart-form.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { BackupService } from "./backup.service.ts";
 
+/** The import form is one zip; the text fields a client may add beside it are read and ignored. */
+const IMPORT_FORM_LIMITS = { fields: 20, fieldBytes: 65_536, fileBytes: IMPORT_MAX_BYTES };
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 const invalidFormat = () => badRequest(`${IMPORT_INVALID_FORMAT_TITLE}: ${IMPORT_INVALID_FORMAT_MESSAGE}`, "invalid_file_format");
 
@@ -23,18 +26,21 @@ export function registerBackupRoutes(app: FastifyInstance, deps: { backup: Backu
 
   app.post("/api/import_vector_db", async (request) => {
     const user = requireUser(request);
-    if (!request.isMultipart()) throw invalidFormat();
-    const file = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
-    if (!file) throw invalidFormat();
-    if (!/\.zip$/i.test(file.filename)) {
-      file.file.resume();
-      throw invalidFormat();
-    }
-    return deps.backup.importZip(
-      user.id,
-      file.file,
-      () => file.file.truncated,
-      () => new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over ${megabytes(IMPORT_MAX_BYTES)}; the maximum is 100MB.`),
-    );
+    if (!isMultipartRequest(request)) throw invalidFormat();
+    const tooLarge = () => new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over ${megabytes(IMPORT_MAX_BYTES)}; the maximum is 100MB.`);
+    const form = await readMultipartForm(request, {
+      limits: IMPORT_FORM_LIMITS,
+      tooLarge,
+      // The zip reaches the import only once the whole form has arrived intact (readMultipartForm holds its end back).
+      onFile: async (file) => {
+        if (!/\.zip$/i.test(file.filename)) {
+          file.stream.resume();
+          throw invalidFormat();
+        }
+        return deps.backup.importZip(user.id, file.stream, () => false, tooLarge);
+      },
+    });
+    if (!form.file) throw invalidFormat();
+    return form.file;
   });
 }

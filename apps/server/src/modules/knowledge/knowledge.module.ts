@@ -1,4 +1,3 @@
-import fastifyMultipart from "@fastify/multipart";
 import type { AppModule } from "../../http/app-module.ts";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -72,11 +71,11 @@ export function createKnowledgeModule(deps: {
       sweepDeletedBlobs: sweep,
     },
     async register(app) {
-      if (!app.hasContentTypeParser("multipart/form-data")) {
-        await app.register(fastifyMultipart, { limits: { fileSize: deps.maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 1_000_000 } });
-      }
-      // Files of items deleted just before a crash are removed at the next start.
-      app.addHook("onReady", sweep);
+      // Files of items deleted just before a crash, and uploads a crash cut off, are removed at the next start.
+      app.addHook("onReady", async () => {
+        await deps.blobs.removeTemporaries().catch((error: unknown) => deps.warn("could not remove unfinished uploads", error));
+        await sweep();
+      });
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
     },
   };
