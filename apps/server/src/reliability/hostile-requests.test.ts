@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NAME_CONTROL_MESSAGE } from "@sage/contracts/knowledge";
 import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
-import { formPart, postBytes, rawRequest } from "./raw-http.ts";
+import { BOUNDARY, DEEP_JSON_BODIES, DEEP_JSON_ERROR, FORM_ROUTES, HOSTILE_FORMS, fileHead, formClosing, formPost } from "./hostile-payloads.ts";
+import { formPart, rawRequest } from "./raw-http.ts";
 
 /**
  * Requests built to hang or crash the server, sent as raw bytes over real sockets: multipart forms with too many
@@ -30,55 +31,13 @@ afterAll(async () => t?.close());
 
 const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
 const uploadsFolder = () => readdirSync(path.join(t.config.dataDir, "uploads"));
-const BOUNDARY = "sage-hostile-boundary";
-const FORM_ROUTES = [
-  { url: "/api/upload", filename: "notes.txt" },
-  { url: "/api/import_vector_db", filename: "vector_db_backup.zip" },
-];
-const formPost = (url: string, body: Buffer, options: { contentType?: string; contentLength?: number } = {}) =>
-  postBytes(url, { cookie, "content-type": options.contentType ?? `multipart/form-data; boundary=${BOUNDARY}` }, body, options.contentLength);
-const closing = Buffer.from(`--${BOUNDARY}--\r\n`);
-const fileHead = (filename: string) => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+const post = (url: string, body: Buffer, options: { contentType?: string; contentLength?: number } = {}) => formPost(url, cookie, body, options);
 
 describe("multipart requests are always answered", () => {
-  const cases: Array<{ label: string; body: (filename: string) => Buffer; contentType?: string; status: number; error: string }> = [
-    {
-      label: "21 text fields before the file part",
-      body: (filename) => Buffer.concat([...Array.from({ length: 21 }, (_, index) => formPart(BOUNDARY, `field${index}`, "value")), formPart(BOUNDARY, "file", "Some text.", filename), closing]),
-      status: 413,
-      error: "The form has more than 20 fields",
-    },
-    {
-      label: "a file part with no closing boundary",
-      body: (filename) => formPart(BOUNDARY, "file", randomBytes(40_000), filename),
-      status: 400,
-      error: "The form data is malformed: it ended before its closing boundary (the upload was cut short)",
-    },
-    {
-      label: "a file part cut short",
-      body: (filename) => Buffer.concat([fileHead(filename), randomBytes(30_000), Buffer.from(`\r\n--${BOUNDARY.slice(0, 6)}`)]),
-      status: 400,
-      error: "The form data is malformed: it ended before its closing boundary (the upload was cut short)",
-    },
-    {
-      label: "multipart/form-data with no boundary",
-      body: (filename) => Buffer.concat([formPart(BOUNDARY, "file", "Some text.", filename), closing]),
-      contentType: "multipart/form-data",
-      status: 400,
-      error: "The form data is malformed: the Content-Type header has no boundary",
-    },
-    {
-      label: "a text field longer than 64 KB",
-      body: (filename) => Buffer.concat([formPart(BOUNDARY, "description", "d".repeat(70_000)), formPart(BOUNDARY, "file", "Some text.", filename), closing]),
-      status: 413,
-      error: "A form field is longer than 65536 bytes",
-    },
-  ];
-
   for (const route of FORM_ROUTES) {
-    it.each(cases)(`${route.url}: $label gets a 4xx with the reason, and nothing is kept`, async ({ body, contentType, status, error }) => {
+    it.each(HOSTILE_FORMS)(`${route.url}: $label gets a 4xx with the reason, and nothing is kept`, async ({ body, contentType, status, error }) => {
       const before = totalChanges();
-      const reply = await rawRequest(port, formPost(route.url, body(route.filename), { contentType }));
+      const reply = await rawRequest(port, post(route.url, body(route.filename), { contentType }));
       expect(reply.answered, "the server answered").toBe(true);
       expect(reply.status).toBe(status);
       expect(JSON.parse(reply.body)).toEqual({ error, code: expect.any(String) });
@@ -91,7 +50,7 @@ describe("multipart requests are always answered", () => {
     const before = totalChanges();
     for (const route of FORM_ROUTES) {
       const partial = Buffer.concat([fileHead(route.filename), randomBytes(200_000)]);
-      await rawRequest(port, formPost(route.url, partial, { contentLength: partial.length + 1_000_000 }), { closeAfterWrite: true, waitMs: 500 });
+      await rawRequest(port, post(route.url, partial, { contentLength: partial.length + 1_000_000 }), { closeAfterWrite: true, waitMs: 500 });
     }
     const spooledZips = () => (existsSync(path.join(t.config.dataDir, "tmp")) ? readdirSync(path.join(t.config.dataDir, "tmp")) : []).filter((name) => name.endsWith(".zip"));
     // The server notices the closed socket on its own time.
@@ -101,36 +60,25 @@ describe("multipart requests are always answered", () => {
   });
 
   it("a well-formed upload still works on the same server (control)", async () => {
-    const body = Buffer.concat([formPart(BOUNDARY, "description", "Herons"), formPart(BOUNDARY, "file", "Herons wade in shallow water.", "herons.txt"), closing]);
-    const reply = await rawRequest(port, formPost("/api/upload", body));
+    const body = Buffer.concat([formPart(BOUNDARY, "description", "Herons"), formPart(BOUNDARY, "file", "Herons wade in shallow water.", "herons.txt"), formClosing]);
+    const reply = await rawRequest(port, post("/api/upload", body));
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({ status: "success", file: { name: "herons.txt", description: "Herons", status: "ready" } });
   });
 });
 
 describe("JSON nested 1,000 levels deep", () => {
-  const nested = (open: string, inner: string, close: string) => open.repeat(1000) + inner + close.repeat(1000);
-  const bodies = {
-    // About 10 KB: tool parameters whose `items` nest 1,000 times (the schema is recursive there).
-    "tools of a chat turn": JSON.stringify({ messages: [{ role: "user", content: "Hello" }], tools: [{ functionDeclarations: [{ name: "deep", parameters: "PARAMETERS" }] }] }).replace(
-      '"PARAMETERS"',
-      nested('{"items":', "{}", "}"),
-    ),
-    arrays: nested("[", "1", "]"),
-    objects: `{"name":${nested('{"a":', "1", "}")}}`,
-  };
-
   it("answers 400 on every JSON route, changing nothing", async () => {
     const routes = t.routes.filter((route) => route.url.startsWith("/api/") && ["POST", "PATCH", "PUT", "DELETE"].includes(route.method));
     expect(routes.length).toBeGreaterThan(20);
-    expect(bodies["tools of a chat turn"].length).toBeGreaterThan(9_000);
+    expect(DEEP_JSON_BODIES["tools of a chat turn"].length).toBeGreaterThan(9_000);
     for (const route of routes) {
-      for (const [shape, payload] of Object.entries(bodies)) {
+      for (const [shape, payload] of Object.entries(DEEP_JSON_BODIES)) {
         const before = totalChanges();
         const url = route.url.replace(/:\w+/g, "1");
         const response = await t.app.inject({ method: route.method as "POST", url, headers: { cookie, "content-type": "application/json" }, payload });
         expect(`${route.method} ${url} (${shape}): ${response.statusCode}`).toBe(`${route.method} ${url} (${shape}): 400`);
-        expect(response.json()).toMatchObject({ error: "Request body is nested too deeply (more than 64 levels)", code: "body_too_deep" });
+        expect(response.json()).toMatchObject({ error: DEEP_JSON_ERROR, code: "body_too_deep" });
         expect(totalChanges()).toBe(before);
       }
     }
@@ -158,8 +106,8 @@ describe("the upload form's userId", () => {
   ])("answers 403 for %s %j, as the JSON routes do, and stores nothing", async (name, values) => {
     const before = totalChanges();
     const parts = values.map((value) => formPart(BOUNDARY, name, value));
-    const body = Buffer.concat([...parts, formPart(BOUNDARY, "file", `Egrets ${name} ${values.join()}`, "egrets.txt"), closing]);
-    const reply = await rawRequest(port, formPost("/api/upload", body));
+    const body = Buffer.concat([...parts, formPart(BOUNDARY, "file", `Egrets ${name} ${values.join()}`, "egrets.txt"), formClosing]);
+    const reply = await rawRequest(port, post("/api/upload", body));
     expect(reply.status).toBe(403);
     expect(JSON.parse(reply.body)).toEqual({ error: "userId does not match the logged-in user", code: "user_mismatch" });
     expect(totalChanges()).toBe(before);
