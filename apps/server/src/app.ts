@@ -111,6 +111,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     conversations: conversations.port,
     fetchUrl: (url) => safeFetch(url, { allowPrivate: config.fetchAllowPrivate }),
     maxUploadBytes: config.maxUploadBytes,
+    documentLimits: config.documentLimits,
     warn,
   });
   const modules: AppModule[] = [

@@ -24,6 +24,8 @@ const envSchema = z.object({
   SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
+  SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
+  SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
   SAGE_FETCH_ALLOW_PRIVATE: booleanString,
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
@@ -56,6 +58,8 @@ export interface Config {
   logLevel: Env["SAGE_LOG_LEVEL"];
   maxBodyBytes: number;
   maxUploadBytes: number;
+  /** Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts). */
+  documentLimits: { memoryMb: number; timeoutMs: number };
   fetchAllowPrivate: boolean;
   llm: {
     provider: "gemini" | "openai-compatible" | "none";
@@ -123,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
+    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000 },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     llm: {
       provider,

@@ -66,24 +66,31 @@ export const DEEP_JSON_ERROR = "Request body is nested too deeply (more than 64 
 export interface HostileRequest {
   label: string;
   bytes: Buffer;
-  /** The answer it must get; undefined for a client that goes away before it could be answered. */
-  status?: number;
+  /** The answers it may get; none for a client that goes away before it could be answered. */
+  statuses?: number[];
   disconnect?: boolean;
 }
 
-/** One of each hostile request, for a client that sends them over and over beside real work (the load soak). */
-export function hostileRequestMix(cookie: string): HostileRequest[] {
+/**
+ * One of each hostile request, for a client that sends them over and over beside real work (the load soak). A
+ * document bomb, when given, is uploaded as a .docx: it is accepted (202) and must fail its own job.
+ */
+export function hostileRequestMix(cookie: string, docxBomb?: Buffer): HostileRequest[] {
   const requests: HostileRequest[] = [];
+  if (docxBomb) {
+    const body = Buffer.concat([formPart(BOUNDARY, "file", docxBomb, "board-minutes.docx"), formClosing]);
+    requests.push({ label: "/api/upload: a .docx that expands to 300 MB", bytes: formPost("/api/upload", cookie, body), statuses: [202, 200] }); // 200: a duplicate of one still being read
+  }
   for (const route of FORM_ROUTES) {
     for (const form of HOSTILE_FORMS) {
-      requests.push({ label: `${route.url}: ${form.label}`, bytes: formPost(route.url, cookie, form.body(route.filename), { contentType: form.contentType }), status: form.status });
+      requests.push({ label: `${route.url}: ${form.label}`, bytes: formPost(route.url, cookie, form.body(route.filename), { contentType: form.contentType }), statuses: [form.status] });
     }
     const partial = Buffer.concat([fileHead(route.filename), randomBytes(200_000)]);
     requests.push({ label: `${route.url}: a client gone half-way`, bytes: formPost(route.url, cookie, partial, { contentLength: partial.length + 1_000_000 }), disconnect: true });
   }
   for (const url of ["/api/gemini/chat", "/api/folders", "/api/conversations", "/api/search"]) {
     for (const [shape, body] of Object.entries(DEEP_JSON_BODIES)) {
-      requests.push({ label: `${url}: JSON nested 1,000 deep (${shape})`, bytes: postBytes(url, { cookie, "content-type": "application/json" }, Buffer.from(body)), status: 400 });
+      requests.push({ label: `${url}: JSON nested 1,000 deep (${shape})`, bytes: postBytes(url, { cookie, "content-type": "application/json" }, Buffer.from(body)), statuses: [400] });
     }
   }
   return requests;

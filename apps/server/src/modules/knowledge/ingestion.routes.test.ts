@@ -185,6 +185,24 @@ describe("restart", () => {
     await t.jobs.idle();
     expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "ready", chunkCount: 1 });
   });
+
+  it("does not resume an ingestion job a second time: interrupted again, the item fails with the reason", async () => {
+    t = await createTestApp();
+    const now = new Date().toISOString();
+    const itemId = Number(
+      t.store.sqlite
+        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, content, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', 'A note the server died on twice.', 'processing', ?, ?)")
+        .run(now, now).lastInsertRowid,
+    );
+    t.store.sqlite
+      .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, 2, ?, ?)")
+      .run(itemId, JSON.stringify({ itemId }), now, now);
+    kb = knowledgeClient(t, await t.login());
+    await t.jobs.idle();
+    const reason = "Interrupted by a server restart 2 times, so it was not resumed again";
+    expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "failed", statusReason: reason, chunkCount: 0 });
+    expect(t.store.sqlite.prepare("SELECT status, attempts, error FROM jobs WHERE item_id = ?").get(itemId)).toEqual({ status: "failed", attempts: 2, error: reason });
+  });
 });
 
 describe("URLs and notes", () => {

@@ -6,6 +6,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { createConversionPool } from "./ingestion/conversion-pool.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createKnowledgeRepo, type ItemBackupRow } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
@@ -17,6 +18,14 @@ export type { ItemBackupRow } from "./knowledge.repo.ts";
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;
 export const INLINE_INGEST_WAIT_MS = 8_000;
+/** Documents read at once: the job queue runs two jobs at a time. */
+const INGEST_CONCURRENCY = 2;
+/** An office document (a zip) may expand to this much; a docx of 300 MB of XML is a bomb, not a report. */
+const MAX_EXPANDED_BYTES = 256 * 1_048_576;
+/** Text one document may yield (a 50 MB upload of plain text is the largest legitimate case). */
+const MAX_TEXT_BYTES = 64 * 1_048_576;
+/** A conversion process with nothing to do exits after this long (the next document starts another). */
+const CONVERSION_IDLE_MS = 60_000;
 
 /** What a backup needs of the knowledge base: its items, read out and written back. */
 export interface KnowledgeBackupPort {
@@ -46,11 +55,28 @@ export function createKnowledgeModule(deps: {
   conversations: ConversationsPort;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   maxUploadBytes: number;
+  documentLimits: { memoryMb: number; timeoutMs: number };
   warn(message: string, error?: unknown): void;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
-  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
+  const conversions = createConversionPool({
+    ...deps.documentLimits,
+    size: INGEST_CONCURRENCY,
+    maxExpandedBytes: MAX_EXPANDED_BYTES,
+    maxTextBytes: MAX_TEXT_BYTES,
+    idleMs: CONVERSION_IDLE_MS,
+  });
+  const ingestion = createIngestion({
+    repo,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    index: deps.index,
+    fetchUrl: deps.fetchUrl,
+    conversions,
+    warn: deps.warn,
+    inlineWaitMs: INLINE_INGEST_WAIT_MS,
+  });
   const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
   const addKnowledge = createAddKnowledgeService({
     repo,
@@ -76,6 +102,8 @@ export function createKnowledgeModule(deps: {
         await deps.blobs.removeTemporaries().catch((error: unknown) => deps.warn("could not remove unfinished uploads", error));
         await sweep();
       });
+      // Runs after the job queue has stopped (onClose hooks run last-registered first), so no conversion is cut.
+      app.addHook("onClose", () => conversions.close());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
     },
   };
