@@ -20,6 +20,17 @@ const EXTERNAL = [
   "word-extractor",
   "@mozilla/readability",
   "undici",
+  // Document types and OCR (decision 009): parsers and workers that load on first use, native sharp and canvas.
+  "tesseract.js",
+  "@tesseract.js-data/eng",
+  "sharp",
+  "@napi-rs/canvas",
+  "officeparser",
+  "@e965/xlsx",
+  "postal-mime",
+  "mbox-reader",
+  "ical.js",
+  "rtf.js",
   "@fastify/ajv-compiler",
   "@fastify/fast-json-stringify-compiler",
 ];

@@ -69,7 +69,7 @@ test.describe("Settings > Knowledge Base", () => {
     await expectToast(page, "No files, URLs, or notes were added. Please add at least one item.");
 
     // An unsupported file is dropped with the toast; a valid one goes through description and destination.
-    await page.getByLabel("Choose files").setInputFiles({ name: "sheet.xlsx", mimeType: "application/octet-stream", buffer: Buffer.from("nope") });
+    await page.getByLabel("Choose files").setInputFiles({ name: "sheet.numbers", mimeType: "application/octet-stream", buffer: Buffer.from("nope") });
     await expectToast(page, "Unsupported File Type");
     await page.getByLabel("Choose files").setInputFiles({ name: "Kingfishers.TXT", mimeType: "text/plain", buffer: Buffer.from("Kingfishers dive from perches into clear streams.") });
     await expect(page.getByRole("list", { name: "Pending items" })).toContainText("Kingfishers.TXT");

@@ -4,10 +4,19 @@ import { userIdField } from "./common.ts";
 export const KNOWLEDGE_ITEM_TYPES = ["file", "url", "note", "folder"] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ["ready", "queued", "processing", "failed", "stored"] as const;
 
-/** Upload extensions the server converts (checked case-insensitively on both sides). */
-export const SUPPORTED_UPLOAD_EXTENSIONS = ["pdf", "docx", "doc", "txt"] as const;
+/** Upload extensions the server converts, by kind (checked case-insensitively on both sides). Decision 009. */
+export const UPLOAD_EXTENSION_GROUPS = [
+  ["documents", ["pdf", "docx", "doc", "odt", "rtf", "txt", "md", "html", "htm"]],
+  ["slides", ["pptx", "odp"]],
+  ["spreadsheets", ["xlsx", "xls", "ods", "csv"]],
+  ["mail and calendars", ["eml", "mbox", "ics"]],
+  ["images", ["png", "jpg", "jpeg", "tif", "tiff", "webp"]],
+] as const;
+export const SUPPORTED_UPLOAD_EXTENSIONS = UPLOAD_EXTENSION_GROUPS.flatMap(([, extensions]) => extensions);
 export const UNSUPPORTED_FILE_TYPE_TITLE = "Unsupported File Type";
-export const UNSUPPORTED_FILE_TYPE_MESSAGE = "Please upload only PDF, DOCX, DOC or TXT files (.pdf, .docx, .doc, .txt).";
+const uploadKinds = UPLOAD_EXTENSION_GROUPS.map(([kind, extensions]) => `${kind} (${extensions.map((extension) => `.${extension}`).join(", ")})`);
+/** Built from the groups, so it always lists every accepted extension. */
+export const UNSUPPORTED_FILE_TYPE_MESSAGE = `Please upload only ${uploadKinds.slice(0, -1).join(", ")} or ${uploadKinds.at(-1)}.`;
 export const MOVE_INTO_ITSELF_MESSAGE = "A folder cannot be moved into itself or one of its subfolders";
 
 /** A knowledge entry as the API returns it; conversationId 0 is the system knowledge base, parentId 0 the root. */

@@ -45,7 +45,7 @@ describe("uploads refused before anything is stored", () => {
     expect(await alive()).toBe(true);
   });
 
-  it.each(["virus.exe", "page.html", "report.pdf.exe", "archive.zip", "noextension", ".pdf.", "sheet.xlsx", "script.js", "image.svg"])(
+  it.each(["virus.exe", "page.php", "report.pdf.exe", "archive.zip", "noextension", ".pdf.", "sheet.numbers", "script.js", "image.svg"])(
     "answers 415 with the supported list for %s",
     async (filename) => {
       const before = { changes: totalChanges(), blobs: storedBlobs() };

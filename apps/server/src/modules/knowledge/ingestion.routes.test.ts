@@ -100,7 +100,7 @@ describe("upload ingestion", () => {
 
   it("refuses other file types with 415 and the supported list, storing nothing", async () => {
     await start();
-    const response = await kb.upload({}, { filename: "sheet.xlsx", content: Buffer.from("PK fake") });
+    const response = await kb.upload({}, { filename: "sheet.numbers", content: Buffer.from("PK fake") });
     expect(response.statusCode).toBe(415);
     expect(response.json().error).toBe(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
     expect((await kb.call("GET", "/api/files")).json()).toEqual([]);
@@ -109,14 +109,22 @@ describe("upload ingestion", () => {
   it("keeps a scanned PDF and reports it as saved but not processed, with the reason", async () => {
     await start();
     const response = await kb.upload({}, { filename: "scan.pdf", content: await makeImageOnlyPdf() });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
-      status: "stored",
-      chunks_processed: 0,
-      processingResult: { status: "stored", error: SCANNED_PDF_REASON },
-      file: { status: "stored", statusReason: SCANNED_PDF_REASON },
-    });
-  });
+    // Text recognition of the page usually finishes within the request; on a loaded machine it continues as a job.
+    if (response.statusCode === 200) {
+      expect(response.json()).toMatchObject({
+        status: "stored",
+        chunks_processed: 0,
+        processingResult: { status: "stored", error: SCANNED_PDF_REASON },
+        file: { status: "stored", statusReason: SCANNED_PDF_REASON },
+      });
+    } else {
+      expect(response.statusCode).toBe(202);
+      expect(response.json()).toMatchObject({ status: "processing_in_background" });
+    }
+    await t.jobs.idle();
+    const item = (await kb.call("GET", "/api/files")).json()[0];
+    expect(item).toMatchObject({ status: "stored", statusReason: SCANNED_PDF_REASON, chunkCount: 0 });
+  }, 120_000);
 
   it("marks a corrupt file failed with the reason, and a retry runs it again", async () => {
     await start();

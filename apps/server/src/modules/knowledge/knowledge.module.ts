@@ -7,6 +7,7 @@ import type { ConversationsPort } from "../conversations/conversations.module.ts
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
 import { createConversionPool } from "./ingestion/conversion-pool.ts";
+import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createKnowledgeRepo, type ItemBackupRow } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
@@ -104,6 +105,8 @@ export function createKnowledgeModule(deps: {
       });
       // Runs after the job queue has stopped (onClose hooks run last-registered first), so no conversion is cut.
       app.addHook("onClose", () => conversions.close());
+      // The text-recognition process ends with the app rather than waiting for its idle timeout.
+      app.addHook("onClose", () => closeOcr());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
     },
   };

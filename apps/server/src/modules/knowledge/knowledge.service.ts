@@ -12,17 +12,11 @@ import { badRequest, notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
 import type { Ingestion } from "./ingestion.ts";
-import { supportedExtension } from "./ingestion/convert-file.ts";
+import { downloadContentType } from "./ingestion/download-content-type.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
 import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 
-const DOWNLOAD_TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  doc: "application/msword",
-  txt: "text/plain; charset=utf-8",
-};
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
 
 export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
@@ -190,7 +184,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
       // The type comes from the checked extension, never from what the uploader claimed.
       return {
         filename: item.name,
-        contentType: DOWNLOAD_TYPES[supportedExtension(item.name) ?? ""] ?? "application/octet-stream",
+        contentType: downloadContentType(item.name),
         body: createReadStream(blobs.pathOf(item.storageKey)),
       };
     },

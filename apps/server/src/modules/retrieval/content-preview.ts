@@ -1,5 +1,5 @@
 /** File types whose extracted text is never shown as a preview: binary formats, where the text is a lossy extraction. */
-const BINARY_EXTENSIONS = new Set(["docx", "xlsx", "pdf", "pptx", "zip", "doc"]);
+const BINARY_EXTENSIONS = new Set(["docx", "xlsx", "pdf", "pptx", "zip", "doc", "xls", "ods", "odp", "odt", "png", "jpg", "jpeg", "tif", "tiff", "webp"]);
 export const PREVIEW_LENGTH = 200;
 
 export function isBinaryFileName(name: string): boolean {

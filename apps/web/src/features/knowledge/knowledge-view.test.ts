@@ -22,10 +22,10 @@ const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeIt
 });
 
 describe("knowledge view helpers", () => {
-  it("keeps only pdf, docx, doc and txt files, whatever the case of the extension", () => {
-    const { accepted, rejected } = splitSupported([{ name: "a.PDF" }, { name: "b.docx" }, { name: "c.Doc" }, { name: "d.txt" }, { name: "e.xlsx" }, { name: "pdf" }]);
-    expect(accepted.map((file) => file.name)).toEqual(["a.PDF", "b.docx", "c.Doc", "d.txt"]);
-    expect(rejected.map((file) => file.name)).toEqual(["e.xlsx", "pdf"]);
+  it("keeps only supported files, whatever the case of the extension", () => {
+    const { accepted, rejected } = splitSupported([{ name: "a.PDF" }, { name: "b.docx" }, { name: "c.Doc" }, { name: "d.txt" }, { name: "e.exe" }, { name: "f.XLSX" }, { name: "pdf" }]);
+    expect(accepted.map((file) => file.name)).toEqual(["a.PDF", "b.docx", "c.Doc", "d.txt", "f.XLSX"]);
+    expect(rejected.map((file) => file.name)).toEqual(["e.exe", "pdf"]);
   });
 
   it("previews a note at 200 characters", () => {

@@ -18,6 +18,5 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
 
 /** Word uses \r for paragraph ends and \u0007 (BEL) between table cells; the cells become tabs. */
 function normalizeDocText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- BEL is Word's cell separator
-  return text.replace(/\r\n?/g, "\n").replace(/\u0007/g, "\t").replace(/\n{3,}/g, "\n\n");
+  return text.replace(/\r\n?/g, "\n").replaceAll("\u0007", "\t").replace(/\n{3,}/g, "\n\n");
 }

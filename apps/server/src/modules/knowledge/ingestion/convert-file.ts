@@ -1,18 +1,20 @@
-import { SUPPORTED_UPLOAD_EXTENSIONS } from "@sage/contracts/knowledge";
 import { convertDoc } from "./convert-doc.ts";
 import { convertDocx } from "./convert-docx.ts";
+import { convertEml } from "./convert-eml.ts";
+import { convertHtmlFile } from "./convert-html.ts";
+import { convertIcs } from "./convert-ics.ts";
+import { convertImage } from "./convert-image.ts";
+import { convertMbox } from "./convert-mbox.ts";
+import { convertOdt } from "./convert-odt.ts";
 import { convertPdf } from "./convert-pdf.ts";
+import { convertRtf } from "./convert-rtf.ts";
+import { convertSlides } from "./convert-slides.ts";
+import { convertSpreadsheet } from "./convert-spreadsheet.ts";
 import { convertTxt } from "./convert-txt.ts";
 import { ConversionError, type ExtractedDocument } from "./extracted-document.ts";
+import type { UploadExtension } from "./upload-extension.ts";
 
-export type UploadExtension = (typeof SUPPORTED_UPLOAD_EXTENSIONS)[number];
-
-/** The lower-cased extension when it is one we convert, else null (the check is case-insensitive). */
-export function supportedExtension(filename: string): UploadExtension | null {
-  const match = /\.([^.]+)$/.exec(filename.trim());
-  const extension = match?.[1]?.toLowerCase();
-  return (SUPPORTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension ?? "") ? (extension as UploadExtension) : null;
-}
+export { supportedExtension, type UploadExtension } from "./upload-extension.ts";
 
 export async function convertFile(extension: UploadExtension, bytes: Buffer): Promise<ExtractedDocument> {
   switch (extension) {
@@ -23,10 +25,41 @@ export async function convertFile(extension: UploadExtension, bytes: Buffer): Pr
     case "doc":
       // Some .doc files are really DOCX (zip) or RTF saved with the old name.
       if (bytes[0] === 0x50 && bytes[1] === 0x4b) return convertDocx(bytes);
+      if (bytes.subarray(0, 5).toString("latin1") === "{\\rtf") return convertRtf(bytes);
       return convertDoc(bytes);
+    case "odt":
+      return convertOdt(bytes);
+    case "rtf":
+      return convertRtf(bytes);
     case "txt":
+    case "md":
+      // Markdown is already the form the chunker reads: '#' headings become sections.
       return convertTxt(bytes);
+    case "html":
+    case "htm":
+      return convertHtmlFile(bytes);
+    case "pptx":
+    case "odp":
+      return convertSlides(bytes, extension);
+    case "xlsx":
+    case "xls":
+    case "ods":
+    case "csv":
+      return convertSpreadsheet(bytes, extension);
+    case "eml":
+      return convertEml(bytes);
+    case "mbox":
+      return convertMbox(bytes);
+    case "ics":
+      return convertIcs(bytes);
+    case "png":
+    case "jpg":
+    case "jpeg":
+    case "tif":
+    case "tiff":
+    case "webp":
+      return convertImage(bytes);
     default:
-      throw new ConversionError(`Unsupported file type: ${String(extension)}`);
+      throw new ConversionError(`Unsupported file type: ${String(extension satisfies never)}`);
   }
 }

@@ -1,3 +1,4 @@
+import { decodeText } from "./convert-txt.ts";
 import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
@@ -21,4 +22,22 @@ export async function convertHtml(html: string): Promise<ExtractedDocument & { t
   let markdown = await htmlToMarkdown(body);
   if (title && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return { ...documentFromText(markdown, "The page contains no readable text"), title };
+}
+
+/** An uploaded .html or .htm file: decoded by its byte-order mark, else its declared charset, else like a text file. */
+export function convertHtmlFile(bytes: Buffer): Promise<ExtractedDocument> {
+  return convertHtml(decodeHtml(bytes));
+}
+
+export function decodeHtml(bytes: Buffer): string {
+  const hasBom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  const declared = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(bytes.subarray(0, 4096).toString("latin1"))?.[1];
+  if (!hasBom && declared && !/^utf-?8$/i.test(declared)) {
+    try {
+      return new TextDecoder(declared).decode(bytes);
+    } catch {
+      // An unknown label: fall through to detection.
+    }
+  }
+  return decodeText(bytes);
 }

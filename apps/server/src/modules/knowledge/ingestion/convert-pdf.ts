@@ -2,8 +2,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
+import { OcrError, openPdfForOcr, type OcrLimits } from "./ocr-engine.ts";
+import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
+import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
-export const SCANNED_PDF_REASON = "No text layer found: this PDF looks scanned (images only), and text recognition (OCR) is not available.";
+export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
 interface PositionedText {
   str: string;
@@ -13,69 +16,94 @@ interface PositionedText {
   hasEOL?: boolean;
 }
 
-const require = createRequire(import.meta.url);
-let standardFontDataUrl: string | undefined;
-try {
-  standardFontDataUrl = `${path.join(path.dirname(require.resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
-} catch {
-  standardFontDataUrl = undefined;
-}
-
-/**
- * The extraction runs in a worker thread, so parsing a long PDF never stalls other requests and pdf.js's
- * memory is returned when the worker exits. The worker is plain JavaScript passed as source, so it needs
- * no build step; it only reads glyph runs, which this thread turns into lines.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { pathToFileURL } = require("node:url");
-(async () => {
-  const { getDocument } = await import(pathToFileURL(workerData.pdfjsPath).href);
-  let pdf;
-  try {
-    pdf = await getDocument({ data: workerData.bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl }).promise;
-  } catch (error) {
-    parentPort.postMessage({ type: "open-error", message: String((error && error.message) || error) });
-    return;
-  }
-  for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-    const page = await pdf.getPage(pageNumber);
-    const content = await page.getTextContent();
-    const items = content.items.filter((item) => "str" in item).map((item) => ({ str: item.str, transform: item.transform, width: item.width, height: item.height }));
-    page.cleanup();
-    parentPort.postMessage({ type: "page", pageNumber, items });
-  }
-  await pdf.destroy();
-  parentPort.postMessage({ type: "done" });
-})().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) }));
-`;
-
 type WorkerMessage =
   | { type: "page"; pageNumber: number; items: PositionedText[] }
-  | { type: "done" }
+  | { type: "done"; pages: number }
   | { type: "open-error" | "error"; message: string };
+
+const require = createRequire(import.meta.url);
+const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
+const WORKER_DATA = {
+  pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
+  standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
+  cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
+};
 
 function openError(message: string): ConversionError {
   if (/password/i.test(message)) return new ConversionError("The PDF is password-protected");
   return new ConversionError(`The PDF could not be read: ${message}`);
 }
 
-export async function convertPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
+/**
+ * Text page by page. A page with (almost) no text layer, or whose text is mostly not words (a font without a
+ * Unicode map), is rendered and read by OCR instead, one page at a time. Parsing runs in a worker thread and OCR
+ * in its own process, so a long scan never stalls other requests and its memory is bounded and given back.
+ */
+export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
+  const pageTexts = await readPageTexts(bytes);
+  const sections: ExtractedSection[] = [];
+  const ocrPages: number[] = [];
+  const ocrFailedPages: number[] = [];
+  let ocr: ReturnType<typeof openPdfForOcr> | undefined;
+  try {
+    for (const [index, text] of pageTexts.entries()) {
+      const pageNumber = index + 1;
+      const letters = letterCount(text);
+      const unreadable = isMostlyUnreadable(text);
+      let chosen = text;
+      if (unreadable || letters < MIN_LETTERS_TO_JUDGE) {
+        ocr ??= openPdfForOcr(bytes, limits);
+        let recognized = "";
+        try {
+          // A page with a few readable typed words is recognised only when it also shows an image (a scan with a stamp).
+          recognized = (await ocr.readPage(pageNumber, { onlyWithImages: !unreadable && letters > 0 })) ?? "";
+        } catch (error) {
+          if (!(error instanceof OcrError)) throw error;
+          ocrFailedPages.push(pageNumber);
+        }
+        chosen = betterPageText(text, recognized);
+        if (chosen === recognized && recognized) ocrPages.push(pageNumber);
+      }
+      if (chosen.trim()) sections.push({ source: `page ${pageNumber}`, text: chosen });
+    }
+  } finally {
+    await ocr?.close();
+  }
+  const document: ExtractedDocument = { sections };
+  if (ocrPages.length > 0) document.ocrPages = ocrPages;
+  if (ocrFailedPages.length > 0) document.ocrFailedPages = ocrFailedPages;
+  if (sections.length === 0) {
+    document.notProcessedReason =
+      ocrFailedPages.length > 0 ? `Text recognition (OCR) could not finish ${pagesPhrase(ocrFailedPages)} within its limits, and no other text was found.` : SCANNED_PDF_REASON;
+  }
+  return document;
+}
+
+/** The text layer unless OCR found more readable text; unreadable text is never kept. */
+function betterPageText(layer: string, recognized: string): string {
+  const layerReadable = !isMostlyUnreadable(layer);
+  const recognizedReadable = recognized.trim() !== "" && !isMostlyUnreadable(recognized);
+  if (recognizedReadable && (!layerReadable || letterCount(recognized) > letterCount(layer))) return recognized;
+  return layerReadable ? layer : "";
+}
+
+const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
+
+/** Every page's text, read in a worker thread (whose memory is returned when it exits). */
+async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
   const data = new Uint8Array(bytes);
-  const worker = new Worker(WORKER_SOURCE, {
+  const worker = new Worker(PDF_WORKER_SOURCE, {
     eval: true,
-    workerData: { bytes: data, pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"), standardFontDataUrl },
+    workerData: { ...WORKER_DATA, bytes: data },
     transferList: [data.buffer],
     resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
-  const sections: ExtractedSection[] = [];
+  const texts: string[] = [];
   try {
-    await new Promise<void>((resolve, reject) => {
+    return await new Promise<string[]>((resolve, reject) => {
       worker.on("message", (message: WorkerMessage) => {
-        if (message.type === "page") {
-          const text = pageText(message.items);
-          if (text.trim()) sections.push({ source: `page ${message.pageNumber}`, text });
-        } else if (message.type === "done") resolve();
+        if (message.type === "page") texts[message.pageNumber - 1] = pageText(message.items);
+        else if (message.type === "done") resolve(Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""));
         else if (message.type === "open-error") reject(openError(message.message));
         else reject(new ConversionError(`The PDF could not be read: ${message.message}`));
       });
@@ -85,8 +113,6 @@ export async function convertPdf(bytes: Uint8Array): Promise<ExtractedDocument> 
   } finally {
     await worker.terminate();
   }
-  if (sections.length === 0) return { sections, notProcessedReason: SCANNED_PDF_REASON };
-  return { sections };
 }
 
 /** Groups glyph runs into lines by baseline, orders them left to right, and marks paragraph gaps with blank lines. */

@@ -28,7 +28,6 @@ export function decodeText(bytes: Uint8Array): string {
 
 export function convertTxt(bytes: Uint8Array): ExtractedDocument {
   // NUL bytes are left over from a mis-detected UTF-16 file; they would cut the text in SQLite and the browser.
-  // eslint-disable-next-line no-control-regex
-  const text = decodeText(bytes).replace(/\r\n?/g, "\n").replace(/\u0000/g, "");
+  const text = decodeText(bytes).replace(/\r\n?/g, "\n").replaceAll("\u0000", "");
   return documentFromText(text, "The file contains no text");
 }

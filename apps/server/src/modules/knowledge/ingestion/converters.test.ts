@@ -1,28 +1,31 @@
 import { readdirSync } from "node:fs";
+import { SUPPORTED_UPLOAD_EXTENSIONS } from "@sage/contracts/knowledge";
 import { describe, expect, it } from "vitest";
 import { chunkSections } from "./chunker.ts";
 import { convertFile, supportedExtension } from "./convert-file.ts";
 import { convertHtml } from "./convert-html.ts";
 import { SCANNED_PDF_REASON } from "./convert-pdf.ts";
 import { decodeText } from "./convert-txt.ts";
+import { downloadContentType } from "./download-content-type.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { makeDocx, makeImageOnlyPdf, makePdf } from "./test-documents.ts";
 
 describe("converters", () => {
-  it("reads a multi-page PDF page by page, keeping table rows on one line", async () => {
+  it("reads a multi-page PDF page by page, keeping table rows on one line, without OCR", async () => {
     const pdf = await makePdf(
       [["Introduction to the Orion report.", "It covers three regions."], ["Second page about sales figures."], ["Closing remarks on page three."]],
       { page: 2, rows: [["Region", "Q1", "Q2"], ["North", "120", "140"]] },
     );
     const document = await convertFile("pdf", pdf);
     expect(document.notProcessedReason).toBeUndefined();
+    expect(document.ocrPages).toBeUndefined();
     expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2", "page 3"]);
     expect(document.sections[0]!.text).toBe("Introduction to the Orion report.\nIt covers three regions.");
     expect(document.sections[1]!.text).toContain("Region Q1 Q2\nNorth 120 140");
     expect(document.sections[2]!.text).toBe("Closing remarks on page three.");
   });
 
-  it("reports a PDF without a text layer as not processed, with the reason", async () => {
+  it("reports a PDF without a text layer or any recognisable words as not processed, with the reason", { timeout: 120_000 }, async () => {
     const document = await convertFile("pdf", await makeImageOnlyPdf());
     expect(document.sections).toEqual([]);
     expect(document.notProcessedReason).toBe(SCANNED_PDF_REASON);
@@ -55,8 +58,17 @@ describe("converters", () => {
     expect(supportedExtension("Report.PDF")).toBe("pdf");
     expect(supportedExtension("notes.Txt")).toBe("txt");
     expect(supportedExtension("old.doc")).toBe("doc");
-    expect(supportedExtension("sheet.xlsx")).toBeNull();
+    expect(supportedExtension("Budget.XLSX")).toBe("xlsx");
+    expect(supportedExtension("scan.TIF")).toBe("tif");
+    expect(supportedExtension("sheet.numbers")).toBeNull();
     expect(supportedExtension("no-extension")).toBeNull();
+  });
+
+  it("gives every supported type a download content type, and HTML as inert text", () => {
+    for (const extension of SUPPORTED_UPLOAD_EXTENSIONS) expect(downloadContentType(`file.${extension}`)).not.toBe("application/octet-stream");
+    expect(downloadContentType("deck.PPTX")).toBe("application/vnd.openxmlformats-officedocument.presentationml.presentation");
+    expect(downloadContentType("page.html")).toBe("text/plain; charset=utf-8");
+    expect(downloadContentType("tool.exe")).toBe("application/octet-stream");
   });
 
   it("reads a legacy .doc from the shared fixtures when one is present", async (context) => {

@@ -9,6 +9,19 @@ export interface ExtractedDocument {
   sections: ExtractedSection[];
   /** Set when nothing usable was extracted: the item is kept, with this reason shown to the user. */
   notProcessedReason?: string;
+  /** Pages (1-based) whose text came from text recognition: scanned pages, images, pages with unreadable text. */
+  ocrPages?: number[];
+  /** Pages that text recognition gave up on (over its time limit or failed); their text is missing. */
+  ocrFailedPages?: number[];
+  /** Files carried inside the document (e-mail attachments) whose type we convert, to become child items. */
+  attachments?: ExtractedAttachment[];
+}
+
+export interface ExtractedAttachment {
+  filename: string;
+  bytes: Buffer;
+  /** The message the attachment came from, for an mbox ('message 3'); absent for a single e-mail. */
+  source?: string;
 }
 
 /** Thrown for documents that cannot be read at all (corrupt, encrypted, wrong type). */

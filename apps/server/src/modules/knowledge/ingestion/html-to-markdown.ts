@@ -114,7 +114,7 @@ export async function htmlToMarkdown(html: string): Promise<string> {
 }
 
 /** List items stay on consecutive lines; every other block is separated by a blank line. */
-function joinBlocks(blocks: string[]): string {
+export function joinBlocks(blocks: string[]): string {
   const isListItem = (block: string) => /^\s*(-|\d+\.) /.test(block);
   let output = "";
   blocks.forEach((block, index) => {

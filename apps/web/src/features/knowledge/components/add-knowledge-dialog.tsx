@@ -128,7 +128,7 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
             <>
               <DialogHeader>
                 <DialogTitle>Add Knowledge</DialogTitle>
-                <DialogDescription>Add files (PDF, DOCX, DOC, TXT), a web link or a note.</DialogDescription>
+                <DialogDescription>Add files (documents, slides, spreadsheets, mail, calendars or images), a web link or a note.</DialogDescription>
               </DialogHeader>
               <div
                 role="region"

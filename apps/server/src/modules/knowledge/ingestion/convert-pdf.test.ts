@@ -1,0 +1,66 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { afterAll, describe, expect, it } from "vitest";
+import { convertPdf } from "./convert-pdf.ts";
+import { closeOcr } from "./ocr-engine.ts";
+import { makePdf } from "./test-documents.ts";
+import { makeScannedPdf, renderA4Page } from "./test-images.ts";
+
+afterAll(closeOcr);
+
+const scan = (lines: string[]) => renderA4Page(lines, 150);
+
+// OCR takes seconds a page, and much longer on a busy machine.
+describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
+  it("reads an image-only PDF page by page and says which pages were recognised", async () => {
+    const pdf = await makeScannedPdf([scan(["The signed lease for the Orion warehouse."]), scan(["Payment is due on 15 April 2025."])]);
+    const document = await convertPdf(pdf);
+    expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2"]);
+    expect(document.sections[0]!.text).toContain("The signed lease for the Orion warehouse.");
+    expect(document.sections[1]!.text).toContain("Payment is due on 15 April 2025.");
+    expect(document.ocrPages).toEqual([1, 2]);
+    expect(document.notProcessedReason).toBeUndefined();
+  });
+
+  it("recognises only the pages without a text layer", async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    pdf.addPage([595, 842]).drawText("Typed cover letter about the Vega merger.", { x: 50, y: 780, size: 12, font });
+    const scanned = await pdf.embedPng(scan(["Handwritten approval of the Vega merger."]));
+    pdf.addPage([595, 842]).drawImage(scanned, { x: 0, y: 0, width: 595, height: 842 });
+    const document = await convertPdf(await pdf.save());
+    expect(document.sections.map((section) => [section.source, section.text])).toEqual([
+      ["page 1", "Typed cover letter about the Vega merger."],
+      ["page 2", expect.stringContaining("approval of the Vega merger.")],
+    ]);
+    expect(document.ocrPages).toEqual([2]);
+  });
+
+  it("reads a scanned page that carries a few stamped words of text layer", async () => {
+    const document = await convertPdf(await makeScannedPdf([scan(["The auditor signed the Orion accounts."])], [["Page 3"]]));
+    expect(document.sections[0]!.text).toContain("The auditor signed the Orion accounts.");
+    expect(document.ocrPages).toEqual([1]);
+  });
+
+  it("keeps a short typed page as it is, without OCR", async () => {
+    const document = await convertPdf(await makePdf([["Appendix B"]]));
+    expect(document.sections).toEqual([{ source: "page 1", text: "Appendix B" }]);
+    expect(document.ocrPages).toBeUndefined();
+  });
+
+  it("replaces a text layer of glyph codes (a font without a Unicode map) by what the page shows", async () => {
+    const garbage = ["7KH FDVK DQG FDVK HTXLYDOHQWV URVH E\\ WZHOYH SHU FHQW", "LQ WKH ILUVW TXDUWHU RI WKH \\HDU"];
+    const pdf = await makeScannedPdf([scan(["The cash and cash equivalents rose by twelve per cent", "in the first quarter of the year."])], [garbage]);
+    const document = await convertPdf(pdf);
+    expect(document.sections).toHaveLength(1);
+    expect(document.sections[0]!.text).toContain("cash and cash equivalents rose by twelve per cent");
+    expect(document.sections[0]!.text).not.toContain("FDVK");
+    expect(document.ocrPages).toEqual([1]);
+  });
+
+  it("gives up a page over the OCR time limit and says so", async () => {
+    const document = await convertPdf(await makeScannedPdf([scan(["Too slow to read."])]), { pageTimeoutMs: 1 });
+    expect(document.sections).toEqual([]);
+    expect(document.ocrFailedPages).toEqual([1]);
+    expect(document.notProcessedReason).toMatch(/could not finish page 1 within its limits/);
+  });
+});

@@ -1,0 +1,210 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { OCR_PROCESS_SOURCE } from "./ocr-process-source.ts";
+
+/** 8-bit grey pixels, row by row. */
+export interface GrayImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export interface OcrLimits {
+  /** A page that takes longer is given up: the OCR process is ended (freeing its memory) and replaced. */
+  pageTimeoutMs: number;
+  /** Pages are rendered, and images scaled, to at most this many pixels; this bounds the recogniser's memory. */
+  maxPixels: number;
+  /** The OCR process is ended when its resident memory passes this (checked while a page is read). */
+  maxProcessMb: number;
+  /** WebAssembly memory only grows, so the process is replaced after this many pages. */
+  pagesPerProcess: number;
+  /** An idle process is ended after this long, returning its memory. */
+  idleMs: number;
+}
+
+/** 4.5 million pixels is A4 at about 210 dpi: 10 pt text reads as well as at 300 dpi, in less memory. */
+export const OCR_LIMITS: OcrLimits = { pageTimeoutMs: 120_000, maxPixels: 4_500_000, maxProcessMb: 700, pagesPerProcess: 50, idleMs: 15_000 };
+/** Pages are rendered at this resolution when it fits the pixel budget. */
+export const OCR_DPI = 300;
+
+export class OcrError extends Error {}
+
+const require = createRequire(import.meta.url);
+const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
+/** English LSTM data shipped in the npm package (integer "best" models, tesseract.js's own default): never downloaded. */
+export const OCR_LANGUAGE_PATH = path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
+const PROCESS_CONFIG = JSON.stringify({
+  tesseractPath: require.resolve("tesseract.js"),
+  languagePath: OCR_LANGUAGE_PATH,
+  pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
+  standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
+  cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
+  // JPEG 2000 and JBIG2 images, common in scans, are decoded by pdf.js's WebAssembly modules.
+  wasmUrl: `${path.join(pdfjsDir, "wasm")}/`,
+});
+
+interface Reply {
+  id: number;
+  error?: string;
+  text?: string;
+  skipped?: boolean;
+  pages?: number;
+}
+
+let child: ChildProcess | null = null;
+/** Bumped whenever a process ends, so PDF sessions know to open their document again. */
+let generation = 0;
+let pagesOnProcess = 0;
+let nextId = 1;
+let idleTimer: NodeJS.Timeout | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+const waiting = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
+
+function startProcess(): ChildProcess {
+  const started = spawn(process.execPath, ["--max-old-space-size=256", "--expose-gc", "-e", OCR_PROCESS_SOURCE, PROCESS_CONFIG], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    serialization: "advanced",
+  });
+  started.on("message", (reply: Reply) => {
+    const request = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (reply.error !== undefined) request?.reject(new OcrError(`Text recognition failed: ${reply.error}`));
+    else request?.resolve(reply);
+  });
+  started.on("exit", () => {
+    if (child === started) child = null;
+    generation++;
+    pagesOnProcess = 0;
+    for (const request of waiting.values()) request.reject(new OcrError("The text recognition process stopped"));
+    waiting.clear();
+  });
+  return started;
+}
+
+function residentMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0; // Not Linux: no memory watch, the time limit still holds.
+  }
+}
+
+async function stopProcess(): Promise<void> {
+  const stopping = child;
+  child = null;
+  if (!stopping || stopping.exitCode !== null) return;
+  const exited = new Promise((resolve) => stopping.once("exit", resolve));
+  stopping.kill("SIGKILL");
+  await exited;
+}
+
+/** An idle OCR process must not keep the server (or a script, or a test run) from exiting. */
+function holdOpen(target: ChildProcess, hold: boolean): void {
+  const channel = target.channel as { ref(): void; unref(): void } | null | undefined;
+  if (hold) {
+    target.ref();
+    channel?.ref();
+  } else {
+    target.unref();
+    channel?.unref();
+  }
+}
+
+function ask(target: ChildProcess, message: object): Promise<Reply> {
+  return new Promise<Reply>((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    target.send({ id, ...message });
+  });
+}
+
+/**
+ * One request to the OCR process, queued behind all others: one page at a time in the whole server. Past the time
+ * or memory limit the process is killed, which ends the request (and frees everything it held).
+ */
+function send(message: object, limits: OcrLimits, prepare?: (process: ChildProcess) => Promise<void>): Promise<Reply> {
+  const run = queue.then(async () => {
+    clearTimeout(idleTimer);
+    const current = (child ??= startProcess());
+    let timer: NodeJS.Timeout | undefined;
+    let watch: NodeJS.Timeout | undefined;
+    const limitHit = new Promise<never>((_, reject) => {
+      const fail = (reason: string) => {
+        reject(new OcrError(reason));
+        void stopProcess();
+      };
+      timer = setTimeout(() => fail(`Text recognition took longer than ${Math.round(limits.pageTimeoutMs / 1000)} s`), limits.pageTimeoutMs);
+      const checkMemory = () => {
+        if (residentMb(current.pid) > limits.maxProcessMb) fail(`Text recognition used more than ${limits.maxProcessMb} MB`);
+      };
+      // Checked at once as well: a page read faster than one interval would otherwise never be measured.
+      checkMemory();
+      watch = setInterval(checkMemory, 250);
+    });
+    holdOpen(current, true);
+    try {
+      return await Promise.race([prepare?.(current).then(() => ask(current, message)) ?? ask(current, message), limitHit]);
+    } finally {
+      holdOpen(current, false);
+      clearTimeout(timer);
+      clearInterval(watch);
+      idleTimer = setTimeout(() => void stopProcess(), limits.idleMs);
+      idleTimer.unref();
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** A process past its page count or its memory limit is replaced before the next page, which then starts small. */
+async function afterPage(limits: OcrLimits): Promise<void> {
+  if (++pagesOnProcess >= limits.pagesPerProcess || residentMb(child?.pid) > limits.maxProcessMb) await stopProcess();
+}
+
+/** Recognises the text of one image. */
+export async function recognizeText(image: GrayImage, limits: Partial<OcrLimits> = {}): Promise<string> {
+  const bounds = { ...OCR_LIMITS, ...limits };
+  if (image.width * image.height > bounds.maxPixels) throw new OcrError(`The image is larger than ${bounds.maxPixels} pixels`);
+  const reply = await send({ type: "recognize", image }, bounds);
+  await afterPage(bounds);
+  return reply.text ?? "";
+}
+
+export interface PdfOcrSession {
+  /** The page's recognised text, or null when it paints nothing (or, with onlyWithImages, no image) worth reading. */
+  readPage(pageNumber: number, options: { onlyWithImages: boolean }): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/** Pages of one PDF rendered and read in the OCR process; the document is sent again if the process was replaced. */
+export function openPdfForOcr(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): PdfOcrSession {
+  const bounds = { ...OCR_LIMITS, ...limits };
+  const documentId = nextId++;
+  let openIn = -1;
+  const ensureOpen = async (target: ChildProcess) => {
+    if (openIn === generation) return;
+    const reply = await ask(target, { type: "open-pdf", documentId, bytes });
+    if (reply.pages === undefined) throw new OcrError("The PDF could not be opened for text recognition");
+    openIn = generation;
+  };
+  return {
+    async readPage(pageNumber, options) {
+      const reply = await send({ type: "pdf-page", documentId, pageNumber, dpi: OCR_DPI, maxPixels: bounds.maxPixels, ...options }, bounds, ensureOpen);
+      if (reply.skipped) return null;
+      await afterPage(bounds);
+      return reply.text ?? "";
+    },
+    async close() {
+      if (openIn === generation && child) await send({ type: "close-pdf", documentId }, bounds).catch(() => undefined);
+    },
+  };
+}
+
+/** Ends the OCR process now (tests, shutdown). */
+export async function closeOcr(): Promise<void> {
+  clearTimeout(idleTimer);
+  await queue;
+  await stopProcess();
+}
