@@ -58,8 +58,11 @@ export interface Config {
   logLevel: Env["SAGE_LOG_LEVEL"];
   maxBodyBytes: number;
   maxUploadBytes: number;
-  /** Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts). */
-  documentLimits: { memoryMb: number; timeoutMs: number };
+  /**
+   * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
+   * the only environment it gets: no API keys for a parser exploit to read.
+   */
+  documentLimits: { memoryMb: number; timeoutMs: number; env: Record<string, string> };
   fetchAllowPrivate: boolean;
   llm: {
     provider: "gemini" | "openai-compatible" | "none";
@@ -94,6 +97,11 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** What the document reader's process may see of the server's environment (paths and locale, never secrets). */
+const CONVERSION_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL", "NODE_ENV", "TZ"];
+const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
+  Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
+
 /** The only reader of process.env: parses once, fails fast naming the bad keys. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -127,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
-    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000 },
+    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, env: pickDefined(env, CONVERSION_ENV) },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     llm: {
       provider,

@@ -56,7 +56,7 @@ export function createKnowledgeModule(deps: {
   conversations: ConversationsPort;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   maxUploadBytes: number;
-  documentLimits: { memoryMb: number; timeoutMs: number };
+  documentLimits: { memoryMb: number; timeoutMs: number; env?: Record<string, string> };
   warn(message: string, error?: unknown): void;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);

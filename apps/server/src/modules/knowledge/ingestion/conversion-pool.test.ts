@@ -5,6 +5,7 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import { makeDocxBomb } from "../../../reliability/document-bombs.ts";
 import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "./conversion-pool.ts";
 import { makeDocx, makePdf } from "./test-documents.ts";
+import { renderTextImage } from "./test-images.ts";
 
 const temp = makeTempDir();
 const pools: ConversionPool[] = [];
@@ -36,6 +37,13 @@ describe("conversion pool", () => {
     expect(page.chunks[0]!.content).toBe("Plain page text.");
     expect(await conversions.convert({ kind: "note", text: "   " })).toEqual({ chunks: [], notProcessedReason: "The note is empty" });
   });
+
+  it("reads an image by text recognition in its process and says which pages came from it", async () => {
+    const image = file("scan.png", renderTextImage(["The board approved the Falcon expansion."]));
+    const document = await pool().convert({ kind: "file", extension: "png", path: image });
+    expect(document.chunks.map((chunk) => chunk.content).join(" ")).toContain("Falcon expansion");
+    expect(document.ocrPages).toEqual([1]);
+  }, 120_000);
 
   it("sends a long document's chunks back in slices, all of them in order", async () => {
     const paragraphs = Array.from({ length: 6000 }, (_, index) => `Paragraph ${index} about the quarterly travel budget and its hotels.`);

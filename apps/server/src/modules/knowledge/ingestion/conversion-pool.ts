@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Chunk } from "./chunker.ts";
-import type { ConversionReply, ConversionRequest } from "./conversion-process.ts";
+import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.ts";
 import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
@@ -12,7 +12,7 @@ export interface ConversionPoolOptions {
   size: number;
   /** Resident memory one conversion process may use; its JavaScript heap is capped at three quarters of it. */
   memoryMb: number;
-  /** Longest one document may take. */
+  /** Longest one document may take; for a scan, longest between two pages read by text recognition. */
   timeoutMs: number;
   /** A zip-based document whose entries declare more than this is refused unopened. */
   maxExpandedBytes: number;
@@ -20,12 +20,13 @@ export interface ConversionPoolOptions {
   maxTextBytes: number;
   /** A process with nothing to do exits after this long. */
   idleMs: number;
+  /** The processes' environment (the server's own when absent): the server passes one without its secrets. */
+  env?: Record<string, string>;
 }
 
-export interface ConvertedDocument {
+/** A document's chunks, with what else its converter found (OCR pages, attachments: see ExtractedDocument). */
+export interface ConvertedDocument extends ConversionExtras {
   chunks: Chunk[];
-  /** Set when nothing usable was extracted (a scanned PDF, an empty note): the item is kept with this reason. */
-  notProcessedReason?: string;
 }
 
 export interface ConversionPool {
@@ -54,6 +55,8 @@ function residentMb(pid: number): number {
     return 0;
   }
 }
+
+const withoutUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 
 /** The conversion process's entry: the built file beside this one, or the TypeScript source under tsx (dev, tests). */
 function processEntry(): { file: string; execArgv: string[] } {
@@ -84,6 +87,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
+      env: options.env,
     });
     const slot: Slot = { child, stderr: "", exited: false };
     slots.add(slot);
@@ -148,7 +152,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         killedFor = reason;
         child.kill("SIGKILL");
       };
-      const timer = setTimeout(() => kill("time"), options.timeoutMs);
+      let timer = setTimeout(() => kill("time"), options.timeoutMs);
       const watchdog = canReadRss && child.pid ? setInterval(() => residentMb(child.pid!) > options.memoryMb && kill("memory"), RSS_CHECK_MS) : undefined;
       const finish = () => {
         clearTimeout(timer);
@@ -162,9 +166,16 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
           for (const chunk of reply.chunks) chunks.push(chunk);
           return;
         }
+        if (reply.type === "progress") {
+          // A long scan reads page after page for many minutes: the limit is on time without progress.
+          clearTimeout(timer);
+          timer = setTimeout(() => kill("time"), options.timeoutMs);
+          return;
+        }
         finish();
-        if (reply.type === "done") resolve(reply.notProcessedReason ? { chunks: [], notProcessedReason: reply.notProcessedReason } : { chunks });
-        else reject(new ConversionError(reply.message));
+        if (reply.type === "error") return reject(new ConversionError(reply.message));
+        const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = reply;
+        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments }));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();

@@ -1,5 +1,7 @@
 import { chunkSections, type Chunk } from "./chunker.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
+import type { ExtractedAttachment } from "./extracted-document.ts";
+import { ocrProgress } from "./ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 
 /**
@@ -13,10 +15,20 @@ export interface ConversionRequest {
   limits: ConversionLimits & { maxTextBytes: number };
 }
 
+/** What a document gave besides its chunks (see ExtractedDocument). */
+export interface ConversionExtras {
+  notProcessedReason?: string;
+  ocrPages?: number[];
+  ocrFailedPages?: number[];
+  attachments?: ExtractedAttachment[];
+}
+
 export type ConversionReply =
   | { type: "ready" }
   | { id: number; type: "chunks"; chunks: Chunk[] }
-  | { id: number; type: "done"; notProcessedReason?: string }
+  /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
+  | { id: number; type: "progress" }
+  | ({ id: number; type: "done" } & ConversionExtras)
   | { id: number; type: "error"; message: string };
 
 /** Chunks go back in slices this size, so the server never decodes one huge message in a single turn. */
@@ -25,9 +37,12 @@ const SLICE_BYTES = 256 * 1024;
 const send = (reply: ConversionReply) => process.send!(reply);
 
 async function handle({ id, input, limits }: ConversionRequest) {
+  ocrProgress.onPage = () => send({ id, type: "progress" });
   try {
     const document = await convertInput(input, limits);
-    if (document.notProcessedReason) return send({ id, type: "done", notProcessedReason: document.notProcessedReason });
+    const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = document;
+    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments };
+    if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
     const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
     let slice: Chunk[] = [];
@@ -42,9 +57,11 @@ async function handle({ id, input, limits }: ConversionRequest) {
       }
     }
     if (slice.length > 0) send({ id, type: "chunks", chunks: slice });
-    send({ id, type: "done" });
+    send({ id, type: "done", ...extras });
   } catch (error) {
     send({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
+  } finally {
+    ocrProgress.onPage = undefined;
   }
 }
 
