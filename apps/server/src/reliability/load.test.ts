@@ -98,10 +98,17 @@ describe("load", () => {
     clearInterval(sampler);
     running = false;
     await Promise.all([...hostileClients, writer]);
-    const files = await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json();
+    // The last re-upload of the bomb may still be queued behind the large ingestion: wait for its job to end.
+    type ListedFile = { name: string; status: string; statusReason: string | null };
+    const listFiles = async () => (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as ListedFile[];
+    let files = await listFiles();
+    for (const deadline = Date.now() + 60_000; files.some((file) => file.name === "board-minutes.docx" && ["queued", "processing"].includes(file.status)) && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      files = await listFiles();
+    }
     const stored = new Set(((await (await fetch(`${server.url}/api/conversations/${ledger.id}/messages`, { headers: { cookie } })).json()) as Array<{ content: string }>).map((message) => message.content));
     const lost = writes.acknowledged.filter((content) => !stored.has(content));
-    const bombs = (files as Array<{ name: string; status: string; statusReason: string | null }>).filter((file) => file.name === "board-minutes.docx");
+    const bombs = files.filter((file) => file.name === "board-minutes.docx");
     await server.stop();
 
     const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
