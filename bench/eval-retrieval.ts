@@ -4,7 +4,11 @@
  * SAGE_SCIFACT_DIR overrides the data folder (default ../shared/eval/scifact beside the repo).
  * `-- --limit=N` keeps the first N queries and a corpus of their relevant documents plus 10 x N others: a quick
  * check that a configuration runs end to end (e.g. SAGE_EMBEDDER=local with a model folder), not a figure to quote.
+ * Each run also reports nDCG@10 on five fixed folds of the queries (by a hash of the query id), so a method tuned on
+ * some folds can be checked on the others; `-- --per-query=FILE` writes every query's nDCG@10 as JSON for paired
+ * comparisons between two runs.
  */
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeTempDir } from "../packages/testkit/src/temp-dir.ts";
@@ -19,10 +23,16 @@ import { ingestPlainDocument } from "./ingest-plain-document.ts";
 import { loadSciFact, ndcgAt, recallAt, type SciFact } from "./scifact-data.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const dataDir = process.env.SAGE_SCIFACT_DIR ?? path.resolve(repoRoot, "../shared/eval/scifact");
+// The shared folder sits beside the main checkout (../shared) or two levels up from a worktree (/work/wt/NAME).
+const dataDir =
+  process.env.SAGE_SCIFACT_DIR ??
+  [path.resolve(repoRoot, "../shared/eval/scifact"), path.resolve(repoRoot, "../../shared/eval/scifact")].find((dir) => existsSync(dir)) ??
+  path.resolve(repoRoot, "../shared/eval/scifact");
 
 const limitArg = process.argv.find((arg) => arg.startsWith("--limit="));
 const limit = limitArg ? Number(limitArg.slice("--limit=".length)) : null;
+const perQueryFile = process.argv.find((arg) => arg.startsWith("--per-query="))?.slice("--per-query=".length);
+const FOLDS = 5;
 
 async function main() {
   if (limit !== null && !(Number.isInteger(limit) && limit > 0)) throw new Error(`--limit needs a positive whole number, not ${limitArg}`);
@@ -55,11 +65,14 @@ async function main() {
       configs.push({ name: `hybrid:${setup.embedder.id}`, service: benchRetrieval(store.sqlite, { embedder: setup.embedder, vectors }) });
     }
     const runs: Record<string, unknown> = {};
+    const perQuery: Record<string, Record<string, number>> = {};
     for (const config of configs) {
       const service = config.service;
       let ndcg = 0;
       let recall = 0;
       const latencies: number[] = [];
+      const scores: Record<string, number> = {};
+      perQuery[config.name] = scores;
       for (const query of data.queries) {
         const t0 = performance.now();
         const chunks = await service.searchChunks(query.text, { userId: 1 }, 300);
@@ -72,7 +85,8 @@ async function main() {
           ranked.push(itemToDoc.get(chunk.itemId)!);
         }
         const relevant = data.qrels.get(query.id)!;
-        ndcg += ndcgAt(ranked, relevant, 10);
+        scores[query.id] = ndcgAt(ranked, relevant, 10);
+        ndcg += scores[query.id]!;
         recall += recallAt(ranked, relevant, 100);
       }
       latencies.sort((a, b) => a - b);
@@ -81,6 +95,7 @@ async function main() {
         "recall@100": round(recall / data.queries.length),
         p50_ms: round(latencies[Math.floor(latencies.length * 0.5)]),
         p95_ms: round(latencies[Math.floor(latencies.length * 0.95)]),
+        "nDCG@10_by_fold": foldMeans(scores),
       };
     }
     const chunkCount = (store.sqlite.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
@@ -91,6 +106,7 @@ async function main() {
         2,
       ),
     );
+    if (perQueryFile) writeFileSync(perQueryFile, JSON.stringify(perQuery));
   } finally {
     await store.close();
     temp.remove();
@@ -103,6 +119,23 @@ function subset(data: SciFact, count: number): SciFact {
   const wanted = new Set(queries.flatMap((query) => [...data.qrels.get(query.id)!]));
   const others = data.corpus.filter((doc) => !wanted.has(doc.id)).slice(0, 10 * count);
   return { ...data, queries, corpus: [...data.corpus.filter((doc) => wanted.has(doc.id)), ...others] };
+}
+
+/** A query's fold: FNV-1a of its id, so the split never depends on what the query says or how it scores. */
+function foldOf(queryId: string): number {
+  let hash = 2166136261;
+  for (const char of queryId) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+  return (hash >>> 0) % FOLDS;
+}
+
+function foldMeans(scores: Record<string, number>): number[] {
+  const sums = new Array<number>(FOLDS).fill(0);
+  const counts = new Array<number>(FOLDS).fill(0);
+  for (const [id, value] of Object.entries(scores)) {
+    sums[foldOf(id)]! += value;
+    counts[foldOf(id)]! += 1;
+  }
+  return sums.map((sum, fold) => round(sum / Math.max(1, counts[fold]!)));
 }
 
 const round = (value: number) => Math.round(value * 10000) / 10000;

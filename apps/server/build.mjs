@@ -33,6 +33,8 @@ const EXTERNAL = [
   "rtf.js",
   "@fastify/ajv-compiler",
   "@fastify/fast-json-stringify-compiler",
+  // CommonJS that @fastify/cookie loads with import(): bundled, esbuild would give it only a default export.
+  "cookie",
 ];
 
 rmSync("dist", { recursive: true, force: true });

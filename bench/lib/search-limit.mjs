@@ -41,6 +41,7 @@ export async function openInProcess(dataDir, dimensions) {
   const { benchRetrieval } = await import(path.join(ROOT, "bench/lib/retrieval-service.ts"));
   const { createVectorStore } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
   const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/index/query-terms.ts"));
+  const { lexicalTable } = await import(path.join(serverSrc, "modules/retrieval/index/lexical-index.ts"));
   const store = openStore({ dataDir });
   const embedder = {
     id: EMBEDDERS[dimensions].id,
@@ -52,7 +53,9 @@ export async function openInProcess(dataDir, dimensions) {
   const indexDir = path.join(dataDir, "vector-index");
   const vectors = createVectorStore(store.sqlite, { indexDir });
   const service = benchRetrieval(store.sqlite, { embedder, vectors });
-  const bareFts = store.sqlite.prepare("SELECT rowid, bm25(chunks_fts, 2, 1) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?");
+  // The demo user's own full-text table, the one the service searches.
+  const fts = lexicalTable(DEMO_USER_ID);
+  const bareFts = store.sqlite.prepare(`SELECT rowid, bm25(${fts}, 2, 1) AS rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?`);
 
   let index = null;
   /**

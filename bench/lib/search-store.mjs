@@ -9,10 +9,12 @@ import { createRequire } from "node:module";
 import { embedText, fileName, fileTopic, passage } from "./corpus.mjs";
 import { rng } from "./seed-chunks.mjs";
 import { startSage } from "./server.mjs";
+import { createLexicalIndex } from "../../apps/server/src/modules/retrieval/index/lexical-index.ts";
 
 const require = createRequire(import.meta.url);
 const Database = require("better-sqlite3");
-const VERSION = 1;
+// 2: the user's own full-text table (migration 0750) exists before seeding, so its triggers index each row.
+const VERSION = 2;
 
 export const DEMO_USER_ID = 3;
 /** Embedder ids as SAGE records them: Gemini at 768 dimensions, an OpenAI-compatible model named bench-384. */
@@ -44,6 +46,7 @@ function seed(dataDir, { files, chunksPerFile, dimensions }) {
   db.pragma("synchronous = OFF");
   const now = new Date().toISOString();
   const random = rng(42);
+  createLexicalIndex(db).ensure(DEMO_USER_ID);
   const insertItem = db.prepare(
     "INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, mime_type, size, status, created_at, updated_at) VALUES (?, NULL, NULL, 'file', ?, ?, 'text/plain', ?, 'ready', ?, ?)",
   );

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { createRequire } from "node:module";
 
+import { createLexicalIndex } from "../../apps/server/src/modules/retrieval/index/lexical-index.ts";
+
 const require = createRequire(import.meta.url);
 const Database = require("better-sqlite3");
 
@@ -33,6 +35,8 @@ export function seedChunks(dataDir, { files, chunksPerFile, seed = 42 }) {
   const random = rng(seed);
   const db = new Database(path.join(dataDir, "sage.db"));
   const now = new Date().toISOString();
+  // The user's full-text table first, so its triggers index each row as ingestion would.
+  createLexicalIndex(db).ensure(3);
   const insertItem = db.prepare(
     "INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, size, status, created_at, updated_at) VALUES (3, NULL, NULL, 'file', ?, ?, ?, 'ready', ?, ?)",
   );

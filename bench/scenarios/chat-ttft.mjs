@@ -1,25 +1,7 @@
 import { startFakeGemini } from "@sage/testkit/fake-gemini";
 import { figure, percentile } from "../lib/figure.mjs";
 import { startSage } from "../lib/server.mjs";
-
-/** Milliseconds from sending `init` to `url` until the body contains `marker`. */
-async function timeToFirst(url, init, marker) {
-  const startedAt = performance.now();
-  const response = await fetch(url, init);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let seen = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended without ${marker}: ${seen.slice(0, 300)}`);
-    seen += decoder.decode(value, { stream: true });
-    if (seen.includes(marker)) {
-      const ms = performance.now() - startedAt;
-      await reader.cancel();
-      return ms;
-    }
-  }
-}
+import { timeToFirst } from "../lib/time-to-first.mjs";
 
 /** Time to first token of a streamed chat turn through SAGE, beside the same request straight to the fake Gemini. */
 export async function chatTtft({ quick }) {

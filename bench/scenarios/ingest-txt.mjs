@@ -41,13 +41,14 @@ async function readAndChunkMbPerS(file, runs = 5) {
 /**
  * The second, fair limit: the least work that makes the same chunks findable, starting from the file as the job
  * does. Read + chunk (the first limit's time), then a fresh store with SAGE's schema and FTS5 settings; in ONE
- * transaction the chunks go in by one prepared statement and chunks_fts is filled by one INSERT ... SELECT (the
+ * transaction the chunks go in by one prepared statement and the user's FTS table is filled by one INSERT ... SELECT (the
  * insert trigger is dropped for this: fired per row it opens a statement savepoint, and FTS5 flushes its pending
  * terms at every savepoint, which alone doubled this floor to 1.1 s for 8 MB). What the job does beyond this is
  * the cost of committing in batches (segments and merges) and of serving requests meanwhile.
  */
 async function indexFloorMs(file, readAndChunkMs, runs = 2) {
   const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
+  const { createLexicalIndex } = await import(path.join(ROOT, "apps/server/src/modules/retrieval/index/lexical-index.ts"));
   const { convertTxt } = await import(path.join(ingestion, "convert-txt.ts"));
   const { chunkSections } = await import(path.join(ingestion, "chunker.ts"));
   const chunks = chunkSections(convertTxt(readFileSync(file)).sections);
@@ -57,10 +58,11 @@ async function indexFloorMs(file, readAndChunkMs, runs = 2) {
     const store = openStore({ dataDir });
     try {
       store.sqlite.pragma("foreign_keys = OFF");
-      store.sqlite.exec("DROP TRIGGER chunks_fts_insert");
+      const fts = createLexicalIndex(store.sqlite).ensure(1);
+      store.sqlite.exec(`DROP TRIGGER ${fts}_insert`);
       store.sqlite.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (1, 1, 'file', 'notes.txt', 'notes.txt', 'ready', '', '')").run();
       const insert = store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (1, 1, NULL, ?, ?, ?, '')");
-      const index = store.sqlite.prepare("INSERT INTO chunks_fts(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id WHERE c.item_id = 1");
+      const index = store.sqlite.prepare(`INSERT INTO ${fts}(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id WHERE c.item_id = 1`);
       const startedAt = performance.now();
       store.sqlite.transaction(() => {
         for (const chunk of chunks) insert.run(chunk.position, chunk.source, chunk.content);

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { figure, percentile, round } from "../lib/figure.mjs";
-import { passage, queries, VECTOR_PROBE } from "../lib/corpus.mjs";
+import { passage, queries } from "../lib/corpus.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { openInProcess, savedIndexFor } from "../lib/search-limit.mjs";
+import { buildMissingIndexes, waitForVectorIndex } from "../lib/vector-index-ready.mjs";
 import { searchStore } from "../lib/search-store.mjs";
 import { memoryOf, ROOT, startSage } from "../lib/server.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
@@ -42,35 +42,7 @@ async function timeEach(items, rounds, run) {
   return ms;
 }
 
-/**
- * Builds the missing HNSW indexes of a store in child processes, all at once: one core each instead of one
- * after another in the bench's process (the first run on a machine: minutes at 100k chunks).
- */
-async function buildMissingIndexes(dataDir, dimensions) {
-  const missing = dimensions.filter((size) => !savedIndexFor(dataDir, size));
-  await Promise.all(
-    missing.map(
-      (size) =>
-        new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/warm-index.mjs"), dataDir, String(size)], { stdio: ["ignore", "inherit", "inherit"] });
-          child.once("error", reject);
-          child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`building the ${size}-dim index exited ${code}`))));
-        }),
-    ),
-  );
-}
-
 const stats = (ms) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95) });
-
-/** Polls a search only the vector index can answer until it does: the server loads its index in the background. */
-async function waitForVectorIndex(searchOnce, timeoutMs = 900_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await searchOnce(VECTOR_PROBE)).length > 0) return;
-    if (Date.now() > deadline) throw new Error("the server's vector index never answered");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Hybrid search (BM25 over FTS5 fused with HNSW vectors) on a synthetic store, in-process (the service called

@@ -8,6 +8,7 @@ test.describe.configure({ mode: "serial" });
 
 const TROUBLE =
   "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.";
+const MODEL_FAILED = "Sorry, the model failed to answer this time. Nothing you typed was lost: your message is saved above, so you can try again.";
 
 const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
@@ -15,7 +16,7 @@ const userMessages = (page: Page) => page.locator('[data-testid="chat-message"][
 
 let conversationId: number;
 
-async function savedMessages(page: Page): Promise<{ role: string; content: string }[]> {
+async function savedMessages(page: Page): Promise<{ role: string; content: string; citations?: { n: number }[] }[]> {
   return (await page.request.get(`/api/conversations/${conversationId}/messages`)).json();
 }
 
@@ -114,8 +115,68 @@ test("createReminder: the reminder exists, the toast shows and the event fires",
   const events = await page.evaluate(() => (window as unknown as { reminderEvents: { title: string }[] }).reminderEvents);
   expect(events).toHaveLength(1);
   expect(events[0]!.title).toBe(title);
-  // The conversation's Reminders panel shows it without a reload.
+  // The conversation's Reminders panel shows it without a reload, and the utility bar's dot says it is unread.
   await expect(page.getByRole("complementary").getByText(title)).toBeVisible();
+  await expect(page.getByTestId("reminders-unread-badge")).toBeVisible();
+});
+
+test("a chain in one turn: a document search, then a reminder, with the toast and the unread badge", async ({ page }) => {
+  await expect(page.getByTestId("reminders-unread-badge")).toHaveCount(0);
+  await fakeGemini.script(
+    { functionCalls: [{ name: "searchDocuments", args: { query: "zebra numbers" } }] },
+    { functionCalls: [{ name: "createReminder", args: { title: "Review the zebra numbers", dueDate: "2031-05-04", priority: "high" } }] },
+    { text: "I searched and set the reminder." },
+  );
+  await send(page, "Search my documents for the zebra numbers and remind me to review them");
+  await expect(toastWith(page, "New reminder created")).toContainText("A new reminder was created by SAGE");
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/I searched and set the reminder\./);
+  await expect(page.getByTestId("reminders-unread-badge")).toBeVisible();
+  const reminders: { title: string; conversationId: number }[] = await (await page.request.get(`/api/reminders?conversationId=${conversationId}`)).json();
+  expect(reminders.map((reminder) => reminder.title)).toEqual(["Review the zebra numbers"]);
+});
+
+test("answers drawn from the user's documents show numbered citation chips that open the cited passage", async ({ page }) => {
+  const upload = await page.request.post("/api/upload", {
+    multipart: {
+      conversationId: String(conversationId),
+      parentId: "0",
+      description: "",
+      file: { name: "zebra-report.txt", mimeType: "text/plain", buffer: Buffer.from("Zebra census: 41 zebras were counted at the north gate in March.") },
+    },
+  });
+  expect(upload.ok()).toBe(true);
+  await fakeGemini.script({ text: "You counted 41 zebras in March [1]." });
+  await send(page, "How many zebras were counted in March?");
+  await turnDone(page);
+  const answer = aiMessages(page).last();
+  await expect(answer).toContainText("You counted 41 zebras in March [1].");
+  const chip = answer.getByTestId("citation-chip").first();
+  await expect(chip).toHaveText(/^\[1\]zebra-report\.txt( · .+)? · \d\.\d{4}$/);
+  // Saved with the answer: a reload shows the same chip.
+  expect((await savedMessages(page)).at(-1)!.citations?.map((citation) => citation.n)).toEqual([1]);
+  await page.reload();
+  await aiMessages(page).last().getByRole("button", { name: /^Source 1: zebra-report\.txt/ }).click();
+  const preview = page.getByRole("dialog", { name: "zebra-report.txt" });
+  await expect(preview).toBeVisible();
+  await expect(preview.getByTestId("preview-cited-passage")).toContainText("41 zebras were counted at the north gate");
+  await expect(preview.getByText(/^Cited passage \[1\]/)).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(preview).toHaveCount(0);
+});
+
+test("a whole turn is one HTTP request from the browser", async ({ page }) => {
+  await fakeGemini.script({ text: "Setting it up.", functionCalls: [{ name: "createReminder", args: { title: "Call Bo", dueDate: "2031-05-04", priority: "low" } }] }, { text: "Done." });
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    // Only the turn's own traffic: the reminder lists refetch after a new reminder, as before.
+    if (url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/reminders") && !url.pathname.startsWith("/api/recommend-files")) requests.push(`${request.method()} ${url.pathname}`);
+  });
+  await send(page, "Remind me to call Bo");
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toHaveText(/Done\./);
+  expect(requests).toEqual([`POST /api/conversations/${conversationId}/turn`]);
 });
 
 test("searchDocuments: the search result goes back to the model and its follow-up is shown", async ({ page }) => {
@@ -146,16 +207,27 @@ test("web search: the grounded answer's sources are shown under the answer as li
   expect(grounded).toBeTruthy();
 });
 
-test("the model failing: the fallback text is shown and saved, the error toasted, the user's words kept", async ({ page }) => {
+test("the model failing: the plain failure text is shown and saved, the error toasted, the user's words kept", async ({ page }) => {
   await fakeGemini.script({ error: { status: 500, message: "model exploded" } });
   await send(page, "Words I do not want to lose");
   await expect(toastWith(page, "Gemini API error: 502 Bad Gateway")).toBeVisible();
   await turnDone(page);
-  await expect(aiMessages(page).last()).toContainText(TROUBLE);
+  await expect(aiMessages(page).last()).toContainText(MODEL_FAILED);
   await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);
-  expect((await savedMessages(page)).map((message) => message.content)).toEqual(["Words I do not want to lose", TROUBLE]);
+  expect((await savedMessages(page)).map((message) => message.content)).toEqual(["Words I do not want to lose", MODEL_FAILED]);
   await page.reload();
   await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);
+});
+
+test("the model failing after it created a reminder: the reminder text is the one shown", async ({ page }) => {
+  await fakeGemini.script(
+    { text: "Creating it.", functionCalls: [{ name: "createReminder", args: { title: "Call Cy", dueDate: "2031-05-04", priority: "medium" } }] },
+    { error: { status: 503, message: "overloaded" } },
+  );
+  await send(page, "Yes, create it");
+  await expect(toastWith(page, "New reminder created")).toBeVisible();
+  await turnDone(page);
+  await expect(aiMessages(page).last()).toContainText(TROUBLE);
 });
 
 test("a failed follow-up keeps the reply and adds the completed-request text", async ({ page }) => {

@@ -35,17 +35,20 @@ test.describe("shell behaviour that depends on API answers", () => {
     expect(await page.evaluate(() => localStorage.getItem("isLoggedIn"))).toBeNull();
   });
 
-  test("the reminders button shows a dot when a reminder is unread", async ({ page }) => {
+  test("the reminders button shows a dot when a reminder is unread, and says so to a screen reader", async ({ page }) => {
     let reminders = [reminder(1, "read")];
     await page.route("**/api/reminders", (route) => route.fulfill({ json: reminders }));
     await login(page);
     const button = page.getByRole("button", { name: "Reminders" });
     await expect(button).toBeVisible();
+    await expect(button).toHaveAccessibleName("Reminders");
     await expect(page.getByTestId("reminders-unread-badge")).toHaveCount(0);
 
-    reminders = [...reminders, reminder(2, "unread")];
+    reminders = [...reminders, reminder(2, "unread"), reminder(3, "unread")];
     await page.reload();
     await expect(button.getByTestId("reminders-unread-badge")).toBeVisible();
+    // The dot itself is hidden from assistive technology; the button's name carries the news.
+    await expect(button).toHaveAccessibleName("Reminders (2 unread)");
   });
 
   test("the reminders button opens the Reminders sheet", async ({ page }) => {
@@ -57,5 +60,25 @@ test.describe("shell behaviour that depends on API answers", () => {
     await page.keyboard.press("Escape");
     await expect(sheet).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Reminders" })).toBeFocused();
+  });
+
+  test("with no model configured the chat shows the notice, saves nothing and gives the words back", async ({ page }) => {
+    const notice = "No language model is configured. Set GEMINI_API_KEY, then restart SAGE.";
+    await page.route("**/api/conversations/*/turn", (route) =>
+      route.fulfill({
+        contentType: "text/event-stream",
+        body: `event: notice\ndata: ${JSON.stringify({ text: notice })}\n\nevent: done\ndata: {"messages":[]}\n\n`,
+      }),
+    );
+    await login(page);
+    const conversation = await (await page.request.post("/api/conversations", { data: { name: "No model" } })).json();
+    await page.goto(`/conversations/${conversation.id}`);
+    const input = page.getByRole("textbox", { name: "Message" });
+    await input.fill("Hello, anyone there?");
+    await input.press("Enter");
+    await expect(page.getByTestId("chat-notice")).toContainText(notice);
+    await expect(input).toHaveValue("Hello, anyone there?");
+    await expect(page.locator('[data-testid="chat-message"]')).toHaveCount(0);
+    expect(await (await page.request.get(`/api/conversations/${conversation.id}/messages`)).json()).toEqual([]);
   });
 });

@@ -114,15 +114,25 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     documentLimits: config.documentLimits,
     warn,
   });
+  const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
+  const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, warn });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
     retrieval,
     knowledge,
-    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port }),
+    backup,
     conversations,
-    createAssistantModule({ llm: providers.llm, webSearch: providers.webSearch }),
-    createRemindersModule({ db: store.db, conversations: conversations.port }),
+    reminders,
+    createAssistantModule({
+      llm: providers.llm,
+      webSearch: providers.webSearch,
+      conversations: conversations.messages,
+      search: retrieval.search,
+      reminders: reminders.port,
+      maxToolSteps: config.maxToolSteps,
+      warn,
+    }),
   ];
 
   const routes: { method: string; url: string }[] = [];

@@ -30,6 +30,7 @@ const envSchema = z.object({
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
   SAGE_ALLOWED_MODELS: z.string().optional(),
+  SAGE_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
   GEMINI_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -64,6 +65,8 @@ export interface Config {
    */
   documentLimits: { memoryMb: number; timeoutMs: number; env: Record<string, string> };
   fetchAllowPrivate: boolean;
+  /** Model replies in one chat turn; each may run one tool. */
+  maxToolSteps: number;
   llm: {
     provider: "gemini" | "openai-compatible" | "none";
     chatModel: string;
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
     documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, env: pickDefined(env, CONVERSION_ENV) },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
+    maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     llm: {
       provider,
       chatModel: e.SAGE_CHAT_MODEL,

@@ -25,12 +25,43 @@ export const updateConversationBodySchema = z.object({
 export const messageRoleSchema = z.enum(["user", "model"]);
 export type MessageRole = z.infer<typeof messageRoleSchema>;
 
+/**
+ * A passage of the user's documents that the model was given in a turn, numbered as the model saw it ([n]).
+ * `source` is where in the file it came from (its last path segment is shown as the page or section).
+ */
+export const citationSchema = z.object({
+  n: z.number().int().positive(),
+  fileId: z.number().int(),
+  filename: z.string(),
+  source: z.string(),
+  score: z.number(),
+  content: z.string(),
+});
+export type Citation = z.infer<typeof citationSchema>;
+
+/** A tool the assistant ran during a turn: what the model asked for and what it was given back. */
+export const toolCallRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  result: z.unknown(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
+
+/**
+ * A saved message. Messages saved by an assistant turn carry more, each field present only when not empty:
+ * a model message its `citations` (the document passages its answer drew on) and `toolCalls` (the tools its
+ * reply ran); a user message its `context` (the knowledge snippets the model saw beside it).
+ */
 export const messageSchema = z.object({
   id: z.number().int(),
   conversationId: z.number().int(),
   role: messageRoleSchema,
   content: z.string(),
   createdAt: z.string(),
+  citations: z.array(citationSchema).optional(),
+  toolCalls: z.array(toolCallRecordSchema).optional(),
+  context: z.array(citationSchema).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 /** Sorted by id ascending. */

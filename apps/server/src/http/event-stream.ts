@@ -8,11 +8,17 @@ export interface EventStreamWriter {
 }
 
 /**
- * Answers with server-sent events: `run` writes events as it goes; its result is the `finish` event, a failure
- * the `error` event. The error event's data is the usual error body plus the status a plain reply would have had
- * (`status`, `statusText`), since the HTTP status is already 200 once the stream has started.
+ * Answers with server-sent events: `run` writes events as it goes; its result is the last event (`finish`, or
+ * the name given), a failure the `error` event. The error event's data is the usual error body plus the status a
+ * plain reply would have had (`status`, `statusText`), since the HTTP status is already 200 once the stream has
+ * started.
  */
-export async function replyWithEventStream(reply: FastifyReply, run: (writer: EventStreamWriter) => Promise<unknown>, log: (error: unknown) => void) {
+export async function replyWithEventStream(
+  reply: FastifyReply,
+  run: (writer: EventStreamWriter) => Promise<unknown>,
+  log: (error: unknown) => void,
+  options: { lastEvent?: string } = {},
+) {
   const controller = new AbortController();
   const raw = reply.raw;
   raw.on("close", () => {
@@ -28,7 +34,7 @@ export async function replyWithEventStream(reply: FastifyReply, run: (writer: Ev
     if (!raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   try {
-    send("finish", await run({ send, signal: controller.signal }));
+    send(options.lastEvent ?? "finish", await run({ send, signal: controller.signal }));
   } catch (error) {
     if (!controller.signal.aborted) {
       const { status, body, unexpected } = describeError(error, reply.request);

@@ -45,7 +45,7 @@ describe("uploads refused before anything is stored", () => {
     expect(await alive()).toBe(true);
   });
 
-  it.each(["virus.exe", "page.php", "report.pdf.exe", "archive.zip", "noextension", ".pdf.", "sheet.numbers", "script.js", "image.svg"])(
+  it.each(["virus.exe", "page.php", "report.pdf.exe", "archive.7z", "noextension", ".pdf.", "sheet.numbers", "script.js", "image.svg"])(
     "answers 415 with the supported list for %s",
     async (filename) => {
       const before = { changes: totalChanges(), blobs: storedBlobs() };
@@ -55,6 +55,15 @@ describe("uploads refused before anything is stored", () => {
       expect({ changes: totalChanges(), blobs: storedBlobs() }).toEqual(before);
     },
   );
+
+  // A .zip is unpacked into a folder (decision 016); one that is not really a zip is refused the same way.
+  it("answers 400 for a file named .zip that is not a zip archive, changing nothing", async () => {
+    const before = { changes: totalChanges(), blobs: storedBlobs() };
+    const response = await kb.upload({}, { filename: "archive.zip", content: Buffer.from("%PDF-1.4 looks like a pdf") });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: "invalid_archive" });
+    expect({ changes: totalChanges(), blobs: storedBlobs() }).toEqual(before);
+  });
 });
 
 describe("broken and mislabelled files", () => {

@@ -14,6 +14,7 @@ const ids = { conversation: 0, reminder: 0, folder: 0, note: 0 };
 const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/conversations/:id": { name: "Taken over" },
   "POST /api/conversations/:id/messages": { role: "user", content: "hello" },
+  "POST /api/conversations/:id/turn": { content: "hello" },
   "PATCH /api/reminders/:id": { priority: "low" },
   "PATCH /api/files/:id": { name: "Taken over" },
 };

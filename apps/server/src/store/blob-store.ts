@@ -18,9 +18,16 @@ export function createBlobStore(uploadsDir: string) {
   return {
     pathOf,
 
-    /** Streams `source` to disk; stops with an error past `maxBytes`. Returns the key and size. */
-    async put(source: Readable, options: { maxBytes?: number } = {}): Promise<{ key: string; size: number }> {
-      const key = randomUUID();
+    /** A fresh key, for a caller that records the key before the bytes are written (a restore). */
+    newKey: () => randomUUID(),
+
+    /**
+     * Streams `source` to disk; stops with an error past `maxBytes`. Returns the key (a new one unless given) and
+     * the size.
+     */
+    async put(source: Readable, options: { maxBytes?: number; key?: string } = {}): Promise<{ key: string; size: number }> {
+      const key = options.key ?? randomUUID();
+      pathOf(key);
       const temporary = path.join(uploadsDir, `.tmp-${key}`);
       let size = 0;
       source.on("data", (chunk: Buffer) => {

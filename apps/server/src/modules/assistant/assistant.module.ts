@@ -1,11 +1,46 @@
 import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
+import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { RemindersPort } from "../reminders/reminders.module.ts";
+import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
 import { createAssistantService } from "./assistant.service.ts";
+import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
+import { createChatTurnService } from "./chat-turn.service.ts";
+import { createReminderTool } from "./tools/create-reminder-tool.ts";
+import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
+import { createToolRegistry } from "./tools/tool-registry.ts";
+import { webSearchTool } from "./tools/web-search-tool.ts";
 
-/** The model calls of a chat turn, web search, and the model settings. */
-export function createAssistantModule(deps: { llm: LlmProvider | null; webSearch: WebSearchSetup }): AppModule {
+/**
+ * The assistant: whole chat turns run on the server (POST /api/conversations/{id}/turn), with tools that call
+ * the other modules' ports; the stateless model calls (/api/gemini/*) other clients may use; the model settings.
+ */
+export function createAssistantModule(deps: {
+  llm: LlmProvider | null;
+  webSearch: WebSearchSetup;
+  conversations: ConversationMessagesPort;
+  search: DocumentSearchPort;
+  reminders: RemindersPort;
+  maxToolSteps: number;
+  warn(message: string, error?: unknown): void;
+}): AppModule {
   const service = createAssistantService(deps);
-  return { register: (app) => registerAssistantRoutes(app, { service }) };
+  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch)]);
+  const chatTurns = createChatTurnService({
+    llm: deps.llm,
+    resolveModel: service.resolveModel,
+    conversations: deps.conversations,
+    search: deps.search,
+    tools,
+    maxToolSteps: deps.maxToolSteps,
+    log: deps.warn,
+  });
+  return {
+    register(app) {
+      registerAssistantRoutes(app, { service });
+      registerChatTurnRoutes(app, { chatTurns });
+    },
+  };
 }

@@ -1,14 +1,14 @@
 import type { ChatRequest, ChatResponse, FunctionResponseRequest, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/assistant";
 import { AppError, badRequest } from "../../http/app-error.ts";
-import { LLM_NOT_CONFIGURED_MESSAGE, ProviderError, type LlmProvider, type LlmRequest } from "../../providers/llm/llm.ts";
+import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmRequest } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
+import { modelFailure, withModelTimeout as withTimeout } from "./model-call.ts";
 import { toLlmMessages, toLlmTools, withFunctionResult } from "./to-llm-input.ts";
 
 export const WEB_SEARCH_NOT_CONFIGURED_MESSAGE =
   "Web search is not configured. Use Gemini (GEMINI_API_KEY) for Google Search grounding, or set SAGE_SEARXNG_URL, " +
   "SAGE_TAVILY_API_KEY or SAGE_BRAVE_API_KEY, then restart SAGE.";
-const MODEL_TIMEOUT_MS = 120_000;
 const WEB_RESULTS = 5;
 
 export interface TurnOptions {
@@ -16,16 +16,6 @@ export interface TurnOptions {
   /** Called with each piece of reply text as the model produces it. */
   onDelta?: (delta: string) => void;
 }
-
-/** Turns a provider failure into a 502 that names the model's status; aborts pass through untouched. */
-function modelFailure(error: unknown): unknown {
-  if (error instanceof AppError || (error as Error)?.name === "AbortError") return error;
-  const status = error instanceof ProviderError ? error.status : undefined;
-  const reason = (error as Error)?.message ?? String(error);
-  return new AppError("model_error", 502, `The model request failed${status ? ` (${status})` : ""}: ${reason}`);
-}
-
-const withTimeout = (signal?: AbortSignal) => AbortSignal.any([AbortSignal.timeout(MODEL_TIMEOUT_MS), ...(signal ? [signal] : [])]);
 
 export function createAssistantService(deps: { llm: LlmProvider | null; webSearch: WebSearchSetup }) {
   const { llm } = deps;

@@ -1,6 +1,7 @@
+import type { Message } from "@sage/contracts/conversations";
 import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
-import { createConversationsRepo } from "./conversations.repo.ts";
+import { createConversationsRepo, type NewMessage } from "./conversations.repo.ts";
 import { registerConversationRoutes } from "./conversations.routes.ts";
 import { createConversationsService, type ConversationDeletedListener } from "./conversations.service.ts";
 
@@ -10,14 +11,26 @@ export interface ConversationsPort {
   onDeleted(listener: ConversationDeletedListener): void;
 }
 
+export type { NewMessage } from "./conversations.repo.ts";
+
+/** What the assistant needs to run a turn: the history, and saving what was said. */
+export interface ConversationMessagesPort {
+  /** The conversation's messages, oldest first; a 404 when the conversation is not the user's. */
+  messages(userId: number, conversationId: number): Promise<Message[]>;
+  /** Saves messages in one synchronous transaction (a stopped turn saves from an abort listener); answers the stored rows. */
+  appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
+}
+
 export interface ConversationsModule extends AppModule {
   port: ConversationsPort;
+  messages: ConversationMessagesPort;
 }
 
 export function createConversationsModule(deps: { store: Pick<Store, "db" | "prepare" | "transaction">; log: (error: unknown) => void }): ConversationsModule {
   const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log });
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted },
+    messages: { messages: service.messages, appendMessages: service.appendMessages },
     register: (app) => registerConversationRoutes(app, { service }),
   };
 }

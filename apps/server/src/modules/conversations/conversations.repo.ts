@@ -1,22 +1,43 @@
-import type { Message } from "@sage/contracts/conversations";
+import type { Citation, Message, MessageRole, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Store } from "../../store/open-store.ts";
+import type { MessageRow } from "../../store/schema.ts";
 
 const conversationColumns = ["id", "name", "createdAt"] as const;
-const messageColumns = ["id", "conversationId", "role", "content", "createdAt"] as const;
+const messageColumns = ["id", "conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context"] as const;
+
+/** A message to save; the turn's details are optional and stored only when not empty. */
+export interface NewMessage {
+  role: MessageRole;
+  content: string;
+  citations?: Citation[];
+  toolCalls?: ToolCallRecord[];
+  context?: Citation[];
+}
+
+const toJsonColumn = (items: readonly unknown[] | undefined) => (items?.length ? JSON.stringify(items) : null);
+
+/** A stored row as the API answers it: the JSON details parsed, and absent when there are none. */
+function toMessage(row: MessageRow): Message {
+  const message: Message = { id: row.id, conversationId: row.conversationId, role: row.role, content: row.content, createdAt: row.createdAt };
+  if (row.citations) message.citations = JSON.parse(row.citations) as Citation[];
+  if (row.toolCalls) message.toolCalls = JSON.parse(row.toolCalls) as ToolCallRecord[];
+  if (row.context) message.context = JSON.parse(row.context) as Citation[];
+  return message;
+}
 
 /** SQL for conversations and their messages; every query is scoped by the owning user. */
 export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
   const { db } = store;
   // Messages are the hot path (every chat turn appends two): prepared once and run synchronously, so a read
   // never interleaves with a write of the same conversation.
-  const selectMessages = store.prepare<Message>((argument) =>
+  const selectMessages = store.prepare<MessageRow>((argument) =>
     db.selectFrom("messages").select(messageColumns).where("conversationId", "=", argument<number>(0)).orderBy("id"),
   );
   // Ownership check and insert in one statement: nothing is inserted unless the conversation is the user's.
-  const insertOwnedMessage = store.prepare<Message>((argument) =>
+  const insertOwnedMessage = store.prepare<MessageRow>((argument) =>
     db
       .insertInto("messages")
-      .columns(["conversationId", "role", "content", "createdAt"])
+      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context"])
       .expression((eb) =>
         eb
           .selectFrom("conversations")
@@ -25,9 +46,12 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             inner.val(argument<string>(0)).as("role"),
             inner.val(argument<string>(1)).as("content"),
             inner.val(argument<string>(2)).as("createdAt"),
+            inner.val(argument<string | null>(3)).as("citations"),
+            inner.val(argument<string | null>(4)).as("toolCalls"),
+            inner.val(argument<string | null>(5)).as("context"),
           ])
-          .where("id", "=", argument<number>(3))
-          .where("userId", "=", argument<number>(4)),
+          .where("id", "=", argument<number>(6))
+          .where("userId", "=", argument<number>(7)),
       )
       .returning(messageColumns),
   );
@@ -62,15 +86,22 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
       return Number(result.numDeletedRows) > 0;
     },
 
-    listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId),
-
-    /** Appends a message to the user's conversation and returns the stored row; null when it is not theirs. */
-    appendMessage: (userId: number, conversationId: number, message: { role: "user" | "model"; content: string }): Message | null =>
+    listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId).map(toMessage),
+    /**
+     * Appends messages to the user's conversation in one transaction and returns the stored rows; null when
+     * the conversation is not theirs (then nothing is stored).
+     */
+    appendMessages: (userId: number, conversationId: number, messages: readonly NewMessage[]): Message[] | null =>
       store.transaction(() => {
         const now = new Date().toISOString();
-        const row = insertOwnedMessage.get(message.role, message.content, now, conversationId, userId);
-        if (row) touchConversation.run(now, conversationId);
-        return row ?? null;
+        const rows: Message[] = [];
+        for (const message of messages) {
+          const row = insertOwnedMessage.get(message.role, message.content, now, toJsonColumn(message.citations), toJsonColumn(message.toolCalls), toJsonColumn(message.context), conversationId, userId);
+          if (!row) return null;
+          rows.push(toMessage(row));
+        }
+        if (rows.length > 0) touchConversation.run(now, conversationId);
+        return rows;
       }),
   };
 }

@@ -113,6 +113,8 @@ describe("conversations", () => {
   it("deletes a conversation with its messages, reminders, knowledge, chunks and stored uploads, nothing else", async () => {
     const doomed = await create("Doomed");
     const kept = await create("Kept");
+    // A note first, so the user's full-text table exists and follows the chunks below by its triggers.
+    expect((await call("POST", "/api/process-note", { type: "note", content: "unrelated gamma" })).json()).toMatchObject({ status: "success" });
     const db = t.store.sqlite;
     const now = new Date().toISOString();
     for (const id of [doomed.id, kept.id]) {
@@ -135,7 +137,10 @@ describe("conversations", () => {
     }
     expect(existsSync(t.blobs.pathOf(`blob-${doomed.id}`))).toBe(false);
     expect(existsSync(t.blobs.pathOf(`blob-${kept.id}`))).toBe(true);
-    expect((db.prepare("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'alpha'").get() as { n: number }).n).toBe(1);
+    const found = (await call("POST", "/api/search", { query: "alpha" })).json() as { metadata: { file_id: number } }[];
+    expect(found.map((result) => result.metadata.file_id)).toEqual(
+      (db.prepare("SELECT id FROM knowledge_items WHERE conversation_id = ?").all(kept.id) as { id: number }[]).map((row) => row.id),
+    );
     expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
   });
 

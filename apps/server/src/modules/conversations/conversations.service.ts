@@ -1,6 +1,6 @@
 import type { AppendMessageBody, Conversation, Message } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
-import type { ConversationsRepo } from "./conversations.repo.ts";
+import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
 // Message lists (as their JSON) kept in memory for the conversations used most recently, about this many bytes in all.
@@ -9,9 +9,11 @@ const MESSAGE_CACHE_BYTES = 16 * 1_048_576;
 /** A conversation's messages as the JSON array the API answers. */
 export type MessageListJson = string & { readonly __messageListJson: true };
 const toJson = (messages: readonly Message[]) => JSON.stringify(messages) as MessageListJson;
-/** The list with one more message: the JSON of the list before it, without re-serialising that. */
-const withMessage = (json: MessageListJson, message: Message) =>
-  `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${JSON.stringify(message)}]` as MessageListJson;
+/** The list with more messages: the JSON of the list before them, without re-serialising that. */
+const withMessages = (json: MessageListJson, messages: readonly Message[]) => {
+  const added = messages.map((message) => JSON.stringify(message)).join(",");
+  return `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${added}]` as MessageListJson;
+};
 
 /** Called after a conversation and everything in it were deleted. */
 export type ConversationDeletedListener = (userId: number, conversationId: number) => Promise<void>;
@@ -49,6 +51,14 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
     return json;
   };
   const messagesOf = (id: number) => rememberMessages(id, messageLists.get(id) ?? toJson(repo.listMessages(id)));
+
+  function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Message[] {
+    const rows = repo.appendMessages(userId, id, messages);
+    if (!rows) throw notFound(CONVERSATION_NOT_FOUND);
+    const cached = messageLists.get(id);
+    if (cached) rememberMessages(id, withMessages(cached, rows));
+    return rows;
+  }
 
   async function list(userId: number): Promise<Conversation[]> {
     const cached = lists.get(userId);
@@ -119,12 +129,19 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
       return messagesOf(id);
     },
 
+    /** The conversation's messages, oldest first (for the assistant's history). */
+    async messages(userId: number, id: number): Promise<Message[]> {
+      await requireOwned(userId, id);
+      return JSON.parse(messagesOf(id)) as Message[];
+    },
+
+    /** Saves messages in one transaction, synchronously, and answers the stored rows. */
+    appendMessages,
+
     /** Saves the message and answers the conversation's updated message list as JSON. */
     async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<MessageListJson> {
-      const row = repo.appendMessage(userId, id, message);
-      if (!row) throw notFound(CONVERSATION_NOT_FOUND);
-      const cached = messageLists.get(id);
-      return cached ? rememberMessages(id, withMessage(cached, row)) : messagesOf(id);
+      appendMessages(userId, id, [message]);
+      return messagesOf(id);
     },
   };
 }

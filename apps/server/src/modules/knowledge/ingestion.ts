@@ -7,10 +7,20 @@ import type { Chunk } from "./ingestion/chunker.ts";
 import type { ConversionPool, ConvertedDocument } from "./ingestion/conversion-pool.ts";
 import { supportedExtension } from "./ingestion/convert-file.ts";
 import { ConversionError } from "./ingestion/extracted-document.ts";
+import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
+import { addAttachmentItems } from "./mail-attachments.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
+export const ocrFailedWarning = (pages: number[]) =>
+  `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
+
+/** What the item records of text recognition (decision 016). */
+const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
+  ocrPages: JSON.stringify(document.ocrPages ?? []),
+  ocrFailedPages: JSON.stringify(document.ocrFailedPages ?? []),
+});
 
 /**
  * What ingestion needs from the search index (the retrieval module provides it): store an item's chunks and
@@ -26,6 +36,7 @@ export interface IngestionDeps {
   blobs: BlobStore;
   jobs: JobQueue;
   index: KnowledgeIndex;
+  folders: FolderPaths;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   /** Reads documents into chunks outside the server process (ingestion/conversion-pool.ts). */
   conversions: Pick<ConversionPool, "convert">;
@@ -60,14 +71,16 @@ export function createIngestion(deps: IngestionDeps) {
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
     try {
       const document = await extract(item);
+      if (document.attachments?.length) await addAttachmentItems({ ...deps, enqueue }, item, document.attachments);
       if (document.notProcessedReason) {
         deps.index.removeItem(item.id);
-        await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0 });
+        await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0, ...ocrFields(document) });
         return;
       }
       const { chunkCount, vectorError } = await deps.index.indexItem(item, document.chunks);
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
-      await repo.updateItem(item.id, { status: "ready", statusReason: vectorError ? VECTOR_WARNING : null, chunkCount });
+      const warning = vectorError ? VECTOR_WARNING : document.ocrFailedPages?.length ? ocrFailedWarning(document.ocrFailedPages) : null;
+      await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
@@ -92,14 +105,15 @@ export function createIngestion(deps: IngestionDeps) {
     },
   });
 
+  /** Marks the item queued and queues its ingestion. */
+  async function enqueue(item: { id: number; userId: number }): Promise<Job> {
+    await repo.updateItem(item.id, { status: "queued", statusReason: null });
+    return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
+  }
+
   return {
     ingest,
-
-    /** Marks the item queued and queues its ingestion. */
-    async enqueue(item: { id: number; userId: number }): Promise<Job> {
-      await repo.updateItem(item.id, { status: "queued", statusReason: null });
-      return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
-    },
+    enqueue,
 
     /** Waits for a job, but no longer than the inline budget; true when it finished. */
     async waitBriefly(job: Job, budgetMs = deps.inlineWaitMs): Promise<boolean> {

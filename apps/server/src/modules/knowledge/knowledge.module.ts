@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import type { Readable } from "node:stream";
 import type { AppModule } from "../../http/app-module.ts";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -9,12 +11,13 @@ import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
 import { createConversionPool } from "./ingestion/conversion-pool.ts";
 import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
-import { createKnowledgeRepo, type ItemBackupRow } from "./knowledge.repo.ts";
+import { createFolderPaths } from "./folder-paths.ts";
+import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 
 export type { KnowledgeIndex } from "./ingestion.ts";
-export type { ItemBackupRow } from "./knowledge.repo.ts";
+export type { ItemBackupRow, ItemExport, KnowledgeSummary, RestoredItem } from "./knowledge.repo.ts";
 
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;
@@ -28,18 +31,28 @@ const MAX_TEXT_BYTES = 64 * 1_048_576;
 /** A conversion process with nothing to do exits after this long (the next document starts another). */
 const CONVERSION_IDLE_MS = 60_000;
 
-/** What a backup needs of the knowledge base: its items, read out and written back. */
+/**
+ * What a backup needs of the knowledge base: its items and their original files, read out and written back.
+ * The `...Sync` writes run inside the backup's own short transactions, a batch at a time.
+ */
 export interface KnowledgeBackupPort {
-  countItems(userId: number): Promise<number>;
-  exportPage(userId: number, afterId: number, size: number): ItemBackupRow[];
-  /** Synchronous, so a backup's items and chunks land in one transaction; answers old id -> new item. */
-  replaceAllSync(
-    userId: number,
-    items: ItemBackupRow[],
-    chunkCounts: Map<number, number>,
-    conversationIds: Set<number>,
-  ): Map<number, { id: number; conversationId: number | null }>;
-  /** Removes the stored files of items that a replace deleted. */
+  summary(userId: number): KnowledgeSummary;
+  exportPage(userId: number, afterId: number, size: number): ItemExport[];
+  /** The size of an item's stored bytes, or null when the file is missing. */
+  storedFileSize(storageKey: string): Promise<number | null>;
+  openStoredFile(storageKey: string): Readable;
+  /** Keeps deleted items' files on disk while an export reads them; the answer releases them. */
+  holdFiles(): () => Promise<void>;
+  /** One step of emptying the user's items; 0 once none is left. */
+  emptyStepSync(userId: number, limit: number): number;
+  insertRestoredSync(userId: number, items: RestoredItem[]): number[];
+  setParentsSync(pairs: Array<{ id: number; parentId: number }>): void;
+  /** A key for an original file about to be restored: the item row records it before the bytes are written. */
+  newFileKey(): string;
+  writeFile(key: string, source: Readable): Promise<{ size: number }>;
+  /** Queues items again (a backup caught them while they were being processed). */
+  requeue(userId: number, itemIds: number[]): Promise<void>;
+  /** Removes the stored files of items that were deleted. */
   sweepDeletedBlobs(): Promise<void>;
 }
 
@@ -61,6 +74,7 @@ export function createKnowledgeModule(deps: {
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
+  const folders = createFolderPaths({ repo });
   const conversions = createConversionPool({
     ...deps.documentLimits,
     size: INGEST_CONCURRENCY,
@@ -73,6 +87,7 @@ export function createKnowledgeModule(deps: {
     blobs: deps.blobs,
     jobs: deps.jobs,
     index: deps.index,
+    folders,
     fetchUrl: deps.fetchUrl,
     conversions,
     warn: deps.warn,
@@ -83,6 +98,7 @@ export function createKnowledgeModule(deps: {
     repo,
     blobs: deps.blobs,
     placement,
+    folders,
     ingestion,
     knowledge,
     limits: { maxUploadBytes: deps.maxUploadBytes, inlineMaxBytes: INLINE_INGEST_MAX_BYTES },
@@ -92,9 +108,19 @@ export function createKnowledgeModule(deps: {
 
   return {
     backup: {
-      countItems: repo.countItems,
+      summary: repo.summary,
       exportPage: repo.exportPage,
-      replaceAllSync: repo.replaceAllSync,
+      storedFileSize: deps.blobs.size,
+      openStoredFile: (storageKey) => createReadStream(deps.blobs.pathOf(storageKey)),
+      holdFiles: knowledge.holdFiles,
+      emptyStepSync: repo.emptyStepSync,
+      insertRestoredSync: repo.insertRestoredSync,
+      setParentsSync: repo.setParentsSync,
+      newFileKey: deps.blobs.newKey,
+      writeFile: (key, source) => deps.blobs.put(source, { key }),
+      async requeue(userId, itemIds) {
+        for (const id of itemIds) await ingestion.enqueue({ id, userId });
+      },
       sweepDeletedBlobs: sweep,
     },
     async register(app) {

@@ -121,6 +121,7 @@ describe("knowledge tree", () => {
     const file = (await kb.upload({}, { filename: "Résumé 2024.txt", content: bytes, type: "text/html" })).json().file;
     const edited = await kb.call("PATCH", `/api/files/${file.id}`, { description: "My CV" });
     expect(edited.json().description).toBe("My CV");
+    expect((await kb.call("GET", `/api/files/${file.id}`)).json()).toEqual(edited.json());
 
     const download = await kb.call("GET", `/api/files/${file.id}/download`);
     expect(download.statusCode).toBe(200);
@@ -143,6 +144,7 @@ describe("knowledge tree", () => {
     expect((await as("PATCH", `/api/files/${file.id}`, { name: "stolen" })).statusCode).toBe(404);
     expect((await as("DELETE", `/api/files/${folder.id}`)).statusCode).toBe(404);
     expect((await as("GET", `/api/files/${file.id}/download`)).statusCode).toBe(404);
+    expect((await as("GET", `/api/files/${file.id}`)).statusCode).toBe(404);
     expect((await as("POST", "/api/folders", { name: "Sneaky", parentId: folder.id })).statusCode).toBe(404);
     expect((await as("GET", "/api/files?userId=3")).statusCode).toBe(403);
     const foreignUpload = knowledgeClient(t, other.cookie).upload({ userId: 3 }, txt("x"));

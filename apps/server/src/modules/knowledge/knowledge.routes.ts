@@ -38,6 +38,8 @@ function uploadReply(outcome: UploadOutcome): { status: number; body: object } {
       return { status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: file.status, error: outcome.reason } } };
     case "in-background":
       return { status: 202, body: { status: "processing_in_background", file, chunks_processed: 0, processingResult: { status: "queued" } } };
+    case "archive":
+      return { status: 200, body: { status: "success", file, chunks_processed: 0, processingResult: { status: "unpacked" }, archive: outcome.archive } };
   }
 }
 
@@ -60,10 +62,10 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
   // The web app checks that the file routes answer before it lists files.
   app.get("/api/debug/routes-test", async () => ({ status: "success" as const }));
 
-  app.get("/api/files", async (request) => {
+  app.get("/api/files", async (request, reply) => {
     const user = requireUser(request);
     const query = parseInput(listFilesQuerySchema, request.query, "query");
-    return knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId });
+    return reply.header("content-type", "application/json; charset=utf-8").send(knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId }));
   });
 
   app.get("/api/folders", async (request) => {
@@ -82,6 +84,13 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
     const user = requireUser(request);
     const body = parseInput(createFileRequestSchema, request.body, "body");
     return reply.status(201).send(await knowledge.createEntry(user.id, body));
+  });
+
+  // One item, for the chat's citations (a cited passage opens its file's preview).
+  app.get("/api/files/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return knowledge.get(user.id, id);
   });
 
   app.patch("/api/files/:id", async (request) => {

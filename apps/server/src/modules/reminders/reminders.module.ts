@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { CreateReminderInput, Reminder } from "@sage/contracts/reminders";
 import type { AppModule } from "../../http/app-module.ts";
 import type { Database } from "../../store/schema.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
@@ -6,7 +7,16 @@ import { createRemindersRepo } from "./reminders.repo.ts";
 import { registerReminderRoutes } from "./reminders.routes.ts";
 import { createRemindersService } from "./reminders.service.ts";
 
-export function createRemindersModule(deps: { db: Kysely<Database>; conversations: Pick<ConversationsPort, "ownsConversation"> }): AppModule {
+/** What the assistant's createReminder tool needs: the same creation the API does (a 404 for another user's conversation). */
+export interface RemindersPort {
+  create(userId: number, input: CreateReminderInput): Promise<Reminder>;
+}
+
+export interface RemindersModule extends AppModule {
+  port: RemindersPort;
+}
+
+export function createRemindersModule(deps: { db: Kysely<Database>; conversations: Pick<ConversationsPort, "ownsConversation"> }): RemindersModule {
   const service = createRemindersService({ repo: createRemindersRepo(deps.db), conversations: deps.conversations });
-  return { register: (app) => registerReminderRoutes(app, { service }) };
+  return { port: { create: service.create }, register: (app) => registerReminderRoutes(app, { service }) };
 }

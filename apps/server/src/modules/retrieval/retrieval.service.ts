@@ -22,6 +22,8 @@ export interface RetrievalServiceDeps {
   embedder?: Embedder | null;
   vectors?: VectorStore;
   lexical?: LexicalOptions;
+  /** True while the user's chunks are being vectorised in the background: search stays lexical until done. */
+  lexicalOnly?: (userId: number) => boolean;
   /** Reports a failed query embedding; search then answers from BM25 alone. */
   onEmbedError?: (error: unknown) => void;
 }
@@ -55,15 +57,18 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
   async function searchChunks(query: string, scope: SearchScope, limit: number): Promise<ScoredChunk[]> {
     if (!query.trim()) return [];
     const candidates = Math.max(limit * 4, 40);
+    const { embedder, vectors } = deps;
+    // The query's embedding is asked for first: BM25 runs while it travels (a remote embedder takes longer).
+    const embedding = embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId) ? embedQuery(embedder, query.trim()) : undefined;
+    embedding?.catch(() => {}); // awaited below; this only keeps a failure during BM25 from counting as unhandled
     const terms = queryTerms(query);
     const lexicalHits = terms.length > 0 ? lexicalSearch(terms, scope, candidates, lexicalOptions) : [];
     const scores = new Map<number, { lexical: number; vector: number }>();
     for (const hit of lexicalHits) scores.set(hit.chunkId, { lexical: hit.score, vector: 0 });
 
-    const { embedder, vectors } = deps;
-    if (embedder && vectors && vectors.hasVectors(embedder.id, scope.userId)) {
+    if (embedding && embedder && vectors) {
       try {
-        const queryVector = await embedQuery(embedder, query.trim());
+        const queryVector = await embedding;
         for (const hit of vectors.search(embedder.id, queryVector, scope, candidates)) {
           const entry = scores.get(hit.chunkId) ?? { lexical: 0, vector: 0 };
           entry.vector = calibrateSimilarity(embedder.id, hit.similarity);

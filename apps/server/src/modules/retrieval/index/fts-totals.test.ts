@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { createFtsTotals, readVarints, writeVarints } from "./fts-totals.ts";
+import { createLexicalIndex, lexicalTable } from "./lexical-index.ts";
 import { createLexicalSearch } from "./lexical-search.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
 
@@ -17,6 +18,8 @@ function freshStore(): Store {
   const temp = makeTempDir();
   const store = openStore({ dataDir: temp.dir });
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+  // The user's table exists before the churn, as it does once they have stored anything.
+  createLexicalIndex(store.sqlite).ensure(3);
   stores.push({ store, temp });
   return store;
 }
@@ -38,9 +41,9 @@ describe("bm25 totals after deletes and renames", () => {
     insertKnowledge(clean.sqlite, { userId: 3, name: "orchard.txt", chunks: kept });
 
     const scores = (store: Store) => createLexicalSearch(store.sqlite)(["apples", "ladders"], { userId: 3 }, 5).map((hit) => hit.score.toFixed(6));
-    expect(createFtsTotals(churned.sqlite).drift()).toBeGreaterThan(300);
+    expect(createFtsTotals(churned.sqlite, lexicalTable(3)).drift()).toBeGreaterThan(300);
     expect(scores(churned)).toEqual(scores(clean));
-    expect(createFtsTotals(churned.sqlite).drift()).toBe(0);
+    expect(createFtsTotals(churned.sqlite, lexicalTable(3)).drift()).toBe(0);
   });
 
   it("reads and writes SQLite varints", () => {

@@ -1,18 +1,18 @@
 import type BetterSqlite3 from "better-sqlite3";
 
 /**
- * bm25() divides by FTS5's own row count and average lengths (the "averages" record, id 1 of chunks_fts_data).
+ * bm25() divides by FTS5's own row count and average lengths (the "averages" record, id 1 of <table>_data).
  * A contentless_delete table never takes deleted rows out of them, so every delete, re-ingest and rename
  * (which re-inserts an item's rows) inflates them: after enough churn idf drifts and scores creep past the
- * calibration. The truth is in chunks_fts_docsize (one row per live document with its column sizes), so the
- * record is rewritten from it when it has drifted.
+ * calibration. The truth is in <table>_docsize (one row per live document with its column sizes), so the
+ * record is rewritten from it when it has drifted. `table` is one user's FTS5 table (lexical-index.ts).
  */
-export function createFtsTotals(sqlite: BetterSqlite3.Database) {
-  const hasDocsize = Boolean(sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts_docsize'").get());
+export function createFtsTotals(sqlite: BetterSqlite3.Database, table: string) {
+  const hasDocsize = Boolean(sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`${table}_docsize`));
   if (!hasDocsize) return { drift: () => 0, repair: () => false };
-  const averages = sqlite.prepare("SELECT block FROM chunks_fts_data WHERE id = 1");
-  const liveCount = sqlite.prepare("SELECT count(*) AS n FROM chunks_fts_docsize");
-  const sizes = sqlite.prepare("SELECT sz FROM chunks_fts_docsize");
+  const averages = sqlite.prepare(`SELECT block FROM ${table}_data WHERE id = 1`);
+  const liveCount = sqlite.prepare(`SELECT count(*) AS n FROM ${table}_docsize`);
+  const sizes = sqlite.prepare(`SELECT sz FROM ${table}_docsize`);
 
   function recorded(): number[] {
     const row = averages.get() as { block: Buffer } | undefined;
@@ -50,7 +50,7 @@ export function createFtsTotals(sqlite: BetterSqlite3.Database) {
       }
       if (totals.every((value, index) => value === current[index])) return false;
       // Prepared here: SQLite checks the shadow-table write when it compiles the statement.
-      sqlite.prepare("UPDATE chunks_fts_data SET block = ? WHERE id = 1").run(writeVarints(totals));
+      sqlite.prepare(`UPDATE ${table}_data SET block = ? WHERE id = 1`).run(writeVarints(totals));
       return true;
     })();
   }

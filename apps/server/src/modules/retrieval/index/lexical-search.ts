@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { createFtsTotals } from "./fts-totals.ts";
+import { createLexicalIndex, type LexicalIndex } from "./lexical-index.ts";
 import { ftsOrQuery, indexTerm } from "./query-terms.ts";
 
 /** Which chunks a search may see. conversationId: undefined = all of the user's, null = system only. */
@@ -59,7 +60,72 @@ export function scopeSql(scope: SearchScope, alias: string): { sql: string; para
   };
 }
 
-export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
+/** One user's table and what searching it needs: statements, live row count, cached document counts. */
+function userIndex(sqlite: BetterSqlite3.Database, table: string) {
+  const ftsTotals = createFtsTotals(sqlite, table);
+  const liveRows = sqlite.prepare(`SELECT count(*) FROM ${table}_docsize`).pluck();
+  // The n-th newest of the user's rows, by position rather than by id: ids are shared by every user, so a window
+  // by id span would widen or narrow with other users' writes.
+  const nthNewest = sqlite.prepare(`SELECT id FROM ${table}_docsize ORDER BY id DESC LIMIT 1 OFFSET ?`).pluck();
+  const nthOldest = sqlite.prepare(`SELECT id FROM ${table}_docsize ORDER BY id LIMIT 1 OFFSET ?`).pluck();
+  const documentCount = sqlite.prepare(`SELECT doc FROM ${table}_vocab WHERE term = ?`).pluck();
+  const sampledCount = sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ? AND rowid > ?`).pluck();
+  let cached = { rows: 0, sampleAfter: 0, at: -Infinity };
+  const documents = new Map<string, { documents: number; at: number }>();
+
+  /** Live rows, and the rowid after which the newest DF_SAMPLE rows lie; counted again every few seconds. */
+  function totals() {
+    if (performance.now() - cached.at > TOTAL_CACHE_MS) {
+      const rows = liveRows.get() as number;
+      const sampleAfter = rows > DF_SAMPLE ? ((nthNewest.get(DF_SAMPLE) as number | undefined) ?? 0) : 0;
+      cached = { rows, sampleAfter, at: performance.now() };
+      // Deletes and renames leave bm25's row count behind (fts-totals.ts); put it right once it is off by 2%.
+      if (ftsTotals.drift(rows) > Math.max(20, rows * 0.02)) ftsTotals.repair();
+    }
+    return cached;
+  }
+
+  // fts5vocab counts a term's documents by walking its whole doclist: fine up to a few thousand rows, but 8 ms
+  // for a word in 85k chunks. Past DF_SAMPLE rows the count is estimated from the newest DF_SAMPLE chunks,
+  // and counts are reused for a few seconds.
+  function documentsWith(term: string): number {
+    const hit = documents.get(term);
+    if (hit && performance.now() - hit.at < TOTAL_CACHE_MS) return hit.documents;
+    const count = countDocuments(term);
+    if (documents.size > 5_000) documents.clear();
+    documents.set(term, { documents: count, at: performance.now() });
+    return count;
+  }
+  function countDocuments(term: string): number {
+    const { rows, sampleAfter } = totals();
+    const exact = () => (documentCount.get(indexTerm(term)) as number | undefined) ?? 0;
+    if (rows <= DF_SAMPLE) return exact();
+    const found = sampledCount.get(ftsOrQuery([term]), sampleAfter) as number;
+    // A term seldom seen in the sample has a short doclist, so its exact count is cheap (and a rare term
+    // absent from the newest chunks must not be mistaken for an absent one).
+    if (found < 50) return exact();
+    return Math.min(rows, Math.round((found * rows) / DF_SAMPLE));
+  }
+
+  return {
+    table,
+    rows: () => totals().rows,
+    documentsWith,
+    /** The rowid after which the newest `count` rows lie (0: all of them); an OFFSET walks rows, so from the nearer end. */
+    newestAfter(count: number): number {
+      const { rows } = totals();
+      if (count >= rows) return 0;
+      const fromOldest = rows - count - 1;
+      return ((fromOldest < count ? nthOldest.get(fromOldest) : nthNewest.get(count)) as number | undefined) ?? 0;
+    },
+  };
+}
+
+/**
+ * BM25 over the searching user's own FTS5 table (lexical-index.ts), so row counts, lengths and document counts,
+ * and with them every score, depend only on that user's chunks.
+ */
+export function createLexicalSearch(sqlite: BetterSqlite3.Database, index: LexicalIndex = createLexicalIndex(sqlite)) {
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -69,53 +135,23 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     }
     return statement;
   };
-  const totalRows = sqlite.prepare("SELECT count(*) AS n FROM chunks");
-  // Two subqueries: SQLite answers a lone min() or max() from the index end, but not both in one.
-  const rowidRange = sqlite.prepare("SELECT (SELECT min(id) FROM chunks) AS low, (SELECT max(id) FROM chunks) AS high");
-  let cachedTotal = { n: 0, at: -Infinity };
-  // idf only needs an approximate row count; counting 100k rows on every query would cost milliseconds.
-  const ftsTotals = createFtsTotals(sqlite);
-  const total = () => {
-    if (performance.now() - cachedTotal.at > TOTAL_CACHE_MS) {
-      cachedTotal = { n: (totalRows.get() as { n: number }).n, at: performance.now() };
-      // Deletes and renames leave bm25's row count behind (fts-totals.ts); put it right once it is off by 2%.
-      if (ftsTotals.drift(cachedTotal.n) > Math.max(20, cachedTotal.n * 0.02)) ftsTotals.repair();
+  const users = new Map<string, ReturnType<typeof userIndex>>();
+  function userTable(userId: number) {
+    const table = index.prepare(userId);
+    if (!table) return null;
+    let user = users.get(table);
+    if (!user) {
+      user = userIndex(sqlite, table);
+      users.set(table, user);
     }
-    return cachedTotal.n;
-  };
-
-  // fts5vocab counts a term's documents by walking its whole doclist: fine up to a few thousand rows, but 8 ms
-  // for a word in 85k chunks. Past DF_SAMPLE rows the count is estimated from the newest DF_SAMPLE chunks,
-  // and counts are reused for a few seconds.
-  const documentCount = sqlite.prepare("SELECT doc FROM chunks_fts_vocab WHERE term = ?");
-  const sampledCount = sqlite.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?");
-  const documentCache = new Map<string, { documents: number; at: number }>();
-  function documentsWith(term: string, rows: number): number {
-    const cached = documentCache.get(term);
-    if (cached && performance.now() - cached.at < TOTAL_CACHE_MS) return cached.documents;
-    const documents = countDocuments(term, rows);
-    if (documentCache.size > 5_000) documentCache.clear();
-    documentCache.set(term, { documents, at: performance.now() });
-    return documents;
-  }
-  function countDocuments(term: string, rows: number): number {
-    if (rows <= DF_SAMPLE) return (documentCount.get(indexTerm(term)) as { doc: number } | undefined)?.doc ?? 0;
-    const range = rowidRange.get() as { low: number | null; high: number | null };
-    if (range.low === null || range.high === null) return 0;
-    const span = range.high - range.low + 1;
-    const window = Math.min(span, Math.ceil((DF_SAMPLE * span) / rows));
-    const found = (sampledCount.get(ftsOrQuery([term]), range.high - window) as { n: number }).n;
-    // A term seldom seen in the sample has a short doclist, so its exact count is cheap (and a rare term
-    // absent from the newest chunks must not be mistaken for an absent one).
-    if (found < 50) return (documentCount.get(indexTerm(term)) as { doc: number } | undefined)?.doc ?? 0;
-    return Math.min(rows, Math.round((found * rows) / DF_SAMPLE));
+    return user;
   }
 
   /** Keeps the terms worth matching and their idf sum (the yardstick above). */
-  function weighTerms(terms: string[]): { kept: string[]; ceiling: number; postings: number } {
-    const rows = total();
+  function weighTerms(user: ReturnType<typeof userIndex>, terms: string[]): { kept: string[]; ceiling: number; postings: number } {
+    const rows = user.rows();
     const weighed = terms.map((term) => {
-      const documents = documentsWith(term, rows);
+      const documents = user.documentsWith(term);
       return { term, documents, idf: Math.max(1e-6, Math.log((rows - documents + 0.5) / (documents + 0.5))) };
     });
     const present = weighed.filter((entry) => entry.documents > 0);
@@ -142,14 +178,14 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
    * too many of them (a conversation's view of a large base), the window widens, and at last the join
    * decides on every row, so the answer is always the scope's true top `limit`.
    */
-  function rankThenScope(query: string, afterRowid: number, scope: SearchScope, limit: number, options: LexicalOptions) {
+  function rankThenScope(table: string, query: string, afterRowid: number, scope: SearchScope, limit: number, options: LexicalOptions) {
     const where = scopeSql(scope, "c");
     const weights = [options.titleWeight, options.contentWeight];
     for (let window = limit; window <= limit * WIDEST_WINDOW; window *= 8) {
       const ranked = prepare(
         `SELECT f.id AS chunkId, c.item_id AS itemId, f.raw AS raw
-         FROM (SELECT rowid AS id, -bm25(chunks_fts, ?, ?) AS raw FROM chunks_fts
-               WHERE chunks_fts MATCH ? AND rowid > ? ORDER BY raw DESC LIMIT ?) f
+         FROM (SELECT rowid AS id, -bm25(${table}, ?, ?) AS raw FROM ${table}
+               WHERE ${table} MATCH ? AND rowid > ? ORDER BY raw DESC LIMIT ?) f
          LEFT JOIN chunks c ON c.id = f.id AND ${where.sql}
          ORDER BY f.raw DESC, f.id`,
       ).all(...weights, query, afterRowid, window, ...where.params) as (Omit<LexicalHit, "score" | "itemId"> & { itemId: number | null })[];
@@ -158,9 +194,9 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
       if (inScope.length >= limit || ranked.length < window) return inScope.slice(0, limit);
     }
     return prepare(
-      `SELECT c.id AS chunkId, c.item_id AS itemId, -bm25(chunks_fts, ?, ?) AS raw
-       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-       WHERE chunks_fts MATCH ? AND chunks_fts.rowid > ? AND ${where.sql}
+      `SELECT c.id AS chunkId, c.item_id AS itemId, -bm25(${table}, ?, ?) AS raw
+       FROM ${table} JOIN chunks c ON c.id = ${table}.rowid
+       WHERE ${table} MATCH ? AND ${table}.rowid > ? AND ${where.sql}
        ORDER BY raw DESC, c.id LIMIT ?`,
     ).all(...weights, query, afterRowid, ...where.params, limit) as Omit<LexicalHit, "score">[];
   }
@@ -171,17 +207,13 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database) {
     limit: number,
     options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
   ): LexicalHit[] {
-    const { kept, ceiling: termCeiling, postings } = weighTerms(terms);
+    const user = userTable(scope.userId);
+    if (!user) return [];
+    const { kept, ceiling: termCeiling, postings } = weighTerms(user, terms);
     if (kept.length === 0) return [];
-    let afterRowid = 0;
-    if (postings > POSTINGS_BUDGET) {
-      const range = rowidRange.get() as { low: number | null; high: number | null };
-      if (range.low !== null && range.high !== null) {
-        afterRowid = range.high - Math.ceil(((range.high - range.low + 1) * POSTINGS_BUDGET) / postings);
-      }
-    }
-    const query = ftsOrQuery(kept);
-    const rows = rankThenScope(query, afterRowid, scope, limit, options);
+    // Only when the rarest term alone is over the budget: the newest chunks, as many as the budget pays for.
+    const afterRowid = postings > POSTINGS_BUDGET ? user.newestAfter(Math.ceil((user.rows() * POSTINGS_BUDGET) / postings)) : 0;
+    const rows = rankThenScope(user.table, ftsOrQuery(kept), afterRowid, scope, limit, options);
     if (rows.length === 0) return [];
     const yardstick = termCeiling * options.contentWeight;
     return rows.map((row) => ({ ...row, score: yardstick > 0 ? Math.tanh((COVERAGE_GAIN * row.raw) / yardstick) : 0 }));

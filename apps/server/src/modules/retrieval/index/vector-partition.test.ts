@@ -29,4 +29,19 @@ describe("VectorPartition", () => {
     expect(partition.search(unit(1230), { conversationId: 7 }, 1)[0]!.chunkId).toBe(1230);
     expect(partition.search(unit(1230), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(1230);
   });
+
+  it("keeps an HNSW search to its scope, whether the scope is every member or only some", () => {
+    const partition = new VectorPartition(16);
+    // 5,000 system vectors and 1,000 of conversation 7: both scopes are too large for the exact search.
+    for (let id = 1; id <= 6000; id++) partition.add(id, id > 5000 ? 7 : null, unit(id));
+    const systemOnly = partition.search(unit(5500), { conversationId: null }, 10);
+    expect(systemOnly).toHaveLength(10);
+    expect(systemOnly.every((hit) => hit.chunkId <= 5000)).toBe(true);
+    expect(partition.search(unit(5500), { conversationId: 7 }, 10).map((hit) => hit.chunkId)).toContain(5500);
+    expect(partition.search(unit(5500), { conversationId: 8 }, 10).every((hit) => hit.chunkId <= 5000)).toBe(true);
+    // A conversation with no vectors of its own while every member is a system one: the whole partition, unfiltered.
+    const systemPartition = new VectorPartition(16);
+    for (let id = 1; id <= 5000; id++) systemPartition.add(id, null, unit(id));
+    expect(systemPartition.search(unit(4321), { conversationId: 9 }, 10).map((hit) => hit.chunkId)).toContain(4321);
+  });
 });

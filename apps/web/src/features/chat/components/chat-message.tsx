@@ -1,19 +1,67 @@
+import { citationSection } from "@sage/contracts/chat-turn";
+import type { Citation } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
 import { MarkdownMessage } from "./markdown-message";
 
-/** One chat bubble; the detail screen calls the model's role `ai`. */
-export function ChatMessage({ role, content, streaming }: { role: "user" | "ai"; content: string; streaming?: boolean }) {
+interface ChatMessageProps {
+  /** The detail screen calls the model's role `ai`. */
+  role: "user" | "ai";
+  content: string;
+  streaming?: boolean;
+  /** A reply that is not from the model (no model configured): shown, never saved. */
+  notice?: boolean;
+  /** The document passages the answer drew on, shown as numbered chips under it. */
+  citations?: Citation[];
+  onOpenCitation?: (citation: Citation) => void;
+}
+
+/** One chat bubble, with its citation chips. */
+export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation }: ChatMessageProps) {
   return (
-    <li data-testid="chat-message" data-role={role} data-streaming={streaming ? "true" : undefined} className={cn("flex", role === "user" ? "justify-end" : "justify-start")}>
+    <li
+      data-testid={notice ? "chat-notice" : "chat-message"}
+      data-role={role}
+      data-streaming={streaming ? "true" : undefined}
+      className={cn("flex flex-col gap-1.5", role === "user" ? "items-end" : "items-start")}
+    >
       <div
         className={cn(
           "max-w-[85%] rounded-2xl px-4 py-2 text-sm shadow-xs",
-          role === "user" ? "whitespace-pre-wrap bg-primary text-primary-foreground" : "bg-muted text-foreground",
+          role === "user" ? "whitespace-pre-wrap bg-primary text-primary-foreground" : notice ? "border border-dashed bg-background text-muted-foreground" : "bg-muted text-foreground",
         )}
       >
         <span className="sr-only">{role === "user" ? "You: " : "SAGE: "}</span>
         {role === "user" ? content : <MarkdownMessage content={content} />}
       </div>
+      {citations?.length ? <CitationChips citations={citations} onOpen={onOpenCitation} /> : null}
     </li>
+  );
+}
+
+/** "[1] report.pdf · page 4 · 0.8123": the file, the page or section, and the score to 4 decimals. */
+function CitationChips({ citations, onOpen }: { citations: Citation[]; onOpen?: (citation: Citation) => void }) {
+  return (
+    <ul aria-label="Sources" className="flex max-w-[85%] flex-wrap gap-1.5">
+      {citations.map((citation) => {
+        const section = citationSection(citation.source);
+        const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : []), citation.score.toFixed(4)];
+        return (
+          <li key={citation.n}>
+            <button
+              type="button"
+              data-testid="citation-chip"
+              className="inline-flex max-w-72 items-center gap-1 rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              title={citation.content.slice(0, 300)}
+              aria-label={`Source ${citation.n}: ${parts.join(", ")}`}
+              disabled={!onOpen}
+              onClick={() => onOpen?.(citation)}
+            >
+              <span className="font-medium text-foreground">[{citation.n}]</span>
+              <span className="truncate">{parts.join(" · ")}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

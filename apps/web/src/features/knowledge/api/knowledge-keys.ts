@@ -4,4 +4,5 @@ export const knowledgeKeys = {
   files: ["knowledge", "files"] as const,
   folders: ["knowledge", "folders"] as const,
   conversationFiles: (conversationId: number) => ["knowledge", "conversation-files", conversationId] as const,
+  item: (id: number) => ["knowledge", "item", id] as const,
 };

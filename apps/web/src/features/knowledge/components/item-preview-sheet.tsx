@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { citationSection } from "@sage/contracts/chat-turn";
+import type { Citation } from "@sage/contracts/conversations";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
@@ -6,10 +8,17 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { useUpdateItem } from "../api/manage-items";
-import { formatSize, statusLabel } from "../knowledge-view";
+import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
-/** The side sheet: name, size, description (editable), and the URL or the note's content. */
-export function ItemPreviewSheet({ item, onClose }: { item: KnowledgeItem | null; onClose: () => void }) {
+interface ItemPreviewSheetProps {
+  item: KnowledgeItem | null;
+  onClose: () => void;
+  /** A passage of the item an answer cited, shown first. */
+  passage?: Pick<Citation, "n" | "source" | "content" | "score">;
+}
+
+/** The side sheet: a cited passage when one was opened, name, size, description (editable), and the URL or the note's content. */
+export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetProps) {
   const [editing, setEditing] = useState(false);
   const [description, setDescription] = useState("");
   const update = useUpdateItem();
@@ -39,6 +48,16 @@ export function ItemPreviewSheet({ item, onClose }: { item: KnowledgeItem | null
         </SheetHeader>
         {item ? (
           <dl className="grid gap-4 px-4 pb-4 text-sm">
+            {passage ? (
+              <div>
+                <dt className="font-medium">{`Cited passage [${passage.n}] · ${citationSection(passage.source)} · ${passage.score.toFixed(4)}`}</dt>
+                <dd>
+                  <blockquote className="mt-1 border-l-4 border-primary/60 bg-muted/50 p-3 whitespace-pre-wrap" data-testid="preview-cited-passage">
+                    {passage.content}
+                  </blockquote>
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt className="font-medium">Size</dt>
               <dd>{formatSize(item.size)}</dd>
@@ -49,6 +68,15 @@ export function ItemPreviewSheet({ item, onClose }: { item: KnowledgeItem | null
                 <dd>
                   {status}
                   {item.statusReason ? `: ${item.statusReason}` : ""}
+                </dd>
+              </div>
+            ) : null}
+            {item.ocrPages?.length || item.ocrFailedPages?.length ? (
+              <div>
+                <dt className="font-medium">Text recognition</dt>
+                <dd data-testid="preview-ocr">
+                  {item.ocrPages?.length ? <p>Read by text recognition: {pageListLabel(item.ocrPages)}</p> : null}
+                  {item.ocrFailedPages?.length ? <p>Could not be read: {pageListLabel(item.ocrFailedPages)}</p> : null}
                 </dd>
               </div>
             ) : null}

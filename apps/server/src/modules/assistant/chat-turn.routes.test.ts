@@ -1,0 +1,265 @@
+import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { CHAT_TEXTS, stepLimitReached } from "@sage/contracts/chat-turn";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LLM_NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm.ts";
+import { knowledgeClient } from "../../test/knowledge-client.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+
+let gemini: FakeGemini;
+beforeAll(async () => void (gemini = await startFakeGemini()));
+afterAll(() => gemini.close());
+
+let t: TestApp;
+let cookie: string;
+let conversationId: number;
+
+async function start(env: Record<string, string> = {}, options: { noModel?: boolean } = {}) {
+  const model: Record<string, string> = options.noModel ? {} : { GEMINI_API_KEY: "turn-key", GEMINI_BASE_URL: gemini.baseUrl };
+  t = await createTestApp({ env: { ...model, SAGE_EMBEDDER: "none", SAGE_ALLOWED_MODELS: "gemini-2.5-flash", ...env } });
+  cookie = await t.login();
+  conversationId = (await t.app.inject({ method: "POST", url: "/api/conversations", payload: { name: "Turns" }, headers: { cookie } })).json().id;
+}
+
+beforeEach(() => gemini.reset());
+afterEach(async () => t?.close());
+
+/** Parses a server-sent event body into [event, data] pairs. */
+function events(body: string): [string, any][] {
+  return body
+    .split("\n\n")
+    .filter(Boolean)
+    .map((block) => [/^event: (.*)$/m.exec(block)![1]!, JSON.parse(/^data: (.*)$/m.exec(block)![1]!)]);
+}
+
+const turn = (content: string, extra: object = {}, as = cookie, id = conversationId) =>
+  t.app.inject({ method: "POST", url: `/api/conversations/${id}/turn`, payload: { content, ...extra }, headers: { cookie: as } });
+const saved = async () => (await t.app.inject({ method: "GET", url: `/api/conversations/${conversationId}/messages`, headers: { cookie } })).json() as any[];
+const reminders = async () => (await t.app.inject({ method: "GET", url: "/api/reminders", headers: { cookie } })).json() as any[];
+const modelCalls = () => gemini.requests.filter((request) => request.action === "streamGenerateContent");
+const names = (received: [string, any][]) => received.map(([event]) => event);
+
+async function addDocument(filename: string, text: string) {
+  const response = await knowledgeClient(t, cookie).upload({ userId: 3, conversationId, parentId: 0, path: "", description: "" }, { filename, content: Buffer.from(text), type: "text/plain" });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().file.id as number;
+}
+
+describe("POST /api/conversations/{id}/turn", () => {
+  it("streams a plain answer: the saved user message, the text as it comes, and the saved model message", async () => {
+    await start();
+    gemini.script({ chunks: ["The answer ", "is ", "forty-two."] });
+    const response = await turn("What is the answer?");
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
+    const received = events(response.body);
+    expect(names(received)).toEqual(["user-message", "text-delta", "text-delta", "text-delta", "done"]);
+    expect(received[0]![1]).toMatchObject({ role: "user", content: "What is the answer?", conversationId });
+    expect(received.filter(([event]) => event === "text-delta").map(([, data]) => data.text)).toEqual(["The answer ", "is ", "forty-two."]);
+    const done = received.at(-1)![1];
+    expect(done.messages).toEqual([expect.objectContaining({ role: "model", content: "The answer is forty-two." })]);
+    expect((await saved()).map((message) => [message.role, message.content])).toEqual([
+      ["user", "What is the answer?"],
+      ["model", "The answer is forty-two."],
+    ]);
+    // The persona and the tools are the server's; the model is asked once.
+    const [call] = modelCalls();
+    expect(modelCalls()).toHaveLength(1);
+    expect(call!.body.systemInstruction.parts[0].text).toContain("You are SAGE");
+    expect(call!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch"]);
+  });
+
+  it("sends the saved history, and the new message with its knowledge context, which is kept with the turn", async () => {
+    await start();
+    const fileId = await addDocument("zebra-report.txt", "The zebra numbers for March: 41 zebras counted at the north gate.");
+    gemini.script({ text: "First answer." }, { text: "There were 41 zebras [1]." });
+    await turn("Hello");
+    const received = events((await turn("How many zebra numbers in March?")).body);
+    const history = modelCalls().at(-1)!.body.contents.map((content: any) => [content.role, content.parts[0].text]);
+    expect(history.slice(0, 2)).toEqual([
+      ["user", "Hello"],
+      ["model", "First answer."],
+    ]);
+    expect(history[2][1]).toMatch(/^How many zebra numbers in March\?\n\nRelevant information from the knowledge base:\n\[1\] Source: zebra-report\.txt\nThe zebra numbers for March/);
+    const citation = { n: 1, fileId, filename: "zebra-report.txt", source: expect.any(String), score: expect.any(Number), content: expect.stringContaining("41 zebras") };
+    expect(received.find(([event]) => event === "citations")![1]).toEqual({ items: [citation] });
+    const messages = await saved();
+    // The user's words are saved as typed; what the model saw beside them is kept as their context.
+    expect(messages.at(-2)).toMatchObject({ role: "user", content: "How many zebra numbers in March?", context: [citation] });
+    expect(messages.at(-1)).toMatchObject({ role: "model", content: "There were 41 zebras [1].", citations: [citation] });
+    expect(messages[0]).not.toHaveProperty("context");
+    expect(messages[1]).not.toHaveProperty("citations");
+  });
+
+  it("runs a two-step chain in one turn: searchDocuments, then createReminder linked to the conversation", async () => {
+    await start();
+    await addDocument("zebra-report.txt", "Zebra numbers: 41 in March, 44 in April.");
+    gemini.script(
+      { functionCalls: [{ name: "searchDocuments", args: { query: "zebra numbers" } }] },
+      { text: "Found them.", functionCalls: [{ name: "createReminder", args: { title: "Review the zebra numbers", dueDate: "2031-05-04", priority: "high", conversationId: "999" } }] },
+      { text: "Your reminder to review them is set." },
+    );
+    const received = events((await turn("Search my documents for the zebra numbers and remind me to review them")).body);
+    expect(names(received).filter((event) => event !== "text-delta")).toEqual([
+      "user-message",
+      "tool-call",
+      "tool-result",
+      "citations",
+      "tool-call",
+      "tool-result",
+      "reminder-created",
+      "done",
+    ]);
+    const search = received.find(([event]) => event === "tool-result")![1];
+    expect(search).toMatchObject({ name: "searchDocuments", result: { message: "Found 1 relevant document(s).", results: [expect.objectContaining({ n: 1 })] } });
+    const reminder = received.find(([event]) => event === "reminder-created")![1].reminder;
+    expect(reminder).toMatchObject({ title: "Review the zebra numbers", conversationId, dueDate: "2031-05-04", priority: "high", status: "unread" });
+    expect(await reminders()).toEqual([reminder]);
+
+    const messages = await saved();
+    expect(messages.map((message) => [message.role, message.content])).toEqual([
+      ["user", "Search my documents for the zebra numbers and remind me to review them"],
+      ["model", "Found them."],
+      ["model", "Your reminder to review them is set."],
+    ]);
+    // The first answer ran both tools' worth of work: the search before it, and its own createReminder.
+    expect(messages[1].toolCalls.map((call: any) => call.name)).toEqual(["searchDocuments", "createReminder"]);
+    expect(messages[1].toolCalls[1].result).toEqual({ success: true, reminder });
+    expect(messages[1].citations.map((citation: any) => citation.n)).toEqual([1]);
+    expect(received.at(-1)![1].messages).toEqual(messages.slice(1));
+    // Each model call got the previous call and its result.
+    const last = modelCalls().at(-1)!.body.contents;
+    expect(last.at(-1).parts[0].functionResponse.name).toBe("createReminder");
+    expect(last.at(-2).parts.at(-1).functionCall.name).toBe("createReminder");
+  });
+
+  it("follows an empty document search with a web search, in the same turn, and lists the web sources", async () => {
+    await start();
+    gemini.script(
+      { functionCalls: [{ name: "searchDocuments", args: { query: "unicorn budget" } }] },
+      { functionCalls: [{ name: "performWebSearch", args: { query: "unicorn budget 2031" } }] },
+      { text: "Grounded summary.", sources: [{ title: "Example News", uri: "https://news.example/unicorns" }] },
+      { text: "The web says the unicorn budget grew." },
+    );
+    const received = events((await turn("What is the unicorn budget?")).body);
+    const results = received.filter(([event]) => event === "tool-result").map(([, data]) => data);
+    expect(results.map((result) => [result.name, result.result.message])).toEqual([
+      ["searchDocuments", CHAT_TEXTS.noDocuments],
+      ["performWebSearch", CHAT_TEXTS.webSearchDone],
+    ]);
+    expect(results[1].result).toMatchObject({ success: true, response: "Grounded summary.", sources: [{ title: "Example News", url: "https://news.example/unicorns" }] });
+    const messages = await saved();
+    expect(messages.at(-1).content).toBe("The web says the unicorn budget grew.\n\n**Sources:**\n- [Example News](https://news.example/unicorns)");
+    expect(messages.at(-1).toolCalls.map((call: any) => call.name)).toEqual(["searchDocuments", "performWebSearch"]);
+    expect(gemini.requests.some((request) => request.action === "generateContent" && request.body.tools?.some((tool: any) => tool.googleSearch))).toBe(true);
+  });
+
+  it("stops at SAGE_MAX_TOOL_STEPS replies and says so", async () => {
+    await start({ SAGE_MAX_TOOL_STEPS: "2" });
+    const search = (query: string) => ({ functionCalls: [{ name: "searchDocuments", args: { query } }] });
+    gemini.script(search("one"), search("two"), search("three"));
+    const received = events((await turn("Keep searching")).body);
+    expect(modelCalls()).toHaveLength(2);
+    expect(received.filter(([event]) => event === "tool-call")).toHaveLength(1);
+    const messages = await saved();
+    expect(messages.at(-1)).toMatchObject({ role: "model", content: stepLimitReached(2) });
+    expect(messages.at(-1).toolCalls.map((call: any) => call.args.query)).toEqual(["one"]);
+  });
+
+  it("says plainly that the model failed when nothing was created, and keeps the user's words", async () => {
+    await start();
+    gemini.script({ error: { status: 500, message: "model exploded" } });
+    const received = events((await turn("Words I do not want to lose")).body);
+    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502, statusText: "Bad Gateway", code: "model_error" });
+    expect(names(received).at(-1)).toBe("done");
+    expect((await saved()).map((message) => message.content)).toEqual(["Words I do not want to lose", CHAT_TEXTS.modelFailed]);
+    expect(CHAT_TEXTS.modelFailed).not.toContain("reminder");
+  });
+
+  it("says the reminder was created when the model fails after creating one", async () => {
+    await start();
+    gemini.script(
+      { text: "Setting that up.", functionCalls: [{ name: "createReminder", args: { title: "Call Ann", dueDate: "2031-05-04", priority: "high" } }] },
+      { error: { status: 503, message: "overloaded" } },
+    );
+    const received = events((await turn("Yes, create it")).body);
+    expect(names(received)).toContain("reminder-created");
+    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502 });
+    expect((await saved()).at(-1).content).toBe(`Setting that up.\n\n${CHAT_TEXTS.sendFailed}`);
+    expect(await reminders()).toHaveLength(1);
+  });
+
+  it("keeps the reply and adds the completed-request text when a follow-up after a search fails", async () => {
+    await start();
+    gemini.script({ text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] }, { error: { status: 500, message: "follow-up exploded" } });
+    await turn("Search x");
+    expect((await saved()).at(-1).content).toBe("Let me search.\n\nI've completed your request to search documents.");
+  });
+
+  it("answers a failed createReminder to the model, which goes on", async () => {
+    await start();
+    gemini.script({ functionCalls: [{ name: "createReminder", args: { title: "No date", priority: "high" } }] }, { text: "I need a due date." });
+    const received = events((await turn("Remind me")).body);
+    const result = received.find(([event]) => event === "tool-result")![1].result;
+    expect(result).toEqual({ success: false, error: 'Failed to create reminder: 400 Bad Request - {"error":"Due date is required","code":"validation_error"}' });
+    expect(names(received)).not.toContain("reminder-created");
+    expect((await saved()).at(-1).content).toBe("I need a due date.");
+    expect(await reminders()).toEqual([]);
+  });
+
+  it("with no model configured sends a notice and saves nothing", async () => {
+    await start({}, { noModel: true });
+    const received = events((await turn("Hello?")).body);
+    expect(received).toEqual([
+      ["notice", { text: LLM_NOT_CONFIGURED_MESSAGE }],
+      ["done", { messages: [] }],
+    ]);
+    expect(await saved()).toEqual([]);
+  });
+
+  it("checks input, conversation and model before streaming, and changes nothing", async () => {
+    await start();
+    const other = await t.loginAsNewUser();
+    for (const [response, status] of [
+      [await turn("   "), 400],
+      [await turn("hi", { model: "gpt-4o" }), 400],
+      [await turn("hi", {}, other.cookie), 404],
+      [await turn("hi", {}, cookie, 99999), 404],
+      [await t.app.inject({ method: "POST", url: `/api/conversations/${conversationId}/turn`, payload: { content: "hi" } }), 401],
+    ] as const) {
+      expect(response.statusCode).toBe(status);
+      expect(response.json()).toHaveProperty("error");
+    }
+    expect(await saved()).toEqual([]);
+    expect(gemini.requests).toHaveLength(0);
+  });
+});
+
+describe("stopping a turn", () => {
+  it("aborts the model call and saves the partial answer once", async () => {
+    await start();
+    gemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], delayMs: 300 });
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const controller = new AbortController();
+    const response = await fetch(`${address}/api/conversations/${conversationId}/turn`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ content: "Write a long text" }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let received = "";
+    while (!received.includes("First part.")) received += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    let messages: any[] = [];
+    for (let tries = 0; tries < 100 && messages.length < 2; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      messages = await saved();
+    }
+    expect(messages.map((message) => message.role)).toEqual(["user", "model"]);
+    expect(messages[1].content).toMatch(/^First part\./);
+    expect(messages[1].content).not.toContain("Fourth part.");
+    // The model's stream is over before it finished, and nothing else is saved later.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await saved()).toEqual(messages);
+  });
+});

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from "fastify";
+import { turnRequestSchema } from "@sage/contracts/chat-turn";
+import { idParamsSchema } from "@sage/contracts/common";
+import { replyWithEventStream } from "../../http/event-stream.ts";
+import { requireUser } from "../../http/session-guard.ts";
+import { parseInput } from "../../http/validate.ts";
+import type { ChatTurnService } from "./chat-turn.service.ts";
+
+/** POST /api/conversations/{id}/turn: input, conversation and model are checked before the stream starts. */
+export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: ChatTurnService }) {
+  const logError = (error: unknown) => app.log.error({ err: error }, "chat turn failed");
+  app.post("/api/conversations/:id/turn", async (request, reply) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    const body = parseInput(turnRequestSchema, request.body, "body");
+    const turn = await deps.chatTurns.prepare(user.id, id, body);
+    await replyWithEventStream(reply, (events) => deps.chatTurns.run(turn, events), logError, { lastEvent: "done" });
+    return reply;
+  });
+}

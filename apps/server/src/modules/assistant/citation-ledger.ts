@@ -1,0 +1,40 @@
+import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
+import type { Citation } from "@sage/contracts/conversations";
+import type { SearchResult } from "@sage/contracts/retrieval";
+
+/**
+ * The document passages a turn gave the model, numbered in the order it saw them ([1], [2] ...; a passage
+ * found twice keeps its number). Passages not yet shown under an answer wait for the next one the model writes.
+ */
+export function createCitationLedger() {
+  const known = new Map<string, Citation>();
+  let waiting: Citation[] = [];
+  return {
+    cite(results: readonly SearchResult[]): Citation[] {
+      return results.map((result) => {
+        const { metadata } = result;
+        const key = metadata.chunk_id !== undefined ? `chunk ${metadata.chunk_id}` : `${metadata.file_id} ${result.content}`;
+        let citation = known.get(key);
+        if (!citation) {
+          citation = { n: known.size + 1, fileId: metadata.file_id ?? 0, filename: metadata.filename, source: metadata.source, score: result.score, content: result.content };
+          known.set(key, citation);
+          waiting.push(citation);
+        }
+        return citation;
+      });
+    },
+    /** The passages not yet shown under an answer; they go under the answer being saved. */
+    takeWaiting(): Citation[] {
+      const taken = waiting;
+      waiting = [];
+      return taken;
+    },
+  };
+}
+
+/** The knowledge snippets as appended to the user's message for the model, each with its number and source. */
+export function knowledgeContext(citations: readonly Citation[]): string {
+  if (citations.length === 0) return "";
+  const snippets = citations.map((citation) => `[${citation.n}] Source: ${citation.filename || CHAT_TEXTS.defaultSource}\n${citation.content}`);
+  return `\n\nRelevant information from the knowledge base:\n${snippets.join("\n\n")}`;
+}

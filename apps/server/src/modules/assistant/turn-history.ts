@@ -1,0 +1,21 @@
+import type { Message } from "@sage/contracts/conversations";
+import type { LlmMessage } from "../../providers/llm/llm.ts";
+
+/** How much history a turn sends the model: the most recent messages within both bounds. */
+export const HISTORY_LIMIT = { messages: 100, characters: 200_000 };
+
+/**
+ * The saved messages as the model's history (text only, 'model' as the assistant), followed by the new user
+ * message as the model sees it (with its knowledge context). The new message always goes, whatever its size.
+ */
+export function turnHistory(saved: readonly Message[], userContent: string): LlmMessage[] {
+  const kept: LlmMessage[] = [{ role: "user", content: userContent }];
+  let characters = userContent.length;
+  for (let index = saved.length - 1; index >= 0 && kept.length < HISTORY_LIMIT.messages; index--) {
+    const message = saved[index]!;
+    characters += message.content.length;
+    if (characters > HISTORY_LIMIT.characters) break;
+    kept.push(message.role === "user" ? { role: "user", content: message.content } : { role: "assistant", content: message.content });
+  }
+  return kept.reverse();
+}

@@ -1,0 +1,108 @@
+import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { openStore, type Store } from "../../../store/open-store.ts";
+import { insertKnowledge } from "../retrieval-test-helpers.ts";
+import { createChunkStore } from "./chunk-store.ts";
+import { createLexicalIndex, lexicalTable } from "./lexical-index.ts";
+import { createLexicalSearch } from "./lexical-search.ts";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function open(migrationsDir?: string, dataDir?: string): Store {
+  const dir = dataDir ?? tempDir();
+  const store = openStore({ dataDir: dir, migrationsDir });
+  cleanups.push(() => store.close());
+  return store;
+}
+function tempDir(): string {
+  const temp = makeTempDir();
+  cleanups.push(() => temp.remove());
+  return temp.dir;
+}
+function addUsers(store: Store) {
+  store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x'), (4, 'other', 'x', 'x')").run();
+}
+const matches = (store: Store, userId: number, query: string) =>
+  (store.sqlite.prepare(`SELECT rowid FROM ${lexicalTable(userId)} WHERE ${lexicalTable(userId)} MATCH ? ORDER BY rowid`).all(query) as { rowid: number }[]).map(
+    (row) => row.rowid,
+  );
+
+describe("per-user full-text index", () => {
+  it("keeps each user's table in step with their chunks: insert, rename, cascade delete", async () => {
+    const store = open();
+    addUsers(store);
+    const index = createLexicalIndex(store.sqlite);
+    index.ensure(3);
+    index.ensure(4);
+    const mine = insertKnowledge(store.sqlite, { userId: 3, name: "Budget plan", chunks: ["quarterly revenue forecasts"] });
+    const theirs = insertKnowledge(store.sqlite, { userId: 4, name: "Budget notes", chunks: ["revenue forecast for the shop"] });
+    expect(matches(store, 3, "forecast")).toEqual(mine.chunkIds); // porter stemming; the other user's row is elsewhere
+    expect(matches(store, 4, "forecast")).toEqual(theirs.chunkIds);
+    expect(matches(store, 3, "title:budget")).toEqual(mine.chunkIds);
+    store.sqlite.prepare("UPDATE knowledge_items SET name = 'Hiring plan' WHERE id = ?").run(mine.itemId);
+    expect(matches(store, 3, "title:budget")).toEqual([]);
+    expect(matches(store, 3, "title:hiring")).toEqual(mine.chunkIds);
+    expect(matches(store, 4, "title:budget")).toEqual(theirs.chunkIds);
+    store.sqlite.prepare("DELETE FROM knowledge_items WHERE id = ?").run(mine.itemId);
+    expect(matches(store, 3, "forecast")).toEqual([]);
+    expect(matches(store, 4, "forecast")).toEqual(theirs.chunkIds);
+  });
+
+  it("indexes chunks written before their user had a table, before that user's next search", async () => {
+    const store = open();
+    addUsers(store);
+    const early = insertKnowledge(store.sqlite, { userId: 3, name: "early.txt", chunks: ["kumquat harvest", "kumquat jam"] });
+    const gone = insertKnowledge(store.sqlite, { userId: 3, name: "gone.txt", chunks: ["kumquat tart"] });
+    store.sqlite.prepare("DELETE FROM knowledge_items WHERE id = ?").run(gone.itemId);
+    expect(store.sqlite.prepare("SELECT count(*) FROM lexical_pending").pluck().get()).toBe(2);
+    const hits = createLexicalSearch(store.sqlite)(["kumquat"], { userId: 3 }, 10);
+    expect(hits.map((hit) => hit.chunkId).sort()).toEqual(early.chunkIds);
+    expect(store.sqlite.prepare("SELECT count(*) FROM lexical_pending").pluck().get()).toBe(0);
+    expect(createLexicalSearch(store.sqlite)(["kumquat"], { userId: 4 }, 10)).toEqual([]);
+  });
+
+  it("rebuilds one user's table without touching another's", async () => {
+    const store = open();
+    addUsers(store);
+    const chunks = createChunkStore(store.sqlite);
+    const mine = insertKnowledge(store.sqlite, { userId: 3, name: "a.txt", chunks: [] });
+    const theirs = insertKnowledge(store.sqlite, { userId: 4, name: "b.txt", chunks: [] });
+    await chunks.replaceItemChunks({ id: mine.itemId, userId: 3, conversationId: null }, [{ position: 0, source: "", content: "plum orchard" }]);
+    await chunks.replaceItemChunks({ id: theirs.itemId, userId: 4, conversationId: null }, [{ position: 0, source: "", content: "plum pudding" }]);
+    const before = store.sqlite.prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`).pluck().get();
+    // Written behind the index's back (the trigger dropped), so only a rebuild can find it.
+    store.sqlite.exec(`DROP TRIGGER ${lexicalTable(3)}_insert`);
+    insertKnowledge(store.sqlite, { userId: 3, name: "c.txt", chunks: ["plum brandy"] });
+    expect(matches(store, 3, "plum")).toHaveLength(1);
+    chunks.rebuildLexicalIndex(3);
+    expect(matches(store, 3, "plum")).toHaveLength(2);
+    expect(store.sqlite.prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`).pluck().get()).toBe(before);
+    expect(matches(store, 4, "plum")).toHaveLength(1);
+  });
+
+  it("moves a store from the shared index to per-user tables when it is upgraded, keeping every chunk findable", async () => {
+    const dataDir = tempDir();
+    const allMigrations = fileURLToPath(new URL("../../../store/migrations/", import.meta.url));
+    const older = path.join(tempDir(), "migrations");
+    mkdirSync(older);
+    for (const file of readdirSync(allMigrations).filter((name) => name < "0750")) cpSync(path.join(allMigrations, file), path.join(older, file));
+    const before = openStore({ dataDir, migrationsDir: older });
+    addUsers(before);
+    const mine = insertKnowledge(before.sqlite, { userId: 3, name: "mine.txt", chunks: ["persimmon orchard", "persimmon cake"] });
+    insertKnowledge(before.sqlite, { userId: 4, name: "theirs.txt", chunks: ["persimmon pudding"] });
+    expect(before.sqlite.prepare("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'persimmon'").pluck().get()).toBe(3);
+    await before.close();
+
+    const after = open(undefined, dataDir);
+    expect(after.sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts'").pluck().get()).toBe(0);
+    expect(createLexicalIndex(after.sqlite).indexAllPending()).toBe(2);
+    expect(matches(after, 3, "persimmon")).toEqual(mine.chunkIds);
+    expect(matches(after, 4, "persimmon")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,121 @@
+import type BetterSqlite3 from "better-sqlite3";
+
+/**
+ * One FTS5 table per user, so BM25's statistics (row count, average length, each term's document count) are
+ * counted over that user's chunks alone: a user's scores never depend on what another user holds (migration 0750).
+ * `chunks` stays the one source of truth; each user's table follows it by triggers that fire only for that user's
+ * rows, made with the table. A chunk written before its user's table existed waits in `lexical_pending` and is
+ * indexed by `prepare` (before a search) or `ensure` (before a write).
+ */
+export function createLexicalIndex(sqlite: BetterSqlite3.Database) {
+  const known = new Set((sqlite.prepare("SELECT user_id AS userId FROM lexical_users").all() as { userId: number }[]).map((row) => row.userId));
+  const hasPending = sqlite.prepare("SELECT 1 FROM lexical_pending WHERE user_id = ? LIMIT 1").pluck();
+  const pendingUsers = sqlite.prepare("SELECT DISTINCT user_id FROM lexical_pending").pluck();
+  const clearPending = sqlite.prepare("DELETE FROM lexical_pending WHERE user_id = ?");
+  const register = sqlite.prepare("INSERT INTO lexical_users (user_id) VALUES (?)");
+  const registered = sqlite.prepare("SELECT 1 FROM lexical_users WHERE user_id = ?").pluck();
+
+  const create = sqlite.transaction((userId: number) => {
+    const table = lexicalTable(userId);
+    // Another connection or instance may have made it since this one started.
+    if (registered.get(userId) !== undefined) return;
+    sqlite.exec(`
+      CREATE VIRTUAL TABLE ${table} USING fts5(
+        title, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO ${table}(${table}, rank) VALUES ('automerge', 8);
+      CREATE VIRTUAL TABLE ${table}_vocab USING fts5vocab(${table}, 'row');
+      CREATE TRIGGER ${table}_insert AFTER INSERT ON chunks WHEN new.user_id = ${userId} BEGIN
+        INSERT INTO ${table}(rowid, title, content) SELECT new.id, ki.name, new.content FROM knowledge_items ki WHERE ki.id = new.item_id;
+      END;
+      CREATE TRIGGER ${table}_delete AFTER DELETE ON chunks WHEN old.user_id = ${userId} BEGIN
+        DELETE FROM ${table} WHERE rowid = old.id;
+      END;
+      CREATE TRIGGER ${table}_rename AFTER UPDATE OF name ON knowledge_items WHEN new.user_id = ${userId} AND new.name IS NOT old.name BEGIN
+        DELETE FROM ${table} WHERE rowid IN (SELECT id FROM chunks WHERE item_id = new.id);
+        INSERT INTO ${table}(rowid, title, content) SELECT id, new.name, content FROM chunks WHERE item_id = new.id;
+      END;
+    `);
+    register.run(userId);
+    indexPendingOf(userId);
+  });
+
+  function indexPendingOf(userId: number) {
+    const table = lexicalTable(userId);
+    sqlite
+      .prepare(
+        `INSERT INTO ${table}(rowid, title, content)
+         SELECT c.id, ki.name, c.content FROM lexical_pending p
+         JOIN chunks c ON c.id = p.chunk_id JOIN knowledge_items ki ON ki.id = c.item_id
+         WHERE p.user_id = ? ORDER BY c.id`,
+      )
+      .run(userId);
+    clearPending.run(userId);
+  }
+
+  const catchUp = sqlite.transaction((userId: number) => indexPendingOf(userId));
+
+  function ensure(userId: number): string {
+    if (!known.has(userId)) {
+      create(userId);
+      known.add(userId);
+    }
+    return lexicalTable(userId);
+  }
+
+  function exists(userId: number): boolean {
+    if (!known.has(userId) && registered.get(userId) !== undefined) known.add(userId);
+    return known.has(userId);
+  }
+
+  return {
+    ensure,
+
+    /** The user's table, brought up to date, before a search; null when the user has never had a chunk. */
+    prepare(userId: number): string | null {
+      if (hasPending.get(userId) !== undefined) {
+        if (exists(userId)) catchUp(userId);
+        else ensure(userId);
+      }
+      return exists(userId) ? lexicalTable(userId) : null;
+    },
+
+    /** Indexes every waiting chunk: at start-up, this takes in what migration 0750 moved out of the shared table. */
+    indexAllPending(): number {
+      const users = pendingUsers.all() as number[];
+      for (const userId of users) {
+        if (exists(userId)) catchUp(userId);
+        else ensure(userId);
+      }
+      return users.length;
+    },
+
+    /**
+     * Empties the user's table and fills it again from their chunks: the row count and average lengths a
+     * contentless_delete table keeps (fts-totals.ts) start exact again. Synchronous, for the caller's transaction.
+     */
+    rebuild(userId: number): void {
+      const table = ensure(userId);
+      sqlite.prepare(`INSERT INTO ${table}(${table}) VALUES ('delete-all')`).run();
+      sqlite
+        .prepare(
+          `INSERT INTO ${table}(rowid, title, content)
+           SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id WHERE c.user_id = ? ORDER BY c.id`,
+        )
+        .run(userId);
+    },
+
+    /** Users with a table of their own. */
+    users(): number[] {
+      return [...known].sort((a, b) => a - b);
+    },
+  };
+}
+
+export type LexicalIndex = ReturnType<typeof createLexicalIndex>;
+
+/** The user's FTS5 table; the id goes into SQL text, so it must be a plain whole number. */
+export function lexicalTable(userId: number): string {
+  if (!Number.isSafeInteger(userId) || userId < 0) throw new Error(`not a user id: ${userId}`);
+  return `chunks_fts_${userId}`;
+}

@@ -1,0 +1,102 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { CHAT_TEXTS, chatApiError } from "@sage/contracts/chat-turn";
+import type { Message } from "@sage/contracts/conversations";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/error-message";
+import { reminderCreatedEvent } from "@/lib/reminder-created-event";
+import { runTurn } from "../api/run-turn";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, type LiveTurn } from "../live-turn";
+
+const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
+
+/** Messages added to a cached list, each once. */
+const withMessages = (list: Message[] | undefined, added: Message[]) => [...(list ?? []).filter((message) => !added.some((item) => item.id === message.id)), ...added];
+
+interface ChatTurnOptions {
+  conversationId: string;
+  /** Where the conversation's messages are cached: saved messages are added there as the turn reports them. */
+  messagesQueryKey: readonly unknown[];
+  /** The model to ask for; the server's default when undefined. */
+  model: () => string | undefined;
+}
+
+/**
+ * A chat turn as the client sees it: one streamed request, whose events it shows (text, citations, reminders,
+ * notices, failures); the server runs the model and the tools and saves the messages.
+ */
+export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTurnOptions) {
+  const queryClient = useQueryClient();
+  const [sending, setSending] = useState(false);
+  const [pendingUser, setPendingUser] = useState<string | null>(null);
+  const [live, setLive] = useState<LiveTurn>(EMPTY_LIVE_TURN);
+  const [notice, setNotice] = useState<string | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
+
+  /** Runs one turn; answers true when nothing was saved, so the caller can give the user their words back. */
+  async function send(content: string): Promise<{ nothingSaved: boolean }> {
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setSending(true);
+    setPendingUser(content);
+    setNotice(null);
+    setLive(EMPTY_LIVE_TURN);
+    let turn = EMPTY_LIVE_TURN;
+    let userSaved = false;
+    let finished = false;
+    let toolRan = false;
+    try {
+      for await (const event of runTurn(conversationId, { content, model: model() }, controller.signal)) {
+        turn = applyTurnEvent(turn, event);
+        setLive(turn);
+        if (event.type === "user-message") {
+          userSaved = true;
+          addMessages([event.message]);
+          setPendingUser(null);
+        } else if (event.type === "tool-result") {
+          const failure = toolFailure(event.result);
+          if (failure) toast({ title: "Error", description: failure, variant: "destructive" });
+        } else if (event.type === "reminder-created") {
+          window.dispatchEvent(reminderCreatedEvent(event.reminder));
+          toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
+        } else if (event.type === "notice") {
+          setNotice(event.text);
+        } else if (event.type === "tool-call") {
+          toolRan = true;
+        } else if (event.type === "error") {
+          // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
+          if (toolRan) continue;
+          const description = event.status && event.statusText ? chatApiError(event.status, event.statusText) : event.error;
+          toast({ title: "Error", description, variant: "destructive" });
+        } else if (event.type === "done") {
+          finished = true;
+          addMessages(event.messages);
+        }
+      }
+    } catch (error) {
+      if (!isAbort(error) && !controller.signal.aborted) {
+        toast({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
+      }
+    } finally {
+      if (!finished) {
+        // Stopped or cut off: keep what was shown (the server saved it too); read the list again when unsure.
+        const shown = turn.messages.filter((message) => message.content.trim() !== "");
+        const now = new Date().toISOString();
+        if (userSaved && shown.length > 0) {
+          addMessages(shown.map((message, index) => ({ id: -Date.now() - index, conversationId: Number(conversationId), role: "model", content: message.content, createdAt: now, citations: message.citations })));
+        }
+        if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+      }
+      if (abortRef.current === controller) abortRef.current = null;
+      setLive(EMPTY_LIVE_TURN);
+      setPendingUser(null);
+      setSending(false);
+    }
+    return { nothingSaved: !userSaved && !controller.signal.aborted };
+  }
+
+  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice };
+}

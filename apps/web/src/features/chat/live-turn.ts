@@ -1,0 +1,44 @@
+import type { Citation } from "@sage/contracts/conversations";
+import type { TurnEvent } from "./api/run-turn";
+
+/** A model message of the turn in progress, as it streams in. */
+export interface LiveMessage {
+  content: string;
+  citations: Citation[];
+}
+
+/** What the chat shows of a turn while it runs: its model messages so far. */
+export interface LiveTurn {
+  messages: LiveMessage[];
+  /** Citations that arrived before the message they belong to. */
+  waitingCitations: Citation[];
+  /** A tool ran: the next text starts the next message. */
+  startNew: boolean;
+}
+
+export const EMPTY_LIVE_TURN: LiveTurn = { messages: [], waitingCitations: [], startNew: false };
+
+/** The turn after one event; events that change nothing shown leave it as it is. */
+export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
+  if (event.type === "text-delta") {
+    const last = turn.messages.at(-1);
+    if (!last || turn.startNew) {
+      return { messages: [...turn.messages, { content: event.text, citations: turn.waitingCitations }], waitingCitations: [], startNew: false };
+    }
+    return { ...turn, messages: [...turn.messages.slice(0, -1), { ...last, content: last.content + event.text }] };
+  }
+  if (event.type === "tool-call") return { ...turn, startNew: true };
+  if (event.type === "citations") {
+    const last = turn.messages.at(-1);
+    if (!last || turn.startNew) return { ...turn, waitingCitations: [...turn.waitingCitations, ...event.items] };
+    return { ...turn, messages: [...turn.messages.slice(0, -1), { ...last, citations: [...last.citations, ...event.items] }] };
+  }
+  return turn;
+}
+
+/** A tool's failure the user should hear about: a result with `success: false` and an `error` text. */
+export function toolFailure(result: unknown): string | undefined {
+  if (!result || typeof result !== "object") return undefined;
+  const { success, error } = result as { success?: unknown; error?: unknown };
+  return success === false && typeof error === "string" && error ? error : undefined;
+}
