@@ -39,7 +39,8 @@ const EXTERNAL = [
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
+  // The conversion process is its own entry: the server starts it to read uploaded documents (conversion-pool.ts).
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts", "conversion-process": "src/modules/knowledge/ingestion/conversion-process.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -92,7 +92,14 @@ export const listFoldersQuerySchema = z.object({
 /** Paths join names with "/", so a name may not contain one. */
 export const NAME_SLASH_MESSAGE = "Name cannot contain '/'";
 const noSlash = (value: string) => !value.includes("/");
-const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE);
+/** A name is one line of text: no NUL, line breaks or other control characters (they break paths, lists and headers). */
+export const NAME_CONTROL_MESSAGE = "Name cannot contain line breaks or control characters";
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const noControl = (value: string) => !CONTROL_CHARACTERS.test(value);
+/** A link's or note's own name (blank: derived from the URL or the text). */
+const entryName = z.string().max(255).refine(noControl, NAME_CONTROL_MESSAGE);
+const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE);
 
 export const createFolderRequestSchema = z.object({
   name,
@@ -105,7 +112,7 @@ export const createFolderRequestSchema = z.object({
 export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
 
 export const createFileRequestSchema = z.object({
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   type: z.enum(["url", "note"]),
   userId: userIdField,
   conversationId: idOrNone,
@@ -119,7 +126,7 @@ export type CreateFileRequest = z.infer<typeof createFileRequestSchema>;
 
 export const updateFileRequestSchema = z
   .object({
-    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).optional(),
+    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE).optional(),
     parentId: idOrNone,
     description: z.string().max(10_000).optional(),
     content: z.string().max(1_000_000).optional(),
@@ -180,7 +187,7 @@ export const processUrlRequestSchema = z.object({
   conversationId: idOrNone,
   parentId: idOrNone,
   description: z.string().max(10_000).optional(),
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   path: z.string().max(4000).optional(),
 });
 export type ProcessUrlRequest = z.infer<typeof processUrlRequestSchema>;
@@ -204,7 +211,7 @@ export type ProcessUrlResponse = z.infer<typeof processUrlResponseSchema>;
 
 export const processNoteRequestSchema = z.object({
   fileId: z.coerce.number().int().positive().optional(),
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   type: z.literal("note").optional(),
   userId: userIdField,
   conversationId: idOrNone,
@@ -232,7 +239,9 @@ export function nameFromUrl(raw: string): string {
     const segments = url.pathname.split("/").filter(Boolean);
     const last = segments.at(-1);
     if (!last) return url.hostname;
-    const withoutExtension = decodeURIComponent(last).replace(/\.[^.]+$/, "");
+    // An encoded NUL, line break or "/" must not reach a name (the name rules above).
+    const decoded = decodeURIComponent(last).replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ").replace(/\//g, "-").trim();
+    const withoutExtension = decoded.replace(/\.[^.]+$/, "");
     return withoutExtension ? `${url.hostname} - ${withoutExtension}` : url.hostname;
   } catch {
     return "website-link";

@@ -102,11 +102,15 @@ describe("broken and mislabelled files", () => {
       expect(job.status, file.label).toBe("failed");
       expect(job.error, file.label).toBe(item.statusReason);
     }
+    // Queued behind the 13 broken files (each read in the conversion process), the good one may outlast the
+    // request's inline wait and finish as a job: either way it ends ready with its 3 pages.
     const goodResponse = responses[bad.length]!.json();
-    expect(goodResponse).toMatchObject({ status: "success", chunks_processed: 3, file: { status: "ready" } });
+    expect(["success", "processing_in_background"]).toContain(goodResponse.status);
+    const goodItem = (await kb.call("GET", "/api/files")).json().find((entry: { id: number }) => entry.id === goodResponse.file.id);
+    expect(goodItem).toMatchObject({ status: "ready", chunkCount: 3 });
     const stuck = t.store.sqlite.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").get();
     expect(stuck).toEqual({ n: 0 });
-  }, 60_000);
+  }, 120_000);
 
   it("stores random bytes named .txt without crashing (decoded as Windows-1252 text)", async () => {
     const response = await kb.upload({}, { filename: "noise.txt", content: randomBytes(5_000) });

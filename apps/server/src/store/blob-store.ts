@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
@@ -50,6 +50,12 @@ export function createBlobStore(uploadsDir: string) {
       } catch {
         return null;
       }
+    },
+
+    /** Removes the half-written files of uploads a crash cut off (at start-up, when no upload is running). */
+    async removeTemporaries(): Promise<void> {
+      const names = await readdir(uploadsDir).catch(() => [] as string[]);
+      await Promise.all(names.filter((name) => name.startsWith(".tmp-")).map((name) => rm(path.join(uploadsDir, name), { force: true })));
     },
 
     /** Removes blobs; missing ones are fine (already gone). */

@@ -9,10 +9,15 @@ import {
   IMPORT_TOO_LARGE_TITLE,
 } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
+import { isMultipartRequest, readMultipartForm } from "../../http/multipart-form.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
 import type { BackupService } from "./backup.service.ts";
 
+/** The import form is one zip; the text fields a client may add beside it are read and ignored. */
+// The 100 MB maximum leaves out the backup's original files, so the zip itself may be larger (the service checks
+// the rest once it can read the zip); this is the ceiling for the whole file.
+const IMPORT_FORM_LIMITS = { fields: 20, fieldBytes: 65_536, fileBytes: IMPORT_MAX_ARCHIVE_BYTES };
 const invalidFormat = () => badRequest(`${IMPORT_INVALID_FORMAT_TITLE}: ${IMPORT_INVALID_FORMAT_MESSAGE}`, "invalid_file_format");
 const attachment = (filename: string) => `attachment; filename="${filename}"`;
 
@@ -31,21 +36,23 @@ export function registerBackupRoutes(app: FastifyInstance, deps: { backup: Backu
 
   app.post("/api/import_vector_db", async (request) => {
     const user = requireUser(request);
-    if (!request.isMultipart()) throw invalidFormat();
-    // The 100 MB maximum leaves out the backup's original files, so the zip itself may be larger (the service
-    // checks the rest once it can read the zip); this is the ceiling for the whole file.
-    const file = await request.file({ limits: { fileSize: IMPORT_MAX_ARCHIVE_BYTES, files: 1 } });
-    if (!file) throw invalidFormat();
-    if (!/\.zip$/i.test(file.filename)) {
-      file.file.resume();
-      throw invalidFormat();
-    }
-    return backup.importZip(
-      user.id,
-      file.file,
-      () => file.file.truncated,
-      () => new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over 2 GB, the most a backup with its original files may be; the maximum is 100MB without them.`),
-    );
+    if (!isMultipartRequest(request)) throw invalidFormat();
+    const tooLarge = () =>
+      new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over 2 GB, the most a backup with its original files may be; the maximum is 100MB without them.`);
+    const form = await readMultipartForm(request, {
+      limits: IMPORT_FORM_LIMITS,
+      tooLarge,
+      // The zip reaches the import only once the whole form has arrived intact (readMultipartForm holds its end back).
+      onFile: async (file) => {
+        if (!/\.zip$/i.test(file.filename)) {
+          file.stream.resume();
+          throw invalidFormat();
+        }
+        return backup.importZip(user.id, file.stream, () => false, tooLarge);
+      },
+    });
+    if (!form.file) throw invalidFormat();
+    return form.file;
   });
 
   app.get("/api/knowledge/snapshots", async (request) => {

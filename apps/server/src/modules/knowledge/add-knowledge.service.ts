@@ -70,6 +70,7 @@ export function createAddKnowledgeService(deps: {
   };
 }) {
   const { repo, blobs, placement, folders, ingestion, knowledge } = deps;
+  const fileTooLarge = () => new AppError("file_too_large", 413, new BlobTooLargeError(deps.limits.maxUploadBytes).message);
 
   /** Stores bytes as a blob (bounded like an upload), hashing them on the way. */
   async function storeStream(stream: Readable): Promise<{ key: string; size: number; contentHash: string }> {
@@ -79,7 +80,7 @@ export function createAddKnowledgeService(deps: {
       const { key, size } = await blobs.put(stream, { maxBytes: deps.limits.maxUploadBytes });
       return { key, size, contentHash: hash.digest("hex") };
     } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new AppError("file_too_large", 413, error.message);
+      if (error instanceof BlobTooLargeError) throw fileTooLarge();
       throw error;
     }
   }
@@ -146,6 +147,9 @@ export function createAddKnowledgeService(deps: {
       }
       return { filename: name, mimeType, ...(await storeStream(stream)) };
     },
+
+    maxUploadBytes: deps.limits.maxUploadBytes,
+    fileTooLarge,
 
     async discardUpload(stored: StoredUpload | undefined) {
       if (stored) await blobs.remove([stored.key]);

@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
-import fastifyMultipart from "@fastify/multipart";
 import type { AppModule } from "../../http/app-module.ts";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -9,6 +8,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { createConversionPool } from "./ingestion/conversion-pool.ts";
 import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createFolderPaths } from "./folder-paths.ts";
@@ -22,6 +22,14 @@ export type { ItemBackupRow, ItemExport, KnowledgeSummary, RestoredItem } from "
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;
 export const INLINE_INGEST_WAIT_MS = 8_000;
+/** Documents read at once: the job queue runs two jobs at a time. */
+const INGEST_CONCURRENCY = 2;
+/** An office document (a zip) may expand to this much; a docx of 300 MB of XML is a bomb, not a report. */
+const MAX_EXPANDED_BYTES = 256 * 1_048_576;
+/** Text one document may yield (a 50 MB upload of plain text is the largest legitimate case). */
+const MAX_TEXT_BYTES = 64 * 1_048_576;
+/** A conversion process with nothing to do exits after this long (the next document starts another). */
+const CONVERSION_IDLE_MS = 60_000;
 
 /**
  * What a backup needs of the knowledge base: its items and their original files, read out and written back.
@@ -61,12 +69,30 @@ export function createKnowledgeModule(deps: {
   conversations: ConversationsPort;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   maxUploadBytes: number;
+  documentLimits: { memoryMb: number; timeoutMs: number; env?: Record<string, string> };
   warn(message: string, error?: unknown): void;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
   const folders = createFolderPaths({ repo });
-  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, folders, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
+  const conversions = createConversionPool({
+    ...deps.documentLimits,
+    size: INGEST_CONCURRENCY,
+    maxExpandedBytes: MAX_EXPANDED_BYTES,
+    maxTextBytes: MAX_TEXT_BYTES,
+    idleMs: CONVERSION_IDLE_MS,
+  });
+  const ingestion = createIngestion({
+    repo,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    index: deps.index,
+    folders,
+    fetchUrl: deps.fetchUrl,
+    conversions,
+    warn: deps.warn,
+    inlineWaitMs: INLINE_INGEST_WAIT_MS,
+  });
   const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
   const addKnowledge = createAddKnowledgeService({
     repo,
@@ -98,11 +124,13 @@ export function createKnowledgeModule(deps: {
       sweepDeletedBlobs: sweep,
     },
     async register(app) {
-      if (!app.hasContentTypeParser("multipart/form-data")) {
-        await app.register(fastifyMultipart, { limits: { fileSize: deps.maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 1_000_000 } });
-      }
-      // Files of items deleted just before a crash are removed at the next start.
-      app.addHook("onReady", sweep);
+      // Files of items deleted just before a crash, and uploads a crash cut off, are removed at the next start.
+      app.addHook("onReady", async () => {
+        await deps.blobs.removeTemporaries().catch((error: unknown) => deps.warn("could not remove unfinished uploads", error));
+        await sweep();
+      });
+      // Runs after the job queue has stopped (onClose hooks run last-registered first), so no conversion is cut.
+      app.addHook("onClose", () => conversions.close());
       // The text-recognition process ends with the app rather than waiting for its idle timeout.
       app.addHook("onClose", () => closeOcr());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
