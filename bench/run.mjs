@@ -12,12 +12,14 @@ import { search } from "./scenarios/search.mjs";
 import { ingestPdf } from "./scenarios/ingest-pdf.mjs";
 import { ingestTxt } from "./scenarios/ingest-txt.mjs";
 import { revectorize } from "./scenarios/revectorize.mjs";
+import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
+import { backupImport } from "./scenarios/backup-import.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const only = args.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
 
-const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "chat-turn": chatTurn, "web-vitals": webVitals, search, "ingest-pdf": ingestPdf, "ingest-txt": ingestTxt, revectorize };
+const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "chat-turn": chatTurn, "web-vitals": webVitals, search, "ingest-pdf": ingestPdf, "ingest-txt": ingestTxt, revectorize, "backup-import": backupImport, "health-during-ingest": healthDuringIngest };
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");

@@ -33,11 +33,14 @@ const EXTERNAL = [
   "rtf.js",
   "@fastify/ajv-compiler",
   "@fastify/fast-json-stringify-compiler",
+  // CommonJS that @fastify/cookie loads with import(): bundled, esbuild would give it only a default export.
+  "cookie",
 ];
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
+  // The conversion process is its own entry: the server starts it to read uploaded documents (conversion-pool.ts).
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts", "conversion-process": "src/modules/knowledge/ingestion/conversion-process.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -16,7 +16,7 @@ const requireFromServer = createRequire(path.join(ROOT, "apps/server/package.jso
 const EXTRACT = fileURLToPath(new URL("../lib/pdfjs-extract.mjs", import.meta.url));
 
 /** A 300-page A4 PDF of report-like text (45 lines of ~85 characters a page), built once with pdf-lib and cached. */
-async function reportPdf() {
+export async function reportPdf() {
   const file = path.join(cacheDir("pdf"), `report-${PAGES}-v1.pdf`);
   if (existsSync(file)) return file;
   const { PDFDocument, StandardFonts } = requireFromServer("pdf-lib");

@@ -9,7 +9,7 @@ import { makeDataDir, ROOT, startSage } from "../lib/server.mjs";
 const ingestion = path.join(ROOT, "apps/server/src/modules/knowledge/ingestion");
 
 /** Notes-like text: headings every ~20 paragraphs, paragraphs of a few sentences. */
-function notesText(bytes, seed) {
+export function notesText(bytes, seed) {
   const random = rng(seed);
   const parts = [];
   let size = 0;

@@ -152,19 +152,66 @@ test("the detail header renames the conversation; a failed save says 'Failed to 
   expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(`${name} renamed`);
 });
 
-test("on a small screen the Files and Reminders panels are toggled by buttons", async ({ page }) => {
-  const id = await createConversation(page, `Small${Date.now()}`);
-  await page.setViewportSize({ width: 600, height: 900 });
+test("on a phone the chat keeps the screen; Files and Reminders open as full panels over it", async ({ page }) => {
+  const name = `Q3 board review ${Date.now()}`;
+  const id = await createConversation(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/conversations/${id}`);
-  const reminders = page.getByRole("heading", { name: "Reminders", exact: true });
-  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
-  await expect(reminders).toBeHidden();
-  await page.getByRole("button", { name: "Toggle Reminders panel" }).click();
-  await expect(reminders).toBeVisible();
-  await page.getByRole("button", { name: "Toggle Reminders panel" }).click();
-  await expect(reminders).toBeHidden();
-  await page.getByRole("button", { name: "Toggle Files panel" }).click();
-  await expect(page.getByRole("heading", { name: "Conversation Knowledge" })).toBeVisible();
+  const message = page.getByRole("textbox", { name: "Message" });
+  await expect(message).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole("button", { name: "Send message" })).toBeInViewport({ ratio: 1 });
+  // The title is cut with an ellipsis at most, and then names itself in full.
+  await expect(page.getByTestId("conversation-title")).toHaveAttribute("title", name);
+  // Nothing of the side panels sits in the page, above or below the message box.
+  await expect(page.getByRole("heading", { name: "Reminders", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Relevant Files" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Open Files panel" }).click();
+  const files = page.getByRole("dialog", { name: "Files" });
+  await expect(files.getByRole("heading", { name: "Conversation Knowledge" })).toBeVisible();
+  await expect(files.getByRole("button", { name: "Add Knowledge" })).toBeInViewport({ ratio: 1 });
+  await expect(files.getByRole("heading", { name: "Relevant Files" })).toBeVisible();
+  expect((await files.boundingBox())?.width).toBe(390);
+  await page.keyboard.press("Escape");
+  await expect(files).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Open Reminders panel" }).click();
+  const reminders = page.getByRole("dialog", { name: "Reminders" });
+  await expect(reminders.getByRole("heading", { name: "Reminders", exact: true })).toBeVisible();
+  await expect(reminders.getByRole("button", { name: "Add Reminder" })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press("Escape");
+  await expect(reminders).toHaveCount(0);
+  await expect(message).toBeInViewport({ ratio: 1 });
+});
+
+test.describe("while the list loads", () => {
+  // page.route cannot see requests that pass through a service worker.
+  test.use({ serviceWorkers: "block" });
+
+  test("every stage says 'Loading conversations...': no bare 'Loading...' flashes first", async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen = new Set<string>();
+      (window as unknown as { loadingTexts: Set<string> }).loadingTexts = seen;
+      const record = () => {
+        for (const line of (document.body?.innerText ?? "").split("\n")) if (/loading/i.test(line)) seen.add(line.trim());
+      };
+      new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    // Each stage takes long enough to be seen: the session check, the page's code, then its data.
+    const slow = (pattern: string) => page.route(pattern, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.fallback();
+    });
+    await slow("**/api/auth/me");
+    await slow("**/assets/*.js");
+    await slow("**/api/conversations");
+    await slow("**/api/reminders");
+    await page.reload();
+    await expect(page.getByText("No conversations yet. Start a new one!")).toBeVisible();
+    const seen = await page.evaluate(() => [...(window as unknown as { loadingTexts: Set<string> }).loadingTexts]);
+    expect(seen).toContain("Loading conversations...");
+    expect(seen).not.toContain("Loading...");
+  });
 });
 
 test("failed rename and delete from the list show their error toasts and change nothing", async ({ page }) => {

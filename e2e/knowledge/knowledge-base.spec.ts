@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { paintedColor } from "../support/contrast.ts";
 import { toastWith } from "../support/toasts.ts";
 
 // A web page served by the test itself; the e2e server runs with SAGE_FETCH_ALLOW_PRIVATE=true to reach it.
@@ -74,7 +75,7 @@ test.describe("Settings > Knowledge Base", () => {
     await page.getByLabel("Choose files").setInputFiles({ name: "Kingfishers.TXT", mimeType: "text/plain", buffer: Buffer.from("Kingfishers dive from perches into clear streams.") });
     await expect(page.getByRole("list", { name: "Pending items" })).toContainText("Kingfishers.TXT");
     await describeAndPlace(page, "Bird behaviour", folder);
-    await expectToast(page, "Kingfishers.TXT was added (1 chunks processed).");
+    await expectToast(page, "Kingfishers.TXT was added (1 chunk processed).");
     await page.getByRole("button", { name: `Open folder ${folder}` }).click();
     await expect(itemCard(page, "Kingfishers.TXT")).toBeVisible();
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("button", { name: "Knowledge Base" }).click();
@@ -179,7 +180,10 @@ test.describe("Settings > Knowledge Base", () => {
     await page.getByLabel("Add URL").fill(`${siteOrigin}/birds/late-page.html`);
     await page.getByRole("button", { name: "Add URL" }).click();
     await describeAndPlace(page, "Night herons");
-    await expectToast(page, "URL Added as reference without content processing");
+    // One toast says both: 'Error processing URL' is not replaced at once by the fallback's message.
+    const toast = toastWith(page, "Error processing URL");
+    await expect(toast).toContainText("URL Added as reference without content processing");
+    await expect(toast).toContainText("The site answered 503");
     const card = itemCard(page, "127.0.0.1 - late-page");
     await expect(card.getByTestId("item-status")).toHaveText("Failed");
     await expect(card).toContainText("The site answered 503");
@@ -209,5 +213,39 @@ test.describe("Settings > Knowledge Base", () => {
     await page.reload();
     await page.getByRole("button", { name: `Preview ${name}` }).click();
     await expect(page.getByRole("dialog").getByTestId("preview-description")).toHaveText("Birds of prey");
+  });
+
+  test("names itself once, says where search results sit, keeps card menus beside names, and marks Reset as destructive", async ({ page }) => {
+    await openSettings(page);
+    const folderId = await createFolderViaApi(page, unique("Board papers"));
+    for (const [conversationId, parentId] of [[0, folderId], [0, 0]]) {
+      const note = await page.request.post("/api/files", { data: { name: "Minutes", type: "note", conversationId, parentId, content: "Minutes of the board.", description: "Minutes" } });
+      expect(note.status()).toBe(201);
+    }
+    const conversation = await (await page.request.post("/api/conversations", { data: { name: "Q3 board review" } })).json();
+    await page.request.post("/api/files", { data: { name: "Minutes", type: "note", conversationId: conversation.id, parentId: 0, content: "Minutes of the review.", description: "Minutes" } });
+    await page.reload();
+
+    // The title is said once: the trail starts at 'Knowledge Base', and that is the heading.
+    const section = page.getByRole("region", { name: "Knowledge Base" });
+    await expect(section.getByText("Knowledge Base", { exact: true })).toHaveCount(1);
+
+    // A card's menu sits on the row of its name, at the card's right edge.
+    const card = itemCard(page, "Minutes");
+    const [cardBox, nameBox, menuBox] = [await card.boundingBox(), await card.getByText("Minutes", { exact: true }).boundingBox(), await card.getByRole("button", { name: "Actions for Minutes" }).boundingBox()];
+    expect(menuBox!.y).toBeLessThan(nameBox!.y + nameBox!.height);
+    expect(menuBox!.y + menuBox!.height).toBeGreaterThan(nameBox!.y);
+    expect(cardBox!.x + cardBox!.width - (menuBox!.x + menuBox!.width)).toBeLessThan(24);
+
+    // Three results named 'Minutes', each saying where it is.
+    await page.getByLabel("Search knowledge base").fill("minutes");
+    const locations = page.getByRole("list", { name: "Knowledge items" }).getByTestId("item-location");
+    await expect(locations).toHaveCount(3);
+    expect((await locations.allInnerTexts()).sort()).toEqual(["Conversation: Q3 board review", "Knowledge Base", expect.stringMatching(/^Knowledge Base \/ Board papers /)]);
+
+    // Reset Vector Database is drawn in the destructive colour; Export is not.
+    const [reset, exporting] = [await paintedColor(page.getByRole("button", { name: "Reset Vector Database" }), "color"), await paintedColor(page.getByRole("button", { name: "Export Vector DB" }), "color")];
+    expect(reset[0] - Math.max(reset[1], reset[2])).toBeGreaterThan(80);
+    expect(Math.abs(exporting[0] - exporting[1])).toBeLessThan(20);
   });
 });

@@ -107,7 +107,7 @@ test("tabs bucket and count by due date in local time, nearest first", async ({ 
   await remindersButton(page).click();
   const tabs = sheet(page).getByRole("tab");
   await expect(tabs).toHaveText(["Today (2)", "This Week (1)", "This Month (1)", "Overdue (2)"]);
-  await expect(sheet(page).getByRole("tab", { name: "Overdue (2)" })).toHaveClass(/text-red-500/);
+  await expect(sheet(page).getByRole("tab", { name: "Overdue (2)" })).toHaveClass(/text-red-/);
 
   const rows = (panel: string) => sheet(page).getByRole("tabpanel", { name: panel }).getByTestId("reminder-row");
   const titlesIn = (panel: string) => rows(panel).evaluateAll((items) => items.map((item) => item.getAttribute("aria-label")));
@@ -289,4 +289,55 @@ test("a reminder falling due while the app is open gives one toast and a system 
   ]);
   await page.clock.fastForward("02:00");
   expect(await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).toHaveLength(1);
+});
+
+test("the form's Time starts empty (the whole day), so a reminder made for today is not overdue", async ({ page }) => {
+  await remindersButton(page).click();
+  await sheet(page).getByRole("button", { name: "New Reminder" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create New Reminder" });
+  await expect(dialog.getByLabel("Time")).toHaveValue("");
+  await expect(dialog.getByText("Leave empty for the whole day.")).toBeVisible();
+  await dialog.getByLabel("Title").fill("Whole-day reminder");
+  const today = new Date();
+  await dialog.getByRole("button", { name: new RegExp(today.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric" })) }).click();
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/reminders") && r.method() === "POST");
+  await dialog.getByRole("button", { name: "Create Reminder" }).click();
+  const ymd = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+  expect((await request).postDataJSON().dueDate).toBe(ymd);
+  await expect(sheet(page).getByRole("tab", { name: "Today (1)" })).toBeVisible();
+  await expect(sheet(page).getByRole("tab", { name: "Overdue (0)" })).toBeVisible();
+});
+
+test("'Notify me when due' tells the user when the browser refuses notifications", async ({ page }) => {
+  await page.addInitScript(() => {
+    class RefusingNotification {
+      static permission: NotificationPermission = "default";
+      static async requestPermission(): Promise<NotificationPermission> {
+        RefusingNotification.permission = "denied";
+        return "denied";
+      }
+    }
+    (window as unknown as { Notification: unknown }).Notification = RefusingNotification;
+  });
+  await page.reload();
+  await remindersButton(page).click();
+  await sheet(page).getByRole("button", { name: "Notify me when due" }).click();
+  await expect(toastWith(page, "Notifications are blocked")).toContainText("Allow notifications for this site");
+  await expect(sheet(page).getByRole("button", { name: "Notify me when due" })).toHaveCount(0);
+});
+
+test("a reminder card in the conversation panel gives its title the card's width", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const conversationId = await createConversation(page, "Roadmap");
+  const title = "Review the product roadmap with the leadership team";
+  await createReminder(page, { title, description: "Two quarters ahead, with the dependencies.", dueDate: new Date(Date.now() + 86_400_000).toISOString(), conversationId });
+  await page.goto(`/conversations/${conversationId}`);
+  const row = page.getByTestId("conversation-reminders").getByRole("listitem", { name: title });
+  const text = row.getByText(title, { exact: true });
+  await expect(text).toBeVisible();
+  const [rowBox, textBox] = [await row.boundingBox(), await text.boundingBox()];
+  // Before, the edit and complete buttons kept a column beside the text: titles of three lines in half a card.
+  expect(textBox!.width / rowBox!.width).toBeGreaterThan(0.75);
+  const lineHeight = await text.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+  expect(textBox!.height).toBeLessThanOrEqual(2 * lineHeight + 1);
 });

@@ -35,17 +35,20 @@ test.describe("shell behaviour that depends on API answers", () => {
     expect(await page.evaluate(() => localStorage.getItem("isLoggedIn"))).toBeNull();
   });
 
-  test("the reminders button shows a dot when a reminder is unread", async ({ page }) => {
+  test("the reminders button shows a dot when a reminder is unread, and says so to a screen reader", async ({ page }) => {
     let reminders = [reminder(1, "read")];
     await page.route("**/api/reminders", (route) => route.fulfill({ json: reminders }));
     await login(page);
     const button = page.getByRole("button", { name: "Reminders" });
     await expect(button).toBeVisible();
+    await expect(button).toHaveAccessibleName("Reminders");
     await expect(page.getByTestId("reminders-unread-badge")).toHaveCount(0);
 
-    reminders = [...reminders, reminder(2, "unread")];
+    reminders = [...reminders, reminder(2, "unread"), reminder(3, "unread")];
     await page.reload();
     await expect(button.getByTestId("reminders-unread-badge")).toBeVisible();
+    // The dot itself is hidden from assistive technology; the button's name carries the news.
+    await expect(button).toHaveAccessibleName("Reminders (2 unread)");
   });
 
   test("the reminders button opens the Reminders sheet", async ({ page }) => {

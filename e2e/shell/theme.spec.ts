@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { borderContrast } from "../support/contrast.ts";
 
 const htmlClass = (page: Page) => page.locator("html");
 const stored = (page: Page) =>
@@ -107,6 +108,23 @@ test.describe("theme", () => {
     // The toggle in the utility bar also stops following, and the radio shows it.
     await page.getByRole("button", { name: "Switch to dark mode" }).click();
     await expect(page.getByRole("radiogroup", { name: "Theme" }).getByRole("radio", { name: "Dark" })).toBeChecked();
+  });
+
+  test("unselected theme radio buttons stand out from the page (3:1) in both themes", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await login(page);
+    await page.goto("/settings?section=user-preferences");
+    const group = page.getByRole("radiogroup", { name: "Theme" });
+    await expect(group.getByRole("radio", { name: "System Default" })).toBeChecked();
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(htmlClass(page)).toHaveClass(new RegExp(`(^|\\s)${scheme}(\\s|$)`));
+      for (const name of ["Light", "Dark"]) {
+        const radio = group.getByRole("radio", { name });
+        await expect(radio).not.toBeChecked();
+        expect(await borderContrast(radio), `the unselected ${name} radio in the ${scheme} theme`).toBeGreaterThanOrEqual(3);
+      }
+    }
   });
 
   test("the not-found card follows the theme", async ({ page }) => {

@@ -5,6 +5,8 @@ import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
+import { registerJsonBodyParser } from "./http/json-body.ts";
+import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
 import { RequestLog } from "./http/request-log.ts";
 import { safeFetch } from "./http/safe-fetch.ts";
@@ -75,6 +77,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
+    // Node's own limit on receiving a whole request, which Fastify turns off: a body that stops arriving (an
+    // upload whose client stalls) is answered 408 instead of being waited on for ever.
+    requestTimeout: 300_000,
     // Shutdown must not wait for open event streams (chat) to end by themselves.
     forceCloseConnections: true,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -107,16 +112,18 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     conversations: conversations.port,
     fetchUrl: (url) => safeFetch(url, { allowPrivate: config.fetchAllowPrivate }),
     maxUploadBytes: config.maxUploadBytes,
+    documentLimits: config.documentLimits,
     warn,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store });
+  const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, parts: [memory.backup], warn });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
     retrieval,
     knowledge,
-    createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, memory: memory.backup, conversations: conversations.port }),
+    backup,
     conversations,
     reminders,
     memory,
@@ -138,6 +145,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   await app.register(fastifyCookie);
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  registerMultipart(app);
   registerOriginCheck(app);
   registerSessionGuard(app, auth);
   for (const module of modules) await module.register(app);

@@ -29,4 +29,9 @@ describe("loadConfig", () => {
     expect(loadConfig({ GEMINI_API_KEY: "k" }).llm.provider).toBe("gemini");
     expect(loadConfig({ SAGE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" }).llm.provider).toBe("openai-compatible");
   });
+
+  it("gives the document reader paths and locale only, never the model keys or the password", () => {
+    const env = { PATH: "/usr/bin", HOME: "/home/sage", GEMINI_API_KEY: "k", SAGE_PASSWORD: "long-secret", SAGE_LLM_API_KEY: "k2" };
+    expect(loadConfig(env).documentLimits).toEqual({ memoryMb: 1024, timeoutMs: 600_000, env: { PATH: "/usr/bin", HOME: "/home/sage" } });
+  });
 });

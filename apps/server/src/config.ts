@@ -24,6 +24,8 @@ const envSchema = z.object({
   SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
+  SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
+  SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
   SAGE_FETCH_ALLOW_PRIVATE: booleanString,
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
@@ -57,6 +59,11 @@ export interface Config {
   logLevel: Env["SAGE_LOG_LEVEL"];
   maxBodyBytes: number;
   maxUploadBytes: number;
+  /**
+   * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
+   * the only environment it gets: no API keys for a parser exploit to read.
+   */
+  documentLimits: { memoryMb: number; timeoutMs: number; env: Record<string, string> };
   fetchAllowPrivate: boolean;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
@@ -93,6 +100,11 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** What the document reader's process may see of the server's environment (paths and locale, never secrets). */
+const CONVERSION_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL", "NODE_ENV", "TZ"];
+const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
+  Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
+
 /** The only reader of process.env: parses once, fails fast naming the bad keys. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -126,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
+    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, env: pickDefined(env, CONVERSION_ENV) },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     llm: {

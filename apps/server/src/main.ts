@@ -1,6 +1,7 @@
 import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createProviders } from "./providers/registry.ts";
+import { startupLine, type ListenAddress } from "./startup-line.ts";
 import { StoreError, openStore } from "./store/open-store.ts";
 
 async function main() {
@@ -26,6 +27,8 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   await accountsReady;
   app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
+  // One plain line for a person, whatever the log level: the JSON lines above are for machines.
+  process.stdout.write(`${startupLine(config, app.server.address() as ListenAddress)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -12,9 +12,14 @@ export const UPLOAD_EXTENSION_GROUPS = [
   ["mail and calendars", ["eml", "mbox", "ics"]],
   ["images", ["png", "jpg", "jpeg", "tif", "tiff", "webp"]],
 ] as const;
+/** Extensions the server converts into an item of their own. */
 export const SUPPORTED_UPLOAD_EXTENSIONS = UPLOAD_EXTENSION_GROUPS.flatMap(([, extensions]) => extensions);
+/** Archives are unpacked into a folder, each supported entry becoming its own item (decision 016). */
+export const ARCHIVE_UPLOAD_EXTENSIONS = ["zip"] as const;
+/** Everything an upload may be: a document of a supported type, or an archive of them. */
+export const ACCEPTED_UPLOAD_EXTENSIONS = [...SUPPORTED_UPLOAD_EXTENSIONS, ...ARCHIVE_UPLOAD_EXTENSIONS];
 export const UNSUPPORTED_FILE_TYPE_TITLE = "Unsupported File Type";
-const uploadKinds = UPLOAD_EXTENSION_GROUPS.map(([kind, extensions]) => `${kind} (${extensions.map((extension) => `.${extension}`).join(", ")})`);
+const uploadKinds = [...UPLOAD_EXTENSION_GROUPS, ["archives", ARCHIVE_UPLOAD_EXTENSIONS] as const].map(([kind, extensions]) => `${kind} (${extensions.map((extension) => `.${extension}`).join(", ")})`);
 /** Built from the groups, so it always lists every accepted extension. */
 export const UNSUPPORTED_FILE_TYPE_MESSAGE = `Please upload only ${uploadKinds.slice(0, -1).join(", ")} or ${uploadKinds.at(-1)}.`;
 export const MOVE_INTO_ITSELF_MESSAGE = "A folder cannot be moved into itself or one of its subfolders";
@@ -35,6 +40,10 @@ export interface KnowledgeItem {
   status: (typeof KNOWLEDGE_ITEM_STATUSES)[number];
   statusReason: string | null;
   chunkCount: number;
+  /** Pages (1-based) whose text came from text recognition; an image is page 1. */
+  ocrPages?: number[];
+  /** Pages text recognition gave up on (time or memory limit): their text is missing. */
+  ocrFailedPages?: number[];
   createdAt: string;
   items?: KnowledgeItem[];
 }
@@ -55,6 +64,8 @@ export const knowledgeItemSchema: z.ZodType<KnowledgeItem> = z.lazy(() =>
     status: z.enum(KNOWLEDGE_ITEM_STATUSES),
     statusReason: z.string().nullable(),
     chunkCount: z.number().int(),
+    ocrPages: z.array(z.number().int()).optional(),
+    ocrFailedPages: z.array(z.number().int()).optional(),
     createdAt: z.string(),
     items: z.array(knowledgeItemSchema).optional(),
   }),
@@ -81,7 +92,14 @@ export const listFoldersQuerySchema = z.object({
 /** Paths join names with "/", so a name may not contain one. */
 export const NAME_SLASH_MESSAGE = "Name cannot contain '/'";
 const noSlash = (value: string) => !value.includes("/");
-const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE);
+/** A name is one line of text: no NUL, line breaks or other control characters (they break paths, lists and headers). */
+export const NAME_CONTROL_MESSAGE = "Name cannot contain line breaks or control characters";
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const noControl = (value: string) => !CONTROL_CHARACTERS.test(value);
+/** A link's or note's own name (blank: derived from the URL or the text). */
+const entryName = z.string().max(255).refine(noControl, NAME_CONTROL_MESSAGE);
+const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE);
 
 export const createFolderRequestSchema = z.object({
   name,
@@ -94,7 +112,7 @@ export const createFolderRequestSchema = z.object({
 export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
 
 export const createFileRequestSchema = z.object({
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   type: z.enum(["url", "note"]),
   userId: userIdField,
   conversationId: idOrNone,
@@ -108,7 +126,7 @@ export type CreateFileRequest = z.infer<typeof createFileRequestSchema>;
 
 export const updateFileRequestSchema = z
   .object({
-    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).optional(),
+    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE).optional(),
     parentId: idOrNone,
     description: z.string().max(10_000).optional(),
     content: z.string().max(1_000_000).optional(),
@@ -119,6 +137,19 @@ export const updateFileRequestSchema = z
   });
 export type UpdateFileRequest = z.infer<typeof updateFileRequestSchema>;
 
+export const RELATIVE_PATH_MESSAGE = "relativePath must be folder names and a file name joined by '/', without '.', '..' or empty parts";
+export const MAX_RELATIVE_PATH_DEPTH = 32;
+/** A file's place inside an uploaded folder ('Board/2024/deck.pptx'): its folders become knowledge-base folders. */
+export const relativePathSchema = z
+  .string()
+  .max(4000)
+  .refine((value) => {
+    const parts = value.split("/");
+    // eslint-disable-next-line no-control-regex
+    const badPart = (part: string) => part.trim() === "" || part === "." || part === ".." || part.length > 255 || /[\\\u0000-\u001f\u007f]/.test(part);
+    return parts.length <= MAX_RELATIVE_PATH_DEPTH && !parts.some(badPart);
+  }, RELATIVE_PATH_MESSAGE);
+
 /** Multipart text fields of POST /api/upload (the file part is read separately). */
 export const uploadFieldsSchema = z.object({
   userId: userIdField,
@@ -126,7 +157,19 @@ export const uploadFieldsSchema = z.object({
   parentId: idOrNone,
   path: z.string().max(4000).optional(),
   description: z.string().max(10_000).optional(),
+  /** Set for a file of an uploaded folder; "" means none. */
+  relativePath: z.preprocess((value) => (value === "" ? undefined : value), relativePathSchema.optional()),
 });
+
+/** What unpacking a .zip upload did: the folder it became and its entries. */
+export const archiveResultSchema = z.object({
+  folderId: z.number().int(),
+  added: z.number().int(),
+  duplicates: z.number().int(),
+  /** Entries of types SAGE does not read, left out. */
+  skipped: z.array(z.string()),
+});
+export type ArchiveResult = z.infer<typeof archiveResultSchema>;
 
 export const uploadResponseSchema = z.object({
   status: z.enum(["success", "processing_in_background", "stored", "duplicate"]),
@@ -134,6 +177,7 @@ export const uploadResponseSchema = z.object({
   chunks_processed: z.number().int(),
   processingResult: z.object({ status: z.string(), error: z.string().optional() }),
   error: z.string().optional(),
+  archive: archiveResultSchema.optional(),
 });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 
@@ -143,7 +187,7 @@ export const processUrlRequestSchema = z.object({
   conversationId: idOrNone,
   parentId: idOrNone,
   description: z.string().max(10_000).optional(),
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   path: z.string().max(4000).optional(),
 });
 export type ProcessUrlRequest = z.infer<typeof processUrlRequestSchema>;
@@ -167,7 +211,7 @@ export type ProcessUrlResponse = z.infer<typeof processUrlResponseSchema>;
 
 export const processNoteRequestSchema = z.object({
   fileId: z.coerce.number().int().positive().optional(),
-  name: z.string().max(255).optional(),
+  name: entryName.optional(),
   type: z.literal("note").optional(),
   userId: userIdField,
   conversationId: idOrNone,
@@ -195,7 +239,9 @@ export function nameFromUrl(raw: string): string {
     const segments = url.pathname.split("/").filter(Boolean);
     const last = segments.at(-1);
     if (!last) return url.hostname;
-    const withoutExtension = decodeURIComponent(last).replace(/\.[^.]+$/, "");
+    // An encoded NUL, line break or "/" must not reach a name (the name rules above).
+    const decoded = decodeURIComponent(last).replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ").replace(/\//g, "-").trim();
+    const withoutExtension = decoded.replace(/\.[^.]+$/, "");
     return withoutExtension ? `${url.hostname} - ${withoutExtension}` : url.hostname;
   } catch {
     return "website-link";

@@ -70,13 +70,16 @@ export const TEST_QUERY_FAILED_MESSAGE = "Failed to get response from Gemini";
 
 /** Vector database lifecycle. */
 export const EXPORT_DEFAULT_FILENAME = "vector_db_backup.zip";
+/** The 100 MB import maximum counts a backup's knowledge without its original files; see docs/decisions/013-complete-backups-and-snapshots.md. */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
+/** The whole zip, original files included, may be this large. */
+export const IMPORT_MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024;
 export const IMPORT_INVALID_FORMAT_TITLE = "Invalid File Format";
 export const IMPORT_INVALID_FORMAT_MESSAGE = "Please upload a ZIP file containing a vector database backup.";
 export const IMPORT_TOO_LARGE_TITLE = "File Too Large";
 
 export const resetResponseSchema = z.object({ message: z.string(), vectors_removed: z.number().int() });
-export const importResponseSchema = z.object({ message: z.string(), files_imported: z.number().int() });
+export const importResponseSchema = z.object({ message: z.string(), files_imported: z.number().int(), snapshot_id: z.number().int().optional() });
 export const revectorizeResponseSchema = z.object({
   message: z.string(),
   processed: z.number().int(),
@@ -93,5 +96,10 @@ export const vectorStatusSchema = z.object({
   job: z
     .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
     .nullable(),
+  /** The background vectorisation of chunks the current embedder has not embedded yet (decision 016). */
+  catchUp: z
+    .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
+    .nullable()
+    .optional(),
 });
 export type VectorStatus = z.infer<typeof vectorStatusSchema>;

@@ -34,6 +34,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const { status, body, unexpected } = describeError(error, request);
     if (unexpected) request.log.error({ err: error }, "unhandled error");
+    // A refusal that comes before the body has been read (an upload over the limit, a malformed form) closes the
+    // connection instead of reading the rest of the body only to throw it away.
+    if (!request.raw.complete) reply.header("connection", "close");
     return reply.status(status).send(body);
   });
 }

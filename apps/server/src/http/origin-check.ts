@@ -20,8 +20,8 @@ export function registerOriginCheck(app: FastifyInstance) {
     } catch {
       throw refused();
     }
-    const host = request.headers["x-forwarded-host"] ?? request.headers.host;
-    if (originHost !== host) throw refused();
+    // request.host reads X-Forwarded-Host only when the proxy is trusted (trustProxy); anyone can send the header.
+    if (originHost !== request.host) throw refused();
   });
 }
 

@@ -61,6 +61,7 @@ for (const [network, prefix] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // old site-local
   ["ff00::", 8], // multicast
+  ["64:ff9b:1::", 48], // local-use NAT64: the local translator, not the address, decides where it goes
   ["100::", 64], // discard
   ["2001:db8::", 32], // documentation
 ] as const) {

@@ -26,6 +26,20 @@ export function requireUser(request: FastifyRequest): User {
   return request.user;
 }
 
+/** The names under which the web app sends its user id. */
+export const USER_ID_FIELDS = ["userId", "user_id"] as const;
+
+/**
+ * Every user id the client sent must be the session's own (none at all is fine): 403 otherwise. The guard checks
+ * queries and JSON bodies; routes that read a multipart form check its fields with this too.
+ */
+export function assertOwnUserId(user: User, values: Iterable<unknown>) {
+  for (const value of values) {
+    if (value === undefined || value === null || value === "") continue;
+    if (Number(value) !== user.id) throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
+  }
+}
+
 /**
  * Every /api route needs a session (401 otherwise). A `userId` the client passes (the web app sends its own
  * user id in queries and bodies) must be the session's own user: 403 otherwise.
@@ -46,13 +60,7 @@ export function registerSessionGuard(app: FastifyInstance, auth: SessionAuthenti
     for (const source of [request.query, request.body]) {
       if (!source || typeof source !== "object" || Array.isArray(source)) continue;
       const record = source as Record<string, unknown>;
-      for (const key of ["userId", "user_id"]) {
-        const value = record[key];
-        if (value === undefined || value === null || value === "") continue;
-        if (Number(value) !== request.user.id) {
-          throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
-        }
-      }
+      assertOwnUserId(request.user, USER_ID_FIELDS.map((key) => record[key]));
     }
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../store/open-store.ts";
-import { INTERRUPTED_REASON, createJobQueue } from "./job-queue.ts";
+import { INTERRUPTED_REASON, createJobQueue, interruptedTooOften } from "./job-queue.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -107,9 +107,25 @@ describe("job queue", () => {
 
     expect(await queue.waitFor(resumable)).toMatchObject({ status: "done", attempts: 2 });
     expect(await queue.waitFor(fragile)).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
-    expect(await queue.waitFor(Number(exhausted))).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
+    expect(await queue.waitFor(Number(exhausted))).toMatchObject({ status: "failed", error: interruptedTooOften(3) });
     expect(ran).toEqual([resumable]);
     expect(failed).toEqual([fragile]);
+  });
+
+  it("resumes a kind only as often as it allows: a job its server died on twice is failed, not run a third time", async () => {
+    const store = setup();
+    const insert = store.sqlite.prepare("INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, 'once', 'processing', ?, 'x', 'x')");
+    const firstCut = Number(insert.run(1).lastInsertRowid);
+    const cutAgain = Number(insert.run(2).lastInsertRowid);
+    const queue = createJobQueue({ db: store.db });
+    const ran: number[] = [];
+    const failed: Array<[number, string]> = [];
+    queue.register("once", async ({ job }) => void ran.push(job.id), { maxResumes: 1, onFailed: async (job, reason) => void failed.push([job.id, reason]) });
+    await queue.start();
+    expect(await queue.waitFor(firstCut)).toMatchObject({ status: "done", attempts: 2 });
+    expect(await queue.waitFor(cutAgain)).toMatchObject({ status: "failed", error: "Interrupted by a server restart 2 times, so it was not resumed again" });
+    expect(ran).toEqual([firstCut]);
+    expect(failed).toEqual([[cutAgain, interruptedTooOften(2)]]);
   });
 
   it("refuses a second handler for the same kind", () => {

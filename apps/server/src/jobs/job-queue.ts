@@ -18,6 +18,11 @@ export interface HandlerOptions {
    * 'resume' queues it again (handlers must then be idempotent), 'fail' marks it failed.
    */
   onInterrupted?: "resume" | "fail";
+  /**
+   * How many times a job of this kind is resumed after interruptions (default 2). A job that keeps dying with
+   * the server (a document that crashes it, say) must not be retried at every start.
+   */
+  maxResumes?: number;
   /** Runs after a job failed for good (its error recorded); e.g. to mark the item it worked on. */
   onFailed?: (job: Job, error: string) => Promise<void>;
 }
@@ -54,7 +59,9 @@ export interface JobQueue {
 }
 
 export const INTERRUPTED_REASON = "Interrupted by a server restart";
-const MAX_RESUMES = 3;
+const MAX_RESUMES = 2;
+/** Why a job interrupted once more than its kind resumes is failed instead. */
+export const interruptedTooOften = (runs: number) => `${INTERRUPTED_REASON} ${runs} times, so it was not resumed again`;
 
 export function createJobQueue(options: { db: Kysely<Database>; concurrency?: number; log?: (message: string, error?: unknown) => void }): JobQueue {
   const { db } = options;
@@ -212,12 +219,14 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
       const interrupted = await db.selectFrom("jobs").selectAll().where("status", "=", "processing").execute();
       for (const job of interrupted) {
         const entry = handlers.get(job.kind);
-        const resume = entry?.options.onInterrupted !== "fail" && job.attempts < MAX_RESUMES;
-        if (resume) {
+        const resumable = entry?.options.onInterrupted !== "fail";
+        // `attempts` counts runs, so the resumes so far are one less.
+        if (resumable && job.attempts - 1 < (entry?.options.maxResumes ?? MAX_RESUMES)) {
           await db.updateTable("jobs").set({ status: "queued", updatedAt: now() }).where("id", "=", job.id).execute();
         } else {
-          await db.updateTable("jobs").set({ status: "failed", error: INTERRUPTED_REASON, updatedAt: now() }).where("id", "=", job.id).execute();
-          await entry?.options.onFailed?.(job, INTERRUPTED_REASON).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
+          const reason = resumable ? interruptedTooOften(job.attempts) : INTERRUPTED_REASON;
+          await db.updateTable("jobs").set({ status: "failed", error: reason, updatedAt: now() }).where("id", "=", job.id).execute();
+          await entry?.options.onFailed?.(job, reason).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
         }
       }
       started = true;

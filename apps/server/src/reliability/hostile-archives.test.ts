@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
@@ -55,6 +56,38 @@ const validEntries = (): Entry[] => [
   { name: "vectors.jsonl", text: "" },
 ];
 
+/**
+ * A bomb under the ratio check: `items.jsonl` expands to 600 MB at about 40:1 (words drawn at random deflate no
+ * further at level 1), past the longest string V8 can build. `oneLine` makes it a single JSON line; otherwise it is
+ * item lines of about 4 KB.
+ */
+function quietBomb(oneLine: boolean): Promise<Buffer> {
+  const words = "board quarterly revenue forecast budget hiring plan strategy market customer product launch roadmap risk compliance audit".split(" ");
+  let seed = 1;
+  const word = () => words[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % words.length];
+  let block = "";
+  if (oneLine) while (block.length < 4 * 1_048_576) block += `${word()} `;
+  else while (block.length < 4 * 1_048_576) block += `${JSON.stringify({ ...ITEM, content: Array.from({ length: 600 }, word).join(" ") })}\n`;
+  const bytes = Buffer.from(block);
+  const repeats = Math.ceil((600 * 1_048_576) / bytes.length);
+  const entry = Readable.from(
+    (function* () {
+      if (oneLine) yield Buffer.from(`{"id":1,"parent_id":null,"content":"`);
+      for (let index = 0; index < repeats; index++) yield bytes;
+      if (oneLine) yield Buffer.from(`"}\n`);
+    })(),
+  );
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from(manifest()), "manifest.json");
+  zip.addReadStream(entry, "items.jsonl", { compressionLevel: 1 });
+  zip.end();
+  const parts: Buffer[] = [];
+  return new Promise((resolve) => {
+    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
+  });
+}
+
 /** Sets the declared uncompressed size of every entry (local and central headers) without changing the data. */
 function declareSize(archive: Buffer, size: number): Buffer {
   const copy = Buffer.from(archive);
@@ -101,6 +134,8 @@ const cases: Array<{ class: string; label: string; archive: () => Promise<Buffer
   { class: "zip bomb", label: "16 MB of zeros in 16 KB", archive: () => zipOf([...validEntries().filter((entry) => entry.name !== "items.jsonl"), { name: "items.jsonl", data: Buffer.alloc(16 * 1_048_576) }]), error: /compression ratio/ },
   { class: "zip bomb", label: "declares 3.9 GB expanded", archive: async () => declareSize(await zipOf(validEntries()), 0xfff00000), error: /expands beyond|compression ratio/ },
   { class: "zip bomb", label: "declares less than it holds", archive: async () => declareSize(await zipOf(validEntries()), 3), error: /corrupt/ },
+  { class: "zip bomb", label: "600 MB in one line at 40:1", archive: () => quietBomb(true), error: /items\.jsonl has a line longer than 16 MB/ },
+  { class: "zip bomb", label: "600 MB of item lines at 40:1", archive: () => quietBomb(false), error: /repeats an id|do not match its manifest counts/ },
   { class: "too many entries", label: "17 entries", archive: () => zipOf([...validEntries(), ...Array.from({ length: 13 }, (_, index) => ({ name: `extra-${index}.txt`, text: "x" }))]), error: /17 entries/ },
   { class: "too many entries", label: "2000 entries", archive: () => zipOf(Array.from({ length: 2000 }, (_, index) => ({ name: `e${index}`, compress: false }))), error: /2000 entries/ },
   { class: "manifest", label: "no manifest", archive: () => zipOf(validEntries().slice(1)), error: /no manifest\.json/ },
@@ -128,7 +163,8 @@ describe("hostile backup archives", () => {
     expect(response.statusCode).toBeLessThan(500);
     expect(response.json().error).toMatch(error);
     expect(await snapshot()).toEqual(before);
-  });
+    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+  }, 60_000);
 
   it("accepts the same valid backup the hostile ones were built from (control)", async () => {
     const response = await importArchive("backup.zip", await zipOf(validEntries()));

@@ -23,6 +23,7 @@ const REBIND: Record<string, string[]> = {
   "v6loop.rebind.test": ["::1"],
   "ula.rebind.test": ["fd00::1"],
   "mapped.rebind.test": ["::ffff:192.168.1.1"],
+  "nat64local.rebind.test": ["64:ff9b:1::c0a8:101"],
   "mixed.rebind.test": ["93.184.216.34", "10.0.0.1"],
 };
 
@@ -82,6 +83,8 @@ const LITERALS: Record<string, string[]> = {
   "IPv6 loopback": ["http://[::1]/", "http://[0:0:0:0:0:0:0:1]/", "http://[::]/"],
   "IPv6 unique-local": ["http://[fc00::1]/", "http://[fd12:3456:789a::1]/", "http://[fd00:ec2::254]/"],
   "IPv4-mapped IPv6": ["http://[::ffff:127.0.0.1]/", "http://[::ffff:10.0.0.1]/", "http://[::ffff:169.254.169.254]/", "http://[0:0:0:0:0:ffff:c0a8:0101]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:7f00:1::]/"],
+  // Local-use NAT64 (RFC 8215): a network's own translator decides which IPv4 address these reach.
+  "local-use NAT64": ["http://[64:ff9b:1::a00:1]/", "http://[64:ff9b:1:ffff:ffff::7f00:1]/", "http://[64:ff9b:1::a9fe:a9fe]/"],
   "decimal/octal/hex spellings": [
     "http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/", "http://017700000001/", "http://127.1/",
     "http://0xa9fea9fe/", "http://2852039166/", "http://3232235777/", "http://0300.0250.0.1/", "http://0xA.0.0.1/",

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
  * Property-based sweep of every registered /api route: hostile params, queries and bodies (wrong types,
- * missing fields, huge strings, invalid JSON, wrong content types, unicode edge cases). Never a 5xx, and a
+ * missing fields, huge strings, invalid JSON, JSON nested thousands deep, wrong content types, multipart without
+ * a boundary, unicode edge cases). Never a 5xx, and a
  * rejected request (4xx) changes nothing in the store: SQLite's total_changes() on the app's own
  * connection counts every row written, triggers included.
  */
@@ -34,6 +35,13 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   fc.string().map((text) => ({ payload: text, contentType: "text/plain" })),
   fc.string().map((text) => ({ payload: text, contentType: "application/x-www-form-urlencoded" })),
   fc.string().map((text) => ({ payload: `--x\r\n${text}`, contentType: "multipart/form-data; boundary=x" })),
+  fc.string().map((text) => ({ payload: `--x\r\n${text}`, contentType: "multipart/form-data" })),
+  // Nesting deeper than validation can recurse through (arrays, objects, or inside a known field).
+  fc.tuple(fc.integer({ min: 65, max: 3000 }), fc.constantFrom(...KNOWN_FIELDS)).map(([depth, field]) => ({
+    payload: `{"${field}":${'{"items":'.repeat(depth)}1${"}".repeat(depth)}}`,
+    contentType: "application/json",
+  })),
+  fc.integer({ min: 65, max: 3000 }).map((depth) => ({ payload: "[".repeat(depth) + "]".repeat(depth), contentType: "application/json" })),
   fc.string().map((text) => ({ payload: text, contentType: "application/octet-stream" })),
   fc.constant({}),
 );

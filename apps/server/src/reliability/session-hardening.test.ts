@@ -3,7 +3,7 @@ import { DEMO, createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
  * What auth.routes.test.ts leaves out: the cross-origin refusal swept over every state-changing route (with
- * nothing changed), the cookie's flags behind HTTPS and on logout, and the login limit under a parallel burst.
+ * nothing changed; a forged X-Forwarded-Host included), the cookie's flags behind HTTPS and on logout, and the login limit under a parallel burst.
  */
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -21,6 +21,8 @@ describe("cross-origin state changes", () => {
       { origin: "http://localhost:5001" }, // same host name, another port: another origin
       { origin: "http://localhost:5000.evil.example" },
       { "sec-fetch-site": "cross-site" },
+      // X-Forwarded-Host is anyone's to send; it counts only behind a trusted proxy (trustProxy is off).
+      { origin: "https://evil.example", "x-forwarded-host": "evil.example" },
     ];
     let requests = 0;
     for (const route of routes) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
@@ -18,9 +18,16 @@ export function createBlobStore(uploadsDir: string) {
   return {
     pathOf,
 
-    /** Streams `source` to disk; stops with an error past `maxBytes`. Returns the key and size. */
-    async put(source: Readable, options: { maxBytes?: number } = {}): Promise<{ key: string; size: number }> {
-      const key = randomUUID();
+    /** A fresh key, for a caller that records the key before the bytes are written (a restore). */
+    newKey: () => randomUUID(),
+
+    /**
+     * Streams `source` to disk; stops with an error past `maxBytes`. Returns the key (a new one unless given) and
+     * the size.
+     */
+    async put(source: Readable, options: { maxBytes?: number; key?: string } = {}): Promise<{ key: string; size: number }> {
+      const key = options.key ?? randomUUID();
+      pathOf(key);
       const temporary = path.join(uploadsDir, `.tmp-${key}`);
       let size = 0;
       source.on("data", (chunk: Buffer) => {
@@ -43,6 +50,12 @@ export function createBlobStore(uploadsDir: string) {
       } catch {
         return null;
       }
+    },
+
+    /** Removes the half-written files of uploads a crash cut off (at start-up, when no upload is running). */
+    async removeTemporaries(): Promise<void> {
+      const names = await readdir(uploadsDir).catch(() => [] as string[]);
+      await Promise.all(names.filter((name) => name.startsWith(".tmp-")).map((name) => rm(path.join(uploadsDir, name), { force: true })));
     },
 
     /** Removes blobs; missing ones are fine (already gone). */

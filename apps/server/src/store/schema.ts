@@ -71,6 +71,9 @@ export interface KnowledgeItemsTable {
   statusReason: string | null;
   /** Set by the knowledge module from what the search index stored for the item. */
   chunkCount: Generated<number>;
+  /** JSON arrays of 1-based pages read by text recognition, and pages it gave up on. */
+  ocrPages: Generated<string>;
+  ocrFailedPages: Generated<string>;
   createdAt: string;
   updatedAt: string;
 }
@@ -78,6 +81,29 @@ export interface KnowledgeItemsTable {
 /** Filled by a trigger when an item with stored bytes is deleted; emptied once the file is removed. */
 export interface BlobDeletionsTable {
   storageKey: string;
+}
+
+export type SnapshotReason = "import" | "reset" | "restore";
+
+/** A snapshot of one user's knowledge (a backup zip under <data>/snapshots), taken before it is replaced. */
+export interface KnowledgeSnapshotsTable {
+  id: Generated<number>;
+  userId: number;
+  reason: SnapshotReason;
+  fileName: string;
+  files: number;
+  links: number;
+  notes: number;
+  folders: number;
+  bytes: number;
+  createdAt: string;
+}
+
+/** Present while a user's knowledge is being replaced: the lock, and what to fall back to after a crash. */
+export interface KnowledgeRestoresTable {
+  userId: number;
+  snapshotId: number | null;
+  startedAt: string;
 }
 
 export type JobStatus = "queued" | "processing" | "done" | "failed";
@@ -123,6 +149,8 @@ export interface Database {
   jobs: JobsTable;
   memories: MemoriesTable;
   memorySettings: MemorySettingsTable;
+  knowledgeSnapshots: KnowledgeSnapshotsTable;
+  knowledgeRestores: KnowledgeRestoresTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.
@@ -135,3 +163,4 @@ export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
 export type NewKnowledgeItem = Insertable<KnowledgeItemsTable>;
 export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type KnowledgeSnapshotRow = Selectable<KnowledgeSnapshotsTable>;

@@ -3,6 +3,7 @@ import { Redirect, Route, Switch } from "wouter";
 import { useAuthSession } from "@/features/auth/hooks/use-auth-session";
 import { LoginPage } from "./routes/login-page";
 import { NotFoundPage } from "./routes/not-found-page";
+import { PageLoading } from "./shell/page-loading";
 
 // Pages behind the login load on demand, so the login page's JavaScript stays small.
 const ConversationsPage = lazy(() => import("./routes/conversations-page").then((module) => ({ default: module.ConversationsPage })));
@@ -27,7 +28,7 @@ export function AppRouter() {
   }
 
   return (
-    <Suspense fallback={<p className="p-6 text-sm text-muted-foreground">Loading...</p>}>
+    <Suspense fallback={<PageLoading />}>
       <Switch>
         <Route path="/login">
           <Redirect to="/conversations" replace />

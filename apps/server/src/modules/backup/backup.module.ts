@@ -3,23 +3,53 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
-import type { MemoryBackupPort } from "../memory/memory.module.ts";
 import type { RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
+import type { BackupPart } from "./backup-part.ts";
+import { createBackupRepo } from "./backup.repo.ts";
 import { registerBackupRoutes } from "./backup.routes.ts";
 import { createBackupService } from "./backup.service.ts";
 
-/** The knowledge base backup (the web app's Export / Import Vector DB): it spans the knowledge and retrieval modules. */
+export type { BackupPart } from "./backup-part.ts";
+
+export interface BackupModule extends AppModule {
+  /** Settles once a restore that a crash interrupted has been undone (start-up; tests wait for it). */
+  recovered(): Promise<void>;
+}
+
+/**
+ * The knowledge base backup (the web app's Export / Import Vector DB) and the automatic snapshots taken before
+ * every import, reset and snapshot restore. It spans the knowledge and retrieval modules; other modules' data
+ * (memories, later) joins the backup as a `BackupPart`.
+ */
 export function createBackupModule(deps: {
-  store: Pick<Store, "transaction" | "dataDir">;
+  store: Pick<Store, "db" | "transaction" | "dataDir">;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
-  memory: MemoryBackupPort;
+  parts?: BackupPart[];
   conversations: Pick<ConversationsPort, "ownsConversation">;
-}): AppModule {
-  const backup = createBackupService({ ...deps, tempDir: path.join(deps.store.dataDir, "tmp") });
+  warn(message: string, error?: unknown): void;
+}): BackupModule {
+  const backup = createBackupService({
+    store: deps.store,
+    repo: createBackupRepo(deps.store.db),
+    knowledge: deps.knowledge,
+    retrieval: deps.retrieval,
+    parts: deps.parts ?? [],
+    conversations: deps.conversations,
+    tempDir: path.join(deps.store.dataDir, "tmp"),
+    snapshotsDir: path.join(deps.store.dataDir, "snapshots"),
+    warn: deps.warn,
+  });
+  deps.retrieval.onBeforeReset((userId) => backup.beforeReset(userId));
+  let recovery: Promise<void> = Promise.resolve();
   return {
+    recovered: () => recovery,
     async register(app) {
       await backup.clearStaleImports();
+      // In the background: undoing an interrupted import of a large knowledge base may take a while.
+      app.addHook("onReady", async () => {
+        recovery = backup.recoverInterrupted().catch((error: unknown) => deps.warn("could not undo an interrupted import", error));
+      });
       registerBackupRoutes(app, { backup });
     },
   };

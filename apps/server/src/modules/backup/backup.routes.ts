@@ -1,40 +1,78 @@
+import { createReadStream } from "node:fs";
 import type { FastifyInstance } from "fastify";
+import { idParamsSchema } from "@sage/contracts/common";
 import {
   EXPORT_DEFAULT_FILENAME,
   IMPORT_INVALID_FORMAT_MESSAGE,
   IMPORT_INVALID_FORMAT_TITLE,
-  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ARCHIVE_BYTES,
   IMPORT_TOO_LARGE_TITLE,
 } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
+import { isMultipartRequest, readMultipartForm } from "../../http/multipart-form.ts";
 import { requireUser } from "../../http/session-guard.ts";
+import { parseInput } from "../../http/validate.ts";
 import type { BackupService } from "./backup.service.ts";
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/** The import form is one zip; the text fields a client may add beside it are read and ignored. */
+// The 100 MB maximum leaves out the backup's original files, so the zip itself may be larger (the service checks
+// the rest once it can read the zip); this is the ceiling for the whole file.
+const IMPORT_FORM_LIMITS = { fields: 20, fieldBytes: 65_536, fileBytes: IMPORT_MAX_ARCHIVE_BYTES };
 const invalidFormat = () => badRequest(`${IMPORT_INVALID_FORMAT_TITLE}: ${IMPORT_INVALID_FORMAT_MESSAGE}`, "invalid_file_format");
+const attachment = (filename: string) => `attachment; filename="${filename}"`;
 
 export function registerBackupRoutes(app: FastifyInstance, deps: { backup: BackupService }) {
+  const { backup } = deps;
+
   app.get("/api/export_vector_db", async (request, reply) => {
     const user = requireUser(request);
     reply.header("content-type", "application/zip");
-    reply.header("content-disposition", `attachment; filename="${EXPORT_DEFAULT_FILENAME}"`);
-    return reply.send(await deps.backup.export(user.id));
+    reply.header("content-disposition", attachment(EXPORT_DEFAULT_FILENAME));
+    return reply.send(backup.export(user.id));
   });
+
+  // What an import would replace, for the confirmation the web app shows before it uploads anything.
+  app.get("/api/import_vector_db/preview", async (request) => backup.preview(requireUser(request).id));
 
   app.post("/api/import_vector_db", async (request) => {
     const user = requireUser(request);
-    if (!request.isMultipart()) throw invalidFormat();
-    const file = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
-    if (!file) throw invalidFormat();
-    if (!/\.zip$/i.test(file.filename)) {
-      file.file.resume();
-      throw invalidFormat();
-    }
-    return deps.backup.importZip(
-      user.id,
-      file.file,
-      () => file.file.truncated,
-      () => new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over ${megabytes(IMPORT_MAX_BYTES)}; the maximum is 100MB.`),
-    );
+    if (!isMultipartRequest(request)) throw invalidFormat();
+    const tooLarge = () =>
+      new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over 2 GB, the most a backup with its original files may be; the maximum is 100MB without them.`);
+    const form = await readMultipartForm(request, {
+      limits: IMPORT_FORM_LIMITS,
+      tooLarge,
+      // The zip reaches the import only once the whole form has arrived intact (readMultipartForm holds its end back).
+      onFile: async (file) => {
+        if (!/\.zip$/i.test(file.filename)) {
+          file.stream.resume();
+          throw invalidFormat();
+        }
+        return backup.importZip(user.id, file.stream, () => false, tooLarge);
+      },
+    });
+    if (!form.file) throw invalidFormat();
+    return form.file;
+  });
+
+  app.get("/api/knowledge/snapshots", async (request) => {
+    const user = requireUser(request);
+    return (await backup.listSnapshots(user.id)).map(({ id, reason, createdAt, files, links, notes, folders, bytes }) => ({ id, reason, createdAt, files, links, notes, folders, bytes }));
+  });
+
+  app.post("/api/knowledge/snapshots/:id/restore", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return backup.restoreSnapshot(user.id, id);
+  });
+
+  app.get("/api/knowledge/snapshots/:id/download", async (request, reply) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    const snapshot = await backup.snapshotFile(user.id, id);
+    const day = snapshot.createdAt.slice(0, 19).replace(/[T:]/g, "-");
+    reply.header("content-type", "application/zip");
+    reply.header("content-disposition", attachment(`knowledge_snapshot_${day}.zip`));
+    return reply.send(createReadStream(snapshot.path));
   });
 }

@@ -1,66 +1,153 @@
 import { Readable } from "node:stream";
 import yazl from "yazl";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
-import type { MemoryBackupPort } from "../memory/memory.module.ts";
 import type { RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
+import { BACKUP_FORMAT, BACKUP_VERSION, ENTRY, fileEntryName, type BackupManifest } from "./backup-format.ts";
+import type { BackupPart } from "./backup-part.ts";
 
-export const BACKUP_FORMAT = "sage-vector-db";
-export const BACKUP_VERSION = 1;
 const PAGE = 500;
+/** Already-compressed formats are stored as they are: deflating them again costs CPU for nothing. */
+const STORED_AS_IS = /\.(pdf|docx|odt|pptx|odp|xlsx|ods|png|jpe?g|webp|zip)$/i;
 
-export interface BackupManifest {
-  format: typeof BACKUP_FORMAT;
-  version: number;
-  exported_at: string;
-  embedder: { id: string; dimensions: number } | null;
-  counts: { items: number; chunks: number; vectors: number };
+export interface ExportPorts {
+  knowledge: KnowledgeBackupPort;
+  retrieval: RetrievalBackupPort;
+  parts: BackupPart[];
 }
 
 /**
- * A zip of the user's knowledge: manifest.json, items.jsonl (the tree), chunks.jsonl (texts and sources) and
- * vectors.jsonl (base64 float32, current embedder only) and memories.jsonl (what SAGE remembers about the user). Rows are read a page at a time as the zip is pulled,
- * so memory stays flat and no statement is held open across awaits.
+ * A complete backup of the user's knowledge as a zip stream (the entries are listed in backup-format.ts). Rows are
+ * read a page at a time as the zip is pulled, so memory stays flat and no statement is held open across awaits.
+ * The user may change things meanwhile, so the export keeps itself consistent: chunks of items it did not list and
+ * vectors of chunks it did not list are left out, the manifest (written last) counts what was written, and
+ * deleted items' files stay on disk until the zip is done.
  */
-export async function exportBackup(userId: number, ports: { knowledge: KnowledgeBackupPort; retrieval: RetrievalBackupPort; memory: MemoryBackupPort }): Promise<Readable> {
+export function exportBackup(userId: number, ports: ExportPorts): { stream: Readable; finished: Promise<BackupManifest> } {
   const { knowledge, retrieval } = ports;
   const embedder = retrieval.exportedEmbedder(userId);
-  const manifest: BackupManifest = {
-    format: BACKUP_FORMAT,
-    version: BACKUP_VERSION,
-    exported_at: new Date().toISOString(),
-    embedder,
-    counts: {
-      items: await knowledge.countItems(userId),
-      chunks: retrieval.countChunks(userId),
-      vectors: embedder ? retrieval.countVectors(userId, embedder.id) : 0,
-    },
-  };
+  const counts = { items: 0, chunks: 0, vectors: 0, files: 0, parts: {} as Record<string, number> };
+  const itemIds = new Set<number>();
+  const chunkIds: number[] = [];
+  const files: Array<{ id: number; storageKey: string; name: string }> = [];
+  const release = knowledge.holdFiles();
 
   const zip = new yazl.ZipFile();
-  zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), "manifest.json");
-  zip.addReadStream(pagedLines((after) => knowledge.exportPage(userId, after, PAGE), (row) => row.id), "items.jsonl");
-  zip.addReadStream(pagedLines((after) => retrieval.chunkPage(userId, after, PAGE), (row) => row.id), "chunks.jsonl");
-  zip.addReadStream(
-    embedder ? pagedLines((after) => retrieval.vectorPage(userId, embedder.id, after, PAGE), (row) => row.chunk_id) : Readable.from([]),
-    "vectors.jsonl",
-  );
-  const memories = (await ports.memory.list(userId)).map(({ content, source, createdAt, updatedAt }) => ({ content, source, createdAt, updatedAt }));
-  zip.addBuffer(Buffer.from(memories.map((memory) => `${JSON.stringify(memory)}\n`).join("")), "memories.jsonl");
-  zip.end();
-  return zip.outputStream as Readable;
+  const stream = zip.outputStream as Readable;
+  let itemsDone!: () => void;
+  const itemsListed = new Promise<void>((resolve) => (itemsDone = resolve));
+
+  async function* itemLines() {
+    for (let after = 0; ; ) {
+      const page = knowledge.exportPage(userId, after, PAGE);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.row.id;
+      let text = "";
+      for (const { row, storageKey } of page) {
+        let file: string | null = null;
+        if (row.type === "file" && storageKey && (await knowledge.storedFileSize(storageKey)) !== null) {
+          file = fileEntryName(row.id);
+          files.push({ id: row.id, storageKey, name: row.name });
+        }
+        itemIds.add(row.id);
+        counts.items += 1;
+        text += `${JSON.stringify({ ...row, file })}\n`;
+      }
+      yield text;
+    }
+    itemsDone();
+  }
+
+  function* chunkLines() {
+    for (let after = 0; ; ) {
+      const page = retrieval.chunkPage(userId, after, PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.id;
+      const kept = page.filter((chunk) => itemIds.has(chunk.item_id));
+      for (const chunk of kept) chunkIds.push(chunk.id);
+      counts.chunks += kept.length;
+      yield kept.map((chunk) => `${JSON.stringify(chunk)}\n`).join("");
+    }
+  }
+
+  function* vectorLines(embedderId: string) {
+    for (let after = 0; ; ) {
+      const page = retrieval.vectorPage(userId, embedderId, after, PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.chunk_id;
+      const kept = page.filter((vector) => sortedHas(chunkIds, vector.chunk_id));
+      counts.vectors += kept.length;
+      yield kept.map((vector) => `${JSON.stringify(vector)}\n`).join("");
+    }
+  }
+
+  function* partLines(part: BackupPart) {
+    counts.parts[part.name] = 0;
+    for (let after = 0; ; ) {
+      const page = part.exportPage(userId, after, PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.id;
+      counts.parts[part.name]! += page.length;
+      yield page.map((row) => `${JSON.stringify(row)}\n`).join("");
+    }
+  }
+
+  const lazy = (name: string, source: () => Iterable<string> | AsyncIterable<string>, options: Partial<yazl.Options> = {}) =>
+    zip.addReadStreamLazy(name, options, (callback) => callback(null, Readable.from(source())));
+
+  lazy(ENTRY.items, itemLines);
+  lazy(ENTRY.chunks, chunkLines);
+  lazy(ENTRY.vectors, () => (embedder ? vectorLines(embedder.id) : []));
+  for (const part of ports.parts) lazy(`${part.name}.jsonl`, () => partLines(part));
+
+  let manifest!: BackupManifest;
+  const finished = (async () => {
+    try {
+      await itemsListed;
+      for (const file of files) {
+        zip.addReadStreamLazy(fileEntryName(file.id), { compress: !STORED_AS_IS.test(file.name) }, (callback) => {
+          counts.files += 1;
+          callback(null, knowledge.openStoredFile(file.storageKey));
+        });
+      }
+      // Written last, once everything before it has been read: the counts are what the zip holds.
+      lazy(ENTRY.manifest, () => {
+        manifest = {
+          format: BACKUP_FORMAT,
+          version: BACKUP_VERSION,
+          exported_at: new Date().toISOString(),
+          embedder: counts.vectors > 0 ? embedder : null,
+          counts,
+        };
+        return [JSON.stringify(manifest, null, 2)];
+      });
+      zip.end();
+      await new Promise<void>((resolve, reject) => {
+        stream.once("end", resolve);
+        stream.once("close", resolve);
+        stream.once("error", reject);
+      });
+      return manifest;
+    } finally {
+      await release();
+    }
+  })();
+  // A client that disconnects leaves the zip unread: the files are let go all the same.
+  stream.once("close", () => void release());
+  finished.catch(() => undefined); // whoever awaits it sees the failure; nobody awaiting is not a crash
+
+  return { stream, finished };
 }
 
-/** JSON lines from pages of rows, each page read after the last row of the previous one. */
-function pagedLines<Row>(page: (after: number) => Row[], idOf: (row: Row) => number): Readable {
-  let after = 0;
-  return Readable.from(
-    (function* () {
-      for (;;) {
-        const rows = page(after);
-        if (rows.length === 0) return;
-        after = idOf(rows[rows.length - 1]!);
-        yield rows.map((row) => `${JSON.stringify(row)}\n`).join("");
-      }
-    })(),
-  );
+/** Whether the ascending list holds the value (binary search). */
+function sortedHas(values: number[], value: number): boolean {
+  let low = 0;
+  let high = values.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = values[middle]!;
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import {
   UNSUPPORTED_FILE_TYPE_MESSAGE,
   UNSUPPORTED_FILE_TYPE_TITLE,
+  type ArchiveResult,
   type KnowledgeItem,
   type ProcessNoteRequest,
   type ProcessUrlRequest,
@@ -11,8 +12,11 @@ import { AppError, badRequest } from "../../http/app-error.ts";
 import type { Job } from "../../jobs/job-queue.ts";
 import { BlobTooLargeError, type BlobStore } from "../../store/blob-store.ts";
 import { VECTOR_WARNING, type Ingestion } from "./ingestion.ts";
+import { cleanFilename } from "./clean-filename.ts";
+import type { FolderPaths } from "./folder-paths.ts";
 import { supportedExtension } from "./ingestion/convert-file.ts";
-import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
+import { isWebUrl, type ItemPlacement, type Placement } from "./item-placement.ts";
+import { readZipUpload, ZIP_LIMITS } from "./read-zip-upload.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { toApiItem, type KnowledgeService } from "./knowledge.service.ts";
 
@@ -29,7 +33,8 @@ export type UploadOutcome =
   | { kind: "duplicate"; file: KnowledgeItem }
   | { kind: "ready"; file: KnowledgeItem }
   | { kind: "not-processed"; file: KnowledgeItem; reason: string }
-  | { kind: "in-background"; file: KnowledgeItem };
+  | { kind: "in-background"; file: KnowledgeItem }
+  | { kind: "archive"; file: KnowledgeItem; archive: ArchiveResult };
 
 export type UrlOutcome =
   | { kind: "ready"; urlInfo: UrlInfo; chunkCount: number }
@@ -45,13 +50,7 @@ interface UrlInfo {
   file_id: number;
 }
 
-/** A user's filename reduced to its last segment, without control characters (it is only ever a label). */
-function cleanFilename(raw: string): string {
-  const base = raw.split(/[\\/]/).pop() ?? "";
-  // Control characters never belong in a label (a NUL or line break would also break the download header).
-  // eslint-disable-next-line no-control-regex
-  return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255) || "file";
-}
+const isArchiveName = (name: string) => /\.zip$/i.test(name);
 
 /**
  * The ways knowledge comes in: uploads, web links and notes. Small ones are processed before answering; large or
@@ -61,6 +60,7 @@ export function createAddKnowledgeService(deps: {
   repo: KnowledgeRepo;
   blobs: BlobStore;
   placement: ItemPlacement;
+  folders: FolderPaths;
   ingestion: Ingestion;
   knowledge: KnowledgeService;
   limits: {
@@ -69,35 +69,102 @@ export function createAddKnowledgeService(deps: {
     inlineMaxBytes: number;
   };
 }) {
-  const { repo, blobs, placement, ingestion, knowledge } = deps;
+  const { repo, blobs, placement, folders, ingestion, knowledge } = deps;
+  const fileTooLarge = () => new AppError("file_too_large", 413, new BlobTooLargeError(deps.limits.maxUploadBytes).message);
+
+  /** Stores bytes as a blob (bounded like an upload), hashing them on the way. */
+  async function storeStream(stream: Readable): Promise<{ key: string; size: number; contentHash: string }> {
+    const hash = createHash("sha256");
+    stream.on("data", (chunk: Buffer) => hash.update(chunk));
+    try {
+      const { key, size } = await blobs.put(stream, { maxBytes: deps.limits.maxUploadBytes });
+      return { key, size, contentHash: hash.digest("hex") };
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) throw fileTooLarge();
+      throw error;
+    }
+  }
+
+  /** The folders of a relative path ('Board/2024/deck.pptx' -> Board, 2024), found or made below the placement. */
+  const foldersOf = (relativePath: string | undefined) => (relativePath ? relativePath.split("/").slice(0, -1).map((part) => part.trim()) : []);
+
+  /**
+   * A .zip becomes a folder named after it; each entry of a supported type becomes an item in the folders of its
+   * path there, ingested as its own job. Every entry is checked and stored before anything is registered, so a
+   * bad archive changes nothing.
+   */
+  async function finishArchive(userId: number, stored: StoredUpload, where: Placement, description: string): Promise<UploadOutcome> {
+    const entries: Array<{ path: string[]; key: string; size: number; contentHash: string }> = [];
+    let listing;
+    try {
+      listing = await readZipUpload(
+        blobs.pathOf(stored.key),
+        { ...ZIP_LIMITS, maxEntryBytes: deps.limits.maxUploadBytes },
+        (entry) => !!supportedExtension(entry.name),
+        async (entry, stream) => {
+          entries.push({ path: entry.name.split("/"), ...(await storeStream(stream)) });
+        },
+      );
+    } catch (error) {
+      await blobs.remove(entries.map((entry) => entry.key));
+      throw error;
+    } finally {
+      await blobs.remove([stored.key]);
+    }
+    const root = await folders.ensure(userId, where, [stored.filename.replace(/\.zip$/i, "").trim() || "archive"]);
+    const archive: ArchiveResult = { folderId: root.parentId!, added: 0, duplicates: 0, skipped: listing.ignored.slice(0, 100) };
+    for (const entry of entries) {
+      const at = await folders.ensure(userId, root, entry.path.slice(0, -1));
+      const duplicate = await repo.findDuplicate({ userId, conversationId: at.conversationId, parentId: at.parentId, contentHash: entry.contentHash });
+      if (duplicate && duplicate.status !== "failed") {
+        await blobs.remove([entry.key]);
+        archive.duplicates += 1;
+        continue;
+      }
+      if (duplicate) await knowledge.remove(userId, duplicate.id);
+      const id = await placement.insertPlaced(userId, at, {
+        type: "file",
+        name: cleanFilename(entry.path.at(-1)!),
+        description,
+        size: entry.size,
+        storageKey: entry.key,
+        contentHash: entry.contentHash,
+        status: "queued",
+      });
+      await ingestion.enqueue({ id, userId });
+      archive.added += 1;
+    }
+    return { kind: "archive", file: await knowledge.apiItem(userId, archive.folderId), archive };
+  }
 
   return {
     /** Streams an upload's bytes to disk (hashing them on the way) after checking the extension. */
     async storeUpload(filename: string, mimeType: string, stream: Readable): Promise<StoredUpload> {
       const name = cleanFilename(filename);
-      if (!supportedExtension(name)) {
+      if (!supportedExtension(name) && !isArchiveName(name)) {
         stream.resume();
         throw new AppError("unsupported_file_type", 415, `${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
       }
-      const hash = createHash("sha256");
-      stream.on("data", (chunk: Buffer) => hash.update(chunk));
-      try {
-        const { key, size } = await blobs.put(stream, { maxBytes: deps.limits.maxUploadBytes });
-        return { filename: name, mimeType, key, size, contentHash: hash.digest("hex") };
-      } catch (error) {
-        if (error instanceof BlobTooLargeError) throw new AppError("file_too_large", 413, error.message);
-        throw error;
-      }
+      return { filename: name, mimeType, ...(await storeStream(stream)) };
     },
+
+    maxUploadBytes: deps.limits.maxUploadBytes,
+    fileTooLarge,
 
     async discardUpload(stored: StoredUpload | undefined) {
       if (stored) await blobs.remove([stored.key]);
     },
 
     /** Registers a stored upload where the user put it; the same bytes in the same place are a duplicate. */
-    async finishUpload(userId: number, stored: StoredUpload, input: { conversationId?: number; parentId?: number; description?: string }): Promise<UploadOutcome> {
-      const where = await placement.placement(userId, input);
+    async finishUpload(
+      userId: number,
+      stored: StoredUpload,
+      input: { conversationId?: number; parentId?: number; description?: string; relativePath?: string },
+    ): Promise<UploadOutcome> {
+      const placed = await placement.placement(userId, input);
       if (stored.size === 0) throw badRequest("The file is empty");
+      const where = await folders.ensure(userId, placed, foldersOf(input.relativePath));
+      if (isArchiveName(stored.filename)) return finishArchive(userId, stored, where, input.description ?? "");
       const duplicate = await repo.findDuplicate({ userId, conversationId: where.conversationId, parentId: where.parentId, contentHash: stored.contentHash });
       if (duplicate && duplicate.status !== "failed") {
         await blobs.remove([stored.key]);

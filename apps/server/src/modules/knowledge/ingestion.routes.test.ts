@@ -178,20 +178,35 @@ describe("upload ingestion", () => {
 });
 
 describe("restart", () => {
-  it("resumes an ingestion job that a crash interrupted", async () => {
+  /** A note whose ingestion job was `processing` when the server died, after `attempts` runs. */
+  async function interruptedNote(content: string, attempts: number): Promise<number> {
     t = await createTestApp();
     const now = new Date().toISOString();
     const itemId = Number(
       t.store.sqlite
-        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, content, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', 'Interrupted note about herons.', 'processing', ?, ?)")
-        .run(now, now).lastInsertRowid,
+        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, content, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', ?, 'processing', ?, ?)")
+        .run(content, now, now).lastInsertRowid,
     );
     t.store.sqlite
-      .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, 1, ?, ?)")
-      .run(itemId, JSON.stringify({ itemId }), now, now);
+      .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, ?, ?, ?)")
+      .run(itemId, JSON.stringify({ itemId }), attempts, now, now);
+    return itemId;
+  }
+
+  it("resumes an ingestion job that a crash interrupted", async () => {
+    const itemId = await interruptedNote("Interrupted note about herons.", 1);
     kb = knowledgeClient(t, await t.login()); // the first request makes the app ready, which starts the queue
     await t.jobs.idle();
     expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "ready", chunkCount: 1 });
+  });
+
+  it("does not resume an ingestion job a second time: interrupted again, the item fails with the reason", async () => {
+    const itemId = await interruptedNote("A note the server died on twice.", 2);
+    kb = knowledgeClient(t, await t.login());
+    await t.jobs.idle();
+    const reason = "Interrupted by a server restart 2 times, so it was not resumed again";
+    expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "failed", statusReason: reason, chunkCount: 0 });
+    expect(t.store.sqlite.prepare("SELECT status, attempts, error FROM jobs WHERE item_id = ?").get(itemId)).toEqual({ status: "failed", attempts: 2, error: reason });
   });
 });
 

@@ -1,19 +1,26 @@
-import { readFile } from "node:fs/promises";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { Job, JobQueue } from "../../jobs/job-queue.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
-import { chunkSections, type Chunk } from "./ingestion/chunker.ts";
-import { convertFile, supportedExtension } from "./ingestion/convert-file.ts";
-import { convertHtml } from "./ingestion/convert-html.ts";
-import { convertPdf } from "./ingestion/convert-pdf.ts";
-import { convertTxt } from "./ingestion/convert-txt.ts";
-import { ConversionError, documentFromText, type ExtractedDocument } from "./ingestion/extracted-document.ts";
+import type { Chunk } from "./ingestion/chunker.ts";
+import type { ConversionPool, ConvertedDocument } from "./ingestion/conversion-pool.ts";
+import { supportedExtension } from "./ingestion/convert-file.ts";
+import { ConversionError } from "./ingestion/extracted-document.ts";
+import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
+import { addAttachmentItems } from "./mail-attachments.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
+export const ocrFailedWarning = (pages: number[]) =>
+  `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
+
+/** What the item records of text recognition (decision 016). */
+const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
+  ocrPages: JSON.stringify(document.ocrPages ?? []),
+  ocrFailedPages: JSON.stringify(document.ocrFailedPages ?? []),
+});
 
 /**
  * What ingestion needs from the search index (the retrieval module provides it): store an item's chunks and
@@ -29,7 +36,10 @@ export interface IngestionDeps {
   blobs: BlobStore;
   jobs: JobQueue;
   index: KnowledgeIndex;
+  folders: FolderPaths;
   fetchUrl(url: string): Promise<SafeFetchResult>;
+  /** Reads documents into chunks outside the server process (ingestion/conversion-pool.ts). */
+  conversions: Pick<ConversionPool, "convert">;
   warn(message: string, error?: unknown): void;
   /** How long a request waits for its ingestion before answering that it continues in the background. */
   inlineWaitMs: number;
@@ -39,20 +49,18 @@ export interface IngestionDeps {
 export function createIngestion(deps: IngestionDeps) {
   const { repo, jobs } = deps;
 
-  async function extract(item: KnowledgeItemRow): Promise<ExtractedDocument> {
-    if (item.type === "note") return documentFromText(item.content, "The note is empty");
+  /** The item's text as chunks, read in a conversion process (never here: the documents are untrusted). */
+  async function extract(item: KnowledgeItemRow): Promise<ConvertedDocument> {
+    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: item.content });
     if (item.type === "file") {
       const extension = supportedExtension(item.name);
       if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
-      return convertFile(extension, await readFile(deps.blobs.pathOf(item.storageKey)));
+      return deps.conversions.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) });
     }
     if (item.type === "url" && item.url) {
       const page = await deps.fetchUrl(item.url);
       await repo.updateItem(item.id, { size: page.body.length });
-      if (page.contentType.includes("pdf") || /\.pdf$/i.test(new URL(page.url).pathname)) return convertPdf(page.body);
-      if (page.contentType.includes("html") || page.contentType === "") return convertHtml(page.body.toString("utf8"));
-      if (page.contentType.startsWith("text/") || page.contentType.includes("json")) return convertTxt(page.body);
-      throw new ConversionError(`Pages of type ${page.contentType.split(";")[0]} cannot be processed`);
+      return deps.conversions.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body });
     }
     throw new ConversionError("Nothing to process");
   }
@@ -63,14 +71,16 @@ export function createIngestion(deps: IngestionDeps) {
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
     try {
       const document = await extract(item);
+      if (document.attachments?.length) await addAttachmentItems({ ...deps, enqueue }, item, document.attachments);
       if (document.notProcessedReason) {
         deps.index.removeItem(item.id);
-        await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0 });
+        await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0, ...ocrFields(document) });
         return;
       }
-      const { chunkCount, vectorError } = await deps.index.indexItem(item, chunkSections(document.sections));
+      const { chunkCount, vectorError } = await deps.index.indexItem(item, document.chunks);
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
-      await repo.updateItem(item.id, { status: "ready", statusReason: vectorError ? VECTOR_WARNING : null, chunkCount });
+      const warning = vectorError ? VECTOR_WARNING : document.ocrFailedPages?.length ? ocrFailedWarning(document.ocrFailedPages) : null;
+      await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
@@ -86,20 +96,24 @@ export function createIngestion(deps: IngestionDeps) {
 
   jobs.register<{ itemId: number }>(INGEST_JOB, async ({ payload }) => ingest(payload.itemId), {
     onInterrupted: "resume",
+    // Resumed once: documents are read in a separate process, so a server that died twice on the same job died
+    // of something a third run would repeat.
+    maxResumes: 1,
     onFailed: async (job: Job, reason: string) => {
       const item = job.itemId ? await repo.getItemById(job.itemId) : undefined;
       if (item && item.status !== "failed") await repo.updateItem(item.id, { status: "failed", statusReason: reason });
     },
   });
 
+  /** Marks the item queued and queues its ingestion. */
+  async function enqueue(item: { id: number; userId: number }): Promise<Job> {
+    await repo.updateItem(item.id, { status: "queued", statusReason: null });
+    return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
+  }
+
   return {
     ingest,
-
-    /** Marks the item queued and queues its ingestion. */
-    async enqueue(item: { id: number; userId: number }): Promise<Job> {
-      await repo.updateItem(item.id, { status: "queued", statusReason: null });
-      return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
-    },
+    enqueue,
 
     /** Waits for a job, but no longer than the inline budget; true when it finished. */
     async waitBriefly(job: Job, budgetMs = deps.inlineWaitMs): Promise<boolean> {

@@ -1,4 +1,5 @@
-import fastifyMultipart from "@fastify/multipart";
+import { createReadStream } from "node:fs";
+import type { Readable } from "node:stream";
 import type { AppModule } from "../../http/app-module.ts";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -7,31 +8,51 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { createConversionPool } from "./ingestion/conversion-pool.ts";
 import { closeOcr } from "./ingestion/ocr-engine.ts";
 import { createItemPlacement } from "./item-placement.ts";
-import { createKnowledgeRepo, type ItemBackupRow } from "./knowledge.repo.ts";
+import { createFolderPaths } from "./folder-paths.ts";
+import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 
 export type { KnowledgeIndex } from "./ingestion.ts";
-export type { ItemBackupRow } from "./knowledge.repo.ts";
+export type { ItemBackupRow, ItemExport, KnowledgeSummary, RestoredItem } from "./knowledge.repo.ts";
 
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;
 export const INLINE_INGEST_WAIT_MS = 8_000;
+/** Documents read at once: the job queue runs two jobs at a time. */
+const INGEST_CONCURRENCY = 2;
+/** An office document (a zip) may expand to this much; a docx of 300 MB of XML is a bomb, not a report. */
+const MAX_EXPANDED_BYTES = 256 * 1_048_576;
+/** Text one document may yield (a 50 MB upload of plain text is the largest legitimate case). */
+const MAX_TEXT_BYTES = 64 * 1_048_576;
+/** A conversion process with nothing to do exits after this long (the next document starts another). */
+const CONVERSION_IDLE_MS = 60_000;
 
-/** What a backup needs of the knowledge base: its items, read out and written back. */
+/**
+ * What a backup needs of the knowledge base: its items and their original files, read out and written back.
+ * The `...Sync` writes run inside the backup's own short transactions, a batch at a time.
+ */
 export interface KnowledgeBackupPort {
-  countItems(userId: number): Promise<number>;
-  exportPage(userId: number, afterId: number, size: number): ItemBackupRow[];
-  /** Synchronous, so a backup's items and chunks land in one transaction; answers old id -> new item. */
-  replaceAllSync(
-    userId: number,
-    items: ItemBackupRow[],
-    chunkCounts: Map<number, number>,
-    conversationIds: Set<number>,
-  ): Map<number, { id: number; conversationId: number | null }>;
-  /** Removes the stored files of items that a replace deleted. */
+  summary(userId: number): KnowledgeSummary;
+  exportPage(userId: number, afterId: number, size: number): ItemExport[];
+  /** The size of an item's stored bytes, or null when the file is missing. */
+  storedFileSize(storageKey: string): Promise<number | null>;
+  openStoredFile(storageKey: string): Readable;
+  /** Keeps deleted items' files on disk while an export reads them; the answer releases them. */
+  holdFiles(): () => Promise<void>;
+  /** One step of emptying the user's items; 0 once none is left. */
+  emptyStepSync(userId: number, limit: number): number;
+  insertRestoredSync(userId: number, items: RestoredItem[]): number[];
+  setParentsSync(pairs: Array<{ id: number; parentId: number }>): void;
+  /** A key for an original file about to be restored: the item row records it before the bytes are written. */
+  newFileKey(): string;
+  writeFile(key: string, source: Readable): Promise<{ size: number }>;
+  /** Queues items again (a backup caught them while they were being processed). */
+  requeue(userId: number, itemIds: number[]): Promise<void>;
+  /** Removes the stored files of items that were deleted. */
   sweepDeletedBlobs(): Promise<void>;
 }
 
@@ -48,16 +69,36 @@ export function createKnowledgeModule(deps: {
   conversations: ConversationsPort;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   maxUploadBytes: number;
+  documentLimits: { memoryMb: number; timeoutMs: number; env?: Record<string, string> };
   warn(message: string, error?: unknown): void;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
-  const ingestion = createIngestion({ repo, blobs: deps.blobs, jobs: deps.jobs, index: deps.index, fetchUrl: deps.fetchUrl, warn: deps.warn, inlineWaitMs: INLINE_INGEST_WAIT_MS });
+  const folders = createFolderPaths({ repo });
+  const conversions = createConversionPool({
+    ...deps.documentLimits,
+    size: INGEST_CONCURRENCY,
+    maxExpandedBytes: MAX_EXPANDED_BYTES,
+    maxTextBytes: MAX_TEXT_BYTES,
+    idleMs: CONVERSION_IDLE_MS,
+  });
+  const ingestion = createIngestion({
+    repo,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    index: deps.index,
+    folders,
+    fetchUrl: deps.fetchUrl,
+    conversions,
+    warn: deps.warn,
+    inlineWaitMs: INLINE_INGEST_WAIT_MS,
+  });
   const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
   const addKnowledge = createAddKnowledgeService({
     repo,
     blobs: deps.blobs,
     placement,
+    folders,
     ingestion,
     knowledge,
     limits: { maxUploadBytes: deps.maxUploadBytes, inlineMaxBytes: INLINE_INGEST_MAX_BYTES },
@@ -67,17 +108,29 @@ export function createKnowledgeModule(deps: {
 
   return {
     backup: {
-      countItems: repo.countItems,
+      summary: repo.summary,
       exportPage: repo.exportPage,
-      replaceAllSync: repo.replaceAllSync,
+      storedFileSize: deps.blobs.size,
+      openStoredFile: (storageKey) => createReadStream(deps.blobs.pathOf(storageKey)),
+      holdFiles: knowledge.holdFiles,
+      emptyStepSync: repo.emptyStepSync,
+      insertRestoredSync: repo.insertRestoredSync,
+      setParentsSync: repo.setParentsSync,
+      newFileKey: deps.blobs.newKey,
+      writeFile: (key, source) => deps.blobs.put(source, { key }),
+      async requeue(userId, itemIds) {
+        for (const id of itemIds) await ingestion.enqueue({ id, userId });
+      },
       sweepDeletedBlobs: sweep,
     },
     async register(app) {
-      if (!app.hasContentTypeParser("multipart/form-data")) {
-        await app.register(fastifyMultipart, { limits: { fileSize: deps.maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 1_000_000 } });
-      }
-      // Files of items deleted just before a crash are removed at the next start.
-      app.addHook("onReady", sweep);
+      // Files of items deleted just before a crash, and uploads a crash cut off, are removed at the next start.
+      app.addHook("onReady", async () => {
+        await deps.blobs.removeTemporaries().catch((error: unknown) => deps.warn("could not remove unfinished uploads", error));
+        await sweep();
+      });
+      // Runs after the job queue has stopped (onClose hooks run last-registered first), so no conversion is cut.
+      app.addHook("onClose", () => conversions.close());
       // The text-recognition process ends with the app rather than waiting for its idle timeout.
       app.addHook("onClose", () => closeOcr());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });

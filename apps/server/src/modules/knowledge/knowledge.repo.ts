@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import type { Store } from "../../store/open-store.ts";
-import type { KnowledgeItemRow, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
+import type { PreparedQuery } from "../../store/prepared-query.ts";
+import type { KnowledgeItemRow, KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
 
 /** An item as a backup carries it: ids are the exporting store's. */
 export interface ItemBackupRow {
   id: number;
   parent_id: number | null;
   conversation_id: number | null;
-  type: "file" | "url" | "note" | "folder";
+  type: KnowledgeItemType;
   name: string;
   path: string;
   description: string;
@@ -16,45 +17,188 @@ export interface ItemBackupRow {
   mime_type: string | null;
   size: number;
   created_at: string;
+  status: KnowledgeItemStatus;
+  status_reason: string | null;
+  content_hash: string | null;
 }
+
+/** An item read for a backup, with where its original bytes are stored (never written into the backup). */
+export interface ItemExport {
+  row: ItemBackupRow;
+  storageKey: string | null;
+}
+
+/** An item as a restore writes it back, its parent set afterwards (a backup need not list parents first). */
+export interface RestoredItem {
+  conversationId: number | null;
+  type: KnowledgeItemType;
+  name: string;
+  path: string;
+  description: string;
+  content: string;
+  url: string | null;
+  mimeType: string | null;
+  size: number;
+  storageKey: string | null;
+  contentHash: string | null;
+  status: KnowledgeItemStatus;
+  statusReason: string | null;
+  chunkCount: number;
+  createdAt: string;
+}
+
+/** How much of each kind a user holds (what an import or a snapshot restore would replace). */
+export interface KnowledgeSummary {
+  files: number;
+  links: number;
+  notes: number;
+  folders: number;
+  /** Of those, the items attached to conversations. */
+  inConversations: number;
+}
+
+type ListFilter = { conversationId?: number | null; parentId?: number | null };
+const filterKey = (value: number | null | undefined) => (value === undefined ? "any" : value === null ? "none" : "id");
+const LIST_PAGE = 2_000;
+/** `ORDER BY type DESC`: the listing walks the types in this order, each by (name, id). */
+const LISTING_TYPE_ORDER: KnowledgeItemType[] = ["url", "note", "folder", "file"];
+/** One item as the API's JSON (toApiItem's fields, in its order), built by SQLite. */
+const ITEM_JSON = sql<string>`json_object(
+  'id', id, 'name', name, 'type', type, 'path', path, 'description', description, 'content', content, 'url', url,
+  'parentId', coalesce(parent_id, 0), 'userId', user_id, 'conversationId', coalesce(conversation_id, 0), 'size', size,
+  'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count,
+  'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)`;
 
 /** SQL for knowledge items, the knowledge base tree; every user-facing query is scoped by the owning user. */
 export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
   const { db } = store;
-  const exportPage = store.prepare<Omit<KnowledgeItemRow, "userId">>((argument) =>
+  const exportPage = store.prepare<Omit<KnowledgeItemRow, "userId" | "updatedAt" | "chunkCount">>((argument) =>
     db
       .selectFrom("knowledgeItems")
-      .select(["id", "parentId", "conversationId", "type", "name", "path", "description", "content", "url", "mimeType", "size", "createdAt"])
+      .select([
+        "id",
+        "parentId",
+        "conversationId",
+        "type",
+        "name",
+        "path",
+        "description",
+        "content",
+        "url",
+        "mimeType",
+        "size",
+        "createdAt",
+        "status",
+        "statusReason",
+        "contentHash",
+        "storageKey",
+      ])
       .where("userId", "=", argument<number>(0))
       .where("id", ">", argument<number>(1))
       .orderBy("id")
       .limit(argument<number>(2)),
   );
-  const deleteAllOfUser = store.prepare((argument) => db.deleteFrom("knowledgeItems").where("userId", "=", argument<number>(0)));
-  const insertImported = store.prepare<{ id: number }>((argument) =>
+  // A restore empties the user's items a batch at a time: parents are detached first, so that deleting one item
+  // never cascades into a large subtree inside one statement.
+  const detachBatch = store.prepare((argument) =>
+    db
+      .updateTable("knowledgeItems")
+      .set({ parentId: null })
+      .where("id", "in", (eb) =>
+        eb.selectFrom("knowledgeItems").select("id").where("userId", "=", argument<number>(0)).where("parentId", "is not", null).limit(argument<number>(1)),
+      ),
+  );
+  const deleteBatch = store.prepare((argument) =>
+    db
+      .deleteFrom("knowledgeItems")
+      .where("id", "in", (eb) => eb.selectFrom("knowledgeItems").select("id").where("userId", "=", argument<number>(0)).limit(argument<number>(1))),
+  );
+  const insertRestored = store.prepare<{ id: number }>((argument) =>
     db
       .insertInto("knowledgeItems")
       .values({
         userId: argument(0),
         conversationId: argument(1),
-        parentId: argument(2),
-        type: argument(3),
-        name: argument(4),
-        path: argument(5),
-        description: argument(6),
-        content: argument(7),
-        url: argument(8),
-        mimeType: argument(9),
-        size: argument(10),
-        chunkCount: argument(11),
-        status: "ready",
-        createdAt: argument(12),
-        updatedAt: argument(13),
+        type: argument(2),
+        name: argument(3),
+        path: argument(4),
+        description: argument(5),
+        content: argument(6),
+        url: argument(7),
+        mimeType: argument(8),
+        size: argument(9),
+        storageKey: argument(10),
+        contentHash: argument(11),
+        status: argument(12),
+        statusReason: argument(13),
+        chunkCount: argument(14),
+        createdAt: argument(15),
+        updatedAt: argument(16),
       })
       .returning("id"),
   );
+  const setParent = store.prepare((argument) => db.updateTable("knowledgeItems").set({ parentId: argument<number>(0) }).where("id", "=", argument<number>(1)));
+  const summary = store.prepare<{ type: KnowledgeItemType; count: number; inConversations: number }>((argument) =>
+    db
+      .selectFrom("knowledgeItems")
+      .select((eb) => [
+        "type",
+        eb.fn.countAll<number>().as("count"),
+        eb.fn.count<number>("conversationId").as("inConversations"),
+      ])
+      .where("userId", "=", argument<number>(0))
+      .groupBy("type"),
+  );
+
+  // A listing page: each row's API JSON made by SQLite (json_object), with the key to continue after it. Reading
+  // 15 columns per row into JS values and stringifying them cost far more than the query (300,000 items: 111 MB).
+  const listStatements = new Map<string, PreparedQuery<{ json: string; name: string; id: number }>>();
+  const listStatement = (filter: ListFilter) => {
+    const key = `${filterKey(filter.conversationId)}:${filterKey(filter.parentId)}`;
+    let statement = listStatements.get(key);
+    if (!statement) {
+      statement = store.prepare<{ json: string; name: string; id: number }>((argument) => {
+        let query = db
+          .selectFrom("knowledgeItems")
+          .select([ITEM_JSON.as("json"), "name", "id"])
+          .where("userId", "=", argument<number>(0))
+          .where("type", "=", argument<KnowledgeItemType>(1))
+          .where((eb) => eb(eb.refTuple("name", "id"), ">", eb.tuple(argument<string>(2), argument<number>(3))));
+        if (filter.conversationId === null) query = query.where("conversationId", "is", null);
+        else if (filter.conversationId !== undefined) query = query.where("conversationId", "=", argument<number>(5));
+        if (filter.parentId === null) query = query.where("parentId", "is", null);
+        else if (filter.parentId !== undefined) query = query.where("parentId", "=", argument<number>(6));
+        return query.orderBy("name").orderBy("id").limit(argument<number>(4));
+      });
+      listStatements.set(key, statement);
+    }
+    return statement;
+  };
 
   return {
+    /**
+     * The user's items as the API's JSON array, a page at a time (types in the order of `ORDER BY type DESC`, then
+     * name and id, through the listing index), yielding between pages so a huge list never holds the server.
+     */
+    async *listJson(userId: number, filter: ListFilter, pageSize = LIST_PAGE): AsyncGenerator<string> {
+      const statement = listStatement(filter);
+      let first = true;
+      yield "[";
+      for (const type of LISTING_TYPE_ORDER) {
+        for (let after = { name: "", id: 0 }; ; ) {
+          const rows = statement.all(userId, type, after.name, after.id, pageSize, filter.conversationId ?? 0, filter.parentId ?? 0);
+          if (rows.length === 0) break;
+          const last = rows[rows.length - 1]!;
+          after = { name: last.name, id: last.id };
+          yield `${first ? "" : ","}${rows.map((row) => row.json).join(",")}`;
+          first = false;
+          if (rows.length < pageSize) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      yield "]";
+    },
+
     async listItems(userId: number, filter: { conversationId?: number | null; parentId?: number | null; type?: "folder" }) {
       let query = db.selectFrom("knowledgeItems").selectAll().where("userId", "=", userId);
       if (filter.conversationId !== undefined) {
@@ -123,6 +267,14 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       return query.orderBy("id").executeTakeFirst();
     },
 
+    /** A folder of that exact name directly in the place (the oldest, should there be two). */
+    async findFolder(input: { userId: number; conversationId: number | null; parentId: number | null; name: string }) {
+      let query = db.selectFrom("knowledgeItems").selectAll().where("userId", "=", input.userId).where("type", "=", "folder").where("name", "=", input.name);
+      query = input.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", input.conversationId);
+      query = input.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", input.parentId);
+      return query.orderBy("id").executeTakeFirst();
+    },
+
     /** Stored files whose items are gone (recorded by a trigger however the item went). */
     pendingBlobDeletions: async () => (await db.selectFrom("blobDeletions").select("storageKey").limit(1000).execute()).map((row) => row.storageKey),
 
@@ -133,60 +285,73 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     countItems: async (userId: number) =>
       Number((await db.selectFrom("knowledgeItems").select((eb) => eb.fn.countAll<number>().as("count")).where("userId", "=", userId).executeTakeFirstOrThrow()).count),
 
-    /** The user's items as backup rows, a page at a time after an id. */
-    exportPage: (userId: number, afterId: number, size: number): ItemBackupRow[] =>
+    /** The user's items as backup rows, a page at a time after an id, with where their bytes are stored. */
+    exportPage: (userId: number, afterId: number, size: number): ItemExport[] =>
       exportPage.all(userId, afterId, size).map((row) => ({
-        id: row.id,
-        parent_id: row.parentId,
-        conversation_id: row.conversationId,
-        type: row.type,
-        name: row.name,
-        path: row.path,
-        description: row.description,
-        content: row.content,
-        url: row.url,
-        mime_type: row.mimeType,
-        size: row.size,
-        created_at: row.createdAt,
+        row: {
+          id: row.id,
+          parent_id: row.parentId,
+          conversation_id: row.conversationId,
+          type: row.type,
+          name: row.name,
+          path: row.path,
+          description: row.description,
+          content: row.content,
+          url: row.url,
+          mime_type: row.mimeType,
+          size: row.size,
+          created_at: row.createdAt,
+          status: row.status,
+          status_reason: row.statusReason,
+          content_hash: row.contentHash,
+        },
+        storageKey: row.storageKey,
       })),
 
-    /**
-     * Replaces the user's items with a backup's (synchronous: runs inside the caller's transaction). Answers the
-     * old item id -> the new item. `conversationIds` are the user's own conversations that links may keep.
-     */
-    replaceAllSync(userId: number, items: ItemBackupRow[], chunkCounts: Map<number, number>, conversationIds: Set<number>) {
-      deleteAllOfUser.run(userId);
+    summary(userId: number): KnowledgeSummary {
+      const result: KnowledgeSummary = { files: 0, links: 0, notes: 0, folders: 0, inConversations: 0 };
+      for (const row of summary.all(userId)) {
+        result[row.type === "file" ? "files" : row.type === "url" ? "links" : row.type === "note" ? "notes" : "folders"] = row.count;
+        result.inConversations += row.inConversations;
+      }
+      return result;
+    },
+
+    /** One step of emptying the user's items (synchronous): detaches or deletes up to `limit`; 0 once none is left. */
+    emptyStepSync(userId: number, limit: number): number {
+      const detached = detachBatch.run(userId, limit).changes;
+      return detached > 0 ? detached : deleteBatch.run(userId, limit).changes;
+    },
+
+    /** Inserts restored items at the root (synchronous, inside the caller's transaction); answers their new ids. */
+    insertRestoredSync(userId: number, items: RestoredItem[]): number[] {
       const now = new Date().toISOString();
-      const created = new Map<number, { id: number; conversationId: number | null }>();
-      let pending = items;
-      while (pending.length > 0) {
-        for (const item of pending) {
-          if (item.parent_id !== null && !created.has(item.parent_id)) continue;
-          const conversationId = item.conversation_id !== null && conversationIds.has(item.conversation_id) ? item.conversation_id : null;
-          const parentId = item.parent_id === null ? null : created.get(item.parent_id)!.id;
-          const row = insertImported.get(
+      return items.map(
+        (item) =>
+          insertRestored.get(
             userId,
-            conversationId,
-            parentId,
+            item.conversationId,
             item.type,
             item.name,
             item.path,
             item.description,
             item.content,
             item.url,
-            item.mime_type,
+            item.mimeType,
             item.size,
-            chunkCounts.get(item.id) ?? 0,
-            item.created_at,
+            item.storageKey,
+            item.contentHash,
+            item.status,
+            item.statusReason,
+            item.chunkCount,
+            item.createdAt,
             now,
-          )!;
-          created.set(item.id, { id: row.id, conversationId });
-        }
-        const next = pending.filter((item) => !created.has(item.id));
-        if (next.length === pending.length) throw new Error("the items tree has a cycle");
-        pending = next;
-      }
-      return created;
+          )!.id,
+      );
+    },
+
+    setParentsSync(pairs: Array<{ id: number; parentId: number }>): void {
+      for (const pair of pairs) setParent.run(pair.parentId, pair.id);
     },
   };
 }

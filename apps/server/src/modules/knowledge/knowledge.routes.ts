@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import type { MultipartFile } from "@fastify/multipart";
 import { idParamsSchema } from "@sage/contracts/common";
 import {
   createFileRequestSchema,
@@ -11,11 +10,15 @@ import {
   updateFileRequestSchema,
   uploadFieldsSchema,
 } from "@sage/contracts/knowledge";
-import { AppError, badRequest } from "../../http/app-error.ts";
-import { requireUser } from "../../http/session-guard.ts";
+import { badRequest } from "../../http/app-error.ts";
+import { isMultipartRequest, readMultipartForm } from "../../http/multipart-form.ts";
+import { USER_ID_FIELDS, assertOwnUserId, requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
-import type { AddKnowledgeService, StoredUpload, UploadOutcome, UrlOutcome } from "./add-knowledge.service.ts";
+import type { AddKnowledgeService, UploadOutcome, UrlOutcome } from "./add-knowledge.service.ts";
 import type { KnowledgeService } from "./knowledge.service.ts";
+
+/** The upload form: a file and at most five text fields (userId, conversationId, parentId, path, description), with room to spare. */
+const UPLOAD_FORM_LIMITS = { fields: 20, fieldBytes: 65_536 };
 
 /** RFC 6266 filename: an ASCII fallback plus the exact UTF-8 name. */
 function contentDisposition(filename: string): string {
@@ -35,6 +38,8 @@ function uploadReply(outcome: UploadOutcome): { status: number; body: object } {
       return { status: 200, body: { status: "stored", file, chunks_processed: 0, processingResult: { status: file.status, error: outcome.reason } } };
     case "in-background":
       return { status: 202, body: { status: "processing_in_background", file, chunks_processed: 0, processingResult: { status: "queued" } } };
+    case "archive":
+      return { status: 200, body: { status: "success", file, chunks_processed: 0, processingResult: { status: "unpacked" }, archive: outcome.archive } };
   }
 }
 
@@ -57,10 +62,10 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
   // The web app checks that the file routes answer before it lists files.
   app.get("/api/debug/routes-test", async () => ({ status: "success" as const }));
 
-  app.get("/api/files", async (request) => {
+  app.get("/api/files", async (request, reply) => {
     const user = requireUser(request);
     const query = parseInput(listFilesQuerySchema, request.query, "query");
-    return knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId });
+    return reply.header("content-type", "application/json; charset=utf-8").send(knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId }));
   });
 
   app.get("/api/folders", async (request) => {
@@ -127,25 +132,19 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
 
   app.post("/api/upload", async (request, reply) => {
     const user = requireUser(request);
-    if (!request.isMultipart()) throw badRequest("Send the file as multipart/form-data");
-    const fields: Record<string, string> = {};
-    let stored: StoredUpload | undefined;
+    if (!isMultipartRequest(request)) throw badRequest("Send the file as multipart/form-data");
+    const form = await readMultipartForm(request, {
+      limits: { ...UPLOAD_FORM_LIMITS, fileBytes: addKnowledge.maxUploadBytes },
+      fileField: "file",
+      tooLarge: addKnowledge.fileTooLarge,
+      onFile: (file) => addKnowledge.storeUpload(file.filename, file.mimeType, file.stream),
+    });
+    const stored = form.file;
     try {
-      for await (const part of request.parts()) {
-        if (part.type === "file") {
-          if (part.fieldname !== "file" || stored) {
-            (part as MultipartFile).file.resume();
-            continue;
-          }
-          stored = await addKnowledge.storeUpload(part.filename, part.mimetype, (part as MultipartFile).file);
-        } else if (typeof part.value === "string") {
-          fields[part.fieldname] = part.value;
-        }
-      }
       if (!stored) throw badRequest("No file was sent (expected a multipart field named file)");
-      // The session guard cannot see multipart fields, so the userId check is repeated here.
-      const input = parseInput(uploadFieldsSchema, fields, "form");
-      if (input.userId !== undefined && input.userId !== user.id) throw new AppError("user_mismatch", 403, "userId does not match the logged-in user");
+      // The session guard cannot see multipart fields, so the userId check is repeated here (every value sent).
+      assertOwnUserId(user, USER_ID_FIELDS.flatMap((name) => form.fields.get(name) ?? []));
+      const input = parseInput(uploadFieldsSchema, Object.fromEntries([...form.fields].map(([name, values]) => [name, values.at(-1)])), "form");
       const { status, body } = uploadReply(await addKnowledge.finishUpload(user.id, stored, input));
       return reply.status(status).send(body);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import {
   MOVE_INTO_ITSELF_MESSAGE,
   nameFromNote,
@@ -8,7 +8,7 @@ import {
   type KnowledgeItem,
   type UpdateFileRequest,
 } from "@sage/contracts/knowledge";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
 import type { Ingestion } from "./ingestion.ts";
@@ -18,6 +18,7 @@ import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
+export const STORED_FILE_MISSING = "The stored file is missing";
 
 export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
   return {
@@ -35,8 +36,19 @@ export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
     status: row.status,
     statusReason: row.statusReason,
     chunkCount: row.chunkCount,
+    ocrPages: pageList(row.ocrPages),
+    ocrFailedPages: pageList(row.ocrFailedPages),
     createdAt: row.createdAt,
   };
+}
+
+function pageList(json: string): number[] {
+  try {
+    const pages: unknown = JSON.parse(json);
+    return Array.isArray(pages) ? pages.filter((page): page is number => Number.isInteger(page)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The knowledge base tree: folders, files, links and notes of one user, and their stored bytes. */
@@ -51,9 +63,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
 
   const apiItem = async (userId: number, id: number) => toApiItem((await repo.getItem(userId, id))!);
 
+  /** While an export reads stored files, deleted items' files stay on disk (their rows wait in blob_deletions). */
+  let filesHeld = 0;
+
   /** Removes the stored files of deleted items (a trigger records them, however the item went). */
   async function sweepDeletedBlobs(): Promise<void> {
     for (;;) {
+      if (filesHeld > 0) return;
       const keys = await repo.pendingBlobDeletions();
       if (keys.length === 0) return;
       await blobs.remove(keys);
@@ -71,12 +87,26 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
       return toApiItem(await requireItem(userId, id));
     },
 
-    async list(userId: number, filter: { conversationId?: number; parentId?: number }) {
-      const rows = await repo.listItems(userId, {
-        conversationId: filter.conversationId === undefined ? undefined : filter.conversationId || null,
-        parentId: filter.parentId === undefined ? undefined : filter.parentId || null,
-      });
-      return rows.map(toApiItem);
+    /** Keeps stored files on disk until the answer is called (an export is reading them); then sweeps. */
+    holdFiles(): () => Promise<void> {
+      filesHeld += 1;
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        filesHeld -= 1;
+        await sweepDeletedBlobs();
+      };
+    },
+
+    /** The items as the API's JSON array, streamed a page at a time (a knowledge base may hold 300,000 items). */
+    list(userId: number, filter: { conversationId?: number; parentId?: number }): Readable {
+      return Readable.from(
+        repo.listJson(userId, {
+          conversationId: filter.conversationId === undefined ? undefined : filter.conversationId || null,
+          parentId: filter.parentId === undefined ? undefined : filter.parentId || null,
+        }),
+      );
     },
 
     async folderTree(userId: number) {
@@ -172,6 +202,8 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
     async retry(userId: number, id: number) {
       const item = await requireItem(userId, id);
       if (item.type === "folder") throw badRequest("Folders are not processed");
+      // Processing it again would fail it and drop the text it still has (a backup without the file restored it).
+      if (item.type === "file" && (!item.storageKey || (await blobs.size(item.storageKey)) === null)) throw new AppError("file_missing", 409, `${STORED_FILE_MISSING}, so it cannot be processed again`);
       if (item.status === "queued" || item.status === "processing") throw badRequest("The item is already being processed");
       if (item.type === "url" && !item.url) throw badRequest("The link has no URL");
       await ingestion.enqueue(item);
@@ -185,7 +217,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
       if (item.type === "url") {
         return { filename: `${item.name}.url`, contentType: "text/plain; charset=utf-8", body: `[InternetShortcut]\r\nURL=${item.url ?? ""}\r\n` };
       }
-      if (!item.storageKey || (await blobs.size(item.storageKey)) === null) throw notFound("The stored file is missing");
+      if (!item.storageKey || (await blobs.size(item.storageKey)) === null) throw notFound(STORED_FILE_MISSING);
       // The type comes from the checked extension, never from what the uploader claimed.
       return {
         filename: item.name,

@@ -1,6 +1,8 @@
-import type { Memory } from "@sage/contracts/memories";
+import { MEMORY_CONTENT_MAX, type Memory } from "@sage/contracts/memories";
+import { z } from "zod";
 import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
+import type { BackupPart } from "../backup/backup.module.ts";
 import { createMemoryRepo } from "./memory.repo.ts";
 import { registerMemoryRoutes } from "./memory.routes.ts";
 import { createMemoryService } from "./memory.service.ts";
@@ -13,15 +15,21 @@ export interface MemoryPort {
   forTurn(userId: number, message: string): Promise<{ enabled: boolean; memories: Memory[] }>;
 }
 
-/** What the backup needs: the user's memories, and replacing them inside the restore's transaction. */
-export interface MemoryBackupPort {
-  list(userId: number): Promise<Memory[]>;
-  replaceAllSync(userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]): void;
-}
+/** A memory as a backup carries it (its id is the exporting store's; conversation links are not carried). */
+const memoryBackupRowSchema = z.object({
+  id: z.number().int().positive(),
+  content: z.string().min(1).max(MEMORY_CONTENT_MAX),
+  source: z.enum(["user", "assistant"]),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+type MemoryBackupRow = z.infer<typeof memoryBackupRowSchema>;
+
 
 export interface MemoryModule extends AppModule {
   port: MemoryPort;
-  backup: MemoryBackupPort;
+  /** The user's memories in backups: `memories.jsonl`. */
+  backup: BackupPart<MemoryBackupRow>;
 }
 
 export function createMemoryModule(deps: { store: Pick<Store, "db" | "prepare"> }): MemoryModule {
@@ -32,7 +40,14 @@ export function createMemoryModule(deps: { store: Pick<Store, "db" | "prepare"> 
       save: (userId, content, conversationId) => service.create(userId, content, { source: "assistant", conversationId }),
       forTurn: service.forTurn,
     },
-    backup: { list: repo.list, replaceAllSync: repo.replaceAllSync },
+    backup: {
+      name: "memories",
+      schema: memoryBackupRowSchema,
+      count: repo.countSync,
+      exportPage: repo.exportPageSync,
+      emptyStepSync: repo.deleteStepSync,
+      insertSync: repo.insertRestoredSync,
+    },
     register: (app) => registerMemoryRoutes(app, { service }),
   };
 }

@@ -13,7 +13,24 @@ export function toMemory(row: MemoryRow): Memory {
 
 export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
   const { db } = store;
-  const deleteAll = store.prepare((argument) => db.deleteFrom("memories").where("userId", "=", argument<number>(0)));
+  const countRows = store.prepare<{ n: number }>((argument) =>
+    db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("n")).where("userId", "=", argument<number>(0)),
+  );
+  const exportPage = store.prepare<Pick<MemoryRow, "id" | "content" | "source" | "createdAt" | "updatedAt">>((argument) =>
+    db
+      .selectFrom("memories")
+      .select(["id", "content", "source", "createdAt", "updatedAt"])
+      .where("userId", "=", argument<number>(0))
+      .where("id", ">", argument<number>(1))
+      .orderBy("id")
+      .limit(argument<number>(2)),
+  );
+  const deleteStep = store.prepare((argument) =>
+    db
+      .deleteFrom("memories")
+      .where("userId", "=", argument<number>(0))
+      .where("id", "in", (eb) => eb.selectFrom("memories").select("id").where("userId", "=", argument<number>(1)).limit(argument<number>(2))),
+  );
   const insertRestored = store.prepare((argument) =>
     db.insertInto("memories").values({
       userId: argument<number>(0),
@@ -44,9 +61,16 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** Replaces the user's memories, synchronously so a backup's restore can run it in its transaction; conversation links are not carried across. */
-    replaceAllSync: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
-      deleteAll.run(userId);
+    countSync: (userId: number) => (countRows.get(userId)?.n ?? 0),
+
+    /** The user's memories after an id, in id order, as a backup carries them. */
+    exportPageSync: (userId: number, afterId: number, size: number) => exportPage.all(userId, afterId, size),
+
+    /** One step of emptying the user's memories (a restore's short transaction); answers how many went. */
+    deleteStepSync: (userId: number, limit: number) => Number(deleteStep.run(userId, userId, limit).changes),
+
+    /** Writes restored memories; conversation links are not carried across backups. */
+    insertRestoredSync: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
       for (const memory of memories) insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt);
     },
 

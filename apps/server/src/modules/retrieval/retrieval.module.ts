@@ -7,7 +7,8 @@ import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createKnowledgeAnswerer } from "./answer-from-knowledge.ts";
-import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem } from "./index/chunk-store.ts";
+import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem, type RestoredChunk } from "./index/chunk-store.ts";
+import { createFtsTotals } from "./index/fts-totals.ts";
 import { createLexicalIndex } from "./index/lexical-index.ts";
 import { createLexicalSearch } from "./index/lexical-search.ts";
 import { createVectorStore } from "./index/vector-store.ts";
@@ -17,7 +18,7 @@ import { createRetrievalService } from "./retrieval.service.ts";
 import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
 import { createVectorLifecycleService } from "./vector-lifecycle.service.ts";
 
-export type { ChunkBackupRow } from "./index/chunk-store.ts";
+export type { ChunkBackupRow, RestoredChunk } from "./index/chunk-store.ts";
 
 /** What ingestion uses to make an item searchable (or not any more). */
 export interface KnowledgeIndexPort {
@@ -25,24 +26,27 @@ export interface KnowledgeIndexPort {
   removeItem(itemId: number): void;
 }
 
-type NewIds = Map<number, { id: number; conversationId: number | null }>;
-
-/** What a backup needs of the search index: chunks and vectors, read out and written back. */
+/**
+ * What a backup needs of the search index: chunks and vectors, read out and written back. The `...Sync` writes run
+ * inside the backup's own short transactions, a batch at a time.
+ */
 export interface RetrievalBackupPort {
   /** The embedder whose vectors an export carries, with their dimensions; null when there are none. */
   exportedEmbedder(userId: number): { id: string; dimensions: number } | null;
   currentEmbedderId: string | null;
-  countChunks(userId: number): number;
-  countVectors(userId: number, embedderId: string): number;
   chunkPage(userId: number, afterId: number, size: number): ChunkBackupRow[];
   vectorPage(userId: number, embedderId: string, afterChunkId: number, size: number): { chunk_id: number; vector: string }[];
-  /** Synchronous: runs inside the transaction that re-created the items; answers old chunk id -> new chunk. */
-  importChunksSync(userId: number, chunks: ChunkBackupRow[], items: NewIds): NewIds;
-  importVectorsSync(userId: number, embedder: { id: string; dimensions: number }, vectors: { chunkId: number; vector: Buffer }[], chunks: NewIds): void;
-  /** Rebuilds the user's full-text index from their chunks (every user's without an id); synchronous. */
-  rebuildLexicalIndexSync(userId?: number): void;
-  /** After a restore: the user's vector indexes are read again, and re-embedded when the backup's came from elsewhere. */
+  /** Deletes up to `limit` of the user's chunks and their vectors; 0 once none is left. */
+  deleteChunksSync(userId: number, limit: number): number;
+  /** Answers the new chunk ids, in order. */
+  insertChunksSync(userId: number, chunks: RestoredChunk[]): number[];
+  insertVectorsSync(userId: number, embedder: { id: string; dimensions: number }, vectors: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>): void;
+  /** Before a restore rewrites the user's rows: searches stop using the user's vector indexes. */
+  beforeRestore(userId: number): void;
+  /** After a restore: BM25's totals are put right, and the vectors re-embedded when the backup's came from elsewhere. */
   afterRestore(userId: number, options: { revectorize: boolean }): Promise<void>;
+  /** Runs before every reset of a user's vectors (the backup module snapshots the knowledge first). */
+  onBeforeReset(listener: (userId: number) => Promise<void>): void;
 }
 
 /** What the assistant searches with: the same search as POST /api/search (a 404 for another user's conversation). */
@@ -73,15 +77,28 @@ export function createRetrievalModule(deps: {
   const chunks = createChunkStore(sqlite, lexicalIndex);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  const catchingUp = new Set<number>();
   const retrieval = createRetrievalService({
     chunks,
     lexicalSearch: createLexicalSearch(sqlite, lexicalIndex),
     conversations: deps.conversations,
     embedder,
     vectors,
+    lexicalOnly: (userId) => catchingUp.has(userId),
     onEmbedError: (error) => deps.log.warn("query embedding failed; answering from BM25 alone", error),
   });
-  const lifecycle = createVectorLifecycleService({ embedder, chunks, vectors, vectorizer, jobs: deps.jobs });
+  const resetListeners: Array<(userId: number) => Promise<void>> = [];
+  const lifecycle = createVectorLifecycleService({
+    embedder,
+    chunks,
+    vectors,
+    vectorizer,
+    jobs: deps.jobs,
+    catchingUp,
+    async beforeReset(userId) {
+      for (const listener of resetListeners) await listener(userId);
+    },
+  });
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
@@ -105,23 +122,27 @@ export function createRetrievalModule(deps: {
         return { id: embedder.id, dimensions: vectors.dimensions(userId, embedder.id) ?? embedder.dimensions };
       },
       currentEmbedderId: embedder?.id ?? null,
-      countChunks: (userId) => chunks.countForUser(userId),
-      countVectors: (userId, embedderId) => vectors.counts(userId, embedderId).current,
       chunkPage: (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
       vectorPage: (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
-      importChunksSync: (userId, rows, items) => chunks.importRows(userId, rows, items),
-      importVectorsSync: (userId, vectorEmbedder, rows, chunkIds) => vectors.importRows(userId, vectorEmbedder, rows, chunkIds),
-      rebuildLexicalIndexSync: (userId) => chunks.rebuildLexicalIndex(userId),
+      deleteChunksSync: (userId, limit) => chunks.deleteUserBatch(userId, limit),
+      insertChunksSync: (userId, rows) => chunks.insertRestored(userId, rows),
+      insertVectorsSync: (userId, vectorEmbedder, rows) => vectors.insertRestored(userId, vectorEmbedder, rows),
+      beforeRestore: (userId) => vectors.forgetUser(userId),
       async afterRestore(userId, options) {
         vectors.forgetUser(userId);
+        // Deleted rows stay in FTS5's totals (fts-totals.ts): a restore deletes a whole knowledge base at once.
+        const table = lexicalIndex.prepare(userId);
+        if (table) createFtsTotals(sqlite, table).repair();
         if (options.revectorize && embedder) await lifecycle.revectorizeInBackground(userId);
       },
+      onBeforeReset: (listener) => void resetListeners.push(listener),
     },
 
     register(app) {
       // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
       app.addHook("onReady", async () => {
         if (!embedder) return;
+        await lifecycle.startCatchUp();
         for (const userId of vectors.usersWith(embedder.id)) {
           vectors.warm(embedder.id, userId).catch((error: unknown) => app.log.warn({ err: error }, "could not load the vector index"));
         }

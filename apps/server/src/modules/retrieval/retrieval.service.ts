@@ -22,6 +22,8 @@ export interface RetrievalServiceDeps {
   embedder?: Embedder | null;
   vectors?: VectorStore;
   lexical?: LexicalOptions;
+  /** True while the user's chunks are being vectorised in the background: search stays lexical until done. */
+  lexicalOnly?: (userId: number) => boolean;
   /** Reports a failed query embedding; search then answers from BM25 alone. */
   onEmbedError?: (error: unknown) => void;
 }
@@ -57,7 +59,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     const candidates = Math.max(limit * 4, 40);
     const { embedder, vectors } = deps;
     // The query's embedding is asked for first: BM25 runs while it travels (a remote embedder takes longer).
-    const embedding = embedder && vectors && vectors.hasVectors(embedder.id, scope.userId) ? embedQuery(embedder, query.trim()) : undefined;
+    const embedding = embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId) ? embedQuery(embedder, query.trim()) : undefined;
     embedding?.catch(() => {}); // awaited below; this only keeps a failure during BM25 from counting as unhandled
     const terms = queryTerms(query);
     const lexicalHits = terms.length > 0 ? lexicalSearch(terms, scope, candidates, lexicalOptions) : [];

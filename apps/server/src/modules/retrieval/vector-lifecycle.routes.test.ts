@@ -21,9 +21,9 @@ function multipart(filename: string, content: Buffer) {
   return { payload: Buffer.concat([head, content, tail]), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 
-function zipOf(entries: Record<string, string>): Promise<Buffer> {
+function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const [name, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), name);
+  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: typeof content === "string" });
   zip.end();
   const parts: Buffer[] = [];
   return new Promise((resolve) => {
@@ -113,7 +113,7 @@ describe("vector database lifecycle", () => {
     }
   });
 
-  it("refuses files that are not .zip and files over 100 MB with the product's messages", async () => {
+  it("refuses files that are not .zip, and backups over 100 MB without their original files, with the product's messages", async () => {
     const cookie = await start();
     await seed();
     const before = counts();
@@ -122,7 +122,8 @@ describe("vector database lifecycle", () => {
     expect(typeResponse.statusCode).toBe(400);
     expect(typeResponse.json().error).toBe("Invalid File Format: Please upload a ZIP file containing a vector database backup.");
 
-    const oversized = multipart("backup.zip", Buffer.alloc(100 * 1024 * 1024 + 1));
+    const manifest = JSON.stringify({ format: "sage-vector-db", version: 2, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } });
+    const oversized = multipart("backup.zip", await zipOf({ "manifest.json": manifest, "padding.bin": Buffer.alloc(100 * 1024 * 1024 + 1) }));
     const sizeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...oversized.headers }, payload: oversized.payload });
     expect(sizeResponse.statusCode).toBe(413);
     expect(sizeResponse.json().error).toMatch(/^File Too Large: .*100MB/);
@@ -148,6 +149,19 @@ describe("vector database lifecycle", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("counts in words that agree with the number: 1 chunk, 1 vector, 1 file", async () => {
+    const cookie = await start();
+    await indexKnowledge(t, { userId: DEMO_USER, name: "memo.txt", chunks: ["The board meets on Thursday."] });
+    const call = (url: string) => t.app.inject({ method: "POST", url, headers: { cookie }, payload: {} });
+    const exported = (await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } })).rawPayload;
+
+    expect((await call("/api/vectors/revectorize")).json().message).toBe("Re-vectorized 1 chunk with fake:a:256.");
+    expect((await call("/api/reset_vector_db")).json().message).toMatch(/^Vector database reset: 1 vector removed\./);
+    const { payload, headers } = multipart("backup.zip", exported);
+    const imported = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...headers }, payload });
+    expect(imported.json().message).toMatch(/^Imported 1 file from the backup\./);
   });
 
   it("says plainly that there is nothing to re-vectorize without an embedder", async () => {

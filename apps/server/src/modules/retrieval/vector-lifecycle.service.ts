@@ -1,4 +1,5 @@
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay, setImmediate as yieldToRequests } from "node:timers/promises";
+import { countOf } from "@sage/contracts/text";
 import { AppError } from "../../http/app-error.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
@@ -7,6 +8,8 @@ import type { VectorStore } from "./index/vector-store.ts";
 import type { Vectorizer } from "./index/vectorizer.ts";
 
 export const REVECTORIZE_JOB = "vectors.revectorize";
+/** Vectorises the chunks that have no vector from the current embedder (it appeared or changed); decision 016. */
+export const CATCH_UP_JOB = "vectors.catch-up";
 /** How long the re-vectorize call waits for a small job before answering that it continues in the background. */
 const REVECTORIZE_INLINE_WAIT_MS = 5_000;
 export const NO_EMBEDDER_MESSAGE =
@@ -19,8 +22,30 @@ export function createVectorLifecycleService(deps: {
   vectors: VectorStore;
   vectorizer: Vectorizer;
   jobs: JobQueue;
+  /** Runs before the vectors are removed (a snapshot of the knowledge is taken there). */
+  beforeReset(userId: number): Promise<void>;
+  /** Users whose chunks are being vectorised in the background: their searches stay lexical meanwhile. */
+  catchingUp: Set<number>;
 }) {
-  const { embedder, vectors, jobs } = deps;
+  const { embedder, vectors, jobs, catchingUp } = deps;
+
+  jobs.register<Record<string, never>>(
+    CATCH_UP_JOB,
+    async ({ job, progress }) => {
+      catchingUp.add(job.userId);
+      try {
+        await deps.vectorizer.vectorizeUser(job.userId, async (processed, total) => {
+          await progress(processed, total);
+          // One batch at a time, then requests waiting on the event loop go first.
+          await yieldToRequests();
+        });
+        deps.vectorizer.dropOtherEmbeddersIfComplete(job.userId);
+      } finally {
+        catchingUp.delete(job.userId);
+      }
+    },
+    { onInterrupted: "resume" },
+  );
 
   jobs.register<Record<string, never>>(
     REVECTORIZE_JOB,
@@ -31,9 +56,10 @@ export function createVectorLifecycleService(deps: {
   );
 
   return {
-    reset(userId: number) {
+    async reset(userId: number) {
+      await deps.beforeReset(userId);
       const removed = vectors.deleteUser(userId);
-      return { message: `Vector database reset: ${removed} vectors removed. Your files are kept and can be re-vectorized.`, vectors_removed: removed };
+      return { message: `Vector database reset: ${countOf(removed, "vector")} removed. Your files are kept and can be re-vectorized.`, vectors_removed: removed };
     },
 
     /** Queues a re-vectorise in the background (after an import whose vectors came from another embedder). */
@@ -46,21 +72,36 @@ export function createVectorLifecycleService(deps: {
       if (!embedder) throw new AppError("no_embedder", 409, NO_EMBEDDER_MESSAGE);
       const job = await jobs.enqueue({ kind: REVECTORIZE_JOB, userId });
       const finished = await Promise.race([jobs.waitFor(job.id), delay(REVECTORIZE_INLINE_WAIT_MS, null, { ref: false })]);
-      if (finished?.status === "done") return { message: `Re-vectorized ${finished.processed} chunks with ${embedder.id}.`, processed: finished.processed, job_id: job.id };
+      if (finished?.status === "done") return { message: `Re-vectorized ${countOf(finished.processed, "chunk")} with ${embedder.id}.`, processed: finished.processed, job_id: job.id };
       if (finished?.status === "failed") throw new AppError("revectorize_failed", 502, `Re-vectorizing failed: ${finished.error ?? "unknown error"}`);
       const current = await jobs.get(job.id);
-      return { message: `Re-vectorizing ${current?.total ?? 0} chunks in the background.`, processed: current?.processed ?? 0, job_id: job.id };
+      return { message: `Re-vectorizing ${countOf(current?.total ?? 0, "chunk")} in the background.`, processed: current?.processed ?? 0, job_id: job.id };
+    },
+
+    /**
+     * At start-up: every user with chunks lacking a vector from the current embedder (a key was added, or the
+     * embedder changed) gets a background job that vectorises just those, unless one is already queued.
+     */
+    async startCatchUp() {
+      for (const userId of deps.vectorizer.usersMissingVectors()) {
+        catchingUp.add(userId);
+        const latest = await jobs.latestOfKind(userId, CATCH_UP_JOB);
+        if (latest && (latest.status === "queued" || latest.status === "processing")) continue;
+        await jobs.enqueue({ kind: CATCH_UP_JOB, userId });
+      }
     },
 
     async status(userId: number) {
       const counts = vectors.counts(userId, embedder?.id ?? null);
       const job = await jobs.latestOfKind(userId, REVECTORIZE_JOB);
+      const catchUp = await jobs.latestOfKind(userId, CATCH_UP_JOB);
       return {
         embedder: { id: embedder?.id ?? "none", dimensions: embedder?.dimensions ?? 0, lexicalOnly: !embedder },
         chunks: deps.chunks.countForUser(userId),
         vectorized: embedder ? counts.current : 0,
         stale: counts.other,
         job: job ? { id: job.id, status: job.status, processed: job.processed, total: job.total } : null,
+        catchUp: catchUp ? { id: catchUp.id, status: catchUp.status, processed: catchUp.processed, total: catchUp.total } : null,
       };
     },
   };

@@ -1,8 +1,9 @@
-import { ArrowLeftIcon, FilesIcon, BellIcon } from "lucide-react";
+import { ArrowLeftIcon, FilesIcon, BellIcon, type LucideIcon } from "lucide-react";
 import type { Citation } from "@sage/contracts/conversations";
-import { useCallback, useState } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { Link, useParams } from "wouter";
 import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
@@ -10,8 +11,12 @@ import { ConversationNameEditor } from "@/features/conversations/components/conv
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
-import { cn } from "@/lib/cn";
 import { RelevantFilesPanel } from "@/features/retrieval/components/relevant-files-panel";
+import { cn } from "@/lib/cn";
+import { useMediaQuery } from "@/lib/use-media-query";
+
+/** From this width the three columns fit; below it the side panels open as sheets over the chat. */
+const THREE_COLUMNS = "(min-width: 64rem)";
 
 function BackButton() {
   return (
@@ -23,14 +28,43 @@ function BackButton() {
   );
 }
 
+interface PanelSheetProps {
+  label: string;
+  icon: LucideIcon;
+  side: "left" | "right";
+  description: string;
+  children: ReactNode;
+}
+
+/** A header button that opens a side panel as a sheet: the whole width on a phone, 28rem from sm up. */
+function PanelSheet({ label, icon: Icon, side, description, children }: PanelSheetProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Sheet open={open} onOpenChange={setOpen}>
+      <SheetTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Open ${label} panel`} className="max-sm:size-9 max-sm:p-0">
+          <Icon aria-hidden /> <span className="max-sm:sr-only">{label}</span>
+        </Button>
+      </SheetTrigger>
+      <SheetContent side={side} className="w-full gap-0 overflow-y-auto sm:max-w-md">
+        {/* Names the sheet without a second heading: the panel inside has its own. */}
+        <SheetTitle asChild>
+          <span className="sr-only">{label}</span>
+        </SheetTitle>
+        <SheetDescription className="sr-only">{description}</SheetDescription>
+        <div className="flex flex-col gap-4 p-4 pt-12">{children}</div>
+      </SheetContent>
+    </Sheet>
+  );
+}
+
 /** /conversations/{id}: knowledge on the left, the chat in the centre, reminders and relevant files on the right. */
 export function ConversationDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
   const conversation = useConversation(id);
   const messages = useMessages(id);
   const [draft, setDraft] = useState("");
-  const [showFiles, setShowFiles] = useState(false);
-  const [showReminders, setShowReminders] = useState(false);
+  const threeColumns = useMediaQuery(THREE_COLUMNS);
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).
   const [citation, setCitation] = useState<Citation | null>(null);
   const closeCitation = useCallback(() => setCitation(null), []);
@@ -49,42 +83,42 @@ export function ConversationDetailPage() {
     );
   }
   const conversationId = conversation.data.id;
+  const knowledge = <ConversationKnowledgePanel conversationId={conversationId} />;
+  const reminders = <ConversationRemindersPanel conversationId={conversationId} />;
+  const relevant = <RelevantFilesPanel conversationId={conversationId} queryText={draft} />;
+  const chat = <ChatPanel conversationId={String(conversationId)} messages={messages.data} messagesQueryKey={messagesQueryKey(id)} onDraftChange={setDraft} onOpenCitation={setCitation} />;
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      <header className="flex items-center gap-2 border-b px-4 py-2">
+      <header className="flex items-center gap-2 border-b px-4 py-2 max-sm:px-2">
         <BackButton />
         <ConversationNameEditor conversation={conversation.data} />
-        <div className="ml-auto flex gap-1 lg:hidden">
-          <Button variant={showFiles ? "secondary" : "ghost"} size="sm" aria-label="Toggle Files panel" aria-pressed={showFiles} onClick={() => setShowFiles((open) => !open)}>
-            <FilesIcon aria-hidden /> Files
-          </Button>
-          <Button variant={showReminders ? "secondary" : "ghost"} size="sm" aria-label="Toggle Reminders panel" aria-pressed={showReminders} onClick={() => setShowReminders((open) => !open)}>
-            <BellIcon aria-hidden /> Reminders
-          </Button>
-        </div>
+        {threeColumns ? null : (
+          <div className="ml-auto flex shrink-0 gap-1">
+            <PanelSheet label="Files" icon={FilesIcon} side="left" description="This conversation's knowledge files and the files relevant to your message">
+              {knowledge}
+              {relevant}
+            </PanelSheet>
+            <PanelSheet label="Reminders" icon={BellIcon} side="right" description="This conversation's reminders">
+              {reminders}
+            </PanelSheet>
+          </div>
+        )}
       </header>
-      <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[280px_minmax(0,1fr)_320px]">
-        <aside className={cn("min-h-0 flex-col gap-4 overflow-y-auto border-r p-4 lg:flex", showFiles ? "flex" : "hidden")}>
-          <ConversationKnowledgePanel conversationId={conversationId} />
-        </aside>
-        <div className="flex min-h-[60vh] min-w-0 flex-col lg:min-h-0">
-          <ChatPanel
-            conversationId={String(conversationId)}
-            messages={messages.data}
-            messagesQueryKey={messagesQueryKey(id)}
-            onDraftChange={setDraft}
-            onOpenCitation={setCitation}
-          />
-        </div>
-        <aside className={cn("min-h-0 flex-col gap-4 overflow-y-auto border-l p-4 lg:flex", showReminders || showFiles ? "flex" : "hidden")}>
-          <div className={cn(showReminders ? "block" : "hidden", "lg:block")}>
-            <ConversationRemindersPanel conversationId={conversationId} />
-          </div>
-          <div className={cn(showFiles ? "block" : "hidden", "lg:block")}>
-            <RelevantFilesPanel conversationId={conversationId} queryText={draft} />
-          </div>
-        </aside>
+      {/* The chat keeps its place in the tree, so crossing the breakpoint never loses a draft or a reply in progress. */}
+      <div className={cn("min-h-0 flex-1", threeColumns ? "grid grid-cols-[280px_minmax(0,1fr)_320px]" : "flex flex-col")}>
+        {threeColumns ? (
+          <aside aria-label="Conversation knowledge" className="flex min-h-0 flex-col gap-4 overflow-y-auto border-r p-4">
+            {knowledge}
+          </aside>
+        ) : null}
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col">{chat}</div>
+        {threeColumns ? (
+          <aside aria-label="Reminders and relevant files" className="flex min-h-0 flex-col gap-4 overflow-y-auto border-l p-4">
+            {reminders}
+            {relevant}
+          </aside>
+        ) : null}
       </div>
       <CitedPassageSheet citation={citation} onClose={closeCitation} />
     </div>

@@ -1,6 +1,8 @@
 import { useSearchParams } from "wouter";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
+import { useConversations } from "@/features/conversations/api/get-conversations";
+import { displayName } from "@/features/conversations/conversation-list-view";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
@@ -12,6 +14,11 @@ export function SettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const section = parseSettingsSection(searchParams.get("section"));
   const { theme, isSystemTheme, setTheme, setSystemTheme } = useTheme();
+  const conversations = useConversations();
+  const conversationName = (conversationId: number) => {
+    const found = conversations.data?.find((conversation) => conversation.id === conversationId);
+    return found ? displayName(found) : undefined;
+  };
 
   const onThemeChoiceChange = (choice: ThemeChoice) => {
     if (choice === "system") setSystemTheme(true);
@@ -37,7 +44,7 @@ export function SettingsPage() {
           ) : section === "memory" ? (
             <MemorySection />
           ) : (
-            <KnowledgeBaseSection vectorActions={<VectorDatabaseActions />} />
+            <KnowledgeBaseSection vectorActions={<VectorDatabaseActions />} conversationName={conversationName} />
           )}
         </div>
       </div>

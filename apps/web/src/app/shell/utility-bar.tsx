@@ -1,7 +1,7 @@
 import { BellIcon, FlaskConicalIcon, GlobeIcon, LogOutIcon, MessageSquareIcon, MoonIcon, SettingsIcon, SunIcon } from "lucide-react";
 import { useLocation } from "wouter";
 import { useLogout } from "@/features/auth/api/logout";
-import { hasUnreadReminders, useReminders } from "@/features/reminders/api/get-reminders";
+import { unreadReminderCount, useReminders } from "@/features/reminders/api/get-reminders";
 import { RemindersSheet } from "@/features/reminders/components/reminders-sheet";
 import { useTheme } from "@/features/theme/use-theme";
 import { UtilityIconButton } from "./utility-icon-button";
@@ -17,6 +17,7 @@ export function UtilityBar() {
   const logout = useLogout();
   const reminders = useReminders();
   const themeLabel = theme === "dark" ? "Switch to light mode" : "Switch to dark mode";
+  const unread = unreadReminderCount(reminders.data);
 
   return (
     <nav aria-label="Utilities" className="flex shrink-0 items-center justify-end gap-1 border-b bg-background px-3 py-1.5">
@@ -29,9 +30,11 @@ export function UtilityBar() {
       <RemindersSheet>
         <UtilityIconButton
           label="Reminders"
+          // The dot is decoration; the name carries the news for a screen reader.
+          status={unread > 0 ? `${unread} unread` : undefined}
           icon={BellIcon}
           badge={
-            hasUnreadReminders(reminders.data) ? (
+            unread > 0 ? (
               <span
                 data-testid="reminders-unread-badge"
                 aria-hidden

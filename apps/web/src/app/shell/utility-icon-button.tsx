@@ -8,6 +8,8 @@ import { cn } from "@/lib/cn";
 interface UtilityIconButtonProps extends Omit<ComponentProps<"button">, "children"> {
   /** Used for the tooltip and the accessible name. */
   label: string;
+  /** News the icon shows as a badge, said in words: joins the label in the name and the tooltip. */
+  status?: string;
   icon: LucideIcon;
   /** Navigates there when set (rendered as a link). */
   href?: string;
@@ -19,7 +21,8 @@ interface UtilityIconButtonProps extends Omit<ComponentProps<"button">, "childre
  * An icon button with a tooltip. Extra props (and a ref) go to the button, so it can sit inside
  * a Radix `asChild` trigger such as SheetTrigger.
  */
-export function UtilityIconButton({ label, icon: Icon, href, active = false, badge, className, ...props }: UtilityIconButtonProps) {
+export function UtilityIconButton({ label: baseLabel, status, icon: Icon, href, active = false, badge, className, ...props }: UtilityIconButtonProps) {
+  const label = status ? `${baseLabel} (${status})` : baseLabel;
   const classes = cn(
     "relative",
     active ? "bg-accent text-accent-foreground ring-1 ring-ring/40" : "text-muted-foreground",

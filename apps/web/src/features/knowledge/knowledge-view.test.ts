@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
-import { folderTrail, itemsIn, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
+import { foldersFromPicked } from "./folder-entries";
+import { folderTrail, itemLocation, itemsIn, pageListLabel, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
 
 const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
   id,
@@ -28,6 +29,29 @@ describe("knowledge view helpers", () => {
     expect(rejected.map((file) => file.name)).toEqual(["e.exe", "pdf"]);
   });
 
+  it("accepts a .zip of documents", () => {
+    expect(splitSupported([{ name: "Deals.ZIP" }, { name: "deals.7z" }]).accepted.map((file) => file.name)).toEqual(["Deals.ZIP"]);
+  });
+
+  it("names the pages text recognition read", () => {
+    expect(pageListLabel([1])).toBe("page 1");
+    expect(pageListLabel([3, 7])).toBe("pages 3, 7");
+  });
+
+  it("groups a picked folder's files by their top folder, leaving hidden and system files out", () => {
+    const file = (name: string) => ({ name }) as File;
+    const picked = foldersFromPicked([
+      { file: file("q1.md"), relativePath: "Board/2024/q1.md" },
+      { file: file(".DS_Store"), relativePath: "Board/.DS_Store" },
+      { file: file("x.txt"), relativePath: "Board/.git/x.txt" },
+      { file: file("a.txt"), relativePath: "Deals/a.txt" },
+    ]);
+    expect(picked.map((folder) => [folder.name, folder.files.map((entry) => entry.relativePath)])).toEqual([
+      ["Board", ["Board/2024/q1.md"]],
+      ["Deals", ["Deals/a.txt"]],
+    ]);
+  });
+
   it("previews a note at 200 characters", () => {
     expect(preview("x".repeat(250), 200)).toBe(`${"x".repeat(200)}...`);
     expect(preview("short", 200)).toBe("short");
@@ -52,5 +76,21 @@ describe("knowledge view helpers", () => {
     const items = [item(1, "Reports"), item(2, "Q1 report.pdf", 1, { type: "file" }), item(3, "notes.txt", 0, { type: "file" })];
     expect(searchItems(items, "REPORT").map((entry) => entry.name)).toEqual(["Reports", "Q1 report.pdf"]);
     expect(searchItems(items, "  ")).toEqual([]);
+  });
+
+  it("says where a search result sits, so files with one name are told apart", () => {
+    const [board, year, filed, inConversation, inUnknownConversation] = [
+      item(1, "Board"),
+      item(2, "2025", 1),
+      item(3, "minutes.txt", 2, { type: "file" }),
+      item(4, "minutes.txt", 0, { type: "file", conversationId: 9 }),
+      item(5, "minutes.txt", 0, { type: "file", conversationId: 8 }),
+    ];
+    const items = [board, year, filed, inConversation, inUnknownConversation];
+    const names = (id: number) => (id === 9 ? "Q3 board review" : undefined);
+    expect(itemLocation(filed, items, names)).toBe("Knowledge Base / Board / 2025");
+    expect(itemLocation(board, items, names)).toBe("Knowledge Base");
+    expect(itemLocation(inConversation, items, names)).toBe("Conversation: Q3 board review");
+    expect(itemLocation(inUnknownConversation, items, names)).toBe("Conversation: #8");
   });
 });

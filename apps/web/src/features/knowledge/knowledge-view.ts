@@ -1,13 +1,18 @@
-import { SUPPORTED_UPLOAD_EXTENSIONS, type KnowledgeItem } from "@sage/contracts/knowledge";
+import { ACCEPTED_UPLOAD_EXTENSIONS, type KnowledgeItem } from "@sage/contracts/knowledge";
 
 export const NO_ITEMS_MESSAGE = "No files, URLs, or notes were added. Please add at least one item.";
 export const NOTE_PREVIEW_LENGTH = 200;
-export const ACCEPT_ATTRIBUTE = SUPPORTED_UPLOAD_EXTENSIONS.map((extension) => `.${extension}`).join(",");
+export const ACCEPT_ATTRIBUTE = ACCEPTED_UPLOAD_EXTENSIONS.map((extension) => `.${extension}`).join(",");
 
-/** Case-insensitive extension check, as on the server. */
+/** Case-insensitive extension check, as on the server (documents of a supported type, or a .zip of them). */
 export function isSupportedFileName(name: string): boolean {
   const extension = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? "";
-  return (SUPPORTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension);
+  return (ACCEPTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension);
+}
+
+/** "pages 3, 7" or "page 1": the pages an item's text recognition read or gave up on. */
+export function pageListLabel(pages: number[]): string {
+  return `${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}`;
 }
 
 export function splitSupported<T extends { name: string }>(files: T[]): { accepted: T[]; rejected: T[] } {
@@ -55,6 +60,15 @@ export function searchItems(items: KnowledgeItem[], query: string): KnowledgeIte
   const needle = query.trim().toLowerCase();
   if (!needle) return [];
   return sortItems(items.filter((item) => item.name.toLowerCase().includes(needle)));
+}
+
+/**
+ * Where an item sits, said under a search result so that two files with one name are told apart:
+ * 'Knowledge Base / Folder' for system knowledge, 'Conversation: name' for a conversation's file.
+ */
+export function itemLocation(item: KnowledgeItem, items: KnowledgeItem[], conversationName: (id: number) => string | undefined = () => undefined): string {
+  if (item.conversationId) return `Conversation: ${conversationName(item.conversationId) ?? `#${item.conversationId}`}`;
+  return ["Knowledge Base", ...folderTrail(items, item.parentId).map((folder) => folder.name)].join(" / ");
 }
 
 /** Folders first, then by name. */

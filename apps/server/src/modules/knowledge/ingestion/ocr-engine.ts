@@ -158,8 +158,15 @@ function send(message: object, limits: OcrLimits, prepare?: (process: ChildProce
   return run;
 }
 
+/**
+ * Called after every page read (or skipped): the document's reader (conversion-process.ts) tells its pool the
+ * document is still moving, so a long scan is not cut by the per-document time limit.
+ */
+export const ocrProgress: { onPage?: () => void } = {};
+
 /** A process past its page count or its memory limit is replaced before the next page, which then starts small. */
 async function afterPage(limits: OcrLimits): Promise<void> {
+  ocrProgress.onPage?.();
   if (++pagesOnProcess >= limits.pagesPerProcess || residentMb(child?.pid) > limits.maxProcessMb) await stopProcess();
 }
 
@@ -192,7 +199,10 @@ export function openPdfForOcr(bytes: Uint8Array, limits: Partial<OcrLimits> = {}
   return {
     async readPage(pageNumber, options) {
       const reply = await send({ type: "pdf-page", documentId, pageNumber, dpi: OCR_DPI, maxPixels: bounds.maxPixels, ...options }, bounds, ensureOpen);
-      if (reply.skipped) return null;
+      if (reply.skipped) {
+        ocrProgress.onPage?.();
+        return null;
+      }
       await afterPage(bounds);
       return reply.text ?? "";
     },

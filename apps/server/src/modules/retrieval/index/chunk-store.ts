@@ -33,6 +33,15 @@ export interface ChunkBackupRow {
   content: string;
 }
 
+/** A chunk as a restore writes it back, under its item's new id. */
+export interface RestoredChunk {
+  itemId: number;
+  conversationId: number | null;
+  position: number;
+  source: string;
+  content: string;
+}
+
 // About 10-20 ms of inserting (FTS included) per batch, so other requests wait at most that long.
 const INSERT_BATCH = 100;
 
@@ -47,6 +56,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
   );
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
+  const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");
   const detailStatements = new Map<number, BetterSqlite3.Statement>();
   const insertBatch = sqlite.transaction((item: IndexedItem, chunks: ChunkInput[], now: string) => {
     for (const chunk of chunks) insert.run(item.id, item.userId, item.conversationId, chunk.position, chunk.source, chunk.content, now);
@@ -100,30 +110,24 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
       return exportPage.all(userId, afterId, size) as ChunkBackupRow[];
     },
 
-    /**
-     * Inserts a backup's chunks for items already re-created under new ids; answers old chunk id -> new chunk.
-     * Synchronous, so it runs inside the caller's transaction.
-     */
-    importRows(
-      userId: number,
-      rows: ChunkBackupRow[],
-      items: Map<number, { id: number; conversationId: number | null }>,
-    ): Map<number, { id: number; conversationId: number | null }> {
+    /** Inserts restored chunks (synchronous, inside the caller's transaction); answers their new ids in order. */
+    insertRestored(userId: number, rows: RestoredChunk[]): number[] {
       lexical.ensure(userId);
       const now = new Date().toISOString();
-      const created = new Map<number, { id: number; conversationId: number | null }>();
-      for (const row of rows) {
-        const item = items.get(row.item_id)!;
-        const id = Number(insert.run(item.id, userId, item.conversationId, row.position, row.source, row.content, now).lastInsertRowid);
-        created.set(row.id, { id, conversationId: item.conversationId });
-      }
-      return created;
+      return rows.map((row) => Number(insert.run(row.itemId, userId, row.conversationId, row.position, row.source, row.content, now).lastInsertRowid));
     },
 
     /**
-     * Rebuilds a user's FTS table from their chunks (every user's when no id is given). A contentless_delete FTS5
-     * table never takes deleted rows out of its row count, so after many deletions BM25's idf drifts; a bulk
-     * replace is the moment to reset it. Other users' tables are left alone.
+     * Deletes up to `limit` of the user's chunks (their vectors go by cascade, FTS rows by trigger); answers how
+     * many went. A restore empties a user's index this way, a short transaction at a time.
+     */
+    deleteUserBatch(userId: number, limit: number): number {
+      return deleteUserBatch.run(userId, limit).changes;
+    },
+
+    /**
+     * Rebuilds a user's FTS table from their chunks (every user's when no id is given): a table written behind
+     * the triggers' back, or one whose totals drifted, starts exact again. Other users' tables are left alone.
      */
     rebuildLexicalIndex(userId?: number): void {
       for (const user of userId === undefined ? lexical.users() : [userId]) lexical.rebuild(user);

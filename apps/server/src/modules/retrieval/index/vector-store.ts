@@ -295,18 +295,10 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       }));
     },
 
-    /** Inserts a backup's vectors for chunks re-created under new ids; synchronous, inside the caller's transaction. */
-    importRows(
-      userId: number,
-      embedder: { id: string; dimensions: number },
-      rows: { chunkId: number; vector: Buffer }[],
-      chunks: Map<number, { id: number; conversationId: number | null }>,
-    ): void {
+    /** Inserts restored vectors under their chunks' new ids (synchronous, inside the caller's transaction). */
+    insertRestored(userId: number, embedder: { id: string; dimensions: number }, rows: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>): void {
       const now = new Date().toISOString();
-      for (const row of rows) {
-        const chunk = chunks.get(row.chunkId)!;
-        insert.run(chunk.id, embedder.id, embedder.dimensions, userId, chunk.conversationId, row.vector, now);
-      }
+      for (const row of rows) insert.run(row.chunkId, embedder.id, embedder.dimensions, userId, row.conversationId, row.vector, now);
     },
 
     /**

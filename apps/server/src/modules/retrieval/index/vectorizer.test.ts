@@ -88,6 +88,19 @@ describe("vectorizer", () => {
     expect(fake.maxInFlight()).toBe(2);
   });
 
+  it("a chunk deleted while its text was being embedded loses only its own vector, and the run goes on", async () => {
+    setUp(25);
+    const { embedder } = scriptedEmbedder({ delayMs: 20 });
+    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder, vectors: createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") }) });
+    const run = vectorizer.vectorizeUser(3);
+    // While the first batch is with the embedder, an item re-ingested or deleted (a resumed job, a request) takes
+    // some of its chunks away.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    store.sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks ORDER BY id LIMIT 5)").run();
+    await expect(run).resolves.toBe(25);
+    expect(vectorCount()).toBe(20);
+  });
+
   it("a failing embedder call fails the run cleanly: what was stored stays, nothing is left unhandled", async () => {
     setUp(35);
     const fake = scriptedEmbedder({ failOnCall: 2 });

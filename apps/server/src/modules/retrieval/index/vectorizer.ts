@@ -32,6 +32,10 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
   );
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
   const dropOtherEmbedders = sqlite.prepare("DELETE FROM chunk_vectors WHERE user_id = ? AND embedder_id <> ?");
+  const usersMissing = sqlite.prepare(
+    `SELECT DISTINCT c.user_id AS userId FROM chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?) ORDER BY c.user_id`,
+  );
   const countMissingForUser = sqlite.prepare(
     `SELECT count(*) AS n FROM chunks c
      WHERE c.user_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)`,
@@ -44,11 +48,17 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       { kind: "document" },
     );
 
+  const chunkExists = sqlite.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
+
+  /**
+   * Stores a batch's vectors. A chunk may have gone while its text was being embedded (its item re-ingested or
+   * deleted by a request or a resumed job): its vector is dropped, checked in the same tick as the write.
+   */
   function store(active: Embedder, chunks: PendingChunk[], embedded: number[][]) {
-    vectors.upsert(
-      active.id,
-      chunks.map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! })),
-    );
+    const rows = chunks
+      .map((chunk, index) => ({ chunkId: chunk.id, userId: chunk.userId, conversationId: chunk.conversationId, vector: embedded[index]! }))
+      .filter((row) => chunkExists.get(row.chunkId) !== undefined);
+    if (rows.length > 0) vectors.upsert(active.id, rows);
   }
 
   /**
@@ -113,6 +123,19 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       dropOtherEmbedders.run(userId, embedder.id);
       vectors.forgetOtherEmbedders(userId, embedder.id);
       return processed;
+    },
+
+    /** Users with chunks that have no vector from the current embedder (none without an embedder). */
+    usersMissingVectors(): number[] {
+      if (!embedder) return [];
+      return (usersMissing.all(embedder.id) as { userId: number }[]).map((row) => row.userId);
+    },
+
+    /** Once every chunk of the user has a current vector, vectors of earlier embedders are dead weight. */
+    dropOtherEmbeddersIfComplete(userId: number): void {
+      if (!embedder || (countMissingForUser.get(userId, embedder.id) as { n: number }).n > 0) return;
+      dropOtherEmbedders.run(userId, embedder.id);
+      vectors.forgetOtherEmbedders(userId, embedder.id);
     },
 
     /** Embeds every chunk of the user that has no vector from the current embedder; returns how many. */

@@ -6,9 +6,9 @@ import { useAuthSession } from "../hooks/use-auth-session";
 /**
  * When local storage says logged in, the server confirms the session (GET /api/auth/me) before
  * protected pages render. A 401 clears the login state (see useUnauthorizedHandler). A network
- * failure keeps the local state so an installed app still starts offline.
+ * failure keeps the local state so an installed app still starts offline. `fallback` shows while it asks.
  */
-export function SessionGate({ children }: { children: ReactNode }) {
+export function SessionGate({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
   const { isLoggedIn, userId } = useAuthSession();
   const me = useMe({ enabled: isLoggedIn });
   const confirmedUserId = me.data?.user.id;
@@ -19,12 +19,6 @@ export function SessionGate({ children }: { children: ReactNode }) {
     }
   }, [isLoggedIn, confirmedUserId, userId]);
 
-  if (isLoggedIn && me.isPending) {
-    return (
-      <div role="status" className="flex h-full items-center justify-center text-sm text-muted-foreground">
-        Loading...
-      </div>
-    );
-  }
+  if (isLoggedIn && me.isPending) return fallback;
   return children;
 }

@@ -1,5 +1,6 @@
 import type { Citation, Message } from "@sage/contracts/conversations";
 import { useEffect, useRef, useState } from "react";
+import { useToastClearance } from "@/components/ui/use-toast-clearance";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { ChatInput } from "./chat-input";
@@ -26,6 +27,8 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   const turn = useChatTurn({ conversationId, messagesQueryKey, model: () => modelRef.current });
   const [draft, setDraftState] = useState("");
   const endRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<HTMLDivElement>(null);
+  useToastClearance(composerRef);
 
   const setDraft = (value: string) => {
     setDraftState(value);
@@ -78,7 +81,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         )}
         <div ref={endRef} />
       </div>
-      <ChatInput value={draft} onChange={setDraft} onSend={(text) => void send(text)} onStop={turn.stop} sending={turn.sending} />
+      <div ref={composerRef}>
+        <ChatInput value={draft} onChange={setDraft} onSend={(text) => void send(text)} onStop={turn.stop} sending={turn.sending} />
+      </div>
     </section>
   );
 }

@@ -25,8 +25,8 @@ export function ConversationNameEditor({ conversation }: { conversation: Convers
 
   if (!editing) {
     return (
-      <div className="flex min-w-0 items-center gap-1">
-        <h1 className="truncate text-lg font-semibold" data-testid="conversation-title">
+      <div className="flex min-w-0 flex-1 items-center gap-1">
+        <h1 className="truncate text-lg font-semibold" data-testid="conversation-title" title={displayName(conversation)}>
           {displayName(conversation)}
         </h1>
         <Button
@@ -45,13 +45,15 @@ export function ConversationNameEditor({ conversation }: { conversation: Convers
   }
   return (
     <form
-      className="flex min-w-0 items-center gap-2"
+      className="flex min-w-0 flex-1 items-center gap-2"
       onSubmit={(event) => {
         event.preventDefault();
         save();
       }}
     >
-      <Input aria-label="Conversation name" value={name} onChange={(event) => setName(event.target.value)} autoFocus className="h-8 w-64 max-w-full" />
+      {/* The page keeps its level-one heading while the name is being edited. */}
+      <h1 className="sr-only">{displayName(conversation)}</h1>
+      <Input aria-label="Conversation name" value={name} onChange={(event) => setName(event.target.value)} autoFocus className="h-8 max-w-64 flex-1" />
       <Button type="submit" size="sm" disabled={update.isPending}>
         {update.isPending ? "Saving..." : "Save"}
       </Button>

@@ -22,13 +22,22 @@ export interface Placement {
 export type UploadOutcome = { ok: true; status: number; body: UploadResponse } | { ok: false; status: number; error: string };
 
 /** POST /api/upload, reporting upload progress; a failure becomes an outcome the toasts describe. */
-export async function uploadFile(file: File, placement: Placement, description: string, onProgress: (fraction: number) => void): Promise<UploadOutcome> {
+export async function uploadFile(
+  file: File,
+  placement: Placement,
+  description: string,
+  onProgress: (fraction: number) => void,
+  /** A folder upload's file: its place inside the folder ('Board/2024/q1.md'), whose folders the server makes. */
+  relativePath?: string,
+): Promise<UploadOutcome> {
   const form = new FormData();
+  const place = relativePath ?? file.name;
   form.append("userId", sessionUserId());
   form.append("conversationId", String(placement.conversationId));
   form.append("parentId", String(placement.parentId));
-  form.append("path", placement.parentPath ? `${placement.parentPath}/${file.name}` : file.name);
+  form.append("path", placement.parentPath ? `${placement.parentPath}/${place}` : place);
   form.append("description", description);
+  if (relativePath) form.append("relativePath", relativePath);
   form.append("file", file);
   try {
     const reply = await apiUpload("/api/upload", form, onProgress);

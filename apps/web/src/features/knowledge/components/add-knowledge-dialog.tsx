@@ -1,4 +1,4 @@
-import { FileTextIcon, LinkIcon, StickyNoteIcon, UploadIcon, XIcon } from "lucide-react";
+import { FileTextIcon, FolderIcon, LinkIcon, StickyNoteIcon, UploadIcon, XIcon } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
+import { foldersFromPicked, readDrop, type PickedFolder } from "../folder-entries";
 import { useSubmitKnowledge, type PendingEntry } from "../hooks/use-submit-knowledge";
 import { ACCEPT_ATTRIBUTE, NO_ITEMS_MESSAGE, NOTE_PREVIEW_LENGTH, preview, splitSupported } from "../knowledge-view";
 import { unsupportedFileToast } from "../knowledge-toasts";
@@ -24,7 +25,16 @@ interface AddKnowledgeDialogProps {
 
 type Step = "pick" | "describe" | "destination";
 
-const entryLabel = (entry: PendingEntry) => (entry.kind === "file" ? entry.file.name : entry.kind === "url" ? entry.url : preview(entry.text, 50));
+const entryLabel = (entry: PendingEntry) => {
+  if (entry.kind === "file") return entry.file.name;
+  if (entry.kind === "folder") return `${entry.name} (${entry.files.length} ${entry.files.length === 1 ? "file" : "files"})`;
+  return entry.kind === "url" ? entry.url : preview(entry.text, 50);
+};
+const entryIcon = (entry: PendingEntry) =>
+  entry.kind === "file" ? FileTextIcon : entry.kind === "folder" ? FolderIcon : entry.kind === "url" ? LinkIcon : StickyNoteIcon;
+const isUpload = (entry: PendingEntry) => entry.kind === "file" || entry.kind === "folder";
+/** The folder picker is a file input with webkitdirectory, which React's types do not list. */
+const folderPickerAttributes = { webkitdirectory: "", directory: "" } as Record<string, string>;
 
 /** Adding knowledge: pick (files, a URL or a note) -> a description for each -> destination -> submit. */
 export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initialFolder }: AddKnowledgeDialogProps) {
@@ -38,6 +48,7 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const { submit, progress } = useSubmitKnowledge();
   const submitting = progress !== null;
 
@@ -64,7 +75,20 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
     if (rejected.length > 0) toast(unsupportedFileToast());
     if (accepted.length === 0) return;
     // Files accumulate; a pending URL or note is replaced by them.
-    setEntries((current) => [...current.filter((entry) => entry.kind === "file"), ...accepted.map((file) => ({ kind: "file" as const, file }))]);
+    setEntries((current) => [...current.filter(isUpload), ...accepted.map((file) => ({ kind: "file" as const, file }))]);
+  };
+
+  /** Whole folders: their supported files keep their place inside; hidden and system files are left out. */
+  const addFolders = (folders: PickedFolder[]) => {
+    let anyRejected = false;
+    const kept = folders.flatMap((folder) => {
+      const { accepted, rejected } = splitSupported(folder.files.map((entry) => ({ ...entry, name: entry.file.name })));
+      if (rejected.length > 0) anyRejected = true;
+      return accepted.length > 0 ? [{ kind: "folder" as const, name: folder.name, files: accepted.map(({ file, relativePath }) => ({ file, relativePath })) }] : [];
+    });
+    if (anyRejected) toast(unsupportedFileToast());
+    if (kept.length === 0) return;
+    setEntries((current) => [...current.filter(isUpload), ...kept]);
   };
 
   const addUrl = () => {
@@ -86,7 +110,14 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    addFiles(event.dataTransfer.files);
+    // The drop's entries are read at once (they are gone after the event); folders are walked afterwards.
+    void readDrop(event.dataTransfer).then(
+      ({ files, folders }) => {
+        if (files.length > 0) addFiles(files);
+        if (folders.length > 0) addFolders(folders);
+      },
+      () => toast({ title: "Upload failed", description: "The dropped folder could not be read.", variant: "destructive" }),
+    );
   };
 
   const goToDescriptions = () => {
@@ -142,10 +173,27 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
                 className={cn("flex flex-col items-center gap-2 rounded-lg border-2 border-dashed p-6 text-center text-sm", dragging && "border-primary bg-accent")}
               >
                 <UploadIcon className="size-6 text-muted-foreground" aria-hidden />
-                <p>Drag and drop files here, or</p>
-                <Button type="button" variant="outline" size="sm" onClick={() => fileInput.current?.click()}>
-                  Browse files
-                </Button>
+                <p>Drag and drop files, folders or a .zip here, or</p>
+                <div className="flex gap-2">
+                  <Button type="button" variant="outline" size="sm" onClick={() => fileInput.current?.click()}>
+                    Browse files
+                  </Button>
+                  <Button type="button" variant="outline" size="sm" onClick={() => folderInput.current?.click()}>
+                    Browse folder
+                  </Button>
+                </div>
+                <input
+                  ref={folderInput}
+                  type="file"
+                  multiple
+                  {...folderPickerAttributes}
+                  aria-label="Choose a folder"
+                  className="hidden"
+                  onChange={(event) => {
+                    addFolders(foldersFromPicked([...(event.target.files ?? [])].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name }))));
+                    event.target.value = "";
+                  }}
+                />
                 <input
                   ref={fileInput}
                   type="file"
@@ -177,15 +225,18 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
               </div>
               {entries.length > 0 ? (
                 <ul aria-label="Pending items" className="grid gap-1 rounded-md border p-2 text-sm">
-                  {entries.map((entry, index) => (
+                  {entries.map((entry, index) => {
+                    const Icon = entryIcon(entry);
+                    return (
                     <li key={`${entry.kind}-${index}`} className="flex items-center gap-2">
-                      {entry.kind === "file" ? <FileTextIcon className="size-4" aria-hidden /> : entry.kind === "url" ? <LinkIcon className="size-4" aria-hidden /> : <StickyNoteIcon className="size-4" aria-hidden />}
+                      <Icon className="size-4" aria-hidden />
                       <span className="min-w-0 flex-1 truncate">{entryLabel(entry)}</span>
                       <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Remove ${entryLabel(entry)}`} onClick={() => setEntries((list) => list.filter((_, position) => position !== index))}>
                         <XIcon aria-hidden />
                       </Button>
                     </li>
-                  ))}
+                    );
+                  })}
                 </ul>
               ) : null}
               <DialogFooter>
@@ -205,7 +256,7 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
                 <DialogTitle>Add a description</DialogTitle>
                 <DialogDescription>
                   {entries.length > 1 ? `Item ${describeIndex + 1} of ${entries.length}: ` : ""}
-                  {current.kind === "file" ? current.file.name : current.kind === "url" ? current.url : "Note"}
+                  {current.kind === "note" ? "Note" : entryLabel(current)}
                 </DialogDescription>
               </DialogHeader>
               {current.kind === "note" ? (

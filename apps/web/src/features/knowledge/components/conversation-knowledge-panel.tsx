@@ -35,17 +35,22 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
       </h2>
       {files.isPending ? <p className="text-sm text-muted-foreground">Loading files...</p> : null}
       {!files.isPending && (files.data ?? []).length === 0 ? <p className="text-sm text-muted-foreground">No files yet</p> : null}
-      <ul aria-label="Conversation files" className="grid gap-1">
+      {/* One column that may shrink: a long name is cut with an ellipsis instead of widening the panel. */}
+      <ul aria-label="Conversation files" className="grid grid-cols-1 gap-1">
         {(files.data ?? []).map((item) => {
           const Icon = ICONS[item.type];
           const status = statusLabel(item);
           return (
             <li key={item.id} className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent/50" data-testid="conversation-file">
               <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-              <span className="min-w-0 flex-1 truncate" title={item.statusReason ?? item.name}>
+              <span className="min-w-0 flex-1 truncate" title={item.name}>
                 {item.name}
               </span>
-              {status ? <Badge variant={item.status === "failed" ? "destructive" : "secondary"}>{status}</Badge> : null}
+              {status ? (
+                <Badge variant={item.status === "failed" ? "destructive" : "secondary"} title={item.statusReason ?? undefined}>
+                  {status}
+                </Badge>
+              ) : null}
               {canRetry(item) ? (
                 <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Retry ${item.name}`} disabled={retry.isPending} onClick={() => void onRetry(item)}>
                   <RotateCwIcon aria-hidden />

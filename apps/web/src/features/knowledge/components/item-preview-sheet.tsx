@@ -8,7 +8,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { useUpdateItem } from "../api/manage-items";
-import { formatSize, statusLabel } from "../knowledge-view";
+import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
 interface ItemPreviewSheetProps {
   item: KnowledgeItem | null;
@@ -68,6 +68,15 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
                 <dd>
                   {status}
                   {item.statusReason ? `: ${item.statusReason}` : ""}
+                </dd>
+              </div>
+            ) : null}
+            {item.ocrPages?.length || item.ocrFailedPages?.length ? (
+              <div>
+                <dt className="font-medium">Text recognition</dt>
+                <dd data-testid="preview-ocr">
+                  {item.ocrPages?.length ? <p>Read by text recognition: {pageListLabel(item.ocrPages)}</p> : null}
+                  {item.ocrFailedPages?.length ? <p>Could not be read: {pageListLabel(item.ocrFailedPages)}</p> : null}
                 </dd>
               </div>
             ) : null}

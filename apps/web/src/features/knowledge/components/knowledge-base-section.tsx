@@ -6,7 +6,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
-import { folderTrail, itemsIn, searchItems } from "../knowledge-view";
+import { folderTrail, itemLocation, itemsIn, searchItems } from "../knowledge-view";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { CreateFolderDialog, DeleteItemDialog, MoveItemDialog, RenameItemDialog } from "./item-dialogs";
 import { ItemPreviewSheet } from "./item-preview-sheet";
@@ -16,10 +16,12 @@ import { KnowledgeItemCard, type ItemAction } from "./knowledge-item-card";
 interface KnowledgeBaseSectionProps {
   /** The vector database buttons (Reset, Export, Re-vectorize, Import), supplied by the retrieval feature. */
   vectorActions?: ReactNode;
+  /** A conversation's name, to say where a conversation's file found by search belongs. */
+  conversationName?: (conversationId: number) => string | undefined;
 }
 
 /** Settings > Knowledge Base: browse the system knowledge by folder, search, add, and manage items. */
-export function KnowledgeBaseSection({ vectorActions }: KnowledgeBaseSectionProps) {
+export function KnowledgeBaseSection({ vectorActions, conversationName }: KnowledgeBaseSectionProps) {
   const files = useFiles();
   const [folderId, setFolderId] = useState(0);
   const [search, setSearch] = useState("");
@@ -39,7 +41,8 @@ export function KnowledgeBaseSection({ vectorActions }: KnowledgeBaseSectionProp
 
   const items = useMemo(() => files.data ?? [], [files.data]);
   const trail = folderTrail(items, folderId);
-  const visible = search.trim() ? searchItems(items, search) : itemsIn(items, folderId);
+  const searching = search.trim() !== "";
+  const visible = searching ? searchItems(items, search) : itemsIn(items, folderId);
   const previewItem = items.find((item) => item.id === previewId) ?? null;
 
   const open = (item: KnowledgeItem) => {
@@ -59,11 +62,9 @@ export function KnowledgeBaseSection({ vectorActions }: KnowledgeBaseSectionProp
   };
 
   return (
-    <section aria-labelledby="knowledge-base-heading" className="grid gap-4">
-      <h2 id="knowledge-base-heading" className="text-xl font-semibold">
-        Knowledge Base
-      </h2>
-      <KnowledgeBreadcrumb trail={trail} onNavigate={setFolderId} />
+    <section aria-label="Knowledge Base" className="grid grid-cols-1 gap-4">
+      {/* The trail is the heading: 'Knowledge Base' at the root, then 'Knowledge Base > Folder'. */}
+      <KnowledgeBreadcrumb trail={trail} onNavigate={setFolderId} asHeading />
       <div className="flex flex-wrap items-center gap-2">
         <div className="relative min-w-48 flex-1">
           <SearchIcon className="absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
@@ -90,11 +91,11 @@ export function KnowledgeBaseSection({ vectorActions }: KnowledgeBaseSectionProp
 
       {files.isPending ? <p className="text-sm text-muted-foreground">Loading knowledge base...</p> : null}
       {!files.isPending && visible.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{search.trim() ? "No items match your search" : "This folder is empty"}</p>
+        <p className="text-sm text-muted-foreground">{searching ? "No items match your search" : "This folder is empty"}</p>
       ) : null}
       <ul aria-label="Knowledge items" className={cn("grid gap-2", view === "grid" ? "grid-cols-1 sm:grid-cols-2 xl:grid-cols-3" : "grid-cols-1")}>
         {visible.map((item) => (
-          <KnowledgeItemCard key={item.id} item={item} view={view} onOpen={open} onAction={onAction} />
+          <KnowledgeItemCard key={item.id} item={item} view={view} location={searching ? itemLocation(item, items, conversationName) : undefined} onOpen={open} onAction={onAction} />
         ))}
       </ul>
 

@@ -16,14 +16,17 @@ export type ItemAction = "rename" | "move" | "download" | "delete";
 interface KnowledgeItemCardProps {
   item: KnowledgeItem;
   view: "grid" | "list";
+  /** Where the item sits (search results), shown under its name. */
+  location?: string;
   onOpen: (item: KnowledgeItem) => void;
   onAction: (action: ItemAction, item: KnowledgeItem) => void;
 }
 
 /** One entry: opens a folder or the preview; its menu has Rename, Move to..., Download (not for folders), Delete. */
-export function KnowledgeItemCard({ item, view, onOpen, onAction }: KnowledgeItemCardProps) {
+export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: KnowledgeItemCardProps) {
   const Icon = ICONS[item.type];
   const status = statusLabel(item);
+  const detail = item.type === "folder" ? "Folder" : item.type === "note" ? preview(item.content, 100) : item.type === "url" ? item.url : formatSize(item.size);
   const retry = useRetryItem();
   const onRetry = async () => {
     try {
@@ -36,18 +39,26 @@ export function KnowledgeItemCard({ item, view, onOpen, onAction }: KnowledgeIte
     <li
       data-testid="knowledge-item"
       data-item-name={item.name}
-      className={cn("relative flex gap-3 rounded-lg border bg-card p-3 hover:bg-accent/40", view === "grid" ? "flex-col" : "items-center")}
+      // The menu stays beside the name in both views (a card is a taller row), never floating below it.
+      className={cn("relative flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border bg-card p-3 hover:bg-accent/40", view === "grid" && "min-h-20")}
     >
       <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => onOpen(item)} aria-label={item.type === "folder" ? `Open folder ${item.name}` : `Preview ${item.name}`}>
         <Icon className={cn("size-5 shrink-0", item.type === "folder" ? "text-amber-500" : "text-muted-foreground")} aria-hidden />
         <span className="min-w-0 flex-1">
-          <span className="block truncate font-medium">{item.name}</span>
-          <span className="block truncate text-xs text-muted-foreground">
-            {item.type === "folder" ? "Folder" : item.type === "note" ? preview(item.content, 100) : item.type === "url" ? item.url : formatSize(item.size)}
+          <span className="block truncate font-medium" title={item.name}>
+            {item.name}
           </span>
+          <span className="block truncate text-xs text-muted-foreground" title={detail ?? undefined}>
+            {detail}
+          </span>
+          {location ? (
+            <span className="block truncate text-xs text-muted-foreground" title={location} data-testid="item-location">
+              {location}
+            </span>
+          ) : null}
         </span>
       </button>
-      <div className="flex items-center gap-1">
+      <div className="flex shrink-0 items-center gap-1">
         {status ? (
           <Badge variant={item.status === "failed" ? "destructive" : "secondary"} title={item.statusReason ?? undefined} data-testid="item-status">
             {status}

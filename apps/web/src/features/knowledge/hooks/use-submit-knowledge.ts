@@ -4,9 +4,13 @@ import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
-import { NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, URL_REFERENCE_TITLE, uploadToast } from "../knowledge-toasts";
+import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
 
-export type PendingEntry = { kind: "file"; file: File } | { kind: "url"; url: string } | { kind: "note"; text: string };
+export type PendingEntry =
+  | { kind: "file"; file: File }
+  | { kind: "folder"; name: string; files: Array<{ file: File; relativePath: string }> }
+  | { kind: "url"; url: string }
+  | { kind: "note"; text: string };
 
 /** Sends pending entries (each with its description) and toasts each outcome; true when every entry was saved. */
 export function useSubmitKnowledge() {
@@ -23,6 +27,9 @@ export function useSubmitKnowledge() {
           const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / entries.length));
           toast(uploadToast(entry.file.name, outcome));
           if (!outcome.ok) allSaved = false;
+        } else if (entry.kind === "folder") {
+          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / entries.length);
+          allSaved = (await submitFolder(entry, placement, description, onFile)) && allSaved;
         } else if (entry.kind === "url") {
           allSaved = (await submitUrl(entry.url, placement, description)) && allSaved;
         } else {
@@ -50,6 +57,27 @@ export function useSubmitKnowledge() {
   return { submit, progress };
 }
 
+/** Uploads a folder's files one by one, each with its relative path; one toast for the folder. */
+async function submitFolder(
+  folder: { name: string; files: Array<{ file: File; relativePath: string }> },
+  placement: Placement,
+  description: string,
+  onProgress: (done: number, fraction: number) => void,
+): Promise<boolean> {
+  const failures: string[] = [];
+  for (const [done, { file, relativePath }] of folder.files.entries()) {
+    const outcome = await uploadFile(file, placement, description, (fraction) => onProgress(done, fraction), relativePath);
+    if (!outcome.ok) failures.push(`${relativePath}: ${outcome.error || UNEXPECTED_UPLOAD_ERROR}`);
+  }
+  const added = folder.files.length - failures.length;
+  if (failures.length === 0) {
+    toast({ title: "Folder uploaded", description: `${folder.name}: ${added} ${added === 1 ? "file" : "files"} added.` });
+    return true;
+  }
+  toast({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).`, variant: "destructive" });
+  return false;
+}
+
 async function submitUrl(url: string, placement: Placement, description: string): Promise<boolean> {
   let outcome;
   try {
@@ -65,7 +93,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     if (outcome.status === 202 || outcome.body.status === "processing_in_background") {
       toast({ title: "URL Processing Started", description: "The page is being processed in the background." });
     } else {
-      toast({ title: "URL added", description: `${outcome.body.url_info.name} was added (${outcome.body.chunks_processed} chunks processed).` });
+      toast({ title: "URL added", description: addedDescription(outcome.body.url_info.name, outcome.body.chunks_processed) });
     }
     return true;
   }
@@ -73,15 +101,14 @@ async function submitUrl(url: string, placement: Placement, description: string)
     toast({ title: "URL Processing Failed", description: outcome.error, variant: "destructive" });
     return false;
   }
-  toast({ title: "Error processing URL", description: outcome.error, variant: "destructive" });
   // The server keeps a failed link as a reference entry; otherwise register one here, so the link is not lost.
   if (outcome.fileId) {
-    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    toast(urlReferenceToast(outcome.error));
     return true;
   }
   try {
     await addUrlReference(url, placement, description);
-    toast({ title: URL_REFERENCE_TITLE, description: outcome.error });
+    toast(urlReferenceToast(outcome.error));
     return true;
   } catch {
     toast({ title: "URL Processing Failed", description: "File registration failed. Please try again.", variant: "destructive" });

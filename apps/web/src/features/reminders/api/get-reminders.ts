@@ -26,6 +26,6 @@ export function useReminders(conversationId?: number) {
   return useQuery(remindersQueryOptions(conversationId));
 }
 
-export function hasUnreadReminders(reminders: readonly Pick<Reminder, "status">[] | undefined): boolean {
-  return reminders?.some((reminder) => reminder.status === "unread") ?? false;
+export function unreadReminderCount(reminders: readonly Pick<Reminder, "status">[] | undefined): number {
+  return reminders?.filter((reminder) => reminder.status === "unread").length ?? 0;
 }

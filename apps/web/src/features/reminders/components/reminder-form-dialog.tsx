@@ -27,7 +27,8 @@ export interface ReminderFormValues {
   type: ReminderType;
 }
 
-const DEFAULT_TIME = "09:00";
+/** No time: the whole day, as the field's hint says. A fixed hour would make a reminder for today overdue at once. */
+const DEFAULT_TIME = "";
 
 interface ReminderFormDialogProps {
   open: boolean;

@@ -29,7 +29,7 @@ export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showVi
       data-completing={isCompleting || undefined}
       aria-label={reminder.title}
       className={cn(
-        "group relative flex gap-3 rounded-md border p-3 transition-opacity duration-500",
+        "group relative grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 rounded-md border p-3 transition-opacity duration-500",
         isCompleting && "reminder-completing pointer-events-none opacity-0",
       )}
     >
@@ -38,38 +38,40 @@ export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showVi
         aria-label={`${TYPE_LABEL[reminder.type]}, ${PRIORITY_LABEL[reminder.priority]} priority`}
         className={cn("mt-0.5 size-4 shrink-0", PRIORITY_TEXT_CLASS[reminder.priority])}
       />
-      <div className="min-w-0 flex-1">
+      {/* The text takes the card's width; the actions wait at the end of the details line, not in a column beside it. */}
+      <div className="min-w-0">
         <p className={cn("font-medium break-words", isCompleting && "line-through")}>{reminder.title}</p>
         {reminder.description && (
           <p className={cn("text-sm break-words text-muted-foreground", isCompleting && "line-through")}>{reminder.description}</p>
         )}
-        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
-          <span>{reminderTimestamp(reminder)}</span>
-          <span>
-            {`Due ${format(reminder.due.date, "MMM d")}`}
-            {!reminder.due.allDay && <span className="sr-only sm:not-sr-only">{`, ${format(reminder.due.date, "p")}`}</span>}
-          </span>
-          {showViewChat && reminder.conversationId !== null && (
-            <Link href={`/conversations/${reminder.conversationId}`} className="text-primary underline-offset-2 hover:underline">
-              View Chat
-            </Link>
-          )}
-        </div>
       </div>
-      <div className="flex shrink-0 items-start gap-1 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100">
-        <Button type="button" variant="ghost" size="icon" aria-label={`Edit ${reminder.title}`} onClick={() => onEdit(reminder)}>
-          <PencilIcon aria-hidden />
-        </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          aria-label={`Complete ${reminder.title}`}
-          onClick={() => onComplete(reminder)}
-          disabled={isCompleting}
-        >
-          <CheckIcon aria-hidden />
-        </Button>
+      <div className="col-start-2 mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+        <span>{reminderTimestamp(reminder)}</span>
+        <span>
+          {`Due ${format(reminder.due.date, "MMM d")}`}
+          {!reminder.due.allDay && <span className="sr-only sm:not-sr-only">{`, ${format(reminder.due.date, "p")}`}</span>}
+        </span>
+        {showViewChat && reminder.conversationId !== null && (
+          <Link href={`/conversations/${reminder.conversationId}`} className="text-primary underline-offset-2 hover:underline">
+            View Chat
+          </Link>
+        )}
+        <span className="ml-auto flex shrink-0 items-center gap-1 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100">
+          <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Edit ${reminder.title}`} onClick={() => onEdit(reminder)}>
+            <PencilIcon aria-hidden />
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`Complete ${reminder.title}`}
+            onClick={() => onComplete(reminder)}
+            disabled={isCompleting}
+          >
+            <CheckIcon aria-hidden />
+          </Button>
+        </span>
       </div>
     </li>
   );

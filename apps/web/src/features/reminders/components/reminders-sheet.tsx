@@ -12,6 +12,7 @@ import { useDueReminderAlerts } from "../hooks/use-due-reminder-alerts";
 import { useNow } from "../hooks/use-now";
 import { useReminderCreatedListener } from "../hooks/use-reminder-created-listener";
 import { bucketReminders, type ReminderBucket } from "../reminder-buckets";
+import { OVERDUE_TEXT_CLASS } from "../reminder-style";
 import { CreateReminderFromSheetDialog } from "./create-reminder-from-sheet-dialog";
 import { EditReminderDialog } from "./edit-reminder-dialog";
 import { NotificationPermissionButton } from "./notification-permission-button";
@@ -70,7 +71,7 @@ export function RemindersSheet({ children }: { children: ReactNode }) {
                 <TabsTrigger
                   key={bucket}
                   value={bucket}
-                  className={cn("px-1.5 text-xs sm:text-sm", bucket === "overdue" && "text-red-500 dark:text-red-400")}
+                  className={cn("px-1.5 text-xs sm:text-sm", bucket === "overdue" && OVERDUE_TEXT_CLASS)}
                 >
                   {`${label} (${buckets[bucket].length})`}
                 </TabsTrigger>

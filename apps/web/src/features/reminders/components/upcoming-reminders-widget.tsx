@@ -5,7 +5,7 @@ import { cn } from "@/lib/cn";
 import { useReminders } from "../api/get-reminders";
 import { useNow } from "../hooks/use-now";
 import { bucketReminders, sortReminders } from "../reminder-buckets";
-import { PRIORITY_TEXT_CLASS, TYPE_ICON } from "../reminder-style";
+import { OVERDUE_TEXT_CLASS, PRIORITY_TEXT_CLASS, TYPE_ICON } from "../reminder-style";
 
 const SHOWN = 3;
 
@@ -34,19 +34,21 @@ export function UpcomingRemindersWidget() {
         <p className="text-sm text-muted-foreground">
           {`${buckets.today.length} due today`}
           {" · "}
-          <span className={cn(buckets.overdue.length > 0 && "text-red-500 dark:text-red-400")}>{`${buckets.overdue.length} overdue`}</span>
+          <span className={cn(buckets.overdue.length > 0 && OVERDUE_TEXT_CLASS)}>{`${buckets.overdue.length} overdue`}</span>
         </p>
       </div>
       {nearest.length === 0 ? (
-        <p className="mt-2 text-sm text-muted-foreground">{reminders.isPending ? "Loading..." : "No upcoming reminders"}</p>
+        <p className="mt-2 text-sm text-muted-foreground">{reminders.isPending ? "Loading reminders..." : "No upcoming reminders"}</p>
       ) : (
-        <ul className="mt-2 grid gap-1">
+        <ul className="mt-2 grid grid-cols-1 gap-1">
           {nearest.map((reminder) => {
             const Icon = TYPE_ICON[reminder.type];
             return (
               <li key={reminder.id} className="flex items-center gap-2 text-sm">
                 <Icon aria-hidden className={cn("size-4 shrink-0", PRIORITY_TEXT_CLASS[reminder.priority])} />
-                <span className="min-w-0 flex-1 truncate">{reminder.title}</span>
+                <span className="min-w-0 flex-1 truncate" title={reminder.title}>
+                  {reminder.title}
+                </span>
                 <span className="shrink-0 text-xs text-muted-foreground">{`Due ${format(reminder.due.date, "MMM d")}`}</span>
                 {reminder.conversationId !== null && (
                   <Link href={`/conversations/${reminder.conversationId}`} className="shrink-0 text-xs text-primary hover:underline">

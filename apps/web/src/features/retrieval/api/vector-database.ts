@@ -6,15 +6,21 @@ import {
   revectorizeResponseSchema,
   vectorStatusSchema,
 } from "@sage/contracts/retrieval";
+import { importPreviewSchema, knowledgeSnapshotListSchema, snapshotRestoreResponseSchema } from "@sage/contracts/backup";
 import { apiFetch, apiRequest, getJson } from "@/lib/api-client";
 
 export const vectorStatusQueryOptions = () =>
   queryOptions({
     queryKey: ["vectors", "status"] as const,
     queryFn: () => getJson("/api/vectors/status", vectorStatusSchema),
-    // Poll while a re-vectorize job runs so its progress shows.
-    refetchInterval: (query) => (query.state.data?.job && ["queued", "processing"].includes(query.state.data.job.status) ? 1000 : false),
+    // Poll while a re-vectorize or background vectorisation runs so its progress shows.
+    refetchInterval: (query) => (isRunning(query.state.data?.job) || isRunning(query.state.data?.catchUp) ? 1000 : false),
   });
+
+/** A vector job still under way (queued or processing). */
+export function isRunning(job: { status: string } | null | undefined): boolean {
+  return !!job && (job.status === "queued" || job.status === "processing");
+}
 
 export const useVectorStatus = () => useQuery(vectorStatusQueryOptions());
 
@@ -27,6 +33,21 @@ export function importVectorDb(file: File) {
   form.append("file", file);
   return apiRequest("/api/import_vector_db", { method: "POST", body: form, schema: importResponseSchema });
 }
+
+/** What an import would replace ("This replaces 12 files, 3 notes and 2 folders"), asked for before confirming. */
+export const getImportPreview = () => apiRequest("/api/import_vector_db/preview", { schema: importPreviewSchema });
+
+/** The automatic snapshots taken before each import, reset and snapshot restore, newest first. */
+export const snapshotsQueryOptions = () =>
+  queryOptions({
+    queryKey: ["vectors", "snapshots"] as const,
+    queryFn: async () => (await getJson("/api/knowledge/snapshots", knowledgeSnapshotListSchema)) ?? [],
+  });
+
+export const useSnapshots = (enabled: boolean) => useQuery({ ...snapshotsQueryOptions(), enabled });
+
+export const restoreSnapshot = (id: number) =>
+  apiRequest(`/api/knowledge/snapshots/${id}/restore`, { method: "POST", body: {}, schema: snapshotRestoreResponseSchema });
 
 /** The filename from content-disposition, else vector_db_backup.zip. */
 export function filenameFrom(disposition: string | null): string {

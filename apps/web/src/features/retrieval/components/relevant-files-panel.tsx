@@ -50,10 +50,16 @@ export function RelevantFilesPanel({ conversationId, queryText, onOpenFile }: Re
               >
                 <span className="flex items-center gap-2 text-sm font-medium">
                   <FileText className="size-4 shrink-0" aria-hidden />
-                  <span className="truncate">{item.filename}</span>
+                  <span className="truncate" title={item.filename}>
+                    {item.filename}
+                  </span>
                   <span className="ml-auto text-xs text-muted-foreground">{Math.round(item.score * 100)}%</span>
                 </span>
-                {item.content_preview ? <span className="line-clamp-2 text-xs text-muted-foreground">{item.content_preview}</span> : null}
+                {item.content_preview ? (
+                  <span className="line-clamp-2 text-xs text-muted-foreground" title={item.content_preview}>
+                    {item.content_preview}
+                  </span>
+                ) : null}
               </button>
             </li>
           ))}

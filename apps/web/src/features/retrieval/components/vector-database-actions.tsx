@@ -1,12 +1,16 @@
 import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Database, Download, RefreshCw, Upload } from "lucide-react";
-import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
+import { Database, Download, History, RefreshCw, Upload } from "lucide-react";
+import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_ARCHIVE_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
-import { exportVectorDb, importVectorDb, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
+import { exportVectorDb, getImportPreview, importVectorDb, isRunning, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
+import { KnowledgeSnapshotsDialog } from "./knowledge-snapshots-dialog";
+
+/** Counts as people read them: 1,240 rather than 1240. */
+const count = (value: number) => value.toLocaleString("en-US");
 
 /** A failed action's toast: the server's `message` (else its `error`), else the fallback. */
 const failureToast = (title: string, fallback: string) => (error: unknown) =>
@@ -14,11 +18,16 @@ const failureToast = (title: string, fallback: string) => (error: unknown) =>
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 
-/** Settings > Knowledge Base: Reset Vector Database, Export Vector DB, Re-vectorize DB, Import Vector DB. */
+/**
+ * Settings > Knowledge Base: Reset Vector Database, Export Vector DB, Re-vectorize DB, Import Vector DB (after a
+ * confirmation that says what it replaces), and Snapshots, the automatic ones taken before each import and reset.
+ */
 export function VectorDatabaseActions() {
   const queryClient = useQueryClient();
   const status = useVectorStatus();
   const [confirmReset, setConfirmReset] = useState(false);
+  const [pendingImport, setPendingImport] = useState<{ file: File; replaces: string } | null>(null);
+  const [showSnapshots, setShowSnapshots] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["vectors"] });
 
@@ -45,10 +54,19 @@ export function VectorDatabaseActions() {
   const importing = useMutation({
     mutationFn: importVectorDb,
     onSuccess: (result) => {
+      setPendingImport(null);
       toast({ title: "Import complete", description: result.message });
       void queryClient.invalidateQueries();
     },
-    onError: failureToast("Import Failed", "The backup could not be imported"),
+    onError: (error) => {
+      setPendingImport(null);
+      failureToast("Import Failed", "The backup could not be imported")(error);
+    },
+  });
+  const previewing = useMutation({
+    mutationFn: async (file: File) => ({ file, replaces: (await getImportPreview()).message }),
+    onSuccess: setPendingImport,
+    onError: failureToast("Import Failed", "Could not read what the import would replace"),
   });
 
   function onFileChosen(file: File | undefined) {
@@ -58,19 +76,21 @@ export function VectorDatabaseActions() {
       toast({ variant: "destructive", title: IMPORT_INVALID_FORMAT_TITLE, description: IMPORT_INVALID_FORMAT_MESSAGE });
       return;
     }
-    if (file.size > IMPORT_MAX_BYTES) {
-      toast({ variant: "destructive", title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB.` });
+    // The 100MB maximum leaves out the backup's original files (the server checks it); this is the whole zip's.
+    if (file.size > IMPORT_MAX_ARCHIVE_BYTES) {
+      toast({ variant: "destructive", title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB without its original files, 2 GB in all.` });
       return;
     }
-    importing.mutate(file);
+    previewing.mutate(file);
   }
 
   const job = status.data?.job;
-  const running = job && (job.status === "queued" || job.status === "processing");
+  const running = job && isRunning(job);
+  const catchingUp = isRunning(status.data?.catchUp);
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={() => setConfirmReset(true)}>
+        <Button variant="destructive-outline" size="sm" onClick={() => setConfirmReset(true)}>
           <Database aria-hidden /> Reset Vector Database
         </Button>
         <Button variant="outline" size="sm" onClick={() => exporting.mutate()} disabled={exporting.isPending}>
@@ -79,8 +99,11 @@ export function VectorDatabaseActions() {
         <Button variant="outline" size="sm" onClick={() => reembed.mutate()} disabled={reembed.isPending || Boolean(running)}>
           <RefreshCw aria-hidden /> Re-vectorize DB
         </Button>
-        <Button variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={importing.isPending}>
+        <Button variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={importing.isPending || previewing.isPending}>
           <Upload aria-hidden /> Import Vector DB
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => setShowSnapshots(true)}>
+          <History aria-hidden /> Snapshots
         </Button>
         <input ref={fileInput} type="file" accept=".zip,application/zip" className="hidden" aria-label="Vector database backup file" onChange={(event) => onFileChosen(event.target.files?.[0])} />
       </div>
@@ -88,9 +111,10 @@ export function VectorDatabaseActions() {
         <p className="text-xs text-muted-foreground" data-testid="vector-status">
           {status.data.embedder.lexicalOnly
             ? "No embedding model is configured: search is lexical (keyword) only."
-            : `Embedder ${status.data.embedder.id}: ${status.data.vectorized} of ${status.data.chunks} chunks vectorized.`}
-          {running ? ` Re-vectorizing: ${job.processed} of ${job.total}.` : ""}
-          {status.data.stale > 0 && !running ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
+            : `Embedder ${status.data.embedder.id}: ${count(status.data.vectorized)} of ${count(status.data.chunks)} ${status.data.chunks === 1 ? "chunk" : "chunks"} vectorized.`}
+          {running ? ` Re-vectorizing: ${count(job.processed)} of ${count(job.total)}.` : ""}
+          {catchingUp ? " Vectorizing in the background; search is keyword-only until it finishes." : ""}
+          {status.data.stale > 0 && !running && !catchingUp ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
         </p>
       ) : null}
       <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
@@ -98,7 +122,7 @@ export function VectorDatabaseActions() {
           <DialogHeader>
             <DialogTitle>Reset Vector Database</DialogTitle>
             <DialogDescription>
-              This removes every vector of your knowledge base. Your files stay and can be re-vectorized. Continue?
+              This removes every vector of your knowledge base. Your files stay and can be re-vectorized. A snapshot is kept first. Continue?
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>
@@ -111,6 +135,26 @@ export function VectorDatabaseActions() {
           </DialogFooter>
         </DialogContent>
       </Dialog>
+      <Dialog open={pendingImport !== null} onOpenChange={(open) => !open && !importing.isPending && setPendingImport(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Import Vector DB</DialogTitle>
+            <DialogDescription>
+              {pendingImport?.replaces} with the contents of {pendingImport?.file.name}, conversation files included. A snapshot of your knowledge base is
+              kept first; you can restore it from Snapshots. Continue?
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setPendingImport(null)} disabled={importing.isPending}>
+              Cancel
+            </Button>
+            <Button variant="destructive" onClick={() => pendingImport && importing.mutate(pendingImport.file)} disabled={importing.isPending}>
+              {importing.isPending ? "Importing..." : "Replace and import"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <KnowledgeSnapshotsDialog open={showSnapshots} onOpenChange={setShowSnapshots} />
     </div>
   );
 }

@@ -1,0 +1,90 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { makeDocxBomb } from "../../../reliability/document-bombs.ts";
+import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "./conversion-pool.ts";
+import { makeDocx, makePdf } from "./test-documents.ts";
+import { renderTextImage } from "./test-images.ts";
+
+const temp = makeTempDir();
+const pools: ConversionPool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+  temp.remove();
+});
+
+const MB = 1_048_576;
+function pool(options: Partial<ConversionPoolOptions> = {}) {
+  const created = createConversionPool({ size: 1, memoryMb: 512, timeoutMs: 60_000, maxExpandedBytes: 256 * MB, maxTextBytes: 64 * MB, idleMs: 60_000, ...options });
+  pools.push(created);
+  return created;
+}
+function file(name: string, bytes: Buffer | string) {
+  const filePath = path.join(temp.dir, name);
+  writeFileSync(filePath, bytes);
+  return filePath;
+}
+
+describe("conversion pool", () => {
+  it("reads files, pages and notes into chunks in another process", async () => {
+    const conversions = pool();
+    const docx = await conversions.convert({ kind: "file", extension: "docx", path: file("plan.docx", await makeDocx()) });
+    expect(docx.chunks.map((chunk) => chunk.content).join(" ")).toContain("The board approved the Falcon expansion");
+    const note = await conversions.convert({ kind: "note", text: "# Trip\n\nTrains to Lyon on Monday." });
+    expect(note.chunks).toEqual([{ position: 0, source: "Trip", content: "# Trip\n\nTrains to Lyon on Monday." }]);
+    const page = await conversions.convert({ kind: "page", url: "https://example.com/a", contentType: "text/plain", body: Buffer.from("Plain page text.") });
+    expect(page.chunks[0]!.content).toBe("Plain page text.");
+    expect(await conversions.convert({ kind: "note", text: "   " })).toEqual({ chunks: [], notProcessedReason: "The note is empty" });
+  });
+
+  it("reads an image by text recognition in its process and says which pages came from it", async () => {
+    const image = file("scan.png", renderTextImage(["The board approved the Falcon expansion."]));
+    const document = await pool().convert({ kind: "file", extension: "png", path: image });
+    expect(document.chunks.map((chunk) => chunk.content).join(" ")).toContain("Falcon expansion");
+    expect(document.ocrPages).toEqual([1]);
+  }, 120_000);
+
+  it("sends a long document's chunks back in slices, all of them in order", async () => {
+    const paragraphs = Array.from({ length: 6000 }, (_, index) => `Paragraph ${index} about the quarterly travel budget and its hotels.`);
+    const { chunks } = await pool().convert({ kind: "file", extension: "txt", path: file("long.txt", paragraphs.join("\n\n")) });
+    expect(chunks.length).toBeGreaterThan(300);
+    expect(chunks.map((chunk) => chunk.position)).toEqual(chunks.map((_, index) => index));
+    expect(chunks.at(-1)!.content).toContain("Paragraph 5999");
+  });
+
+  it("refuses a docx bomb by its declared size without opening it", async () => {
+    const bomb = file("bomb.docx", await makeDocxBomb(300 * MB));
+    await expect(pool().convert({ kind: "file", extension: "docx", path: bomb })).rejects.toThrow("The document is too large to process: it expands to more than 256 MB");
+  });
+
+  it("stops a docx bomb that hides its size at the memory limit, and the next document still converts", async () => {
+    const conversions = pool({ memoryMb: 256 });
+    const bomb = file("hidden-bomb.docx", await makeDocxBomb(400 * MB, { hideSize: true }));
+    await expect(conversions.convert({ kind: "file", extension: "docx", path: bomb })).rejects.toThrow(
+      "The document is too large to process: reading it needed more than 256 MB of memory",
+    );
+    const after = await conversions.convert({ kind: "note", text: "Still working." });
+    expect(after.chunks[0]!.content).toBe("Still working.");
+  }, 60_000);
+
+  it("stops a document at the time limit", async () => {
+    const pages = Array.from({ length: 150 }, (_, index) => [`Page ${index} of a long report about herons and egrets.`]);
+    const pdf = file("long.pdf", await makePdf(pages));
+    await expect(pool({ timeoutMs: 1000 }).convert({ kind: "file", extension: "pdf", path: pdf })).rejects.toThrow("The document took too long to process (more than 1 s)");
+  }, 60_000);
+
+  it("refuses a document yielding more text than the limit", async () => {
+    const big = file("big.txt", "Lots of words in a very long line. ".repeat(40_000));
+    await expect(pool({ maxTextBytes: MB }).convert({ kind: "file", extension: "txt", path: big })).rejects.toThrow(
+      "The document is too large to process: it holds more than 1 MB of text",
+    );
+  });
+
+  it("ends its processes on close", async () => {
+    const conversions = pool({ size: 2 });
+    await Promise.all([conversions.convert({ kind: "note", text: "One." }), conversions.convert({ kind: "note", text: "Two." })]);
+    await conversions.close();
+    await expect(conversions.convert({ kind: "note", text: "Three." })).rejects.toThrow("The server is shutting down");
+  });
+});

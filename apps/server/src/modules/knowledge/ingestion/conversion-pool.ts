@@ -1,0 +1,218 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Chunk } from "./chunker.ts";
+import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.ts";
+import type { ConversionInput } from "./convert-input.ts";
+import { ConversionError } from "./extracted-document.ts";
+import { tooLargeToProcess } from "./zip-expansion.ts";
+
+export interface ConversionPoolOptions {
+  /** Conversions running at once, one process each. */
+  size: number;
+  /** Resident memory one conversion process may use; its JavaScript heap is capped at three quarters of it. */
+  memoryMb: number;
+  /** Longest one document may take; for a scan, longest between two pages read by text recognition. */
+  timeoutMs: number;
+  /** A zip-based document whose entries declare more than this is refused unopened. */
+  maxExpandedBytes: number;
+  /** A document yielding more text than this is refused (its chunks would flood the index). */
+  maxTextBytes: number;
+  /** A process with nothing to do exits after this long. */
+  idleMs: number;
+  /** The processes' environment (the server's own when absent): the server passes one without its secrets. */
+  env?: Record<string, string>;
+}
+
+/** A document's chunks, with what else its converter found (OCR pages, attachments: see ExtractedDocument). */
+export interface ConvertedDocument extends ConversionExtras {
+  chunks: Chunk[];
+}
+
+export interface ConversionPool {
+  convert(input: ConversionInput): Promise<ConvertedDocument>;
+  /** Ends every conversion process (the server is shutting down). */
+  close(): Promise<void>;
+}
+
+interface Slot {
+  child: ChildProcess;
+  /** The end of its stderr, where V8 says why it died (heap limit). */
+  stderr: string;
+  exited: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+const RSS_CHECK_MS = 100;
+const canReadRss = existsSync("/proc/self/status");
+
+/** Resident memory of a process in MB, from /proc (Linux); elsewhere only the heap cap applies. */
+function residentMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const withoutUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+
+/** The conversion process's entry: the built file beside this one, or the TypeScript source under tsx (dev, tests). */
+function processEntry(): { file: string; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith(".ts");
+  return {
+    file: fileURLToPath(new URL(fromSource ? "./conversion-process.ts" : "./conversion-process.js", import.meta.url)),
+    execArgv: fromSource ? ["--import", "tsx"] : [],
+  };
+}
+
+/**
+ * Untrusted documents are read in separate processes, never in the server: each conversion runs in a process with
+ * a heap cap, a resident-memory watchdog and a time limit, and whatever goes wrong there (a zip bomb, a parser
+ * looping or crashing) ends that process and fails that document with the reason, while the server carries on.
+ * Processes are reused for the next document and exit when idle.
+ */
+export function createConversionPool(options: ConversionPoolOptions): ConversionPool {
+  const entry = processEntry();
+  const slots = new Set<Slot>();
+  const idle: Slot[] = [];
+  const waiting: Array<{ resolve(slot: Slot): void; reject(error: Error): void }> = [];
+  let nextId = 1;
+  let closed = false;
+
+  function start(): Promise<Slot> {
+    const heapMb = Math.max(64, Math.floor(options.memoryMb * 0.75));
+    const child = fork(entry.file, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      env: options.env,
+    });
+    const slot: Slot = { child, stderr: "", exited: false };
+    slots.add(slot);
+    child.stderr!.on("data", (data: Buffer) => (slot.stderr = (slot.stderr + data.toString()).slice(-4000)));
+    child.once("exit", () => {
+      slot.exited = true;
+      slots.delete(slot);
+      clearTimeout(slot.idleTimer);
+      const index = idle.indexOf(slot);
+      if (index >= 0) idle.splice(index, 1);
+    });
+    return new Promise((resolve, reject) => {
+      const failed = (reason: string) => reject(new ConversionError(`The document reader could not start: ${reason}`));
+      child.once("message", () => resolve(slot));
+      child.once("error", (error) => failed(error.message));
+      child.once("exit", (code, signal) => failed(`${signal ?? `exit code ${code}`} ${slot.stderr.trim().slice(-300)}`.trim()));
+    });
+  }
+
+  function acquire(): Promise<Slot> {
+    if (closed) return Promise.reject(new ConversionError("The server is shutting down"));
+    const ready = idle.pop();
+    if (ready) {
+      clearTimeout(ready.idleTimer);
+      return Promise.resolve(ready);
+    }
+    if (slots.size < options.size) return start();
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  }
+
+  function release(slot: Slot) {
+    const next = waiting.shift();
+    if (next) {
+      if (slot.exited) start().then(next.resolve, next.reject);
+      else next.resolve(slot);
+      return;
+    }
+    if (slot.exited || closed) return;
+    idle.push(slot);
+    // An idle process must not keep the server alive, nor its memory for long.
+    slot.child.unref();
+    slot.child.channel?.unref();
+    slot.idleTimer = setTimeout(() => slot.child.kill(), options.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  function exitError(code: number | null, signal: NodeJS.Signals | null, killedFor: "memory" | "time" | undefined, stderr: string): Error {
+    if (killedFor === "time") return new ConversionError(`The document took too long to process (more than ${Math.round(options.timeoutMs / 1000)} s)`);
+    if (killedFor === "memory" || /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
+      return tooLargeToProcess(`reading it needed more than ${options.memoryMb} MB of memory`);
+    }
+    return new ConversionError(`The document could not be processed: its reader stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+  }
+
+  function run(slot: Slot, input: ConversionInput): Promise<ConvertedDocument> {
+    const { child } = slot;
+    const id = nextId++;
+    const chunks: Chunk[] = [];
+    let killedFor: "memory" | "time" | undefined;
+    return new Promise<ConvertedDocument>((resolve, reject) => {
+      const kill = (reason: "memory" | "time") => {
+        killedFor = reason;
+        child.kill("SIGKILL");
+      };
+      let timer = setTimeout(() => kill("time"), options.timeoutMs);
+      const watchdog = canReadRss && child.pid ? setInterval(() => residentMb(child.pid!) > options.memoryMb && kill("memory"), RSS_CHECK_MS) : undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        clearInterval(watchdog);
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+      };
+      const onMessage = (reply: ConversionReply) => {
+        if (!("id" in reply) || reply.id !== id) return;
+        if (reply.type === "chunks") {
+          for (const chunk of reply.chunks) chunks.push(chunk);
+          return;
+        }
+        if (reply.type === "progress") {
+          // A long scan reads page after page for many minutes: the limit is on time without progress.
+          clearTimeout(timer);
+          timer = setTimeout(() => kill("time"), options.timeoutMs);
+          return;
+        }
+        finish();
+        if (reply.type === "error") return reject(new ConversionError(reply.message));
+        const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = reply;
+        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments }));
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        finish();
+        reject(exitError(code, signal, killedFor, slot.stderr));
+      };
+      child.on("message", onMessage);
+      child.on("exit", onExit);
+      child.ref();
+      child.channel?.ref();
+      const request: ConversionRequest = { id, input, limits: { maxExpandedBytes: options.maxExpandedBytes, maxTextBytes: options.maxTextBytes } };
+      child.send(request);
+    });
+  }
+
+  return {
+    async convert(input) {
+      const slot = await acquire();
+      try {
+        return await run(slot, input);
+      } finally {
+        release(slot);
+      }
+    },
+
+    async close() {
+      closed = true;
+      for (const waiter of waiting.splice(0)) waiter.reject(new ConversionError("The server is shutting down"));
+      await Promise.all(
+        [...slots].map(
+          (slot) =>
+            new Promise<void>((resolve) => {
+              if (slot.exited) return resolve();
+              slot.child.once("exit", () => resolve());
+              slot.child.kill("SIGKILL");
+            }),
+        ),
+      );
+    },
+  };
+}

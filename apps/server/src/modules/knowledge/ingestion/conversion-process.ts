@@ -1,0 +1,71 @@
+import { chunkSections, type Chunk } from "./chunker.ts";
+import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
+import type { ExtractedAttachment } from "./extracted-document.ts";
+import { ocrProgress } from "./ocr-engine.ts";
+import { tooLargeToProcess } from "./zip-expansion.ts";
+
+/**
+ * The conversion process: reads documents into chunks for the server, one request at a time, so a document that
+ * exhausts memory, loops or crashes its parser takes down only this process (the pool in conversion-pool.ts
+ * enforces the limits and starts another). Started by the pool with `fork`; speaks over the IPC channel.
+ */
+export interface ConversionRequest {
+  id: number;
+  input: ConversionInput;
+  limits: ConversionLimits & { maxTextBytes: number };
+}
+
+/** What a document gave besides its chunks (see ExtractedDocument). */
+export interface ConversionExtras {
+  notProcessedReason?: string;
+  ocrPages?: number[];
+  ocrFailedPages?: number[];
+  attachments?: ExtractedAttachment[];
+}
+
+export type ConversionReply =
+  | { type: "ready" }
+  | { id: number; type: "chunks"; chunks: Chunk[] }
+  /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
+  | { id: number; type: "progress" }
+  | ({ id: number; type: "done" } & ConversionExtras)
+  | { id: number; type: "error"; message: string };
+
+/** Chunks go back in slices this size, so the server never decodes one huge message in a single turn. */
+const SLICE_BYTES = 256 * 1024;
+
+const send = (reply: ConversionReply) => process.send!(reply);
+
+async function handle({ id, input, limits }: ConversionRequest) {
+  ocrProgress.onPage = () => send({ id, type: "progress" });
+  try {
+    const document = await convertInput(input, limits);
+    const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = document;
+    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments };
+    if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
+    const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
+    if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
+    let slice: Chunk[] = [];
+    let sliceBytes = 0;
+    for (const chunk of chunkSections(document.sections)) {
+      slice.push(chunk);
+      sliceBytes += chunk.content.length + chunk.source.length;
+      if (sliceBytes >= SLICE_BYTES) {
+        send({ id, type: "chunks", chunks: slice });
+        slice = [];
+        sliceBytes = 0;
+      }
+    }
+    if (slice.length > 0) send({ id, type: "chunks", chunks: slice });
+    send({ id, type: "done", ...extras });
+  } catch (error) {
+    send({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
+  } finally {
+    ocrProgress.onPage = undefined;
+  }
+}
+
+process.on("message", (request: ConversionRequest) => void handle(request));
+// The server's going away (its IPC channel closing) ends this process too.
+process.on("disconnect", () => process.exit(0));
+send({ type: "ready" });

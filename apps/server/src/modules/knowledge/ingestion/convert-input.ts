@@ -1,0 +1,40 @@
+import { readFile } from "node:fs/promises";
+import { convertFile, type UploadExtension } from "./convert-file.ts";
+import { convertHtml } from "./convert-html.ts";
+import { convertPdf } from "./convert-pdf.ts";
+import { convertTxt } from "./convert-txt.ts";
+import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { checkZipExpansion } from "./zip-expansion.ts";
+
+/** Everything ingestion reads text from: a stored upload (by path), a fetched web page, or a note's text. */
+export type ConversionInput =
+  | { kind: "file"; extension: UploadExtension; path: string }
+  | { kind: "page"; url: string; contentType: string; body: Uint8Array }
+  | { kind: "note"; text: string };
+
+export interface ConversionLimits {
+  /** A zip-based document (docx...) whose entries expand to more than this is refused before it is parsed. */
+  maxExpandedBytes: number;
+}
+
+/** Reads one input into sections. Runs in the conversion process (conversion-process.ts), never in the server. */
+export async function convertInput(input: ConversionInput, limits: ConversionLimits): Promise<ExtractedDocument> {
+  switch (input.kind) {
+    case "note":
+      return documentFromText(input.text, "The note is empty");
+    case "file": {
+      const bytes = await readFile(input.path);
+      // Office documents are zip archives: one that would expand past the limit is a bomb, refused unopened.
+      if (bytes[0] === 0x50 && bytes[1] === 0x4b) await checkZipExpansion(bytes, limits.maxExpandedBytes);
+      return convertFile(input.extension, bytes);
+    }
+    case "page": {
+      const { contentType, body } = input;
+      const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      if (contentType.includes("pdf") || /\.pdf$/i.test(new URL(input.url).pathname)) return convertPdf(buffer);
+      if (contentType.includes("html") || contentType === "") return convertHtml(buffer.toString("utf8"));
+      if (contentType.startsWith("text/") || contentType.includes("json")) return convertTxt(buffer);
+      throw new ConversionError(`Pages of type ${contentType.split(";")[0]} cannot be processed`);
+    }
+  }
+}

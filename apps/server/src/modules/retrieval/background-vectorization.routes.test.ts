@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { insertKnowledge } from "./retrieval-test-helpers.ts";
+import { CATCH_UP_JOB } from "./vector-lifecycle.service.ts";
+
+let t: TestApp;
+afterEach(async () => t.close());
+const DEMO_USER = 3;
+
+/** A fake embedder whose document batches wait until released, so a test can look while the job runs. */
+function gatedEmbedder() {
+  const embedder = createFakeEmbedder({ id: "fake:new:256" });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return {
+    embedder: { ...embedder, embed: async (texts: string[], options: { kind: "query" | "document" }) => {
+      if (options.kind === "document") await gate;
+      return embedder.embed(texts, options);
+    } },
+    calls: embedder.calls,
+    release,
+  };
+}
+
+const status = async (cookie: string) => (await t.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
+const search = async (cookie: string, query: string) => (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, limit: 5 } })).json();
+
+describe("background vectorization when an embedder appears", () => {
+  it("vectorizes chunks stored without vectors on its own, shows progress, and keeps search lexical meanwhile", async () => {
+    const gated = gatedEmbedder();
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: gated.embedder }) });
+    // Knowledge added while SAGE ran without an embedder: chunks, no vectors.
+    for (let index = 0; index < 3; index++) insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: `memo-${index}.txt`, chunks: [`Memo ${index} about the Osprey budget.`, `Appendix ${index} on fleet costs.`] });
+
+    const cookie = await t.login(); // the app becomes ready: the embedder is new, so the job starts by itself
+    await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
+    const during = await status(cookie);
+    expect(during).toMatchObject({ chunks: 6, vectorized: 0, catchUp: { status: "processing", total: 6 } });
+    const hits = await search(cookie, "Osprey budget");
+    expect(hits.length).toBe(3);
+    expect(gated.calls.filter((call) => call.kind === "query")).toEqual([]);
+
+    gated.release();
+    await t.jobs.idle();
+    expect(await status(cookie)).toMatchObject({ chunks: 6, vectorized: 6, catchUp: { status: "done", processed: 6, total: 6 } });
+    await search(cookie, "Osprey budget");
+    expect(gated.calls.filter((call) => call.kind === "query").length).toBe(1);
+  });
+
+  it("starts nothing when every chunk already has a vector from the current embedder", async () => {
+    const embedder = createFakeEmbedder({ id: "fake:same:256" });
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
+    const cookie = await t.login();
+    const upload = await t.app.inject({ method: "POST", url: "/api/process-note", headers: { cookie }, payload: { content: "Osprey budget note", description: "n" } });
+    expect(upload.statusCode).toBe(200);
+    const reopened = await t.reopen();
+    try {
+      const after = (await reopened.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
+      expect(after).toMatchObject({ vectorized: 1, catchUp: null });
+      expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM jobs WHERE kind = ?").get(CATCH_UP_JOB)).toEqual({ n: 0 });
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("replaces an earlier embedder's vectors: vectorizes every chunk for the new one, then drops the old ones", async () => {
+    const old = createFakeEmbedder({ id: "fake:old:256" });
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: old }) });
+    const cookie = await t.login();
+    await t.app.inject({ method: "POST", url: "/api/process-note", headers: { cookie }, payload: { content: "Kestrel fleet note", description: "n" } });
+    const vectorsOf = (id: string) => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE embedder_id = ?").get(id) as { n: number }).n;
+    expect(vectorsOf("fake:old:256")).toBe(1);
+
+    const reopened = await t.reopen({ providers: { ...createProviders(t.config), embedder: createFakeEmbedder({ id: "fake:new:256" }) } });
+    try {
+      await expect.poll(() => vectorsOf("fake:new:256")).toBe(1);
+      await expect.poll(() => vectorsOf("fake:old:256")).toBe(0);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,227 @@
+import { writeFileSync } from "node:fs";
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { login } from "../support/auth.ts";
+import { preloadAxe } from "../support/accessibility-audit.ts";
+import { coveringElement } from "../support/layout-audit.ts";
+import { BASE_URL } from "../support/ports.ts";
+import { screenAuditor } from "../support/screen-audit.ts";
+import { seedScreens, type SeededScreens } from "../support/seed-screens.ts";
+import { toastWith } from "../support/toasts.ts";
+import { createUser } from "../support/users.ts";
+
+/**
+ * Every route and the main dialogs and sheets, at three widths in both themes: no sideways overflow, nothing
+ * covered, no text cut without an ellipsis and a title, the composer's Send button never covered, and no serious
+ * or critical axe violation. One logged-in context per width and theme, over data seeded once.
+ */
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 800, height: 900 },
+  { width: 1440, height: 900 },
+];
+const THEMES = ["light", "dark"] as const;
+
+let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+let seeded: SeededScreens;
+
+test.beforeAll(async ({ browser }) => {
+  // Seeding uploads, fetches and embeds: slow on a loaded two-core machine.
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ baseURL: BASE_URL, serviceWorkers: "block" });
+  const page = await context.newPage();
+  await login(page, await createUser("layout"));
+  seeded = await seedScreens(page.request);
+  storageState = await context.storageState();
+  await context.close();
+});
+
+async function open(browser: Browser, viewport: { width: number; height: number }, colorScheme: "light" | "dark", loggedIn: boolean) {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport, colorScheme, reducedMotion: "reduce", serviceWorkers: "block", storageState: loggedIn ? storageState : undefined });
+  await preloadAxe(context);
+  return context;
+}
+
+const topDialog = (page: Page) => page.locator("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open']").last();
+
+/**
+ * Clicks like a user; if something covers the target (a defect the audit reports on its own), reaches it from the
+ * keyboard instead, so that one defect does not hide the findings on the screens after it.
+ */
+async function press(target: Locator) {
+  try {
+    await target.click({ timeout: 5000 });
+  } catch {
+    await target.press("Enter", { timeout: 5000 });
+  }
+}
+
+/**
+ * Opens a route the way the app's own links do (history.pushState, which the router follows), so one page serves
+ * every screen without reloading the app and axe-core each time.
+ */
+async function visit(page: Page, path: string) {
+  await page.evaluate((to) => history.pushState(null, "", to), path);
+}
+
+/** Escape closes the top layer; waits until it is gone (not only closing), so the next Escape reaches the one below. */
+async function closeTopLayer(page: Page) {
+  const layers = page.locator("[role='dialog'], [role='alertdialog'], [role='menu']");
+  const before = await layers.count();
+  await page.keyboard.press("Escape");
+  await expect(layers).toHaveCount(Math.max(0, before - 1));
+}
+
+for (const viewport of WIDTHS) {
+  for (const theme of THEMES) {
+    test(`every screen at ${viewport.width}px in the ${theme} theme`, async ({ browser }, testInfo) => {
+      test.setTimeout(600_000);
+      const label = `${viewport.width}-${theme}`;
+
+      const loggedOut = await open(browser, viewport, theme, false);
+      const loginPage = await loggedOut.newPage();
+      const loginAudit = screenAuditor(loginPage, testInfo, label);
+      await loginPage.goto("/login");
+      await expect(loginPage.getByRole("button", { name: "Login" })).toBeVisible();
+      await loginAudit.check("login");
+      await loggedOut.close();
+
+      const context = await open(browser, viewport, theme, true);
+      const page = await context.newPage();
+      const audit = screenAuditor(page, testInfo, label);
+
+      // Conversations: grid, list, the item menu and its dialogs, the reminders sheet and its form.
+      await page.goto("/conversations");
+      await expect(page.locator("html")).toHaveClass(new RegExp(`(^|\\s)${theme}(\\s|$)`));
+      await expect(page.getByTestId("conversation-item")).toHaveCount(3);
+      await expect(page.getByTestId("upcoming-reminders").getByRole("listitem").first()).toBeVisible();
+      await audit.check("conversations-grid");
+      await press(page.getByRole("button", { name: "List view" }));
+      await audit.check("conversations-list");
+      await press(page.getByRole("button", { name: `Actions for ${seeded.conversationName}` }));
+      await expect(page.getByRole("menuitem", { name: "Edit Name" })).toBeVisible();
+      await audit.check("conversation-menu");
+      await press(page.getByRole("menuitem", { name: "Edit Name" }));
+      await expect(page.getByRole("dialog", { name: "Edit Conversation Name" })).toBeVisible();
+      await audit.check("edit-name-dialog");
+      await closeTopLayer(page);
+      await press(page.getByRole("button", { name: `Actions for ${seeded.conversationName}` }));
+      await press(page.getByRole("menuitem", { name: "Delete" }));
+      await expect(page.getByRole("alertdialog", { name: "Delete Conversation" }).or(page.getByRole("dialog", { name: "Delete Conversation" }))).toBeVisible();
+      await audit.check("delete-conversation-dialog");
+      await closeTopLayer(page);
+      await press(page.getByRole("navigation", { name: "Utilities" }).getByRole("button", { name: /^Reminders/ }));
+      await expect(page.getByRole("dialog", { name: "Reminders" })).toBeVisible();
+      await audit.check("reminders-sheet");
+      await press(page.getByRole("button", { name: "New Reminder" }));
+      await expect(page.getByRole("dialog", { name: "Create New Reminder" })).toBeVisible();
+      await audit.check("new-reminder-dialog");
+      await closeTopLayer(page);
+      await closeTopLayer(page);
+
+      // The conversation: chat, panels (sheets on small screens), their dialogs, and a toast beside the composer.
+      await visit(page, `/conversations/${seeded.conversationId}`);
+      await expect(page.getByText("Draft the agenda for the Q3 board review.")).toBeVisible();
+      await audit.check("conversation");
+      await press(page.getByRole("button", { name: "Edit name" }));
+      await audit.check("conversation-rename");
+      await page.route(`**/api/conversations/${seeded.conversationId}`, (route) => (route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+      await press(page.getByRole("button", { name: "Save" }));
+      const toast = toastWith(page, "Failed to update name");
+      await expect(toast).toBeVisible();
+      await page.getByRole("textbox", { name: "Message" }).fill("What should the board see first?");
+      expect.soft(await coveringElement(page, "button[aria-label='Send message']"), "the Send button is covered while a toast shows").toBeNull();
+      expect.soft(await coveringElement(page, "textarea[aria-label='Message']"), "the message box is covered while a toast shows").toBeNull();
+      await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.jpeg`), type: "jpeg", quality: 80 });
+      // Closed, or gone by itself after 5 seconds: either way no toast stays for the screens after.
+      await toast.getByRole("button", { name: "Close" }).click({ timeout: 5000 }).catch(() => undefined);
+      await expect(toast).toHaveCount(0, { timeout: 10_000 });
+      await page.unroute(`**/api/conversations/${seeded.conversationId}`);
+      await press(page.getByRole("button", { name: "Cancel" }));
+
+      const filesToggle = page.getByRole("button", { name: /Files panel/ });
+      const small = await filesToggle.isVisible();
+      if (small) {
+        await press(filesToggle);
+        await expect(page.getByRole("heading", { name: "Conversation Knowledge" })).toBeVisible();
+        await audit.check("files-panel");
+      }
+      await press(page.getByRole("button", { name: "Add Knowledge" }));
+      await expect(page.getByRole("dialog", { name: /Add Knowledge/ })).toBeVisible();
+      await audit.check("add-knowledge-dialog");
+      await closeTopLayer(page);
+      await press(page.getByRole("button", { name: `Remove ${seeded.failedFileName}` }));
+      await expect(topDialog(page)).toContainText("Remove Knowledge File");
+      await audit.check("remove-file-dialog");
+      await closeTopLayer(page);
+      if (small && (await topDialog(page).count()) > 0) await closeTopLayer(page);
+      if (small) {
+        await press(page.getByRole("button", { name: /Reminders panel/ }));
+        await expect(page.getByRole("heading", { name: "Reminders", exact: true })).toBeVisible();
+        await audit.check("reminders-panel");
+      }
+      await press(page.getByRole("button", { name: "Add Reminder" }));
+      await expect(page.getByRole("dialog", { name: "Create Reminder" })).toBeVisible();
+      await audit.check("reminder-form-dialog");
+      await closeTopLayer(page);
+      if (small && (await topDialog(page).count()) > 0) await closeTopLayer(page);
+
+      await visit(page, "/conversations/999999");
+      await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
+      await audit.check("conversation-not-found");
+
+      // Settings > Knowledge Base: items, the item menu, preview sheet, move and delete dialogs, search, a folder.
+      await visit(page, "/settings");
+      const items = page.getByRole("list", { name: "Knowledge items" });
+      await expect(items.getByTestId("knowledge-item")).not.toHaveCount(0);
+      await audit.check("knowledge-base");
+      await press(page.getByRole("button", { name: `Actions for ${seeded.noteName}` }));
+      await expect(page.getByRole("menuitem", { name: "Move to..." })).toBeVisible();
+      await audit.check("knowledge-item-menu");
+      await press(page.getByRole("menuitem", { name: "Move to..." }));
+      await expect(topDialog(page)).toBeVisible();
+      await audit.check("move-dialog");
+      await closeTopLayer(page);
+      await press(page.getByRole("button", { name: `Actions for ${seeded.noteName}` }));
+      await press(page.getByRole("menuitem", { name: "Delete" }));
+      await expect(topDialog(page)).toBeVisible();
+      await audit.check("delete-item-dialog");
+      await closeTopLayer(page);
+      await press(page.getByRole("button", { name: `Preview ${seeded.noteName}` }));
+      await expect(topDialog(page)).toContainText("Edit Description");
+      await audit.check("preview-sheet");
+      await closeTopLayer(page);
+      await press(page.getByRole("button", { name: "Reset Vector Database" }));
+      await expect(topDialog(page)).toBeVisible();
+      await audit.check("reset-vector-dialog");
+      await closeTopLayer(page);
+      await page.getByLabel("Search knowledge base").fill("board");
+      await expect(items.getByTestId("knowledge-item").nth(2)).toBeVisible();
+      await audit.check("knowledge-search");
+      await page.getByLabel("Search knowledge base").fill("");
+      await press(page.getByRole("button", { name: `Open folder ${seeded.folderName}` }));
+      await expect(items.getByTestId("knowledge-item")).toHaveCount(1);
+      await audit.check("knowledge-folder");
+
+      await visit(page, "/settings?section=user-preferences");
+      await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
+      await audit.check("user-preferences");
+      await visit(page, "/test-gemini");
+      await expect(page.getByRole("button", { name: "Search" })).toBeVisible();
+      await audit.check("vector-model-test");
+      await visit(page, "/web-search-test");
+      await expect(page.getByRole("button", { name: "Search" })).toBeVisible();
+      await audit.check("web-search-test");
+      await visit(page, "/no-such-page");
+      await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+      await audit.check("not-found");
+      await context.close();
+
+      const reports = [...loginAudit.reports, ...audit.reports];
+      const reportPath = testInfo.outputPath(`${label}-audit.json`);
+      writeFileSync(reportPath, JSON.stringify(reports, null, 2));
+      await testInfo.attach(`${label}-audit.json`, { path: reportPath, contentType: "application/json" });
+      expect.soft(loginAudit.failures(), "layout and accessibility findings on the login page").toEqual([]);
+      expect.soft(audit.failures(), "layout and accessibility findings").toEqual([]);
+    });
+  }
+}

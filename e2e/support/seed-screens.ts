@@ -1,0 +1,109 @@
+import { expect, type APIRequestContext } from "@playwright/test";
+
+/** What the layout walk opens: a busy conversation and a system knowledge base with a folder. */
+export interface SeededScreens {
+  conversationId: number;
+  conversationName: string;
+  failedFileName: string;
+  folderName: string;
+  noteName: string;
+}
+
+export const LONG_CONVERSATION_NAME = "Q3 board review: revenue, the hiring plan and the product roadmap for the next two quarters";
+export const FAILED_LINK_NAME = "quarterly-board-review-financial-statements-and-forecast-2025-final-version";
+
+const day = (offsetDays: number, hours = 10) => {
+  const date = new Date();
+  date.setDate(date.getDate() + offsetDays);
+  date.setHours(hours, 0, 0, 0);
+  return date.toISOString();
+};
+
+async function post(request: APIRequestContext, url: string, data: Record<string, unknown>) {
+  const response = await request.post(url, { data });
+  expect(response.status(), `${url}: ${await response.text()}`).toBeLessThan(300);
+  return response.json();
+}
+
+/**
+ * Data that stresses layouts: long names, a failed link with its badge and Retry, reminders with descriptions in
+ * every tab, notes, a file, a folder, and search results from a conversation beside system files.
+ */
+export async function seedScreens(request: APIRequestContext): Promise<SeededScreens> {
+  const conversation = await post(request, "/api/conversations", { name: LONG_CONVERSATION_NAME });
+  await post(request, "/api/conversations", { name: "" });
+  await post(request, "/api/conversations", { name: "Hiring plan" });
+  const id = conversation.id as number;
+
+  await post(request, `/api/conversations/${id}/messages`, { role: "user", content: "Draft the agenda for the Q3 board review." });
+  await post(request, `/api/conversations/${id}/messages`, {
+    role: "model",
+    content: [
+      "Here is a draft agenda for the **Q3 board review**:",
+      "",
+      "1. Revenue against plan, with the regional breakdown",
+      "2. Hiring plan for engineering and sales",
+      "3. Product roadmap for the next two quarters",
+      "",
+      "| Item | Owner | Minutes |",
+      "| --- | --- | --- |",
+      "| Revenue | CFO | 20 |",
+      "| Hiring | VP People | 15 |",
+      "",
+      "See https://example.com/board/q3/agenda-and-supporting-papers-for-the-quarterly-review for the papers.",
+    ].join("\n"),
+  });
+
+  const reminders = [
+    { title: "Send the board deck to every director before the Thursday review", description: "Include the revenue appendix and the hiring plan summary.", dueDate: day(0, 23), priority: "high" },
+    { title: "Confirm the venue", description: "", dueDate: day(-2), priority: "low" },
+    { title: "Review the product roadmap with the leadership team", description: "Two quarters ahead, with the dependencies.", dueDate: day(3), priority: "medium" },
+    { title: "Prepare the quarterly investor letter", description: "", dueDate: day(12), priority: "medium" },
+  ];
+  for (const reminder of reminders) await post(request, "/api/reminders", { ...reminder, conversationId: id });
+
+  // A link that cannot be fetched: kept as a reference, marked Failed, with Retry.
+  const failed = await request.post("/api/process_url", {
+    data: { url: `http://127.0.0.1:9/${FAILED_LINK_NAME}`, conversationId: id, parentId: 0, description: "Board papers", name: FAILED_LINK_NAME },
+  });
+  expect(failed.status(), await failed.text()).toBeLessThan(600);
+  await post(request, "/api/files", {
+    name: "Board review talking points for the chair and the audit committee",
+    type: "note",
+    conversationId: id,
+    parentId: 0,
+    content: "Open with revenue against plan, then hiring, then the roadmap. Keep the board review to ninety minutes.",
+    description: "Talking points",
+  });
+  const upload = await request.post("/api/upload", {
+    multipart: {
+      file: { name: "board-minutes.txt", mimeType: "text/plain", buffer: Buffer.from("Minutes of the board review. Revenue grew eleven percent against plan.") },
+      conversationId: String(id),
+      parentId: "0",
+      description: "Minutes",
+    },
+  });
+  expect(upload.status(), await upload.text()).toBeLessThan(300);
+
+  const folderName = "Board papers and quarterly reviews";
+  const folder = await post(request, "/api/folders", { name: folderName, type: "folder", conversationId: 0, parentId: 0, path: "" });
+  await post(request, "/api/files", {
+    name: "Board calendar",
+    type: "note",
+    conversationId: 0,
+    parentId: folder.id,
+    content: "The board meets in the second week of every quarter.",
+    description: "Calendar",
+  });
+  const note = await post(request, "/api/files", {
+    name: "",
+    type: "note",
+    conversationId: 0,
+    parentId: 0,
+    content: "Board governance principles: independence, accountability and a clear annual calendar for every committee.",
+    description: "A long description of the governance principles the board agreed on at its annual retreat, kept here for reference.",
+  });
+  await post(request, "/api/files", { type: "url", url: "https://example.com/reports/annual-report-2025", name: "example.com - annual-report-2025", conversationId: 0, parentId: 0, description: "Annual report" });
+
+  return { conversationId: id, conversationName: LONG_CONVERSATION_NAME, failedFileName: FAILED_LINK_NAME, folderName, noteName: note.name as string };
+}

@@ -1,0 +1,4 @@
+/** A count with its noun in the right number: "1 chunk", "0 chunks", "3 files". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

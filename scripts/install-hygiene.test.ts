@@ -1,0 +1,34 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import semver from "semver";
+import { describe, expect, it } from "vitest";
+
+// A fresh `npm install` should print nothing that comes from this project: no unknown settings in .npmrc, no
+// package that refuses the Node version `engines` promises, no install script left unreviewed.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+const installed = Object.entries(lock.packages as Record<string, { engines?: { node?: string }; hasInstallScript?: boolean; optional?: boolean }>)
+  .filter(([location]) => location.includes("node_modules/"))
+  .map(([location, entry]) => ({ name: location.slice(location.lastIndexOf("node_modules/") + "node_modules/".length), location, ...entry }));
+
+describe("npm install", () => {
+  it("installs only packages that run on the oldest Node that `engines` accepts", () => {
+    const oldest = semver.minVersion(manifest.engines.node)!.version;
+    const refusing = installed.filter((entry) => entry.engines?.node && !entry.optional && !semver.satisfies(oldest, entry.engines.node));
+    expect(refusing.map((entry) => `${entry.location} needs node ${entry.engines!.node}`)).toEqual([]);
+  });
+
+  it("has an allowScripts decision for every package with an install script", () => {
+    const decided = new Set(Object.keys(manifest.allowScripts ?? {}));
+    expect(installed.filter((entry) => entry.hasInstallScript && !decided.has(entry.name)).map((entry) => entry.location)).toEqual([]);
+  });
+
+  it("finds no setting in the project's .npmrc that npm does not know", () => {
+    const result = spawnSync("npm", ["config", "list", "--location=project"], { cwd: root, encoding: "utf8" });
+    expect(result.status).toBe(0);
+    expect(result.stderr).not.toMatch(/Unknown project config/);
+  });
+});
