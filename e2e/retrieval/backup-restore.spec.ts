@@ -30,7 +30,7 @@ test("Import Vector DB says what it replaces and asks first; a snapshot taken be
 
   await page.getByLabel("Vector database backup file").setInputFiles(backup);
   await confirm.getByRole("button", { name: "Replace and import" }).click();
-  await expect(toastWith(page, "Imported 1 files from the backup.")).toBeVisible();
+  await expect(toastWith(page, "Imported 1 file from the backup.")).toBeVisible();
   await expect(items.getByRole("button", { name: /^Preview Medlar harvest notes/ })).toBeHidden();
   await expect(items.getByRole("button", { name: /^Preview Quince orchard plans/ })).toBeVisible();
 

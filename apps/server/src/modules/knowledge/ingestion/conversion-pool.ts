@@ -7,6 +7,9 @@ import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 
+/** A limit as people read it: whole seconds, or a fraction below one second (tests use short limits). */
+const seconds = (ms: number) => (ms >= 1000 ? String(Math.round(ms / 1000)) : String(Number((ms / 1000).toFixed(2))));
+
 export interface ConversionPoolOptions {
   /** Conversions running at once, one process each. */
   size: number;
@@ -135,7 +138,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
   }
 
   function exitError(code: number | null, signal: NodeJS.Signals | null, killedFor: "memory" | "time" | undefined, stderr: string): Error {
-    if (killedFor === "time") return new ConversionError(`The document took too long to process (more than ${Math.round(options.timeoutMs / 1000)} s)`);
+    if (killedFor === "time") return new ConversionError(`The document took too long to process (more than ${seconds(options.timeoutMs)} s)`);
     if (killedFor === "memory" || /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
       return tooLargeToProcess(`reading it needed more than ${options.memoryMb} MB of memory`);
     }
