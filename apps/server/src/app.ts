@@ -16,9 +16,11 @@ import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createExternalToolsModule } from "./modules/external-tools/external-tools.module.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
 import type { Store } from "./store/open-store.ts";
@@ -109,6 +111,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
+  const externalTools = createExternalToolsModule({
+    db: store.db,
+    hub: createMcpHub({ configPath: config.mcp.configPath, timeoutMs: config.mcp.timeoutMs, log: warn }),
+    approvalTimeoutMs: config.mcp.approvalTimeoutMs,
+    maxResultChars: config.mcp.maxResultChars,
+    warn,
+  });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -124,8 +133,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       search: retrieval.search,
       reminders: reminders.port,
       maxToolSteps: config.maxToolSteps,
+      toolSources: [externalTools.tools.toolsFor],
       warn,
     }),
+    externalTools,
   ];
 
   const routes: { method: string; url: string }[] = [];

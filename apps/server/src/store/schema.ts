@@ -97,6 +97,15 @@ export interface JobsTable {
   updatedAt: string;
 }
 
+export interface ExternalToolSettingsTable {
+  userId: number;
+  server: string;
+  tool: string;
+  enabled: number;
+  ask: number | null;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -106,6 +115,7 @@ export interface Database {
   knowledgeItems: KnowledgeItemsTable;
   blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
+  externalToolSettings: ExternalToolSettingsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

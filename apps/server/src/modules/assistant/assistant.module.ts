@@ -2,6 +2,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { AssistantTool } from "./tools/assistant-tool.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
@@ -12,6 +13,11 @@ import { createReminderTool } from "./tools/create-reminder-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
+
+export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
+
+/** Adds tools to a user's turns (the external tools module's toolsFor). */
+export type ToolSource = (userId: number) => Promise<AssistantTool[]>;
 
 /**
  * The assistant: whole chat turns run on the server (POST /api/conversations/{id}/turn), with tools that call
@@ -24,10 +30,12 @@ export function createAssistantModule(deps: {
   search: DocumentSearchPort;
   reminders: RemindersPort;
   maxToolSteps: number;
+  /** Tools added per user for each turn (external MCP tools). */
+  toolSources?: ToolSource[];
   warn(message: string, error?: unknown): void;
 }): AppModule {
   const service = createAssistantService(deps);
-  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch)]);
+  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch)], deps.toolSources, deps.warn);
   const chatTurns = createChatTurnService({
     llm: deps.llm,
     resolveModel: service.resolveModel,

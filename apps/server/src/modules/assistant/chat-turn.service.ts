@@ -10,7 +10,7 @@ import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
 import { isAbort, modelFailure, withModelTimeout } from "./model-call.ts";
 import { sagePersona } from "./sage-persona.ts";
-import type { ToolOutcome } from "./tools/assistant-tool.ts";
+import type { ToolContext, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { turnHistory } from "./turn-history.ts";
 
@@ -146,6 +146,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       try {
         const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
         const system = sagePersona(now());
+        const tools = await deps.tools.forUser(userId);
         let lastTool = "";
         let reminderCreated = false;
         for (let step = 1; ; step++) {
@@ -157,7 +158,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
               modelId: turn.modelId,
               system,
               messages,
-              tools: deps.tools.declarations,
+              tools: tools.declarations,
               signal: withModelTimeout(signal),
               onText: (text) => {
                 streamed += text;
@@ -190,7 +191,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           }
           const callId = call.id || `call-${step}`;
           send("tool-call", { id: callId, name: call.name, args: call.args });
-          const outcome = await runTool(call, turn, ledger.cite, signal);
+          const outcome = await runTool(tools, call, turn, { cite: ledger.cite, emit: send }, signal);
           if (signal.aborted) return { messages: save() };
           send("tool-result", { id: callId, name: call.name, result: outcome.result });
           if (outcome.reminder) {
@@ -212,11 +213,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   };
 
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(call: LlmToolCall, turn: PreparedTurn, cite: (results: readonly SearchResult[]) => Citation[], signal: AbortSignal): Promise<ToolOutcome> {
-    const tool = deps.tools.find(call.name);
+  async function runTool(
+    tools: Pick<ToolRegistry, "find">,
+    call: LlmToolCall,
+    turn: PreparedTurn,
+    helpers: Pick<ToolContext, "cite" | "emit">,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome> {
+    const tool = tools.find(call.name);
     if (!tool) return { result: { success: false, error: `Unknown function: ${call.name}` } };
     try {
-      return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, cite });
+      return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, ...helpers });
     } catch (error) {
       if (isAbort(error) && signal.aborted) return { result: { success: false, error: "Stopped" } };
       deps.log(`tool ${call.name} failed`, error);

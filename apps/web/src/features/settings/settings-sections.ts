@@ -1,6 +1,7 @@
 export const SETTINGS_SECTIONS = [
   { id: "knowledge-base", label: "Knowledge Base" },
   { id: "user-preferences", label: "User Preferences" },
+  { id: "tools", label: "Tools" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

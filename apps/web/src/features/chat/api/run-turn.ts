@@ -9,6 +9,7 @@ import {
   turnErrorEventSchema,
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
+import { approvalRequiredEventSchema, type ApprovalRequest } from "@sage/contracts/external-tools";
 import { messageSchema, type Citation, type Message } from "@sage/contracts/conversations";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { z } from "zod";
@@ -23,6 +24,7 @@ export type TurnEvent =
   | { type: "tool-result"; id: string; name: string; result: unknown }
   | { type: "reminder-created"; reminder: Reminder }
   | { type: "notice"; text: string }
+  | ({ type: "approval-required" } & ApprovalRequest)
   | ({ type: "error" } & z.infer<typeof turnErrorEventSchema>)
   | { type: "done"; messages: Message[] };
 
@@ -34,6 +36,7 @@ const schemas = {
   "tool-result": toolResultEventSchema,
   "reminder-created": reminderCreatedEventSchema,
   notice: noticeEventSchema,
+  "approval-required": approvalRequiredEventSchema,
   error: turnErrorEventSchema,
   done: doneEventSchema,
 } as const;

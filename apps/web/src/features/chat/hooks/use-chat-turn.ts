@@ -1,10 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS, chatApiError } from "@sage/contracts/chat-turn";
 import type { Message } from "@sage/contracts/conversations";
+import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
+import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
 import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, type LiveTurn } from "../live-turn";
 
@@ -31,6 +33,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [pendingUser, setPendingUser] = useState<string | null>(null);
   const [live, setLive] = useState<LiveTurn>(EMPTY_LIVE_TURN);
   const [notice, setNotice] = useState<string | null>(null);
+  const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -56,7 +59,10 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           userSaved = true;
           addMessages([event.message]);
           setPendingUser(null);
+        } else if (event.type === "approval-required") {
+          setApprovals((list) => [...list, { approvalId: event.approvalId, name: event.name, args: event.args }]);
         } else if (event.type === "tool-result") {
+          setApprovals([]);
           const failure = toolFailure(event.result);
           if (failure) toast({ title: "Error", description: failure, variant: "destructive" });
         } else if (event.type === "reminder-created") {
@@ -92,11 +98,22 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       }
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
+      setApprovals([]);
       setPendingUser(null);
       setSending(false);
     }
     return { nothingSaved: !userSaved && !controller.signal.aborted };
   }
 
-  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice };
+  /** The user's answer to a tool call waiting for approval; the card goes once the server took it. */
+  async function answer(approvalId: string, approved: boolean) {
+    try {
+      await answerApproval(approvalId, { approved });
+      setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
+    } catch (error) {
+      toast({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
+    }
+  }
+
+  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice, approvals, answer };
 }
