@@ -1,7 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchema } from "../llm/llm.ts";
 import type { McpServerEntry } from "./mcp-config.ts";
@@ -26,6 +23,18 @@ export class McpCallError extends Error {}
 
 const STDERR_KEPT = 2_000;
 const MAX_BACKOFF_MS = 60_000;
+
+/** The SDK loads on the first server start, so SAGE's own start-up does not pay for it. */
+const loadSdk = async () => {
+  const [client, sse, stdio, streamable] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]);
+  return { ...client, ...sse, ...stdio, ...streamable };
+};
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 /** 1 s, 2 s, 4 s ... up to a minute between restarts. */
 export const restartDelay = (failures: number, baseMs: number) => Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, failures - 1));
@@ -64,12 +73,12 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
   let stderr = "";
   let closed = false;
 
-  function transportFor(useSse: boolean): Transport {
+  function transportFor(sdk: Sdk, useSse: boolean): Transport {
     if ("stdio" in entry) {
-      const transport = new StdioClientTransport({
+      const transport = new sdk.StdioClientTransport({
         command: entry.stdio.command,
         args: entry.stdio.args,
-        env: { ...getDefaultEnvironment(), ...entry.stdio.env },
+        env: { ...sdk.getDefaultEnvironment(), ...entry.stdio.env },
         cwd: entry.stdio.cwd,
         stderr: "pipe",
       });
@@ -79,7 +88,7 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
     if (!("http" in entry)) throw new McpCallError(error ?? "Invalid server entry");
     const url = new URL(entry.http.url);
     const requestInit = { headers: entry.http.headers };
-    return useSse ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return useSse ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   }
 
   function fail(message: string) {
@@ -90,8 +99,9 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
   }
 
   async function connect(useSse: boolean): Promise<Client> {
-    const next = new Client({ name: "sage", version: "1.0.0" });
-    await withTimeout(next.connect(transportFor(useSse)), options.timeoutMs, `did not start within ${Math.round(options.timeoutMs / 1000)} s`);
+    const sdk = await loadSdk();
+    const next = new sdk.Client({ name: "sage", version: "1.0.0" });
+    await withTimeout(next.connect(transportFor(sdk, useSse)), options.timeoutMs, `did not start within ${Math.round(options.timeoutMs / 1000)} s`);
     return next;
   }
 
