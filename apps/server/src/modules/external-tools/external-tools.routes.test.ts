@@ -6,6 +6,7 @@ import { mcpTestServerEntry } from "@sage/testkit/mcp-test-server-entry";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { turnEvents as events } from "../../test/turn-events.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -37,12 +38,6 @@ afterEach(async () => {
   temp.remove();
 });
 
-function events(body: string): [string, any][] {
-  return body
-    .split("\n\n")
-    .filter(Boolean)
-    .map((block) => [/^event: (.*)$/m.exec(block)![1]!, JSON.parse(/^data: (.*)$/m.exec(block)![1]!)]);
-}
 const turn = (content: string) => t.app.inject({ method: "POST", url: `/api/conversations/${conversationId}/turn`, payload: { content }, headers: { cookie } });
 const tools = async (as = cookie) => (await t.app.inject({ method: "GET", url: "/api/tools", headers: { cookie: as } })).json();
 /** The listing once no server is still starting (a tsx start takes seconds on a busy machine). */

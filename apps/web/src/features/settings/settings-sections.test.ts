@@ -9,4 +9,7 @@ describe("parseSettingsSection", () => {
   it("accepts the user preferences section", () => {
     expect(parseSettingsSection("user-preferences")).toBe("user-preferences");
   });
+  it("accepts the tools section", () => {
+    expect(parseSettingsSection("tools")).toBe("tools");
+  });
 });
