@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { EXTERNAL_TOOL_TEXTS } from "@sage/contracts/external-tools";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { startMcpHttpServer } from "@sage/testkit/mcp-http-test-server";
 import { mcpTestServerEntry } from "@sage/testkit/mcp-test-server-entry";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -186,6 +187,24 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     gemini.script({ functionCalls: [{ name: "notes__read_note", args: { name: "x" } }] }, { text: "Done." });
     await turn("Read");
     expect(functionResponse()).toMatchObject({ success: true });
+  });
+
+  it("reaches a server over Streamable HTTP, with the configured headers", async () => {
+    const remote = await startMcpHttpServer({ token: "secret-token" });
+    try {
+      await start({ remote: { url: remote.url, headers: { Authorization: "Bearer secret-token" } }, refused: { url: remote.url } });
+      const { servers } = await startedTools();
+      expect(servers.map((server: any) => [server.name, server.transport, server.state])).toEqual([
+        ["remote", "http", "connected"],
+        ["refused", "http", "failed"],
+      ]);
+      expect(servers[0].tools).toEqual([{ name: "echo", modelName: "remote__echo", description: "Echo the text back", readOnly: true, enabled: true, ask: false }]);
+      gemini.script({ functionCalls: [{ name: "remote__echo", args: { text: "hello" } }] }, { text: "It echoed." });
+      await turn("Echo hello");
+      expect(functionResponse()).toEqual({ success: true, result: "echo: hello" });
+    } finally {
+      await remote.close();
+    }
   });
 
   it("a file that is not JSON leaves SAGE working with no external tools, and says why", async () => {
