@@ -20,6 +20,8 @@ const EXTERNAL = [
   "word-extractor",
   "@mozilla/readability",
   "undici",
+  // External tools (decision 017): the MCP SDK loads on a tool server's first start.
+  "@modelcontextprotocol/sdk",
   // Document types and OCR (decision 009): parsers and workers that load on first use, native sharp and canvas.
   "tesseract.js",
   "@tesseract.js-data/eng",

@@ -62,7 +62,15 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
   const chat = requests.filter((request) => request.action === "streamGenerateContent");
   expect(chat).toHaveLength(1);
   expect(chat[0].body.systemInstruction.parts[0].text).toContain("SAGE");
-  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory"]);
+  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual([
+    "createReminder",
+    "searchDocuments",
+    "performWebSearch",
+    "saveMemory",
+    // The e2e server's external tools (e2e/support/start-server.mjs).
+    "notes__read_note",
+    "notes__write_note",
+  ]);
 });
 
 test("Stop keeps what was shown and saves it", async ({ page }) => {

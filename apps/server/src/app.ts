@@ -18,10 +18,12 @@ import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createExternalToolsModule } from "./modules/external-tools/external-tools.module.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
 import type { Store } from "./store/open-store.ts";
@@ -118,6 +120,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store });
   const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, parts: [memory.backup], warn });
+  const externalTools = createExternalToolsModule({
+    db: store.db,
+    hub: createMcpHub({ configPath: config.mcp.configPath, timeoutMs: config.mcp.timeoutMs, log: warn }),
+    approvalTimeoutMs: config.mcp.approvalTimeoutMs,
+    maxResultChars: config.mcp.maxResultChars,
+    warn,
+  });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -135,8 +144,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       reminders: reminders.port,
       memory: memory.port,
       maxToolSteps: config.maxToolSteps,
+      toolSources: [externalTools.tools.toolsFor],
       warn,
     }),
+    externalTools,
   ];
 
   const routes: { method: string; url: string }[] = [];

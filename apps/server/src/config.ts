@@ -31,6 +31,10 @@ const envSchema = z.object({
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
   SAGE_ALLOWED_MODELS: z.string().optional(),
   SAGE_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
+  SAGE_MCP_CONFIG: z.string().min(1).optional(),
+  SAGE_MCP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  SAGE_MCP_APPROVAL_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  SAGE_MCP_MAX_RESULT_CHARS: z.coerce.number().int().min(100).default(20_000),
   GEMINI_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -67,6 +71,13 @@ export interface Config {
   fetchAllowPrivate: boolean;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
+  /** External tools: the administrator's MCP server file and the limits every call runs under. */
+  mcp: {
+    configPath: string;
+    timeoutMs: number;
+    approvalTimeoutMs: number;
+    maxResultChars: number;
+  };
   llm: {
     provider: "gemini" | "openai-compatible" | "none";
     chatModel: string;
@@ -141,6 +152,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, env: pickDefined(env, CONVERSION_ENV) },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
+    mcp: {
+      configPath: path.resolve(e.SAGE_MCP_CONFIG ?? path.join(e.SAGE_DATA_DIR, "mcp.json")),
+      timeoutMs: e.SAGE_MCP_TIMEOUT_MS,
+      approvalTimeoutMs: e.SAGE_MCP_APPROVAL_TIMEOUT_MS,
+      maxResultChars: e.SAGE_MCP_MAX_RESULT_CHARS,
+    },
     llm: {
       provider,
       chatModel: e.SAGE_CHAT_MODEL,

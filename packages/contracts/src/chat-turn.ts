@@ -14,6 +14,7 @@ import { reminderSchema } from "./reminders.ts";
  *   tool-result       { id, name, result }         what the tool gave back to the model
  *   reminder-created  { reminder }                 a reminder the assistant created
  *   memory-saved      { memory }                   a memory the assistant saved (saveMemory); the chat offers Undo
+ *   approval-required { approvalId, name, args }   an external tool waits for the user's answer (POST /api/approvals/{approvalId})
  *   notice            { text }                     a reply that is not from the model (no model configured); never saved
  *   error             { error, code, status, statusText }  a failure (the status a JSON reply would have had)
  *   done              { messages }                 the saved model messages; last event of every turn that saved
@@ -36,6 +37,7 @@ export const toolCallEventSchema = z.object({ id: z.string(), name: z.string(), 
 export const toolResultEventSchema = z.object({ id: z.string(), name: z.string(), result: z.unknown() });
 export const reminderCreatedEventSchema = z.object({ reminder: reminderSchema });
 export const memorySavedEventSchema = z.object({ memory: memorySchema });
+export { approvalRequiredEventSchema } from "./external-tools.ts";
 export const noticeEventSchema = z.object({ text: z.string() });
 export const turnErrorEventSchema = z.object({ error: z.string(), code: z.string().optional(), status: z.number().optional(), statusText: z.string().optional() });
 export const doneEventSchema = z.object({ messages: z.array(messageSchema) });

@@ -138,6 +138,15 @@ export interface MemorySettingsTable {
   enabled: number;
 }
 
+export interface ExternalToolSettingsTable {
+  userId: number;
+  server: string;
+  tool: string;
+  enabled: number;
+  ask: number | null;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -151,6 +160,7 @@ export interface Database {
   memorySettings: MemorySettingsTable;
   knowledgeSnapshots: KnowledgeSnapshotsTable;
   knowledgeRestores: KnowledgeRestoresTable;
+  externalToolSettings: ExternalToolSettingsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -5,6 +5,7 @@ import type { ConversationMessagesPort } from "../conversations/conversations.mo
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
+import type { AssistantTool } from "./tools/assistant-tool.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
 import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
@@ -14,6 +15,11 @@ import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
+
+export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
+
+/** Adds tools to a user's turns (the external tools module's toolsFor). */
+export type ToolSource = (userId: number) => Promise<AssistantTool[]>;
 
 /**
  * The assistant: whole chat turns run on the server (POST /api/conversations/{id}/turn), with tools that call
@@ -27,10 +33,16 @@ export function createAssistantModule(deps: {
   reminders: RemindersPort;
   memory: MemoryPort;
   maxToolSteps: number;
+  /** Tools added per user for each turn (external MCP tools). */
+  toolSources?: ToolSource[];
   warn(message: string, error?: unknown): void;
 }): AppModule {
   const service = createAssistantService(deps);
-  const tools = createToolRegistry([createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)]);
+  const tools = createToolRegistry(
+    [createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)],
+    deps.toolSources,
+    deps.warn,
+  );
   const chatTurns = createChatTurnService({
     llm: deps.llm,
     resolveModel: service.resolveModel,

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { LLM_NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { turnEvents as events } from "../../test/turn-events.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -22,14 +23,6 @@ async function start(env: Record<string, string> = {}, options: { noModel?: bool
 
 beforeEach(() => gemini.reset());
 afterEach(async () => t?.close());
-
-/** Parses a server-sent event body into [event, data] pairs. */
-function events(body: string): [string, any][] {
-  return body
-    .split("\n\n")
-    .filter(Boolean)
-    .map((block) => [/^event: (.*)$/m.exec(block)![1]!, JSON.parse(/^data: (.*)$/m.exec(block)![1]!)]);
-}
 
 const turn = (content: string, extra: object = {}, as = cookie, id = conversationId) =>
   t.app.inject({ method: "POST", url: `/api/conversations/${id}/turn`, payload: { content, ...extra }, headers: { cookie: as } });

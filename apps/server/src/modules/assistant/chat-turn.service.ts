@@ -12,7 +12,7 @@ import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
 import { isAbort, modelFailure, withModelTimeout } from "./model-call.ts";
 import { sagePersona } from "./sage-persona.ts";
-import type { ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
+import type { ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { turnHistory } from "./turn-history.ts";
 
@@ -162,7 +162,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
         const { memory, off } = await gatherMemory(turn);
         const system = sagePersona(now(), memory);
-        const tools = deps.tools.declarationsWithout(off);
+        const tools = await deps.tools.forUser(userId, off);
         let lastTool = "";
         let reminderCreated = false;
         for (let step = 1; ; step++) {
@@ -174,7 +174,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
               modelId: turn.modelId,
               system,
               messages,
-              tools,
+              tools: tools.declarations,
               signal: withModelTimeout(signal),
               onText: (text) => {
                 streamed += text;
@@ -207,7 +207,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           }
           const callId = call.id || `call-${step}`;
           send("tool-call", { id: callId, name: call.name, args: call.args });
-          const outcome = await runTool(call, turn, ledger.cite, signal, off);
+          const outcome = await runTool(tools, call, turn, { cite: ledger.cite, emit: send }, signal);
           if (signal.aborted) return { messages: save() };
           send("tool-result", { id: callId, name: call.name, result: outcome.result });
           if (outcome.reminder) {
@@ -230,11 +230,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   };
 
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(call: LlmToolCall, turn: PreparedTurn, cite: (results: readonly SearchResult[]) => Citation[], signal: AbortSignal, off: ReadonlySet<ToolFeature>): Promise<ToolOutcome> {
-    const tool = deps.tools.find(call.name);
-    if (!tool || (tool.feature && off.has(tool.feature))) return { result: { success: false, error: `Unknown function: ${call.name}` } };
+  async function runTool(
+    tools: Pick<ToolRegistry, "find">,
+    call: LlmToolCall,
+    turn: PreparedTurn,
+    helpers: Pick<ToolContext, "cite" | "emit">,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome> {
+    const tool = tools.find(call.name);
+    if (!tool) return { result: { success: false, error: `Unknown function: ${call.name}` } };
     try {
-      return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, cite });
+      return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, ...helpers });
     } catch (error) {
       if (isAbort(error) && signal.aborted) return { result: { success: false, error: "Stopped" } };
       deps.log(`tool ${call.name} failed`, error);

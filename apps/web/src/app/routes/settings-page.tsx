@@ -3,6 +3,7 @@ import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
 import { useConversations } from "@/features/conversations/api/get-conversations";
 import { displayName } from "@/features/conversations/conversation-list-view";
+import { ToolsSection } from "@/features/external-tools/components/tools-section";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
@@ -33,7 +34,9 @@ export function SettingsPage() {
           <SettingsMenu current={section} onSelect={(next) => setSearchParams({ section: next }, { replace: true })} />
         </aside>
         <div className="min-w-0 flex-1">
-          {section === "user-preferences" ? (
+          {section === "tools" ? (
+            <ToolsSection />
+          ) : section === "user-preferences" ? (
             <div className="flex flex-col gap-6">
               <UserPreferences
                 themeChoice={isSystemTheme ? "system" : theme}

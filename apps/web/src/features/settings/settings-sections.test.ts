@@ -10,4 +10,7 @@ describe("parseSettingsSection", () => {
     expect(parseSettingsSection("user-preferences")).toBe("user-preferences");
     expect(parseSettingsSection("memory")).toBe("memory");
   });
+  it("accepts the tools section", () => {
+    expect(parseSettingsSection("tools")).toBe("tools");
+  });
 });

@@ -2,6 +2,7 @@ export const SETTINGS_SECTIONS = [
   { id: "knowledge-base", label: "Knowledge Base" },
   { id: "user-preferences", label: "User Preferences" },
   { id: "memory", label: "Memory" },
+  { id: "tools", label: "Tools" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

@@ -14,6 +14,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Numbers document passages for this turn, so the model can cite them as [n] and the answer shows them. */
   cite(results: readonly SearchResult[]): Citation[];
+  /** Sends an event on the turn's stream (approval-required, while a run waits for the user). */
+  emit(event: string, data: unknown): void;
 }
 
 /** What a tool run produced. */

@@ -10,6 +10,7 @@ import {
   turnErrorEventSchema,
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
+import { approvalRequiredEventSchema, type ApprovalRequest } from "@sage/contracts/external-tools";
 import { messageSchema, type Citation, type Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
@@ -26,6 +27,7 @@ export type TurnEvent =
   | { type: "reminder-created"; reminder: Reminder }
   | { type: "memory-saved"; memory: Memory }
   | { type: "notice"; text: string }
+  | ({ type: "approval-required" } & ApprovalRequest)
   | ({ type: "error" } & z.infer<typeof turnErrorEventSchema>)
   | { type: "done"; messages: Message[] };
 
@@ -38,6 +40,7 @@ const schemas = {
   "reminder-created": reminderCreatedEventSchema,
   "memory-saved": memorySavedEventSchema,
   notice: noticeEventSchema,
+  "approval-required": approvalRequiredEventSchema,
   error: turnErrorEventSchema,
   done: doneEventSchema,
 } as const;

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { useChatTurn } from "../hooks/use-chat-turn";
+import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
 import { RememberedLine } from "./remembered-line";
@@ -37,7 +38,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
 
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, turn.pendingUser, turn.live, turn.notice]);
+  }, [messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
 
   async function send(text: string) {
     const content = text.trim();
@@ -63,6 +64,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           {turn.pendingUser !== null && <ChatMessage role="user" content={turn.pendingUser} />}
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
+          ))}
+          {turn.approvals.map((approval) => (
+            <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}
           {turn.notice && <ChatMessage role="ai" content={turn.notice} notice />}
           {turn.remembered.map((memory) => (

@@ -2,10 +2,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS, chatApiError } from "@sage/contracts/chat-turn";
 import type { Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
+import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/error-message";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
+import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
 import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, type LiveTurn } from "../live-turn";
 
@@ -34,6 +36,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [notice, setNotice] = useState<string | null>(null);
   /** Memories SAGE saved in this conversation while it was open, each shown with an Undo. */
   const [remembered, setRemembered] = useState<Memory[]>([]);
+  const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -59,7 +62,10 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           userSaved = true;
           addMessages([event.message]);
           setPendingUser(null);
+        } else if (event.type === "approval-required") {
+          setApprovals((list) => [...list, { approvalId: event.approvalId, name: event.name, args: event.args }]);
         } else if (event.type === "tool-result") {
+          setApprovals([]);
           const failure = toolFailure(event.result);
           if (failure) toast({ title: "Error", description: failure, variant: "destructive" });
         } else if (event.type === "reminder-created") {
@@ -98,6 +104,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       }
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
+      setApprovals([]);
       setPendingUser(null);
       setSending(false);
     }
@@ -105,5 +112,15 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   }
 
   const forgetShown = (id: number) => setRemembered((list) => list.filter((memory) => memory.id !== id));
-  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice, remembered, forgetShown };
+  /** The user's answer to a tool call waiting for approval; the card goes once the server took it. */
+  async function answer(approvalId: string, approved: boolean) {
+    try {
+      await answerApproval(approvalId, { approved });
+      setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
+    } catch (error) {
+      toast({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
+    }
+  }
+
+  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice, approvals, answer, remembered, forgetShown };
 }

@@ -1,0 +1,29 @@
+import type { Kysely } from "kysely";
+import type { AppModule } from "../../http/app-module.ts";
+import type { McpHub } from "../../providers/mcp/mcp-hub.ts";
+import type { Database } from "../../store/schema.ts";
+import { createApprovals } from "./approvals.ts";
+import { registerExternalToolsRoutes } from "./external-tools.routes.ts";
+import { createExternalToolsService } from "./external-tools.service.ts";
+import { createToolSettingsRepo } from "./tool-settings.repo.ts";
+
+/**
+ * External tools: the MCP servers of the administrator's file, offered to the assistant per user (its
+ * `toolsFor` port), the Tools settings (GET /api/tools, PATCH /api/tools/settings) and approvals
+ * (GET /api/approvals, POST /api/approvals/{id}). The servers stop when the app closes.
+ */
+export function createExternalToolsModule(deps: { db: Kysely<Database>; hub: McpHub; approvalTimeoutMs: number; maxResultChars: number; warn(message: string, error?: unknown): void }) {
+  const approvals = createApprovals({ timeoutMs: deps.approvalTimeoutMs });
+  const service = createExternalToolsService({ hub: deps.hub, settings: createToolSettingsRepo(deps.db), approvals, maxResultChars: deps.maxResultChars, log: deps.warn });
+  const module: AppModule & { tools: { toolsFor: typeof service.toolsFor } } = {
+    register(app) {
+      registerExternalToolsRoutes(app, { service, approvals });
+      app.addHook("onClose", async () => {
+        approvals.closeAll();
+        await deps.hub.close();
+      });
+    },
+    tools: { toolsFor: service.toolsFor },
+  };
+  return module;
+}

@@ -1,0 +1,42 @@
+import type { ApprovalRequest } from "@sage/contracts/external-tools";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+interface ApprovalCardProps {
+  approval: ApprovalRequest;
+  onAnswer: (approved: boolean) => Promise<void>;
+}
+
+/** A tool call waiting for the user: which tool, with which arguments, and Approve / Decline. */
+export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
+  const [busy, setBusy] = useState(false);
+  const headingId = `approval-${approval.approvalId}`;
+  const answer = async (approved: boolean) => {
+    setBusy(true);
+    try {
+      await onAnswer(approved);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li>
+      <section role="group" aria-labelledby={headingId} className="flex flex-col gap-2 rounded-xl border border-amber-500/60 bg-amber-50 p-3 text-sm dark:bg-amber-950/30" data-testid="approval-card">
+        <h3 id={headingId} className="font-semibold">
+          SAGE wants to run <span className="font-mono">{approval.name}</span>
+        </h3>
+        <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
+          {JSON.stringify(approval.args, null, 2)}
+        </pre>
+        <div className="flex gap-2">
+          <Button size="sm" disabled={busy} onClick={() => void answer(true)}>
+            Approve
+          </Button>
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => void answer(false)}>
+            Decline
+          </Button>
+        </div>
+      </section>
+    </li>
+  );
+}

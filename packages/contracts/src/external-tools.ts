@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * External tools (MCP servers the administrator listed in SAGE_MCP_CONFIG). The web API only reads their state
+ * and keeps each user's choices; it can never define or start a server.
+ */
+export const mcpServerStateSchema = z.enum(["connected", "starting", "failed"]);
+export type McpServerState = z.infer<typeof mcpServerStateSchema>;
+
+export const externalToolSchema = z.object({
+  /** The tool's name on its server. */
+  name: z.string(),
+  /** The name the model sees: `<server>__<tool>`, cut to the model's function-name rules. */
+  modelName: z.string(),
+  description: z.string(),
+  /** The server marks it read-only (readOnlyHint): it runs without asking. */
+  readOnly: z.boolean(),
+  enabled: z.boolean(),
+  /** Ask before running (true by default unless the tool is read-only). */
+  ask: z.boolean(),
+});
+export type ExternalTool = z.infer<typeof externalToolSchema>;
+
+export const externalServerSchema = z.object({
+  name: z.string(),
+  transport: z.enum(["stdio", "http"]),
+  state: mcpServerStateSchema,
+  error: z.string().optional(),
+  tools: z.array(externalToolSchema),
+});
+export type ExternalServer = z.infer<typeof externalServerSchema>;
+
+/** GET /api/tools */
+export const externalToolsResponseSchema = z.object({ servers: z.array(externalServerSchema), /** The config file could not be read. */ error: z.string().optional() });
+export type ExternalToolsResponse = z.infer<typeof externalToolsResponseSchema>;
+
+/** PATCH /api/tools/settings: one user's choice for one tool. */
+export const toolSettingRequestSchema = z
+  .object({
+    server: z.string().min(1).max(200),
+    tool: z.string().min(1).max(200),
+    enabled: z.boolean().optional(),
+    ask: z.boolean().optional(),
+  })
+  .refine((value) => value.enabled !== undefined || value.ask !== undefined, "enabled or ask is required");
+export type ToolSettingRequest = z.infer<typeof toolSettingRequestSchema>;
+
+/** POST /api/approvals/{approvalId} */
+export const approvalDecisionSchema = z.object({ approved: z.boolean() });
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
+/** The turn's `approval-required` event, and GET /api/approvals' items (the user's calls waiting for an answer). */
+export const approvalRequiredEventSchema = z.object({ approvalId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
+export type ApprovalRequest = z.infer<typeof approvalRequiredEventSchema>;
+export const pendingApprovalsResponseSchema = z.object({ approvals: z.array(approvalRequiredEventSchema) });
+
+/** What the model is told when a call did not run. */
+export const EXTERNAL_TOOL_TEXTS = {
+  declined: "The user declined to run this tool.",
+  approvalTimedOut: "The user did not answer the approval request in time, so the tool was not run.",
+  approvalNotFound: "No approval is waiting under this id",
+  unknownTool: "Unknown tool",
+  truncated: (shown: number, total: number) => `\n[Result cut to ${shown} of ${total} characters]`,
+  timedOut: (server: string, ms: number) => `The tool server "${server}" did not answer within ${Math.round(ms / 1000)} s.`,
+  serverFailed: (server: string, message: string) => `The tool server "${server}" failed: ${message}`,
+} as const;
+
+export const approvalParamsSchema = z.object({ approvalId: z.string().min(1).max(100) });
