@@ -1,7 +1,7 @@
 /**
  * A small stdio MCP server for tests, built with the official SDK: `read_note` (read-only) and `write_note`
  * (writes a file in NOTES_DIR). With MCP_TEST_FAULTS=1 it also offers `crash` (the process exits mid-call),
- * `hang` (never answers) and `big` (a very long answer). Plain JavaScript, so it starts without a loader.
+ * `hang` (never answers), `garbage` (prints non-protocol lines on stdout, then answers) and `big` (a very long answer). Plain JavaScript, so it starts without a loader.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
@@ -34,6 +34,10 @@ server.registerTool(
 if (process.env.MCP_TEST_FAULTS === "1") {
   server.registerTool("crash", { description: "Exits in the middle of the call", annotations: { readOnlyHint: true } }, async () => process.exit(3));
   server.registerTool("hang", { description: "Never answers", annotations: { readOnlyHint: true } }, () => new Promise(() => undefined));
+  server.registerTool("garbage", { description: "Prints lines that are not the protocol, then answers", annotations: { readOnlyHint: true } }, async () => {
+    process.stdout.write("this is not JSON-RPC\n{\"broken\": \n\u0000\u0001 binary noise\n");
+    return text("answered after the noise");
+  });
   server.registerTool("big", { description: "Answers 100,000 characters", annotations: { readOnlyHint: true } }, async () => text("x".repeat(100_000)));
 }
 

@@ -170,6 +170,37 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(big.result).toBe("x".repeat(1000) + EXTERNAL_TOOL_TEXTS.truncated(1000, 100_000));
   });
 
+  it("a server that prints garbage fails only its own calls: noise mid-call is skipped, a program that never speaks MCP is shown failed", async () => {
+    const pidFile = path.join(temp.dir, "noisy.pid");
+    const noisy = { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => console.log("hello, this is not MCP {"), 50)`] };
+    await start({ faulty: mcpTestServerEntry({ notesDir, faults: true }), noisy, notes: mcpTestServerEntry({ notesDir }) }, { SAGE_MCP_TIMEOUT_MS: "6000" });
+    const { servers } = await startedTools();
+    expect(servers.map((server: any) => [server.name, server.state])).toEqual([
+      ["faulty", "connected"],
+      ["noisy", "failed"],
+      ["notes", "connected"],
+    ]);
+    expect(servers[1].error).toMatch(/did not start within 6 s/);
+    // The program that never spoke MCP is not left running.
+    const alive = () => {
+      try {
+        process.kill(Number(readFileSync(pidFile, "utf8")), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(alive, { timeout: 5_000, interval: 100 }).toBe(false);
+    gemini.script({ functionCalls: [{ name: "faulty__garbage", args: {} }] }, { text: "It answered." });
+    const received = events((await turn("Make noise")).body);
+    expect(received.at(-1)![0]).toBe("done");
+    expect(functionResponse()).toEqual({ success: true, result: "answered after the noise" });
+    gemini.script({ functionCalls: [{ name: "notes__read_note", args: { name: "none" } }] }, { text: "Nothing there." });
+    await turn("Read a note");
+    expect(functionResponse()).toMatchObject({ success: true, result: "No note named none" });
+    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+  });
+
   it("a bad entry is shown with its error while the other servers work", async () => {
     await start({ broken: { args: ["--nothing"] }, missing: { command: path.join(temp.dir, "no-such-program") }, notes: mcpTestServerEntry({ notesDir }) });
     const { servers } = await startedTools();

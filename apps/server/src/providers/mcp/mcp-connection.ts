@@ -101,7 +101,15 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
   async function connect(useSse: boolean): Promise<Client> {
     const sdk = await loadSdk();
     const next = new sdk.Client({ name: "sage", version: "1.0.0" });
-    await withTimeout(next.connect(transportFor(sdk, useSse)), options.timeoutMs, `did not start within ${Math.round(options.timeoutMs / 1000)} s`);
+    const transport = transportFor(sdk, useSse);
+    try {
+      await withTimeout(next.connect(transport), options.timeoutMs, `did not start within ${Math.round(options.timeoutMs / 1000)} s`);
+    } catch (reason) {
+      // A program that never finished the handshake would otherwise keep running with nobody reading it.
+      await next.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      throw reason;
+    }
     return next;
   }
 
