@@ -118,7 +118,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
-  const memory = createMemoryModule({ store });
+  const memory = createMemoryModule({ store, semantic: retrieval.semantic, warn });
   const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, parts: [memory.backup], warn });
   const externalTools = createExternalToolsModule({
     db: store.db,

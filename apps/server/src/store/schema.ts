@@ -133,6 +133,13 @@ export interface MemoriesTable {
   updatedAt: string;
 }
 
+export interface MemoryVectorsTable {
+  memoryId: number;
+  embedderId: string;
+  /** Float32 values, little-endian. */
+  vector: Buffer;
+}
+
 export interface MemorySettingsTable {
   userId: number;
   enabled: number;
@@ -158,6 +165,7 @@ export interface Database {
   jobs: JobsTable;
   memories: MemoriesTable;
   memorySettings: MemorySettingsTable;
+  memoryVectors: MemoryVectorsTable;
   knowledgeSnapshots: KnowledgeSnapshotsTable;
   knowledgeRestores: KnowledgeRestoresTable;
   externalToolSettings: ExternalToolSettingsTable;

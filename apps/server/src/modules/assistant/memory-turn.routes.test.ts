@@ -1,6 +1,8 @@
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { MEMORY_ERRORS } from "@sage/contracts/memories";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
 let gemini: FakeGemini;
@@ -91,5 +93,24 @@ describe("memory in assistant turns", () => {
     const carried = system.split("\n").filter((line) => line.startsWith("- "));
     expect(carried.length).toBeLessThan(41);
     expect(carried.join("\n").length).toBeLessThanOrEqual(2000);
+  });
+
+  it("over the budget with an embedder, a memory is found by meaning too (the same hybrid as search)", async () => {
+    await t.close();
+    const embedder = createFakeEmbedder({ related: [["calendar", "diary"]] });
+    t = await createTestApp({
+      env: { GEMINI_API_KEY: "memory-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_ALLOWED_MODELS: "gemini-2.5-flash" },
+      providers: (config) => ({ ...createProviders(config), embedder }),
+    });
+    cookie = await t.login();
+    await api("POST", "/api/memories", { content: "Dana keeps the diary and decides each week what gets time" });
+    for (let index = 0; index < 40; index++) await api("POST", "/api/memories", { content: `Routine fact ${index}: expense reports are filed every Friday afternoon` });
+    const conversationId = await newConversation("Meaning");
+    gemini.script({ text: "Dana." });
+    await turn(conversationId, "Who handles my calendar?");
+    expect(lastModelCall().system).toContain("- Dana keeps the diary and decides each week what gets time");
+    // Each memory was embedded once, when it was saved; the turn embedded only its question.
+    const documents = embedder.calls.filter((call) => call.kind === "document").flatMap((call) => call.texts);
+    expect(documents).toHaveLength(41);
   });
 });

@@ -5,7 +5,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
 import { createMemoryRepo } from "./memory.repo.ts";
 import { registerMemoryRoutes } from "./memory.routes.ts";
-import { createMemoryService } from "./memory.service.ts";
+import { createMemoryService, type MemorySemantics } from "./memory.service.ts";
 
 /** What the assistant needs: saving a memory from a turn, and what a turn is given. */
 export interface MemoryPort {
@@ -32,9 +32,14 @@ export interface MemoryModule extends AppModule {
   backup: BackupPart<MemoryBackupRow>;
 }
 
-export function createMemoryModule(deps: { store: Pick<Store, "db" | "prepare"> }): MemoryModule {
+export function createMemoryModule(deps: {
+  store: Pick<Store, "db" | "prepare">;
+  /** Retrieval's vector half, so memories over the budget are chosen by the same hybrid as search. */
+  semantic?: MemorySemantics | null;
+  warn?: (message: string, error: unknown) => void;
+}): MemoryModule {
   const repo = createMemoryRepo(deps.store);
-  const service = createMemoryService({ repo });
+  const service = createMemoryService({ repo, semantic: deps.semantic, warn: deps.warn });
   return {
     port: {
       save: (userId, content, conversationId) => service.create(userId, content, { source: "assistant", conversationId }),

@@ -51,9 +51,41 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
     insert: async (memory: { userId: number; content: string; source: "user" | "assistant"; conversationId: number | null; createdAt: string }) =>
       toMemory(await db.insertInto("memories").values({ ...memory, updatedAt: memory.createdAt }).returning(COLUMNS).executeTakeFirstOrThrow()),
 
-    update: async (userId: number, id: number, content: string, updatedAt: string) => {
-      const row = await db.updateTable("memories").set({ content, updatedAt }).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
-      return row && toMemory(row);
+    update: async (userId: number, id: number, content: string, updatedAt: string) =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.updateTable("memories").set({ content, updatedAt }).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
+        if (row) await trx.deleteFrom("memoryVectors").where("memoryId", "=", id).execute(); // its words changed
+        return row && toMemory(row);
+      }),
+
+    /** The user's memory embeddings made with this embedder, by memory id. */
+    vectors: async (userId: number, embedderId: string) => {
+      const rows = await db
+        .selectFrom("memoryVectors")
+        .innerJoin("memories", "memories.id", "memoryVectors.memoryId")
+        .select(["memoryVectors.memoryId", "memoryVectors.vector"])
+        .where("memories.userId", "=", userId)
+        .where("memoryVectors.embedderId", "=", embedderId)
+        .execute();
+      return new Map(rows.map((row) => [row.memoryId, new Float32Array(Uint8Array.from(row.vector).buffer)]));
+    },
+
+    /** Keeps embeddings of memories whose words are still those embedded (an edit meanwhile wins). */
+    saveVectors: async (embedderId: string, entries: readonly { memoryId: number; content: string; vector: readonly number[] }[]) => {
+      if (entries.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom("memories").select(["id", "content"]).where("id", "in", entries.map((entry) => entry.memoryId)).execute();
+        const unchanged = new Map(current.map((row) => [row.id, row.content]));
+        const rows = entries
+          .filter((entry) => unchanged.get(entry.memoryId) === entry.content)
+          .map(({ memoryId, vector }) => ({ memoryId, embedderId, vector: Buffer.from(Float32Array.from(vector).buffer) }));
+        if (rows.length === 0) return;
+        await trx
+          .insertInto("memoryVectors")
+          .values(rows)
+          .onConflict((oc) => oc.column("memoryId").doUpdateSet((eb) => ({ embedderId: eb.ref("excluded.embedderId"), vector: eb.ref("excluded.vector") })))
+          .execute();
+      });
     },
 
     remove: async (userId: number, id: number) => {

@@ -1,14 +1,56 @@
 import { MEMORY_ERRORS, MEMORY_INSTRUCTION_BUDGET, MEMORY_MAX_COUNT, looksLikeSecret, type Memory } from "@sage/contracts/memories";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import type { MemoryRepo } from "./memory.repo.ts";
-import { memoriesForTurn } from "./rank-memories.ts";
+import { fitsBudget, memoriesForTurn, type VectorEvidence } from "./rank-memories.ts";
 
-export function createMemoryService(deps: { repo: MemoryRepo; now?: () => Date }) {
+/** The vector half of hybrid search, lent by retrieval (null without an embedder). */
+export interface MemorySemantics {
+  embedderId: string;
+  embedDocuments(texts: readonly string[]): Promise<number[][]>;
+  closeness(query: string, vectors: readonly Float32Array[]): Promise<number[]>;
+  fuse(lexical: number, vector: number): number;
+}
+
+export function createMemoryService(deps: { repo: MemoryRepo; semantic?: MemorySemantics | null; now?: () => Date; warn?: (message: string, error: unknown) => void }) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
   function refuseSecret(content: string) {
     if (looksLikeSecret(content)) throw badRequest(MEMORY_ERRORS.secret, "secret_refused");
+  }
+
+  /**
+   * How close each memory is to the message, for a list over the budget. Memories are embedded the first time
+   * they are needed and kept; a failing embedder leaves the choice to BM25 alone.
+   */
+  async function vectorEvidence(userId: number, memories: readonly Memory[], message: string): Promise<VectorEvidence | undefined> {
+    const { semantic } = deps;
+    if (!semantic || !message.trim()) return undefined;
+    try {
+      const stored = await repo.vectors(userId, semantic.embedderId);
+      const missing = memories.filter((memory) => !stored.has(memory.id));
+      if (missing.length > 0) {
+        const made = await semantic.embedDocuments(missing.map((memory) => memory.content));
+        await repo.saveVectors(semantic.embedderId, missing.map((memory, index) => ({ memoryId: memory.id, content: memory.content, vector: made[index]! })));
+        missing.forEach((memory, index) => stored.set(memory.id, Float32Array.from(made[index]!)));
+      }
+      const ids = [...stored.keys()];
+      const closeness = await semantic.closeness(message, ids.map((id) => stored.get(id)!));
+      return { closeness: new Map(ids.map((id, index) => [id, closeness[index]!])), fuse: semantic.fuse };
+    } catch (error) {
+      deps.warn?.("memory embeddings failed; memories are chosen by their words alone", error);
+      return undefined;
+    }
+  }
+
+  /** A saved or edited memory is embedded straight away, off the turn's path; a failure is caught up when needed. */
+  function embedSoon(memory: Memory) {
+    const { semantic } = deps;
+    if (!semantic) return;
+    void semantic
+      .embedDocuments([memory.content])
+      .then(([vector]) => repo.saveVectors(semantic.embedderId, [{ memoryId: memory.id, content: memory.content, vector: vector! }]))
+      .catch((error) => deps.warn?.("a memory could not be embedded yet", error));
   }
 
   return {
@@ -18,13 +60,16 @@ export function createMemoryService(deps: { repo: MemoryRepo; now?: () => Date }
     async create(userId: number, content: string, origin: { source: "user" | "assistant"; conversationId?: number }): Promise<Memory> {
       refuseSecret(content);
       if ((await repo.count(userId)) >= MEMORY_MAX_COUNT) throw badRequest(MEMORY_ERRORS.tooMany, "too_many_memories");
-      return repo.insert({ userId, content, source: origin.source, conversationId: origin.conversationId ?? null, createdAt: now().toISOString() });
+      const memory = await repo.insert({ userId, content, source: origin.source, conversationId: origin.conversationId ?? null, createdAt: now().toISOString() });
+      embedSoon(memory);
+      return memory;
     },
 
     async update(userId: number, id: number, content: string): Promise<Memory> {
       refuseSecret(content);
       const updated = await repo.update(userId, id, content, now().toISOString());
       if (!updated) throw notFound(MEMORY_ERRORS.memoryNotFound, "memory_not_found");
+      embedSoon(updated);
       return updated;
     },
 
@@ -38,7 +83,9 @@ export function createMemoryService(deps: { repo: MemoryRepo; now?: () => Date }
     /** What a turn gets: nothing when the user switched memory off; otherwise the memories that fit the budget. */
     async forTurn(userId: number, message: string): Promise<{ enabled: boolean; memories: Memory[] }> {
       if (!(await repo.enabled(userId))) return { enabled: false, memories: [] };
-      return { enabled: true, memories: memoriesForTurn(await repo.list(userId), message, MEMORY_INSTRUCTION_BUDGET) };
+      const memories = await repo.list(userId);
+      if (fitsBudget(memories, MEMORY_INSTRUCTION_BUDGET)) return { enabled: true, memories };
+      return { enabled: true, memories: memoriesForTurn(memories, message, MEMORY_INSTRUCTION_BUDGET, await vectorEvidence(userId, memories, message)) };
     },
   };
 }

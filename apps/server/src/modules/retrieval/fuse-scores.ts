@@ -20,3 +20,16 @@ export function calibrateSimilarity(embedderId: string, similarity: number): num
 export function fuseScores(lexical: number, vector: number): number {
   return 1 - (1 - lexical) * (1 - vector);
 }
+
+/** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let index = 0; index < a.length; index++) {
+    dot += a[index]! * b[index]!;
+    normA += a[index]! * a[index]!;
+    normB += b[index]! * b[index]!;
+  }
+  return normA > 0 && normB > 0 ? dot / Math.sqrt(normA * normB) : 0;
+}

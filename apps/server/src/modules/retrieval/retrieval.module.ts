@@ -7,6 +7,7 @@ import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createKnowledgeAnswerer } from "./answer-from-knowledge.ts";
+import { calibrateSimilarity, cosine, fuseScores } from "./fuse-scores.ts";
 import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem, type RestoredChunk } from "./index/chunk-store.ts";
 import { createFtsTotals } from "./index/fts-totals.ts";
 import { createLexicalIndex } from "./index/lexical-index.ts";
@@ -54,10 +55,23 @@ export interface DocumentSearchPort {
   search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
 }
 
+/**
+ * The vector half of hybrid search for short texts another module keeps itself (memories): their embeddings, and
+ * how close each is to a query on the 0..1 scale search fuses with BM25. Null when SAGE has no embedder.
+ */
+export interface SemanticPort {
+  embedderId: string;
+  embedDocuments(texts: readonly string[]): Promise<number[][]>;
+  closeness(query: string, vectors: readonly Float32Array[]): Promise<number[]>;
+  /** Lexical and vector evidence as independent votes, as search fuses them. */
+  fuse(lexical: number, vector: number): number;
+}
+
 export interface RetrievalModule extends AppModule {
   index: KnowledgeIndexPort;
   backup: RetrievalBackupPort;
   search: DocumentSearchPort;
+  semantic: SemanticPort | null;
 }
 
 /** Search, recommendations, the vector lifecycle and the search index that ingestion fills. */
@@ -103,6 +117,21 @@ export function createRetrievalModule(deps: {
 
   return {
     search: { search: retrieval.search },
+    semantic: embedder && {
+      embedderId: embedder.id,
+      async embedDocuments(texts) {
+        const vectorsOut: number[][] = [];
+        for (let start = 0; start < texts.length; start += embedder.maxBatch) {
+          vectorsOut.push(...(await embedder.embed(texts.slice(start, start + embedder.maxBatch), { kind: "document" })));
+        }
+        return vectorsOut;
+      },
+      async closeness(query, candidates) {
+        const queryVector = await retrieval.queryVector(embedder, query);
+        return candidates.map((vector) => calibrateSimilarity(embedder.id, cosine(queryVector, vector)));
+      },
+      fuse: fuseScores,
+    },
     index: {
       async indexItem(item, itemChunks) {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);

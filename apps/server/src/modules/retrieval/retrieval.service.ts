@@ -89,6 +89,8 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
   return {
     resolveScope,
     searchChunks,
+    /** The query's embedding, cached as search caches it (a turn's knowledge search already asked for it). */
+    queryVector: (embedder: Embedder, query: string) => embedQuery(embedder, query.trim()),
 
     /**
      * POST /api/recommend-files: chunk scores folded into one per file. The best chunk counts fully, the next two
