@@ -205,6 +205,16 @@ for (const viewport of WIDTHS) {
       await visit(page, "/settings?section=user-preferences");
       await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
       await audit.check("user-preferences");
+      await visit(page, "/settings?section=memory");
+      await expect(page.getByRole("switch", { name: "Let SAGE remember" })).toBeVisible();
+      await expect(page.getByText("Prefers emails under 100 words")).toBeVisible();
+      await audit.check("memory");
+      await press(page.getByRole("button", { name: "Edit memory: Prefers emails under 100 words" }));
+      await expect(page.getByRole("textbox", { name: "Edit memory" })).toBeVisible();
+      await audit.check("memory-edit");
+      await visit(page, "/settings?section=tools");
+      await expect(page.getByRole("region", { name: "notes", exact: true }).getByTestId("tool-server-state")).toHaveText("Connected", { timeout: 30_000 });
+      await audit.check("tools");
       await visit(page, "/test-gemini");
       await expect(page.getByRole("button", { name: "Search" })).toBeVisible();
       await audit.check("vector-model-test");

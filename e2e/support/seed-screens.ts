@@ -104,6 +104,8 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
     description: "A long description of the governance principles the board agreed on at its annual retreat, kept here for reference.",
   });
   await post(request, "/api/files", { type: "url", url: "https://example.com/reports/annual-report-2025", name: "example.com - annual-report-2025", conversationId: 0, parentId: 0, description: "Annual report" });
+  await post(request, "/api/memories", { content: "Anna Berg is the chief of staff; she approves every board pack, travel plan and press statement before it goes out, and prefers a short summary first" });
+  await post(request, "/api/memories", { content: "Prefers emails under 100 words" });
 
   return { conversationId: id, conversationName: LONG_CONVERSATION_NAME, failedFileName: FAILED_LINK_NAME, folderName, noteName: note.name as string };
 }

@@ -11,7 +11,7 @@ interface SettingsMenuProps {
 
 export function SettingsMenu({ current, onSelect }: SettingsMenuProps) {
   return (
-    <nav aria-label="Settings sections" className="flex gap-1 md:flex-col">
+    <nav aria-label="Settings sections" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {SETTINGS_SECTIONS.map(({ id, label }) => {
         const Icon = ICONS[id];
         const active = id === current;
