@@ -23,12 +23,13 @@ export function lexicalScores(memories: readonly Memory[], query: string): numbe
   };
   const yardstick = queryTerms.filter((term) => documentFrequency.has(term)).reduce((sum, term) => sum + idf(term), 0);
   if (yardstick === 0) return memories.map(() => 0);
+  const wanted = new Map(queryTerms.filter((term) => documentFrequency.has(term)).map((term) => [term, idf(term)]));
   return documents.map((doc) => {
+    const frequencies = new Map<string, number>();
+    for (const word of doc) if (wanted.has(word)) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
     let score = 0;
-    for (const term of queryTerms) {
-      const frequency = doc.filter((word) => word === term).length;
-      if (frequency === 0) continue;
-      score += (idf(term) * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * doc.length) / averageLength));
+    for (const [term, frequency] of frequencies) {
+      score += (wanted.get(term)! * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * doc.length) / averageLength));
     }
     return Math.tanh((COVERAGE_GAIN * score) / yardstick);
   });
