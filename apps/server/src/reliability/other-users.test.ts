@@ -18,6 +18,8 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/reminders/:id": { priority: "low" },
   "PATCH /api/files/:id": { name: "Taken over" },
   "PATCH /api/memories/:id": { content: "Taken over" },
+  // Waiting approvals live only while their turn runs; answering another user's is covered in external-tools.routes.test.ts.
+  "POST /api/approvals/:approvalId": { approved: true },
 };
 
 const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
