@@ -60,7 +60,8 @@ let pagesOnProcess = 0;
 let nextId = 1;
 let idleTimer: NodeJS.Timeout | undefined;
 let queue: Promise<unknown> = Promise.resolve();
-const waiting = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
+/** Requests waiting for a reply, each with the process it was sent to. */
+const waiting = new Map<number, { target: ChildProcess; resolve(reply: Reply): void; reject(error: Error): void }>();
 
 function startProcess(): ChildProcess {
   const started = spawn(process.execPath, ["--max-old-space-size=256", "--expose-gc", "-e", OCR_PROCESS_SOURCE, PROCESS_CONFIG], {
@@ -77,8 +78,12 @@ function startProcess(): ChildProcess {
     if (child === started) child = null;
     generation++;
     pagesOnProcess = 0;
-    for (const request of waiting.values()) request.reject(new OcrError("The text recognition process stopped"));
-    waiting.clear();
+    // Only this process's requests: a process killed at a limit may report its exit after the next one took work.
+    for (const [id, request] of waiting) {
+      if (request.target !== started) continue;
+      waiting.delete(id);
+      request.reject(new OcrError("The text recognition process stopped"));
+    }
   });
   return started;
 }
@@ -115,7 +120,7 @@ function holdOpen(target: ChildProcess, hold: boolean): void {
 function ask(target: ChildProcess, message: object): Promise<Reply> {
   return new Promise<Reply>((resolve, reject) => {
     const id = nextId++;
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { target, resolve, reject });
     target.send({ id, ...message });
   });
 }
