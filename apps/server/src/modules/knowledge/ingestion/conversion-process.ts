@@ -1,4 +1,5 @@
-import { chunkSections, type Chunk } from "./chunker.ts";
+import { eachChunk, type Chunk } from "./chunker.ts";
+import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
 import type { ExtractedAttachment } from "./extracted-document.ts";
 import { ocrProgress } from "./ocr-engine.ts";
@@ -25,7 +26,8 @@ export interface ConversionExtras {
 
 export type ConversionReply =
   | { type: "ready" }
-  | { id: number; type: "chunks"; chunks: Chunk[] }
+  /** A slice of the chunks, in order, as chunk-wire.ts encodes them. */
+  | { id: number; type: "chunks"; bytes: Uint8Array }
   /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
   | { id: number; type: "progress" }
   | ({ id: number; type: "done" } & ConversionExtras)
@@ -47,16 +49,16 @@ async function handle({ id, input, limits }: ConversionRequest) {
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
     let slice: Chunk[] = [];
     let sliceBytes = 0;
-    for (const chunk of chunkSections(document.sections)) {
+    for (const chunk of eachChunk(document.sections)) {
       slice.push(chunk);
       sliceBytes += chunk.content.length + chunk.source.length;
       if (sliceBytes >= SLICE_BYTES) {
-        send({ id, type: "chunks", chunks: slice });
+        send({ id, type: "chunks", bytes: encodeChunks(slice) });
         slice = [];
         sliceBytes = 0;
       }
     }
-    if (slice.length > 0) send({ id, type: "chunks", chunks: slice });
+    if (slice.length > 0) send({ id, type: "chunks", bytes: encodeChunks(slice) });
     send({ id, type: "done", ...extras });
   } catch (error) {
     send({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
