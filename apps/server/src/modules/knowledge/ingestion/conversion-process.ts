@@ -1,6 +1,7 @@
 import { eachChunk, type Chunk } from "./chunker.ts";
 import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
+import { prepareSpareReaders } from "./convert-pdf.ts";
 import type { ExtractedAttachment } from "./extracted-document.ts";
 import { ocrProgress } from "./ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
@@ -71,3 +72,4 @@ process.on("message", (request: ConversionRequest) => void handle(request));
 // The server's going away (its IPC channel closing) ends this process too.
 process.on("disconnect", () => process.exit(0));
 send({ type: "ready" });
+prepareSpareReaders();
