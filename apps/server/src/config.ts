@@ -26,6 +26,10 @@ const envSchema = z.object({
   SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
   SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
   SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
+  SAGE_DOCUMENT_WARM: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((value) => value !== "false" && value !== "0"),
   SAGE_FETCH_ALLOW_PRIVATE: booleanString,
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
@@ -67,7 +71,7 @@ export interface Config {
    * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
    */
-  documentLimits: { memoryMb: number; timeoutMs: number; env: Record<string, string> };
+  documentLimits: { memoryMb: number; timeoutMs: number; keepWarm: boolean; env: Record<string, string> };
   fetchAllowPrivate: boolean;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
@@ -149,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
-    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, env: pickDefined(env, CONVERSION_ENV) },
+    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, keepWarm: e.SAGE_DOCUMENT_WARM, env: pickDefined(env, CONVERSION_ENV) },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {

@@ -25,7 +25,7 @@ export async function createTestApp(
   options: { env?: Record<string, string>; providers?: (config: Config) => Providers } = {},
 ): Promise<TestApp> {
   const temp = makeTempDir();
-  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", ...options.env });
+  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_DOCUMENT_WARM: "false", ...options.env });
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
   const built = await createApp({ config, store, providers, logger: false });

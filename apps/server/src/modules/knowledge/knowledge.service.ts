@@ -101,11 +101,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
 
     /** The items as the API's JSON array, streamed a page at a time (a knowledge base may hold 300,000 items). */
     list(userId: number, filter: { conversationId?: number; parentId?: number }): Readable {
+      // One page read ahead at most: the default (16 objects) let up to 16 pages of ~0.8 MB wait for a slow client.
       return Readable.from(
         repo.listJson(userId, {
           conversationId: filter.conversationId === undefined ? undefined : filter.conversationId || null,
           parentId: filter.parentId === undefined ? undefined : filter.parentId || null,
         }),
+        { highWaterMark: 1 },
       );
     },
 

@@ -23,30 +23,42 @@ const DEFAULTS = { target: 1000, max: 1200, overlap: 150 };
  * tail of the previous chunk so a fact split across a boundary is still found whole.
  */
 export function chunkSections(sections: ExtractedSection[], options: ChunkOptions = {}): Chunk[] {
+  return [...eachChunk(sections, options)];
+}
+
+/** The chunks of chunkSections one at a time, so a caller on the server's thread can pause between them. */
+export function* eachChunk(sections: Iterable<ExtractedSection>, options: ChunkOptions = {}): Generator<Chunk> {
   const { target, max, overlap } = { ...DEFAULTS, ...options };
-  const chunks: Chunk[] = [];
+  let position = 0;
   for (const section of sections) {
-    const pieces = splitIntoPieces(section.text, max);
     let current = "";
     let fresh = false;
-    const emit = () => {
-      if (fresh && current.trim()) chunks.push({ position: chunks.length, source: section.source, content: current.trim() });
-      const tail = overlapTail(current, overlap);
-      current = tail;
+    const emit = (): Chunk | undefined => {
+      const chunk = fresh && current.trim() ? { position: position++, source: section.source, content: current.trim() } : undefined;
+      current = overlapTail(current, overlap);
       fresh = false;
+      return chunk;
     };
-    for (const piece of pieces) {
+    for (const piece of splitIntoPieces(section.text, max)) {
       const joinerFor = () => (current ? (piece.paragraphStart ? "\n\n" : " ") : "");
-      if (fresh && current.length + joinerFor().length + piece.text.length > max) emit();
+      if (fresh && current.length + joinerFor().length + piece.text.length > max) {
+        const chunk = emit();
+        if (chunk) yield chunk;
+      }
       // An overlap tail that leaves no room for the next piece is dropped.
       if (current.length + joinerFor().length + piece.text.length > max) current = "";
       current += joinerFor() + piece.text;
       fresh = true;
-      if (current.length >= target) emit();
+      if (current.length >= target) {
+        const chunk = emit();
+        if (chunk) yield chunk;
+      }
     }
-    if (fresh) emit();
+    if (fresh) {
+      const chunk = emit();
+      if (chunk) yield chunk;
+    }
   }
-  return chunks;
 }
 
 interface Piece {
@@ -55,13 +67,12 @@ interface Piece {
 }
 
 /** Paragraphs no longer than `max`; longer ones broken at sentences, then words, then characters. */
-function splitIntoPieces(text: string, max: number): Piece[] {
-  const pieces: Piece[] = [];
-  for (const paragraph of text.split(/\n\s*\n/)) {
+function* splitIntoPieces(text: string, max: number): Generator<Piece> {
+  for (const paragraph of paragraphs(text)) {
     const trimmed = paragraph.trim();
     if (!trimmed) continue;
     if (trimmed.length <= max) {
-      pieces.push({ text: trimmed, paragraphStart: true });
+      yield { text: trimmed, paragraphStart: true };
       continue;
     }
     const units = trimmed.includes("\n") ? trimmed.split("\n") : sentences(trimmed);
@@ -69,12 +80,22 @@ function splitIntoPieces(text: string, max: number): Piece[] {
     for (const unit of units.flatMap((candidate) => (candidate.length <= max ? [candidate] : sentences(candidate)))) {
       for (const part of unit.length <= max ? [unit] : hardSplit(unit, max)) {
         if (!part.trim()) continue;
-        pieces.push({ text: part.trim(), paragraphStart: first });
+        yield { text: part.trim(), paragraphStart: first };
         first = false;
       }
     }
   }
-  return pieces;
+}
+
+/** `text.split(/\n\s*\n/)`, one paragraph at a time (a 20 MB text is not split in one go). */
+function* paragraphs(text: string): Generator<string> {
+  const separator = /\n\s*\n/g;
+  let start = 0;
+  for (let match = separator.exec(text); match; match = separator.exec(text)) {
+    yield text.slice(start, match.index);
+    start = match.index + match[0].length;
+  }
+  yield text.slice(start);
 }
 
 function sentences(text: string): string[] {

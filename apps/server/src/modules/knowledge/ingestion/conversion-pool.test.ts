@@ -82,6 +82,24 @@ describe("conversion pool", () => {
     );
   });
 
+  it("keeps one process started before any document, past the idle time, and replaces it when it dies", async () => {
+    const conversions = pool({ keepWarm: true, idleMs: 50 });
+    await expect.poll(() => conversions.processIds().length, { timeout: 30_000 }).toBe(1);
+    const [first] = conversions.processIds();
+    expect((await conversions.convert({ kind: "note", text: "Warm already." })).chunks[0]!.content).toBe("Warm already.");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(conversions.processIds()).toEqual([first]);
+    process.kill(first!, "SIGKILL");
+    await expect.poll(() => conversions.processIds().filter((pid) => pid !== first).length, { timeout: 30_000 }).toBe(1);
+    expect((await conversions.convert({ kind: "note", text: "Still warm." })).chunks[0]!.content).toBe("Still warm.");
+  }, 90_000);
+
+  it("lets idle processes exit when it does not keep one warm", async () => {
+    const conversions = pool({ idleMs: 50 });
+    await conversions.convert({ kind: "note", text: "One." });
+    await expect.poll(() => conversions.processIds().length, { timeout: 10_000 }).toBe(0);
+  });
+
   it("ends its processes on close", async () => {
     const conversions = pool({ size: 2 });
     await Promise.all([conversions.convert({ kind: "note", text: "One." }), conversions.convert({ kind: "note", text: "Two." })]);

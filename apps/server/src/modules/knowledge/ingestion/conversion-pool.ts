@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Chunk } from "./chunker.ts";
+import { decodeChunks } from "./chunk-wire.ts";
 import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.ts";
 import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
@@ -21,8 +22,13 @@ export interface ConversionPoolOptions {
   maxExpandedBytes: number;
   /** A document yielding more text than this is refused (its chunks would flood the index). */
   maxTextBytes: number;
-  /** A process with nothing to do exits after this long. */
+  /** A process with nothing to do exits after this long (all but one, with keepWarm). */
   idleMs: number;
+  /**
+   * Starts one process at once and keeps one while the pool is open, replacing it when it dies: starting one costs
+   * 0.4-1.2 s, longer than reading a typical document. Off in tests, where many short-lived servers would each fork.
+   */
+  keepWarm?: boolean;
   /** The processes' environment (the server's own when absent): the server passes one without its secrets. */
   env?: Record<string, string>;
 }
@@ -36,10 +42,14 @@ export interface ConversionPool {
   convert(input: ConversionInput): Promise<ConvertedDocument>;
   /** Ends every conversion process (the server is shutting down). */
   close(): Promise<void>;
+  /** The process ids of the conversion processes running now (started, busy or idle). */
+  processIds(): number[];
 }
 
 interface Slot {
   child: ChildProcess;
+  /** It answered "ready" (one that dies before that is not replaced, so a broken install cannot fork in a loop). */
+  ready: boolean;
   /** The end of its stderr, where V8 says why it died (heap limit). */
   stderr: string;
   exited: boolean;
@@ -92,7 +102,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       env: options.env,
     });
-    const slot: Slot = { child, stderr: "", exited: false };
+    const slot: Slot = { child, ready: false, stderr: "", exited: false };
     slots.add(slot);
     child.stderr!.on("data", (data: Buffer) => (slot.stderr = (slot.stderr + data.toString()).slice(-4000)));
     child.once("exit", () => {
@@ -101,12 +111,24 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       clearTimeout(slot.idleTimer);
       const index = idle.indexOf(slot);
       if (index >= 0) idle.splice(index, 1);
+      if (slot.ready && options.keepWarm && !closed && slots.size === 0) setImmediate(warmUp);
     });
     return new Promise((resolve, reject) => {
       const failed = (reason: string) => reject(new ConversionError(`The document reader could not start: ${reason}`));
-      child.once("message", () => resolve(slot));
+      child.once("message", () => {
+        slot.ready = true;
+        resolve(slot);
+      });
       child.once("error", (error) => failed(error.message));
       child.once("exit", (code, signal) => failed(`${signal ?? `exit code ${code}`} ${slot.stderr.trim().slice(-300)}`.trim()));
+    });
+  }
+
+  /** Starts a process with nothing to do yet, unless one exists (keepWarm). */
+  function warmUp() {
+    if (closed || slots.size > 0) return;
+    start().then(release, () => {
+      // It could not start: the next document starts another and reports why.
     });
   }
 
@@ -133,7 +155,13 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     // An idle process must not keep the server alive, nor its memory for long.
     slot.child.unref();
     slot.child.channel?.unref();
-    slot.idleTimer = setTimeout(() => slot.child.kill(), options.idleMs);
+    slot.idleTimer = setTimeout(() => {
+      if (options.keepWarm && slots.size <= 1) return;
+      // Forgotten now, so two idle processes timing out together do not both count the other as the one kept.
+      slots.delete(slot);
+      idle.splice(idle.indexOf(slot), 1);
+      slot.child.kill();
+    }, options.idleMs);
     slot.idleTimer.unref();
   }
 
@@ -150,6 +178,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     const id = nextId++;
     const chunks: Chunk[] = [];
     let killedFor: "memory" | "time" | undefined;
+    let garbled: string | undefined;
     return new Promise<ConvertedDocument>((resolve, reject) => {
       const kill = (reason: "memory" | "time") => {
         killedFor = reason;
@@ -166,7 +195,13 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       const onMessage = (reply: ConversionReply) => {
         if (!("id" in reply) || reply.id !== id) return;
         if (reply.type === "chunks") {
-          for (const chunk of reply.chunks) chunks.push(chunk);
+          try {
+            for (const chunk of decodeChunks(reply.bytes)) chunks.push(chunk);
+          } catch (error) {
+            // A garbled reply: this process cannot be trusted with the next document either.
+            garbled = (error as Error).message;
+            child.kill("SIGKILL");
+          }
           return;
         }
         if (reply.type === "progress") {
@@ -182,7 +217,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();
-        reject(exitError(code, signal, killedFor, slot.stderr));
+        reject(garbled ? new ConversionError(`The document could not be processed: ${garbled}`) : exitError(code, signal, killedFor, slot.stderr));
       };
       child.on("message", onMessage);
       child.on("exit", onExit);
@@ -193,6 +228,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     });
   }
 
+  if (options.keepWarm) warmUp();
+
   return {
     async convert(input) {
       const slot = await acquire();
@@ -202,6 +239,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         release(slot);
       }
     },
+
+    processIds: () => [...slots].flatMap((slot) => (slot.child.pid ? [slot.child.pid] : [])),
 
     async close() {
       closed = true;

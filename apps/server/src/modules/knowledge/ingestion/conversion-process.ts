@@ -1,5 +1,7 @@
-import { chunkSections, type Chunk } from "./chunker.ts";
+import { eachChunk, type Chunk } from "./chunker.ts";
+import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
+import { prepareSpareReaders } from "./convert-pdf.ts";
 import type { ExtractedAttachment } from "./extracted-document.ts";
 import { ocrProgress } from "./ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
@@ -25,7 +27,8 @@ export interface ConversionExtras {
 
 export type ConversionReply =
   | { type: "ready" }
-  | { id: number; type: "chunks"; chunks: Chunk[] }
+  /** A slice of the chunks, in order, as chunk-wire.ts encodes them. */
+  | { id: number; type: "chunks"; bytes: Uint8Array }
   /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
   | { id: number; type: "progress" }
   | ({ id: number; type: "done" } & ConversionExtras)
@@ -47,16 +50,16 @@ async function handle({ id, input, limits }: ConversionRequest) {
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
     let slice: Chunk[] = [];
     let sliceBytes = 0;
-    for (const chunk of chunkSections(document.sections)) {
+    for (const chunk of eachChunk(document.sections)) {
       slice.push(chunk);
       sliceBytes += chunk.content.length + chunk.source.length;
       if (sliceBytes >= SLICE_BYTES) {
-        send({ id, type: "chunks", chunks: slice });
+        send({ id, type: "chunks", bytes: encodeChunks(slice) });
         slice = [];
         sliceBytes = 0;
       }
     }
-    if (slice.length > 0) send({ id, type: "chunks", chunks: slice });
+    if (slice.length > 0) send({ id, type: "chunks", bytes: encodeChunks(slice) });
     send({ id, type: "done", ...extras });
   } catch (error) {
     send({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
@@ -69,3 +72,4 @@ process.on("message", (request: ConversionRequest) => void handle(request));
 // The server's going away (its IPC channel closing) ends this process too.
 process.on("disconnect", () => process.exit(0));
 send({ type: "ready" });
+prepareSpareReaders();

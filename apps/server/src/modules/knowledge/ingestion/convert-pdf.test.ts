@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
-import { convertPdf } from "./convert-pdf.ts";
+import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
 import { closeOcr } from "./ocr-engine.ts";
 import { makePdf } from "./test-documents.ts";
 import { makeScannedPdf, renderA4Page } from "./test-images.ts";
@@ -8,6 +8,17 @@ import { makeScannedPdf, renderA4Page } from "./test-images.ts";
 afterAll(closeOcr);
 
 const scan = (lines: string[]) => renderA4Page(lines, 150);
+
+describe("PDF text with a reader started ahead", () => {
+  it("reads each document with its own bytes, one after another, and a broken one in between fails alone", async () => {
+    prepareSpareReaders();
+    const first = await convertPdf(await makePdf([["Minutes of the heron survey."]]));
+    await expect(convertPdf(Buffer.from("not a PDF at all"))).rejects.toThrow("The PDF could not be read");
+    const second = await convertPdf(await makePdf([["Budget for the egret census."], ["Second page about storks."]]));
+    expect(first.sections.map((section) => section.text)).toEqual(["Minutes of the heron survey."]);
+    expect(second.sections.map((section) => section.text)).toEqual(["Budget for the egret census.", "Second page about storks."]);
+  });
+});
 
 // OCR takes seconds a page, and much longer on a busy machine.
 describe("PDF pages read by OCR", { timeout: 120_000 }, () => {

@@ -89,15 +89,37 @@ function betterPageText(layer: string, recognized: string): string {
 
 const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
 
+const startWorker = () => new Worker(PDF_WORKER_SOURCE, { eval: true, workerData: WORKER_DATA, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+
+/** A worker that has loaded pdf.js and waits for a document (prepareSpareReaders). */
+let spare: Worker | undefined;
+let keepSpare = false;
+
+function startSpare() {
+  const worker = startWorker();
+  // A spare must never keep its process alive, and one that failed is simply not used.
+  worker.unref();
+  worker.once("error", () => spare === worker && (spare = undefined));
+  worker.once("exit", () => spare === worker && (spare = undefined));
+  spare = worker;
+}
+
+/**
+ * Keeps one PDF worker started ahead of the next document (the conversion process calls this once): loading pdf.js
+ * took 0.4-1 s of every PDF's time. Each document still gets a fresh worker, ended after it.
+ */
+export function prepareSpareReaders(): void {
+  keepSpare = true;
+  if (!spare) startSpare();
+}
+
 /** Every page's text, read in a worker thread (whose memory is returned when it exits). */
 async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
   const data = new Uint8Array(bytes);
-  const worker = new Worker(PDF_WORKER_SOURCE, {
-    eval: true,
-    workerData: { ...WORKER_DATA, bytes: data },
-    transferList: [data.buffer],
-    resourceLimits: { maxOldGenerationSizeMb: 512 },
-  });
+  const worker = spare ?? startWorker();
+  spare = undefined;
+  worker.ref();
+  worker.postMessage({ bytes: data }, [data.buffer]);
   const texts: string[] = [];
   try {
     return await new Promise<string[]>((resolve, reject) => {
@@ -112,6 +134,8 @@ async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
     });
   } finally {
     await worker.terminate();
+    // The next spare starts once this document is read, not beside it (two cores).
+    if (keepSpare && !spare) startSpare();
   }
 }
 

@@ -1,15 +1,17 @@
 /**
  * The PDF text worker: plain JavaScript passed as source, so it needs no build step. It only reads glyph runs,
- * which the main thread turns into lines; pages that need OCR are rendered in the OCR process instead.
+ * which the main thread turns into lines; pages that need OCR are rendered in the OCR process instead. It loads
+ * pdf.js first and then waits for one document's bytes (a message), so a spare one can be started ahead of time.
  */
 export const PDF_WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { pathToFileURL } = require("node:url");
-(async () => {
-  const { getDocument } = await import(pathToFileURL(workerData.pdfjsPath).href);
+const loaded = import(pathToFileURL(workerData.pdfjsPath).href);
+parentPort.once("message", ({ bytes }) => (async () => {
+  const { getDocument } = await loaded;
   let pdf;
   try {
-    pdf = await getDocument({ data: workerData.bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
+    pdf = await getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
   } catch (error) {
     parentPort.postMessage({ type: "open-error", message: String((error && error.message) || error) });
     return;
@@ -23,5 +25,5 @@ const { pathToFileURL } = require("node:url");
   }
   await pdf.destroy();
   parentPort.postMessage({ type: "done", pages: pdf.numPages });
-})().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) }));
+})().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) })));
 `;

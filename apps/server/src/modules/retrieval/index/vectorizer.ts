@@ -13,11 +13,14 @@ interface PendingChunk {
 /** Embeds chunks in batches no larger than the embedder allows and stores their vectors. */
 export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedder: Embedder | null; vectors: VectorStore }) {
   const { sqlite, embedder, vectors } = deps;
+  // A page at a time in the order of the text (index chunks_item): reading a 20 MB document's 25,000 chunks in one
+  // call held the server's thread for 1.4 s.
   const missingForItem = sqlite.prepare(
-    `SELECT c.id, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
+    `SELECT c.id, c.position, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
      FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
-     WHERE c.item_id = ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)
-     ORDER BY c.position`,
+     WHERE c.item_id = ? AND (c.position, c.id) > (?, ?)
+       AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.embedder_id = ?)
+     ORDER BY c.position, c.id LIMIT ?`,
   );
   const missingForUser = sqlite.prepare(
     `SELECT c.id, c.user_id AS userId, c.conversation_id AS conversationId, c.content, ki.name
@@ -100,9 +103,12 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
     /** Called by ingestion once an item's chunks are stored. Without an embedder there is nothing to do. */
     async indexItem(itemId: number): Promise<void> {
       if (!embedder) return;
-      const pending = missingForItem.all(itemId, embedder.id) as PendingChunk[];
-      let offset = 0;
-      await embedBatches(embedder, () => pending.slice(offset, (offset += embedder.maxBatch)));
+      let after = { position: -1, id: 0 };
+      await embedBatches(embedder, () => {
+        const batch = missingForItem.all(itemId, after.position, after.id, embedder.id, embedder.maxBatch) as Array<PendingChunk & { position: number }>;
+        if (batch.length) after = batch[batch.length - 1]!;
+        return batch;
+      });
     },
 
     /**
