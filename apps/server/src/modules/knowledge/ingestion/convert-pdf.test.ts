@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf } from "./convert-pdf.ts";
@@ -19,6 +22,22 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect(document.sections[1]!.text).toContain("Payment is due on 15 April 2025.");
     expect(document.ocrPages).toEqual([1, 2]);
     expect(document.notProcessedReason).toBeUndefined();
+  });
+
+  it("reads a stored scan by its path, opening it again in each new OCR process", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "sage-pdf-path-"));
+    try {
+      const file = path.join(folder, "scan.pdf");
+      writeFileSync(file, await makeScannedPdf([scan(["The Kestrel contract renews in June."]), scan(["Notice must be given in writing."])]));
+      // One page per process: the second page is read by a new process that must open the file again.
+      const document = await convertPdf({ path: file }, { pagesPerProcess: 1 });
+      expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2"]);
+      expect(document.sections[0]!.text).toContain("The Kestrel contract renews in June.");
+      expect(document.sections[1]!.text).toContain("Notice must be given in writing.");
+      expect(document.ocrPages).toEqual([1, 2]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("recognises only the pages without a text layer", async () => {

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
-import { OcrError, openPdfForOcr, type OcrLimits } from "./ocr-engine.ts";
+import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "./ocr-engine.ts";
 import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
@@ -39,8 +39,8 @@ function openError(message: string): ConversionError {
  * Unicode map), is rendered and read by OCR instead, one page at a time. Parsing runs in a worker thread and OCR
  * in its own process, so a long scan never stalls other requests and its memory is bounded and given back.
  */
-export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
-  const pageTexts = await readPageTexts(bytes);
+export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
+  const pageTexts = await readPageTexts(source);
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
   const ocrFailedPages: number[] = [];
@@ -52,7 +52,7 @@ export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> =
       const unreadable = isMostlyUnreadable(text);
       let chosen = text;
       if (unreadable || letters < MIN_LETTERS_TO_JUDGE) {
-        ocr ??= openPdfForOcr(bytes, limits);
+        ocr ??= openPdfForOcr(source, limits);
         let recognized = "";
         try {
           // A page with a few readable typed words is recognised only when it also shows an image (a scan with a stamp).
@@ -90,12 +90,12 @@ function betterPageText(layer: string, recognized: string): string {
 const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
 
 /** Every page's text, read in a worker thread (whose memory is returned when it exits). */
-async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
-  const data = new Uint8Array(bytes);
+async function readPageTexts(source: PdfSource): Promise<string[]> {
+  const data = source instanceof Uint8Array ? new Uint8Array(source) : undefined;
   const worker = new Worker(PDF_WORKER_SOURCE, {
     eval: true,
-    workerData: { ...WORKER_DATA, bytes: data },
-    transferList: [data.buffer],
+    workerData: data ? { ...WORKER_DATA, bytes: data } : { ...WORKER_DATA, path: (source as { path: string }).path },
+    transferList: data ? [data.buffer] : [],
     resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
   const texts: string[] = [];

@@ -31,6 +31,9 @@ export const OCR_DPI = 300;
 
 export class OcrError extends Error {}
 
+/** A PDF's bytes, or the path of a stored upload (read where it is needed, never held by the caller). */
+export type PdfSource = Uint8Array | { path: string };
+
 const require = createRequire(import.meta.url);
 const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
 /** English LSTM data shipped in the npm package (integer "best" models, tesseract.js's own default): never downloaded. */
@@ -185,14 +188,17 @@ export interface PdfOcrSession {
   close(): Promise<void>;
 }
 
-/** Pages of one PDF rendered and read in the OCR process; the document is sent again if the process was replaced. */
-export function openPdfForOcr(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): PdfOcrSession {
+/**
+ * Pages of one PDF rendered and read in the OCR process; the document is opened again if the process was replaced.
+ * A stored file is opened by path and read a range at a time, so the process holds only the pages it renders.
+ */
+export function openPdfForOcr(source: PdfSource, limits: Partial<OcrLimits> = {}): PdfOcrSession {
   const bounds = { ...OCR_LIMITS, ...limits };
   const documentId = nextId++;
   let openIn = -1;
   const ensureOpen = async (target: ChildProcess) => {
     if (openIn === generation) return;
-    const reply = await ask(target, { type: "open-pdf", documentId, bytes });
+    const reply = await ask(target, { type: "open-pdf", documentId, ...(source instanceof Uint8Array ? { bytes: source } : { path: source.path }) });
     if (reply.pages === undefined) throw new OcrError("The PDF could not be opened for text recognition");
     openIn = generation;
   };

@@ -9,7 +9,9 @@ const { pathToFileURL } = require("node:url");
   const { getDocument } = await import(pathToFileURL(workerData.pdfjsPath).href);
   let pdf;
   try {
-    pdf = await getDocument({ data: workerData.bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
+    // A stored upload is read here, by path, so its bytes live only as long as this thread.
+    const data = workerData.bytes ?? new Uint8Array(require("node:fs").readFileSync(workerData.path));
+    pdf = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
   } catch (error) {
     parentPort.postMessage({ type: "open-error", message: String((error && error.message) || error) });
     return;
