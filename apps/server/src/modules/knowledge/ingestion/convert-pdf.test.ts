@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -24,11 +25,15 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect(document.notProcessedReason).toBeUndefined();
   });
 
-  it("reads a stored scan by its path, opening it again in each new OCR process", async () => {
+  it("reads a large stored scan by its path, opening it again in each new OCR process", async () => {
     const folder = mkdtempSync(path.join(tmpdir(), "sage-pdf-path-"));
     try {
       const file = path.join(folder, "scan.pdf");
-      writeFileSync(file, await makeScannedPdf([scan(["The Kestrel contract renews in June."]), scan(["Notice must be given in writing."])]));
+      const pdf = await PDFDocument.load(await makeScannedPdf([scan(["The Kestrel contract renews in June."]), scan(["Notice must be given in writing."])]));
+      // 5 MB of attached data no page shows: past the size from which a stored PDF's text is read in its own process.
+      pdf.context.register(pdf.context.stream(randomBytes(5 * 1_048_576)));
+      writeFileSync(file, await pdf.save());
+      expect(statSync(file).size).toBeGreaterThan(5 * 1_048_576);
       // One page per process: the second page is read by a new process that must open the file again.
       const document = await convertPdf({ path: file }, { pagesPerProcess: 1 });
       expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2"]);

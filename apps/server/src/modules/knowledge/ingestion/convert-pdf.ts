@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -27,6 +29,8 @@ const WORKER_DATA = {
   pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
   standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
   cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
+  /** A stored PDF larger than this is read in ranges rather than whole (one read is quicker for small ones). */
+  rangeReadFromBytes: 4 * 1_048_576,
 };
 
 function openError(message: string): ConversionError {
@@ -89,15 +93,27 @@ function betterPageText(layer: string, recognized: string): string {
 
 const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
 
-/** Every page's text, read in a worker thread (whose memory is returned when it exits). */
-async function readPageTexts(source: PdfSource): Promise<string[]> {
-  const data = source instanceof Uint8Array ? new Uint8Array(source) : undefined;
-  const worker = new Worker(PDF_WORKER_SOURCE, {
-    eval: true,
-    workerData: data ? { ...WORKER_DATA, bytes: data } : { ...WORKER_DATA, path: (source as { path: string }).path },
-    transferList: data ? [data.buffer] : [],
-    resourceLimits: { maxOldGenerationSizeMb: 512 },
+/**
+ * The text reader: a worker thread, or for a stored file over the range-read size a process of its own, because
+ * memory a thread touched stays with its process after it ends (about 40 MB for a 60-page scan), and this process
+ * then waits through the OCR of every page.
+ */
+function startTextReader(source: PdfSource): Worker | ChildProcess {
+  const options = { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+  if (source instanceof Uint8Array) {
+    const data = new Uint8Array(source);
+    return new Worker(PDF_WORKER_SOURCE, { ...options, workerData: { ...WORKER_DATA, bytes: data }, transferList: [data.buffer] });
+  }
+  if (statSync(source.path).size <= WORKER_DATA.rangeReadFromBytes) return new Worker(PDF_WORKER_SOURCE, { ...options, workerData: { ...WORKER_DATA, path: source.path } });
+  return spawn(process.execPath, ["--max-old-space-size=512", "-e", PDF_WORKER_SOURCE, JSON.stringify({ ...WORKER_DATA, path: source.path })], {
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+    serialization: "advanced",
   });
+}
+
+/** Every page's text, read by a worker thread or process (see startTextReader). */
+async function readPageTexts(source: PdfSource): Promise<string[]> {
+  const worker = startTextReader(source);
   const texts: string[] = [];
   try {
     return await new Promise<string[]>((resolve, reject) => {
@@ -111,7 +127,8 @@ async function readPageTexts(source: PdfSource): Promise<string[]> {
       worker.on("exit", (code) => reject(new ConversionError(`The PDF reader stopped unexpectedly (exit code ${code})`)));
     });
   } finally {
-    await worker.terminate();
+    if (worker instanceof Worker) await worker.terminate();
+    else worker.kill("SIGKILL");
   }
 }
 

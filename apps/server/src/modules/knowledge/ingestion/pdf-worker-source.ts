@@ -1,19 +1,29 @@
 /**
- * The PDF text worker: plain JavaScript passed as source, so it needs no build step. It only reads glyph runs,
- * which the main thread turns into lines; pages that need OCR are rendered in the OCR process instead.
+ * The PDF text reader: plain JavaScript passed as source, so it needs no build step. It only reads glyph runs,
+ * which the caller turns into lines; pages that need OCR are rendered in the OCR process instead. It runs in a
+ * worker thread, or in a process of its own (\`node -e\`, its data as the argument) for a large stored file.
  */
 export const PDF_WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
+const threads = require("node:worker_threads");
 const { pathToFileURL } = require("node:url");
+const workerData = threads.workerData ?? JSON.parse(process.argv[1]);
+const post = threads.parentPort ? (message) => threads.parentPort.postMessage(message) : (message) => process.send(message);
+if (!threads.parentPort) process.on("disconnect", () => process.exit(0));
 (async () => {
   const { getDocument } = await import(pathToFileURL(workerData.pdfjsPath).href);
   let pdf;
   try {
-    // A stored upload is read here, by path, so its bytes live only as long as this thread.
-    const data = workerData.bytes ?? new Uint8Array(require("node:fs").readFileSync(workerData.path));
-    pdf = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
+    // A stored upload is read here, by path: a large one a range at a time as pages need it (the text layer of a
+    // scan is a few KB of its tens of MB).
+    const fs = require("node:fs");
+    const source = workerData.bytes
+      ? { data: workerData.bytes }
+      : fs.statSync(workerData.path).size > workerData.rangeReadFromBytes
+        ? { url: pathToFileURL(workerData.path), disableStream: true, disableAutoFetch: true }
+        : { data: new Uint8Array(fs.readFileSync(workerData.path)) };
+    pdf = await getDocument({ ...source, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, standardFontDataUrl: workerData.standardFontDataUrl, cMapUrl: workerData.cMapUrl, cMapPacked: true }).promise;
   } catch (error) {
-    parentPort.postMessage({ type: "open-error", message: String((error && error.message) || error) });
+    post({ type: "open-error", message: String((error && error.message) || error) });
     return;
   }
   for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
@@ -21,9 +31,9 @@ const { pathToFileURL } = require("node:url");
     const content = await page.getTextContent();
     const items = content.items.filter((item) => "str" in item).map((item) => ({ str: item.str, transform: item.transform, width: item.width, height: item.height }));
     page.cleanup();
-    parentPort.postMessage({ type: "page", pageNumber, items });
+    post({ type: "page", pageNumber, items });
   }
   await pdf.destroy();
-  parentPort.postMessage({ type: "done", pages: pdf.numPages });
-})().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) }));
+  post({ type: "done", pages: pdf.numPages });
+})().catch((error) => post({ type: "error", message: String((error && error.message) || error) }));
 `;
