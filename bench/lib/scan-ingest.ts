@@ -2,19 +2,17 @@
 // every process under it (the conversion process, the OCR process it starts) is sampled. Used by the bench's
 // `ocr-pdf-300` scenario and by `npm run eval:docextract`'s long scan.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from "pdf-lib";
 import sharp from "sharp";
 import { renderA4Page } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
 import { proseLines } from "../docextract/text-pages.ts";
+import { pingHealth } from "./health-probe.mjs";
 import { jobDurationMs, uploadAndWait } from "./ingest.mjs";
 import { cacheDir } from "./search-store.mjs";
-import { memoryOf, ROOT, startSage } from "./server.mjs";
+import { memoryOf, startSage } from "./server.mjs";
 
-const { request } = createRequire(path.join(ROOT, "apps/server/package.json"))("undici") as typeof import("undici");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] ?? NaN;
 
@@ -103,19 +101,6 @@ function watchMemory(serverPid: number, everyMs: number) {
   };
 }
 
-async function probeHealth(url: string, everyMs: number, until: () => boolean): Promise<number[]> {
-  const latencies: number[] = [];
-  while (!until()) {
-    const started = performance.now();
-    const response = await request(`${url}/api/health`);
-    await response.body.dump();
-    if (response.statusCode !== 200) throw new Error(`/api/health answered ${response.statusCode}`);
-    latencies.push(performance.now() - started);
-    await sleep(everyMs);
-  }
-  return latencies;
-}
-
 export interface ScanIngestResult {
   pages: number;
   pdfBytes: number;
@@ -148,11 +133,11 @@ export async function ingestScan({ pages, probeEveryMs = 25, idleProbeMs = 10_00
     const cookie = await sage.login();
     const idleRssMb = memoryOf(sage.pid).rssMb as number;
     const idleUntil = performance.now() + idleProbeMs;
-    const healthIdle = await probeHealth(sage.url, probeEveryMs, () => performance.now() > idleUntil);
+    const healthIdle = await pingHealth(sage.url, () => performance.now() > idleUntil, probeEveryMs);
     const loadBefore = loadavg();
     const memory = watchMemory(sage.pid, sampleMs);
     let ingesting = true;
-    const probe = probeHealth(sage.url, probeEveryMs, () => !ingesting);
+    const probe = pingHealth(sage.url, () => !ingesting, probeEveryMs);
     let item: { chunkCount: number; status: string; ocrPages?: number[]; ocrFailedPages?: number[] };
     try {
       item = await uploadAndWait(sage, cookie, { filename: "scanned-report.pdf", bytes, type: "application/pdf", timeoutMs: pages * 120_000 });
