@@ -55,11 +55,13 @@ function childPids(pid: number): number[] {
   }
 }
 
+/** 0 for a process that has just exited (unreadable, or read without VmRSS: a NaN spoilt a whole run's peak). */
 const residentMb = (pid: number) => {
   try {
-    return memoryOf(pid).rssMb as number;
+    const mb = memoryOf(pid).rssMb as number;
+    return Number.isFinite(mb) ? mb : 0;
   } catch {
-    return 0; // It has just exited.
+    return 0;
   }
 };
 
