@@ -14,12 +14,16 @@ import { ingestTxt } from "./scenarios/ingest-txt.mjs";
 import { revectorize } from "./scenarios/revectorize.mjs";
 import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
 import { backupImport } from "./scenarios/backup-import.mjs";
+import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const only = args.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
 
-const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "chat-turn": chatTurn, "web-vitals": webVitals, search, "ingest-pdf": ingestPdf, "ingest-txt": ingestTxt, revectorize, "backup-import": backupImport, "health-during-ingest": healthDuringIngest };
+const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "chat-turn": chatTurn, "web-vitals": webVitals, search, "ingest-pdf": ingestPdf, "ingest-txt": ingestTxt, revectorize, "backup-import": backupImport, "health-during-ingest": healthDuringIngest, "ocr-pdf-300": ocrPdf };
+
+// Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
+const OPT_IN = new Set(["ocr-pdf-300"]);
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");
@@ -28,7 +32,7 @@ if (!existsSync(SERVER_ENTRY)) {
 
 const results = [];
 for (const [name, run] of Object.entries(scenarios)) {
-  if (only && !only.includes(name)) continue;
+  if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
   const startedAt = Date.now();
   try {
     for (const item of await run({ quick })) {

@@ -1,30 +1,11 @@
-import { createRequire } from "node:module";
-import path from "node:path";
 import { readFileSync } from "node:fs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { figure, percentile, round } from "../lib/figure.mjs";
+import { pingHealth } from "../lib/health-probe.mjs";
 import { jobDurationMs, uploadAndWait } from "../lib/ingest.mjs";
-import { memoryOf, ROOT, startSage } from "../lib/server.mjs";
+import { memoryOf, startSage } from "../lib/server.mjs";
 import { reportPdf } from "./ingest-pdf.mjs";
 import { notesText } from "./ingest-txt.mjs";
-
-const { request } = createRequire(path.join(ROOT, "apps/server/package.json"))("undici");
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const PING_EVERY_MS = 10;
-
-/** GET /api/health one after another, PING_EVERY_MS apart, until `until()` is true; the latency of each in ms. */
-async function pingHealth(url, until) {
-  const latencies = [];
-  while (!until()) {
-    const startedAt = performance.now();
-    const response = await request(`${url}/api/health`);
-    await response.body.dump();
-    if (response.statusCode !== 200) throw new Error(`/api/health answered ${response.statusCode}`);
-    latencies.push(performance.now() - startedAt);
-    await sleep(PING_EVERY_MS);
-  }
-  return latencies;
-}
 
 /**
  * How long /api/health waits while a 300-page PDF and a 20 MB text file (5 MB with --quick) ingest at once, with

@@ -119,6 +119,11 @@ export function isLoopbackHost(host: string): boolean {
 const CONVERSION_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL", "NODE_ENV", "TZ"];
 const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
+/**
+ * One malloc arena for the document reader and the OCR process it starts: glibc's per-thread arenas kept freed page
+ * buffers resident (tesseract's worker thread and the renderer's: 263 MB against 217 MB with one, same pages).
+ */
+const CONVERSION_MALLOC = { MALLOC_ARENA_MAX: "1" };
 
 /** The only reader of process.env: parses once, fails fast naming the bad keys. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -153,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
-    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, keepWarm: e.SAGE_DOCUMENT_WARM, env: pickDefined(env, CONVERSION_ENV) },
+    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, keepWarm: e.SAGE_DOCUMENT_WARM, env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC } },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {

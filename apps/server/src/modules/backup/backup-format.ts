@@ -49,6 +49,7 @@ export const manifestSchema = z.object({
 export type BackupManifest = z.infer<typeof manifestSchema>;
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const pages = z.array(z.number().int().positive().max(1_000_000)).max(1_000_000);
 export const itemSchema = z.object({
   id,
   parent_id: id.nullable(),
@@ -66,6 +67,9 @@ export const itemSchema = z.object({
   status: z.enum(["ready", "queued", "processing", "failed", "stored"]).optional(),
   status_reason: z.string().max(10_000).nullable().optional(),
   content_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
+  /** Pages read by text recognition and pages it gave up on (1-based); absent in backups made before they were kept. */
+  ocr_pages: pages.optional(),
+  ocr_failed_pages: pages.optional(),
   /** The zip entry holding the original bytes (files/<id>), or null when the export had none. */
   file: z.string().nullable().optional(),
 });

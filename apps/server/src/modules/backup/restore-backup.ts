@@ -1,5 +1,5 @@
 import type { Store } from "../../store/open-store.ts";
-import type { KnowledgeBackupPort, RestoredItem } from "../knowledge/knowledge.module.ts";
+import { restoredItemFromBackup, type KnowledgeBackupPort, type RestoredItem } from "../knowledge/knowledge.module.ts";
 import type { RestoredChunk, RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
 import { chunkSchema, ENTRY, fileEntryName, itemSchema, vectorSchema, type ItemBackupRow, type VectorBackupRow } from "./backup-format.ts";
 import type { BackupPart } from "./backup-part.ts";
@@ -133,21 +133,11 @@ function restoredItem(row: ItemBackupRow, checked: CheckedBackup, owned: Set<num
     status = row.type === "file" && !hasBytes ? "failed" : "queued";
     statusReason = status === "failed" ? FILE_NOT_IN_BACKUP : null;
   }
-  return {
+  return restoredItemFromBackup(row, {
     conversationId: row.conversation_id !== null && owned.has(row.conversation_id) ? row.conversation_id : null,
-    type: row.type,
-    name: row.name,
-    path: row.path,
-    description: row.description,
-    content: row.content,
-    url: row.url,
-    mimeType: row.mime_type,
-    size: row.size,
     storageKey: hasBytes ? knowledge.newFileKey() : null,
-    contentHash: row.content_hash ?? null,
     status,
     statusReason,
     chunkCount: checked.chunkCounts.get(row.id) ?? 0,
-    createdAt: row.created_at,
-  };
+  });
 }

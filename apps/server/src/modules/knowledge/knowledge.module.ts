@@ -17,7 +17,8 @@ import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 
 export type { KnowledgeIndex } from "./ingestion.ts";
-export type { ItemBackupRow, ItemExport, KnowledgeSummary, RestoredItem } from "./knowledge.repo.ts";
+export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge.repo.ts";
+export { restoredItemFromBackup } from "./knowledge.repo.ts";
 
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;

@@ -3,24 +3,29 @@ import type { Store } from "../../store/open-store.ts";
 import type { PreparedQuery } from "../../store/prepared-query.ts";
 import type { KnowledgeItemRow, KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
 
+/** The fields an item row and a backup row name alike. */
+const SAME_NAMED = ["type", "name", "path", "description", "content", "url", "size"] as const;
+type SameNamedFields = { type: KnowledgeItemType; name: string; path: string; description: string; content: string; url: string | null; size: number };
+const sameNamed = (row: SameNamedFields): SameNamedFields => Object.fromEntries(SAME_NAMED.map((key) => [key, row[key]])) as SameNamedFields;
+
 /** An item as a backup carries it: ids are the exporting store's. */
-export interface ItemBackupRow {
+export interface ItemBackupRow extends SameNamedFields {
   id: number;
   parent_id: number | null;
   conversation_id: number | null;
-  type: KnowledgeItemType;
-  name: string;
-  path: string;
-  description: string;
-  content: string;
-  url: string | null;
   mime_type: string | null;
-  size: number;
   created_at: string;
   status: KnowledgeItemStatus;
   status_reason: string | null;
   content_hash: string | null;
+  /** Pages read by text recognition, and pages it gave up on (1-based). */
+  ocr_pages: number[];
+  ocr_failed_pages: number[];
 }
+
+/** A backup row as a restore reads it: backups from before statuses, hashes and OCR pages lack those. */
+export type ItemBackupInput = Omit<ItemBackupRow, "status" | "status_reason" | "content_hash" | "ocr_pages" | "ocr_failed_pages"> &
+  Partial<Pick<ItemBackupRow, "content_hash" | "ocr_pages" | "ocr_failed_pages">>;
 
 /** An item read for a backup, with where its original bytes are stored (never written into the backup). */
 export interface ItemExport {
@@ -29,22 +34,43 @@ export interface ItemExport {
 }
 
 /** An item as a restore writes it back, its parent set afterwards (a backup need not list parents first). */
-export interface RestoredItem {
+export interface RestoredItem extends SameNamedFields {
   conversationId: number | null;
-  type: KnowledgeItemType;
-  name: string;
-  path: string;
-  description: string;
-  content: string;
-  url: string | null;
   mimeType: string | null;
-  size: number;
   storageKey: string | null;
   contentHash: string | null;
   status: KnowledgeItemStatus;
   statusReason: string | null;
   chunkCount: number;
+  ocrPages: number[];
+  ocrFailedPages: number[];
   createdAt: string;
+}
+
+/** What a restore settles itself rather than taking from the backup row. */
+export type RestoreDecisions = Pick<RestoredItem, "conversationId" | "status" | "statusReason" | "storageKey" | "chunkCount">;
+
+/** A stored JSON list of pages, read leniently (anything else is no pages). */
+export function pageList(json: string): number[] {
+  try {
+    const pages: unknown = JSON.parse(json);
+    return Array.isArray(pages) ? pages.filter((page): page is number => Number.isInteger(page)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A backup's item as a restore writes it back: the one mapping from backup rows to items. */
+export function restoredItemFromBackup(row: ItemBackupInput, decided: RestoreDecisions): RestoredItem {
+  return {
+    ...sameNamed(row),
+    ...decided,
+    mimeType: row.mime_type,
+    contentHash: row.content_hash ?? null,
+    ocrPages: row.ocr_pages ?? [],
+    ocrFailedPages: row.ocr_failed_pages ?? [],
+    createdAt: row.created_at,
+  };
 }
 
 /** How much of each kind a user holds (what an import or a snapshot restore would replace). */
@@ -79,19 +105,15 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
         "id",
         "parentId",
         "conversationId",
-        "type",
-        "name",
-        "path",
-        "description",
-        "content",
-        "url",
+        ...SAME_NAMED,
         "mimeType",
-        "size",
         "createdAt",
         "status",
         "statusReason",
         "contentHash",
         "storageKey",
+        "ocrPages",
+        "ocrFailedPages",
       ])
       .where("userId", "=", argument<number>(0))
       .where("id", ">", argument<number>(1))
@@ -134,6 +156,8 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
         chunkCount: argument(14),
         createdAt: argument(15),
         updatedAt: argument(16),
+        ocrPages: argument(17),
+        ocrFailedPages: argument(18),
       })
       .returning("id"),
   );
@@ -292,18 +316,14 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
           id: row.id,
           parent_id: row.parentId,
           conversation_id: row.conversationId,
-          type: row.type,
-          name: row.name,
-          path: row.path,
-          description: row.description,
-          content: row.content,
-          url: row.url,
+          ...sameNamed(row),
           mime_type: row.mimeType,
-          size: row.size,
           created_at: row.createdAt,
           status: row.status,
           status_reason: row.statusReason,
           content_hash: row.contentHash,
+          ocr_pages: pageList(row.ocrPages),
+          ocr_failed_pages: pageList(row.ocrFailedPages),
         },
         storageKey: row.storageKey,
       })),
@@ -346,6 +366,8 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
             item.chunkCount,
             item.createdAt,
             now,
+            JSON.stringify(item.ocrPages),
+            JSON.stringify(item.ocrFailedPages),
           )!.id,
       );
     },

@@ -15,7 +15,7 @@ import type { Ingestion } from "./ingestion.ts";
 import { downloadContentType } from "./ingestion/download-content-type.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
 import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
-import type { KnowledgeRepo } from "./knowledge.repo.ts";
+import { pageList, type KnowledgeRepo } from "./knowledge.repo.ts";
 
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
 export const STORED_FILE_MISSING = "The stored file is missing";
@@ -40,15 +40,6 @@ export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
     ocrFailedPages: pageList(row.ocrFailedPages),
     createdAt: row.createdAt,
   };
-}
-
-function pageList(json: string): number[] {
-  try {
-    const pages: unknown = JSON.parse(json);
-    return Array.isArray(pages) ? pages.filter((page): page is number => Number.isInteger(page)) : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The knowledge base tree: folders, files, links and notes of one user, and their stored bytes. */

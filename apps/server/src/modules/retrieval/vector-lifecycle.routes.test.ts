@@ -55,9 +55,19 @@ const counts = () =>
     .get() as { items: number; chunks: number; vectors: number };
 
 describe("vector database lifecycle", () => {
-  it("export -> reset -> import gives identical search results", async () => {
+  it("export -> reset -> import gives identical search results and the same items, OCR pages included", async () => {
     const cookie = await start();
-    const { conversation } = await seed({ embedded: true });
+    const { conversation, items } = await seed({ embedded: true });
+    // A scan whose pages 2 and 5 were read by text recognition, which gave up on page 7.
+    t.store.sqlite.prepare("UPDATE knowledge_items SET ocr_pages = '[2,5]', ocr_failed_pages = '[7]' WHERE id = ?").run(items[0]);
+    // The seed writes chunks beside the items; their counts are set as ingestion would have.
+    t.store.sqlite.prepare("UPDATE knowledge_items SET chunk_count = (SELECT count(*) FROM chunks WHERE item_id = knowledge_items.id)").run();
+    const listing = async () =>
+      ((await t.app.inject({ method: "GET", url: "/api/files", headers: { cookie } })).json() as Array<Record<string, unknown>>)
+        .map(({ id: _id, parentId: _parentId, ...item }) => item)
+        .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    const itemsBefore = await listing();
+    expect(itemsBefore.find((item) => item.name === "report.txt")).toMatchObject({ ocrPages: [2, 5], ocrFailedPages: [7] });
     const searchAll = async () => {
       const results = [];
       for (const [query, conversationId] of [["revenue vehicle fleet", undefined], ["dividend board", conversation]] as const) {
@@ -84,6 +94,7 @@ describe("vector database lifecycle", () => {
     expect(imported.json().message).toMatch(/Imported 2 files/);
     expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 3 });
     expect(await searchAll()).toEqual(before);
+    expect(await listing()).toEqual(itemsBefore);
     const restored = t.store.sqlite.prepare("SELECT name, parent_id IS NOT NULL AS nested, conversation_id FROM knowledge_items ORDER BY name").all();
     expect(restored).toEqual([
       { name: "Finance", nested: 0, conversation_id: null },

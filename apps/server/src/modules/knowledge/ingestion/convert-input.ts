@@ -23,6 +23,8 @@ export async function convertInput(input: ConversionInput, limits: ConversionLim
     case "note":
       return documentFromText(input.text, "The note is empty");
     case "file": {
+      // A PDF is read by path where it is parsed: a 300-page scan is tens of MB this process need not hold.
+      if (input.extension === "pdf") return convertPdf({ path: input.path });
       const bytes = await readFile(input.path);
       // Office documents are zip archives: one that would expand past the limit is a bomb, refused unopened.
       if (bytes[0] === 0x50 && bytes[1] === 0x4b) await checkZipExpansion(bytes, limits.maxExpandedBytes);

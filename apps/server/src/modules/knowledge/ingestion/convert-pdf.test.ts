@@ -1,3 +1,7 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
@@ -30,6 +34,26 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect(document.sections[1]!.text).toContain("Payment is due on 15 April 2025.");
     expect(document.ocrPages).toEqual([1, 2]);
     expect(document.notProcessedReason).toBeUndefined();
+  });
+
+  it("reads a large stored scan by its path, opening it again in each new OCR process", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "sage-pdf-path-"));
+    try {
+      const file = path.join(folder, "scan.pdf");
+      const pdf = await PDFDocument.load(await makeScannedPdf([scan(["The Kestrel contract renews in June."]), scan(["Notice must be given in writing."])]));
+      // 5 MB of attached data no page shows: past the size from which a stored PDF's text is read in its own process.
+      pdf.context.register(pdf.context.stream(randomBytes(5 * 1_048_576)));
+      writeFileSync(file, await pdf.save());
+      expect(statSync(file).size).toBeGreaterThan(5 * 1_048_576);
+      // One page per process: the second page is read by a new process that must open the file again.
+      const document = await convertPdf({ path: file }, { pagesPerProcess: 1 });
+      expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2"]);
+      expect(document.sections[0]!.text).toContain("The Kestrel contract renews in June.");
+      expect(document.sections[1]!.text).toContain("Notice must be given in writing.");
+      expect(document.ocrPages).toEqual([1, 2]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("recognises only the pages without a text layer", async () => {

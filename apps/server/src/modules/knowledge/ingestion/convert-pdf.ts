@@ -1,8 +1,10 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
-import { OcrError, openPdfForOcr, type OcrLimits } from "./ocr-engine.ts";
+import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "./ocr-engine.ts";
 import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
@@ -27,6 +29,8 @@ const WORKER_DATA = {
   pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
   standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
   cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
+  /** A stored PDF larger than this is read in ranges rather than whole (one read is quicker for small ones). */
+  rangeReadFromBytes: 4 * 1_048_576,
 };
 
 function openError(message: string): ConversionError {
@@ -39,8 +43,8 @@ function openError(message: string): ConversionError {
  * Unicode map), is rendered and read by OCR instead, one page at a time. Parsing runs in a worker thread and OCR
  * in its own process, so a long scan never stalls other requests and its memory is bounded and given back.
  */
-export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
-  const pageTexts = await readPageTexts(bytes);
+export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
+  const pageTexts = await readPageTexts(source);
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
   const ocrFailedPages: number[] = [];
@@ -52,7 +56,7 @@ export async function convertPdf(bytes: Uint8Array, limits: Partial<OcrLimits> =
       const unreadable = isMostlyUnreadable(text);
       let chosen = text;
       if (unreadable || letters < MIN_LETTERS_TO_JUDGE) {
-        ocr ??= openPdfForOcr(bytes, limits);
+        ocr ??= openPdfForOcr(source, limits);
         let recognized = "";
         try {
           // A page with a few readable typed words is recognised only when it also shows an image (a scan with a stamp).
@@ -89,7 +93,8 @@ function betterPageText(layer: string, recognized: string): string {
 
 const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
 
-const startWorker = () => new Worker(PDF_WORKER_SOURCE, { eval: true, workerData: WORKER_DATA, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+const workerOptions = { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+const startWorker = () => new Worker(PDF_WORKER_SOURCE, { ...workerOptions, workerData: WORKER_DATA });
 
 /** A worker that has loaded pdf.js and waits for a document (prepareSpareReaders). */
 let spare: Worker | undefined;
@@ -113,13 +118,33 @@ export function prepareSpareReaders(): void {
   if (!spare) startSpare();
 }
 
-/** Every page's text, read in a worker thread (whose memory is returned when it exits). */
-async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
-  const data = new Uint8Array(bytes);
+/**
+ * The text reader: a worker thread (the spare, given its document in a message), or for a stored file over the
+ * range-read size a process of its own, because memory a thread touched stays with its process after it ends
+ * (about 40 MB for a 60-page scan), and this process then waits through the OCR of every page.
+ */
+function startTextReader(source: PdfSource): Worker | ChildProcess {
+  if (!(source instanceof Uint8Array) && statSync(source.path).size > WORKER_DATA.rangeReadFromBytes) {
+    return spawn(process.execPath, ["--max-old-space-size=512", "-e", PDF_WORKER_SOURCE, JSON.stringify({ ...WORKER_DATA, path: source.path })], {
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+      serialization: "advanced",
+    });
+  }
   const worker = spare ?? startWorker();
   spare = undefined;
   worker.ref();
-  worker.postMessage({ bytes: data }, [data.buffer]);
+  if (source instanceof Uint8Array) {
+    const data = new Uint8Array(source);
+    worker.postMessage({ bytes: data }, [data.buffer]);
+  } else {
+    worker.postMessage({ path: source.path });
+  }
+  return worker;
+}
+
+/** Every page's text, read by a worker thread or process (see startTextReader). */
+async function readPageTexts(source: PdfSource): Promise<string[]> {
+  const worker = startTextReader(source);
   const texts: string[] = [];
   try {
     return await new Promise<string[]>((resolve, reject) => {
@@ -133,7 +158,8 @@ async function readPageTexts(bytes: Uint8Array): Promise<string[]> {
       worker.on("exit", (code) => reject(new ConversionError(`The PDF reader stopped unexpectedly (exit code ${code})`)));
     });
   } finally {
-    await worker.terminate();
+    if (worker instanceof Worker) await worker.terminate();
+    else worker.kill("SIGKILL");
     // The next spare starts once this document is read, not beside it (two cores).
     if (keepSpare && !spare) startSpare();
   }

@@ -25,11 +25,15 @@ export interface OcrLimits {
 }
 
 /** 4.5 million pixels is A4 at about 210 dpi: 10 pt text reads as well as at 300 dpi, in less memory. */
-export const OCR_LIMITS: OcrLimits = { pageTimeoutMs: 120_000, maxPixels: 4_500_000, maxProcessMb: 700, pagesPerProcess: 50, idleMs: 15_000 };
+/** 10 pages a process: its memory grew from about 215 to 270 MB over 50 pages; a new one costs 1-2 s. */
+export const OCR_LIMITS: OcrLimits = { pageTimeoutMs: 120_000, maxPixels: 4_500_000, maxProcessMb: 700, pagesPerProcess: 10, idleMs: 15_000 };
 /** Pages are rendered at this resolution when it fits the pixel budget. */
 export const OCR_DPI = 300;
 
 export class OcrError extends Error {}
+
+/** A PDF's bytes, or the path of a stored upload (read where it is needed, never held by the caller). */
+export type PdfSource = Uint8Array | { path: string };
 
 const require = createRequire(import.meta.url);
 const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
@@ -190,14 +194,17 @@ export interface PdfOcrSession {
   close(): Promise<void>;
 }
 
-/** Pages of one PDF rendered and read in the OCR process; the document is sent again if the process was replaced. */
-export function openPdfForOcr(bytes: Uint8Array, limits: Partial<OcrLimits> = {}): PdfOcrSession {
+/**
+ * Pages of one PDF rendered and read in the OCR process; the document is opened again if the process was replaced.
+ * A stored file is opened by path and read a range at a time, so the process holds only the pages it renders.
+ */
+export function openPdfForOcr(source: PdfSource, limits: Partial<OcrLimits> = {}): PdfOcrSession {
   const bounds = { ...OCR_LIMITS, ...limits };
   const documentId = nextId++;
   let openIn = -1;
   const ensureOpen = async (target: ChildProcess) => {
     if (openIn === generation) return;
-    const reply = await ask(target, { type: "open-pdf", documentId, bytes });
+    const reply = await ask(target, { type: "open-pdf", documentId, ...(source instanceof Uint8Array ? { bytes: source } : { path: source.path }) });
     if (reply.pages === undefined) throw new OcrError("The PDF could not be opened for text recognition");
     openIn = generation;
   };

@@ -65,8 +65,10 @@ async function handle(request) {
   if (request.type === "open-pdf") {
     pdfjs ??= await import(pathToFileURL(config.pdfjsPath).href);
     const bytes = request.bytes;
+    // A file is read in ranges as pages need them (no auto-fetch of the rest), never whole.
+    const from = bytes ? { data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) } : { url: pathToFileURL(request.path), disableStream: true, disableAutoFetch: true };
     const pdf = await pdfjs.getDocument({
-      data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
+      ...from, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
       standardFontDataUrl: config.standardFontDataUrl, cMapUrl: config.cMapUrl, cMapPacked: true, wasmUrl: config.wasmUrl,
     }).promise;
     documents.set(request.documentId, pdf);
