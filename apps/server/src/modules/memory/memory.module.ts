@@ -5,7 +5,8 @@ import type { Store } from "../../store/open-store.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
 import { createMemoryRepo } from "./memory.repo.ts";
 import { registerMemoryRoutes } from "./memory.routes.ts";
-import { createMemoryService, type MemorySemantics } from "./memory.service.ts";
+import type { SemanticPort } from "../retrieval/retrieval.module.ts";
+import { createMemoryService } from "./memory.service.ts";
 
 /** What the assistant needs: saving a memory from a turn, and what a turn is given. */
 export interface MemoryPort {
@@ -35,7 +36,7 @@ export interface MemoryModule extends AppModule {
 export function createMemoryModule(deps: {
   store: Pick<Store, "db" | "prepare">;
   /** Retrieval's vector half, so memories over the budget are chosen by the same hybrid as search. */
-  semantic?: MemorySemantics | null;
+  semantic?: SemanticPort | null;
   warn?: (message: string, error: unknown) => void;
 }): MemoryModule {
   const repo = createMemoryRepo(deps.store);

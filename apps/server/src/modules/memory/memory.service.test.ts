@@ -2,7 +2,8 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../store/open-store.ts";
 import { createMemoryRepo } from "./memory.repo.ts";
-import { createMemoryService, type MemorySemantics } from "./memory.service.ts";
+import type { SemanticPort } from "../retrieval/retrieval.module.ts";
+import { createMemoryService } from "./memory.service.ts";
 
 // A tiny embedder that knows which words mean the same thing: each vector counts the words of four topics.
 const TOPICS = [
@@ -26,7 +27,7 @@ const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 
 function fakeSemantics(options: { fail?: boolean } = {}) {
   const embedded: string[] = [];
-  const semantic: MemorySemantics = {
+  const semantic: SemanticPort = {
     embedderId: "topics:4",
     async embedDocuments(texts) {
       if (options.fail) throw new Error("embedder unavailable");

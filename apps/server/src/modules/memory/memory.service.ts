@@ -1,17 +1,10 @@
 import { MEMORY_ERRORS, MEMORY_INSTRUCTION_BUDGET, MEMORY_MAX_COUNT, looksLikeSecret, type Memory } from "@sage/contracts/memories";
 import { badRequest, notFound } from "../../http/app-error.ts";
+import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import type { MemoryRepo } from "./memory.repo.ts";
 import { fitsBudget, memoriesForTurn, type VectorEvidence } from "./rank-memories.ts";
 
-/** The vector half of hybrid search, lent by retrieval (null without an embedder). */
-export interface MemorySemantics {
-  embedderId: string;
-  embedDocuments(texts: readonly string[]): Promise<number[][]>;
-  closeness(query: string, vectors: readonly Float32Array[]): Promise<number[]>;
-  fuse(lexical: number, vector: number): number;
-}
-
-export function createMemoryService(deps: { repo: MemoryRepo; semantic?: MemorySemantics | null; now?: () => Date; warn?: (message: string, error: unknown) => void }) {
+export function createMemoryService(deps: { repo: MemoryRepo; semantic?: SemanticPort | null; now?: () => Date; warn?: (message: string, error: unknown) => void }) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
