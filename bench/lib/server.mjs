@@ -46,7 +46,9 @@ export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = 
   const ownDir = !dataDir;
   dataDir ??= makeDataDir(label);
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+  // SAGE_BENCH_SERVER_ARGS adds Node flags to the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const extraArgs = process.env.SAGE_BENCH_SERVER_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...extraArgs, SERVER_ENTRY], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "warn", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -5,6 +5,7 @@ import { figure, percentile } from "../lib/figure.mjs";
 import { writeBackup } from "../lib/backup-archive.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { makeDataDir, memoryOf, ROOT, startSage } from "../lib/server.mjs";
+import { probeHealthDuring } from "../lib/health-probe.mjs";
 
 const requireFromServer = createRequire(path.join(ROOT, "apps/server/package.json"));
 const BetterSqlite3 = requireFromServer("better-sqlite3");
@@ -24,32 +25,8 @@ async function importZip(sage, cookie, file) {
   return { ms: performance.now() - startedAt, body: JSON.parse(body) };
 }
 
-/** GET /api/health one request after another while `work` runs; answers the latencies. */
-async function probeHealth(sage, work) {
-  const latencies = [];
-  const failures = [];
-  let done = false;
-  const prober = (async () => {
-    while (!done) {
-      const startedAt = performance.now();
-      try {
-        const response = await fetch(`${sage.url}/api/health`);
-        await response.arrayBuffer();
-        if (!response.ok) failures.push(response.status);
-      } catch (error) {
-        failures.push(String(error.cause?.code ?? error));
-      }
-      latencies.push(performance.now() - startedAt);
-      await sleep(5);
-    }
-  })();
-  try {
-    return { result: await work(), latencies, failures };
-  } finally {
-    done = true;
-    await prober;
-  }
-}
+/** GET /api/health one request after another (from a process of its own) while `work` runs. */
+const probeHealth = (sage, work) => probeHealthDuring(sage.url, work, 5);
 
 /**
  * The least work that produces the same listing: one SQL statement making each row's JSON (the API's fields) in the

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { figure, percentile, round } from "../lib/figure.mjs";
-import { pingHealth } from "../lib/health-probe.mjs";
+import { probeHealthDuring } from "../lib/health-probe.mjs";
 import { jobDurationMs, uploadAndWait } from "../lib/ingest.mjs";
 import { memoryOf, startSage } from "../lib/server.mjs";
 import { reportPdf } from "./ingest-pdf.mjs";
@@ -19,16 +19,17 @@ export async function healthDuringIngest({ quick }) {
   const sage = await startSage({ label: "health", env: fake.envFor(384) });
   try {
     const cookie = await sage.login();
-    const idleUntil = performance.now() + 3000;
-    const idle = await pingHealth(sage.url, () => performance.now() > idleUntil);
-    let finished = false;
+    const { latencies: idle } = await probeHealthDuring(sage.url, () => new Promise((resolve) => setTimeout(resolve, 3000)));
     const startedAt = performance.now();
-    const ingest = Promise.all([
-      uploadAndWait(sage, cookie, { filename: "annual-report.pdf", bytes: pdf, type: "application/pdf" }),
-      uploadAndWait(sage, cookie, { filename: "notes.txt", bytes: text, type: "text/plain" }),
-    ]).finally(() => (finished = true));
-    const during = await pingHealth(sage.url, () => finished);
-    const [pdfItem, textItem] = await ingest;
+    const {
+      result: [pdfItem, textItem],
+      latencies: during,
+    } = await probeHealthDuring(sage.url, () =>
+      Promise.all([
+        uploadAndWait(sage, cookie, { filename: "annual-report.pdf", bytes: pdf, type: "application/pdf" }),
+        uploadAndWait(sage, cookie, { filename: "notes.txt", bytes: text, type: "text/plain" }),
+      ]),
+    );
     const wallMs = performance.now() - startedAt;
     const params = {
       pdfPages: 300,
