@@ -75,14 +75,21 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       request.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       return request;
     };
+    // Reading the next batch, parsing a reply and storing its vectors each take a few ms of the server's thread;
+    // chained in one run of promise callbacks they held it 80-140 ms while a large document was embedded, so each
+    // gets a turn of the event loop of its own.
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     let batch = nextBatch();
     let inFlight = start(batch);
     while (inFlight) {
       const current = batch;
       const embedded = inFlight;
+      await nextTurn();
       batch = nextBatch();
       inFlight = start(batch);
-      store(active, current, await embedded);
+      const vectorsOfBatch = await embedded;
+      await nextTurn();
+      store(active, current, vectorsOfBatch);
       await onStored?.(current);
     }
   }
