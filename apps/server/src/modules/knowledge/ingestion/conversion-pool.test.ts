@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { makeDocxBomb } from "../../../reliability/document-bombs.ts";
+import { BACKGROUND_NICENESS } from "./background-priority.ts";
 import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "./conversion-pool.ts";
 import { makeDocx, makePdf } from "./test-documents.ts";
 import { renderTextImage } from "./test-images.ts";
@@ -93,6 +95,13 @@ describe("conversion pool", () => {
     await expect.poll(() => conversions.processIds().filter((pid) => pid !== first).length, { timeout: 30_000 }).toBe(1);
     expect((await conversions.convert({ kind: "note", text: "Still warm." })).chunks[0]!.content).toBe("Still warm.");
   }, 90_000);
+
+  it("reads documents at a priority below the server's, so requests get the CPU first", async () => {
+    const conversions = pool();
+    await conversions.convert({ kind: "note", text: "Lower priority." });
+    const [reader] = conversions.processIds();
+    expect(getPriority(reader!)).toBe(getPriority(process.pid) + BACKGROUND_NICENESS);
+  });
 
   it("lets idle processes exit when it does not keep one warm", async () => {
     const conversions = pool({ idleMs: 50 });

@@ -7,6 +7,7 @@ import type { ConversionExtras, ConversionReply, ConversionRequest } from "./con
 import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
+import { runInBackground } from "./background-priority.ts";
 
 /** A limit as people read it: whole seconds, or a fraction below one second (tests use short limits). */
 const seconds = (ms: number) => (ms >= 1000 ? String(Math.round(ms / 1000)) : String(Number((ms / 1000).toFixed(2))));
@@ -102,6 +103,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       env: options.env,
     });
+    runInBackground(child.pid);
     const slot: Slot = { child, ready: false, stderr: "", exited: false };
     slots.add(slot);
     child.stderr!.on("data", (data: Buffer) => (slot.stderr = (slot.stderr + data.toString()).slice(-4000)));

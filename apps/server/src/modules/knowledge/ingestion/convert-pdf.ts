@@ -7,6 +7,7 @@ import { ConversionError, type ExtractedDocument, type ExtractedSection } from "
 import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "./ocr-engine.ts";
 import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
+import { runInBackground } from "./background-priority.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
@@ -125,10 +126,12 @@ export function prepareSpareReaders(): void {
  */
 function startTextReader(source: PdfSource): Worker | ChildProcess {
   if (!(source instanceof Uint8Array) && statSync(source.path).size > WORKER_DATA.rangeReadFromBytes) {
-    return spawn(process.execPath, ["--max-old-space-size=512", "-e", PDF_WORKER_SOURCE, JSON.stringify({ ...WORKER_DATA, path: source.path })], {
+    const reader = spawn(process.execPath, ["--max-old-space-size=512", "-e", PDF_WORKER_SOURCE, JSON.stringify({ ...WORKER_DATA, path: source.path })], {
       stdio: ["ignore", "ignore", "ignore", "ipc"],
       serialization: "advanced",
     });
+    runInBackground(reader.pid);
+    return reader;
   }
   const worker = spare ?? startWorker();
   spare = undefined;

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { OCR_PROCESS_SOURCE } from "./ocr-process-source.ts";
+import { runInBackground } from "./background-priority.ts";
 
 /** 8-bit grey pixels, row by row. */
 export interface GrayImage {
@@ -72,6 +73,7 @@ function startProcess(): ChildProcess {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     serialization: "advanced",
   });
+  runInBackground(started.pid);
   started.on("message", (reply: Reply) => {
     const request = waiting.get(reply.id);
     waiting.delete(reply.id);
