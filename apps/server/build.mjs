@@ -42,7 +42,13 @@ const EXTERNAL = [
 rmSync("dist", { recursive: true, force: true });
 await build({
   // The conversion process is its own entry: the server starts it to read uploaded documents (conversion-pool.ts).
-  entryPoints: { main: "src/main.ts", cli: "src/cli.ts", "conversion-process": "src/modules/knowledge/ingestion/conversion-process.ts" },
+  // So is the thread that calls remote embedders (embedder-in-thread.ts).
+  entryPoints: {
+    main: "src/main.ts",
+    cli: "src/cli.ts",
+    "conversion-process": "src/modules/knowledge/ingestion/conversion-process.ts",
+    "embedder-thread": "src/providers/embedder/embedder-thread.ts",
+  },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -1,5 +1,6 @@
 import type { Config } from "../../config.ts";
 import type { Embedder } from "./embedder.ts";
+import { embedderInThread } from "./embedder-in-thread.ts";
 import { createGeminiEmbedder } from "./gemini.ts";
 import { createLocalEmbedder, resolveLocalModel } from "./local.ts";
 import { createOpenAiCompatibleEmbedder } from "./openai-compatible.ts";
@@ -18,14 +19,20 @@ export interface EmbedderSetup {
  */
 export function createEmbedder(config: Pick<Config, "embedder" | "llm" | "dataDir">): EmbedderSetup {
   const { kind, model, localModel } = config.embedder;
-  const gemini = () =>
-    config.llm.geminiApiKey
-      ? setup(createGeminiEmbedder({ apiKey: config.llm.geminiApiKey, baseUrl: config.llm.geminiBaseUrl, modelId: model }))
-      : none("Gemini embeddings need GEMINI_API_KEY");
-  const openAi = () =>
-    config.llm.baseUrl && model
-      ? setup(createOpenAiCompatibleEmbedder({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, modelId: model }))
-      : none("OpenAI-compatible embeddings need SAGE_LLM_BASE_URL and SAGE_EMBEDDING_MODEL");
+  // Remote embedders answer in a worker thread (embedder-in-thread.ts): parsing their replies stays off the
+  // server's thread. The one made here only names the model.
+  const gemini = () => {
+    if (!config.llm.geminiApiKey) return none("Gemini embeddings need GEMINI_API_KEY");
+    const options = { apiKey: config.llm.geminiApiKey, baseUrl: config.llm.geminiBaseUrl, modelId: model };
+    const { id, dimensions, maxBatch } = createGeminiEmbedder(options);
+    return setup(embedderInThread({ kind: "gemini", id, dimensions, maxBatch, options }));
+  };
+  const openAi = () => {
+    if (!config.llm.baseUrl || !model) return none("OpenAI-compatible embeddings need SAGE_LLM_BASE_URL and SAGE_EMBEDDING_MODEL");
+    const options = { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, modelId: model };
+    const { id, dimensions, maxBatch } = createOpenAiCompatibleEmbedder(options);
+    return setup(embedderInThread({ kind: "openai-compatible", id, dimensions, maxBatch, options }));
+  };
   const local = (allowDownload: boolean) => {
     const resolved = resolveLocalModel(localModel, config.dataDir);
     // A folder is used as it is; only a Hugging Face id can be downloaded (into the data dir) on first use.

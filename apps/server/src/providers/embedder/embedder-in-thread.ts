@@ -1,0 +1,90 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { Embedder } from "./embedder.ts";
+
+/** A remote embedder, described so a worker thread can make it (the options are plain data). */
+export type RemoteEmbedderSpec =
+  | { kind: "gemini"; id: string; dimensions: number; maxBatch: number; options: { apiKey: string; baseUrl?: string; modelId?: string } }
+  | { kind: "openai-compatible"; id: string; dimensions: number; maxBatch: number; options: { baseUrl: string; apiKey?: string; modelId: string } };
+
+export interface EmbedRequest {
+  id: number;
+  texts: string[];
+  kind: "query" | "document";
+}
+
+export type EmbedReply = { id: number; dimensions: number; flat: Float32Array; error?: undefined } | { id: number; error: string };
+
+/**
+ * Runs a remote embedder's HTTP calls in a worker thread. A reply of 100 vectors of 768 numbers is about 850 KB
+ * of JSON, and the AI SDK parses and validates it number by number: 20-80 ms of the server's only thread per
+ * batch, during which no request was answered. The thread starts on the first call and keeps the process alive
+ * only while a call waits on it; if it dies, the calls waiting on it fail and the next call starts a new one.
+ */
+export function embedderInThread(spec: RemoteEmbedderSpec): Embedder {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  let dimensions = spec.dimensions;
+  const waiting = new Map<number, { resolve(vectors: number[][]): void; reject(error: Error): void }>();
+
+  function start(): Worker {
+    const started = startThread(spec);
+    started.on("message", (reply: EmbedReply) => {
+      const request = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      if (waiting.size === 0) started.unref();
+      if (reply.error !== undefined) return request?.reject(new Error(reply.error));
+      if (reply.dimensions > 0) dimensions = reply.dimensions;
+      const vectors: number[][] = [];
+      for (let offset = 0; offset < reply.flat.length; offset += reply.dimensions) vectors.push(Array.from(reply.flat.subarray(offset, offset + reply.dimensions)));
+      request?.resolve(vectors);
+    });
+    const failAll = (reason: string) => {
+      if (worker === started) worker = null;
+      for (const [id, request] of waiting) {
+        waiting.delete(id);
+        request.reject(new Error(`The embedder stopped: ${reason}`));
+      }
+    };
+    started.on("error", (error) => failAll(error.message));
+    started.on("exit", (code) => failAll(`exit code ${code}`));
+    return started;
+  }
+
+  return {
+    id: spec.id,
+    get dimensions() {
+      return dimensions;
+    },
+    maxBatch: spec.maxBatch,
+    embed(texts, { kind }) {
+      if (texts.length === 0) return Promise.resolve([]);
+      worker ??= start();
+      worker.ref(); // a call waiting on it keeps the process alive; an idle thread does not
+      const id = nextId++;
+      const request: EmbedRequest = { id, texts, kind };
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker!.postMessage(request);
+      });
+    },
+  };
+}
+
+/**
+ * A reply of 100 x 768 numbers needs a few MB to parse. Left to V8's defaults, the thread's heap grew by 70-90 MB
+ * during a large ingest before collecting; capped, it collects sooner.
+ */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/** The built server runs dist/embedder-thread.js; tests and `npm run dev` run the TypeScript through tsx. */
+function startThread(spec: RemoteEmbedderSpec): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(fromSource ? "./embedder-thread.ts" : "./embedder-thread.js", import.meta.url);
+  if (!fromSource) return new Worker(fileURLToPath(entry), { workerData: spec, resourceLimits: THREAD_HEAP });
+  const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
+  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: spec, resourceLimits: THREAD_HEAP });
+}
