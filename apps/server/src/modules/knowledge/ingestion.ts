@@ -7,6 +7,7 @@ import type { Chunk } from "./ingestion/chunker.ts";
 import type { ConversionPool, ConvertedDocument } from "./ingestion/conversion-pool.ts";
 import { supportedExtension } from "./ingestion/convert-file.ts";
 import { ConversionError } from "./ingestion/extracted-document.ts";
+import { SliceQueue } from "./ingestion/slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
@@ -27,7 +28,11 @@ const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPage
  * embed them, or drop them. A failed embedding is reported, not thrown: the text is still searchable by words.
  */
 export interface KnowledgeIndex {
-  indexItem(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectorError?: unknown }>;
+  /** The chunks may come as slices while the document is still being read; they are stored as they come. */
+  indexItem(
+    item: { id: number; userId: number; conversationId: number | null },
+    chunks: Chunk[] | AsyncIterable<Chunk[]>,
+  ): Promise<{ chunkCount: number; vectorError?: unknown }>;
   removeItem(itemId: number): void;
 }
 
@@ -50,17 +55,17 @@ export function createIngestion(deps: IngestionDeps) {
   const { repo, jobs } = deps;
 
   /** The item's text as chunks, read in a conversion process (never here: the documents are untrusted). */
-  async function extract(item: KnowledgeItemRow): Promise<ConvertedDocument> {
-    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: item.content });
+  async function extract(item: KnowledgeItemRow, onChunks: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
+    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: item.content }, onChunks);
     if (item.type === "file") {
       const extension = supportedExtension(item.name);
       if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
-      return deps.conversions.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) });
+      return deps.conversions.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) }, onChunks);
     }
     if (item.type === "url" && item.url) {
       const page = await deps.fetchUrl(item.url);
       await repo.updateItem(item.id, { size: page.body.length });
-      return deps.conversions.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body });
+      return deps.conversions.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body }, onChunks);
     }
     throw new ConversionError("Nothing to process");
   }
@@ -70,14 +75,27 @@ export function createIngestion(deps: IngestionDeps) {
     if (!item || item.type === "folder") return;
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
     try {
-      const document = await extract(item);
+      // Chunks are stored while the rest of the document is still being read; both settle before anything else.
+      const slices = new SliceQueue<Chunk>();
+      const reading = extract(item, (chunks) => slices.push(chunks));
+      reading.then(
+        (document) => {
+          slices.push(document.chunks); // a reader that hands its chunks over only at the end
+          slices.end();
+        },
+        (error: unknown) => slices.fail(error),
+      );
+      const [read, indexed] = await Promise.allSettled([reading, deps.index.indexItem(item, slices)]);
+      if (read.status === "rejected") throw read.reason;
+      if (indexed.status === "rejected") throw indexed.reason;
+      const document = read.value;
       if (document.attachments?.length) await addAttachmentItems({ ...deps, enqueue }, item, document.attachments);
       if (document.notProcessedReason) {
         deps.index.removeItem(item.id);
         await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0, ...ocrFields(document) });
         return;
       }
-      const { chunkCount, vectorError } = await deps.index.indexItem(item, document.chunks);
+      const { chunkCount, vectorError } = indexed.value;
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
       const warning = vectorError ? VECTOR_WARNING : document.ocrFailedPages?.length ? ocrFailedWarning(document.ocrFailedPages) : null;
       await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });

@@ -23,7 +23,7 @@ export type { ChunkBackupRow, RestoredChunk } from "./index/chunk-store.ts";
 
 /** What ingestion uses to make an item searchable (or not any more). */
 export interface KnowledgeIndexPort {
-  indexItem(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectorError?: unknown }>;
+  indexItem(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<{ chunkCount: number; vectorError?: unknown }>;
   removeItem(itemId: number): void;
 }
 

@@ -40,7 +40,11 @@ export interface ConvertedDocument extends ConversionExtras {
 }
 
 export interface ConversionPool {
-  convert(input: ConversionInput): Promise<ConvertedDocument>;
+  /**
+   * Reads a document into chunks. With `onChunks`, each slice of chunks is handed over as it arrives (so storing
+   * them can start while the rest is read) and the document resolves with `chunks` empty.
+   */
+  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument>;
   /** Ends every conversion process (the server is shutting down). */
   close(): Promise<void>;
   /** The process ids of the conversion processes running now (started, busy or idle). */
@@ -175,7 +179,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     return new ConversionError(`The document could not be processed: its reader stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   }
 
-  function run(slot: Slot, input: ConversionInput): Promise<ConvertedDocument> {
+  function run(slot: Slot, input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
     const { child } = slot;
     const id = nextId++;
     const chunks: Chunk[] = [];
@@ -198,7 +202,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         if (!("id" in reply) || reply.id !== id) return;
         if (reply.type === "chunks") {
           try {
-            for (const chunk of decodeChunks(reply.bytes)) chunks.push(chunk);
+            if (onChunks) onChunks(decodeChunks(reply.bytes));
+            else for (const chunk of decodeChunks(reply.bytes)) chunks.push(chunk);
           } catch (error) {
             // A garbled reply: this process cannot be trusted with the next document either.
             garbled = (error as Error).message;
@@ -233,10 +238,10 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
   if (options.keepWarm) warmUp();
 
   return {
-    async convert(input) {
+    async convert(input, onChunks) {
       const slot = await acquire();
       try {
-        return await run(slot, input);
+        return await run(slot, input, onChunks);
       } finally {
         release(slot);
       }

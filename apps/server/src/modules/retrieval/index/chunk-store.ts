@@ -63,31 +63,54 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
   const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");
   const detailStatements = new Map<number, BetterSqlite3.Statement>();
+  // A batch goes in as one statement over a JSON array. The user's FTS table follows by trigger, and FTS5 flushes
+  // its pending terms at every statement savepoint: row by row, each chunk became an FTS segment of its own
+  // (merged again later); in one statement the batch becomes one.
+  const insertMany = sqlite.prepare(
+    `INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at)
+     SELECT ?, ?, ?, j.value ->> 0, j.value ->> 1, j.value ->> 2, ? FROM json_each(?) j ORDER BY j.key`,
+  );
   const insertBatch = sqlite.transaction((item: IndexedItem, chunks: ChunkInput[], now: string) => {
-    for (const chunk of chunks) insert.run(item.id, item.userId, item.conversationId, chunk.position, chunk.source, chunk.content, now);
+    const rows = JSON.stringify(chunks.map((chunk) => [chunk.position, wellFormed(chunk.source), wellFormed(chunk.content)]));
+    insertMany.run(item.id, item.userId, item.conversationId, now, rows);
   });
 
   return {
     /**
      * Replaces an item's chunks; returns how many it now has. One transaction for a large document would hold the
      * only SQLite connection (and every other request) for seconds, so batches commit on their own with a yield to
-     * the event loop between them. The item stays queued or processing until ingestion marks it ready, and a job
-     * resumed after a crash starts again from the delete.
+     * the event loop between them. The chunks may come as slices while the document is still being read (an async
+     * iterable); they are stored as they come. The item stays queued or processing until ingestion marks it
+     * ready, and a job resumed after a crash starts again from the delete.
      */
-    async replaceItemChunks(item: IndexedItem, chunks: ChunkInput[]): Promise<number> {
+    async replaceItemChunks(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<number> {
       lexical.ensure(item.userId);
       deleteForItem.run(item.id);
       const now = new Date().toISOString();
       let size = FIRST_BATCH;
-      for (let start = 0; start < chunks.length; ) {
-        const startedAt = performance.now();
-        insertBatch(item, chunks.slice(start, start + size), now);
-        start += size;
-        const tookMs = Math.max(performance.now() - startedAt, 0.1);
-        size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * SLICE_MS) / tookMs, size / 2), size * 2));
-        if (start < chunks.length) await new Promise((resolve) => setImmediate(resolve));
+      let stored = 0;
+      let pending: ChunkInput[] = [];
+      const store = async (upTo: number) => {
+        let start = 0;
+        while (pending.length - start >= upTo && start < pending.length) {
+          if (stored > 0) await new Promise((resolve) => setImmediate(resolve));
+          const startedAt = performance.now();
+          const batch = pending.slice(start, start + size);
+          insertBatch(item, batch, now);
+          start += batch.length;
+          stored += batch.length;
+          const tookMs = Math.max(performance.now() - startedAt, 0.1);
+          size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * SLICE_MS) / tookMs, size / 2), size * 2));
+          upTo = Math.min(upTo, size);
+        }
+        pending = pending.slice(start);
+      };
+      for await (const slice of Array.isArray(chunks) ? [chunks] : chunks) {
+        pending = pending.length === 0 ? slice : pending.concat(slice);
+        await store(size);
       }
-      return chunks.length;
+      await store(1);
+      return stored;
     },
 
     removeItemChunks(itemId: number): void {
@@ -146,3 +169,10 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
 }
 
 export type ChunkStore = ReturnType<typeof createChunkStore>;
+
+/**
+ * Lone surrogates as U+FFFD, as binding a string straight to a statement stores them; JSON would carry them to
+ * SQLite as escapes that decode to invalid UTF-8. (String.prototype.toWellFormed is in Node 20; TypeScript's ES2022
+ * library does not declare it.)
+ */
+const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();

@@ -86,6 +86,64 @@ describe("per-user full-text index", () => {
     expect(matches(store, 4, "plum")).toHaveLength(1);
   });
 
+  it("stores a long document's chunks in order, each findable under its item's name, whatever characters they hold", async () => {
+    const store = open();
+    addUsers(store);
+    const chunks = createChunkStore(store.sqlite);
+    const item = insertKnowledge(store.sqlite, { userId: 3, name: "Board minutes", chunks: [] });
+    const texts = Array.from({ length: 1_200 }, (_, position) => `Paragraph ${position}: the board met on day ${position} of the year.`);
+    texts[7] = "Příliš žluťoučký kůň — \"quoted\", a back\\slash, a tab\tand emoji 🦊";
+    texts[8] = "A broken pair \uD83D here stays readable";
+    await chunks.replaceItemChunks(
+      { id: item.itemId, userId: 3, conversationId: null },
+      texts.map((content, position) => ({ position, source: `part ${Math.floor(position / 100) + 1}`, content })),
+    );
+    const stored = store.sqlite.prepare("SELECT id, position, source, content FROM chunks WHERE item_id = ? ORDER BY id").all(item.itemId) as {
+      id: number;
+      position: number;
+      source: string;
+      content: string;
+    }[];
+    expect(stored.map((row) => row.position)).toEqual(texts.map((_, position) => position));
+    expect(stored[250]!.source).toBe("part 3");
+    expect(stored[7]!.content).toBe(texts[7]);
+    expect(stored[8]!.content).toBe("A broken pair \uFFFD here stays readable");
+    expect(matches(store, 3, "žluťoučký")).toEqual([stored[7]!.id]);
+    expect(matches(store, 3, "readable")).toEqual([stored[8]!.id]);
+    expect(matches(store, 3, "title:minutes")).toHaveLength(1_200);
+  });
+
+  it("stores a document's chunks as the reader hands them over, before it has finished, and fails with the reader", async () => {
+    const store = open();
+    addUsers(store);
+    const chunks = createChunkStore(store.sqlite);
+    const item = insertKnowledge(store.sqlite, { userId: 3, name: "Long report", chunks: [] });
+    const count = () => store.sqlite.prepare("SELECT count(*) FROM chunks WHERE item_id = ?").pluck().get(item.itemId) as number;
+    const slice = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, index) => ({ position: from + index, source: "", content: `finding number ${from + index}` }));
+
+    let readRest!: () => void;
+    const restRead = new Promise<void>((resolve) => (readRest = resolve));
+    async function* reader() {
+      yield slice(0, 500);
+      await restRead;
+      yield slice(500, 730);
+    }
+    const storing = chunks.replaceItemChunks({ id: item.itemId, userId: 3, conversationId: null }, reader());
+    await expect.poll(count).toBe(500); // stored while the rest is still being read
+    readRest();
+    await expect(storing).resolves.toBe(730);
+    const positions = store.sqlite.prepare("SELECT position FROM chunks WHERE item_id = ? ORDER BY id").pluck().all(item.itemId);
+    expect(positions).toEqual(slice(0, 730).map((chunk) => chunk.position));
+
+    async function* failingReader() {
+      yield slice(0, 50);
+      throw new Error("The document took too long to process");
+    }
+    const again = chunks.replaceItemChunks({ id: item.itemId, userId: 3, conversationId: null }, failingReader());
+    await expect(again).rejects.toThrow("The document took too long to process");
+  });
+
   it("moves a store from the shared index to per-user tables when it is upgraded, keeping every chunk findable", async () => {
     const dataDir = tempDir();
     const allMigrations = fileURLToPath(new URL("../../../store/migrations/", import.meta.url));
