@@ -98,6 +98,9 @@ export async function ingestTxt({ quick }) {
   const sage = await startSage({ label: "txt", env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" } });
   try {
     const cookie = await sage.login();
+    // Measured once the server has settled: just after start its document reader is still loading pdf.js for the
+    // next PDF, and the first text job waited 250 ms on that (a steady-state figure, as the floor is).
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     const item = await uploadAndWait(sage, cookie, { filename: "notes.txt", bytes, type: "text/plain" });
     const jobMs = jobDurationMs(sage.dataDir, { itemId: item.id });
 
