@@ -19,19 +19,19 @@ export interface EmbedderSetup {
  */
 export function createEmbedder(config: Pick<Config, "embedder" | "llm" | "dataDir">): EmbedderSetup {
   const { kind, model, localModel } = config.embedder;
-  // Remote embedders answer in a worker thread (embedder-in-thread.ts): parsing their replies stays off the
-  // server's thread. The one made here only names the model.
+  // Remote embedders answer batches in a worker thread (embedder-in-thread.ts): parsing their replies stays off
+  // the server's thread. The one made here answers the small calls (a search's query) itself.
   const gemini = () => {
     if (!config.llm.geminiApiKey) return none("Gemini embeddings need GEMINI_API_KEY");
     const options = { apiKey: config.llm.geminiApiKey, baseUrl: config.llm.geminiBaseUrl, modelId: model };
-    const { id, dimensions, maxBatch } = createGeminiEmbedder(options);
-    return setup(embedderInThread({ kind: "gemini", id, dimensions, maxBatch, options }));
+    const direct = createGeminiEmbedder(options);
+    return setup(embedderInThread({ kind: "gemini", id: direct.id, dimensions: direct.dimensions, maxBatch: direct.maxBatch, options }, direct));
   };
   const openAi = () => {
     if (!config.llm.baseUrl || !model) return none("OpenAI-compatible embeddings need SAGE_LLM_BASE_URL and SAGE_EMBEDDING_MODEL");
     const options = { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, modelId: model };
-    const { id, dimensions, maxBatch } = createOpenAiCompatibleEmbedder(options);
-    return setup(embedderInThread({ kind: "openai-compatible", id, dimensions, maxBatch, options }));
+    const direct = createOpenAiCompatibleEmbedder(options);
+    return setup(embedderInThread({ kind: "openai-compatible", id: direct.id, dimensions: direct.dimensions, maxBatch: direct.maxBatch, options }, direct));
   };
   const local = (allowDownload: boolean) => {
     const resolved = resolveLocalModel(localModel, config.dataDir);
