@@ -48,8 +48,8 @@ export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> =
   try {
     return await readPdf(source, limits);
   } finally {
-    // The next spare starts once the document is done, its OCR included: a 300-page scan's OCR ran for 20 minutes
-    // beside a spare holding pdf.js, about 40 MB of this process (and of the memory the scan's ingestion peaks at).
+    // The next spare starts once the document is done, its OCR included: a scan read by the spare would otherwise
+    // have a new one (pdf.js, about 35 MB) waiting beside its OCR for as long as that takes.
     if (keepSpare && !spare) startSpare();
   }
 }
