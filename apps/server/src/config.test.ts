@@ -32,6 +32,6 @@ describe("loadConfig", () => {
 
   it("gives the document reader paths and locale only, never the model keys or the password", () => {
     const env = { PATH: "/usr/bin", HOME: "/home/sage", GEMINI_API_KEY: "k", SAGE_PASSWORD: "long-secret", SAGE_LLM_API_KEY: "k2" };
-    expect(loadConfig(env).documentLimits).toEqual({ memoryMb: 1024, timeoutMs: 600_000, keepWarm: true, env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1" } });
+    expect(loadConfig(env).documentLimits).toEqual({ memoryMb: 1024, timeoutMs: 600_000, keepWarm: true, env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" } });
   });
 });

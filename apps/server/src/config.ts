@@ -122,8 +122,11 @@ const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
 /**
  * One malloc arena for the document reader and the OCR process it starts: glibc's per-thread arenas kept freed page
  * buffers resident (tesseract's worker thread and the renderer's: 263 MB against 217 MB with one, same pages).
+ * A fixed mmap threshold keeps every buffer over 256 KB (a page's canvases, 18-35 MB each) in its own mapping, given
+ * back when freed: glibc otherwise raises the threshold after the first such free and serves the next page's
+ * canvases from the heap, which then stays at its high-water mark (OCR process between pages: 257 -> 218 MB).
  */
-const CONVERSION_MALLOC = { MALLOC_ARENA_MAX: "1" };
+const CONVERSION_MALLOC = { MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" };
 
 /** The only reader of process.env: parses once, fails fast naming the bad keys. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
