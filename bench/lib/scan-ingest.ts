@@ -4,9 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from "pdf-lib";
-import sharp from "sharp";
-import { renderA4Page } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
+import { makeBilevelScanPdf } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
 import { proseLines } from "../docextract/text-pages.ts";
 import { pingHealth } from "./health-probe.mjs";
 import { jobDurationMs, uploadAndWait } from "./ingest.mjs";
@@ -24,23 +22,10 @@ export const scanPageLines = (page: number) => proseLines(1000 + page, 48);
  * 115 KB a page, so 300 pages stay within the default 50 MB upload limit), no text layer. Built once, cached.
  */
 export async function scannedReport(pages: number): Promise<string> {
-  const file = path.join(cacheDir("docextract"), `scan-${pages}-bilevel-v1.pdf`);
+  const file = path.join(cacheDir("docextract"), `scan-${pages}-bilevel-v2.pdf`);
   if (existsSync(file)) return file;
-  const pdf = await PDFDocument.create();
-  for (let page = 0; page < pages; page++) {
-    const { data, info } = await sharp(renderA4Page(scanPageLines(page), 300)).greyscale().raw().toBuffer({ resolveWithObject: true });
-    const rowBytes = Math.ceil(info.width / 8);
-    const bits = new Uint8Array(rowBytes * info.height).fill(0xff);
-    for (let y = 0; y < info.height; y++) {
-      for (let x = 0; x < info.width; x++) if (data[y * info.width * info.channels + x * info.channels]! < 128) bits[y * rowBytes + (x >> 3)]! &= ~(0x80 >> (x & 7));
-    }
-    const image = pdf.context.register(pdf.context.flateStream(bits, { Type: "XObject", Subtype: "Image", Width: info.width, Height: info.height, ColorSpace: "DeviceGray", BitsPerComponent: 1 }));
-    const target = pdf.addPage([595, 842]);
-    const name = target.node.newXObject("Scan", image);
-    target.pushOperators(pushGraphicsState(), concatTransformationMatrix(595, 0, 0, 842, 0, 0), drawObject(name), popGraphicsState());
-  }
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, await pdf.save());
+  writeFileSync(file, await makeBilevelScanPdf(Array.from({ length: pages }, (_, page) => scanPageLines(page))));
   return file;
 }
 
@@ -65,25 +50,38 @@ const residentMb = (pid: number) => {
   }
 };
 
+/** Proportional set size: shared pages (the node binary, libraries) split between the processes that map them. */
+const proportionalMb = (pid: number) => {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
 /**
  * Samples every `everyMs` the resident memory of the server, its children (the conversion processes) and their
  * children (the OCR process): the peak of each role and of all of them together at one instant.
  */
 function watchMemory(serverPid: number, everyMs: number) {
-  const peaks = { serverMb: 0, conversionMb: 0, ocrMb: 0, togetherMb: 0, samples: 0, processesSeen: new Set<number>(), timeline: [] as number[][] };
+  const peaks = { serverMb: 0, conversionMb: 0, ocrMb: 0, togetherMb: 0, togetherPssMb: 0, samples: 0, processesSeen: new Set<number>(), timeline: [] as number[][] };
   const startedAt = performance.now();
   const sample = () => {
     const server = residentMb(serverPid);
     let conversion = 0;
     let ocr = 0;
+    let pss = proportionalMb(serverPid);
     for (const child of childPids(serverPid)) {
       peaks.processesSeen.add(child);
       conversion += residentMb(child);
+      pss += proportionalMb(child);
       for (const grandchild of childPids(child)) {
         peaks.processesSeen.add(grandchild);
         ocr += residentMb(grandchild);
+        pss += proportionalMb(grandchild);
       }
     }
+    peaks.togetherPssMb = Math.max(peaks.togetherPssMb, pss);
     peaks.serverMb = Math.max(peaks.serverMb, server);
     peaks.conversionMb = Math.max(peaks.conversionMb, conversion);
     peaks.ocrMb = Math.max(peaks.ocrMb, ocr);
@@ -115,7 +113,7 @@ export interface ScanIngestResult {
   /** The server's own high-water mark (VmHWM), exact. */
   serverHwmMb: number;
   /** Sampled every `sampleMs`: the server, its conversion processes, their OCR processes, and all at one instant. */
-  sampled: { serverMb: number; conversionMb: number; ocrMb: number; togetherMb: number; samples: number; processes: number; sampleMs: number; timeline: number[][] };
+  sampled: { serverMb: number; conversionMb: number; ocrMb: number; togetherMb: number; togetherPssMb: number; samples: number; processes: number; sampleMs: number; timeline: number[][] };
   health: number[];
   healthIdle: number[];
   loadAverage: { before: number[]; after: number[] };
@@ -158,7 +156,7 @@ export async function ingestScan({ pages, probeEveryMs = 25, idleProbeMs = 10_00
       jobMs: jobDurationMs(sage.dataDir, { kind: "knowledge.ingest" }),
       idleRssMb,
       serverHwmMb: memoryOf(sage.pid).peakMb as number,
-      sampled: { serverMb: peaks.serverMb, conversionMb: peaks.conversionMb, ocrMb: peaks.ocrMb, togetherMb: peaks.togetherMb, samples: peaks.samples, processes: peaks.processesSeen.size, sampleMs, timeline: peaks.timeline },
+      sampled: { serverMb: peaks.serverMb, conversionMb: peaks.conversionMb, ocrMb: peaks.ocrMb, togetherMb: peaks.togetherMb, togetherPssMb: peaks.togetherPssMb, samples: peaks.samples, processes: peaks.processesSeen.size, sampleMs, timeline: peaks.timeline },
       health,
       healthIdle,
       loadAverage: { before: loadBefore, after: loadavg() },

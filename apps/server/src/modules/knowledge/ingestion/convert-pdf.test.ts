@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
 import { closeOcr } from "./ocr-engine.ts";
 import { makePdf } from "./test-documents.ts";
-import { makeScannedPdf, renderA4Page } from "./test-images.ts";
+import { makeBilevelScanPdf, makeScannedPdf, renderA4Page } from "./test-images.ts";
 
 afterAll(closeOcr);
 
@@ -34,6 +34,20 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect(document.sections[1]!.text).toContain("Payment is due on 15 April 2025.");
     expect(document.ocrPages).toEqual([1, 2]);
     expect(document.notProcessedReason).toBeUndefined();
+  });
+
+  it("reads full-page scans at 300 dpi, in colour and in black and white, and one scanned upside down and turned", async () => {
+    const colour = await convertPdf(await makeScannedPdf([renderA4Page(["The Lyra lease ends in March."], 300)]));
+    const bilevel = await convertPdf(await makeBilevelScanPdf([["The Draco invoice is overdue."], ["Call the Draco auditors."]]));
+    // Upside down in the file, upright on screen: read only if the page's rotation is honoured.
+    const turned = await convertPdf(await makeBilevelScanPdf([["The Cygnus board meets Friday."]], { upsideDown: true }));
+    expect(colour.sections[0]!.text).toContain("The Lyra lease ends in March.");
+    expect(bilevel.sections.map((section) => [section.source, section.text])).toEqual([
+      ["page 1", expect.stringContaining("The Draco invoice is overdue.")],
+      ["page 2", expect.stringContaining("Call the Draco auditors.")],
+    ]);
+    expect(turned.sections[0]!.text).toContain("The Cygnus board meets Friday.");
+    expect([colour.ocrPages, bilevel.ocrPages, turned.ocrPages]).toEqual([[1], [1, 2], [1]]);
   });
 
   it("reads a large stored scan by its path, opening it again in each new OCR process", async () => {

@@ -32,17 +32,87 @@ function paintedKinds(fnArray) {
   return { images: fnArray.some((fn) => images.has(fn)), drawing: fnArray.some((fn) => drawing.has(fn)) };
 }
 
+/**
+ * The one image of a page that is nothing but that image, upright and covering the page (an office scanner's
+ * page), or null. Any other operator (text, paths, masks, forms, graphics states) leaves the page to the renderer.
+ */
+async function wholePageImage(pdf, page, operators) {
+  const OPS = pdfjs.OPS;
+  const neutral = new Set([OPS.dependency, OPS.beginMarkedContent, OPS.beginMarkedContentProps, OPS.endMarkedContent]);
+  if (page.rotate % 360 !== 0) return null;
+  let ctm = [1, 0, 0, 1, 0, 0];
+  const stack = [];
+  let found = null;
+  for (let index = 0; index < operators.fnArray.length; index++) {
+    const fn = operators.fnArray[index];
+    const args = operators.argsArray[index];
+    if (fn === OPS.save) stack.push(ctm);
+    else if (fn === OPS.restore) ctm = stack.pop() || ctm;
+    else if (fn === OPS.transform) {
+      const [a, b, c, d, e, f] = args;
+      ctm = [ctm[0] * a + ctm[2] * b, ctm[1] * a + ctm[3] * b, ctm[0] * c + ctm[2] * d, ctm[1] * c + ctm[3] * d, ctm[0] * e + ctm[2] * f + ctm[4], ctm[1] * e + ctm[3] * f + ctm[5]];
+    } else if (fn === OPS.paintImageXObject && !found) found = { objId: args[0], ctm };
+    else if (!neutral.has(fn)) return null;
+  }
+  if (!found) return null;
+  const [a, b, c, d, e, f] = found.ctm;
+  const [x0, y0, x1, y1] = page.view;
+  const near = (value, edge, size) => Math.abs(value - edge) <= size * 0.01;
+  if (b !== 0 || c !== 0 || a <= 0 || d <= 0) return null;
+  if (!near(e, x0, x1 - x0) || !near(e + a, x1, x1 - x0) || !near(f, y0, y1 - y0) || !near(f + d, y1, y1 - y0)) return null;
+  const objects = found.objId.startsWith("g_") ? pdf.commonObjs : page.objs;
+  const image = await new Promise((resolve) => objects.get(found.objId, resolve));
+  return image && image.data && [1, 2, 3].includes(image.kind) ? image : null;
+}
+
+/** A decoded PDF image scaled down to width x height grey pixels, each the mean of the source pixels it covers. */
+function scaledGray(image, width, height) {
+  const { data, kind } = image;
+  const sourceWidth = image.width;
+  const rowBytes = kind === 1 ? (sourceWidth + 7) >> 3 : sourceWidth * (kind === 2 ? 3 : 4);
+  const firstColumn = new Uint32Array(width + 1);
+  for (let x = 0; x <= width; x++) firstColumn[x] = Math.floor((x * sourceWidth) / width);
+  const sums = new Uint32Array(width);
+  const gray = new Uint8Array(width * height);
+  const sourceGray = (row, x) => {
+    if (kind === 1) return (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
+    const at = row + x * (kind === 2 ? 3 : 4);
+    const value = (data[at] * 77 + data[at + 1] * 150 + data[at + 2] * 29) >> 8;
+    return kind === 2 ? value : 255 - (((255 - value) * data[at + 3]) >> 8);
+  };
+  for (let y = 0; y < height; y++) {
+    const fromRow = Math.floor((y * image.height) / height);
+    const toRow = Math.max(fromRow + 1, Math.floor(((y + 1) * image.height) / height));
+    sums.fill(0);
+    for (let row = fromRow; row < toRow; row++) {
+      const start = row * rowBytes;
+      for (let x = 0; x < width; x++) {
+        let sum = 0;
+        for (let column = firstColumn[x]; column < firstColumn[x + 1]; column++) sum += sourceGray(start, column);
+        sums[x] += sum;
+      }
+    }
+    for (let x = 0; x < width; x++) gray[y * width + x] = sums[x] / ((toRow - fromRow) * (firstColumn[x + 1] - firstColumn[x]));
+  }
+  return gray;
+}
+
 /** Grey pixels of a page, or null when it paints nothing (or, with onlyWithImages, no image) worth reading. */
 async function renderPage(pdf, request) {
   const page = await pdf.getPage(request.pageNumber);
   try {
-    const painted = paintedKinds((await page.getOperatorList()).fnArray);
+    const operators = await page.getOperatorList();
+    const painted = paintedKinds(operators.fnArray);
     if (!(painted.images || (painted.drawing && !request.onlyWithImages))) return null;
     const base = page.getViewport({ scale: 1 });
     const scale = Math.min(request.dpi / 72, Math.sqrt(request.maxPixels / (base.width * base.height)));
     const viewport = page.getViewport({ scale });
     const width = Math.floor(viewport.width);
     const height = Math.floor(viewport.height);
+    // A scanned page's image is scaled straight to grey: painting it takes a canvas of its full size (35 MB at
+    // 300 dpi) and one of the page's (18 MB), the OCR process's largest use of memory beside the recogniser.
+    const scan = await wholePageImage(pdf, page, operators);
+    if (scan && scan.width >= width && scan.height >= height) return { width, height, data: scaledGray(scan, width, height) };
     const target = pdf.canvasFactory.create(width, height);
     try {
       await page.render({ canvas: target.canvas, canvasContext: target.context, viewport, background: "#ffffff" }).promise;
