@@ -28,7 +28,8 @@ async function tesseractAlone(pageIndexes) {
 /**
  * Issue 19's long scan: a 300-page image-only PDF (20 pages with --quick) ingested by the built server with no
  * embedder. /api/health is asked every 25 ms meanwhile (the limit: the same probe on the idle server for 10 s
- * before); memory is the server plus the processes it starts (conversion, OCR), sampled together every 100 ms;
+ * before); memory is the server plus the processes it starts (conversion, OCR), sampled together every 100 ms
+ * as the sum of their PSS (the figure with the target) and of their RSS;
  * pages/s is against tesseract.js alone on pages of the same scan, before and after the upload.
  */
 export async function ocrPdf({ quick }) {
@@ -52,14 +53,24 @@ export async function ocrPdf({ quick }) {
       target: "<= 50 ms",
       params: { pages, probes: run.health.length, p50Ms: round(percentile(run.health, 50), 1), p90Ms: round(percentile(run.health, 90), 1), maxMs: round(Math.max(...run.health), 1), idleP50Ms: round(percentile(run.healthIdle, 50), 2), ...load },
     }),
+    // What the machine gives the server and its processes together: each page counted once, shared ones (the node
+    // binary, mapped by all three) split between them. The plain sum of RSS counts the binary three times.
+    figure({
+      name: `${prefix}_peak_memory`,
+      value: run.sampled.togetherPssMb,
+      unit: "MB",
+      better: "lower",
+      target: "< 400 MB",
+      params: { pages, measure: "sum of PSS", rssSumMb: round(run.sampled.togetherMb, 0), serverHwmMb: round(run.serverHwmMb, 0), sampleMs: run.sampled.sampleMs },
+    }),
     figure({
       name: `${prefix}_peak_rss`,
       value: run.sampled.togetherMb,
       unit: "MB",
       better: "lower",
-      target: "<= 400 MB",
       params: {
         pages,
+        measure: "sum of RSS",
         serverHwmMb: round(run.serverHwmMb, 0),
         serverIdleMb: round(run.idleRssMb, 0),
         conversionPeakMb: round(run.sampled.conversionMb, 0),
