@@ -9,7 +9,7 @@ import { convertTxt } from "../apps/server/src/modules/knowledge/ingestion/conve
 export function ingestPlainDocument(sqlite: BetterSqlite3.Database, doc: { userId: number; name: string; text: string }): number {
   const now = new Date().toISOString();
   const item = sqlite
-    .prepare("INSERT INTO knowledge_items (user_id, type, name, content, created_at, updated_at) VALUES (?, 'file', ?, '', ?, ?)")
+    .prepare("INSERT INTO knowledge_items (user_id, type, name, created_at, updated_at) VALUES (?, 'file', ?, ?, ?)")
     .run(doc.userId, doc.name, now, now);
   const itemId = Number(item.lastInsertRowid);
   const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?)");

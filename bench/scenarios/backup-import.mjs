@@ -29,19 +29,20 @@ async function importZip(sage, cookie, file) {
 const probeHealth = (sage, work) => probeHealthDuring(sage.url, work, 5);
 
 /**
- * The least work that produces the same listing: one SQL statement making each row's JSON (the API's fields) in the
- * listing's order, read on a read-only connection to the server's database and joined into one array. Best of 3.
+ * The least work that produces the same listing: one SQL statement making each row's JSON (the API's fields, an
+ * item's text from knowledge_item_texts) in the listing's order, read on a read-only connection to the server's database and joined into one array. Best of 3.
  */
 function bareListingMs(dataDir, userId) {
   const db = new BetterSqlite3(path.join(dataDir, "sage.db"), { readonly: true });
   try {
     const statement = db
       .prepare(
-        `SELECT json_object('id', id, 'name', name, 'type', type, 'path', path, 'description', description, 'content', content,
-           'url', url, 'parentId', coalesce(parent_id, 0), 'userId', user_id, 'conversationId', coalesce(conversation_id, 0),
-           'size', size, 'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count,
-           'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)
-         FROM knowledge_items WHERE user_id = ? ORDER BY type DESC, name, id`,
+        `SELECT json_object('id', id, 'name', name, 'type', type, 'path', path, 'description', description,
+           'content', coalesce(texts.content, ''), 'url', url, 'parentId', coalesce(parent_id, 0), 'userId', user_id,
+           'conversationId', coalesce(conversation_id, 0), 'size', size, 'status', status, 'statusReason', status_reason,
+           'chunkCount', chunk_count, 'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)
+         FROM knowledge_items LEFT JOIN knowledge_item_texts texts ON texts.item_id = knowledge_items.id
+         WHERE user_id = ? ORDER BY type DESC, name, id`,
       )
       .pluck();
     const runs = [];

@@ -36,8 +36,9 @@ beforeAll(async () => {
   ids.memory = Number(db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now).lastInsertRowid);
   ids.folder = Number(db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now).lastInsertRowid);
   ids.note = Number(
-    db.prepare("INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, content, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', 'zebracorn acquisition terms', ?, ?)").run(ids.conversation, ids.folder, now, now).lastInsertRowid,
+    db.prepare("INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', ?, ?)").run(ids.conversation, ids.folder, now, now).lastInsertRowid,
   );
+  db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, 'zebracorn acquisition terms')").run(ids.note);
   db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 3, ?, 0, 'Zebracorn memo', 'zebracorn acquisition terms', ?)").run(ids.note, ids.conversation, now);
 });
 afterAll(async () => t?.close());

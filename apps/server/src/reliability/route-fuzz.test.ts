@@ -61,7 +61,8 @@ beforeAll(async () => {
   db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (1, 'user', 'hello', ?)").run(now);
   db.prepare("INSERT INTO reminders (id, user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (1, 3, 1, 'Call', ?, ?, ?)").run(now, now, now);
   db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (1, 3, 'folder', 'Folder', 'Folder', ?, ?)").run(now, now);
-  db.prepare("INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, content, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', 'budget', ?, ?)").run(now, now);
+  db.prepare("INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', ?, ?)").run(now, now);
+  db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (2, 'budget')").run();
 });
 
 afterAll(async () => {

@@ -61,7 +61,6 @@ export interface KnowledgeItemsTable {
   name: string;
   path: Generated<string>;
   description: Generated<string>;
-  content: Generated<string>;
   url: string | null;
   mimeType: string | null;
   size: Generated<number>;
@@ -76,6 +75,12 @@ export interface KnowledgeItemsTable {
   ocrFailedPages: Generated<string>;
   createdAt: string;
   updatedAt: string;
+}
+
+/** An item's text (a note's words), kept out of its row so that a status change never rewrites it (migration 0900). */
+export interface KnowledgeItemTextsTable {
+  itemId: number;
+  content: string;
 }
 
 /** Filled by a trigger when an item with stored bytes is deleted; emptied once the file is removed. */
@@ -161,6 +166,7 @@ export interface Database {
   messages: MessagesTable;
   reminders: RemindersTable;
   knowledgeItems: KnowledgeItemsTable;
+  knowledgeItemTexts: KnowledgeItemTextsTable;
   blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
   memories: MemoriesTable;
@@ -178,7 +184,10 @@ export type ConversationRow = Selectable<ConversationsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type ReminderRow = Selectable<RemindersTable>;
 export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
-export type NewKnowledgeItem = Insertable<KnowledgeItemsTable>;
-export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable>;
+/** An item with its text ('' when it has none), as the API shows it. */
+export type KnowledgeItemWithText = KnowledgeItemRow & { content: string };
+/** An item as written by the knowledge module: `content` goes to knowledge_item_texts. */
+export type NewKnowledgeItem = Insertable<KnowledgeItemsTable> & { content?: string };
+export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable> & { content?: string };
 export type JobRow = Selectable<JobsTable>;
 export type KnowledgeSnapshotRow = Selectable<KnowledgeSnapshotsTable>;

@@ -22,10 +22,16 @@ export interface TestApp extends Omit<SageApp, "app" | "accountsReady" | "create
 
 /** The real app over a temporary data dir; env overrides and provider overrides as the test needs. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; providers?: (config: Config) => Providers } = {},
+  options: {
+    env?: Record<string, string>;
+    providers?: (config: Config) => Providers;
+    /** Runs on the empty data dir before the store opens (a store left by an older version, say). */
+    beforeOpen?: (dataDir: string) => Promise<void> | void;
+  } = {},
 ): Promise<TestApp> {
   const temp = makeTempDir();
   const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_DOCUMENT_WARM: "false", ...options.env });
+  await options.beforeOpen?.(config.dataDir);
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
   const built = await createApp({ config, store, providers, logger: false });

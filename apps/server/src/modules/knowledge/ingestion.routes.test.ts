@@ -184,9 +184,10 @@ describe("restart", () => {
     const now = new Date().toISOString();
     const itemId = Number(
       t.store.sqlite
-        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, content, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', ?, 'processing', ?, ?)")
-        .run(content, now, now).lastInsertRowid,
+        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', 'processing', ?, ?)")
+        .run(now, now).lastInsertRowid,
     );
+    t.store.sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)").run(itemId, content);
     t.store.sqlite
       .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, ?, ?, ?)")
       .run(itemId, JSON.stringify({ itemId }), attempts, now, now);

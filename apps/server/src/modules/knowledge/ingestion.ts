@@ -56,7 +56,7 @@ export function createIngestion(deps: IngestionDeps) {
 
   /** The item's text as chunks, read in a conversion process (never here: the documents are untrusted). */
   async function extract(item: KnowledgeItemRow, onChunks: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
-    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: item.content }, onChunks);
+    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: await repo.getText(item.id) }, onChunks);
     if (item.type === "file") {
       const extension = supportedExtension(item.name);
       if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Store } from "../../store/open-store.ts";
 import type { PreparedQuery } from "../../store/prepared-query.ts";
-import type { KnowledgeItemRow, KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, NewKnowledgeItem } from "../../store/schema.ts";
+import type { KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, KnowledgeItemWithText, NewKnowledgeItem } from "../../store/schema.ts";
 
 /** The fields an item row and a backup row name alike. */
 const SAME_NAMED = ["type", "name", "path", "description", "content", "url", "size"] as const;
@@ -88,9 +88,11 @@ const filterKey = (value: number | null | undefined) => (value === undefined ? "
 const LIST_PAGE = 2_000;
 /** `ORDER BY type DESC`: the listing walks the types in this order, each by (name, id). */
 const LISTING_TYPE_ORDER: KnowledgeItemType[] = ["url", "note", "folder", "file"];
+/** An item's text, from the listing's join of knowledge_item_texts as `texts` ('' when it has none). */
+const TEXT = sql<string>`coalesce(texts.content, '')`;
 /** One item as the API's JSON (toApiItem's fields, in its order), built by SQLite. */
 const ITEM_JSON = sql<string>`json_object(
-  'id', id, 'name', name, 'type', type, 'path', path, 'description', description, 'content', content, 'url', url,
+  'id', id, 'name', name, 'type', type, 'path', path, 'description', description, 'content', ${TEXT}, 'url', url,
   'parentId', coalesce(parent_id, 0), 'userId', user_id, 'conversationId', coalesce(conversation_id, 0), 'size', size,
   'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count,
   'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)`;
@@ -98,14 +100,17 @@ const ITEM_JSON = sql<string>`json_object(
 /** SQL for knowledge items, the knowledge base tree; every user-facing query is scoped by the owning user. */
 export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
   const { db } = store;
-  const exportPage = store.prepare<Omit<KnowledgeItemRow, "userId" | "updatedAt" | "chunkCount">>((argument) =>
-    db
-      .selectFrom("knowledgeItems")
+  /** Items with their text (a note's words live in knowledge_item_texts, migration 0900). */
+  const withText = () => db.selectFrom("knowledgeItems").leftJoin("knowledgeItemTexts as texts", "texts.itemId", "knowledgeItems.id");
+  const selectWithText = () => withText().selectAll("knowledgeItems").select(TEXT.as("content"));
+  const exportPage = store.prepare<Omit<KnowledgeItemWithText, "userId" | "updatedAt" | "chunkCount">>((argument) =>
+    withText()
       .select([
         "id",
         "parentId",
         "conversationId",
-        ...SAME_NAMED,
+        ...SAME_NAMED.filter((key) => key !== "content"),
+        TEXT.as("content"),
         "mimeType",
         "createdAt",
         "status",
@@ -145,22 +150,22 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
         name: argument(3),
         path: argument(4),
         description: argument(5),
-        content: argument(6),
-        url: argument(7),
-        mimeType: argument(8),
-        size: argument(9),
-        storageKey: argument(10),
-        contentHash: argument(11),
-        status: argument(12),
-        statusReason: argument(13),
-        chunkCount: argument(14),
-        createdAt: argument(15),
-        updatedAt: argument(16),
-        ocrPages: argument(17),
-        ocrFailedPages: argument(18),
+        url: argument(6),
+        mimeType: argument(7),
+        size: argument(8),
+        storageKey: argument(9),
+        contentHash: argument(10),
+        status: argument(11),
+        statusReason: argument(12),
+        chunkCount: argument(13),
+        createdAt: argument(14),
+        updatedAt: argument(15),
+        ocrPages: argument(16),
+        ocrFailedPages: argument(17),
       })
       .returning("id"),
   );
+  const insertText = store.prepare((argument) => db.insertInto("knowledgeItemTexts").values({ itemId: argument<number>(0), content: argument<string>(1) }));
   const setParent = store.prepare((argument) => db.updateTable("knowledgeItems").set({ parentId: argument<number>(0) }).where("id", "=", argument<number>(1)));
   const summary = store.prepare<{ type: KnowledgeItemType; count: number; inConversations: number }>((argument) =>
     db
@@ -182,8 +187,7 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     let statement = listStatements.get(key);
     if (!statement) {
       statement = store.prepare<{ json: string; name: string; id: number }>((argument) => {
-        let query = db
-          .selectFrom("knowledgeItems")
+        let query = withText()
           .select([ITEM_JSON.as("json"), "name", "id"])
           .where("userId", "=", argument<number>(0))
           .where("type", "=", argument<KnowledgeItemType>(1))
@@ -223,8 +227,8 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       yield "]";
     },
 
-    async listItems(userId: number, filter: { conversationId?: number | null; parentId?: number | null; type?: "folder" }) {
-      let query = db.selectFrom("knowledgeItems").selectAll().where("userId", "=", userId);
+    async listItems(userId: number, filter: { conversationId?: number | null; parentId?: number | null; type?: "folder" }): Promise<KnowledgeItemWithText[]> {
+      let query = selectWithText().where("userId", "=", userId);
       if (filter.conversationId !== undefined) {
         query = filter.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", filter.conversationId);
       }
@@ -235,23 +239,47 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       return query.orderBy("type", "desc").orderBy("name").orderBy("id").execute();
     },
 
-    getItem: (userId: number, id: number) => db.selectFrom("knowledgeItems").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+    /** One of the user's items with its text. */
+    getItem: (userId: number, id: number): Promise<KnowledgeItemWithText | undefined> =>
+      selectWithText().where("knowledgeItems.userId", "=", userId).where("knowledgeItems.id", "=", id).executeTakeFirst(),
 
-    /** Only for background jobs, which run outside any request (the job row carries the owner). */
+    /** Only for background jobs, which run outside any request (the job row carries the owner). Without its text. */
     getItemById: (id: number) => db.selectFrom("knowledgeItems").selectAll().where("id", "=", id).executeTakeFirst(),
 
-    async insertItem(item: Omit<NewKnowledgeItem, "createdAt" | "updatedAt">) {
+    /** The item's text ('' when it has none); read only by what needs it (a note's ingestion). */
+    getText: async (id: number) => (await db.selectFrom("knowledgeItemTexts").select("content").where("itemId", "=", id).executeTakeFirst())?.content ?? "",
+
+    async insertItem({ content, ...item }: Omit<NewKnowledgeItem, "createdAt" | "updatedAt">) {
       const now = new Date().toISOString();
-      const row = await db.insertInto("knowledgeItems").values({ ...item, createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow();
-      return row.id;
+      const insert = async (trx: typeof db) =>
+        (await trx.insertInto("knowledgeItems").values({ ...item, createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()).id;
+      if (!content) return insert(db);
+      return db.transaction().execute(async (trx) => {
+        const id = await insert(trx);
+        await trx.insertInto("knowledgeItemTexts").values({ itemId: id, content }).execute();
+        return id;
+      });
     },
 
-    async updateItem(id: number, changes: KnowledgeItemUpdate) {
-      await db
-        .updateTable("knowledgeItems")
-        .set({ ...changes, updatedAt: new Date().toISOString() })
-        .where("id", "=", id)
-        .execute();
+    /** A status change writes only the item's row; its text is written only when `content` is given. */
+    async updateItem(id: number, { content, ...changes }: KnowledgeItemUpdate) {
+      const updatedAt = new Date().toISOString();
+      if (content === undefined) {
+        await db.updateTable("knowledgeItems").set({ ...changes, updatedAt }).where("id", "=", id).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("knowledgeItems").set({ ...changes, updatedAt }).where("id", "=", id).execute();
+        if (content) {
+          await trx
+            .insertInto("knowledgeItemTexts")
+            .values({ itemId: id, content })
+            .onConflict((conflict) => conflict.column("itemId").doUpdateSet({ content }))
+            .execute();
+        } else {
+          await trx.deleteFrom("knowledgeItemTexts").where("itemId", "=", id).execute();
+        }
+      });
     },
 
     /** The item and every descendant, parents before children (a recursive walk of parent_id). */
@@ -279,16 +307,14 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       await db.deleteFrom("knowledgeItems").where("userId", "=", userId).where("id", "=", id).execute();
     },
 
-    async findDuplicate(input: { userId: number; conversationId: number | null; parentId: number | null; contentHash: string }) {
-      let query = db
-        .selectFrom("knowledgeItems")
-        .selectAll()
+    async findDuplicate(input: { userId: number; conversationId: number | null; parentId: number | null; contentHash: string }): Promise<KnowledgeItemWithText | undefined> {
+      let query = selectWithText()
         .where("userId", "=", input.userId)
         .where("contentHash", "=", input.contentHash)
         .where("type", "=", "file");
       query = input.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", input.conversationId);
       query = input.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", input.parentId);
-      return query.orderBy("id").executeTakeFirst();
+      return query.orderBy("knowledgeItems.id").executeTakeFirst();
     },
 
     /** A folder of that exact name directly in the place (the oldest, should there be two). */
@@ -346,30 +372,30 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     /** Inserts restored items at the root (synchronous, inside the caller's transaction); answers their new ids. */
     insertRestoredSync(userId: number, items: RestoredItem[]): number[] {
       const now = new Date().toISOString();
-      return items.map(
-        (item) =>
-          insertRestored.get(
-            userId,
-            item.conversationId,
-            item.type,
-            item.name,
-            item.path,
-            item.description,
-            item.content,
-            item.url,
-            item.mimeType,
-            item.size,
-            item.storageKey,
-            item.contentHash,
-            item.status,
-            item.statusReason,
-            item.chunkCount,
-            item.createdAt,
-            now,
-            JSON.stringify(item.ocrPages),
-            JSON.stringify(item.ocrFailedPages),
-          )!.id,
-      );
+      return items.map((item) => {
+        const id = insertRestored.get(
+          userId,
+          item.conversationId,
+          item.type,
+          item.name,
+          item.path,
+          item.description,
+          item.url,
+          item.mimeType,
+          item.size,
+          item.storageKey,
+          item.contentHash,
+          item.status,
+          item.statusReason,
+          item.chunkCount,
+          item.createdAt,
+          now,
+          JSON.stringify(item.ocrPages),
+          JSON.stringify(item.ocrFailedPages),
+        )!.id;
+        if (item.content) insertText.run(id, item.content);
+        return id;
+      });
     },
 
     setParentsSync(pairs: Array<{ id: number; parentId: number }>): void {

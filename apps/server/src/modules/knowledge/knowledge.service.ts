@@ -10,7 +10,7 @@ import {
 } from "@sage/contracts/knowledge";
 import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
-import type { KnowledgeItemRow } from "../../store/schema.ts";
+import type { KnowledgeItemWithText } from "../../store/schema.ts";
 import type { Ingestion } from "./ingestion.ts";
 import { downloadContentType } from "./ingestion/download-content-type.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
@@ -20,7 +20,7 @@ import { pageList, type KnowledgeRepo } from "./knowledge.repo.ts";
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
 export const STORED_FILE_MISSING = "The stored file is missing";
 
-export function toApiItem(row: KnowledgeItemRow): KnowledgeItem {
+export function toApiItem(row: KnowledgeItemWithText): KnowledgeItem {
   return {
     id: row.id,
     name: row.name,

@@ -12,10 +12,17 @@ function seed(sqlite: TestApp["store"]["sqlite"]) {
   const now = "2025-03-04T05:06:07.000Z";
   const conversation = Number(sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid);
   const insert = sqlite.prepare(
-    `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, content, url, size, status, status_reason, chunk_count, created_at, updated_at)
-     VALUES (3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, url, size, status, status_reason, chunk_count, created_at, updated_at)
+     VALUES (3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const folder = Number(insert.run(null, null, "folder", "Zeta", "Zeta", "", "", null, 0, "ready", null, 0, now, now).lastInsertRowid);
+  const text = sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)");
+  // A note's text lives in knowledge_item_texts (none for an item without text).
+  const insertItem = (...[conversationId, parentId, type, name, path, description, content, ...rest]: unknown[]) => {
+    const id = Number(insert.run(conversationId, parentId, type, name, path, description, ...rest).lastInsertRowid);
+    if (content) text.run(id, content);
+    return id;
+  };
+  const folder = insertItem(null, null, "folder", "Zeta", "Zeta", "", "", null, 0, "ready", null, 0, now, now);
   const rows: Array<[number | null, number | null, string, string, string, string | null, string, string | null]> = [
     [null, folder, "file", "b.txt", "", null, "ready", null],
     [null, null, "file", "B.txt", "quote \" backslash \\ tab \t", null, "failed", "The PDF could not be read"],
@@ -25,9 +32,9 @@ function seed(sqlite: TestApp["store"]["sqlite"]) {
     [null, null, "folder", "alpha", "", null, "ready", null],
   ];
   for (const [conversationId, parentId, type, name, content, url, status, reason] of rows) {
-    insert.run(conversationId, parentId, type, name, name, `${name} description`, content, url, content.length, status, reason, 3, now, now);
+    insertItem(conversationId, parentId, type, name, name, `${name} description`, content, url, content.length, status, reason, 3, now, now);
   }
-  for (let index = 0; index < 7; index++) insert.run(null, folder, "note", `n${index % 3}`, `Zeta/n${index}`, "", `note ${index}`, null, 6, "queued", null, 0, now, now);
+  for (let index = 0; index < 7; index++) insertItem(null, folder, "note", `n${index % 3}`, `Zeta/n${index}`, "", `note ${index}`, null, 6, "queued", null, 0, now, now);
   return { conversation, folder };
 }
 
