@@ -26,6 +26,8 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   await accountsReady;
+  // Stopped while still starting: the socket is closed and there is no address to print.
+  if (closing) return;
   app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
   // One plain line for a person, whatever the log level: the JSON lines above are for machines.
   process.stdout.write(`${startupLine(config, app.server.address() as ListenAddress)}\n`);
