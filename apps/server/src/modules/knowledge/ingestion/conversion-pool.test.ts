@@ -55,6 +55,19 @@ describe("conversion pool", () => {
     expect(chunks.at(-1)!.content).toContain("Paragraph 5999");
   });
 
+  it("hands over a long note's first chunks in a small slice, so storing starts before the rest is cut", async () => {
+    const text = Array.from({ length: 6000 }, (_, index) => `Paragraph ${index} about the quarterly travel budget and its hotels.`).join("\n\n");
+    const slices: number[] = [];
+    const document = await pool().convert({ kind: "note", text }, (chunks) => slices.push(chunks.length));
+    expect(document.chunks).toEqual([]);
+    const total = slices.reduce((sum, count) => sum + count, 0);
+    expect(total).toBeGreaterThan(300);
+    // About 16 KB of text first (a few dozen chunks), then slices twice as large up to 256 KB.
+    expect(slices[0]).toBeLessThan(30);
+    expect(slices[1]).toBeGreaterThan(slices[0]!);
+    expect(Math.max(...slices)).toBeLessThan(total);
+  });
+
   it("refuses a docx bomb by its declared size without opening it", async () => {
     const bomb = file("bomb.docx", await makeDocxBomb(300 * MB));
     await expect(pool().convert({ kind: "file", extension: "docx", path: bomb })).rejects.toThrow("The document is too large to process: it expands to more than 256 MB");

@@ -34,8 +34,13 @@ export type ConversionReply =
   | ({ id: number; type: "done" } & ConversionExtras)
   | { id: number; type: "error"; message: string };
 
-/** Chunks go back in slices this size, so the server never decodes one huge message in a single turn. */
+/**
+ * Chunks go back in slices of at most this size, so the server never decodes one huge message in a single turn.
+ * The first slice is small and each next one twice the size: the server starts storing after the first few
+ * chunks instead of waiting for 256 KB of them to be cut (about 15 ms of a 0.9 MB note's job).
+ */
 const SLICE_BYTES = 256 * 1024;
+const FIRST_SLICE_BYTES = 16 * 1024;
 
 const send = (reply: ConversionReply) => process.send!(reply);
 
@@ -50,13 +55,15 @@ async function handle({ id, input, limits }: ConversionRequest) {
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
     let slice: Chunk[] = [];
     let sliceBytes = 0;
+    let sliceLimit = FIRST_SLICE_BYTES;
     for (const chunk of eachChunk(document.sections)) {
       slice.push(chunk);
       sliceBytes += chunk.content.length + chunk.source.length;
-      if (sliceBytes >= SLICE_BYTES) {
+      if (sliceBytes >= sliceLimit) {
         send({ id, type: "chunks", bytes: encodeChunks(slice) });
         slice = [];
         sliceBytes = 0;
+        sliceLimit = Math.min(SLICE_BYTES, sliceLimit * 2);
       }
     }
     if (slice.length > 0) send({ id, type: "chunks", bytes: encodeChunks(slice) });
