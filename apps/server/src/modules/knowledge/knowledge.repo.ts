@@ -4,8 +4,10 @@ import type { Store } from "../../store/open-store.ts";
 import type { Argument, PreparedQuery } from "../../store/prepared-query.ts";
 import type { KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, KnowledgeItemWithText, NewKnowledgeItem } from "../../store/schema.ts";
 
-/** The fields an item row and a backup row name alike. */
+/** The fields a backup row and an item with its text name alike, in the backup's order. */
 const SAME_NAMED = ["type", "name", "path", "description", "content", "url", "size"] as const;
+/** Those of them that are columns of an item row (its text, `content`, is in knowledge_item_texts). */
+const SAME_NAMED_COLUMNS = ["type", "name", "path", "description", "url", "size"] as const;
 type SameNamedFields = { type: KnowledgeItemType; name: string; path: string; description: string; content: string; url: string | null; size: number };
 const sameNamed = (row: SameNamedFields): SameNamedFields => Object.fromEntries(SAME_NAMED.map((key) => [key, row[key]])) as SameNamedFields;
 
@@ -112,7 +114,7 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
         "id",
         "parentId",
         "conversationId",
-        ...SAME_NAMED.filter((key) => key !== "content"),
+        ...SAME_NAMED_COLUMNS,
         TEXT.as("content"),
         "mimeType",
         "createdAt",

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type BetterSqlite3 from "better-sqlite3";
 import { createLexicalIndex, type LexicalIndex } from "./lexical-index.ts";
 
@@ -94,8 +95,8 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
       let pending: ChunkInput[] = [];
       const store = async (upTo: number) => {
         let start = 0;
-        while (pending.length - start >= upTo && start < pending.length) {
-          if (stored > 0) await new Promise((resolve) => setImmediate(resolve));
+        while (pending.length - start >= upTo) {
+          if (stored > 0) await nextTurn();
           const startedAt = performance.now();
           const batch = pending.slice(start, start + size);
           insertBatch(item, batch, now);

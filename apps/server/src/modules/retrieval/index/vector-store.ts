@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SearchScope } from "./lexical-search.ts";
 import { VectorPartition } from "./vector-partition.ts";
@@ -166,12 +167,12 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
           partition.add(row.chunkId, row.conversationId, vector);
           // An HNSW insert costs about 1 ms at 100k: yield often enough that requests never wait long.
           if (performance.now() - sliceStart > BUILD_SLICE_MS) {
-            await new Promise((resolve) => setImmediate(resolve));
+            await nextTurn();
             sliceStart = performance.now();
           }
         }
         after = rows[rows.length - 1]!.chunkId;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       // The rows were rewritten meanwhile (reset, import, a change of dimensions): what was read may be stale.
       if (!partition || generationOf(name) !== generation) return;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Embedder } from "../../../providers/embedder/embedder.ts";
 import type { VectorStore } from "./vector-store.ts";
@@ -78,7 +79,6 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
     // Reading the next batch, parsing a reply and storing its vectors each take a few ms of the server's thread;
     // chained in one run of promise callbacks they held it 80-140 ms while a large document was embedded, so each
     // gets a turn of the event loop of its own.
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     let batch = nextBatch();
     let inFlight = start(batch);
     while (inFlight) {
