@@ -78,8 +78,8 @@ export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = 
 }
 
 /** Starts a plain Node child running `script` with args; resolves once it prints its port. */
-export async function startChild(script, args = []) {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startChild(script, args = [], { nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once("data", (data) => resolve(Number(String(data).trim())));
     child.once("exit", (code) => reject(new Error(`${script} exited ${code}`)));
