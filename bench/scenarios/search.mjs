@@ -81,6 +81,9 @@ export async function search({ quick }) {
         const idleLimitMs = [];
         const httpMs = [];
         const bareMs = [];
+        // SAGE's time minus the bare server's for the same query at the same moment: the queries' own spread
+        // (2-10 ms at 100k) cancels out, which the difference of two p50s leaves in.
+        const pairedMs = [];
         const recommendMs = [];
         let bare;
         let indexReadyMs;
@@ -114,11 +117,15 @@ export async function search({ quick }) {
             // between them is taken in the same instants of this machine.
             for (const [index, query] of searchQueries.entries()) {
               const order = (index + round) % 2 === 0 ? [searchOnce, bareOnce] : [bareOnce, searchOnce];
+              const pair = new Map();
               for (const run of order) {
                 const startedAt = performance.now();
                 await run(query);
-                (run === searchOnce ? httpMs : bareMs).push(performance.now() - startedAt);
+                pair.set(run, performance.now() - startedAt);
               }
+              httpMs.push(pair.get(searchOnce));
+              bareMs.push(pair.get(bareOnce));
+              pairedMs.push(pair.get(searchOnce) - pair.get(bareOnce));
             }
             if (withRecommend) recommendMs.push(...(await timeEach(recommendQueries, 1, recommendOnce)));
           }
@@ -159,15 +166,23 @@ export async function search({ quick }) {
             target: null,
             params: { httpP50Ms: round(http.p50), serviceP50Ms: round(service.p50), bareServerP50Ms: round(bareServer.p50), settledMs: round(settledMs, 0), ...idleDetail },
           }),
-          // SAGE's own part of it: its HTTP p50 against that bare server's, same search, same client, same rounds. On
-          // this virtual machine the round trip alone takes 0.5 ms and more (docs/decisions/021).
+          // SAGE's own part of it: the median of SAGE's time minus the bare server's for the same query, asked one
+          // after the other. On this virtual machine the round trip alone takes 0.5 ms and more (docs/decisions/021).
           figure({
             name: `search.http_layer_p50.${tag}`,
-            value: http.p50 - bareServer.p50,
+            value: percentile(pairedMs, 50),
             unit: "ms",
             better: "lower",
             target: "<= 0.5 ms",
-            params: { httpP50Ms: round(http.p50), bareServerP50Ms: round(bareServer.p50), bareServerP95Ms: round(bareServer.p95), serviceP50Ms: round(service.p50) },
+            params: {
+              pairs: pairedMs.length,
+              pairedP25Ms: round(percentile(pairedMs, 25)),
+              pairedP75Ms: round(percentile(pairedMs, 75)),
+              differenceOfP50sMs: round(http.p50 - bareServer.p50),
+              httpP50Ms: round(http.p50),
+              bareServerP50Ms: round(bareServer.p50),
+              serviceP50Ms: round(service.p50),
+            },
           }),
           figure({
             name: `search.index_ready.${tag}`,
