@@ -152,8 +152,9 @@ export async function search({ quick }) {
         const detail = { ...params, limitP50Ms: round(limit.p50), limitP95Ms: round(limit.p95) };
         const idleDetail = { limitAfterIdleP50Ms: round(idleLimit.p50), limitAfterIdleP95Ms: round(idleLimit.p95) };
         out.push(
-          figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : "<= 2x limit", params: { ...detail, ...idleDetail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
-          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: { ...detail, ...idleDetail } }),
+          figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : null, params: { ...detail, ...idleDetail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
+          // At 10k chunks the HTTP figures' 2x target gave way to http_layer's (decision 021); they are still printed.
+          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: chunks >= 100_000 ? "<= 2x limit" : null, params: { ...detail, ...idleDetail } }),
           figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }),
           // What a search over HTTP costs beyond the same service called in-process: the target that replaced "2x the
           // bare limit" at 10k. Its limit is what the least server around the same search adds (bare-search-server.mjs).
