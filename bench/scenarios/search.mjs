@@ -32,15 +32,15 @@ async function postJson(url, cookie, body) {
   return response.body.json();
 }
 
+async function timeOnce(run, item) {
+  const startedAt = performance.now();
+  await run(item);
+  return performance.now() - startedAt;
+}
+
 async function timeEach(items, rounds, run) {
   const ms = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const item of items) {
-      const startedAt = performance.now();
-      await run(item);
-      ms.push(performance.now() - startedAt);
-    }
-  }
+  for (let round = 0; round < rounds; round++) for (const item of items) ms.push(await timeOnce(run, item));
   return ms;
 }
 
@@ -107,25 +107,20 @@ export async function search({ quick }) {
           // machine in the same state (on this shared 2-core machine it drifts within a minute).
           for (let round = 0; round < rounds; round++) {
             for (const query of searchQueries) {
-              const startedAt = performance.now();
-              await local.search(query);
-              serviceMs.push(performance.now() - startedAt);
+              serviceMs.push(await timeOnce(local.search, query));
               limitMs.push(local.bare(query, SEARCH_CANDIDATES).totalMs);
             }
             if (withRecommend) for (const text of recommendQueries) recommendLimitMs.push(local.bare(text, RECOMMEND_CANDIDATES).totalMs);
             // SAGE and the bare server answer each query in turn (which goes first alternates), so the difference
             // between them is taken in the same instants of this machine.
             for (const [index, query] of searchQueries.entries()) {
-              const order = (index + round) % 2 === 0 ? [searchOnce, bareOnce] : [bareOnce, searchOnce];
-              const pair = new Map();
-              for (const run of order) {
-                const startedAt = performance.now();
-                await run(query);
-                pair.set(run, performance.now() - startedAt);
-              }
-              httpMs.push(pair.get(searchOnce));
-              bareMs.push(pair.get(bareOnce));
-              pairedMs.push(pair.get(searchOnce) - pair.get(bareOnce));
+              const sageFirst = (index + round) % 2 === 0;
+              const firstMs = await timeOnce(sageFirst ? searchOnce : bareOnce, query);
+              const secondMs = await timeOnce(sageFirst ? bareOnce : searchOnce, query);
+              const [sageMs, bareServerMs] = sageFirst ? [firstMs, secondMs] : [secondMs, firstMs];
+              httpMs.push(sageMs);
+              bareMs.push(bareServerMs);
+              pairedMs.push(sageMs - bareServerMs);
             }
             if (withRecommend) recommendMs.push(...(await timeEach(recommendQueries, 1, recommendOnce)));
           }

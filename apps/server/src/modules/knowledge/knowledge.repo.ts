@@ -7,7 +7,7 @@ import type { KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, Knowl
 /** The fields a backup row and an item with its text name alike, in the backup's order. */
 const SAME_NAMED = ["type", "name", "path", "description", "content", "url", "size"] as const;
 /** Those of them that are columns of an item row (its text, `content`, is in knowledge_item_texts). */
-const SAME_NAMED_COLUMNS = ["type", "name", "path", "description", "url", "size"] as const;
+const SAME_NAMED_COLUMNS = SAME_NAMED.filter((key): key is Exclude<(typeof SAME_NAMED)[number], "content"> => key !== "content");
 type SameNamedFields = { type: KnowledgeItemType; name: string; path: string; description: string; content: string; url: string | null; size: number };
 const sameNamed = (row: SameNamedFields): SameNamedFields => Object.fromEntries(SAME_NAMED.map((key) => [key, row[key]])) as SameNamedFields;
 
@@ -233,7 +233,7 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       for (const type of LISTING_TYPE_ORDER) {
         for (let after = { name: "", id: 0 }; ; ) {
           const page = statements.page.get(userId, type, after.name, after.id, pageSize, ...scope);
-          if (!page || page.count === 0 || page.json === null) break;
+          if (!page?.json) break; // no rows: group_concat gives NULL
           yield first ? page.json : `,${page.json}`;
           first = false;
           if (page.count < pageSize) break;
