@@ -66,16 +66,22 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
   const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");
   const detailStatements = new Map<number, BetterSqlite3.Statement>();
-  // A batch goes in as one statement over a JSON array. The user's FTS table follows by trigger, and FTS5 flushes
-  // its pending terms at every statement savepoint: row by row, each chunk became an FTS segment of its own
-  // (merged again later); in one statement the batch becomes one.
-  const insertMany = sqlite.prepare(
+  // A batch goes in as one statement: the user's FTS table follows by trigger, and FTS5 flushes its pending terms
+  // at every statement savepoint, so row by row each chunk became an FTS segment of its own (merged again later).
+  // The rows are first staged, one prepared insert each, in a temporary table of this connection (no triggers, no
+  // other connection sees it) and then moved by one INSERT ... SELECT. A JSON array unpacked by json_each did the
+  // same in one statement, but parsing it cost 15% more than the whole insert (docs/benchmarks.md).
+  sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS chunk_batch (position INTEGER NOT NULL, source TEXT NOT NULL, content TEXT NOT NULL)");
+  const stage = sqlite.prepare("INSERT INTO temp.chunk_batch (position, source, content) VALUES (?, ?, ?)");
+  const moveStaged = sqlite.prepare(
     `INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at)
-     SELECT ?, ?, ?, j.value ->> 0, j.value ->> 1, j.value ->> 2, ? FROM json_each(?) j ORDER BY j.key`,
+     SELECT ?, ?, ?, position, source, content, ? FROM temp.chunk_batch ORDER BY rowid`,
   );
+  const clearStaged = sqlite.prepare("DELETE FROM temp.chunk_batch");
   const insertBatch = sqlite.transaction((item: IndexedItem, chunks: ChunkInput[], now: string) => {
-    const rows = JSON.stringify(chunks.map((chunk) => [chunk.position, wellFormed(chunk.source), wellFormed(chunk.content)]));
-    insertMany.run(item.id, item.userId, item.conversationId, now, rows);
+    for (const chunk of chunks) stage.run(chunk.position, wellFormed(chunk.source), wellFormed(chunk.content));
+    moveStaged.run(item.id, item.userId, item.conversationId, now);
+    clearStaged.run();
   });
 
   return {
@@ -100,6 +106,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
           const startedAt = performance.now();
           const batch = pending.slice(start, start + size);
           insertBatch(item, batch, now);
+          (globalThis as any).__L?.(`batch ${batch.length} took ${(performance.now() - startedAt).toFixed(1)}`);
           start += batch.length;
           stored += batch.length;
           const tookMs = Math.max(performance.now() - startedAt, 0.1);
@@ -174,8 +181,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
 export type ChunkStore = ReturnType<typeof createChunkStore>;
 
 /**
- * Lone surrogates as U+FFFD, as binding a string straight to a statement stores them; JSON would carry them to
- * SQLite as escapes that decode to invalid UTF-8. (String.prototype.toWellFormed is in Node 20; TypeScript's ES2022
- * library does not declare it.)
+ * Lone surrogates as U+FFFD: bound as it is, a lone surrogate is stored as three bytes of invalid UTF-8 (ED B0 80
+ * for U+DC00). (String.prototype.toWellFormed is in Node 20; TypeScript's ES2022 library does not declare it.)
  */
 const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();
