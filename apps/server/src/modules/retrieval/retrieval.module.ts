@@ -11,6 +11,8 @@ import { calibrateSimilarity, cosine, fuseScores } from "./fuse-scores.ts";
 import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem, type RestoredChunk } from "./index/chunk-store.ts";
 import { createFtsTotals } from "./index/fts-totals.ts";
 import { createLexicalIndex } from "./index/lexical-index.ts";
+import { createLexicalMerges } from "./index/lexical-merges.ts";
+import { createMergeConnection } from "./index/merge-connection.ts";
 import { createLexicalSearch } from "./index/lexical-search.ts";
 import { createVectorStore } from "./index/vector-store.ts";
 import { createVectorizer } from "./index/vectorizer.ts";
@@ -88,7 +90,9 @@ export function createRetrievalModule(deps: {
   const lexicalIndex = createLexicalIndex(sqlite);
   // Chunks waiting for their user's table (after migration 0750, the whole shared index) are indexed before serving.
   lexicalIndex.indexAllPending();
-  const chunks = createChunkStore(sqlite, lexicalIndex);
+  const mergeConnection = createMergeConnection(path.join(deps.store.dataDir, "sage.db"));
+  const lexicalMerges = createLexicalMerges({ mergeStep: mergeConnection.mergeStep, mergeWhileWriting: lexicalIndex.mergeWhileWriting });
+  const chunks = createChunkStore(sqlite, lexicalIndex, lexicalMerges);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
   const catchingUp = new Set<number>();
@@ -170,6 +174,8 @@ export function createRetrievalModule(deps: {
     register(app) {
       // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
       app.addHook("onReady", async () => {
+        // Merges a crash or an older version left due run in idle time, as after any write.
+        for (const userId of lexicalIndex.users()) lexicalMerges.changed(userId);
         if (!embedder) return;
         await lifecycle.startCatchUp();
         for (const userId of vectors.usersWith(embedder.id)) {
@@ -177,6 +183,8 @@ export function createRetrievalModule(deps: {
         }
       });
       app.addHook("onClose", async () => {
+        await lexicalMerges.stop();
+        mergeConnection.close();
         try {
           vectors.persist();
         } catch (error) {

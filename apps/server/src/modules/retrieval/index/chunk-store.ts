@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type BetterSqlite3 from "better-sqlite3";
 import { createLexicalIndex, type LexicalIndex } from "./lexical-index.ts";
+import { createLexicalMerges, type LexicalMerges } from "./lexical-merges.ts";
 
 /** One piece of an item's text as ingestion cut it; `source` is where it came from ('page 3', a heading). */
 export interface ChunkInput {
@@ -52,12 +53,19 @@ const SLICE_MS = 12;
 const FIRST_BATCH = 100;
 const MIN_BATCH = 10;
 const MAX_BATCH = 400;
+// An item still being stored after this many commits is large: its own writes then pay FTS5's merges as they go.
+// A note of 1 MB commits 6-8 times.
+const LARGE_ITEM_COMMITS = 16;
 
 /**
  * The `chunks` table: the search index's copy of each item's text (the user's FTS table follows it by trigger, taking
  * the item's name as the title). Written only here; items themselves belong to the knowledge module.
  */
-export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: LexicalIndex = createLexicalIndex(sqlite)) {
+export function createChunkStore(
+  sqlite: BetterSqlite3.Database,
+  lexical: LexicalIndex = createLexicalIndex(sqlite),
+  merges: LexicalMerges = createLexicalMerges(lexical),
+) {
   const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
   const insert = sqlite.prepare(
     "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -94,33 +102,39 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
      */
     async replaceItemChunks(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<number> {
       lexical.ensure(item.userId);
-      deleteForItem.run(item.id);
-      const now = new Date().toISOString();
-      let size = FIRST_BATCH;
-      let stored = 0;
-      let pending: ChunkInput[] = [];
-      const store = async (upTo: number) => {
-        let start = 0;
-        while (pending.length - start >= upTo) {
-          if (stored > 0) await nextTurn();
-          const startedAt = performance.now();
-          const batch = pending.slice(start, start + size);
-          insertBatch(item, batch, now);
-          (globalThis as any).__L?.(`batch ${batch.length} took ${(performance.now() - startedAt).toFixed(1)}`);
-          start += batch.length;
-          stored += batch.length;
-          const tookMs = Math.max(performance.now() - startedAt, 0.1);
-          size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * SLICE_MS) / tookMs, size / 2), size * 2));
-          upTo = Math.min(upTo, size);
+      const write = merges.beginWrite(item.userId);
+      try {
+        deleteForItem.run(item.id);
+        const now = new Date().toISOString();
+        let size = FIRST_BATCH;
+        let stored = 0;
+        let commits = 0;
+        let pending: ChunkInput[] = [];
+        const store = async (upTo: number) => {
+          let start = 0;
+          while (pending.length - start >= upTo) {
+            if (stored > 0) await nextTurn();
+            const startedAt = performance.now();
+            const batch = pending.slice(start, start + size);
+            insertBatch(item, batch, now);
+            if (++commits === LARGE_ITEM_COMMITS) write.large();
+            start += batch.length;
+            stored += batch.length;
+            const tookMs = Math.max(performance.now() - startedAt, 0.1);
+            size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * SLICE_MS) / tookMs, size / 2), size * 2));
+            upTo = Math.min(upTo, size);
+          }
+          pending = pending.slice(start);
+        };
+        for await (const slice of Array.isArray(chunks) ? [chunks] : chunks) {
+          pending = pending.length === 0 ? slice : pending.concat(slice);
+          await store(size);
         }
-        pending = pending.slice(start);
-      };
-      for await (const slice of Array.isArray(chunks) ? [chunks] : chunks) {
-        pending = pending.length === 0 ? slice : pending.concat(slice);
-        await store(size);
+        await store(1);
+        return stored;
+      } finally {
+        write.end();
       }
-      await store(1);
-      return stored;
     },
 
     removeItemChunks(itemId: number): void {
@@ -156,6 +170,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
     /** Inserts restored chunks (synchronous, inside the caller's transaction); answers their new ids in order. */
     insertRestored(userId: number, rows: RestoredChunk[]): number[] {
       lexical.ensure(userId);
+      merges.changed(userId);
       const now = new Date().toISOString();
       return rows.map((row) => Number(insert.run(row.itemId, userId, row.conversationId, row.position, row.source, row.content, now).lastInsertRowid));
     },
@@ -165,6 +180,7 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
      * many went. A restore empties a user's index this way, a short transaction at a time.
      */
     deleteUserBatch(userId: number, limit: number): number {
+      merges.changed(userId);
       return deleteUserBatch.run(userId, limit).changes;
     },
 
@@ -173,7 +189,10 @@ export function createChunkStore(sqlite: BetterSqlite3.Database, lexical: Lexica
      * the triggers' back, or one whose totals drifted, starts exact again. Other users' tables are left alone.
      */
     rebuildLexicalIndex(userId?: number): void {
-      for (const user of userId === undefined ? lexical.users() : [userId]) lexical.rebuild(user);
+      for (const user of userId === undefined ? lexical.users() : [userId]) {
+        lexical.rebuild(user);
+        merges.changed(user);
+      }
     },
   };
 }

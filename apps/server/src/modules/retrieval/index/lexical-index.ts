@@ -1,6 +1,17 @@
 import type BetterSqlite3 from "better-sqlite3";
 
 /**
+ * FTS5 merges a level's segments once it holds this many (the default is 4; each commit adds a segment). 8 wrote
+ * less in batched ingestion than 4 and 16 (docs/benchmarks.md).
+ */
+const MERGE_FANOUT = 8;
+/**
+ * automerge off: a write pays no merges, so a short note after a large file no longer pays the file's (it took
+ * twice as long for them). FTS5's crisis merge (a level at 16 segments) still bounds the segments a query reads.
+ */
+const IDLE_AUTOMERGE = 0;
+
+/**
  * One FTS5 table per user, so BM25's statistics (row count, average length, each term's document count) are
  * counted over that user's chunks alone: a user's scores never depend on what another user holds (migration 0750).
  * `chunks` stays the one source of truth; each user's table follows it by triggers that fire only for that user's
@@ -14,6 +25,7 @@ export function createLexicalIndex(sqlite: BetterSqlite3.Database) {
   const clearPending = sqlite.prepare("DELETE FROM lexical_pending WHERE user_id = ?");
   const register = sqlite.prepare("INSERT INTO lexical_users (user_id) VALUES (?)");
   const registered = sqlite.prepare("SELECT 1 FROM lexical_users WHERE user_id = ?").pluck();
+  const totalChanges = sqlite.prepare("SELECT total_changes()").pluck();
 
   const create = sqlite.transaction((userId: number) => {
     const table = lexicalTable(userId);
@@ -23,7 +35,8 @@ export function createLexicalIndex(sqlite: BetterSqlite3.Database) {
       CREATE VIRTUAL TABLE ${table} USING fts5(
         title, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
       );
-      INSERT INTO ${table}(${table}, rank) VALUES ('automerge', 8);
+      INSERT INTO ${table}(${table}, rank) VALUES ('automerge', ${IDLE_AUTOMERGE});
+      INSERT INTO ${table}(${table}, rank) VALUES ('usermerge', ${MERGE_FANOUT});
       CREATE VIRTUAL TABLE ${table}_vocab USING fts5vocab(${table}, 'row');
       CREATE TRIGGER ${table}_insert AFTER INSERT ON chunks WHEN new.user_id = ${userId} BEGIN
         INSERT INTO ${table}(rowid, title, content) SELECT new.id, ki.name, new.content FROM knowledge_items ki WHERE ki.id = new.item_id;
@@ -68,8 +81,40 @@ export function createLexicalIndex(sqlite: BetterSqlite3.Database) {
     return known.has(userId);
   }
 
+  function setConfig(userId: number, key: "automerge" | "usermerge", value: number) {
+    const table = lexicalTable(userId);
+    const current = sqlite.prepare(`SELECT v FROM ${table}_config WHERE k = ?`).pluck().get(key);
+    if (current !== value) sqlite.prepare(`INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value})`).run();
+  }
+  // Tables made before merges moved out of the writes (or left mid-way by a crash) take the idle policy.
+  for (const userId of known) {
+    setConfig(userId, "automerge", IDLE_AUTOMERGE);
+    setConfig(userId, "usermerge", MERGE_FANOUT);
+  }
+
   return {
     ensure,
+
+    /**
+     * FTS5's automerge for the user's table: on while a large item is written (its own writes pay its merges as it
+     * goes), off otherwise (merges wait for `mergeStep` in idle time; see lexical-merges.ts).
+     */
+    mergeWhileWriting(userId: number, on: boolean): void {
+      if (exists(userId)) setConfig(userId, "automerge", on ? MERGE_FANOUT : IDLE_AUTOMERGE);
+    },
+
+    /**
+     * One step of the merges automerge would make: a merge under way, or one of a level that holds MERGE_FANOUT
+     * segments; at most `pages` leaf pages written. Answers whether there was work (a step that finds none
+     * changes fewer than 2 rows, as FTS5 documents).
+     */
+    mergeStep(userId: number, pages = 64): boolean {
+      if (!exists(userId)) return false;
+      const table = lexicalTable(userId);
+      const before = totalChanges.get() as number;
+      sqlite.prepare(`INSERT INTO ${table}(${table}, rank) VALUES ('merge', ${Math.max(1, Math.floor(pages))})`).run();
+      return (totalChanges.get() as number) - before >= 2;
+    },
 
     /** The user's table, brought up to date, before a search; null when the user has never had a chunk. */
     prepare(userId: number): string | null {
