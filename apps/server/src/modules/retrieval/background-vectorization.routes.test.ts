@@ -81,4 +81,24 @@ describe("background vectorization when an embedder appears", () => {
       await reopened.close();
     }
   });
+
+  it("gives way to a re-vectorize of the same user, so no chunk is embedded twice over", async () => {
+    const gated = gatedEmbedder();
+    const embedder = { ...gated.embedder, maxBatch: 2 };
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
+    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "fleet.txt", chunks: Array.from({ length: 20 }, (_, index) => `Fleet note ${index} on the Osprey.`) });
+    const cookie = await t.login();
+    await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
+
+    const revectorizing = t.app.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
+    await expect.poll(async () => (await status(cookie)).job?.status).toMatch(/queued|processing/);
+    gated.release();
+    expect((await revectorizing).statusCode).toBe(200);
+    await t.jobs.idle();
+
+    expect(await status(cookie)).toMatchObject({ chunks: 20, vectorized: 20, job: { status: "done", processed: 20 }, catchUp: { status: "done" } });
+    const embedded = gated.calls.filter((call) => call.kind === "document").reduce((sum, call) => sum + call.texts.length, 0);
+    // The re-vectorize's 20, and at most the two batches the catch-up had asked for before it saw the job.
+    expect(embedded).toBeLessThanOrEqual(24);
+  });
 });

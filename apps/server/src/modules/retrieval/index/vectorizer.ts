@@ -69,7 +69,7 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
    * Embeds batch after batch with the next request already in flight while the previous batch is stored, so
    * the embedder's latency, not our storing, sets the pace (at most two requests in flight).
    */
-  async function embedBatches(active: Embedder, nextBatch: () => PendingChunk[], onStored?: (batch: PendingChunk[]) => Promise<void>) {
+  async function embedBatches(active: Embedder, nextBatch: () => PendingChunk[], onStored?: (batch: PendingChunk[]) => Promise<boolean | void>) {
     const start = (batch: PendingChunk[]) => {
       if (batch.length === 0) return null;
       const request = embedTexts(active, batch);
@@ -90,7 +90,11 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       const vectorsOfBatch = await embedded;
       await nextTurn();
       store(active, current, vectorsOfBatch);
-      await onStored?.(current);
+      // false: stop here (a batch already asked for is dropped).
+      if ((await onStored?.(current)) === false) {
+        await inFlight?.catch(() => undefined);
+        return;
+      }
     }
   }
 
@@ -151,8 +155,11 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       vectors.forgetOtherEmbedders(userId, embedder.id);
     },
 
-    /** Embeds every chunk of the user that has no vector from the current embedder; returns how many. */
-    async vectorizeUser(userId: number, progress?: (processed: number, total: number) => Promise<void>): Promise<number> {
+    /**
+     * Embeds every chunk of the user that has no vector from the current embedder; returns how many. `progress`
+     * may answer false after a batch to stop there.
+     */
+    async vectorizeUser(userId: number, progress?: (processed: number, total: number) => Promise<boolean | void>): Promise<number> {
       if (!embedder) return 0;
       const total = (countMissingForUser.get(userId, embedder.id) as { n: number }).n;
       let processed = 0;
@@ -160,7 +167,7 @@ export function createVectorizer(deps: { sqlite: BetterSqlite3.Database; embedde
       const next = pager((after, size) => missingForUser.all(userId, after, embedder.id, size) as PendingChunk[], embedder.maxBatch);
       await embedBatches(embedder, next, async (batch) => {
         processed += batch.length;
-        await progress?.(processed, total);
+        return progress?.(processed, total);
       });
       return processed;
     },
