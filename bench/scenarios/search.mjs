@@ -148,9 +148,20 @@ export async function search({ quick }) {
         const idleDetail = { limitAfterIdleP50Ms: round(idleLimit.p50), limitAfterIdleP95Ms: round(idleLimit.p95) };
         out.push(
           figure({ name: `search.http_p95.${tag}`, value: http.p95, unit: "ms", limit: limit.p95, better: "lower", target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : null, params: { ...detail, ...idleDetail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) } }),
-          // At 10k chunks the HTTP figures' 2x target gave way to http_layer's (decision 021); they are still printed.
-          figure({ name: `search.http_p50.${tag}`, value: http.p50, unit: "ms", limit: limit.p50, better: "lower", target: chunks >= 100_000 ? "<= 2x limit" : null, params: { ...detail, ...idleDetail } }),
+          // The p50 over HTTP is printed without its 2x target (decision 021): the least server around the same search
+          // is already at 1.8x here (params.bareServerRatio), so what it measured beyond the service was this machine's
+          // round trip. Its parts are held instead: the service's p50 within 2x, SAGE's HTTP layer within 0.5 ms.
+          figure({
+            name: `search.http_p50.${tag}`,
+            value: http.p50,
+            unit: "ms",
+            limit: limit.p50,
+            better: "lower",
+            target: null,
+            params: { ...detail, ...idleDetail, bareServerP50Ms: round(bareServer.p50), bareServerRatio: round(bareServer.p50 / limit.p50) },
+          }),
           figure({ name: `search.service_p95.${tag}`, value: service.p95, unit: "ms", limit: limit.p95, better: "lower", target: "<= 2x limit", params: { ...detail, p50Ms: round(service.p50) } }),
+          figure({ name: `search.service_p50.${tag}`, value: service.p50, unit: "ms", limit: limit.p50, better: "lower", target: "<= 2x limit", params: detail }),
           // What a search over HTTP costs beyond the same service called in-process: the target that replaced "2x the
           // bare limit" at 10k. Its limit is what the least server around the same search adds (bare-search-server.mjs).
           figure({
