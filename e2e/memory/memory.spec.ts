@@ -35,7 +35,7 @@ test("Settings > Memory adds, edits and deletes memories", async ({ page }) => {
   // A secret is refused with the server's words, and nothing is added.
   await page.getByRole("textbox", { name: "New memory" }).fill("My password is hunter2");
   await page.getByRole("button", { name: "Add memory" }).click();
-  await expect(page.getByText("That looks like a password or secret key; SAGE does not remember secrets").first()).toBeVisible();
+  await expect(page.getByText("That looks like a password, code or account number; SAGE does not remember secrets").first()).toBeVisible();
   expect(await memories(page)).toHaveLength(1);
 
   await page.getByRole("button", { name: "Delete memory: Anna Berg is my chief of staff since May" }).click();

@@ -10,9 +10,10 @@ export const MEMORY_MAX_COUNT = 1000;
 export const MEMORY_ERRORS = {
   contentRequired: "Content is required",
   contentTooLong: `A memory must be at most ${MEMORY_CONTENT_MAX} characters`,
-  secret: "That looks like a password or secret key; SAGE does not remember secrets",
+  secret: "That looks like a password, code or account number; SAGE does not remember secrets",
   tooMany: `You can keep at most ${MEMORY_MAX_COUNT} memories; delete some first`,
   memoryNotFound: "Memory not found",
+  duplicate: "SAGE already remembers that",
   enabledInvalid: "enabled must be true or false",
 } as const;
 
@@ -20,6 +21,8 @@ export const MEMORY_TEXTS = {
   remembered: (content: string) => `Remembered: ${content}`,
   undo: "Undo",
   switchLabel: "Let SAGE remember",
+  /** Shown on a memory saved before SAGE refused secrets, which now looks like one (it is no longer given to the assistant). */
+  flaggedSecret: "This looks like a secret. SAGE no longer uses it; edit it or delete it.",
 } as const;
 
 export const memorySchema = z.object({
@@ -29,6 +32,8 @@ export const memorySchema = z.object({
   updatedAt: z.string(),
   source: z.enum(["user", "assistant"]),
   conversationId: z.number().int().optional(),
+  /** Set at start-up on a memory that looks like a secret: kept for the user to edit or delete, never given to the model. */
+  flaggedSecret: z.literal(true).optional(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 export const memoryListSchema = z.array(memorySchema);
@@ -47,19 +52,4 @@ export type MemoryContentRequest = z.infer<typeof memoryContentRequestSchema>;
 export const memorySettingsSchema = z.object({ enabled: z.boolean({ error: MEMORY_ERRORS.enabledInvalid }) });
 export type MemorySettings = z.infer<typeof memorySettingsSchema>;
 
-/**
- * Obvious secrets: a line naming a password, PIN or key with a value after it, or a token shaped like an API key.
- * The check is deliberately narrow; the persona is the first guard.
- */
-const SECRET_PATTERNS = [
-  /\b(password|passwd|passcode|pin|api[ _-]?key|secret|token|private key|access key)\b\s*(is|=|:)\s*\S+/i,
-  /\b(sk|pk|rk)[-_][A-Za-z0-9_-]{16,}/,
-  /\bAKIA[0-9A-Z]{16}\b/,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/,
-  /\bAIza[0-9A-Za-z_-]{30,}/,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-];
-
-export function looksLikeSecret(content: string): boolean {
-  return SECRET_PATTERNS.some((pattern) => pattern.test(content));
-}
+export { looksLikeSecret } from "./looks-like-secret.ts";

@@ -136,6 +136,8 @@ export interface MemoriesTable {
   conversationId: number | null;
   createdAt: string;
   updatedAt: string;
+  /** 1 when the start-up scan found it looks like a secret (0920). */
+  flaggedSecret: Generated<number>;
 }
 
 export interface MemoryVectorsTable {

@@ -81,6 +81,39 @@ describe("memory in assistant turns", () => {
     expect((await api("GET", "/api/memories")).json()).toEqual([]);
   });
 
+  it("saves a fact the model repeats only once, and refuses a door code or a German password through the tool", async () => {
+    const conversationId = await newConversation("Twice");
+    gemini.script(
+      { functionCalls: [{ name: "saveMemory", args: { content: "The user flies with Swiss" } }] },
+      { functionCalls: [{ name: "saveMemory", args: { content: "the user flies with Swiss." } }] },
+      { functionCalls: [{ name: "saveMemory", args: { content: "Office door code 4711" } }] },
+      { functionCalls: [{ name: "saveMemory", args: { content: "Sein Passwort ist hunter2" } }] },
+      { text: "Noted." },
+    );
+    const received = await turn(conversationId, "I fly with Swiss.");
+    const results = received.filter(([event]) => event === "tool-result").map(([, data]) => data.result);
+    expect(results[1]).toMatchObject({ success: true, alreadyRemembered: true });
+    expect(results.slice(2)).toEqual([
+      { success: false, error: MEMORY_ERRORS.secret },
+      { success: false, error: MEMORY_ERRORS.secret },
+    ]);
+    expect(received.filter(([event]) => event === "memory-saved")).toHaveLength(1);
+    expect(((await api("GET", "/api/memories")).json() as any[]).map((memory) => memory.content)).toEqual(["The user flies with Swiss"]);
+  });
+
+  it("never gives the model a stored memory flagged as a secret", async () => {
+    const now = new Date().toISOString();
+    t.store.sqlite
+      .prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at, flagged_secret) VALUES (3, ?, 'assistant', ?, ?, 1)")
+      .run("Bank login phrase: hunter2", now, now);
+    await api("POST", "/api/memories", { content: "I prefer emails under 100 words" });
+    const conversationId = await newConversation("Flagged");
+    gemini.script({ text: "Hello." });
+    await turn(conversationId, "Draft an email to my bank");
+    expect(lastModelCall().system).toContain("I prefer emails under 100 words");
+    expect(lastModelCall().system).not.toContain("hunter2");
+  });
+
   it("over the 2,000-character budget, carries the memories relevant to the message", async () => {
     for (let index = 0; index < 30; index++) await api("POST", "/api/memories", { content: `Routine fact ${index}: the user files expense reports every Friday afternoon` });
     await api("POST", "/api/memories", { content: "The next board meeting is in Oslo" });

@@ -10,8 +10,11 @@ import { createMemoryService } from "./memory.service.ts";
 
 /** What the assistant needs: saving a memory from a turn, and what a turn is given. */
 export interface MemoryPort {
-  /** Saves a memory the assistant heard (a 400 AppError for a secret or a full list). */
-  save(userId: number, content: string, conversationId: number): Promise<Memory>;
+  /**
+   * Saves a memory the assistant heard (a 400 AppError for a secret or a full list); `created` is false when the
+   * user already had that fact, which is then answered instead of a second copy.
+   */
+  save(userId: number, content: string, conversationId: number): Promise<{ memory: Memory; created: boolean }>;
   /** Whether memory is on for the user, and the memories that fit the turn's budget, most relevant to `message`. */
   forTurn(userId: number, message: string): Promise<{ enabled: boolean; memories: Memory[] }>;
 }
@@ -54,6 +57,18 @@ export function createMemoryModule(deps: {
       emptyStepSync: repo.deleteStepSync,
       insertSync: repo.insertRestoredSync,
     },
-    register: (app) => registerMemoryRoutes(app, { service }),
+    register: (app) => {
+      registerMemoryRoutes(app, { service });
+      // Memories saved before the secret check covered every language (or restored from an old backup) are
+      // looked at once per start; a flagged one stays for the user to edit or delete, and no turn is given it.
+      app.addHook("onReady", async () => {
+        try {
+          const flagged = await service.flagStoredSecrets();
+          if (flagged > 0) deps.warn?.(`${flagged} stored memories look like secrets; they are flagged for their users and no longer given to the model`, undefined);
+        } catch (error) {
+          deps.warn?.("the start-up scan of memories for secrets failed", error);
+        }
+      });
+    },
   };
 }

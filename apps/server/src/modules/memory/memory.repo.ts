@@ -1,14 +1,22 @@
-import type { Memory } from "@sage/contracts/memories";
+import { looksLikeSecret, type Memory } from "@sage/contracts/memories";
 import type { Store } from "../../store/open-store.ts";
 
-const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt"] as const;
+const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt", "flaggedSecret"] as const;
 
-type MemoryRow = { id: number; content: string; source: "user" | "assistant"; conversationId: number | null; createdAt: string; updatedAt: string };
+type MemoryRow = {
+  id: number;
+  content: string;
+  source: "user" | "assistant";
+  conversationId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  flaggedSecret: number;
+};
 
-/** The API's shape: conversationId only when the memory came from a conversation that still exists. */
+/** The API's shape: conversationId only when the memory came from a conversation that still exists; the flag only when set. */
 export function toMemory(row: MemoryRow): Memory {
-  const { conversationId, ...rest } = row;
-  return conversationId === null ? rest : { ...rest, conversationId };
+  const { conversationId, flaggedSecret, ...rest } = row;
+  return { ...rest, ...(conversationId === null ? {} : { conversationId }), ...(flaggedSecret ? { flaggedSecret: true as const } : {}) };
 }
 
 export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
@@ -39,6 +47,7 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
       conversationId: null,
       createdAt: argument<string>(3),
       updatedAt: argument<string>(4),
+      flaggedSecret: argument<number>(5),
     }),
   );
   return {
@@ -53,7 +62,8 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
 
     update: async (userId: number, id: number, content: string, updatedAt: string) =>
       db.transaction().execute(async (trx) => {
-        const row = await trx.updateTable("memories").set({ content, updatedAt }).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
+        // Edited words were checked for secrets before they got here, so an edit clears the start-up scan's flag.
+        const row = await trx.updateTable("memories").set({ content, updatedAt, flaggedSecret: 0 }).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
         if (row) await trx.deleteFrom("memoryVectors").where("memoryId", "=", id).execute(); // its words changed
         return row && toMemory(row);
       }),
@@ -93,6 +103,14 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
       return Number(result.numDeletedRows) > 0;
     },
 
+    /** Every user's memories after an id, a page at a time (the start-up scan for secrets). */
+    scanPage: (afterId: number, size: number) =>
+      db.selectFrom("memories").select(["id", "content", "flaggedSecret"]).where("id", ">", afterId).orderBy("id").limit(size).execute(),
+
+    flagSecrets: async (ids: readonly number[]) => {
+      if (ids.length > 0) await db.updateTable("memories").set({ flaggedSecret: 1 }).where("id", "in", ids).execute();
+    },
+
     countSync: (userId: number) => (countRows.get(userId)?.n ?? 0),
 
     /** The user's memories after an id, in id order, as a backup carries them. */
@@ -101,9 +119,12 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
     /** One step of emptying the user's memories (a restore's short transaction); answers how many went. */
     deleteStepSync: (userId: number, limit: number) => Number(deleteStep.run(userId, userId, limit).changes),
 
-    /** Writes restored memories; conversation links are not carried across backups. */
+    /**
+     * Writes restored memories; conversation links are not carried across backups. A backup from before SAGE
+     * refused secrets may carry one: it is kept, flagged, as the start-up scan would.
+     */
     insertRestoredSync: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
-      for (const memory of memories) insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt);
+      for (const memory of memories) insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
     },
 
     enabled: async (userId: number) => {

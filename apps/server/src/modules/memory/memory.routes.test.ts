@@ -50,6 +50,61 @@ describe("/api/memories", () => {
     expect(await list()).toHaveLength(1);
   });
 
+  it("refuses secrets in English, German and French, whoever sends them", async () => {
+    const secrets = [
+      "password hunter2",
+      "the wifi passphrase hunter2",
+      "door code 4711",
+      "The user's bank login phrase: hunter2 (door code 4711)",
+      "Card 4111 1111 1111 1111",
+      "passwort ist hunter2",
+      "Der Türcode lautet 4711",
+      "Le mot de passe du wifi est soleil42",
+      "Le digicode de l'immeuble est 4711B",
+    ];
+    for (const content of secrets) {
+      const response = await call("POST", "/api/memories", { content });
+      expect(response.statusCode, content).toBe(400);
+      expect(response.json()).toEqual({ error: MEMORY_ERRORS.secret, code: "secret_refused" });
+    }
+    const kept = (await call("POST", "/api/memories", { content: "I change my password every 90 days" })).json();
+    expect((await call("PATCH", `/api/memories/${kept.id}`, { content: "Mein Passwort ist Sonne123" })).json()).toEqual({ error: MEMORY_ERRORS.secret, code: "secret_refused" });
+    expect((await list()).map((memory) => memory.content)).toEqual(["I change my password every 90 days"]);
+  });
+
+  it("never keeps the same fact twice: adding it again answers the memory that holds it", async () => {
+    const first = await call("POST", "/api/memories", { content: "Anna Berg is my chief of staff" });
+    expect(first.statusCode).toBe(201);
+    const again = await call("POST", "/api/memories", { content: "  anna berg is my  Chief of Staff. " });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    const other = (await call("POST", "/api/memories", { content: "I prefer short emails" })).json();
+    const clash = await call("PATCH", `/api/memories/${other.id}`, { content: "Anna Berg is my chief of staff" });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toEqual({ error: MEMORY_ERRORS.duplicate, code: "duplicate_memory" });
+    expect((await list()).map((memory) => memory.content)).toEqual(["Anna Berg is my chief of staff", "I prefer short emails"]);
+  });
+
+  it("flags, never deletes, stored memories that look like secrets when SAGE starts, and an edit clears the flag", async () => {
+    const now = new Date().toISOString();
+    const insert = t.store.sqlite.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, ?, 'assistant', ?, ?)");
+    // Saved by an older SAGE, whose check missed these.
+    const secret = Number(insert.run("The user's bank login phrase: hunter2 (door code 4711)", now, now).lastInsertRowid);
+    insert.run("Anna Berg is my chief of staff", now, now);
+    const restarted = await t.reopen();
+    try {
+      const listed = (await restarted.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[];
+      expect(listed.map((memory) => [memory.content, memory.flaggedSecret ?? false])).toEqual([
+        ["The user's bank login phrase: hunter2 (door code 4711)", true],
+        ["Anna Berg is my chief of staff", false],
+      ]);
+      const edited = await restarted.inject({ method: "PATCH", url: `/api/memories/${secret}`, headers: { cookie }, payload: { content: "I bank with Zürcher Kantonalbank" } });
+      expect(edited.json()).not.toHaveProperty("flaggedSecret");
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it("keeps each user's memories private: another user's are 404 and never listed", async () => {
     const mine = (await call("POST", "/api/memories", { content: "I prefer short emails" })).json();
     const other = await t.loginAsNewUser();

@@ -28,7 +28,9 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: { service: Memo
   app.post("/api/memories", async (request, reply) => {
     const user = requireUser(request);
     const { content } = parseMemoryInput(memoryContentRequestSchema, request.body);
-    return reply.status(201).send(await service.create(user.id, content, { source: "user" }));
+    // The same fact again answers the memory that holds it (200), not a second copy.
+    const { memory, created } = await service.create(user.id, content, { source: "user" });
+    return reply.status(created ? 201 : 200).send(memory);
   });
 
   app.patch("/api/memories/:id", async (request) => {

@@ -56,7 +56,7 @@ function storeWithUser(): Store {
 
 /** The diary fact first (oldest), then enough filler to pass the 2,000-character budget. */
 async function diaryAndFiller(service: ReturnType<typeof createMemoryService>) {
-  const diary = await service.create(1, "Dana keeps the diary and decides each week what gets time", { source: "user" });
+  const { memory: diary } = await service.create(1, "Dana keeps the diary and decides each week what gets time", { source: "user" });
   for (let i = 0; i < 45; i++) await service.create(1, `Filler fact ${i} about nothing in particular, kept to pass the budget`, { source: "user" });
   return diary;
 }
@@ -97,7 +97,7 @@ describe("choosing memories over the budget", () => {
     const repo = createMemoryRepo(store);
     const { semantic, embedded } = fakeSemantics();
     const service = createMemoryService({ repo, semantic });
-    const memory = await service.create(1, "I prefer morning flights", { source: "user" });
+    const { memory } = await service.create(1, "I prefer morning flights", { source: "user" });
     await expect.poll(() => countVectors(store)).toBe(1);
     await service.update(1, memory.id, "Keep my diary free on Fridays");
     await expect.poll(() => embedded).toEqual(["I prefer morning flights", "Keep my diary free on Fridays"]);
@@ -107,7 +107,7 @@ describe("choosing memories over the budget", () => {
   it("keeps no vector made from words a memory no longer has (an edit that lands while embedding wins)", async () => {
     const store = storeWithUser();
     const repo = createMemoryRepo(store);
-    const memory = await createMemoryService({ repo }).create(1, "Old words", { source: "user" });
+    const { memory } = await createMemoryService({ repo }).create(1, "Old words", { source: "user" });
     await repo.update(1, memory.id, "New words", new Date().toISOString());
     await repo.saveVectors("topics:4", [{ memoryId: memory.id, content: "Old words", vector: [1, 0, 0, 0] }]);
     expect(countVectors(store)).toBe(0);

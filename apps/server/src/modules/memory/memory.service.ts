@@ -1,8 +1,18 @@
 import { MEMORY_ERRORS, MEMORY_INSTRUCTION_BUDGET, MEMORY_MAX_COUNT, looksLikeSecret, type Memory } from "@sage/contracts/memories";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import { badRequest, conflict, notFound } from "../../http/app-error.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import type { MemoryRepo } from "./memory.repo.ts";
 import { fitsBudget, memoriesForTurn, type VectorEvidence } from "./rank-memories.ts";
+
+/** A fact's identity: the words without case, accents, repeated spaces or the full stop at the end. */
+export const factKey = (content: string) =>
+  content
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLocaleLowerCase("en")
+    .replace(/\s+/g, " ")
+    .replace(/[\s.!;,]+$/, "")
+    .trim();
 
 export function createMemoryService(deps: { repo: MemoryRepo; semantic?: SemanticPort | null; now?: () => Date; warn?: (message: string, error: unknown) => void }) {
   const { repo } = deps;
@@ -10,6 +20,12 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
 
   function refuseSecret(content: string) {
     if (looksLikeSecret(content)) throw badRequest(MEMORY_ERRORS.secret, "secret_refused");
+  }
+
+  /** The memory already holding this fact, compared without case, accents, spacing or end punctuation. */
+  async function sameFact(userId: number, content: string, exceptId?: number): Promise<Memory | undefined> {
+    const key = factKey(content);
+    return (await repo.list(userId)).find((memory) => memory.id !== exceptId && factKey(memory.content) === key);
   }
 
   /**
@@ -49,17 +65,24 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
   return {
     list: (userId: number) => repo.list(userId),
 
-    /** Content arrives validated (trimmed, 1-500 characters); secrets are refused whoever sends them. */
-    async create(userId: number, content: string, origin: { source: "user" | "assistant"; conversationId?: number }): Promise<Memory> {
+    /**
+     * Content arrives validated (trimmed, 1-500 characters); secrets are refused whoever sends them. The same fact
+     * is never saved twice: saving it again answers the memory that holds it, with `created: false`.
+     */
+    async create(userId: number, content: string, origin: { source: "user" | "assistant"; conversationId?: number }): Promise<{ memory: Memory; created: boolean }> {
       refuseSecret(content);
+      const existing = await sameFact(userId, content);
+      if (existing) return { memory: existing, created: false };
       if ((await repo.count(userId)) >= MEMORY_MAX_COUNT) throw badRequest(MEMORY_ERRORS.tooMany, "too_many_memories");
       const memory = await repo.insert({ userId, content, source: origin.source, conversationId: origin.conversationId ?? null, createdAt: now().toISOString() });
       embedSoon(memory);
-      return memory;
+      return { memory, created: true };
     },
 
     async update(userId: number, id: number, content: string): Promise<Memory> {
       refuseSecret(content);
+      const existing = await sameFact(userId, content, id);
+      if (existing) throw conflict(MEMORY_ERRORS.duplicate, "duplicate_memory");
       const updated = await repo.update(userId, id, content, now().toISOString());
       if (!updated) throw notFound(MEMORY_ERRORS.memoryNotFound, "memory_not_found");
       embedSoon(updated);
@@ -70,13 +93,30 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
       if (!(await repo.remove(userId, id))) throw notFound(MEMORY_ERRORS.memoryNotFound, "memory_not_found");
     },
 
+    /**
+     * Flags (never deletes) stored memories that look like secrets: ones saved before the check grew, or restored
+     * from an old backup. Answers how many were newly flagged; the content is never logged.
+     */
+    async flagStoredSecrets(): Promise<number> {
+      let flagged = 0;
+      for (let afterId = 0; ; ) {
+        const page = await repo.scanPage(afterId, 500);
+        if (page.length === 0) return flagged;
+        const ids = page.filter((row) => !row.flaggedSecret && looksLikeSecret(row.content)).map((row) => row.id);
+        await repo.flagSecrets(ids);
+        flagged += ids.length;
+        afterId = page.at(-1)!.id;
+      }
+    },
+
     enabled: (userId: number) => repo.enabled(userId),
     setEnabled: (userId: number, enabled: boolean) => repo.setEnabled(userId, enabled),
 
     /** What a turn gets: nothing when the user switched memory off; otherwise the memories that fit the budget. */
     async forTurn(userId: number, message: string): Promise<{ enabled: boolean; memories: Memory[] }> {
       if (!(await repo.enabled(userId))) return { enabled: false, memories: [] };
-      const memories = await repo.list(userId);
+      // A memory flagged as a secret stays the user's to edit or delete, but the model never sees it.
+      const memories = (await repo.list(userId)).filter((memory) => !memory.flaggedSecret);
       if (fitsBudget(memories, MEMORY_INSTRUCTION_BUDGET)) return { enabled: true, memories };
       return { enabled: true, memories: memoriesForTurn(memories, message, MEMORY_INSTRUCTION_BUDGET, await vectorEvidence(userId, memories, message)) };
     },

@@ -95,6 +95,7 @@ function MemoryRow({ memory }: { memory: Memory }) {
       <div className="min-w-0 flex-1">
         <p className="text-sm break-words">{memory.content}</p>
         <p className="text-xs text-muted-foreground">{memory.source === "assistant" ? "Saved by SAGE from a conversation" : "Added by you"}</p>
+        {memory.flaggedSecret && <p className="text-xs font-medium text-destructive">{MEMORY_TEXTS.flaggedSecret}</p>}
       </div>
       <Button type="button" variant="outline" size="sm" aria-label={`Edit memory: ${memory.content}`} onClick={() => setEditing(memory.content)}>
         Edit
