@@ -11,6 +11,7 @@ import { registerOriginCheck } from "./http/origin-check.ts";
 import { RequestLog } from "./http/request-log.ts";
 import { safeFetch } from "./http/safe-fetch.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
+import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
@@ -79,9 +80,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
-    // Node's own limit on receiving a whole request, which Fastify turns off: a body that stops arriving (an
-    // upload whose client stalls) is answered 408 instead of being waited on for ever.
-    requestTimeout: 300_000,
+    // Node's own limit on receiving a whole request, which Fastify turns off: the last stop for an upload that
+    // trickles; a body that stops arriving is cut much sooner by the slow-client limits (registerSlowClientLimits).
+    requestTimeout: 3_600_000,
     // Shutdown must not wait for open event streams (chat) to end by themselves.
     forceCloseConnections: true,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -155,6 +156,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     for (const method of [route.method].flat()) if (method !== "HEAD") routes.push({ method, url: route.url });
   });
   await app.register(fastifyCookie);
+  registerSlowClientLimits(app, config.slowClients);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   registerMultipart(app);

@@ -24,6 +24,9 @@ const envSchema = z.object({
   SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
+  SAGE_BODY_TIMEOUT_S: z.coerce.number().positive().default(30),
+  SAGE_UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().positive().default(30),
+  SAGE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().default(128),
   SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
   SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
   SAGE_DOCUMENT_WARM: z
@@ -67,6 +70,8 @@ export interface Config {
   logLevel: Env["SAGE_LOG_LEVEL"];
   maxBodyBytes: number;
   maxUploadBytes: number;
+  /** Slow clients (http/slow-clients.ts): a JSON body's whole time, an upload's longest pause, connections per address. */
+  slowClients: { bodyMs: number; uploadIdleMs: number; connectionsPerClient: number };
   /**
    * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
@@ -161,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
+    slowClients: { bodyMs: e.SAGE_BODY_TIMEOUT_S * 1000, uploadIdleMs: e.SAGE_UPLOAD_IDLE_TIMEOUT_S * 1000, connectionsPerClient: e.SAGE_MAX_CONNECTIONS_PER_CLIENT },
     documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, keepWarm: e.SAGE_DOCUMENT_WARM, env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC } },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
