@@ -5,6 +5,7 @@ import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
+import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
 import { registerJsonBodyParser } from "./http/json-body.ts";
 import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
@@ -156,6 +157,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   await app.register(fastifyCookie);
   registerErrorHandler(app);
+  // First of the checks: a foreign Host (DNS rebinding) is refused before sessions and origins are looked at.
+  registerHostCheck(app, createHostAllowList({ boundHost: config.host, allowedHosts: config.allowedHosts }));
   registerJsonBodyParser(app);
   registerMultipart(app);
   registerOriginCheck(app);
