@@ -6,7 +6,7 @@ import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
-import { registerJsonBodyParser } from "./http/json-body.ts";
+import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
 import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
 import { RequestLog } from "./http/request-log.ts";
@@ -160,7 +160,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   // First of the checks: a foreign Host (DNS rebinding) is refused before sessions and origins are looked at.
   registerHostCheck(app, createHostAllowList({ boundHost: config.host, allowedHosts: config.allowedHosts }));
   registerJsonBodyParser(app);
-  registerMultipart(app);
+  registerMultipart(app, notJson);
   registerOriginCheck(app);
   registerSessionGuard(app, auth);
   for (const module of modules) await module.register(app);
