@@ -5,7 +5,8 @@ import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
-import { registerJsonBodyParser } from "./http/json-body.ts";
+import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
+import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
 import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
 import { RequestLog } from "./http/request-log.ts";
@@ -158,8 +159,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   await app.register(fastifyCookie);
   registerSlowClientLimits(app, config.slowClients);
   registerErrorHandler(app);
+  // First of the checks: a foreign Host (DNS rebinding) is refused before sessions and origins are looked at.
+  registerHostCheck(app, createHostAllowList({ boundHost: config.host, allowedHosts: config.allowedHosts }));
   registerJsonBodyParser(app);
-  registerMultipart(app);
+  registerMultipart(app, notJson);
   registerOriginCheck(app);
   registerSessionGuard(app, auth);
   for (const module of modules) await module.register(app);

@@ -20,6 +20,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ HOST: "localhost" }).host).toBe("localhost");
   });
 
+  it("reads SAGE_ALLOWED_HOSTS as names or addresses without a scheme or port", () => {
+    expect(loadConfig({}).allowedHosts).toEqual([]);
+    expect(loadConfig({ SAGE_ALLOWED_HOSTS: " sage.example.com, .corp.example ,192.168.1.20,[fd00::20]," }).allowedHosts).toEqual(["sage.example.com", ".corp.example", "192.168.1.20", "[fd00::20]"]);
+    for (const bad of ["https://sage.example.com", "sage.example.com:8443", "sage example", "*.example.com"]) {
+      expect(() => loadConfig({ SAGE_ALLOWED_HOSTS: bad }), bad).toThrow(/SAGE_ALLOWED_HOSTS: give host names or addresses without a scheme or port/);
+    }
+  });
+
   it("names the bad keys", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadConfig({ SAGE_EMBEDDER: "magic" })).toThrow(/SAGE_EMBEDDER/);

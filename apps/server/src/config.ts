@@ -3,6 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
+/** "sage.example.com", ".example.com" (with its subdomains), "192.168.1.20", "fd00::20" or "[fd00::20]"; no port. */
+const isHostName = (name: string) => /^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/i.test(name) || isIP(name.replace(/^\[(.*)\]$/, "$1")) !== 0;
+
 const booleanString = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
@@ -14,6 +17,11 @@ const webDirDefault = fileURLToPath(new URL("../../web/dist", import.meta.url));
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  SAGE_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").split(",").map((name) => name.trim()).filter(Boolean))
+    .refine((names) => names.every(isHostName), "give host names or addresses without a scheme or port, separated by commas (a leading dot takes the subdomains too)"),
   SAGE_DATA_DIR: z.string().min(1).default("./data"),
   SAGE_WEB_DIR: z.string().min(1).optional(),
   SAGE_USERNAME: z.string().min(1).max(200).default("demo"),
@@ -61,6 +69,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config {
   port: number;
   host: string;
+  /** Host names the server answers to besides its own address and localhost (DNS rebinding, decision 027). */
+  allowedHosts: string[];
   dataDir: string;
   webDir: string;
   demoUser: { username: string; password: string };
@@ -157,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    allowedHosts: e.SAGE_ALLOWED_HOSTS,
     dataDir: path.resolve(e.SAGE_DATA_DIR),
     webDir: path.resolve(e.SAGE_WEB_DIR ?? webDirDefault),
     demoUser: { username: e.SAGE_USERNAME, password: e.SAGE_PASSWORD ?? DEFAULT_DEMO_PASSWORD },

@@ -97,9 +97,19 @@ export const NAME_CONTROL_MESSAGE = "Name cannot contain line breaks or control 
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const noControl = (value: string) => !CONTROL_CHARACTERS.test(value);
+/**
+ * Characters that change how a name is shown without being seen: bidirectional overrides, embeddings, isolates and
+ * marks ("minutes\u202Ecod.txt" shows as "minutestxt.doc"), zero-width spaces, word joiners, a BOM, soft hyphens.
+ * The zero-width joiner and non-joiner (U+200D, U+200C) are not among them: emoji and several scripts need them.
+ */
+const INVISIBLE_FORMATTING = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+/** A name as it is seen: the invisible formatting characters above removed. */
+export const withoutInvisibleFormatting = (text: string) => text.replace(INVISIBLE_FORMATTING, "");
+/** A typed name keeps what the user sees of it. */
+const seen = <T extends z.ZodType<string>>(schema: T) => z.preprocess((value) => (typeof value === "string" ? withoutInvisibleFormatting(value) : value), schema);
 /** A link's or note's own name (blank: derived from the URL or the text). */
-const entryName = z.string().max(255).refine(noControl, NAME_CONTROL_MESSAGE);
-const name = z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE);
+const entryName = seen(z.string().max(255).refine(noControl, NAME_CONTROL_MESSAGE));
+const name = seen(z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE));
 
 export const createFolderRequestSchema = z.object({
   name,
@@ -126,7 +136,7 @@ export type CreateFileRequest = z.infer<typeof createFileRequestSchema>;
 
 export const updateFileRequestSchema = z
   .object({
-    name: z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE).optional(),
+    name: seen(z.string().max(255).refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE)).optional(),
     parentId: idOrNone,
     description: z.string().max(10_000).optional(),
     content: z.string().max(1_000_000).optional(),
@@ -240,7 +250,7 @@ export function nameFromUrl(raw: string): string {
     const last = segments.at(-1);
     if (!last) return url.hostname;
     // An encoded NUL, line break or "/" must not reach a name (the name rules above).
-    const decoded = decodeURIComponent(last).replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ").replace(/\//g, "-").trim();
+    const decoded = withoutInvisibleFormatting(decodeURIComponent(last)).replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ").replace(/\//g, "-").trim();
     const withoutExtension = decoded.replace(/\.[^.]+$/, "");
     return withoutExtension ? `${url.hostname} - ${withoutExtension}` : url.hostname;
   } catch {
@@ -250,7 +260,7 @@ export function nameFromUrl(raw: string): string {
 
 /** A note's entry name: at most the first three words, cut to 30 characters plus an ellipsis. */
 export function nameFromNote(content: string): string {
-  const allWords = content.trim().split(/\s+/).filter(Boolean);
+  const allWords = withoutInvisibleFormatting(content).trim().split(/\s+/).filter(Boolean);
   const words = allWords.slice(0, 3).join(" ");
   if (!words) return "Note";
   const cut = words.slice(0, 30);

@@ -2,6 +2,8 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { ErrorResponse } from "@sage/contracts/errors";
 import { AppError } from "./app-error.ts";
+import { notJson } from "./json-body.ts";
+import { MULTIPART_ONLY_MESSAGE } from "./multipart-form.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -19,6 +21,11 @@ export function errorBody(request: FastifyRequest | undefined, message: string, 
 export function describeError(error: unknown, request?: FastifyRequest): { status: number; body: ErrorResponse; unexpected: boolean } {
   if (error instanceof AppError) return { status: error.status, body: errorBody(request, error.message, error.code), unexpected: false };
   const fastifyError = error as Partial<FastifyError>;
+  // A body type no parser takes: said in terms of what the route does take.
+  if (fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    const message = request?.routeOptions.config.multipart ? MULTIPART_ONLY_MESSAGE : notJson().message;
+    return { status: 415, body: errorBody(request, message, "unsupported_media_type"), unexpected: false };
+  }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return { status, body: errorBody(request, clientMessage(fastifyError), fastifyError.code ?? "bad_request"), unexpected: false };
@@ -48,8 +55,6 @@ function clientMessage(error: Partial<FastifyError>): string {
       return "Request body is not valid JSON";
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return "Request body is too large";
-    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return "Unsupported content type";
     default:
       return error.message ?? "Bad request";
   }

@@ -36,12 +36,26 @@ export interface ReadMultipartOptions<T> {
   onFile(file: FormFile): Promise<T>;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route reads a multipart form (an upload); every other route takes JSON only. */
+    multipart?: boolean;
+  }
+}
+
+/** What a multipart route answers a body of another type with. */
+export const MULTIPART_ONLY_MESSAGE = "This request takes a file sent as multipart/form-data";
+
 const aborted = () => new AppError("upload_aborted", 400, "The upload was interrupted before it finished");
 const malformed = (detail: string) => new AppError("malformed_multipart", 400, `The form data is malformed: ${detail}`);
 
-/** Lets multipart requests reach their routes unread: each route streams its form with `readMultipartForm`. */
-export function registerMultipart(app: FastifyInstance) {
-  app.addContentTypeParser("multipart/form-data", (_request, _payload, done) => done(null));
+/**
+ * Lets multipart requests reach the routes that read them (`config: { multipart: true }`) unread: each streams its
+ * form with `readMultipartForm`. Any other route refuses them with 415 before its handler runs: a JSON route once
+ * took a form as an empty body and made an empty conversation.
+ */
+export function registerMultipart(app: FastifyInstance, notForThisRoute: () => Error) {
+  app.addContentTypeParser("multipart/form-data", (request, _payload, done) => (request.routeOptions.config.multipart ? done(null) : done(notForThisRoute(), undefined)));
 }
 
 export const isMultipartRequest = (request: FastifyRequest) => /^multipart\/form-data(?:[\s;]|$)/i.test(request.headers["content-type"] ?? "");

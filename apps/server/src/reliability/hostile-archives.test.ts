@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
 import { makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
 import { insertKnowledge } from "../modules/retrieval/retrieval-test-helpers.ts";
+import { declareSize, overlappingZip } from "../test/make-zip.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
@@ -57,7 +58,7 @@ const validEntries = (): Entry[] => [
 ];
 
 /**
- * A bomb under the ratio check: `items.jsonl` expands to 600 MB at about 40:1 (words drawn at random deflate no
+ * A bomb under the expansion cap: `items.jsonl` expands to 600 MB at about 40:1 (words drawn at random deflate no
  * further at level 1), past the longest string V8 can build. `oneLine` makes it a single JSON line; otherwise it is
  * item lines of about 4 KB.
  */
@@ -88,15 +89,24 @@ function quietBomb(oneLine: boolean): Promise<Buffer> {
   });
 }
 
-/** Sets the declared uncompressed size of every entry (local and central headers) without changing the data. */
-function declareSize(archive: Buffer, size: number): Buffer {
-  const copy = Buffer.from(archive);
-  for (let offset = 0; offset < copy.length - 4; offset++) {
-    const signature = copy.readUInt32LE(offset);
-    if (signature === 0x04034b50) copy.writeUInt32LE(size, offset + 22);
-    if (signature === 0x02014b50) copy.writeUInt32LE(size, offset + 24);
-  }
-  return copy;
+/** A valid backup whose `items.jsonl` is followed by `megabytes` of zeros, honestly declared (deflated at level 1). */
+function zerosBomb(megabytes: number): Promise<Buffer> {
+  const zeros = Buffer.alloc(1_048_576);
+  const entry = Readable.from(
+    (function* () {
+      yield Buffer.from(`${JSON.stringify(ITEM)}\n`);
+      for (let index = 0; index < megabytes; index++) yield zeros;
+    })(),
+  );
+  const zip = new yazl.ZipFile();
+  for (const { name, text } of validEntries().filter((valid) => valid.name !== "items.jsonl")) zip.addBuffer(Buffer.from(text ?? ""), name);
+  zip.addReadStream(entry, "items.jsonl", { compressionLevel: 1 });
+  zip.end();
+  const parts: Buffer[] = [];
+  return new Promise((resolve) => {
+    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
+  });
 }
 
 async function importArchive(filename: string, archive: Buffer) {
@@ -131,9 +141,15 @@ const cases: Array<{ class: string; label: string; archive: () => Promise<Buffer
   { class: "path traversal", label: "backslash traversal", archive: () => zipWithName("..\\..\\evil.txt"), error: /unsafe path/ },
   { class: "symlink", label: "symlink beside a valid backup", archive: () => zipOf([...validEntries(), { name: "link", text: "/etc/passwd", mode: 0o120777 }]), error: /symbolic link/ },
   { class: "symlink", label: "manifest.json as a symlink", archive: () => zipOf([{ name: "manifest.json", text: "/etc/passwd", mode: 0o120777 }, ...validEntries().slice(1)]), error: /symbolic link/ },
-  { class: "zip bomb", label: "16 MB of zeros in 16 KB", archive: () => zipOf([...validEntries().filter((entry) => entry.name !== "items.jsonl"), { name: "items.jsonl", data: Buffer.alloc(16 * 1_048_576) }]), error: /compression ratio/ },
-  { class: "zip bomb", label: "declares 3.9 GB expanded", archive: async () => declareSize(await zipOf(validEntries()), 0xfff00000), error: /expands beyond|compression ratio/ },
-  { class: "zip bomb", label: "declares less than it holds", archive: async () => declareSize(await zipOf(validEntries()), 3), error: /corrupt/ },
+  { class: "zip bomb", label: "1.1 GB of zeros in 5 MB", archive: () => zerosBomb(1100), error: /the archive expands beyond 1 GB, the most a backup's knowledge may hold/ },
+  { class: "zip bomb", label: "declares 3.9 GB expanded", archive: async () => declareSize(await zipOf(validEntries()), 0xfff00000), error: /expands beyond 1 GB/ },
+  { class: "zip bomb", label: "declares less than it holds", archive: async () => declareSize(await zipOf(validEntries()), 3), error: /manifest\.json expands to more than its header declares/ },
+  {
+    class: "zip bomb",
+    label: "1,000 entries sharing one deflated MB (overlapping entries)",
+    archive: async () => overlappingZip(Array.from({ length: 1000 }, (_, index) => `files/${index + 1}`), Buffer.alloc(1_048_576)),
+    error: /its entries overlap/,
+  },
   { class: "zip bomb", label: "600 MB in one line at 40:1", archive: () => quietBomb(true), error: /items\.jsonl has a line longer than 16 MB/ },
   { class: "zip bomb", label: "600 MB of item lines at 40:1", archive: () => quietBomb(false), error: /repeats an id|do not match its manifest counts/ },
   { class: "too many entries", label: "17 entries", archive: () => zipOf([...validEntries(), ...Array.from({ length: 13 }, (_, index) => ({ name: `extra-${index}.txt`, text: "x" }))]), error: /17 entries/ },

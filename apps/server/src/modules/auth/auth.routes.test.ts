@@ -56,6 +56,9 @@ describe("login", () => {
     const limited = await attempt("10.1.1.1");
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe("Too many login attempts. Please wait a minute and try again.");
+    // When to try again, in seconds: what is left of the minute.
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers["retry-after"])).toBeLessThanOrEqual(60);
     // Even the right password is refused while limited; another client is unaffected.
     const right = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: DEMO, remoteAddress: "10.1.1.1" });
     expect(right.statusCode).toBe(429);

@@ -4,17 +4,21 @@ export function createLoginRateLimiter(options: { limit: number; windowMs: numbe
   const windows = new Map<string, { startedAt: number; count: number }>();
 
   return {
-    /** Counts one attempt; false when the client is over the limit for the current window. */
-    tryAttempt(key: string): boolean {
+    /**
+     * Counts one attempt. Over the limit for the current window, answers the whole seconds until the window ends
+     * (what a 429's Retry-After says); otherwise 0.
+     */
+    tryAttempt(key: string): { allowed: boolean; retryAfterSeconds: number } {
       const current = now();
       const window = windows.get(key);
       if (!window || current - window.startedAt >= options.windowMs) {
         if (windows.size > 10_000) windows.clear();
         windows.set(key, { startedAt: current, count: 1 });
-        return true;
+        return { allowed: true, retryAfterSeconds: 0 };
       }
       window.count += 1;
-      return window.count <= options.limit;
+      if (window.count <= options.limit) return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + options.windowMs - current) / 1000)) };
     },
   };
 }

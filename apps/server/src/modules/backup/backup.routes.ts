@@ -34,7 +34,7 @@ export function registerBackupRoutes(app: FastifyInstance, deps: { backup: Backu
   // What an import would replace, for the confirmation the web app shows before it uploads anything.
   app.get("/api/import_vector_db/preview", async (request) => backup.preview(requireUser(request).id));
 
-  app.post("/api/import_vector_db", async (request) => {
+  app.post("/api/import_vector_db", { config: { multipart: true } }, async (request) => {
     const user = requireUser(request);
     if (!isMultipartRequest(request)) throw invalidFormat();
     const tooLarge = () =>

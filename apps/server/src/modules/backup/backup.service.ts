@@ -26,6 +26,15 @@ export const RESTORE_RUNNING_MESSAGE = "Your knowledge base is being replaced by
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
+/** What a user is told when an import or a restore failed after it had begun to replace their knowledge. */
+function stoppedPartWay(reason: "import" | "restore", putBack: boolean, snapshot: KnowledgeSnapshotRow): AppError {
+  const title = reason === "import" ? "Import Failed" : "Restore Failed";
+  const message = putBack
+    ? `${title}: the ${reason} stopped part-way, so your knowledge base was put back as it was before it. Nothing was lost.`
+    : `${title}: the ${reason} stopped part-way, and putting back what was there stopped too. Your knowledge base as it was is kept as the snapshot of ${snapshot.createdAt} in Settings; restore it from there.`;
+  return new AppError("import_interrupted", 500, message);
+}
+
 /** "This replaces 12 files, 3 notes and 2 folders": what an import or a snapshot restore would replace. */
 export function replacesMessage(summary: { files: number; links: number; notes: number; folders: number; inConversations: number }): string {
   let message = `This replaces ${plural(summary.files + summary.links, "file")}, ${plural(summary.notes, "note")} and ${plural(summary.folders, "folder")}`;
@@ -60,11 +69,14 @@ export function createBackupService(deps: {
     return owned;
   }
 
-  /** Opens and checks a backup (nothing is written), then runs `use` with it. */
-  async function withCheckedBackup<T>(zipPath: string, use: (checked: CheckedBackup, archive: Awaited<ReturnType<typeof openBackupArchive>>) => Promise<T>, limitSize = false) {
-    const archive = await openBackupArchive(zipPath, { knownEntries });
+  /**
+   * Opens and checks a backup (nothing is written), then runs `use` with it. An uploaded backup is held to the import
+   * maximum and the expansion caps; the server's own snapshots are not, so a large knowledge base always restores.
+   */
+  async function withCheckedBackup<T>(zipPath: string, use: (checked: CheckedBackup, archive: Awaited<ReturnType<typeof openBackupArchive>>) => Promise<T>, uploaded = false) {
+    const archive = await openBackupArchive(zipPath, { knownEntries, capExpansion: uploaded });
     try {
-      if (limitSize) {
+      if (uploaded) {
         const knowledgeBytes = (await stat(zipPath)).size - archive.fileBytes;
         if (knowledgeBytes > IMPORT_MAX_BYTES) {
           throw new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the backup is ${megabytes(knowledgeBytes)} without its original files; the maximum is 100MB.`);
@@ -87,12 +99,14 @@ export function createBackupService(deps: {
     return { revectorize };
   }
 
-  /** Puts a snapshot back without taking another (the fallback after a failed or interrupted restore). */
-  async function rollBack(userId: number, snapshot: KnowledgeSnapshotRow) {
+  /** Puts a snapshot back without taking another (the fallback after a failed or interrupted restore); false if it could not. */
+  async function rollBack(userId: number, snapshot: KnowledgeSnapshotRow): Promise<boolean> {
     try {
       await withCheckedBackup(snapshots.pathOf(snapshot.fileName), (checked, archive) => apply(userId, checked, archive));
+      return true;
     } catch (error) {
       deps.warn(`could not restore knowledge snapshot ${snapshot.id} of user ${userId}; it is still listed in Settings`, error);
+      return false;
     }
   }
 
@@ -100,7 +114,7 @@ export function createBackupService(deps: {
    * Replaces the user's knowledge with the backup at `zipPath`: checked in full first (a bad backup changes
    * nothing), then a snapshot of what is there, then the restore, which the snapshot undoes if it fails part-way.
    */
-  async function replaceWith(userId: number, zipPath: string, reason: "import" | "restore", limitSize: boolean) {
+  async function replaceWith(userId: number, zipPath: string, reason: "import" | "restore", uploaded: boolean) {
     return withCheckedBackup(
       zipPath,
       async (checked, archive) => {
@@ -114,14 +128,16 @@ export function createBackupService(deps: {
           return { imported: files + links + notes, revectorize, hadVectors: checked.manifest.counts.vectors > 0, snapshotId };
         } catch (error) {
           const snapshot = snapshotId === undefined ? undefined : await snapshots.getById(snapshotId);
-          if (snapshot) await rollBack(userId, snapshot);
-          throw error;
+          // No snapshot: nothing had been changed yet.
+          if (!snapshot) throw error;
+          deps.warn(`replacing user ${userId}'s knowledge (${reason}) stopped part-way; restoring the snapshot taken before it`, error);
+          throw stoppedPartWay(reason, await rollBack(userId, snapshot), snapshot);
         } finally {
           await repo.finishRestore(userId);
           await snapshots.prune(userId).catch((error: unknown) => deps.warn("could not remove old knowledge snapshots", error));
         }
       },
-      limitSize,
+      uploaded,
     );
   }
 

@@ -1,16 +1,14 @@
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import yauzl from "yauzl";
 import type { z } from "zod";
 import {
   FILE_ENTRY,
   importFailed,
   MAX_ARCHIVE_ENTRIES,
-  MAX_COMPRESSION_RATIO,
   MAX_EXPANDED_BYTES,
   MAX_FILES_EXPANDED_BYTES,
   MAX_ITEMS,
   MAX_LINE_BYTES,
-  RATIO_CHECK_FROM_BYTES,
 } from "./backup-format.ts";
 
 export interface ArchiveEntry {
@@ -40,12 +38,14 @@ const SYMLINK = 0o120000;
 const corrupt = () => importFailed("the ZIP archive is corrupt");
 
 /**
- * Opens a backup zip and checks every entry before any is read: no unsafe paths or symbolic links, no
- * compression ratio no honest backup has, at most so many entries, and expanded sizes within the caps. Reading
- * then streams: a line longer than MAX_LINE_BYTES is refused, so no entry is ever built as one string (a 630 MB
- * items.jsonl used to be, and took the server down).
+ * Opens a backup zip and checks every entry before any is read: no unsafe paths or symbolic links, at most so many
+ * entries, no two entries sharing compressed bytes, and (for an uploaded backup) declared expanded sizes within the
+ * caps. Reading then streams: an entry that yields more than its header declares is refused at that byte (yauzl
+ * counts them), and a line longer than MAX_LINE_BYTES is refused, so no entry is ever built as one string (a 630 MB
+ * items.jsonl used to be, and took the server down). `capExpansion` is false for the server's own snapshots: a
+ * large knowledge base must always restore from them (decision 027).
  */
-export function openBackupArchive(zipPath: string, options: { knownEntries: string[] }): Promise<BackupArchive> {
+export function openBackupArchive(zipPath: string, options: { knownEntries: string[]; capExpansion: boolean }): Promise<BackupArchive> {
   return new Promise((resolve, reject) => {
     yauzl.open(zipPath, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, autoClose: false }, (openError, zip) => {
       if (openError || !zip) return reject(importFailed("the file is not a readable ZIP archive"));
@@ -57,6 +57,7 @@ export function openBackupArchive(zipPath: string, options: { knownEntries: stri
       const files = new Map<number, ArchiveEntry>();
       const raw = new Map<string, yauzl.Entry>();
       let others = 0;
+      let compressed = 0;
       let expanded = 0;
       let filesExpanded = 0;
       let fileBytes = 0;
@@ -85,20 +86,24 @@ export function openBackupArchive(zipPath: string, options: { knownEntries: stri
         if (!file && ++others > MAX_ARCHIVE_ENTRIES) {
           return abort(importFailed(`the archive has ${zip.entryCount} entries; a backup has at most ${MAX_ARCHIVE_ENTRIES} besides its files`));
         }
-        if (entry.uncompressedSize > RATIO_CHECK_FROM_BYTES && entry.uncompressedSize > Math.max(entry.compressedSize, 1) * MAX_COMPRESSION_RATIO) {
-          return abort(importFailed(`${name} has a compression ratio over ${MAX_COMPRESSION_RATIO}:1, which no backup has (a zip bomb?)`));
-        }
+        // Entries of an honest zip hold bytes of their own; a bomb's entries point at the same few (overlapping entries).
+        compressed += entry.compressedSize;
+        if (compressed > zip.fileSize) return abort(importFailed(`its entries overlap (${name} shares its bytes with another entry), which no backup's do (a zip bomb?)`));
         const listed = { name, compressedSize: entry.compressedSize, size: entry.uncompressedSize };
         if (file) {
           filesExpanded += entry.uncompressedSize;
-          if (filesExpanded > MAX_FILES_EXPANDED_BYTES) return abort(importFailed("the archive's files expand beyond the size a backup may have"));
+          if (options.capExpansion && filesExpanded > MAX_FILES_EXPANDED_BYTES) {
+            return abort(importFailed(`the archive's files expand beyond ${gigabytes(MAX_FILES_EXPANDED_BYTES)}, the most a backup's files may hold`));
+          }
           // Local and central headers (with the name twice) and the data descriptor, beside the data.
           fileBytes += entry.compressedSize + 2 * Buffer.byteLength(name) + 30 + 46 + 16;
           files.set(Number(file[1]), listed);
           raw.set(name, entry);
         } else if (options.knownEntries.includes(name)) {
           expanded += entry.uncompressedSize;
-          if (expanded > MAX_EXPANDED_BYTES) return abort(importFailed("the archive expands beyond the size a backup may have"));
+          if (options.capExpansion && expanded > MAX_EXPANDED_BYTES) {
+            return abort(importFailed(`the archive expands beyond ${gigabytes(MAX_EXPANDED_BYTES)}, the most a backup's knowledge may hold besides its files`));
+          }
           entries.set(name, listed);
           raw.set(name, entry);
         }
@@ -116,7 +121,7 @@ export function openBackupArchive(zipPath: string, options: { knownEntries: stri
           new Promise<Readable>((resolveStream, rejectStream) => {
             const entry = raw.get(name);
             if (!entry) return rejectStream(importFailed(`the archive has no ${name}`));
-            zip.openReadStream(entry, (error, stream) => (error || !stream ? rejectStream(corrupt()) : resolveStream(stream)));
+            zip.openReadStream(entry, (error, stream) => (error || !stream ? rejectStream(corrupt()) : resolveStream(withClearErrors(stream, name))));
           });
         return {
           entries,
@@ -163,6 +168,21 @@ export function openBackupArchive(zipPath: string, options: { knownEntries: stri
       }
     });
   });
+}
+
+const gigabytes = (bytes: number) => `${bytes / 1024 ** 3} GB`;
+
+/**
+ * The entry's bytes, failing with a reason a user can read: yauzl (validateEntrySizes) stops an entry at the first
+ * byte past its declared size, with its own words.
+ */
+function withClearErrors(stream: Readable, name: string): Readable {
+  const out = new PassThrough();
+  stream.on("error", (error: Error) => {
+    out.destroy(/too many bytes/.test(error.message) ? importFailed(`${name} expands to more than its header declares (a zip bomb?)`) : corrupt());
+  });
+  out.on("close", () => stream.destroy());
+  return stream.pipe(out);
 }
 
 const isImportFailure = (error: unknown) => error instanceof Error && "code" in error && (error as { code: unknown }).code === "import_failed";

@@ -1,3 +1,4 @@
+import { cleanFilename } from "./clean-filename.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { joinPath } from "./knowledge-tree.ts";
 import type { Placement } from "./item-placement.ts";
@@ -13,7 +14,8 @@ export function createFolderPaths(deps: { repo: KnowledgeRepo }) {
 
   async function ensureNow(userId: number, where: Placement, names: string[]): Promise<Placement> {
     let at = where;
-    for (const name of names) {
+    // Names from a zip's entries or an uploaded folder's path: what is seen of them, as a file's name is.
+    for (const name of names.map((raw) => cleanFilename(raw, "folder"))) {
       const existing = await repo.findFolder({ userId, conversationId: at.conversationId, parentId: at.parentId, name });
       if (existing) {
         at = { conversationId: at.conversationId, parentId: existing.id, parentPath: existing.path };

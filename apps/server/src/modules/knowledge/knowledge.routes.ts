@@ -130,7 +130,7 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
     return knowledge.conversationFiles(user.id, id);
   });
 
-  app.post("/api/upload", async (request, reply) => {
+  app.post("/api/upload", { config: { multipart: true } }, async (request, reply) => {
     const user = requireUser(request);
     if (!isMultipartRequest(request)) throw badRequest("Send the file as multipart/form-data");
     const form = await readMultipartForm(request, {

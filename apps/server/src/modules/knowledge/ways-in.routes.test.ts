@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { RELATIVE_PATH_MESSAGE, UNSUPPORTED_FILE_TYPE_MESSAGE, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
-import { makeZip, renameEntry } from "../../test/make-zip.ts";
+import { declareSize, makeZip, overlappingZip, renameEntry } from "../../test/make-zip.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { makePdf } from "./ingestion/test-documents.ts";
 import { renderTextImage } from "./ingestion/test-images.ts";
@@ -97,12 +97,17 @@ describe("zip upload", () => {
     const blobCount = async () => (await readdir(t.store.uploadsDir)).length;
     const before = await blobCount();
     const traversal = renameEntry(await makeZip([["xx/evil.txt", "escape"], ["fine.txt", "fine"]]), "xx/evil.txt", "../evil.txt");
-    const bomb = await makeZip([["zeros.txt", Buffer.alloc(4 * 1024 * 1024)]]);
+    // Bombs are refused by what they expand to, never by their ratio (a log of one repeated line is honest).
+    const bomb = declareSize(await makeZip([["zeros.txt", Buffer.alloc(4 * 1024 * 1024)]]), 0xfff00000);
+    const lying = declareSize(await makeZip([["zeros.txt", Buffer.alloc(4 * 1024 * 1024)]]), 1024);
+    const overlapping = overlappingZip(Array.from({ length: 1000 }, (_, index) => `zeros-${index}.txt`), Buffer.alloc(1024 * 1024));
     const crowded = await makeZip(Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, index): [string, string] => [`n${index}.txt`, `note ${index}`]), { compress: false });
     const corrupt = Buffer.from("PK\u0003\u0004 not really a zip");
     for (const [name, content, message] of [
       ["traversal.zip", traversal, "unsafe path"],
-      ["bomb.zip", bomb, "compression ratio over 100:1"],
+      ["bomb.zip", bomb, "zeros.txt is larger than an upload may be"],
+      ["lying.zip", lying, "zeros.txt expands to more than its header declares"],
+      ["overlapping.zip", overlapping, "its entries overlap"],
       ["crowded.zip", crowded, `at most ${ZIP_LIMITS.maxEntries}`],
       ["corrupt.zip", corrupt, "not a readable ZIP archive"],
     ] as const) {
