@@ -68,7 +68,7 @@ export interface Config {
   maxBodyBytes: number;
   maxUploadBytes: number;
   /**
-   * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
+   * Limits of the process that reads one uploaded document (documents/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
    */
   documentLimits: { memoryMb: number; timeoutMs: number; keepWarm: boolean; env: Record<string, string> };
