@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { chunkSections } from "../apps/server/src/modules/knowledge/ingestion/chunker.ts";
-import { convertTxt } from "../apps/server/src/modules/knowledge/ingestion/convert-txt.ts";
+import { chunkSections } from "../apps/server/src/documents/chunker.ts";
+import { convertTxt } from "../apps/server/src/documents/converters/convert-txt.ts";
 
 /**
  * Stores one text document as a knowledge item the way an upload of a .txt file is ingested: the knowledge

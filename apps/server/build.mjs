@@ -46,7 +46,7 @@ await build({
   entryPoints: {
     main: "src/main.ts",
     cli: "src/cli.ts",
-    "conversion-process": "src/modules/knowledge/ingestion/conversion-process.ts",
+    "conversion-process": "src/documents/conversion-process.ts",
     "embedder-thread": "src/providers/embedder/embedder-thread.ts",
   },
   outdir: "dist",

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { createWorker, OEM } from "tesseract.js";
-import { convertImage } from "../../apps/server/src/modules/knowledge/ingestion/convert-image.ts";
-import { closeOcr, OCR_LANGUAGE_PATH } from "../../apps/server/src/modules/knowledge/ingestion/ocr-engine.ts";
-import { renderA4Page } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
+import { convertImage } from "../../apps/server/src/documents/converters/convert-image.ts";
+import { closeOcr, OCR_LANGUAGE_PATH } from "../../apps/server/src/documents/ocr/ocr-engine.ts";
+import { renderA4Page } from "../../apps/server/src/documents/test/test-images.ts";
 import { characterErrorRate, proseLines } from "./text-pages.ts";
 
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;

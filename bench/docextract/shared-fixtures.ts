@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { convertFile } from "../../apps/server/src/modules/knowledge/ingestion/convert-file.ts";
+import { convertFile } from "../../apps/server/src/documents/converters/convert-file.ts";
 
 export interface FixtureOutcome {
   name: string;

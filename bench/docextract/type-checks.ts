@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import sharp from "sharp";
-import { convertFile } from "../../apps/server/src/modules/knowledge/ingestion/convert-file.ts";
-import type { ExtractedDocument } from "../../apps/server/src/modules/knowledge/ingestion/extracted-document.ts";
-import { makeScannedPdf, renderA4Page, renderTextImage } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
-import { makeOdp, makeOdt, makePptx, makeWorkbook } from "../../apps/server/src/modules/knowledge/ingestion/test-office-files.ts";
-import type { UploadExtension } from "../../apps/server/src/modules/knowledge/ingestion/upload-extension.ts";
+import { convertFile } from "../../apps/server/src/documents/converters/convert-file.ts";
+import type { ExtractedDocument } from "../../apps/server/src/documents/extracted-document.ts";
+import { makeScannedPdf, renderA4Page, renderTextImage } from "../../apps/server/src/documents/test/test-images.ts";
+import { makeOdp, makeOdt, makePptx, makeWorkbook } from "../../apps/server/src/documents/test/test-office-files.ts";
+import type { UploadExtension } from "../../apps/server/src/documents/upload-extension.ts";
 
 interface TypeCheck {
   name: string;

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { makeBilevelScanPdf } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
+import { makeBilevelScanPdf } from "../../apps/server/src/documents/test/test-images.ts";
 import { proseLines } from "../docextract/text-pages.ts";
 import { pingHealth } from "./health-probe.mjs";
 import { jobDurationMs, uploadAndWait } from "./ingest.mjs";

@@ -8,7 +8,7 @@ import { makeDataDir, ROOT, startSage } from "../lib/server.mjs";
 import { waitUntilQuiet } from "../lib/settle.mjs";
 
 const NOTES = 5;
-const ingestion = path.join(ROOT, "apps/server/src/modules/knowledge/ingestion");
+const documents = path.join(ROOT, "apps/server/src/documents");
 
 /** Notes-like text: headings every ~20 paragraphs, paragraphs of a few sentences. */
 export function notesText(bytes, seed) {
@@ -23,10 +23,10 @@ export function notesText(bytes, seed) {
   return parts.join("\n\n");
 }
 
-/** The limit: the knowledge module's own read + decode + chunk of the same bytes, in this process. */
+/** The limit: the document reader's own read + decode + chunk of the same bytes, in this process. */
 async function readAndChunkMbPerS(file, runs = 5) {
-  const { convertTxt } = await import(path.join(ingestion, "convert-txt.ts"));
-  const { chunkSections } = await import(path.join(ingestion, "chunker.ts"));
+  const { convertTxt } = await import(path.join(documents, "converters/convert-txt.ts"));
+  const { chunkSections } = await import(path.join(documents, "chunker.ts"));
   let best = Infinity;
   let chunks = 0;
   let bytes = 0;
@@ -51,8 +51,8 @@ async function readAndChunkMbPerS(file, runs = 5) {
 async function indexFloorMs(file, readAndChunkMs, runs = 2) {
   const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
   const { createLexicalIndex } = await import(path.join(ROOT, "apps/server/src/modules/retrieval/index/lexical-index.ts"));
-  const { convertTxt } = await import(path.join(ingestion, "convert-txt.ts"));
-  const { chunkSections } = await import(path.join(ingestion, "chunker.ts"));
+  const { convertTxt } = await import(path.join(documents, "converters/convert-txt.ts"));
+  const { chunkSections } = await import(path.join(documents, "chunker.ts"));
   const chunks = chunkSections(convertTxt(readFileSync(file)).sections);
   let best = Infinity;
   for (let run = 0; run < runs; run++) {

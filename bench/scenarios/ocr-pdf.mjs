@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import sharp from "sharp";
 import { createWorker, OEM } from "tesseract.js";
-import { OCR_LANGUAGE_PATH, OCR_LIMITS } from "../../apps/server/src/modules/knowledge/ingestion/ocr-engine.ts";
-import { renderA4Page } from "../../apps/server/src/modules/knowledge/ingestion/test-images.ts";
+import { OCR_LANGUAGE_PATH, OCR_LIMITS } from "../../apps/server/src/documents/ocr/ocr-engine.ts";
+import { renderA4Page } from "../../apps/server/src/documents/test/test-images.ts";
 import { figure, percentile, round } from "../lib/figure.mjs";
 import { ingestScan, scanPageLines } from "../lib/scan-ingest.ts";
 

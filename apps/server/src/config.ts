@@ -83,7 +83,7 @@ export interface Config {
   /** Slow clients (http/slow-clients.ts): a JSON body's whole time, an upload's longest pause, connections per address. */
   slowClients: { bodyMs: number; uploadIdleMs: number; connectionsPerClient: number };
   /**
-   * Limits of the process that reads one uploaded document (modules/knowledge/ingestion/conversion-pool.ts), and
+   * Limits of the process that reads one uploaded document (documents/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
    */
   documentLimits: { memoryMb: number; timeoutMs: number; keepWarm: boolean; env: Record<string, string> };

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeImageOnlyPdf, makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
+import { makeImageOnlyPdf, makePdf } from "../documents/test/test-documents.ts";
 import { insertConversation } from "../modules/retrieval/retrieval-test-helpers.ts";
 import { createFakeEmbedder } from "../providers/embedder/fake.ts";
 import { createProviders } from "../providers/registry.ts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { makeDocx, makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
+import { makeDocx, makePdf } from "../documents/test/test-documents.ts";
 import { makeDocxBomb } from "./document-bombs.ts";
 import { startServerProcess } from "./server-process.ts";
 

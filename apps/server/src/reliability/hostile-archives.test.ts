@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
-import { makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
+import { makePdf } from "../documents/test/test-documents.ts";
 import { insertKnowledge } from "../modules/retrieval/retrieval-test-helpers.ts";
 import { declareSize, overlappingZip } from "../test/make-zip.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";

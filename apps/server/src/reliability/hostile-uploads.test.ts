@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
-import { makeDocx, makePdf } from "../modules/knowledge/ingestion/test-documents.ts";
+import { makeDocx, makePdf } from "../documents/test/test-documents.ts";
 import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 

@@ -3,11 +3,11 @@ import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { Job, JobQueue } from "../../jobs/job-queue.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
-import type { Chunk } from "./ingestion/chunker.ts";
-import type { ConversionPool, ConvertedDocument } from "./ingestion/conversion-pool.ts";
-import { supportedExtension } from "./ingestion/convert-file.ts";
-import { ConversionError } from "./ingestion/extracted-document.ts";
-import { SliceQueue } from "./ingestion/slice-queue.ts";
+import type { Chunk } from "../../documents/chunker.ts";
+import type { ConversionPool, ConvertedDocument } from "../../documents/conversion-pool.ts";
+import { supportedExtension } from "../../documents/converters/convert-file.ts";
+import { ConversionError } from "../../documents/extracted-document.ts";
+import { SliceQueue } from "./slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
@@ -43,7 +43,7 @@ export interface IngestionDeps {
   index: KnowledgeIndex;
   folders: FolderPaths;
   fetchUrl(url: string): Promise<SafeFetchResult>;
-  /** Reads documents into chunks outside the server process (ingestion/conversion-pool.ts). */
+  /** Reads documents into chunks outside the server process (documents/conversion-pool.ts). */
   conversions: Pick<ConversionPool, "convert">;
   warn(message: string, error?: unknown): void;
   /** How long a request waits for its ingestion before answering that it continues in the background. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { makeOdp, makeOdt, makePptx, makeWorkbook } from "./ingestion/test-office-files.ts";
-import { makeScannedPdf, renderA4Page, renderTextImage } from "./ingestion/test-images.ts";
+import { makeOdp, makeOdt, makePptx, makeWorkbook } from "../../documents/test/test-office-files.ts";
+import { makeScannedPdf, renderA4Page, renderTextImage } from "../../documents/test/test-images.ts";
 
 // Every type issue 19 added, through POST /api/upload and then search: the phrase is found in the right file
 // with the source a citation shows (metadata.source falls back to the file name when a format has no unit).

@@ -4,8 +4,8 @@ import { RELATIVE_PATH_MESSAGE, UNSUPPORTED_FILE_TYPE_MESSAGE, type KnowledgeIte
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { declareSize, makeZip, overlappingZip, renameEntry } from "../../test/make-zip.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { makePdf } from "./ingestion/test-documents.ts";
-import { renderTextImage } from "./ingestion/test-images.ts";
+import { makePdf } from "../../documents/test/test-documents.ts";
+import { renderTextImage } from "../../documents/test/test-images.ts";
 import { attachmentsFolderName } from "./mail-attachments.ts";
 import { ZIP_LIMITS } from "./read-zip-upload.ts";
 

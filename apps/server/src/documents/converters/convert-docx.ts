@@ -1,4 +1,4 @@
-import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { ConversionError, documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
 /** DOCX through mammoth's HTML (which keeps headings, lists and tables), then to markdown text. */

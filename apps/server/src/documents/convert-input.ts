@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { convertFile, type UploadExtension } from "./convert-file.ts";
-import { convertHtml } from "./convert-html.ts";
-import { convertPdf } from "./convert-pdf.ts";
-import { convertTxt } from "./convert-txt.ts";
+import { convertFile, type UploadExtension } from "./converters/convert-file.ts";
+import { convertHtml } from "./converters/convert-html.ts";
+import { convertPdf } from "./converters/convert-pdf.ts";
+import { convertTxt } from "./converters/convert-txt.ts";
 import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { checkZipExpansion } from "./zip-expansion.ts";
 

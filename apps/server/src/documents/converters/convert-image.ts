@@ -1,5 +1,5 @@
-import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
-import { OCR_LIMITS, OcrError, recognizeText, type GrayImage, type OcrLimits } from "./ocr-engine.ts";
+import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
+import { OCR_LIMITS, OcrError, recognizeText, type GrayImage, type OcrLimits } from "../ocr/ocr-engine.ts";
 import { isMostlyUnreadable } from "./text-readability.ts";
 
 export const NO_TEXT_IN_IMAGE_REASON = "No text was found in the image by text recognition (OCR).";

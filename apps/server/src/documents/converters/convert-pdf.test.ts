@@ -5,9 +5,9 @@ import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
-import { closeOcr } from "./ocr-engine.ts";
-import { makePdf } from "./test-documents.ts";
-import { makeBilevelScanPdf, makeScannedPdf, renderA4Page } from "./test-images.ts";
+import { closeOcr } from "../ocr/ocr-engine.ts";
+import { makePdf } from "../test/test-documents.ts";
+import { makeBilevelScanPdf, makeScannedPdf, renderA4Page } from "../test/test-images.ts";
 
 afterAll(closeOcr);
 

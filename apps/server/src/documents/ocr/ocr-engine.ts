@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { OCR_PROCESS_SOURCE } from "./ocr-process-source.ts";
-import { runInBackground } from "./background-priority.ts";
+import { runInBackground } from "../background-priority.ts";
 
 /** 8-bit grey pixels, row by row. */
 export interface GrayImage {

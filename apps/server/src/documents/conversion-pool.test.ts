@@ -3,11 +3,11 @@ import { getPriority } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { makeDocxBomb } from "../../../reliability/document-bombs.ts";
+import { makeDocxBomb } from "../reliability/document-bombs.ts";
 import { BACKGROUND_NICENESS } from "./background-priority.ts";
 import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "./conversion-pool.ts";
-import { makeDocx, makePdf } from "./test-documents.ts";
-import { renderTextImage } from "./test-images.ts";
+import { makeDocx, makePdf } from "./test/test-documents.ts";
+import { renderTextImage } from "./test/test-images.ts";
 
 const temp = makeTempDir();
 const pools: ConversionPool[] = [];

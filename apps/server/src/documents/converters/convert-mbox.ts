@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { ConversionError, type ExtractedAttachment, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
+import { ConversionError, type ExtractedAttachment, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
 import { readMailMessage } from "./mail-message.ts";
 
 const SUBJECT_IN_SOURCE = 80;

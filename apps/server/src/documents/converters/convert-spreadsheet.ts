@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { decodeText } from "./convert-txt.ts";
-import type { ExtractedDocument, ExtractedSection } from "./extracted-document.ts";
+import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
 import { runWorkerScript } from "./run-worker-script.ts";
 
 /** A block's table stays under the chunker's target, so each chunk is one block that starts with its header row. */

@@ -1,5 +1,5 @@
 import { Worker, type Transferable } from "node:worker_threads";
-import { ConversionError } from "./extracted-document.ts";
+import { ConversionError } from "../extracted-document.ts";
 
 export interface WorkerScriptOptions {
   /** Shown in errors: "The spreadsheet could not be read: ...". */

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { runWorkerScript } from "./run-worker-script.ts";
 

@@ -1,9 +1,9 @@
 import { eachChunk, type Chunk } from "./chunker.ts";
 import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
-import { prepareSpareReaders } from "./convert-pdf.ts";
+import { prepareSpareReaders } from "./converters/convert-pdf.ts";
 import type { ExtractedAttachment } from "./extracted-document.ts";
-import { ocrProgress } from "./ocr-engine.ts";
+import { ocrProgress } from "./ocr/ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 
 /**

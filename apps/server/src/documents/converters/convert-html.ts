@@ -1,5 +1,5 @@
 import { decodeText } from "./convert-txt.ts";
-import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
 /** A web page reduced to its readable article (Readability), as markdown; the whole body when Readability finds none. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertFile } from "./convert-file.ts";
-import { makeOdt } from "./test-office-files.ts";
+import { makeOdt } from "../test/test-office-files.ts";
 
 const textOf = (document: { sections: Array<{ text: string }> }) => document.sections.map((section) => section.text).join("\n\n");
 

@@ -41,9 +41,9 @@ describe("OCR offline", { timeout: 120_000 }, () => {
   it("recognises text with the network refused in every thread, and never tries to reach it", async () => {
     const modules = (name: string) => pathToFileURL(path.join(import.meta.dirname, name)).href;
     const { stdout, stderr } = await runGuarded(`
-      import { convertImage } from ${JSON.stringify(modules("convert-image.ts"))};
+      import { convertImage } from ${JSON.stringify(modules("../converters/convert-image.ts"))};
       import { closeOcr } from ${JSON.stringify(modules("ocr-engine.ts"))};
-      import { renderTextImage } from ${JSON.stringify(modules("test-images.ts"))};
+      import { renderTextImage } from ${JSON.stringify(modules("../test/test-images.ts"))};
       const document = await convertImage(renderTextImage(["Offline recognition of the Falcon memo."]));
       console.log(JSON.stringify(document.sections));
       await closeOcr();

@@ -1,14 +1,14 @@
 import { readdirSync } from "node:fs";
 import { SUPPORTED_UPLOAD_EXTENSIONS } from "@sage/contracts/knowledge";
 import { describe, expect, it } from "vitest";
-import { chunkSections } from "./chunker.ts";
+import { chunkSections } from "../chunker.ts";
 import { convertFile, supportedExtension } from "./convert-file.ts";
 import { convertHtml } from "./convert-html.ts";
 import { SCANNED_PDF_REASON } from "./convert-pdf.ts";
 import { decodeText } from "./convert-txt.ts";
-import { downloadContentType } from "./download-content-type.ts";
+import { downloadContentType } from "../download-content-type.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
-import { makeDocx, makeImageOnlyPdf, makePdf } from "./test-documents.ts";
+import { makeDocx, makeImageOnlyPdf, makePdf } from "../test/test-documents.ts";
 
 describe("converters", () => {
   it("reads a multi-page PDF page by page, keeping table rows on one line, without OCR", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertFile } from "./convert-file.ts";
-import { makeOdp, makePptx, type SlideContent } from "./test-office-files.ts";
+import { makeOdp, makePptx, type SlideContent } from "../test/test-office-files.ts";
 
 const DECK: SlideContent[] = [
   { title: "Board update 2025", bullets: ["Falcon expansion approved", "Two astronomers hired"], notes: "Mention the Vega supplier risk" },

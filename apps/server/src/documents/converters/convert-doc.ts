@@ -1,4 +1,4 @@
-import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { ConversionError, documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 
 /** Legacy Word (.doc) files: body text with headers, footnotes and text boxes that carry content. */
 export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {

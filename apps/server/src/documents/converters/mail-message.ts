@@ -1,7 +1,7 @@
 import type { Address, Attachment } from "postal-mime";
-import type { ExtractedAttachment } from "./extracted-document.ts";
+import type { ExtractedAttachment } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
-import { supportedExtension } from "./upload-extension.ts";
+import { supportedExtension } from "../upload-extension.ts";
 
 export interface MailMessage {
   subject: string;

@@ -3,11 +3,11 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { ConversionError, type ExtractedDocument, type ExtractedSection } from "./extracted-document.ts";
-import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "./ocr-engine.ts";
+import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
+import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
 import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
-import { runInBackground } from "./background-priority.ts";
+import { runInBackground } from "../background-priority.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 

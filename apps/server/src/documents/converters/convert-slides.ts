@@ -1,4 +1,4 @@
-import type { ExtractedDocument, ExtractedSection } from "./extracted-document.ts";
+import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
 import { joinBlocks } from "./html-to-markdown.ts";
 import { officeMarkdown, parseOffice } from "./parse-office.ts";
 

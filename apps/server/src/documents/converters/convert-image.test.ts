@@ -1,8 +1,8 @@
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertImage, NO_TEXT_IN_IMAGE_REASON } from "./convert-image.ts";
-import { closeOcr } from "./ocr-engine.ts";
-import { renderTextImage } from "./test-images.ts";
+import { closeOcr } from "../ocr/ocr-engine.ts";
+import { renderTextImage } from "../test/test-images.ts";
 
 const LINES = ["The board approved the Falcon expansion.", "Signed in Prague on 3 March 2024."];
 const textOf = (document: { sections: Array<{ text: string }> }) => document.sections.map((section) => section.text).join("\n");

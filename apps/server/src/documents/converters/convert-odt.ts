@@ -1,4 +1,4 @@
-import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { joinBlocks } from "./html-to-markdown.ts";
 import { officeMarkdown, parseOffice } from "./parse-office.ts";
 

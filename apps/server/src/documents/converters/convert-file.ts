@@ -11,10 +11,10 @@ import { convertRtf } from "./convert-rtf.ts";
 import { convertSlides } from "./convert-slides.ts";
 import { convertSpreadsheet } from "./convert-spreadsheet.ts";
 import { convertTxt } from "./convert-txt.ts";
-import { ConversionError, type ExtractedDocument } from "./extracted-document.ts";
-import type { UploadExtension } from "./upload-extension.ts";
+import { ConversionError, type ExtractedDocument } from "../extracted-document.ts";
+import type { UploadExtension } from "../upload-extension.ts";
 
-export { supportedExtension, type UploadExtension } from "./upload-extension.ts";
+export { supportedExtension, type UploadExtension } from "../upload-extension.ts";
 
 export async function convertFile(extension: UploadExtension, bytes: Buffer): Promise<ExtractedDocument> {
   switch (extension) {

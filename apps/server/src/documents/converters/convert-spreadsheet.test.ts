@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertFile } from "./convert-file.ts";
-import { makeWorkbook } from "./test-office-files.ts";
+import { makeWorkbook } from "../test/test-office-files.ts";
 
 const HEADER = ["Region", "Item", "Cost"];
 const budgetRows = (count: number) => [HEADER, ...Array.from({ length: count }, (_, index) => [index % 2 ? "North" : "South", `Telescope model ${index + 1}`, 1000 + index])];

@@ -1,4 +1,4 @@
-import type { ExtractedDocument } from "./extracted-document.ts";
+import type { ExtractedDocument } from "../extracted-document.ts";
 import { readMailMessage } from "./mail-message.ts";
 
 /** One e-mail: its headers and body as one section; attachments of supported types are returned for child items. */

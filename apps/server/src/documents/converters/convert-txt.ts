@@ -1,4 +1,4 @@
-import { documentFromText, type ExtractedDocument } from "./extracted-document.ts";
+import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 
 /**
  * Decodes text bytes: a BOM decides (UTF-8, UTF-16 LE/BE); else UTF-16 without BOM is recognised by its zero
