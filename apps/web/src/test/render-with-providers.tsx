@@ -5,10 +5,13 @@ import type { ReactElement } from "react";
 import { Toaster } from "@/components/ui/toaster";
 import { createQueryClient } from "@/lib/query-client";
 
-/** Renders `ui` as the app would (its own query client and the toasts), with a user to act through. */
+/**
+ * Renders `ui` as the app would (its own query client and the toasts), with a user to act through. The user
+ * types without pauses, and may pick any file in a file chooser (as a browser's "All files" lets them).
+ */
 export function renderWithProviders(ui: ReactElement) {
   const queryClient = createQueryClient();
-  const user = userEvent.setup({ delay: null });
+  const user = userEvent.setup({ delay: null, applyAccept: false });
   const result = render(
     <QueryClientProvider client={queryClient}>
       {ui}

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
 import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
@@ -39,14 +39,14 @@ export function useSubmitKnowledge() {
             else toast({ title: "Note added", description: `${result.item.name} was added to the knowledge base.` });
           } catch (error) {
             allSaved = false;
-            toast({ title: "Failed to add note", description: errorMessage(error, { fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" }), variant: "destructive" });
+            toastError({ title: "Failed to add note", error, fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" });
           }
         }
         setProgress((index + 1) / entries.length);
       }
     } catch {
       allSaved = false;
-      toast({ title: "Upload failed", description: UNEXPECTED_UPLOAD_ERROR, variant: "destructive" });
+      toastError({ title: "Upload failed", description: UNEXPECTED_UPLOAD_ERROR });
     } finally {
       setProgress(null);
       await queryClient.invalidateQueries({ queryKey: knowledgeKeys.all });
@@ -74,7 +74,7 @@ async function submitFolder(
     toast({ title: "Folder uploaded", description: `${folder.name}: ${added} ${added === 1 ? "file" : "files"} added.` });
     return true;
   }
-  toast({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).`, variant: "destructive" });
+  toastError({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).` });
   return false;
 }
 
@@ -98,7 +98,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     return true;
   }
   if (outcome.status === 400) {
-    toast({ title: "URL Processing Failed", description: outcome.error, variant: "destructive" });
+    toastError({ title: "URL Processing Failed", description: outcome.error });
     return false;
   }
   // The server keeps a failed link as a reference entry; otherwise register one here, so the link is not lost.
@@ -111,7 +111,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     toast(urlReferenceToast(outcome.error));
     return true;
   } catch {
-    toast({ title: "URL Processing Failed", description: "File registration failed. Please try again.", variant: "destructive" });
+    toastError({ title: "URL Processing Failed", description: "File registration failed. Please try again." });
     return false;
   }
 }
