@@ -116,6 +116,22 @@ describe("AddKnowledgeDialog: the required description", () => {
     expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "The March board pack");
   });
 
+  it("keeps each description with its item when an item is removed on the way back", async () => {
+    const { user } = await openDialog();
+    await user.upload(screen.getByLabelText("Choose files"), [pdf("board-pack.pdf"), pdf("minutes.pdf")]);
+    await user.click(next());
+    await user.type(screen.getByRole("textbox", { name: "Description" }), "Board pack");
+    await user.click(next());
+    await user.type(screen.getByRole("textbox", { name: "Description" }), "Minutes");
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    await user.click(screen.getByRole("button", { name: "Remove board-pack.pdf" }));
+    await user.click(next());
+
+    expect(screen.getByText("minutes.pdf")).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "Minutes");
+  });
+
   it("shows a note's text beside its description", async () => {
     const { user } = await openDialog();
     await user.type(screen.getByRole("textbox", { name: "Add Note" }), "Anna prefers morning meetings");

@@ -4,31 +4,25 @@ import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
+import type { DescribedEntry } from "../pending-entry";
 import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
-
-export type PendingEntry =
-  | { kind: "file"; file: File }
-  | { kind: "folder"; name: string; files: Array<{ file: File; relativePath: string }> }
-  | { kind: "url"; url: string }
-  | { kind: "note"; text: string };
 
 /** Sends pending entries (each with its description) and toasts each outcome; true when every entry was saved. */
 export function useSubmitKnowledge() {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
 
-  async function submit(entries: PendingEntry[], descriptions: string[], placement: Placement): Promise<boolean> {
+  async function submit(items: DescribedEntry[], placement: Placement): Promise<boolean> {
     let allSaved = true;
     setProgress(0);
     try {
-      for (const [index, entry] of entries.entries()) {
-        const description = descriptions[index] ?? "";
+      for (const [index, { entry, description }] of items.entries()) {
         if (entry.kind === "file") {
-          const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / entries.length));
+          const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / items.length));
           toast(uploadToast(entry.file.name, outcome));
           if (!outcome.ok) allSaved = false;
         } else if (entry.kind === "folder") {
-          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / entries.length);
+          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / items.length);
           allSaved = (await submitFolder(entry, placement, description, onFile)) && allSaved;
         } else if (entry.kind === "url") {
           allSaved = (await submitUrl(entry.url, placement, description)) && allSaved;
@@ -42,7 +36,7 @@ export function useSubmitKnowledge() {
             toastError({ title: "Failed to add note", error, fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" });
           }
         }
-        setProgress((index + 1) / entries.length);
+        setProgress((index + 1) / items.length);
       }
     } catch {
       allSaved = false;
