@@ -159,6 +159,17 @@ export default tseslint.config(
     },
   },
   {
+    // Every failure's toast goes through toastError, so failures look and read alike (decision 026).
+    files: ["apps/web/src/**/*.{ts,tsx}"],
+    ignores: ["apps/web/src/components/ui/toast-error.ts", ...testFiles],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "Property[key.name='variant'][value.value='destructive']", message: "Show a failure with toastError (or errorToast for a toast's data) from components/ui/toast-error.ts." },
+      ],
+    },
+  },
+  {
     files: ["packages/contracts/**/*.ts"],
     ignores: ["packages/contracts/**/*.test.ts", "packages/contracts/vitest.config.ts"],
     rules: {

@@ -54,6 +54,12 @@ describe("the lint rules reject", () => {
     expect(await rulesBroken("apps/server/src/providers/llm/probe.ts", 'import { generateText } from "ai";\nexport const x = generateText;\n')).toEqual([]);
   });
 
+  it("a hand-written red toast on the web, but not the one helper that shows them", async () => {
+    const code = 'import { toast } from "@/components/ui/use-toast";\nexport const x = () => toast({ title: "Error", description: "Failed", variant: "destructive" });\n';
+    expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code)).toContain("no-restricted-syntax");
+    expect(await rulesBroken("apps/web/src/components/ui/toast-error.ts", 'export const x = { variant: "destructive" };\n')).toEqual([]);
+  });
+
   it("a file name that is not kebab-case", async () => {
     expect(await rulesBroken("apps/web/src/lib/apiHelper.ts", "export const x = 1;\n")).toContain("check-file/filename-naming-convention");
   });

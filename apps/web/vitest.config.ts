@@ -4,6 +4,16 @@ import viteConfig from "./vite.config.ts";
 export default mergeConfig(
   viteConfig,
   defineConfig({
-    test: { name: "web", include: ["src/**/*.test.{ts,tsx}"], environment: "node", passWithNoTests: true },
+    test: {
+      name: "web",
+      include: ["src/**/*.test.{ts,tsx}"],
+      // Pure tests run in Node; a component test asks for a DOM with `// @vitest-environment happy-dom` (decision 026).
+      environment: "node",
+      setupFiles: ["src/test/setup.ts"],
+      // A component test types and clicks through a dialog: well under a second alone, several times that on a
+      // shared two-core machine under load.
+      testTimeout: 20_000,
+      passWithNoTests: true,
+    },
   }),
 );

@@ -4,6 +4,7 @@ import { useAuthSession } from "@/features/auth/hooks/use-auth-session";
 import { LoginPage } from "./routes/login-page";
 import { NotFoundPage } from "./routes/not-found-page";
 import { PageLoading } from "./shell/page-loading";
+import { RouteErrorBoundary } from "./shell/route-error-boundary";
 
 // Pages behind the login load on demand, so the login page's JavaScript stays small.
 const ConversationsPage = lazy(() => import("./routes/conversations-page").then((module) => ({ default: module.ConversationsPage })));
@@ -12,8 +13,19 @@ const SettingsPage = lazy(() => import("./routes/settings-page").then((module) =
 const VectorModelTestPage = lazy(() => import("./routes/vector-model-test-page").then((module) => ({ default: module.VectorModelTestPage })));
 const WebSearchTestPage = lazy(() => import("./routes/web-search-test-page").then((module) => ({ default: module.WebSearchTestPage })));
 
-/** The app's routes. Logged out, every path but /login goes to /login. */
+/**
+ * The app's routes. Logged out, every path but /login goes to /login. A page that fails to render (or whose code
+ * does not load) shows a plain message with ways on, inside the window's frame.
+ */
 export function AppRouter() {
+  return (
+    <RouteErrorBoundary>
+      <Routes />
+    </RouteErrorBoundary>
+  );
+}
+
+function Routes() {
   const { isLoggedIn } = useAuthSession();
 
   if (!isLoggedIn) {

@@ -76,6 +76,13 @@ function dispatch(action: ToastAction): void {
   for (const listener of listeners) listener(memoryState);
 }
 
+/** Removes every toast at once, shown or dismissed (a test's clean slate). */
+export function removeAllToasts(): void {
+  for (const timeout of toastTimeouts.values()) clearTimeout(timeout);
+  toastTimeouts.clear();
+  dispatch({ type: "REMOVE_TOAST" });
+}
+
 export type ToastInput = Omit<ToasterToast, "id">;
 
 export function toast(props: ToastInput) {

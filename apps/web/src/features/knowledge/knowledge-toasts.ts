@@ -1,5 +1,6 @@
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { countOf } from "@sage/contracts/text";
+import { errorToast } from "@/components/ui/toast-error";
 import type { UploadOutcome } from "./api/add-knowledge";
 
 export interface ToastSpec {
@@ -12,13 +13,13 @@ export const UNEXPECTED_UPLOAD_ERROR = "An unexpected error occurred during uplo
 export const URL_REFERENCE_TITLE = "URL Added as reference without content processing";
 export const NOTE_SEARCH_WARNING = "The note was saved but might not appear in search results.";
 
-export const unsupportedFileToast = (): ToastSpec => ({ title: UNSUPPORTED_FILE_TYPE_TITLE, description: UNSUPPORTED_FILE_TYPE_MESSAGE, variant: "destructive" });
+export const unsupportedFileToast = (): ToastSpec => errorToast({ title: UNSUPPORTED_FILE_TYPE_TITLE, description: UNSUPPORTED_FILE_TYPE_MESSAGE });
 
 /** The toast for one uploaded file's outcome. */
 export function uploadToast(fileName: string, outcome: UploadOutcome): ToastSpec {
   if (!outcome.ok) {
     if (outcome.status === 415) return unsupportedFileToast();
-    return { title: "Upload failed", description: outcome.error || UNEXPECTED_UPLOAD_ERROR, variant: "destructive" };
+    return errorToast({ title: "Upload failed", description: outcome.error || UNEXPECTED_UPLOAD_ERROR });
   }
   const { body } = outcome;
   if (body.archive) {
@@ -43,8 +44,5 @@ export const addedDescription = (name: string, chunks: number) => `${name} was a
  * A link that could not be processed but was kept as a reference. One toast says both, because toasts show one
  * at a time: a second would replace 'Error processing URL' at once.
  */
-export const urlReferenceToast = (reason: string): ToastSpec => ({
-  title: "Error processing URL",
-  description: reason ? `${URL_REFERENCE_TITLE}. ${reason}` : URL_REFERENCE_TITLE,
-  variant: "destructive",
-});
+export const urlReferenceToast = (reason: string): ToastSpec =>
+  errorToast({ title: "Error processing URL", description: reason ? `${URL_REFERENCE_TITLE}. ${reason}` : URL_REFERENCE_TITLE });

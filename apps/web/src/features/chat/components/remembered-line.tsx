@@ -2,9 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { MEMORY_TEXTS, type Memory } from "@sage/contracts/memories";
 import { BrainIcon } from "lucide-react";
 import { useState } from "react";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { apiRequest } from "@/lib/api-client";
-import { errorMessage } from "@/lib/error-message";
 
 /** "Remembered: …" under the answer that saved a memory; Undo deletes the memory. */
 export function RememberedLine({ memory, onUndone }: { memory: Memory; onUndone: () => void }) {
@@ -18,7 +17,7 @@ export function RememberedLine({ memory, onUndone }: { memory: Memory; onUndone:
       void queryClient.invalidateQueries({ queryKey: ["memories"] });
       onUndone();
     } catch (error) {
-      toast({ title: "Error", description: errorMessage(error, { fallback: "Could not undo" }), variant: "destructive" });
+      toastError({ error, fallback: "Could not undo" });
       setPending(false);
     }
   }

@@ -1,7 +1,7 @@
 import { MicIcon, MicOffIcon } from "lucide-react";
 import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { useSpeechRecognition } from "../hooks/use-speech-recognition";
 
 /** A microphone toggle; hidden where the browser has no speech recognition. Final transcripts are sent as messages. */
@@ -9,7 +9,7 @@ export function VoiceInputButton({ onTranscript, disabled }: { onTranscript: (te
   const voice = useSpeechRecognition(onTranscript);
 
   useEffect(() => {
-    if (voice.error) toast({ title: "Voice Input Error", description: voice.error, variant: "destructive" });
+    if (voice.error) toastError({ title: "Voice Input Error", description: voice.error });
   }, [voice.error]);
 
   if (!voice.supported) return null;

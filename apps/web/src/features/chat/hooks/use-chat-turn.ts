@@ -4,8 +4,8 @@ import type { Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
@@ -67,7 +67,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "tool-result") {
           setApprovals([]);
           const failure = toolFailure(event.result);
-          if (failure) toast({ title: "Error", description: failure, variant: "destructive" });
+          if (failure) toastError({ description: failure });
         } else if (event.type === "reminder-created") {
           window.dispatchEvent(reminderCreatedEvent(event.reminder));
           toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
@@ -82,7 +82,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
           if (toolRan) continue;
           const description = event.status && event.statusText ? chatApiError(event.status, event.statusText) : event.error;
-          toast({ title: "Error", description, variant: "destructive" });
+          toastError({ description });
         } else if (event.type === "done") {
           finished = true;
           addMessages(event.messages);
@@ -90,7 +90,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       }
     } catch (error) {
       if (!isAbort(error) && !controller.signal.aborted) {
-        toast({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
+        toastError({ error, fallback: CHAT_TEXTS.unknownError });
       }
     } finally {
       if (!finished) {
@@ -118,7 +118,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       await answerApproval(approvalId, { approved });
       setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
     } catch (error) {
-      toast({ title: "Error", description: errorMessage(error, { fallback: CHAT_TEXTS.unknownError }), variant: "destructive" });
+      toastError({ error, fallback: CHAT_TEXTS.unknownError });
     }
   }
 

@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { useCreateConversation } from "../api/create-conversation";
@@ -16,7 +17,7 @@ import { DeleteConversationDialog } from "./delete-conversation-dialog";
 import { EditConversationNameDialog } from "./edit-conversation-name-dialog";
 
 const success = (description: string) => toast({ title: "Success", description });
-const failure = (description: string) => toast({ title: "Error", description, variant: "destructive" });
+const failure = (description: string) => toastError({ description });
 
 /** The conversation list: controls, grid or list, item menus, dialogs, empty states and toasts. */
 export function ConversationList() {

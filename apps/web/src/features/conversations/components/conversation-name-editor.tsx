@@ -3,7 +3,7 @@ import { PencilIcon } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { useUpdateConversation } from "../api/update-conversation";
 import { displayName } from "../conversation-list-view";
 
@@ -18,7 +18,7 @@ export function ConversationNameEditor({ conversation }: { conversation: Convers
       { id: conversation.id, name },
       {
         onSuccess: () => setEditing(false),
-        onError: () => toast({ title: "Error", description: "Failed to update name", variant: "destructive" }),
+        onError: () => toastError({ description: "Failed to update name" }),
       },
     );
   }

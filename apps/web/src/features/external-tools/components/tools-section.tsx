@@ -1,6 +1,5 @@
 import type { ExternalServer } from "@sage/contracts/external-tools";
-import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
+import { toastError } from "@/components/ui/toast-error";
 import { useExternalTools, useSaveToolSetting } from "../api/external-tools";
 
 const STATE_LABELS = { connected: "Connected", starting: "Starting", failed: "Failed" } as const;
@@ -9,7 +8,7 @@ const STATE_COLORS = { connected: "text-green-700 dark:text-green-400", starting
 function ServerCard({ server }: { server: ExternalServer }) {
   const save = useSaveToolSetting();
   const change = (tool: string, setting: { enabled?: boolean; ask?: boolean }) =>
-    save.mutate({ server: server.name, tool, ...setting }, { onError: (error) => toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to save the tool setting" }), variant: "destructive" }) });
+    save.mutate({ server: server.name, tool, ...setting }, { onError: (error) => toastError({ error, fallback: "Failed to save the tool setting" }) });
   const headingId = `tool-server-${server.name}`;
 
   return (

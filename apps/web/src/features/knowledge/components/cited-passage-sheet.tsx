@@ -1,6 +1,6 @@
 import type { Citation } from "@sage/contracts/conversations";
 import { useEffect } from "react";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { useItem } from "../api/get-item";
 import { ItemPreviewSheet } from "./item-preview-sheet";
 
@@ -12,7 +12,7 @@ export function CitedPassageSheet({ citation, onClose }: { citation: Citation | 
   const gone = citation !== null && (item.isError || (item.isSuccess && item.data === null));
   useEffect(() => {
     if (!gone) return;
-    toast({ title: "Error", description: CITED_FILE_GONE, variant: "destructive" });
+    toastError({ description: CITED_FILE_GONE });
     onClose();
   }, [gone, onClose]);
   const shown = citation && item.data?.id === citation.fileId ? item.data : null;

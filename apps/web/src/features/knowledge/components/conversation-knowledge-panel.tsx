@@ -4,9 +4,8 @@ import { Link } from "wouter";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { useConversationFiles } from "../api/get-conversation-files";
-import { errorMessage } from "@/lib/error-message";
 import { useRetryItem } from "../api/manage-items";
 import { canRetry, statusLabel } from "../knowledge-view";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
@@ -22,10 +21,10 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
   const [removing, setRemoving] = useState<KnowledgeItem | null>(null);
   const retry = useRetryItem();
   const onRetry = (item: KnowledgeItem) =>
-    retry.mutateAsync(item.id).catch((error: unknown) => toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to retry", orElse: "statusText" }), variant: "destructive" }));
+    retry.mutateAsync(item.id).catch((error: unknown) => toastError({ error, fallback: "Failed to retry", orElse: "statusText" }));
 
   useEffect(() => {
-    if (files.isError) toast({ title: "Error", description: "Failed to load knowledge base files", variant: "destructive" });
+    if (files.isError) toastError({ description: "Failed to load knowledge base files" });
   }, [files.isError]);
 
   return (

@@ -1,7 +1,7 @@
 import { ChevronRightIcon, FolderIcon } from "lucide-react";
 import { useEffect } from "react";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { useFolders } from "../api/get-folders";
 import { folderTrail, subfolders } from "../knowledge-view";
 import { KnowledgeBreadcrumb } from "./knowledge-breadcrumb";
@@ -19,7 +19,7 @@ interface FolderBrowserProps {
 export function FolderBrowser({ folderId, onNavigate, excludeId }: FolderBrowserProps) {
   const folders = useFolders();
   useEffect(() => {
-    if (folders.isError) toast({ title: "Error", description: FOLDER_LOAD_ERROR, variant: "destructive" });
+    if (folders.isError) toastError({ description: FOLDER_LOAD_ERROR });
   }, [folders.isError]);
   const tree = folders.data ?? [];
   const children = subfolders(tree, folderId).filter((folder) => folder.id !== excludeId);

@@ -4,12 +4,12 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { useCreateFolder, useDeleteItem, useUpdateItem } from "../api/manage-items";
 import { FolderBrowser } from "./folder-browser";
 
-const failure = (title: string, error: unknown, fallback: string) => toast({ title, description: errorMessage(error, { fallback, orElse: "statusText" }), variant: "destructive" });
+const failure = (title: string, error: unknown, fallback: string) => toastError({ title, error, fallback, orElse: "statusText" });
 
 interface ItemDialogProps {
   item: KnowledgeItem | null;

@@ -5,8 +5,8 @@ import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { useUpdateItem } from "../api/manage-items";
 import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
@@ -34,7 +34,7 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
       setEditing(false);
       toast({ title: "Description updated" });
     } catch (error) {
-      toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to update description", orElse: "statusText" }), variant: "destructive" });
+      toastError({ error, fallback: "Failed to update description", orElse: "statusText" });
     }
   };
 

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { cn } from "@/lib/cn";
 import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
 import { folderTrail, itemLocation, itemsIn, searchItems } from "../knowledge-view";
@@ -36,7 +36,7 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
   useEffect(() => {
     if (!files.isError) return;
     const message = files.error instanceof Error && files.error.message === API_CONNECTION_FAILED ? API_CONNECTION_FAILED : "Failed to load knowledge base files";
-    toast({ title: "Error", description: message, variant: "destructive" });
+    toastError({ description: message });
   }, [files.isError, files.error]);
 
   const items = useMemo(() => files.data ?? [], [files.data]);

@@ -3,9 +3,8 @@ import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { cn } from "@/lib/cn";
-import { errorMessage } from "@/lib/error-message";
 import { useRetryItem } from "../api/manage-items";
 import { canRetry, formatSize, preview, statusLabel } from "../knowledge-view";
 
@@ -32,7 +31,7 @@ export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: Kn
     try {
       await retry.mutateAsync(item.id);
     } catch (error) {
-      toast({ title: "Error", description: errorMessage(error, { fallback: "Failed to retry", orElse: "statusText" }), variant: "destructive" });
+      toastError({ error, fallback: "Failed to retry", orElse: "statusText" });
     }
   };
   return (

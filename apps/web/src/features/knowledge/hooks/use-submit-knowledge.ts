@@ -1,34 +1,28 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { addNote, addUrlReference, processUrl, uploadFile, type Placement } from "../api/add-knowledge";
 import { knowledgeKeys } from "../api/knowledge-keys";
+import type { DescribedEntry } from "../pending-entry";
 import { addedDescription, NOTE_SEARCH_WARNING, UNEXPECTED_UPLOAD_ERROR, uploadToast, urlReferenceToast } from "../knowledge-toasts";
-
-export type PendingEntry =
-  | { kind: "file"; file: File }
-  | { kind: "folder"; name: string; files: Array<{ file: File; relativePath: string }> }
-  | { kind: "url"; url: string }
-  | { kind: "note"; text: string };
 
 /** Sends pending entries (each with its description) and toasts each outcome; true when every entry was saved. */
 export function useSubmitKnowledge() {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
 
-  async function submit(entries: PendingEntry[], descriptions: string[], placement: Placement): Promise<boolean> {
+  async function submit(items: DescribedEntry[], placement: Placement): Promise<boolean> {
     let allSaved = true;
     setProgress(0);
     try {
-      for (const [index, entry] of entries.entries()) {
-        const description = descriptions[index] ?? "";
+      for (const [index, { entry, description }] of items.entries()) {
         if (entry.kind === "file") {
-          const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / entries.length));
+          const outcome = await uploadFile(entry.file, placement, description, (fraction) => setProgress((index + fraction) / items.length));
           toast(uploadToast(entry.file.name, outcome));
           if (!outcome.ok) allSaved = false;
         } else if (entry.kind === "folder") {
-          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / entries.length);
+          const onFile = (done: number, fraction: number) => setProgress((index + (done + fraction) / entry.files.length) / items.length);
           allSaved = (await submitFolder(entry, placement, description, onFile)) && allSaved;
         } else if (entry.kind === "url") {
           allSaved = (await submitUrl(entry.url, placement, description)) && allSaved;
@@ -39,14 +33,14 @@ export function useSubmitKnowledge() {
             else toast({ title: "Note added", description: `${result.item.name} was added to the knowledge base.` });
           } catch (error) {
             allSaved = false;
-            toast({ title: "Failed to add note", description: errorMessage(error, { fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" }), variant: "destructive" });
+            toastError({ title: "Failed to add note", error, fallback: UNEXPECTED_UPLOAD_ERROR, fields: [], orElse: "fullMessage" });
           }
         }
-        setProgress((index + 1) / entries.length);
+        setProgress((index + 1) / items.length);
       }
     } catch {
       allSaved = false;
-      toast({ title: "Upload failed", description: UNEXPECTED_UPLOAD_ERROR, variant: "destructive" });
+      toastError({ title: "Upload failed", description: UNEXPECTED_UPLOAD_ERROR });
     } finally {
       setProgress(null);
       await queryClient.invalidateQueries({ queryKey: knowledgeKeys.all });
@@ -74,7 +68,7 @@ async function submitFolder(
     toast({ title: "Folder uploaded", description: `${folder.name}: ${added} ${added === 1 ? "file" : "files"} added.` });
     return true;
   }
-  toast({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).`, variant: "destructive" });
+  toastError({ title: "Upload failed", description: `${folder.name}: ${failures.length} of ${folder.files.length} files failed (${failures[0]}).` });
   return false;
 }
 
@@ -98,7 +92,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     return true;
   }
   if (outcome.status === 400) {
-    toast({ title: "URL Processing Failed", description: outcome.error, variant: "destructive" });
+    toastError({ title: "URL Processing Failed", description: outcome.error });
     return false;
   }
   // The server keeps a failed link as a reference entry; otherwise register one here, so the link is not lost.
@@ -111,7 +105,7 @@ async function submitUrl(url: string, placement: Placement, description: string)
     toast(urlReferenceToast(outcome.error));
     return true;
   } catch {
-    toast({ title: "URL Processing Failed", description: "File registration failed. Please try again.", variant: "destructive" });
+    toastError({ title: "URL Processing Failed", description: "File registration failed. Please try again." });
     return false;
   }
 }

@@ -2,12 +2,11 @@ import { MEMORY_CONTENT_MAX, MEMORY_TEXTS, type Memory } from "@sage/contracts/m
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/use-toast";
+import { toastError } from "@/components/ui/toast-error";
 import { cn } from "@/lib/cn";
-import { errorMessage } from "@/lib/error-message";
 import { useMemories, useMemoryActions, useMemorySettings } from "../api/memories";
 
-const failed = (error: unknown) => toast({ title: "Error", description: errorMessage(error, { fallback: "Something went wrong" }), variant: "destructive" });
+const failed = (error: unknown) => toastError({ error, fallback: "Something went wrong" });
 
 /** Settings > Memory: what SAGE remembers about the user (add, edit, delete) and the "Let SAGE remember" switch. */
 export function MemorySection() {

@@ -1,5 +1,5 @@
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { useCreateReminder } from "../api/create-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
 
@@ -22,12 +22,7 @@ export function CreateReminderFromSheetDialog({ open, onOpenChange }: { open: bo
           toast({ title: "Reminder created", description: "Your new reminder has been added." });
           onOpenChange(false);
         },
-        onError: (error) =>
-          toast({
-            variant: "destructive",
-            title: "Failed to create reminder",
-            description: errorMessage(error, { fallback: "Failed to create reminder", otherErrors: "fallback" }),
-          }),
+        onError: (error) => toastError({ title: "Failed to create reminder", error, fallback: "Failed to create reminder", otherErrors: "fallback" }),
       },
     );
   }

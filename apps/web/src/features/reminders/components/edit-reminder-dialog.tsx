@@ -1,5 +1,5 @@
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import type { Reminder } from "../api/get-reminders";
 import { useUpdateReminder } from "../api/update-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
@@ -25,12 +25,7 @@ export function EditReminderDialog({ reminder, onClose }: { reminder: Reminder |
           toast({ title: "Reminder updated", description: "Your changes have been saved." });
           onClose();
         },
-        onError: (error) =>
-          toast({
-            variant: "destructive",
-            title: "Failed to update reminder",
-            description: errorMessage(error, { fallback: "Failed to update reminder", otherErrors: "fallback" }),
-          }),
+        onError: (error) => toastError({ title: "Failed to update reminder", error, fallback: "Failed to update reminder", otherErrors: "fallback" }),
       },
     );
   }

@@ -4,8 +4,8 @@ import { format } from "date-fns";
 import type { KnowledgeSnapshot } from "@sage/contracts/backup";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { getImportPreview, restoreSnapshot, useSnapshots } from "../api/vector-database";
 
 const REASONS: Record<KnowledgeSnapshot["reason"], string> = {
@@ -33,7 +33,7 @@ export function KnowledgeSnapshotsDialog({ open, onOpenChange }: { open: boolean
       toast({ title: "Snapshot restored", description: result.message });
       void queryClient.invalidateQueries();
     },
-    onError: (error) => toast({ variant: "destructive", title: "Restore Failed", description: errorMessage(error, { fallback: "The snapshot could not be restored", fields: ["message", "error"] }) }),
+    onError: (error) => toastError({ title: "Restore Failed", error, fallback: "The snapshot could not be restored", fields: ["message", "error"] }),
   });
 
   return (

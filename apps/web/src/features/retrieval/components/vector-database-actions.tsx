@@ -4,8 +4,8 @@ import { Database, Download, History, RefreshCw, Upload } from "lucide-react";
 import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_ARCHIVE_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/error-message";
 import { exportVectorDb, getImportPreview, importVectorDb, isRunning, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
 import { KnowledgeSnapshotsDialog } from "./knowledge-snapshots-dialog";
 
@@ -13,8 +13,7 @@ import { KnowledgeSnapshotsDialog } from "./knowledge-snapshots-dialog";
 const count = (value: number) => value.toLocaleString("en-US");
 
 /** A failed action's toast: the server's `message` (else its `error`), else the fallback. */
-const failureToast = (title: string, fallback: string) => (error: unknown) =>
-  toast({ variant: "destructive", title, description: errorMessage(error, { fallback, fields: ["message", "error"] }) });
+const failureToast = (title: string, fallback: string) => (error: unknown) => toastError({ title, error, fallback, fields: ["message", "error"] });
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 
@@ -73,12 +72,12 @@ export function VectorDatabaseActions() {
     if (fileInput.current) fileInput.current.value = "";
     if (!file) return;
     if (!file.name.toLowerCase().endsWith(".zip")) {
-      toast({ variant: "destructive", title: IMPORT_INVALID_FORMAT_TITLE, description: IMPORT_INVALID_FORMAT_MESSAGE });
+      toastError({ title: IMPORT_INVALID_FORMAT_TITLE, description: IMPORT_INVALID_FORMAT_MESSAGE });
       return;
     }
     // The 100MB maximum leaves out the backup's original files (the server checks it); this is the whole zip's.
     if (file.size > IMPORT_MAX_ARCHIVE_BYTES) {
-      toast({ variant: "destructive", title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB without its original files, 2 GB in all.` });
+      toastError({ title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB without its original files, 2 GB in all.` });
       return;
     }
     previewing.mutate(file);

@@ -1,0 +1,184 @@
+// @vitest-environment happy-dom
+import { useQuery } from "@tanstack/react-query";
+import { messageListSchema, type Message } from "@sage/contracts/conversations";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { getJson } from "@/lib/api-client";
+import { REMINDER_CREATED_EVENT } from "@/lib/reminder-created-event";
+import { eventStreamReply } from "@/test/event-stream-reply";
+import { errorReply, fakeApi } from "@/test/fake-api";
+import { renderWithProviders } from "@/test/render-with-providers";
+import { shownToasts } from "@/test/shown-toasts";
+import { ChatPanel } from "./chat-panel";
+
+const TURN = "/api/conversations/7/turn";
+const MESSAGES = "/api/conversations/7/messages";
+const messagesKey = ["conversations", "7", "messages"];
+const at = "2031-03-04T09:00:00.000Z";
+const userMessage = (content: string): Message => ({ id: 1, conversationId: 7, role: "user", content, createdAt: at });
+const modelMessage = (id: number, content: string): Message => ({ id, conversationId: 7, role: "model", content, createdAt: at });
+const settings = { provider: "gemini", modelId: "gemini-2.0-flash", allowedModels: ["gemini-2.0-flash"], keySet: true, baseUrl: null, webSearch: "gemini" };
+
+/** The conversation page's part: the saved messages, read from the server, and the chat panel. */
+function Conversation() {
+  const messages = useQuery({ queryKey: messagesKey, queryFn: async () => (await getJson(MESSAGES, messageListSchema)) ?? [] });
+  return <ChatPanel conversationId="7" messages={messages.data} messagesQueryKey={messagesKey} />;
+}
+
+/** A conversation with no messages yet, whose next turn streams what the test sends. */
+async function openConversation() {
+  const stream = eventStreamReply();
+  const api = fakeApi()
+    .on("GET", "/api/assistant/settings", Response.json(settings))
+    .on("GET", MESSAGES, Response.json([]))
+    .on("POST", TURN, () => stream.response);
+  const view = renderWithProviders(<Conversation />);
+  await screen.findByText("Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.");
+  await waitFor(() => expect(view.queryClient.getQueryData(["assistant-settings"])).toBeTruthy());
+  return { ...view, api, stream };
+}
+
+const messageBox = () => screen.getByRole("textbox", { name: "Message" });
+const shownMessages = () => screen.getAllByTestId("chat-message").map((item) => ({ role: item.dataset.role, text: item.textContent?.replace(/^(You|SAGE): /, "") }));
+
+describe("ChatPanel", () => {
+  it("sends the message, says SAGE is typing, then shows the reply as it streams and keeps it once saved", async () => {
+    const { user, api, stream } = await openConversation();
+    await user.type(messageBox(), "Draft a note to Anna{Enter}");
+
+    expect(api.requests("POST", TURN).map((request) => request.body)).toEqual([{ content: "Draft a note to Anna", model: "gemini-2.0-flash" }]);
+    expect(messageBox()).toHaveProperty("value", "");
+    expect(await screen.findByText("SAGE is typing...")).toBeTruthy();
+    expect(shownMessages()).toEqual([{ role: "user", text: "Draft a note to Anna" }]);
+    expect(screen.getByRole("button", { name: "Stop generating" })).toBeTruthy();
+
+    stream.send("user-message", userMessage("Draft a note to Anna"));
+    stream.send("text-delta", { text: "Dear Anna," });
+    await screen.findByText("Dear Anna,");
+    expect(screen.queryByText("SAGE is typing...")).toBeNull();
+    stream.send("text-delta", { text: " the board meets at 9." });
+    await screen.findByText("Dear Anna, the board meets at 9.");
+    expect(screen.getAllByTestId("chat-message").at(-1)!.dataset.streaming).toBe("true");
+
+    stream.send("done", { messages: [modelMessage(2, "Dear Anna, the board meets at 9.")] });
+    stream.close();
+    await screen.findByRole("button", { name: "Send message" });
+    expect(shownMessages()).toEqual([
+      { role: "user", text: "Draft a note to Anna" },
+      { role: "ai", text: "Dear Anna, the board meets at 9." },
+    ]);
+    expect(screen.getAllByTestId("chat-message").at(-1)!.dataset.streaming).toBeUndefined();
+  });
+
+  it("never sends a blank message", async () => {
+    const { user, api } = await openConversation();
+    await user.type(messageBox(), "   {Enter}");
+    expect(screen.getByRole("button", { name: "Send message" })).toHaveProperty("disabled", true);
+    expect(api.requests("POST", TURN)).toEqual([]);
+  });
+
+  it("shows a tool call waiting for approval, sends the user's Approve, and starts the next reply in a new message", async () => {
+    const { user, api, stream } = await openConversation();
+    api.on("POST", "/api/approvals/approval-1", Response.json({ ok: true }));
+    await user.type(messageBox(), "Mail Anna the agenda{Enter}");
+    stream.send("user-message", userMessage("Mail Anna the agenda"));
+    stream.send("text-delta", { text: "I will send it now." });
+    stream.send("tool-call", { id: "call-1", name: "send_mail", args: { to: "anna@example.com" } });
+    stream.send("approval-required", { approvalId: "approval-1", name: "send_mail", args: { to: "anna@example.com", subject: "Agenda" } });
+
+    const card = await screen.findByRole("group", { name: "SAGE wants to run send_mail" });
+    expect(within(card).getByLabelText("Arguments").textContent).toContain('"subject": "Agenda"');
+    await user.click(within(card).getByRole("button", { name: "Approve" }));
+    expect(api.requests("POST", "/api/approvals/approval-1").map((request) => request.body)).toEqual([{ approved: true }]);
+    await waitFor(() => expect(screen.queryByRole("group", { name: "SAGE wants to run send_mail" })).toBeNull());
+
+    stream.send("tool-result", { id: "call-1", name: "send_mail", result: { success: true } });
+    stream.send("text-delta", { text: "Sent." });
+    await screen.findByText("Sent.");
+    expect(shownMessages().map((message) => message.text)).toEqual(["Mail Anna the agenda", "I will send it now.", "Sent."]);
+  });
+
+  it("sends Decline, and keeps the card with the server's reason when the answer is not taken", async () => {
+    const { user, api, stream } = await openConversation();
+    api.on("POST", "/api/approvals/approval-2", errorReply(404, "Not Found", "This tool call is no longer waiting for an answer"));
+    await user.type(messageBox(), "Delete the old files{Enter}");
+    stream.send("approval-required", { approvalId: "approval-2", name: "delete_files", args: {} });
+
+    const card = await screen.findByRole("group", { name: "SAGE wants to run delete_files" });
+    await user.click(within(card).getByRole("button", { name: "Decline" }));
+    expect(api.requests("POST", "/api/approvals/approval-2").map((request) => request.body)).toEqual([{ approved: false }]);
+    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "This tool call is no longer waiting for an answer", variant: "destructive" }]));
+    expect(screen.getByRole("group", { name: "SAGE wants to run delete_files" })).toBeTruthy();
+  });
+
+  it("shows a failure the turn reports as an error toast, and reads the saved messages again", async () => {
+    const { user, api, stream } = await openConversation();
+    await user.type(messageBox(), "What is on today?{Enter}");
+    stream.send("user-message", userMessage("What is on today?"));
+    // The server saved the user's message; the list read after the failure has it.
+    api.on("GET", MESSAGES, Response.json([userMessage("What is on today?")]));
+    stream.send("error", { error: "The model did not answer", code: "provider_error", status: 502, statusText: "Bad Gateway" });
+    stream.close();
+
+    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]));
+    await waitFor(() => expect(api.requests("GET", MESSAGES)).toHaveLength(2));
+    expect(shownMessages()).toEqual([{ role: "user", text: "What is on today?" }]);
+    expect(messageBox()).toHaveProperty("value", "");
+  });
+
+  it("gives the user their words back when the turn is refused before anything is saved", async () => {
+    const { user, api } = await openConversation();
+    api.on("POST", TURN, errorReply(400, "Bad Request", "The model gemini-9 is not available"));
+    await user.type(messageBox(), "Summarise the board pack{Enter}");
+
+    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "The model gemini-9 is not available", variant: "destructive" }]));
+    expect(messageBox()).toHaveProperty("value", "Summarise the board pack");
+    expect(screen.queryAllByTestId("chat-message")).toEqual([]);
+  });
+
+  it("shows an error when the connection drops mid-turn, and reads the saved messages again", async () => {
+    const { user, api, stream } = await openConversation();
+    await user.type(messageBox(), "Outline my talk{Enter}");
+    stream.send("user-message", userMessage("Outline my talk"));
+    api.on("GET", MESSAGES, Response.json([userMessage("Outline my talk")]));
+    stream.fail(new TypeError("network error"));
+    // The words are the browser's own (Chromium says 'network error'); what matters here is that a failure shows.
+    await waitFor(() => expect(shownToasts()).toMatchObject([{ title: "Error", description: expect.stringMatching(/\S/), variant: "destructive" }]));
+    await waitFor(() => expect(api.requests("GET", MESSAGES)).toHaveLength(2));
+    await waitFor(() => expect(shownMessages()).toEqual([{ role: "user", text: "Outline my talk" }]));
+  });
+
+  it("Stop ends the turn: the request is aborted, the words so far stay, and no error is shown", async () => {
+    const { user, api, stream } = await openConversation();
+    await user.type(messageBox(), "Write a long speech{Enter}");
+    stream.send("user-message", userMessage("Write a long speech"));
+    stream.send("text-delta", { text: "Friends and colleagues," });
+    await screen.findByText("Friends and colleagues,");
+
+    await user.click(screen.getByRole("button", { name: "Stop generating" }));
+    await screen.findByRole("button", { name: "Send message" });
+    expect(api.requests("POST", TURN)[0]!.signal?.aborted).toBe(true);
+    expect(stream.cancelled).toBe(true);
+    expect(shownMessages()).toEqual([
+      { role: "user", text: "Write a long speech" },
+      { role: "ai", text: "Friends and colleagues," },
+    ]);
+    expect(shownToasts()).toEqual([]);
+    expect(screen.queryByText("SAGE is typing...")).toBeNull();
+  });
+
+  it("tells the user when SAGE created a reminder, and tells the reminder lists", async () => {
+    const { user, stream } = await openConversation();
+    const heard: unknown[] = [];
+    const listener = (event: Event) => heard.push((event as CustomEvent).detail);
+    window.addEventListener(REMINDER_CREATED_EVENT, listener);
+    const reminder = { id: 4, title: "Call Anna", description: "", dueDate: "2031-03-05", priority: "high", type: "reminder", status: "unread", conversationId: 7, createdAt: at, updatedAt: at };
+    await user.type(messageBox(), "Remind me to call Anna tomorrow{Enter}");
+    stream.send("tool-call", { id: "call-1", name: "createReminder", args: { title: "Call Anna" } });
+    stream.send("reminder-created", { reminder });
+
+    await waitFor(() => expect(shownToasts()).toEqual([{ title: "New reminder created", description: "A new reminder was created by SAGE", variant: "default" }]));
+    expect(heard).toEqual([reminder]);
+    window.removeEventListener(REMINDER_CREATED_EVENT, listener);
+  });
+});
