@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { functionDeclarationErrors } from "./fake-gemini-schema.ts";
 
 /** One scripted model turn. With nothing scripted the fake echoes the last user text. */
 export interface FakeReply {
@@ -133,6 +134,10 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     if (action !== "generateContent" && action !== "streamGenerateContent") {
       return send(response, 404, { error: { code: 404, message: `Unknown action ${action}`, status: "NOT_FOUND" } });
     }
+
+    // As strict as Google: a declaration the real API refuses fails the whole request (fake-gemini-schema.ts).
+    const refused = functionDeclarationErrors(body);
+    if (refused) return send(response, 400, refused);
 
     const reply: FakeReply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(body)}` };
     const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);

@@ -1,32 +1,77 @@
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
+export interface McpHttpServerOptions {
+  token: string;
+  /**
+   * "streamable" (default): Streamable HTTP, stateless (a server and transport per request). "sessions": Streamable
+   * HTTP with sessions, which keeps a GET stream open to each client, as stateful servers do. "sse": only the older
+   * HTTP+SSE transport (GET opens the stream, POSTs go to /messages; a POST to the URL itself is refused).
+   */
+  mode?: "streamable" | "sessions" | "sse";
+}
+
+function createMcpServer(calls: string[]) {
+  const server = new McpServer({ name: "sage-test-http", version: "1.0.0" });
+  server.registerTool("echo", { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
+    content: [{ type: "text" as const, text: `echo: ${text}` }],
+  }));
+  server.registerTool("wait", { description: "Answer after a while", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } }, async ({ ms }) => {
+    calls.push("wait");
+    await new Promise((resolve) => setTimeout(resolve, ms).unref());
+    return { content: [{ type: "text" as const, text: `waited ${ms} ms` }] };
+  });
+  return server;
+}
+
 /**
- * A Streamable HTTP MCP server for tests (stateless: a server and transport per request), with one read-only tool,
- * `echo`. Requests without the expected Authorization header are refused, so tests see headers pass through.
+ * An MCP server over HTTP for tests, with two read-only tools, `echo` and `wait`. Requests without the expected
+ * Authorization header are refused, so tests see headers pass through. `close()` drops every connection, as a
+ * crash of the server would.
  */
-export async function startMcpHttpServer(options: { token: string }) {
+export async function startMcpHttpServer(options: McpHttpServerOptions) {
+  const mode = options.mode ?? "streamable";
+  const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
+  const calls: string[] = [];
   const http = createServer(async (request, response) => {
     if (request.headers.authorization !== `Bearer ${options.token}`) {
       response.writeHead(401).end();
       return;
     }
-    const server = new McpServer({ name: "sage-test-http", version: "1.0.0" });
-    server.registerTool("echo", { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-      content: [{ type: "text" as const, text: `echo: ${text}` }],
-    }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on("close", () => void transport.close());
-    await server.connect(transport);
+    const url = new URL(request.url ?? "/", "http://test");
+    if (mode === "sse") {
+      if (request.method === "GET" && url.pathname === "/mcp") {
+        const transport = new SSEServerTransport("/messages", response);
+        sessions.set(transport.sessionId, transport);
+        await createMcpServer(calls).connect(transport);
+      } else if (request.method === "POST" && url.pathname === "/messages") {
+        const transport = sessions.get(url.searchParams.get("sessionId") ?? "") as SSEServerTransport | undefined;
+        if (transport) await transport.handlePostMessage(request, response);
+        else response.writeHead(404).end();
+      } else response.writeHead(405).end();
+      return;
+    }
+    const known = sessions.get(String(request.headers["mcp-session-id"])) as StreamableHTTPServerTransport | undefined;
+    if (known) return known.handleRequest(request, response);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: mode === "sessions" ? () => randomUUID() : undefined,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    if (mode === "streamable") response.on("close", () => void transport.close());
+    await createMcpServer(calls).connect(transport);
     await transport.handleRequest(request, response);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    /** The tools whose calls have started (`wait`), in order. */
+    calls,
     close: () =>
       new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -210,7 +210,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       ["notes", "connected"],
     ]);
     expect(servers[0].error).toMatch(/^Invalid server entry: needs "command"/);
-    expect(servers[1].error).toBeTruthy();
+    expect(servers[1].error).toBe(`Program not found: ${path.join(temp.dir, "no-such-program")}`);
     expect(servers[2].tools.map((tool: any) => [tool.name, tool.modelName, tool.description, tool.readOnly])).toEqual([
       ["read_note", "notes__read_note", "Read a note by name", true],
       ["write_note", "notes__write_note", "Write a note (replaces one with the same name)", false],
@@ -229,13 +229,66 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
         ["remote", "http", "connected"],
         ["refused", "http", "failed"],
       ]);
-      expect(servers[0].tools).toEqual([{ name: "echo", modelName: "remote__echo", description: "Echo the text back", readOnly: true, enabled: true, ask: false }]);
+      expect(servers[0].tools).toEqual([
+        { name: "echo", modelName: "remote__echo", description: "Echo the text back", readOnly: true, enabled: true, ask: false },
+        { name: "wait", modelName: "remote__wait", description: "Answer after a while", readOnly: true, enabled: true, ask: false },
+      ]);
       gemini.script({ functionCalls: [{ name: "remote__echo", args: { text: "hello" } }] }, { text: "It echoed." });
       await turn("Echo hello");
       expect(functionResponse()).toEqual({ success: true, result: "echo: hello" });
     } finally {
       await remote.close();
     }
+  });
+
+  it("a server that cannot start shows the first line of its program's error, not Node's version line", async () => {
+    const script = path.join(temp.dir, "missing-server.js");
+    await start({ gone: { command: process.execPath, args: [script] } });
+    const { servers } = await startedTools();
+    expect(servers[0]).toMatchObject({ name: "gone", state: "failed", error: `The program stopped before it was ready: Error: Cannot find module '${script}'` });
+  });
+
+  it("a server over HTTP that dies mid-call fails that call at once, naming Streamable HTTP, not at the time limit", { timeout: 40_000 }, async () => {
+    const remote = await startMcpHttpServer({ token: "t" });
+    try {
+      await start({ remote: { url: remote.url, headers: { Authorization: "Bearer t" } } }, { SAGE_MCP_TIMEOUT_MS: "60000" });
+      await startedTools();
+      gemini.script({ functionCalls: [{ name: "remote__wait", args: { ms: 120_000 } }] }, { text: "It stopped." });
+      const running = turn("Wait a while");
+      await expect.poll(() => remote.calls, { timeout: 15_000, interval: 50 }).toEqual(["wait"]);
+      await remote.close();
+      const received = events((await running).body);
+      expect(received.find(([event]) => event === "tool-result")![1].result).toEqual({
+        success: false,
+        error: EXTERNAL_TOOL_TEXTS.serverFailed("remote", "The server stopped (Streamable HTTP: connection refused)"),
+      });
+      const server = (await tools()).servers[0];
+      expect(server.state).toBe("failed");
+      expect(server.error).toMatch(/Streamable HTTP: connection refused/); // a restart that fails says so too, never "SSE"
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it("a server over HTTP that keeps a stream open is shown stopped as soon as it dies, as a program over stdio is", async () => {
+    const remote = await startMcpHttpServer({ token: "t", mode: "sessions" });
+    await start({ remote: { url: remote.url, headers: { Authorization: "Bearer t" } } }, { SAGE_MCP_TIMEOUT_MS: "60000" });
+    expect((await startedTools()).servers[0].state).toBe("connected");
+    await remote.close();
+    await expect.poll(async () => (await tools()).servers[0].state, { timeout: 5_000, interval: 100 }).toBe("failed");
+    expect((await tools()).servers[0].error).toMatch(/^(The server stopped \(Streamable HTTP: connection refused\)|Could not connect over Streamable HTTP: connection refused)$/);
+  });
+
+  it("reaches an older server over HTTP with SSE, and names that transport when the server dies", async () => {
+    const remote = await startMcpHttpServer({ token: "t", mode: "sse" });
+    await start({ remote: { url: remote.url, headers: { Authorization: "Bearer t" } } }, { SAGE_MCP_TIMEOUT_MS: "60000" });
+    expect((await startedTools()).servers[0].state).toBe("connected");
+    gemini.script({ functionCalls: [{ name: "remote__echo", args: { text: "old" } }] }, { text: "Echoed." });
+    await turn("Echo");
+    expect(functionResponse()).toEqual({ success: true, result: "echo: old" });
+    await remote.close();
+    await expect.poll(async () => (await tools()).servers[0].state, { timeout: 5_000, interval: 100 }).toBe("failed");
+    expect((await tools()).servers[0].error).toMatch(/^(The server stopped \(HTTP with SSE: connection refused\)|Could not connect over HTTP with SSE: connection refused)$/);
   });
 
   it("a file that is not JSON leaves SAGE working with no external tools, and says why", async () => {

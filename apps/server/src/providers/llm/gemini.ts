@@ -1,7 +1,9 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { Tool } from "ai";
+import { toGeminiToolSchema } from "./gemini-tool-schema.ts";
 import { createLanguageModelLlm } from "./language-model-llm.ts";
 import type { LlmProvider } from "./llm.ts";
+import { withToolSchemas } from "./with-tool-schemas.ts";
 
 export interface GeminiLlmOptions {
   apiKey: string;
@@ -12,7 +14,7 @@ export interface GeminiLlmOptions {
 
 export function createGeminiLlm(options: GeminiLlmOptions): LlmProvider {
   const google = createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: options.baseUrl });
-  return createLanguageModelLlm({
+  const llm = createLanguageModelLlm({
     provider: "gemini",
     modelId: options.modelId,
     allowedModels: options.allowedModels,
@@ -22,4 +24,6 @@ export function createGeminiLlm(options: GeminiLlmOptions): LlmProvider {
     // Cast: @ai-sdk/google and ai may resolve different provider-utils copies; the runtime shape is the same.
     webSearchTool: () => google.tools.googleSearch({}) as unknown as Tool,
   });
+  // Gemini takes a subset of JSON Schema and refuses the whole request otherwise (gemini-tool-schema.ts).
+  return withToolSchemas(llm, { vendor: "Gemini", convert: toGeminiToolSchema });
 }

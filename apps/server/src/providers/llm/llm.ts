@@ -20,6 +20,12 @@ export interface LlmTool {
   parameters: JsonSchema;
 }
 
+/** Why a model cannot be given a tool: a sentence for the user, and the technical detail. */
+export interface ToolSchemaProblem {
+  message: string;
+  detail: string;
+}
+
 export interface LlmToolCall {
   id: string;
   name: string;
@@ -65,6 +71,11 @@ export interface LlmProvider {
   readonly baseUrl?: string;
   /** One model reply. Failures are ProviderError; an abort rejects with the abort's own error. */
   generate(request: LlmRequest): Promise<LlmReply>;
+  /**
+   * Why a tool with these parameters cannot be given to this model; undefined when it can. Absent when the vendor
+   * takes any JSON Schema (OpenAI-compatible servers). Such a tool is left out of requests, never failing them.
+   */
+  checkToolSchema?(parameters: JsonSchema): ToolSchemaProblem | undefined;
   /** An answer grounded in the vendor's own web search (Gemini's Google Search), when the vendor has one. */
   searchWeb?(query: string, options?: { signal?: AbortSignal }): Promise<GroundedAnswer>;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { JsonSchema } from "./llm.ts";
 import { createOpenAiCompatibleLlm } from "./openai-compatible.ts";
 
 // A minimal OpenAI-compatible server (what Ollama, LM Studio or vLLM expose): one chat completion.
@@ -41,4 +42,12 @@ it("sends chat completions to the configured server with the model and key", asy
     { role: "system", content: "Be brief." },
     { role: "user", content: "Hi" },
   ]);
+});
+
+it("sends a tool's JSON Schema as it is ($ref, oneOf ...): OpenAI-compatible servers take full JSON Schema", async () => {
+  const llm = createOpenAiCompatibleLlm({ baseUrl, modelId: "llama3.2", allowedModels: ["llama3.2"] });
+  const parameters = { type: "object", $defs: { id: { type: "integer" } }, properties: { who: { oneOf: [{ $ref: "#/$defs/id" }, { type: "string" }] } }, additionalProperties: false } as JsonSchema;
+  await llm.generate({ messages: [{ role: "user", content: "Hi" }], tools: [{ name: "find", description: "Find", parameters }] });
+  expect(received.at(-1)!.body.tools[0].function.parameters).toEqual(parameters);
+  expect(llm.checkToolSchema).toBeUndefined();
 });

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchema } from "../llm/llm.ts";
 import type { McpServerEntry } from "./mcp-config.ts";
+import { connectionLost, errorLine, networkCause } from "./mcp-failure.ts";
 
 export type McpState = "connected" | "starting" | "failed";
 
@@ -23,6 +24,19 @@ export class McpCallError extends Error {}
 
 const STDERR_KEPT = 2_000;
 const MAX_BACKOFF_MS = 60_000;
+/** How long a server over HTTP has to answer a ping once its connection dropped, before it counts as stopped. */
+const PROBE_MS = 3_000;
+
+type HttpTransport = "streamable" | "sse";
+const HTTP_NAMES: Record<HttpTransport, string> = { streamable: "Streamable HTTP", sse: "HTTP with SSE" };
+
+/** The SDK's "Connection closed" (McpError -32000): the program ended before it answered. */
+const isConnectionClosed = (error: unknown) => (error as { code?: unknown })?.code === -32000;
+/** The status a Streamable HTTP server answered (the SDK's StreamableHTTPError carries it as its code). */
+const httpStatus = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "number" && code >= 100 && code < 600 ? code : undefined;
+};
 
 /** The SDK loads on the first server start, so SAGE's own start-up does not pay for it. */
 const loadSdk = async () => {
@@ -72,8 +86,11 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
   let restartTimer: NodeJS.Timeout | undefined;
   let stderr = "";
   let closed = false;
+  /** Over HTTP, the transport that worked, used again on restarts (a stopped server is no reason to try another). */
+  let httpTransport: HttpTransport | undefined;
+  let probing = false;
 
-  function transportFor(sdk: Sdk, useSse: boolean): Transport {
+  function transportFor(sdk: Sdk, http?: HttpTransport): Transport {
     if ("stdio" in entry) {
       const transport = new sdk.StdioClientTransport({
         command: entry.stdio.command,
@@ -88,7 +105,7 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
     if (!("http" in entry)) throw new McpCallError(error ?? "Invalid server entry");
     const url = new URL(entry.http.url);
     const requestInit = { headers: entry.http.headers };
-    return useSse ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+    return http === "sse" ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   }
 
   function fail(message: string) {
@@ -98,10 +115,43 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
     retryAt = Date.now() + restartDelay(failures, options.backoffMs);
   }
 
-  async function connect(useSse: boolean): Promise<Client> {
+  function scheduleRestart() {
+    clearTimeout(restartTimer);
+    restartTimer = setTimeout(() => void ensure().catch(() => undefined), retryAt - Date.now());
+    restartTimer.unref();
+  }
+
+  /** The connected server is gone: its calls in flight fail now with the reason, and it restarts after its back-off. */
+  function lost(connected: Client, message: string) {
+    if (client !== connected || closed) return;
+    client = undefined;
+    fail(message);
+    options.log(`MCP server ${entry.name} stopped: ${message}`);
+    scheduleRestart();
+    void connected.close().catch(() => undefined);
+  }
+
+  /**
+   * Over HTTP a crash is a dropped stream or a failed request, not a closed pipe (the SDK only reports the error and
+   * retries): ask the server with a ping, and count it stopped when it does not answer.
+   */
+  function probe(connected: Client) {
+    if (probing || client !== connected || closed) return;
+    probing = true;
+    const limit = Math.min(PROBE_MS, options.timeoutMs);
+    connected
+      .ping({ timeout: limit })
+      .catch((reason: unknown) => {
+        const cause = /timed out/i.test((reason as Error)?.message ?? "") ? `no answer within ${Math.round(limit / 1000)} s` : networkCause(reason);
+        lost(connected, `The server stopped (${HTTP_NAMES[httpTransport ?? "streamable"]}: ${cause})`);
+      })
+      .finally(() => (probing = false));
+  }
+
+  async function connect(http?: HttpTransport): Promise<Client> {
     const sdk = await loadSdk();
     const next = new sdk.Client({ name: "sage", version: "1.0.0" });
-    const transport = transportFor(sdk, useSse);
+    const transport = transportFor(sdk, http);
     try {
       await withTimeout(next.connect(transport), options.timeoutMs, `did not start within ${Math.round(options.timeoutMs / 1000)} s`);
     } catch (reason) {
@@ -113,18 +163,49 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
     return next;
   }
 
+  /**
+   * Streamable HTTP first; the older HTTP+SSE transport only when the server answered that it does not take
+   * Streamable HTTP's POST (a 4xx other than 401/403, as the MCP specification advises), never because it is down.
+   */
+  async function connectHttp(): Promise<Client> {
+    const attempt = async (http: HttpTransport) => {
+      try {
+        const connected = await connect(http);
+        httpTransport = http;
+        return connected;
+      } catch (reason) {
+        throw Object.assign(new McpCallError(`Could not connect over ${HTTP_NAMES[http]}: ${networkCause(reason)}`), { status: httpStatus(reason) });
+      }
+    };
+    if (httpTransport) return attempt(httpTransport);
+    try {
+      return await attempt("streamable");
+    } catch (streamable) {
+      const status = (streamable as { status?: number }).status;
+      if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw streamable;
+      return attempt("sse");
+    }
+  }
+
+  /** Why a start failed, in words: the program's own error line rather than the SDK's "Connection closed". */
+  function startFailure(reason: unknown): string {
+    const message = (reason as Error)?.message || String(reason);
+    if (!("stdio" in entry)) return message;
+    const code = (reason as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT") return `Program not found: ${entry.stdio.command}`;
+    if (code === "EACCES") return `Program cannot be run (permission denied): ${entry.stdio.command}`;
+    const line = errorLine(stderr);
+    if (isConnectionClosed(reason)) return `The program stopped before it was ready${line ? `: ${line}` : ""}`;
+    return line ? `${message} (${line})` : message;
+  }
+
   async function start(): Promise<Client> {
     state = "starting";
     error = undefined;
     stderr = "";
     let next: Client | undefined;
     try {
-      try {
-        next = await connect(false);
-      } catch (streamable) {
-        if (!("http" in entry)) throw streamable;
-        next = await connect(true); // an older server: HTTP with Server-Sent Events
-      }
+      next = "http" in entry ? await connectHttp() : await connect();
       const listed = await withTimeout(next.listTools(), options.timeoutMs, `did not list its tools within ${Math.round(options.timeoutMs / 1000)} s`);
       tools = listed.tools.map((tool) => ({
         name: tool.name,
@@ -140,15 +221,15 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
       next.onclose = () => {
         if (client !== connected || closed) return;
         client = undefined;
-        fail(`The server stopped${stderr.trim() ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`);
-        restartTimer = setTimeout(() => void ensure().catch(() => undefined), retryAt - Date.now());
-        restartTimer.unref();
+        const line = errorLine(stderr);
+        fail(`The server stopped${line ? `: ${line}` : ""}`);
+        scheduleRestart();
       };
+      if ("http" in entry) next.onerror = () => probe(connected);
       return next;
     } catch (reason) {
       await next?.close().catch(() => undefined);
-      const detail = stderr.trim() ? ` (${stderr.trim().split("\n").at(-1)})` : "";
-      fail(`${(reason as Error)?.message || String(reason)}${detail}`);
+      fail(startFailure(reason));
       options.log(`MCP server ${entry.name} failed to start`, reason);
       throw new McpCallError(error);
     } finally {
@@ -181,7 +262,14 @@ export function createMcpConnection(entry: McpServerEntry, options: { timeoutMs:
         const text = textOf(result.content) || (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
         return { text, isError: result.isError === true };
       } catch (reason) {
+        // The server was found stopped meanwhile (its pipe closed, or over HTTP its stream dropped): say why.
+        if (client !== connected && state === "failed" && error) throw new McpCallError(error);
         const message = (reason as Error)?.message ?? String(reason);
+        const gone = "http" in entry ? connectionLost(reason) : undefined;
+        if (gone) {
+          lost(connected, `The server stopped (${HTTP_NAMES[httpTransport ?? "streamable"]}: ${gone})`);
+          throw new McpCallError(error ?? gone);
+        }
         if (/timed out/i.test(message)) {
           // A server that let a call hang is restarted before its next use.
           if (client === connected) {
