@@ -1,26 +1,12 @@
 import { z } from "zod";
 import { MAX_MESSAGE_LENGTH, citationSchema, messageSchema } from "./conversations.ts";
+import { streamErrorSchema } from "./errors.ts";
+import { approvalRequiredEventSchema } from "./external-tools.ts";
 import { memorySchema } from "./memories.ts";
 import { reminderSchema } from "./reminders.ts";
+import type { StreamProtocol } from "./stream-event.ts";
 
-/**
- * POST /api/conversations/{id}/turn: one whole assistant turn, run on the server. Bad input, an unknown
- * conversation or a model the server does not allow are plain 4xx JSON answers; otherwise the answer is
- * `text/event-stream`, each event an `event:` name and one JSON `data:` line, in this order:
- *   user-message      the saved user message (a Message)
- *   citations         { items: Citation[] }        document passages the answer being written draws on
- *   text-delta        { text }                     reply text as the model produces it
- *   tool-call         { id, name, args }           a tool the model asked for (only the first call of a reply runs)
- *   tool-result       { id, name, result }         what the tool gave back to the model
- *   reminder-created  { reminder }                 a reminder the assistant created
- *   memory-saved      { memory }                   a memory the assistant saved (saveMemory); the chat offers Undo
- *   approval-required { approvalId, name, args }   an external tool waits for the user's answer (POST /api/approvals/{approvalId})
- *   notice            { text }                     a reply that is not from the model (no model configured); never saved
- *   error             { error, code, status, statusText }  a failure (the status a JSON reply would have had)
- *   done              { messages }                 the saved model messages; last event of every turn that saved
- * A text-delta after a tool-call starts the next model message. Closing the request (Stop, a closed tab) aborts
- * the model call; the partial answer is saved.
- */
+/** POST /api/conversations/{id}/turn: one whole assistant turn, run on the server (the events: `turnEventSchema`). */
 export const turnRequestSchema = z.object({
   content: z
     .string()
@@ -31,16 +17,46 @@ export const turnRequestSchema = z.object({
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
-export const citationsEventSchema = z.object({ items: z.array(citationSchema) });
-export const textDeltaEventSchema = z.object({ text: z.string() });
-export const toolCallEventSchema = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
-export const toolResultEventSchema = z.object({ id: z.string(), name: z.string(), result: z.unknown() });
-export const reminderCreatedEventSchema = z.object({ reminder: reminderSchema });
-export const memorySavedEventSchema = z.object({ memory: memorySchema });
-export { approvalRequiredEventSchema } from "./external-tools.ts";
-export const noticeEventSchema = z.object({ text: z.string() });
-export const turnErrorEventSchema = z.object({ error: z.string(), code: z.string().optional(), status: z.number().optional(), statusText: z.string().optional() });
-export const doneEventSchema = z.object({ messages: z.array(messageSchema) });
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+
+/**
+ * The turn's protocol. Bad input, an unknown conversation or a model the server does not allow are plain 4xx JSON
+ * answers; otherwise the answer is `text/event-stream` with these events (written as `stream-event.ts` says: the
+ * `type` is the event's name, the other fields its JSON data), in this order:
+ *   user-message      the saved user message
+ *   citations         document passages the answer being written draws on
+ *   text-delta        text of the answer being written, as it comes
+ *   tool-call         a tool the model asked for (only the first call of a reply runs)
+ *   approval-required an external tool waits for the user's answer (POST /api/approvals/{approvalId})
+ *   tool-result       what the tool gave back to the model
+ *   reminder-created  a reminder the assistant created
+ *   memory-saved      a memory the assistant saved (saveMemory); the chat offers Undo
+ *   notice            a reply that is not from the model (no model configured); never saved
+ *   error             a failure (the status a JSON reply would have had; `provider` when the model's call failed);
+ *                     the turn goes on to save its fallback text
+ *   done              the saved model messages; last event of every turn
+ * A text-delta after a tool-call starts the next model message. Closing the request (Stop, a closed tab) aborts
+ * the model call; the partial answer is saved. A client skips an event whose name it does not know.
+ */
+export const turnEventSchema = z.discriminatedUnion("type", [
+  event("user-message", { message: messageSchema }),
+  event("citations", { items: z.array(citationSchema) }),
+  event("text-delta", { text: z.string() }),
+  event("tool-call", { id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
+  event("approval-required", approvalRequiredEventSchema.shape),
+  event("tool-result", { id: z.string(), name: z.string(), result: z.unknown() }),
+  event("reminder-created", { reminder: reminderSchema }),
+  event("memory-saved", { memory: memorySchema }),
+  event("notice", { text: z.string() }),
+  event("error", { ...streamErrorSchema.shape, provider: z.string().optional() }),
+  event("done", { messages: z.array(messageSchema) }),
+]);
+export type TurnEvent = z.infer<typeof turnEventSchema>;
+export type TurnEventOf<T extends TurnEvent["type"]> = Extract<TurnEvent, { type: T }>;
+export const turnProtocol: StreamProtocol<TurnEvent> = {
+  schema: turnEventSchema,
+  names: new Set(turnEventSchema.options.map((option) => option.shape.type.value)),
+};
 
 /** The turn's fixed texts: what the server saves and the chat shows when the model gives nothing usable. */
 export const CHAT_TEXTS = {
@@ -58,7 +74,11 @@ export const CHAT_TEXTS = {
   defaultSource: "Knowledge Base",
 } as const;
 
-export const chatApiError = (status: number, statusText: string) => `Gemini API error: ${status} ${statusText}`;
+/**
+ * The chat's toast for a turn whose model call failed: the spec's text when the model is Gemini, the same words
+ * without a vendor's name for any other provider (an OpenAI-compatible server is not Gemini).
+ */
+export const chatApiError = (status: number, statusText: string, provider: string) => `${provider === "gemini" ? "Gemini" : "Model"} API error: ${status} ${statusText}`;
 export const reminderFailed = (status: number, statusText: string, body: string) => `Failed to create reminder: ${status} ${statusText} - ${body}`;
 export const searchHttpError = (status: number, statusText: string) => `Search error: ${status} ${statusText}`;
 export const searchException = (message: string) => `Search error: ${message}`;

@@ -10,3 +10,10 @@ export const errorResponseSchema = z.object({
   message: z.string().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/**
+ * A failure inside a server-sent event stream (its `error` event): the error body, plus the status a JSON reply
+ * would have had, since the HTTP status is already 200 once the stream has started.
+ */
+export const streamErrorSchema = errorResponseSchema.extend({ status: z.number().int(), statusText: z.string() });
+export type StreamError = z.infer<typeof streamErrorSchema>;

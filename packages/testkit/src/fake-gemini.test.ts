@@ -45,6 +45,15 @@ describe("fake Gemini server through the AI SDK", () => {
     expect(json.candidates[0].content.parts[0].functionCall).toEqual({ name: "searchDocuments", args: { query: "budget" } });
   });
 
+  it("ends a reply with a scripted finish reason, as Gemini does when a reply hits the length limit", async () => {
+    fake.script({ text: "A long answer that stops", finishReason: "MAX_TOKENS" }, { text: "Again, streamed", finishReason: "MAX_TOKENS" }, { text: "Done." });
+    const unstreamed = await generateText({ model: google()("gemini-2.0-flash"), prompt: "write a lot" });
+    expect([unstreamed.text, unstreamed.finishReason]).toEqual(["A long answer that stops", "length"]);
+    const streamed = streamText({ model: google()("gemini-2.0-flash"), prompt: "write a lot" });
+    expect([await streamed.text, await streamed.finishReason]).toEqual(["Again, streamed", "length"]);
+    expect((await generateText({ model: google()("gemini-2.0-flash"), prompt: "short" })).finishReason).toBe("stop");
+  });
+
   it("answers a scripted HTTP error", async () => {
     fake.script({ error: { status: 503, message: "overloaded" } });
     await expect(

@@ -15,6 +15,8 @@ export interface FakeReply {
   error?: { status: number; message: string };
   /** Wait this long before answering (before each streamed chunk for streams). */
   delayMs?: number;
+  /** The candidate's finishReason, as Gemini names it ("MAX_TOKENS": the reply hit the output length limit); default "STOP". */
+  finishReason?: "STOP" | "MAX_TOKENS" | "SAFETY" | "RECITATION" | "OTHER";
 }
 
 export interface RecordedRequest {
@@ -63,7 +65,7 @@ function lastUserText(body: any): string {
 function candidate(reply: FakeReply, parts: any[], withGrounding: boolean) {
   return {
     content: { role: "model", parts },
-    finishReason: "STOP",
+    finishReason: reply.finishReason ?? "STOP",
     index: 0,
     ...(withGrounding && reply.sources?.length
       ? {

@@ -1,12 +1,13 @@
-/** One server-sent event: its name and parsed JSON data. */
+/** One server-sent event: its name and parsed JSON data (undefined when the data is not JSON). */
 export interface StreamEvent {
   event: string;
   data: unknown;
 }
 
 /**
- * Reads a text/event-stream body event by event; data that is not JSON is skipped.
- * Events split across network chunks are joined before parsing.
+ * Reads a text/event-stream body event by event; an event whose data is not JSON comes with `data` undefined, so
+ * the reader of its protocol decides what a broken event means. Events split across network chunks are joined
+ * before parsing; a block without data (a comment, a keep-alive) is no event.
  */
 export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
   const reader = body.getReader();
@@ -44,6 +45,6 @@ function parseBlock(block: string): StreamEvent | null {
   try {
     return { event, data: JSON.parse(data.join("\n")) };
   } catch {
-    return null;
+    return { event, data: undefined };
   }
 }

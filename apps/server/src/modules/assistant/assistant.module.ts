@@ -13,6 +13,8 @@ import { createChatTurnService } from "./chat-turn.service.ts";
 import { createReminderTool } from "./tools/create-reminder-tool.ts";
 import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
+import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
+import { registerGeminiCompatRoutes } from "./gemini-compat/gemini-compat.routes.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 
@@ -23,7 +25,8 @@ export type ToolSource = (userId: number) => Promise<AssistantTool[]>;
 
 /**
  * The assistant: whole chat turns run on the server (POST /api/conversations/{id}/turn), with tools that call
- * the other modules' ports; the stateless model calls (/api/gemini/*) other clients may use; the model settings.
+ * the other modules' ports; web search; the model settings; and, fenced in gemini-compat/, the spec's stateless
+ * chat calls (/api/gemini/chat, /function-response) that other clients may use.
  */
 export function createAssistantModule(deps: {
   llm: LlmProvider | null;
@@ -57,6 +60,7 @@ export function createAssistantModule(deps: {
     register(app) {
       registerAssistantRoutes(app, { service });
       registerChatTurnRoutes(app, { chatTurns });
+      registerGeminiCompatRoutes(app, { service: createGeminiCompatService({ llm: deps.llm, resolveModel: service.resolveModel }) });
     },
   };
 }

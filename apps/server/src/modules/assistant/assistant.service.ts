@@ -1,21 +1,14 @@
-import type { ChatRequest, ChatResponse, FunctionResponseRequest, WebSearchResponse, WebSource } from "@sage/contracts/assistant";
+import type { WebSearchResponse, WebSource } from "@sage/contracts/assistant";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/assistant";
 import { AppError, badRequest } from "../../http/app-error.ts";
-import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmRequest } from "../../providers/llm/llm.ts";
+import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import { modelFailure, withModelTimeout as withTimeout } from "./model-call.ts";
-import { toLlmMessages, toLlmTools, withFunctionResult } from "./to-llm-input.ts";
 
 export const WEB_SEARCH_NOT_CONFIGURED_MESSAGE =
   "Web search is not configured. Use Gemini (GEMINI_API_KEY) for Google Search grounding, or set SAGE_SEARXNG_URL, " +
   "SAGE_TAVILY_API_KEY or SAGE_BRAVE_API_KEY, then restart SAGE.";
 const WEB_RESULTS = 5;
-
-export interface TurnOptions {
-  signal?: AbortSignal;
-  /** Called with each piece of reply text as the model produces it. */
-  onDelta?: (delta: string) => void;
-}
 
 export function createAssistantService(deps: { llm: LlmProvider | null; webSearch: WebSearchSetup }) {
   const { llm } = deps;
@@ -30,49 +23,12 @@ export function createAssistantService(deps: { llm: LlmProvider | null; webSearc
     return modelId;
   }
 
-  async function runTurn(request: LlmRequest, options: TurnOptions): Promise<ChatResponse> {
-    try {
-      const reply = await llm!.generate({ ...request, signal: withTimeout(options.signal), onText: options.onDelta });
-      return { response: reply.text, functionCalls: reply.toolCalls.map((call) => ({ name: call.name, args: call.args })) };
-    } catch (error) {
-      throw modelFailure(error);
-    }
-  }
-
-  function notConfiguredReply(options: TurnOptions): ChatResponse {
-    options.onDelta?.(LLM_NOT_CONFIGURED_MESSAGE);
-    return { response: LLM_NOT_CONFIGURED_MESSAGE, functionCalls: [] };
-  }
-
   function groundingText(sources: WebSource[]): string {
     return sources.map((source, index) => `${index + 1}. ${source.title}\n   ${source.url}`).join("\n");
   }
 
-  /** Checks a turn before any streaming starts: an allowed model and something to answer. */
-  function checkTurn(request: { model?: string; messages: ChatRequest["messages"] }) {
-    resolveModel(request.model);
-    if (!request.messages.some((message) => message.content.trim() !== "")) throw badRequest("Invalid body: messages: every message is empty");
-  }
-
   return {
     resolveModel,
-    checkTurn,
-
-    /** POST /api/gemini/chat: one model turn over the history; function calls are returned, not run. */
-    async chat(request: ChatRequest, options: TurnOptions = {}): Promise<ChatResponse> {
-      const modelId = resolveModel(request.model);
-      if (!modelId) return notConfiguredReply(options);
-      return runTurn({ modelId, messages: toLlmMessages(request.messages), system: request.systemInstruction, tools: toLlmTools(request.tools) }, options);
-    },
-
-    /** POST /api/gemini/function-response: the follow-up reply once the client ran the function. */
-    async functionResponse(request: FunctionResponseRequest, options: TurnOptions = {}): Promise<{ response: string }> {
-      const modelId = resolveModel(request.model);
-      if (!modelId) return { response: notConfiguredReply(options).response };
-      const messages = withFunctionResult(request.messages, request.functionResponse);
-      const { response } = await runTurn({ modelId, messages, system: request.systemInstruction, tools: toLlmTools(request.tools) }, options);
-      return { response };
-    },
 
     /** POST /api/gemini/web-search: Gemini grounding, or a search backend whose results the model summarises. */
     async webSearch(query: string, signal?: AbortSignal): Promise<WebSearchResponse> {

@@ -46,7 +46,7 @@ describe("POST /api/conversations/{id}/turn", () => {
     expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
     const received = events(response.body);
     expect(names(received)).toEqual(["user-message", "text-delta", "text-delta", "text-delta", "done"]);
-    expect(received[0]![1]).toMatchObject({ role: "user", content: "What is the answer?", conversationId });
+    expect(received[0]![1].message).toMatchObject({ role: "user", content: "What is the answer?", conversationId });
     expect(received.filter(([event]) => event === "text-delta").map(([, data]) => data.text)).toEqual(["The answer ", "is ", "forty-two."]);
     const done = received.at(-1)![1];
     expect(done.messages).toEqual([expect.objectContaining({ role: "model", content: "The answer is forty-two." })]);
@@ -162,7 +162,7 @@ describe("POST /api/conversations/{id}/turn", () => {
     await start();
     gemini.script({ error: { status: 500, message: "model exploded" } });
     const received = events((await turn("Words I do not want to lose")).body);
-    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502, statusText: "Bad Gateway", code: "model_error" });
+    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502, statusText: "Bad Gateway", code: "model_error", provider: "gemini" });
     expect(names(received).at(-1)).toBe("done");
     expect((await saved()).map((message) => message.content)).toEqual(["Words I do not want to lose", CHAT_TEXTS.modelFailed]);
     expect(CHAT_TEXTS.modelFailed).not.toContain("reminder");

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { turnRequestSchema } from "@sage/contracts/chat-turn";
+import { turnRequestSchema, type TurnEvent } from "@sage/contracts/chat-turn";
 import { idParamsSchema } from "@sage/contracts/common";
 import { replyWithEventStream } from "../../http/event-stream.ts";
 import { requireUser } from "../../http/session-guard.ts";
@@ -14,7 +14,7 @@ export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: 
     const { id } = parseInput(idParamsSchema, request.params, "path");
     const body = parseInput(turnRequestSchema, request.body, "body");
     const turn = await deps.chatTurns.prepare(user.id, id, body);
-    await replyWithEventStream(reply, (events) => deps.chatTurns.run(turn, events), logError, { lastEvent: "done" });
+    await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
     return reply;
   });
 }

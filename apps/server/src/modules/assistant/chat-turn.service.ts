@@ -1,11 +1,10 @@
-import type { WebSource } from "@sage/contracts/assistant";
-import { CHAT_TEXTS, emptyFollowUp, followUpException, followUpFailed, stepLimitReached, type TurnRequest } from "@sage/contracts/chat-turn";
-import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
+import { CHAT_TEXTS, emptyFollowUp, followUpException, followUpFailed, stepLimitReached, type TurnEvent, type TurnEventOf, type TurnRequest } from "@sage/contracts/chat-turn";
+import type { Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { AppError } from "../../http/app-error.ts";
-import { statusText } from "../../http/error-handler.ts";
-import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmReply, type LlmToolCall } from "../../providers/llm/llm.ts";
+import type { EventStreamWriter } from "../../http/event-stream.ts";
+import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmReply, type LlmRequest, type LlmToolCall } from "../../providers/llm/llm.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -15,15 +14,13 @@ import { sagePersona } from "./sage-persona.ts";
 import type { ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { turnHistory } from "./turn-history.ts";
+import { createTurnTranscript, type TurnTranscript } from "./turn-transcript.ts";
 
 /** Knowledge snippets given with every message (the chat context's limit). */
 const CONTEXT_SNIPPETS = 3;
 
-/** Where a turn writes its events; `signal` is aborted when the client goes away (Stop, a closed tab). */
-export interface TurnEvents {
-  send(event: string, data: unknown): void;
-  signal: AbortSignal;
-}
+/** Where a turn writes its events and failures; `signal` is aborted when the client goes away (Stop, a closed tab). */
+export type TurnEvents = EventStreamWriter<TurnEvent>;
 
 /** A turn checked before its stream starts: the conversation is the user's and the model is allowed. */
 export interface PreparedTurn {
@@ -34,17 +31,6 @@ export interface PreparedTurn {
   modelId: string | null;
   history: Message[];
 }
-
-/** A model message of the turn, saved when the turn ends (or is stopped). */
-interface Draft {
-  content: string;
-  citations: Citation[];
-  toolCalls: ToolCallRecord[];
-  /** The reply (1, 2 ...) that wrote it. */
-  step: number;
-}
-
-const sourcesList = (sources: readonly WebSource[]) => `\n\n**Sources:**\n${sources.map((source) => `- [${source.title}](${source.url})`).join("\n")}`;
 
 export interface ChatTurnDeps {
   llm: LlmProvider | null;
@@ -91,6 +77,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     return { off: new Set(["memory"]) };
   }
 
+  /** The model's reply for one step of the loop, streamed into the transcript. */
+  function modelReply(llm: LlmProvider, turn: PreparedTurn, request: Pick<LlmRequest, "system" | "messages" | "tools">, transcript: TurnTranscript, signal: AbortSignal) {
+    return llm.generate({ ...request, modelId: turn.modelId!, signal: withModelTimeout(signal), onText: transcript.streamText });
+  }
+
   return {
     async prepare(userId: number, conversationId: number, request: TurnRequest): Promise<PreparedTurn> {
       const modelId = deps.resolveModel(request.model);
@@ -98,134 +89,80 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       return { userId, conversationId, content: request.content, modelId, history };
     },
 
-    async run(turn: PreparedTurn, events: TurnEvents): Promise<{ messages: Message[] }> {
-      const { send, signal } = events;
+    /**
+     * The turn's loop: each step asks the model, and runs the first tool its reply calls, until a reply calls
+     * nothing or the step limit is reached. What the replies write is kept by the transcript; a model failure is
+     * sent as a typed failure (the stream's `error` event) and the transcript saves a fallback text.
+     */
+    async run(turn: PreparedTurn, events: TurnEvents): Promise<TurnEventOf<"done">> {
+      const { signal } = events;
       const { llm } = deps;
       if (!turn.modelId || !llm) {
-        send("notice", { text: LLM_NOT_CONFIGURED_MESSAGE });
-        return { messages: [] };
+        events.send({ type: "notice", text: LLM_NOT_CONFIGURED_MESSAGE });
+        return { type: "done", messages: [] };
       }
       const { userId, conversationId } = turn;
       const ledger = createCitationLedger();
       const context = ledger.cite(await gatherContext(turn));
       const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context }]);
-      send("user-message", userMessage);
-      if (signal.aborted) return { messages: [] };
+      events.send({ type: "user-message", message: userMessage });
+      if (signal.aborted) return { type: "done", messages: [] };
 
-      const drafts: Draft[] = [];
-      let streamed = ""; // the reply being streamed, not yet a draft
-      let streamStep = 0;
-      let waitingCalls: ToolCallRecord[] = []; // calls of replies that wrote no text: they go on the next message
-      let waitingSources: WebSource[] = [];
-      let saved: Message[] | undefined;
-
-      /** Text the model wrote: it takes the passages and web pages it drew on. */
-      function addModelText(text: string, step: number): Draft {
-        const draft: Draft = { content: text, citations: ledger.takeWaiting(), toolCalls: waitingCalls, step };
-        waitingCalls = [];
-        if (waitingSources.length > 0) {
-          draft.content += sourcesList(waitingSources);
-          waitingSources = [];
-        }
-        drafts.push(draft);
-        if (draft.citations.length > 0) send("citations", { items: draft.citations });
-        return draft;
-      }
-      /** A text of SAGE's own (a fallback); added to the previous reply's message when there is one. */
-      function addNote(text: string, step: number) {
-        const last = drafts.at(-1);
-        if (last && last.step >= step - 1) {
-          last.content = `${last.content}\n\n${text}`;
-          last.toolCalls.push(...waitingCalls);
-        } else drafts.push({ content: text, citations: [], toolCalls: waitingCalls, step });
-        waitingCalls = [];
-      }
-      function save(): Message[] {
-        if (saved) return saved;
-        if (streamed.trim()) addModelText(streamed, streamStep);
-        streamed = "";
-        const messages = drafts.map((draft) => ({ role: "model" as const, content: draft.content, citations: draft.citations, toolCalls: draft.toolCalls }));
-        saved = messages.length > 0 ? deps.conversations.appendMessages(userId, conversationId, messages) : [];
-        return saved;
-      }
-      // Stop: the partial answer is saved at once, before anything else can happen in this conversation.
-      const onAbort = () => {
+      const transcript = createTurnTranscript({
+        takeCitations: ledger.takeWaiting,
+        send: events.send,
+        append: (messages) => deps.conversations.appendMessages(userId, conversationId, messages),
+        signal,
+        log: deps.log,
+      });
+      const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
+      const { memory, off } = await gatherMemory(turn);
+      const system = sagePersona(now(), memory);
+      const tools = await deps.tools.forUser(userId, off);
+      let lastTool = "";
+      let reminderCreated = false;
+      for (;;) {
+        const step = transcript.beginReply();
+        let reply: LlmReply;
         try {
-          save();
+          reply = await modelReply(llm, turn, { system, messages, tools: tools.declarations }, transcript, signal);
         } catch (error) {
-          deps.log("could not save a stopped turn's answer", error);
+          if (signal.aborted) break;
+          const failure = modelFailure(error);
+          events.fail(failure, { provider: llm.provider });
+          transcript.failReply();
+          if (step === 1) transcript.note(CHAT_TEXTS.modelFailed);
+          else if (reminderCreated) transcript.note(CHAT_TEXTS.sendFailed);
+          else transcript.note(failure instanceof AppError ? followUpFailed(lastTool) : followUpException(lastTool));
+          break;
         }
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-
-      try {
-        const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
-        const { memory, off } = await gatherMemory(turn);
-        const system = sagePersona(now(), memory);
-        const tools = await deps.tools.forUser(userId, off);
-        let lastTool = "";
-        let reminderCreated = false;
-        for (let step = 1; ; step++) {
-          let reply: LlmReply;
-          streamed = "";
-          streamStep = step;
-          try {
-            reply = await llm.generate({
-              modelId: turn.modelId,
-              system,
-              messages,
-              tools: tools.declarations,
-              signal: withModelTimeout(signal),
-              onText: (text) => {
-                streamed += text;
-                send("text-delta", { text });
-              },
-            });
-          } catch (error) {
-            if (signal.aborted) return { messages: save() };
-            const failure = modelFailure(error);
-            const status = failure instanceof AppError ? failure.status : 500;
-            send("error", { error: (failure as Error).message, code: failure instanceof AppError ? failure.code : "internal", status, statusText: statusText(status) });
-            if (streamed.trim()) addModelText(streamed, step);
-            streamed = "";
-            if (step === 1) addNote(CHAT_TEXTS.modelFailed, step);
-            else if (reminderCreated) addNote(CHAT_TEXTS.sendFailed, step);
-            else addNote(failure instanceof AppError ? followUpFailed(lastTool) : followUpException(lastTool), step);
-            break;
-          }
-          streamed = "";
-          if (signal.aborted) return { messages: save() };
-          const call = reply.toolCalls[0];
-          const draft = reply.text.trim() ? addModelText(reply.text, step) : undefined;
-          if (!call) {
-            if (!draft) addNote(step === 1 ? CHAT_TEXTS.noResponse : emptyFollowUp(lastTool), step);
-            break;
-          }
-          if (step >= deps.maxToolSteps) {
-            addNote(stepLimitReached(deps.maxToolSteps), step);
-            break;
-          }
-          const callId = call.id || `call-${step}`;
-          send("tool-call", { id: callId, name: call.name, args: call.args });
-          const outcome = await runTool(tools, call, turn, { cite: ledger.cite, emit: send }, signal);
-          if (signal.aborted) return { messages: save() };
-          send("tool-result", { id: callId, name: call.name, result: outcome.result });
-          if (outcome.reminder) {
-            reminderCreated = true;
-            send("reminder-created", { reminder: outcome.reminder });
-          }
-          if (outcome.memory) send("memory-saved", { memory: outcome.memory });
-          if (outcome.sources?.length) waitingSources.push(...outcome.sources);
-          const record: ToolCallRecord = { id: callId, name: call.name, args: call.args, result: outcome.result };
-          if (draft) draft.toolCalls.push(record);
-          else waitingCalls.push(record);
-          messages.push({ role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] }, { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] });
-          lastTool = call.name;
+        if (signal.aborted) break;
+        const wrote = transcript.endReply(reply.text);
+        const call = reply.toolCalls[0];
+        if (!call) {
+          if (!wrote) transcript.note(step === 1 ? CHAT_TEXTS.noResponse : emptyFollowUp(lastTool));
+          break;
         }
-        return { messages: save() };
-      } finally {
-        signal.removeEventListener("abort", onAbort);
+        if (step >= deps.maxToolSteps) {
+          transcript.note(stepLimitReached(deps.maxToolSteps));
+          break;
+        }
+        const callId = call.id || `call-${step}`;
+        events.send({ type: "tool-call", id: callId, name: call.name, args: call.args });
+        const outcome = await runTool(tools, call, turn, { cite: ledger.cite, emit: events.send }, signal);
+        if (signal.aborted) break;
+        events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result });
+        if (outcome.reminder) {
+          reminderCreated = true;
+          events.send({ type: "reminder-created", reminder: outcome.reminder });
+        }
+        if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
+        if (outcome.sources?.length) transcript.addSources(outcome.sources);
+        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result });
+        messages.push({ role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] }, { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] });
+        lastTool = call.name;
       }
+      return { type: "done", messages: transcript.finish() };
     },
   };
 

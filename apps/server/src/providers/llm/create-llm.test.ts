@@ -36,6 +36,17 @@ describe("createLlm", () => {
     expect(pieces.length).toBeGreaterThan(1);
   });
 
+  it("says why a reply ended and what it used: a reply cut at the length limit is 'length', streamed or not", async () => {
+    const llm = createLlm(llmConfig({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: gemini.baseUrl }))!;
+    const messages = [{ role: "user" as const, content: "write a lot" }];
+    gemini.script({ text: "Cut here", finishReason: "MAX_TOKENS" }, { chunks: ["Cut ", "again"], finishReason: "MAX_TOKENS" }, { text: "Complete." });
+    const cut = await llm.generate({ messages });
+    expect(cut).toMatchObject({ text: "Cut here", finishReason: "length", usage: { inputTokens: 10, outputTokens: 10 } });
+    const streamedCut = await llm.generate({ messages, onText: () => {} });
+    expect(streamedCut).toMatchObject({ text: "Cut again", finishReason: "length", usage: { inputTokens: 10, outputTokens: 10 } });
+    expect((await llm.generate({ messages, onText: () => {} })).finishReason).toBe("stop");
+  });
+
   it("builds an OpenAI-compatible provider from its base URL", () => {
     const llm = createLlm(llmConfig({ SAGE_LLM_PROVIDER: "openai-compatible", SAGE_LLM_BASE_URL: "http://127.0.0.1:9/v1", SAGE_CHAT_MODEL: "llama3.2", SAGE_ALLOWED_MODELS: "qwen3" }))!;
     expect(llm.provider).toBe("openai-compatible");

@@ -1,7 +1,7 @@
-import type { LanguageModelV3Content, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { createLanguageModelLlm } from "./language-model-llm.ts";
-import type { LlmProvider } from "./llm.ts";
+import type { LlmFinishReason, LlmProvider } from "./llm.ts";
 
 /** One scripted model turn for the fake; with nothing scripted it echoes the last user text. */
 export interface FakeLlmReply {
@@ -9,6 +9,8 @@ export interface FakeLlmReply {
   functionCalls?: { name: string; args: Record<string, unknown> }[];
   /** Throw this instead of answering. */
   error?: Error;
+  /** Why the reply ended; by default "tool-calls" with calls, else "stop". */
+  finishReason?: LlmFinishReason;
 }
 
 export interface FakeLlm extends LlmProvider {
@@ -33,7 +35,7 @@ export function createFakeLlm(options: { modelId?: string; allowedModels?: strin
   const queue: FakeLlmReply[] = [];
   const prompts: unknown[] = [];
 
-  function next(prompt: LanguageModelV3Prompt): { content: LanguageModelV3Content[]; hasCalls: boolean } {
+  function next(prompt: LanguageModelV3Prompt): { content: LanguageModelV3Content[]; finishReason: LanguageModelV3FinishReason } {
     prompts.push(prompt);
     const reply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(prompt)}` };
     if (reply.error) throw reply.error;
@@ -43,18 +45,19 @@ export function createFakeLlm(options: { modelId?: string; allowedModels?: strin
       toolName: call.name,
       input: JSON.stringify(call.args),
     }));
-    return { content: [...(reply.text ? [{ type: "text" as const, text: reply.text }] : []), ...calls], hasCalls: calls.length > 0 };
+    const finishReason = { unified: reply.finishReason ?? (calls.length > 0 ? "tool-calls" : "stop"), raw: undefined };
+    return { content: [...(reply.text ? [{ type: "text" as const, text: reply.text }] : []), ...calls], finishReason };
   }
 
   const model = new MockLanguageModelV3({
     provider: "fake",
     modelId,
     doGenerate: async ({ prompt }) => {
-      const { content, hasCalls } = next(prompt);
-      return { content, finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage, warnings: [] };
+      const { content, finishReason } = next(prompt);
+      return { content, finishReason, usage, warnings: [] };
     },
     doStream: async ({ prompt }) => {
-      const { content, hasCalls } = next(prompt);
+      const { content, finishReason } = next(prompt);
       const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
       for (const item of content) {
         if (item.type === "text") {
@@ -63,7 +66,7 @@ export function createFakeLlm(options: { modelId?: string; allowedModels?: strin
           parts.push({ type: "text-end", id: "t" });
         } else parts.push(item as LanguageModelV3StreamPart);
       }
-      parts.push({ type: "finish", finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage });
+      parts.push({ type: "finish", finishReason, usage });
       return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
     },
   });

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { APICallError, generateText, jsonSchema, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
-import { ProviderError, type LlmMessage, type LlmProvider, type LlmReply, type LlmRequest, type LlmTool, type LlmToolCall } from "./llm.ts";
+import { ProviderError, type LlmFinishReason, type LlmMessage, type LlmProvider, type LlmReply, type LlmRequest, type LlmTool, type LlmToolCall, type LlmUsage } from "./llm.ts";
 
 export interface LanguageModelLlmOptions {
   provider: LlmProvider["provider"];
@@ -36,7 +36,12 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
           maxRetries: 0,
           abortSignal: request.signal,
         });
-        return { text: result.text, toolCalls: result.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: asArgs(call.input) })) };
+        return {
+          text: result.text,
+          toolCalls: result.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: asArgs(call.input) })),
+          finishReason: result.finishReason,
+          usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+        };
       } catch (error) {
         throw failure(error);
       }
@@ -156,6 +161,9 @@ async function streamReply(model: LanguageModelV3, request: LlmRequest, onText: 
   });
   let text = "";
   const toolCalls: LlmToolCall[] = [];
+  // A stream that ends without a finish part was cut short by the vendor.
+  let finishReason: LlmFinishReason = "other";
+  let usage: LlmUsage = { inputTokens: undefined, outputTokens: undefined };
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -166,10 +174,13 @@ async function streamReply(model: LanguageModelV3, request: LlmRequest, onText: 
         text += part.delta;
         onText(part.delta);
       } else if (part.type === "tool-call") toolCalls.push({ id: part.toolCallId, name: part.toolName, args: parseArgs(part.input) });
-      else if (part.type === "error") throw part.error;
+      else if (part.type === "finish") {
+        finishReason = part.finishReason.unified;
+        usage = { inputTokens: part.usage.inputTokens.total, outputTokens: part.usage.outputTokens.total };
+      } else if (part.type === "error") throw part.error;
     }
   } finally {
     reader.releaseLock();
   }
-  return { text, toolCalls };
+  return { text, toolCalls, finishReason, usage };
 }

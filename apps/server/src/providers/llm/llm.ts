@@ -49,9 +49,23 @@ export interface LlmRequest {
   onText?: (delta: string) => void;
 }
 
+/**
+ * Why the model stopped: it was done (`stop`), called a tool (`tool-calls`), reached its output length limit
+ * (`length`: the text is cut), was stopped by the vendor's content filter, or for another reason.
+ */
+export type LlmFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other";
+
+/** Tokens the reply took, as the vendor counted them (undefined when it did not say). */
+export interface LlmUsage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+}
+
 export interface LlmReply {
   text: string;
   toolCalls: LlmToolCall[];
+  finishReason: LlmFinishReason;
+  usage: LlmUsage;
 }
 
 export interface GroundedAnswer {

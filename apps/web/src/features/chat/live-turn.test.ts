@@ -1,7 +1,7 @@
 import type { Citation } from "@sage/contracts/conversations";
 import { describe, expect, it } from "vitest";
 import type { TurnEvent } from "./api/run-turn";
-import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure } from "./live-turn";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText } from "./live-turn";
 
 const citation = (n: number): Citation => ({ n, fileId: n, filename: `file-${n}.pdf`, source: `file-${n}.pdf/page ${n}`, score: 0.5, content: `passage ${n}` });
 const play = (...events: TurnEvent[]) => events.reduce(applyTurnEvent, EMPTY_LIVE_TURN).messages;
@@ -39,5 +39,18 @@ describe("toolFailure", () => {
     expect(toolFailure({ success: true, reminder: {} })).toBeUndefined();
     expect(toolFailure({ results: [], message: "No relevant documents found for this query." })).toBeUndefined();
     expect(toolFailure(null)).toBeUndefined();
+  });
+});
+
+describe("turnFailureText", () => {
+  const failure = { type: "error" as const, error: "The model request failed (500): model exploded", code: "model_error", status: 502, statusText: "Bad Gateway" };
+
+  it("names the provider whose call failed: the spec's text for Gemini, no vendor's name for another", () => {
+    expect(turnFailureText({ ...failure, provider: "gemini" })).toBe("Gemini API error: 502 Bad Gateway");
+    expect(turnFailureText({ ...failure, provider: "openai-compatible" })).toBe("Model API error: 502 Bad Gateway");
+  });
+
+  it("says what went wrong when the failure was not the model's", () => {
+    expect(turnFailureText({ ...failure, error: "Internal server error", code: "internal", status: 500, statusText: "Internal Server Error" })).toBe("Internal server error");
   });
 });

@@ -1,3 +1,4 @@
+import { chatApiError, type TurnEventOf } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { TurnEvent } from "./api/run-turn";
 
@@ -41,4 +42,12 @@ export function toolFailure(result: unknown): string | undefined {
   if (!result || typeof result !== "object") return undefined;
   const { success, error } = result as { success?: unknown; error?: unknown };
   return success === false && typeof error === "string" && error ? error : undefined;
+}
+
+/**
+ * What the chat says about a failed turn: a failed model call names its provider ('Gemini API error: 502 Bad
+ * Gateway', the spec's text, or 'Model API error: ...' for another provider); any other failure says what it was.
+ */
+export function turnFailureText(event: TurnEventOf<"error">): string {
+  return event.provider ? chatApiError(event.status, event.statusText, event.provider) : event.error;
 }

@@ -1,3 +1,4 @@
+import type { TurnEventOf } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
@@ -15,8 +16,11 @@ export interface ToolContext {
   /** Numbers document passages for this turn, so the model can cite them as [n] and the answer shows them. */
   cite(results: readonly SearchResult[]): Citation[];
   /** Sends an event on the turn's stream (approval-required, while a run waits for the user). */
-  emit(event: string, data: unknown): void;
+  emit(event: ToolEvent): void;
 }
+
+/** The turn's events a tool run may send itself. */
+export type ToolEvent = TurnEventOf<"approval-required">;
 
 /** What a tool run produced. */
 export interface ToolOutcome {

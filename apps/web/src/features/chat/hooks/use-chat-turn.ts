@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CHAT_TEXTS, chatApiError } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
 import type { Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
@@ -9,7 +9,7 @@ import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
-import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, type LiveTurn } from "../live-turn";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, type LiveTurn } from "../live-turn";
 
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
@@ -54,8 +54,14 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     let userSaved = false;
     let finished = false;
     let toolRan = false;
+    // An event this client could not read: what it showed may differ from what the server saved.
+    let unsure = false;
     try {
       for await (const event of runTurn(conversationId, { content, model: model() }, controller.signal)) {
+        if (event.type === "unreadable") {
+          unsure = true;
+          continue;
+        }
         turn = applyTurnEvent(turn, event);
         setLive(turn);
         if (event.type === "user-message") {
@@ -81,8 +87,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "error") {
           // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
           if (toolRan) continue;
-          const description = event.status && event.statusText ? chatApiError(event.status, event.statusText) : event.error;
-          toastError({ description });
+          toastError({ description: turnFailureText(event) });
         } else if (event.type === "done") {
           finished = true;
           addMessages(event.messages);
@@ -93,6 +98,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         toastError({ error, fallback: CHAT_TEXTS.unknownError });
       }
     } finally {
+      if (finished && unsure) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
       if (!finished) {
         // Stopped or cut off: keep what was shown (the server saved it too); read the list again when unsure.
         const shown = turn.messages.filter((message) => message.content.trim() !== "");
@@ -108,7 +114,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       setPendingUser(null);
       setSending(false);
     }
-    return { nothingSaved: !userSaved && !controller.signal.aborted };
+    return { nothingSaved: !userSaved && !unsure && !controller.signal.aborted };
   }
 
   const forgetShown = (id: number) => setRemembered((list) => list.filter((memory) => memory.id !== id));

@@ -1,8 +1,8 @@
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, expect, it, vi } from "vitest";
-import { createLanguageModelLlm } from "../../providers/llm/language-model-llm.ts";
-import { createProviders } from "../../providers/registry.ts";
-import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { createLanguageModelLlm } from "../../../providers/llm/language-model-llm.ts";
+import { createProviders } from "../../../providers/registry.ts";
+import { createTestApp, type TestApp } from "../../../test/test-app.ts";
 
 let t: TestApp | undefined;
 afterEach(async () => t?.close());

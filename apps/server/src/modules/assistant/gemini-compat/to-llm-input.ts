@@ -1,5 +1,5 @@
-import type { ChatHistoryMessage, FunctionParameters, Tools } from "@sage/contracts/assistant";
-import type { JsonSchema, LlmMessage, LlmTool } from "../../providers/llm/llm.ts";
+import type { ChatHistoryMessage, FunctionParameters, Tools } from "@sage/contracts/gemini-compat";
+import type { JsonSchema, LlmMessage, LlmTool } from "../../../providers/llm/llm.ts";
 
 /** Gemini-style parameters (type "OBJECT", "STRING" ...) as standard JSON Schema. */
 export function toJsonSchema(parameters: FunctionParameters | undefined): JsonSchema {
