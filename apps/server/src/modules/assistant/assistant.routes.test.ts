@@ -50,8 +50,8 @@ function events(body: string): [string, any][] {
     .split("\n\n")
     .filter(Boolean)
     .map((block) => {
-      const event = /^event: (.*)$/m.exec(block)![1];
-      return [event, JSON.parse(/^data: (.*)$/m.exec(block)![1])];
+      const event = /^event: (.*)$/m.exec(block)![1]!;
+      return [event, JSON.parse(/^data: (.*)$/m.exec(block)![1]!)];
     });
 }
 
@@ -121,8 +121,8 @@ describe("POST /api/gemini/chat", () => {
     gemini.script({ error: { status: 429, message: "quota" } });
     const received = events((await post("/api/gemini/chat", { messages: history, stream: true })).body);
     expect(received).toHaveLength(1);
-    expect(received[0][0]).toBe("error");
-    expect(received[0][1]).toMatchObject({ status: 502, statusText: "Bad Gateway" });
+    expect(received[0]![0]).toBe("error");
+    expect(received[0]![1]).toMatchObject({ status: 502, statusText: "Bad Gateway" });
   });
 
   it("rejects malformed bodies with a 400", async () => {
