@@ -19,6 +19,35 @@ const serverModules = foldersIn("apps/server/src/modules");
 const webFeatures = foldersIn("apps/web/src/features");
 const testFiles = ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.spec.ts", "**/test/**", "**/*-test-helpers.ts", "**/testkit/**", "apps/server/src/reliability/**"];
 
+/**
+ * Who may import what: production code only its own package's dependencies; tests, fixture builders, e2e, bench,
+ * scripts and tool configs also the devDependencies (their package's and the root's, where vitest and friends live).
+ */
+const devDependencyFiles = [
+  ...testFiles,
+  "**/test-*.ts",
+  "**/test-fixtures/**",
+  "e2e/**",
+  "bench/**",
+  "scripts/**",
+  "apps/*/scripts/**",
+  "apps/server/build.mjs",
+  "**/*.config.{ts,mjs,js}",
+];
+const ownDependenciesOnly = (...packageDirs) => ({
+  "import-x/no-extraneous-dependencies": [
+    "error",
+    {
+      packageDir: [...new Set([...packageDirs.map((dir) => path.join(root, dir)), root])],
+      devDependencies: devDependencyFiles,
+      optionalDependencies: false,
+      peerDependencies: false,
+      includeTypes: true,
+    },
+  ],
+});
+const workspaces = ["apps/server", "apps/web", "packages/contracts", "packages/testkit"];
+
 /** Raw SQL (better-sqlite3) is the store's and the search index's; everything else builds queries with Kysely. */
 const rawSqlMessage = "Raw SQL lives in store/ and modules/retrieval/index/ only; build queries with Kysely (store.db, or store.prepare for synchronous ones).";
 const rawSqlFiles = [
@@ -57,6 +86,10 @@ export default tseslint.config(
       "check-file/folder-naming-convention": ["error", { "{apps,packages,e2e,bench}/**/": "KEBAB_CASE" }],
     },
   },
+  { rules: ownDependenciesOnly(".") },
+  ...workspaces.map((workspace) => ({ files: [`${workspace}/**/*.{ts,tsx,mjs,js}`], rules: ownDependenciesOnly(workspace) })),
+  // The benchmarks drive the server's own code and stores, so they may use the server's dependencies too.
+  { files: ["bench/**"], rules: ownDependenciesOnly(".", "apps/server") },
   {
     // Tests may reach into a value's shape with `any` where the assertion is about that shape.
     files: testFiles,

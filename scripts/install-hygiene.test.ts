@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
@@ -30,5 +30,24 @@ describe("npm install", () => {
     const result = spawnSync("npm", ["config", "list", "--location=project"], { cwd: root, encoding: "utf8" });
     expect(result.status).toBe(0);
     expect(result.stderr).not.toMatch(/Unknown project config/);
+  });
+
+  it("pins every dependency to an exact, caret or tilde range, so a fresh install cannot jump a major version", () => {
+    // Workspace packages (@sage/*) are the project's own and stay on "*".
+    const workspaces = (manifest.workspaces as string[]).flatMap((glob) => {
+      const parent = glob.replace(/\/\*$/, "");
+      return readdirSync(path.join(root, parent)).map((name) => `${parent}/${name}`);
+    });
+    const loose = ["", ...workspaces]
+      .filter((dir) => existsSync(path.join(root, dir, "package.json")))
+      .flatMap((dir) => {
+        const pkg = JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"));
+        return ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"].flatMap((field) =>
+          Object.entries((pkg[field] ?? {}) as Record<string, string>)
+            .filter(([name, range]) => !name.startsWith("@sage/") && !/^[~^]?\d+\.\d+\.\d+(-[\w.]+)?$/.test(range))
+            .map(([name, range]) => `${dir || "."}/package.json ${field} ${name}: ${range}`),
+        );
+      });
+    expect(loose).toEqual([]);
   });
 });

@@ -60,6 +60,22 @@ describe("the lint rules reject", () => {
     expect(await rulesBroken("apps/web/src/components/ui/toast-error.ts", 'export const x = { variant: "destructive" };\n')).toEqual([]);
   });
 
+  it("production code importing a devDependency or another package's dependency, but not test fixtures doing so", async () => {
+    const devOnly = 'import { Document } from "docx";\nexport const x = Document;\n';
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", devOnly)).toContain("import-x/no-extraneous-dependencies");
+    expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import Fastify from "fastify";\nexport const x = Fastify;\n')).toContain(
+      "import-x/no-extraneous-dependencies",
+    );
+    expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import type { Plugin } from "vite";\nexport type X = Plugin;\n')).toContain(
+      "import-x/no-extraneous-dependencies",
+    );
+    // Fixture builders may sit beside the code (test-*.ts) or in a test/ or test-fixtures/ folder.
+    for (const fixture of ["apps/server/src/modules/knowledge/ingestion/test-probe.ts", "apps/server/src/documents/test/probe.ts", "apps/server/src/documents/test-fixtures/probe.ts"]) {
+      expect(await rulesBroken(fixture, devOnly)).toEqual([]);
+    }
+    expect(await rulesBroken("apps/server/src/probe.test.ts", 'import { it } from "vitest";\nexport const x = it;\n')).toEqual([]);
+  });
+
   it("a file name that is not kebab-case", async () => {
     expect(await rulesBroken("apps/web/src/lib/apiHelper.ts", "export const x = 1;\n")).toContain("check-file/filename-naming-convention");
   });

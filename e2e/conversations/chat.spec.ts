@@ -61,8 +61,8 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
   const requests = await fakeGemini.requests();
   const chat = requests.filter((request) => request.action === "streamGenerateContent");
   expect(chat).toHaveLength(1);
-  expect(chat[0].body.systemInstruction.parts[0].text).toContain("SAGE");
-  expect(chat[0].body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual([
+  expect(chat[0]!.body.systemInstruction.parts[0].text).toContain("SAGE");
+  expect(chat[0]!.body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual([
     "createReminder",
     "searchDocuments",
     "performWebSearch",

@@ -42,7 +42,7 @@ test.describe("Content-Security-Policy", () => {
       ["/test-gemini", "Vector-Augmented Model Test"],
       ["/web-search-test", "Web Search Test"],
       ["/conversations", "My Conversations"],
-    ]) {
+    ] as const) {
       const response = await page.goto(path);
       expect(response!.headers()["content-security-policy"], path).toBe(policy);
       await expect(page.getByRole("heading", { name: heading })).toBeVisible();

@@ -55,7 +55,7 @@ test("creates a reminder from the sheet; the server's messages are shown when ti
     ["This Week (0)", "No reminders for this week"],
     ["This Month (0)", "No reminders for this month"],
     ["Overdue (0)", "No overdue reminders"],
-  ]) {
+  ] as const) {
     await sheet(page).getByRole("tab", { name: tab }).click();
     await expect(sheet(page).getByText(empty)).toBeVisible();
   }

@@ -23,7 +23,7 @@ export function coveringElement(page: Page, selector: string): Promise<string | 
     const element = document.querySelector(target);
     if (!element) return `${target} is missing`;
     const rect = element.getBoundingClientRect();
-    for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]]) {
+    for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]] as const) {
       const hit = document.elementFromPoint(rect.left + rect.width * fx, rect.top + rect.height * fy);
       if (hit && !element.contains(hit) && !hit.contains(element)) return `${hit.tagName.toLowerCase()} "${(hit.textContent ?? "").trim().slice(0, 60)}"`;
     }
@@ -98,7 +98,7 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
   const samplePoints = (box: { left: number; top: number; right: number; bottom: number }) => {
     const width = box.right - box.left;
     const height = box.bottom - box.top;
-    return [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]].map(([fx, fy]) => [box.left + width * fx, box.top + height * fy] as const);
+    return ([[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]] as const).map(([fx, fy]) => [box.left + width * fx, box.top + height * fy] as const);
   };
   /** The element on top at a point, unless it belongs to the element itself, an ancestor, or its label. */
   const coveredBy = (element: Element, x: number, y: number): Element | null => {

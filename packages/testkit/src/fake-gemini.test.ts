@@ -18,7 +18,7 @@ describe("fake Gemini server through the AI SDK", () => {
     const result = await generateText({ model: google()("gemini-2.0-flash"), prompt: "Hi there" });
     expect(result.text).toBe("Hello from the fake");
     expect(fake.requests[0]).toMatchObject({ model: "gemini-2.0-flash", action: "generateContent", apiKey: "test-key" });
-    expect(JSON.stringify(fake.requests[0].body.contents)).toContain("Hi there");
+    expect(JSON.stringify(fake.requests[0]!.body.contents)).toContain("Hi there");
   });
 
   it("echoes the user text when nothing is scripted", async () => {
@@ -66,8 +66,9 @@ describe("fake Gemini server through the AI SDK", () => {
       model: google().textEmbeddingModel("gemini-embedding-001"),
       values: ["budget forecast for the quarter", "the quarter budget forecast", "penguins swim"],
     });
-    const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
+    const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+    expect(embeddings).toHaveLength(3);
     expect(embeddings[0]).toEqual(fakeEmbedding("budget forecast for the quarter"));
-    expect(dot(embeddings[0], embeddings[1])).toBeGreaterThan(dot(embeddings[0], embeddings[2]));
+    expect(dot(embeddings[0]!, embeddings[1]!)).toBeGreaterThan(dot(embeddings[0]!, embeddings[2]!));
   });
 });

@@ -47,7 +47,8 @@ export function fakeEmbedding(text: string, dimensions = 768): number[] {
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     const digest = createHash("sha1").update(word).digest();
     const index = digest.readUInt32BE(0) % dimensions;
-    vector[index] += digest[4] & 1 ? 1 : -1;
+    // A SHA-1 digest has 20 bytes, and index < dimensions, the length of the filled vector.
+    vector[index]! += digest[4]! & 1 ? 1 : -1;
   }
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
@@ -119,7 +120,9 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     if (!match || request.method !== "POST") {
       return send(response, 404, { error: { code: 404, message: `Unknown route ${url.pathname}`, status: "NOT_FOUND" } });
     }
-    const [, model, action] = match;
+    // Both groups are mandatory in the pattern, so a match has them.
+    const model = match[1]!;
+    const action = match[2]!;
     const apiKey = (request.headers["x-goog-api-key"] as string | undefined) ?? url.searchParams.get("key") ?? undefined;
     requests.push({ method: request.method, path: url.pathname, model, action, apiKey, body });
 

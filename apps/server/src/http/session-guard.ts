@@ -18,7 +18,8 @@ declare module "fastify" {
 /** Routes reachable without a session: `${method} ${url-without-query}`. */
 const PUBLIC_ROUTES = new Set(["POST /api/auth/login", "GET /api/health", "HEAD /api/health"]);
 
-const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
+// split always yields at least one piece, the whole string when there is no "?".
+const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0]!;
 
 /** The signed-in user of a request that passed the guard. */
 export function requireUser(request: FastifyRequest): User {

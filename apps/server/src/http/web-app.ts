@@ -29,7 +29,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string) {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split("?", 1)[0];
+    const pathname = request.url.split("?", 1)[0]!; // split always yields at least one piece
     if (pathname.startsWith("/api/") || pathname === "/api" || !["GET", "HEAD"].includes(request.method)) {
       return reply.status(404).send({ error: `Route ${request.method} ${pathname} not found`, code: "not_found" });
     }

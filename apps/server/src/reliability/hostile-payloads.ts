@@ -53,14 +53,14 @@ export const HOSTILE_FORMS: Array<{ label: string; body: (filename: string) => B
 const nested = (open: string, inner: string, close: string) => open.repeat(1000) + inner + close.repeat(1000);
 
 /** JSON bodies nested 1,000 levels deep; the first is ~10 KB of tool parameters for /api/gemini/chat. */
-export const DEEP_JSON_BODIES: Record<string, string> = {
+export const DEEP_JSON_BODIES = {
   "tools of a chat turn": JSON.stringify({ messages: [{ role: "user", content: "Hello" }], tools: [{ functionDeclarations: [{ name: "deep", parameters: "PARAMETERS" }] }] }).replace(
     '"PARAMETERS"',
     nested('{"items":', "{}", "}"),
   ),
   arrays: nested("[", "1", "]"),
   objects: `{"name":${nested('{"a":', "1", "}")}}`,
-};
+} satisfies Record<string, string>;
 export const DEEP_JSON_ERROR = "Request body is nested too deeply (more than 64 levels)";
 
 export interface HostileRequest {

@@ -85,7 +85,7 @@ describe("every /api route under hostile input", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(paramValue, { minLength: paramNames.length, maxLength: paramNames.length }), query, body, async (params, queryRecord, requestBody) => {
           let url = route.url;
-          paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]))));
+          paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]!))));
           const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
           await t.jobs.idle();
           const before = totalChanges();

@@ -28,14 +28,14 @@ describe("web search backends", () => {
       { title: "A", url: "https://a.example/", snippet: "alpha" },
       { title: "B", url: "http://b.example/", snippet: "beta" },
     ]);
-    expect(calls[0].url).toBe("http://searx.local/search?q=q+w&format=json");
+    expect(calls[0]!.url).toBe("http://searx.local/search?q=q+w&format=json");
   });
 
   it("Tavily posts the query with a bearer key", async () => {
     const { calls, fetchImpl } = stubFetch({ results: [{ title: "T", url: "https://t.example/", content: "tee" }] });
     expect(await createTavilySearch({ apiKey: "tv-key", fetch: fetchImpl }).search("q", { limit: 5 })).toEqual([{ title: "T", url: "https://t.example/", snippet: "tee" }]);
-    expect((calls[0].init.headers as Record<string, string>).authorization).toBe("Bearer tv-key");
-    expect(JSON.parse(String(calls[0].init.body))).toEqual({ query: "q", max_results: 5 });
+    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Bearer tv-key");
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ query: "q", max_results: 5 });
   });
 
   it("Brave reads web.results and reports HTTP failures clearly", async () => {
