@@ -61,6 +61,45 @@ const rawSqlFiles = [
 /** Vendor SDKs: model, embedding and search vendors are reached only through providers/. */
 const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node"];
 
+/** The server's boundaries (decision 008; documents/ by decision 025). */
+const serverZones = [
+  // Infrastructure knows nothing of the features built on it.
+  ...["http", "store", "providers", "jobs"].map((layer) => ({
+    target: `./apps/server/src/${layer}`,
+    from: "./apps/server/src/modules",
+    message: `${layer}/ is infrastructure: it must not import from modules/.`,
+  })),
+  // Document reading serves every module and knows none: modules use it through its face, documents.ts.
+  {
+    target: "./apps/server/src/documents",
+    from: "./apps/server/src/modules",
+    message: "documents/ reads untrusted documents for any module: it must not import from modules/.",
+  },
+  {
+    target: "./apps/server/src/modules",
+    from: "./apps/server/src/documents",
+    except: ["./documents.ts", "./test"],
+    message: "modules/ use documents/ only through documents/documents.ts (tests also through its fixtures in documents/test/).",
+  },
+  // A module uses another only through its face, <name>.module.ts; everything else is its own.
+  ...serverModules.flatMap((module) =>
+    serverModules
+      .filter((other) => other !== module)
+      .map((other) => ({
+        target: `./apps/server/src/modules/${module}`,
+        from: `./apps/server/src/modules/${other}`,
+        except: [`./${other}.module.ts`],
+        message: `modules/${module} may use modules/${other} only through ${other}.module.ts (or a port passed in).`,
+      })),
+  ),
+  // Only the composition root (app.ts, main.ts) wires modules together.
+  {
+    target: "./apps/server/src/modules",
+    from: ["./apps/server/src/app.ts", "./apps/server/src/main.ts"],
+    message: "Modules take what they need as arguments; they never import the composition root.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
   js.configs.recommended,
@@ -126,34 +165,19 @@ export default tseslint.config(
   },
   {
     files: ["apps/server/src/**/*.ts"],
+    rules: { "import-x/no-restricted-paths": ["error", { zones: serverZones }] },
+  },
+  {
+    // Test fixtures (builders of documents, apps, clients; they may use devDependencies) stay out of the server.
+    files: ["apps/server/src/**/*.ts"],
+    ignores: testFiles,
     rules: {
       "import-x/no-restricted-paths": [
         "error",
         {
           zones: [
-            // Infrastructure knows nothing of the features built on it.
-            ...["http", "store", "providers", "jobs"].map((layer) => ({
-              target: `./apps/server/src/${layer}`,
-              from: "./apps/server/src/modules",
-              message: `${layer}/ is infrastructure: it must not import from modules/.`,
-            })),
-            // A module uses another only through its face, <name>.module.ts; everything else is its own.
-            ...serverModules.flatMap((module) =>
-              serverModules
-                .filter((other) => other !== module)
-                .map((other) => ({
-                  target: `./apps/server/src/modules/${module}`,
-                  from: `./apps/server/src/modules/${other}`,
-                  except: [`./${other}.module.ts`],
-                  message: `modules/${module} may use modules/${other} only through ${other}.module.ts (or a port passed in).`,
-                })),
-            ),
-            // Only the composition root (app.ts, main.ts) wires modules together.
-            {
-              target: "./apps/server/src/modules",
-              from: ["./apps/server/src/app.ts", "./apps/server/src/main.ts"],
-              message: "Modules take what they need as arguments; they never import the composition root.",
-            },
+            ...serverZones,
+            { target: "./apps/server/src", from: "./apps/server/src/**/test/**", message: "test/ folders hold test fixtures: the server never imports them." },
           ],
         },
       ],

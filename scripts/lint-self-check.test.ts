@@ -45,6 +45,21 @@ describe("the lint rules reject", () => {
     );
   });
 
+  it("document reading importing a module, and a module reaching past the documents face", async () => {
+    const moduleImport = 'import type { KnowledgeModule } from "../modules/knowledge/knowledge.module.ts";\nexport type X = KnowledgeModule;\n';
+    expect(await rulesBroken("apps/server/src/documents/probe.ts", moduleImport)).toContain("import-x/no-restricted-paths");
+    const internal = 'import { createConversionPool } from "../../documents/conversion-pool.ts";\nexport const x = createConversionPool;\n';
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", internal)).toContain("import-x/no-restricted-paths");
+    const face = 'import { createDocumentReader } from "../../documents/documents.ts";\nexport const x = createDocumentReader;\n';
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", face)).toEqual([]);
+  });
+
+  it("server code importing a test fixture, which a test may", async () => {
+    const fixture = 'import { makePdf } from "../../documents/test/test-documents.ts";\nexport const x = makePdf;\n';
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", fixture)).toContain("import-x/no-restricted-paths");
+    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.test.ts", fixture)).toEqual([]);
+  });
+
   it("a vendor SDK, raw SQL or process.env outside their places", async () => {
     const module = "apps/server/src/modules/assistant/probe.ts";
     expect(await rulesBroken(module, 'import { generateText } from "ai";\nexport const x = generateText;\n')).toContain("no-restricted-imports");

@@ -1,6 +1,7 @@
 // Bundles the server with the TypeScript-only @sage/* packages and its pure-JS dependencies into dist/: start-up
 // then reads a few files instead of resolving and loading about a thousand modules (cold start, docs/benchmarks.md).
-import { cpSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { build } from "esbuild";
 
 // Left to Node at run time: native addons, packages that read their own files or start workers from them, parsers
@@ -39,16 +40,19 @@ const EXTERNAL = [
   "cookie",
 ];
 
+// Every child process and worker thread the server starts is an entry of its own, src/**/<name>.entry.ts, built into
+// dist/<name>.js, where src/entry-point.ts finds it (and, run from source, builds the same files on first use).
+const entries = {};
+for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
+  if (!file.endsWith(".entry.ts") || file.split(path.sep).includes("test")) continue;
+  const name = path.basename(file, ".entry.ts");
+  if (entries[name]) throw new Error(`Two entries are named ${name}: ${entries[name]} and src/${file}`);
+  entries[name] = `src/${file}`;
+}
+
 rmSync("dist", { recursive: true, force: true });
 await build({
-  // The conversion process is its own entry: the server starts it to read uploaded documents (conversion-pool.ts).
-  // So is the thread that calls remote embedders (embedder-in-thread.ts).
-  entryPoints: {
-    main: "src/main.ts",
-    cli: "src/cli.ts",
-    "conversion-process": "src/documents/conversion-process.ts",
-    "embedder-thread": "src/providers/embedder/embedder-thread.ts",
-  },
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts", ...entries },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -62,4 +66,4 @@ await build({
   logLevel: "warning",
 });
 cpSync("src/store/migrations", "dist/migrations", { recursive: true });
-console.log("server built: apps/server/dist/main.js, dist/cli.js");
+console.log(`server built: apps/server/dist/main.js, dist/cli.js and ${Object.keys(entries).length} process and thread entries`);

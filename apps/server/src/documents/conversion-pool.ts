@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { forkEntry } from "../entry-point.ts";
 import type { Chunk } from "./chunker.ts";
 import { decodeChunks } from "./chunk-wire.ts";
-import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.ts";
+import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.entry.ts";
 import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
@@ -76,15 +76,6 @@ function residentMb(pid: number): number {
 
 const withoutUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 
-/** The conversion process's entry: the built file beside this one, or the TypeScript source under tsx (dev, tests). */
-function processEntry(): { file: string; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith(".ts");
-  return {
-    file: fileURLToPath(new URL(fromSource ? "./conversion-process.ts" : "./conversion-process.js", import.meta.url)),
-    execArgv: fromSource ? ["--import", "tsx"] : [],
-  };
-}
-
 /**
  * Untrusted documents are read in separate processes, never in the server: each conversion runs in a process with
  * a heap cap, a resident-memory watchdog and a time limit, and whatever goes wrong there (a zip bomb, a parser
@@ -92,7 +83,6 @@ function processEntry(): { file: string; execArgv: string[] } {
  * Processes are reused for the next document and exit when idle.
  */
 export function createConversionPool(options: ConversionPoolOptions): ConversionPool {
-  const entry = processEntry();
   const slots = new Set<Slot>();
   const idle: Slot[] = [];
   const waiting: Array<{ resolve(slot: Slot): void; reject(error: Error): void }> = [];
@@ -101,12 +91,18 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
 
   function start(): Promise<Slot> {
     const heapMb = Math.max(64, Math.floor(options.memoryMb * 0.75));
-    const child = fork(entry.file, [], {
-      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
-      serialization: "advanced",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      env: options.env,
-    });
+    let child: ChildProcess;
+    try {
+      child = forkEntry(new URL("./conversion-process.entry.ts", import.meta.url), {
+        execArgv: [`--max-old-space-size=${heapMb}`],
+        serialization: "advanced",
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        env: options.env,
+      });
+    } catch (error) {
+      // Its entry cannot be found or built (an incomplete install): the document fails saying so.
+      return Promise.reject(new ConversionError(`The document reader could not start: ${(error as Error).message}`));
+    }
     runInBackground(child.pid);
     const slot: Slot = { child, ready: false, stderr: "", exited: false };
     slots.add(slot);

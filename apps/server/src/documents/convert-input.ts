@@ -17,7 +17,7 @@ export interface ConversionLimits {
   maxExpandedBytes: number;
 }
 
-/** Reads one input into sections. Runs in the conversion process (conversion-process.ts), never in the server. */
+/** Reads one input into sections. Runs in the conversion process (conversion-process.entry.ts), never in the server. */
 export async function convertInput(input: ConversionInput, limits: ConversionLimits): Promise<ExtractedDocument> {
   switch (input.kind) {
     case "note":

@@ -1,5 +1,9 @@
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import { startThread } from "../entry-point.ts";
+import type { CheckpointThreadData } from "./wal-checkpoint-thread.entry.ts";
+
+export interface WalCheckpointer {
+  stop(): Promise<void>;
+}
 
 /**
  * Copies the WAL into the database file from a worker thread with its own connection. A checkpoint fsyncs the
@@ -7,28 +11,9 @@ import { Worker } from "node:worker_threads";
  * time 4 MB of writes had piled up (an 8 MB upload paid it about ten times). PASSIVE never waits for, nor
  * blocks, the main connection's readers and writers.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma("synchronous = NORMAL");
-const timer = setInterval(() => {
-  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch { /* locked by a writer's restart: next round */ }
-}, workerData.intervalMs);
-parentPort.on("message", () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
-`;
-
-export interface WalCheckpointer {
-  stop(): Promise<void>;
-}
-
 export function startWalCheckpointer(file: string, options: { intervalMs?: number } = {}): WalCheckpointer {
-  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs: options.intervalMs ?? 200 } });
+  const workerData: CheckpointThreadData = { file, intervalMs: options.intervalMs ?? 200 };
+  const worker = startThread(new URL("./wal-checkpoint-thread.entry.ts", import.meta.url), { workerData });
   worker.unref();
   // A failed checkpointer only means the main connection's own (rarer) autocheckpoint does the work.
   worker.on("error", () => undefined);

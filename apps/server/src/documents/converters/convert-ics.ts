@@ -1,72 +1,14 @@
-import { createRequire } from "node:module";
+import type { CalendarEvent, CalendarThreadData } from "./calendar-reader.entry.ts";
 import { decodeText } from "./convert-txt.ts";
 import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
-import { runWorkerScript } from "./run-worker-script.ts";
-
-interface CalendarEvent {
-  summary: string;
-  start: string;
-  end: string;
-  allDay: boolean;
-  timezone: string;
-  location: string;
-  organizer: string;
-  attendees: string[];
-  repeats: string;
-  description: string;
-}
-
-// ical.js parses in a worker: a calendar export of many years is large. Times stay as the file writes them, with
-// their time zone named, so "10:00 (Europe/Prague)" reads as the organiser meant it.
-const ICS_WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-try {
-  const ICAL = require(workerData.icalPath);
-  const calendar = new ICAL.Component(ICAL.parse(workerData.text));
-  const person = (value, name) => {
-    const address = String(value || "").replace(/^mailto:/i, "");
-    return name && address ? name + " <" + address + ">" : name || address;
-  };
-  const time = (value) => (value ? (value.isDate ? value.toString() : value.toString().replace("T", " ").slice(0, 16)) : "");
-  // An all-day event ends at the start of the day after its last day.
-  const lastDay = (value) => {
-    if (!value || !value.isDate) return value;
-    const day = value.clone();
-    day.adjust(-1, 0, 0, 0);
-    return day;
-  };
-  const components = calendar.name === "vevent" ? [calendar] : calendar.getAllSubcomponents("vevent");
-  const events = components.map((component) => {
-    const event = new ICAL.Event(component);
-    const organizer = component.getFirstProperty("organizer");
-    const rule = component.getFirstPropertyValue("rrule");
-    return {
-      summary: event.summary || "",
-      start: time(event.startDate),
-      end: time(lastDay(event.endDate)),
-      allDay: Boolean(event.startDate && event.startDate.isDate),
-      // A TZID parameter names the zone; a time ending in Z is in ical.js's UTC zone.
-      timezone: event.startDate ? String(event.startDate.timezone || (event.startDate.zone && event.startDate.zone.tzid) || "").replace(/^Z$/, "UTC") : "",
-      location: event.location || "",
-      organizer: organizer ? person(organizer.getFirstValue(), organizer.getParameter("cn")) : "",
-      attendees: event.attendees.map((attendee) => person(attendee.getFirstValue(), attendee.getParameter("cn"))).filter(Boolean),
-      repeats: rule ? rule.toString() : "",
-      description: event.description || "",
-    };
-  });
-  parentPort.postMessage({ result: events });
-} catch (error) {
-  parentPort.postMessage({ error: String((error && error.message) || error) });
-}
-`;
-
-const require = createRequire(import.meta.url);
+import { runInThread } from "./run-in-thread.ts";
 
 /** iCalendar: one section per event with its time, title, place, people and description. */
 export async function convertIcs(bytes: Buffer): Promise<ExtractedDocument> {
-  const events = await runWorkerScript<CalendarEvent[]>(ICS_WORKER_SOURCE, {
+  // ical.js parses in a thread of its own (calendar-reader.entry.ts).
+  const events = await runInThread<CalendarThreadData, CalendarEvent[]>(new URL("./calendar-reader.entry.ts", import.meta.url), {
     what: "The calendar",
-    workerData: { text: decodeText(bytes), icalPath: require.resolve("ical.js") },
+    workerData: { text: decodeText(bytes) },
   });
   const sections: ExtractedSection[] = events.map((event) => ({ source: `event ${event.start.slice(0, 10)}: ${event.summary}`.slice(0, 200).trim(), text: eventText(event) }));
   return sections.length > 0 ? { sections } : { sections: [], notProcessedReason: "The calendar contains no events" };

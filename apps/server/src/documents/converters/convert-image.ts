@@ -1,5 +1,6 @@
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
-import { OCR_LIMITS, OcrError, recognizeText, type GrayImage, type OcrLimits } from "../ocr/ocr-engine.ts";
+import { OCR_LIMITS, OcrError, recognizeText, type OcrLimits } from "../ocr/ocr-engine.ts";
+import type { GrayImage } from "../ocr/ocr-protocol.ts";
 import { isMostlyUnreadable } from "./text-readability.ts";
 
 export const NO_TEXT_IN_IMAGE_REASON = "No text was found in the image by text recognition (OCR).";

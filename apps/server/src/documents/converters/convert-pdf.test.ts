@@ -50,6 +50,18 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect([colour.ocrPages, bilevel.ocrPages, turned.ocrPages]).toEqual([[1], [1, 2], [1]]);
   });
 
+  it("reads a scan whose pages show one and the same image (pdf.js keeps it with the document, not the page)", async () => {
+    const pdf = await PDFDocument.create();
+    const form = await pdf.embedPng(renderA4Page(["The Orion lease ends in March."], 300));
+    for (let index = 0; index < 2; index++) pdf.addPage([595, 842]).drawImage(form, { x: 0, y: 0, width: 595, height: 842 });
+    const document = await convertPdf(await pdf.save());
+    expect(document.ocrFailedPages).toBeUndefined();
+    expect(document.sections.map((section) => [section.source, section.text])).toEqual([
+      ["page 1", expect.stringContaining("The Orion lease ends in March.")],
+      ["page 2", expect.stringContaining("The Orion lease ends in March.")],
+    ]);
+  });
+
   it("reads a large stored scan by its path, opening it again in each new OCR process", async () => {
     const folder = mkdtempSync(path.join(tmpdir(), "sage-pdf-path-"));
     try {

@@ -1,38 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { forkEntry, startThread } from "../../entry-point.ts";
+import { runInBackground } from "../background-priority.ts";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
 import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
-import { PDF_WORKER_SOURCE } from "./pdf-worker-source.ts";
+import { RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
+import type { PdfTextJob, PdfTextMessage, PositionedText } from "./pdf-text-reader.entry.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
-import { runInBackground } from "../background-priority.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
-
-interface PositionedText {
-  str: string;
-  transform: number[];
-  width: number;
-  height: number;
-  hasEOL?: boolean;
-}
-
-type WorkerMessage =
-  | { type: "page"; pageNumber: number; items: PositionedText[] }
-  | { type: "done"; pages: number }
-  | { type: "open-error" | "error"; message: string };
-
-const require = createRequire(import.meta.url);
-const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
-const WORKER_DATA = {
-  pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
-  standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
-  cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
-  /** A stored PDF larger than this is read in ranges rather than whole (one read is quicker for small ones). */
-  rangeReadFromBytes: 4 * 1_048_576,
-};
 
 function openError(message: string): ConversionError {
   if (/password/i.test(message)) return new ConversionError("The PDF is password-protected");
@@ -104,8 +81,9 @@ function betterPageText(layer: string, recognized: string): string {
 
 const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
 
-const workerOptions = { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } };
-const startWorker = () => new Worker(PDF_WORKER_SOURCE, { ...workerOptions, workerData: WORKER_DATA });
+const READER = new URL("./pdf-text-reader.entry.ts", import.meta.url);
+const READER_HEAP_MB = 512;
+const startWorker = () => startThread(READER, { resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB } });
 
 /** A worker that has loaded pdf.js and waits for a document (prepareSpareReaders). */
 let spare: Worker | undefined;
@@ -135,8 +113,10 @@ export function prepareSpareReaders(): void {
  * (about 40 MB for a 60-page scan), and this process then waits through the OCR of every page.
  */
 function startTextReader(source: PdfSource): Worker | ChildProcess {
-  if (!(source instanceof Uint8Array) && statSync(source.path).size > WORKER_DATA.rangeReadFromBytes) {
-    const reader = spawn(process.execPath, ["--max-old-space-size=512", "-e", PDF_WORKER_SOURCE, JSON.stringify({ ...WORKER_DATA, path: source.path })], {
+  if (!(source instanceof Uint8Array) && statSync(source.path).size > RANGE_READ_FROM_BYTES) {
+    const reader = forkEntry(READER, {
+      args: [source.path],
+      execArgv: [`--max-old-space-size=${READER_HEAP_MB}`],
       stdio: ["ignore", "ignore", "ignore", "ipc"],
       serialization: "advanced",
     });
@@ -148,9 +128,11 @@ function startTextReader(source: PdfSource): Worker | ChildProcess {
   worker.ref();
   if (source instanceof Uint8Array) {
     const data = new Uint8Array(source);
-    worker.postMessage({ bytes: data }, [data.buffer]);
+    const job: PdfTextJob = { bytes: data };
+    worker.postMessage(job, [data.buffer]);
   } else {
-    worker.postMessage({ path: source.path });
+    const job: PdfTextJob = { path: source.path };
+    worker.postMessage(job);
   }
   return worker;
 }
@@ -161,7 +143,7 @@ async function readPageTexts(source: PdfSource): Promise<string[]> {
   const texts: string[] = [];
   try {
     return await new Promise<string[]>((resolve, reject) => {
-      worker.on("message", (message: WorkerMessage) => {
+      worker.on("message", (message: PdfTextMessage) => {
         if (message.type === "page") texts[message.pageNumber - 1] = pageText(message.items);
         else if (message.type === "done") resolve(Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""));
         else if (message.type === "open-error") reject(openError(message.message));

@@ -1,51 +1,21 @@
-import { createRequire } from "node:module";
 import { decodeText } from "./convert-txt.ts";
 import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
-import { runWorkerScript } from "./run-worker-script.ts";
+import { runInThread } from "./run-in-thread.ts";
+import type { SheetRows, SpreadsheetThreadData } from "./spreadsheet-reader.entry.ts";
 
 /** A block's table stays under the chunker's target, so each chunk is one block that starts with its header row. */
 const BLOCK_CHARS = 900;
 /** The header is the first row at least this full, among the first rows (title rows above it are kept as text). */
 const HEADER_SEARCH_ROWS = 10;
 
-interface SheetRows {
-  name: string;
-  /** Sheet row number (1-based) of rows[0]. */
-  firstRow: number;
-  rows: string[][];
-}
-
-// SheetJS reads the workbook in a worker: a large sheet parses without stalling requests. Cells come back as the
-// text Excel shows (number formats and dates applied).
-const SPREADSHEET_WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-try {
-  const XLSX = require(workerData.xlsxPath);
-  const workbook = workerData.text !== undefined
-    ? XLSX.read(workerData.text, { type: "string", raw: true, dense: true })
-    : XLSX.read(workerData.bytes, { type: "buffer", dense: true, cellFormula: false, cellHTML: false });
-  const sheets = workbook.SheetNames.map((name) => {
-    const sheet = workbook.Sheets[name];
-    if (!sheet || !sheet["!ref"]) return { name, firstRow: 1, rows: [] };
-    const range = XLSX.utils.decode_range(sheet["!ref"]);
-    const rows = XLSX.utils.sheet_to_json(sheet, { header: 1, raw: false, blankrows: true, defval: "" });
-    return { name, firstRow: range.s.r + 1, rows: rows.map((row) => row.map((cell) => String(cell))) };
-  });
-  parentPort.postMessage({ result: sheets });
-} catch (error) {
-  parentPort.postMessage({ error: String((error && error.message) || error) });
-}
-`;
-
-const require = createRequire(import.meta.url);
-
 /** xlsx, xls, ods and csv: each sheet as Markdown tables in row blocks that repeat the header row. */
 export async function convertSpreadsheet(bytes: Buffer, extension: "xlsx" | "xls" | "ods" | "csv"): Promise<ExtractedDocument> {
   const data = new Uint8Array(bytes);
-  const workerData = extension === "csv" ? { text: decodeText(bytes) } : { bytes: data };
-  const sheets = await runWorkerScript<SheetRows[]>(SPREADSHEET_WORKER_SOURCE, {
+  // SheetJS reads the workbook in a thread of its own (spreadsheet-reader.entry.ts).
+  const workerData: SpreadsheetThreadData = extension === "csv" ? { text: decodeText(bytes) } : { bytes: data };
+  const sheets = await runInThread<SpreadsheetThreadData, SheetRows[]>(new URL("./spreadsheet-reader.entry.ts", import.meta.url), {
     what: "The spreadsheet",
-    workerData: { ...workerData, xlsxPath: require.resolve("@e965/xlsx") },
+    workerData,
     transferList: extension === "csv" ? [] : [data.buffer],
   });
   const sections = sheets.flatMap(sheetSections);

@@ -1,37 +1,12 @@
-import { createRequire } from "node:module";
-import { runWorkerScript } from "./run-worker-script.ts";
+import type { OfficeNode, OfficeThreadData } from "./office-reader.entry.ts";
+import { runInThread } from "./run-in-thread.ts";
 
-/** The part of officeparser's AST we read. */
-export interface OfficeNode {
-  type: string;
-  text?: string;
-  children?: OfficeNode[];
-  notes?: OfficeNode[];
-  metadata?: { slideNumber?: number; level?: number; listType?: "ordered" | "unordered"; indentation?: number; itemIndex?: number };
-}
-
-// officeparser runs in a worker (it unzips and parses XML synchronously); only the plain AST comes back. Slide
-// masters, comments, headers and footers are template or margin text, not the document's content.
-const OFFICE_WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-(async () => {
-  const { OfficeParser } = require(workerData.officeparserPath);
-  const ast = await OfficeParser.parseOffice(Buffer.from(workerData.bytes), {
-    fileType: workerData.fileType, ignoreNotes: false, ignoreComments: true, ignoreHeadersAndFooters: true,
-    ignoreSlideMasters: true, extractAttachments: false, includeRawContent: false, ocr: false,
-    decompressionLimits: { maxUncompressedBytes: 256 * 1024 * 1024, maxZipEntries: 10000 },
-  });
-  parentPort.postMessage({ result: JSON.parse(JSON.stringify(ast.content)) });
-})().catch((error) => parentPort.postMessage({ error: String((error && error.message) || error) }));
-`;
-
-const require = createRequire(import.meta.url);
-
-export async function parseOffice(bytes: Buffer, fileType: "pptx" | "odp" | "odt", what: string): Promise<OfficeNode[]> {
+/** officeparser's AST of a document, parsed in a thread of its own (office-reader.entry.ts). */
+export async function parseOffice(bytes: Buffer, fileType: OfficeThreadData["fileType"], what: string): Promise<OfficeNode[]> {
   const data = new Uint8Array(bytes);
-  return runWorkerScript<OfficeNode[]>(OFFICE_WORKER_SOURCE, {
+  return runInThread<OfficeThreadData, OfficeNode[]>(new URL("./office-reader.entry.ts", import.meta.url), {
     what,
-    workerData: { bytes: data, fileType, officeparserPath: require.resolve("officeparser") },
+    workerData: { bytes: data, fileType },
     transferList: [data.buffer],
   });
 }

@@ -1,16 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { OCR_PROCESS_SOURCE } from "./ocr-process-source.ts";
+import { forkEntry } from "../../entry-point.ts";
 import { runInBackground } from "../background-priority.ts";
-
-/** 8-bit grey pixels, row by row. */
-export interface GrayImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
+import type { GrayImage, OcrReply, OcrRequest } from "./ocr-protocol.ts";
 
 export interface OcrLimits {
   /** A page that takes longer is given up: the OCR process is ended (freeing its memory) and replaced. */
@@ -36,27 +30,8 @@ export class OcrError extends Error {}
 /** A PDF's bytes, or the path of a stored upload (read where it is needed, never held by the caller). */
 export type PdfSource = Uint8Array | { path: string };
 
-const require = createRequire(import.meta.url);
-const pdfjsDir = path.dirname(require.resolve("pdfjs-dist/package.json"));
 /** English LSTM data shipped in the npm package (integer "best" models, tesseract.js's own default): never downloaded. */
-export const OCR_LANGUAGE_PATH = path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
-const PROCESS_CONFIG = JSON.stringify({
-  tesseractPath: require.resolve("tesseract.js"),
-  languagePath: OCR_LANGUAGE_PATH,
-  pdfjsPath: require.resolve("pdfjs-dist/legacy/build/pdf.mjs"),
-  standardFontDataUrl: `${path.join(pdfjsDir, "standard_fonts")}/`,
-  cMapUrl: `${path.join(pdfjsDir, "cmaps")}/`,
-  // JPEG 2000 and JBIG2 images, common in scans, are decoded by pdf.js's WebAssembly modules.
-  wasmUrl: `${path.join(pdfjsDir, "wasm")}/`,
-});
-
-interface Reply {
-  id: number;
-  error?: string;
-  text?: string;
-  skipped?: boolean;
-  pages?: number;
-}
+export const OCR_LANGUAGE_PATH = path.join(path.dirname(createRequire(import.meta.url).resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
 
 let child: ChildProcess | null = null;
 /** Bumped whenever a process ends, so PDF sessions know to open their document again. */
@@ -66,17 +41,19 @@ let nextId = 1;
 let idleTimer: NodeJS.Timeout | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 /** Requests waiting for a reply, each with the process it was sent to. */
-const waiting = new Map<number, { target: ChildProcess; resolve(reply: Reply): void; reject(error: Error): void }>();
+const waiting = new Map<number, { target: ChildProcess; resolve(reply: OcrReply): void; reject(error: Error): void }>();
 
 /** Young-generation spaces of 2 MB (16 MB by default, three of them): the process makes little garbage in
  * JavaScript, and the smaller spaces kept it 12 MB lower at its peak with no page read slower. */
 function startProcess(): ChildProcess {
-  const started = spawn(process.execPath, ["--max-old-space-size=256", "--max-semi-space-size=2", "--expose-gc", "-e", OCR_PROCESS_SOURCE, PROCESS_CONFIG], {
+  const started = forkEntry(new URL("./ocr-process.entry.ts", import.meta.url), {
+    args: [OCR_LANGUAGE_PATH],
+    execArgv: ["--max-old-space-size=256", "--max-semi-space-size=2", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     serialization: "advanced",
   });
   runInBackground(started.pid);
-  started.on("message", (reply: Reply) => {
+  started.on("message", (reply: OcrReply) => {
     const request = waiting.get(reply.id);
     waiting.delete(reply.id);
     if (reply.error !== undefined) request?.reject(new OcrError(`Text recognition failed: ${reply.error}`));
@@ -125,8 +102,8 @@ function holdOpen(target: ChildProcess, hold: boolean): void {
   }
 }
 
-function ask(target: ChildProcess, message: object): Promise<Reply> {
-  return new Promise<Reply>((resolve, reject) => {
+function ask(target: ChildProcess, message: OcrRequest): Promise<OcrReply> {
+  return new Promise<OcrReply>((resolve, reject) => {
     const id = nextId++;
     waiting.set(id, { target, resolve, reject });
     target.send({ id, ...message });
@@ -137,7 +114,7 @@ function ask(target: ChildProcess, message: object): Promise<Reply> {
  * One request to the OCR process, queued behind all others: one page at a time in the whole server. Past the time
  * or memory limit the process is killed, which ends the request (and frees everything it held).
  */
-function send(message: object, limits: OcrLimits, prepare?: (process: ChildProcess) => Promise<void>): Promise<Reply> {
+function send(message: OcrRequest, limits: OcrLimits, prepare?: (process: ChildProcess) => Promise<void>): Promise<OcrReply> {
   const run = queue.then(async () => {
     clearTimeout(idleTimer);
     const current = (child ??= startProcess());
@@ -172,7 +149,7 @@ function send(message: object, limits: OcrLimits, prepare?: (process: ChildProce
 }
 
 /**
- * Called after every page read (or skipped): the document's reader (conversion-process.ts) tells its pool the
+ * Called after every page read (or skipped): the document's reader (conversion-process.entry.ts) tells its pool the
  * document is still moving, so a long scan is not cut by the per-document time limit.
  */
 export const ocrProgress: { onPage?: () => void } = {};

@@ -14,7 +14,7 @@ import { BlobTooLargeError, type BlobStore } from "../../store/blob-store.ts";
 import { VECTOR_WARNING, type Ingestion } from "./ingestion.ts";
 import { cleanFilename } from "./clean-filename.ts";
 import type { FolderPaths } from "./folder-paths.ts";
-import { supportedExtension } from "../../documents/converters/convert-file.ts";
+import { supportedExtension } from "../../documents/documents.ts";
 import { isWebUrl, type ItemPlacement, type Placement } from "./item-placement.ts";
 import { readZipUpload, ZIP_LIMITS } from "./read-zip-upload.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";

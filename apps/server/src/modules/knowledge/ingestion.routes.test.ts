@@ -3,12 +3,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { SCANNED_PDF_REASON } from "../../documents/converters/convert-pdf.ts";
 import { makeDocx, makeImageOnlyPdf, makePdf } from "../../documents/test/test-documents.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { VECTOR_WARNING } from "./ingestion.ts";
+
+/** What the user is told of a scan with no readable text (documents/converters/convert-pdf.ts). */
+const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
 let t: TestApp;
 let kb: ReturnType<typeof knowledgeClient>;

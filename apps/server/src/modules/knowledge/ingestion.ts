@@ -3,10 +3,7 @@ import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { Job, JobQueue } from "../../jobs/job-queue.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
-import type { Chunk } from "../../documents/chunker.ts";
-import type { ConversionPool, ConvertedDocument } from "../../documents/conversion-pool.ts";
-import { supportedExtension } from "../../documents/converters/convert-file.ts";
-import { ConversionError } from "../../documents/extracted-document.ts";
+import { ConversionError, supportedExtension, type Chunk, type ConvertedDocument, type DocumentReader } from "../../documents/documents.ts";
 import { SliceQueue } from "./slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
@@ -43,8 +40,8 @@ export interface IngestionDeps {
   index: KnowledgeIndex;
   folders: FolderPaths;
   fetchUrl(url: string): Promise<SafeFetchResult>;
-  /** Reads documents into chunks outside the server process (documents/conversion-pool.ts). */
-  conversions: Pick<ConversionPool, "convert">;
+  /** Reads documents into chunks outside the server process (documents/). */
+  documents: Pick<DocumentReader, "convert">;
   warn(message: string, error?: unknown): void;
   /** How long a request waits for its ingestion before answering that it continues in the background. */
   inlineWaitMs: number;
@@ -56,16 +53,16 @@ export function createIngestion(deps: IngestionDeps) {
 
   /** The item's text as chunks, read in a conversion process (never here: the documents are untrusted). */
   async function extract(item: KnowledgeItemRow, onChunks: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
-    if (item.type === "note") return deps.conversions.convert({ kind: "note", text: await repo.getText(item.id) }, onChunks);
+    if (item.type === "note") return deps.documents.convert({ kind: "note", text: await repo.getText(item.id) }, onChunks);
     if (item.type === "file") {
       const extension = supportedExtension(item.name);
       if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
-      return deps.conversions.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) }, onChunks);
+      return deps.documents.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) }, onChunks);
     }
     if (item.type === "url" && item.url) {
       const page = await deps.fetchUrl(item.url);
       await repo.updateItem(item.id, { size: page.body.length });
-      return deps.conversions.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body }, onChunks);
+      return deps.documents.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body }, onChunks);
     }
     throw new ConversionError("Nothing to process");
   }

@@ -8,8 +8,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
-import { createConversionPool } from "../../documents/conversion-pool.ts";
-import { closeOcr } from "../../documents/ocr/ocr-engine.ts";
+import { createDocumentReader } from "../../documents/documents.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createFolderPaths } from "./folder-paths.ts";
 import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
@@ -29,7 +28,7 @@ const INGEST_CONCURRENCY = 2;
 const MAX_EXPANDED_BYTES = 256 * 1_048_576;
 /** Text one document may yield (a 50 MB upload of plain text is the largest legitimate case). */
 const MAX_TEXT_BYTES = 64 * 1_048_576;
-/** A conversion process with nothing to do exits after this long (the next document starts another). */
+/** A document reading process with nothing to do exits after this long (the next document starts another). */
 const CONVERSION_IDLE_MS = 60_000;
 
 /**
@@ -76,7 +75,7 @@ export function createKnowledgeModule(deps: {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
   const folders = createFolderPaths({ repo });
-  const conversions = createConversionPool({
+  const documents = createDocumentReader({
     ...deps.documentLimits,
     size: INGEST_CONCURRENCY,
     maxExpandedBytes: MAX_EXPANDED_BYTES,
@@ -90,7 +89,7 @@ export function createKnowledgeModule(deps: {
     index: deps.index,
     folders,
     fetchUrl: deps.fetchUrl,
-    conversions,
+    documents,
     warn: deps.warn,
     inlineWaitMs: INLINE_INGEST_WAIT_MS,
   });
@@ -130,10 +129,8 @@ export function createKnowledgeModule(deps: {
         await deps.blobs.removeTemporaries().catch((error: unknown) => deps.warn("could not remove unfinished uploads", error));
         await sweep();
       });
-      // Runs after the job queue has stopped (onClose hooks run last-registered first), so no conversion is cut.
-      app.addHook("onClose", () => conversions.close());
-      // The text-recognition process ends with the app rather than waiting for its idle timeout.
-      app.addHook("onClose", () => closeOcr());
+      // Runs after the job queue has stopped (onClose hooks run last-registered first), so no document is cut.
+      app.addHook("onClose", () => documents.close());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
     },
   };

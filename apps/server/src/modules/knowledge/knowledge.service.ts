@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemWithText } from "../../store/schema.ts";
 import type { Ingestion } from "./ingestion.ts";
-import { downloadContentType } from "../../documents/download-content-type.ts";
+import { downloadContentType } from "../../documents/documents.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
 import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
 import { pageList, type KnowledgeRepo } from "./knowledge.repo.ts";

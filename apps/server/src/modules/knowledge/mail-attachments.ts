@@ -3,8 +3,7 @@ import { Readable } from "node:stream";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
 import { cleanFilename } from "./clean-filename.ts";
-import type { ExtractedAttachment } from "../../documents/extracted-document.ts";
-import { supportedExtension } from "../../documents/upload-extension.ts";
+import { supportedExtension, type ExtractedAttachment } from "../../documents/documents.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 

@@ -1,7 +1,5 @@
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startThread } from "../../entry-point.ts";
 import type { Embedder } from "./embedder.ts";
 
 /** A remote embedder, described so a worker thread can make it (the options are plain data). */
@@ -32,7 +30,7 @@ export function embedderInThread(spec: RemoteEmbedderSpec, direct: Embedder): Em
   const waiting = new Map<number, { resolve(vectors: number[][]): void; reject(error: Error): void }>();
 
   function start(): Worker {
-    const started = startThread(spec);
+    const started = startThread(new URL("./embedder-thread.entry.ts", import.meta.url), { workerData: spec, resourceLimits: THREAD_HEAP });
     started.on("message", (reply: EmbedReply) => {
       const request = waiting.get(reply.id);
       waiting.delete(reply.id);
@@ -88,13 +86,3 @@ const DIRECT_MAX_TEXTS = 4;
  * during a large ingest before collecting; capped, it collects sooner.
  */
 const THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
-
-/** The built server runs dist/embedder-thread.js; tests and `npm run dev` run the TypeScript through tsx. */
-function startThread(spec: RemoteEmbedderSpec): Worker {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const entry = new URL(fromSource ? "./embedder-thread.ts" : "./embedder-thread.js", import.meta.url);
-  if (!fromSource) return new Worker(fileURLToPath(entry), { workerData: spec, resourceLimits: THREAD_HEAP });
-  const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: spec, resourceLimits: THREAD_HEAP });
-}

@@ -1,0 +1,41 @@
+import type { Chunk } from "./chunker.ts";
+import { createConversionPool, type ConversionPoolOptions, type ConvertedDocument } from "./conversion-pool.ts";
+import type { ConversionInput } from "./convert-input.ts";
+import { closeOcr } from "./ocr/ocr-engine.ts";
+
+export type { Chunk } from "./chunker.ts";
+export type { ConvertedDocument } from "./conversion-pool.ts";
+export type { ConversionInput } from "./convert-input.ts";
+export { downloadContentType } from "./download-content-type.ts";
+export { ConversionError, type ExtractedAttachment } from "./extracted-document.ts";
+export { supportedExtension, type UploadExtension } from "./upload-extension.ts";
+
+export type DocumentReaderOptions = ConversionPoolOptions;
+
+/**
+ * Reads untrusted documents (stored uploads, fetched pages, notes) into chunks: the face of documents/, the only file
+ * the rest of the server uses. Each document is read in a separate process with memory and time limits
+ * (conversion-pool.ts), by one converter per type (converters/), scans by text recognition in a process of its own
+ * (ocr/). Nothing in documents/ knows of knowledge items, users or the store; lint keeps modules/ out of it.
+ */
+export interface DocumentReader {
+  /**
+   * Reads a document into chunks. With `onChunks`, each slice of chunks is handed over as it arrives (so storing
+   * them can start while the rest is read) and the document resolves with `chunks` empty.
+   */
+  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument>;
+  /** Ends every process reading documents (the server is shutting down). */
+  close(): Promise<void>;
+}
+
+export function createDocumentReader(options: DocumentReaderOptions): DocumentReader {
+  const pool = createConversionPool(options);
+  return {
+    convert: (input, onChunks) => pool.convert(input, onChunks),
+    async close() {
+      await pool.close();
+      // Text recognition run in this process (tests, scripts) ends too, rather than waiting for its idle timeout.
+      await closeOcr();
+    },
+  };
+}
