@@ -4,13 +4,18 @@
  * three corpora: the bench's English-like synthetic text (ASCII), European text and CJK text, the last two composed
  * of TypeScript's translated compiler messages (`typescript/lib/<language>/`, Apache 2.0). Each form gets a fresh
  * database; figures: the time to index every chunk (one INSERT ... SELECT, as a rebuild does), the file size, and
- * p50/p95 of the bare FTS5 query (MATCH of the query's ORed terms, ORDER BY bm25 LIMIT 40) for 200 queries.
+ * p50/p95 of the bare FTS5 query (MATCH of the query's ORed terms, ORDER BY bm25 LIMIT 40) for 200 queries. Then, for
+ * the current form, p50/p95 of the same queries through the retrieval service (searchChunks, limit 5: postings budget,
+ * term drop) on a SAGE store holding the chunks, after one warm pass.
  */
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { makeTempDir } from "../packages/testkit/src/temp-dir.ts";
+import { openStore } from "../apps/server/src/store/open-store.ts";
+import { createLexicalIndex } from "../apps/server/src/modules/retrieval/index/lexical-index.ts";
+import { benchRetrieval } from "./lib/retrieval-service.ts";
 import { registerSearchText, SEARCH_TEXT_FUNCTION } from "../apps/server/src/modules/retrieval/index/search-text.ts";
 import { ftsOrQuery, queryTerms } from "../apps/server/src/modules/retrieval/index/query-terms.ts";
 import { passage, queries as englishQueries } from "./lib/corpus.mjs";
@@ -113,9 +118,57 @@ function measure(corpus: string, chunks: string[], queries: string[]) {
   }
 }
 
+/** The queries through the retrieval service on a SAGE store whose user holds the chunks (100 to an item). */
+async function measureService(corpus: string, chunks: string[], queries: string[]) {
+  const temp = makeTempDir();
+  const store = openStore({ dataDir: temp.dir });
+  try {
+    const { sqlite } = store;
+    sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'cost', 'x', ?)").run(new Date().toISOString());
+    createLexicalIndex(sqlite).ensure(1);
+    const now = new Date().toISOString();
+    const addItem = sqlite.prepare("INSERT INTO knowledge_items (user_id, type, name, created_at, updated_at) VALUES (1, 'file', ?, ?, ?)");
+    const addChunk = sqlite.prepare("INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES (?, 1, ?, '', ?, ?)");
+    sqlite.transaction(() => {
+      let itemId = 0;
+      chunks.forEach((text, index) => {
+        if (index % 100 === 0) itemId = Number(addItem.run(`file ${index / 100}.txt`, now, now).lastInsertRowid);
+        addChunk.run(itemId, index % 100, text, now);
+      });
+    })();
+    const service = benchRetrieval(sqlite);
+    for (const query of queries) await service.searchChunks(query, { userId: 1 }, 5);
+    const times: number[] = [];
+    for (const query of queries) {
+      const t0 = performance.now();
+      await service.searchChunks(query, { userId: 1 }, 5);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        corpus,
+        form: "searchText (form 2), retrieval service",
+        chunks: chunks.length,
+        search_p50_ms: Number(times[Math.floor(times.length / 2)]!.toFixed(2)),
+        search_p95_ms: Number(times[Math.floor(times.length * 0.95)]!.toFixed(2)),
+      }),
+    );
+  } finally {
+    await store.close();
+    temp.remove();
+  }
+}
+
 const english = Array.from({ length: CHUNKS }, (_, index) => passage(rng(1000 + index), index % 300));
-measure("english (synthetic, ASCII)", english, englishQueries(QUERIES));
+const englishAsked = englishQueries(QUERIES);
+measure("english (synthetic, ASCII)", english, englishAsked);
+await measureService("english (synthetic, ASCII)", english, englishAsked);
 const european = composed(["de", "fr", "cs", "es", "pl", "ru"], 5);
-measure("european (de fr cs es pl ru)", european, sampledQueries(european, false, 6));
+const europeanAsked = sampledQueries(european, false, 6);
+measure("european (de fr cs es pl ru)", european, europeanAsked);
+await measureService("european (de fr cs es pl ru)", european, europeanAsked);
 const cjk = composed(["ja", "zh-cn", "zh-tw", "ko"], 7);
-measure("cjk (ja zh-cn zh-tw ko)", cjk, sampledQueries(cjk, true, 8));
+const cjkAsked = sampledQueries(cjk, true, 8);
+measure("cjk (ja zh-cn zh-tw ko)", cjk, cjkAsked);
+await measureService("cjk (ja zh-cn zh-tw ko)", cjk, cjkAsked);

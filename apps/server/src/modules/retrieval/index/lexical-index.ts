@@ -16,7 +16,7 @@ const IDLE_AUTOMERGE = 0;
  * (an accent typed in a query split the word, CJK runs were one token). 2: searchText's form (search-text.ts), and
  * combining marks are word characters (Devanagari and Thai words are not cut at their vowel signs).
  */
-export const TEXT_FORM = 2;
+const TEXT_FORM = 2;
 const TOKENIZE = "porter unicode61 remove_diacritics 2 categories ''L* N* Co M*''";
 
 /**
