@@ -14,7 +14,9 @@ import { createLexicalIndex } from "../../apps/server/src/modules/retrieval/inde
 const require = createRequire(import.meta.url);
 const Database = require("better-sqlite3");
 // 2: the user's own full-text table (migration 0750) exists before seeding, so its triggers index each row.
-const VERSION = 2;
+// 3: the table holds searchText's form (decision 028); its triggers call a function only this build's code registers,
+// so a store of this build is kept apart from the stores older builds (other worktrees) still write to.
+const VERSION = 3;
 
 export const DEMO_USER_ID = 3;
 /** Embedder ids as SAGE records them: Gemini at 768 dimensions, an OpenAI-compatible model named bench-384. */

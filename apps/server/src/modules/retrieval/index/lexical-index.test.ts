@@ -8,6 +8,7 @@ import { insertKnowledge } from "../retrieval-test-helpers.ts";
 import { createChunkStore } from "./chunk-store.ts";
 import { createLexicalIndex, lexicalTable } from "./lexical-index.ts";
 import { createLexicalSearch } from "./lexical-search.ts";
+import { queryTerms } from "./query-terms.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -162,5 +163,51 @@ describe("per-user full-text index", () => {
     expect(createLexicalIndex(after.sqlite).indexAllPending()).toBe(2);
     expect(matches(after, 3, "persimmon")).toEqual(mine.chunkIds);
     expect(matches(after, 4, "persimmon")).toHaveLength(1);
+  });
+
+  it("makes a table that holds the text as written again at start-up, so accents and CJK are found, without losing a chunk", async () => {
+    const dataDir = tempDir();
+    const allMigrations = fileURLToPath(new URL("../../../store/migrations/", import.meta.url));
+    const older = path.join(tempDir(), "migrations");
+    mkdirSync(older);
+    for (const file of readdirSync(allMigrations).filter((name) => name < "0920")) cpSync(path.join(allMigrations, file), path.join(older, file));
+    const before = openStore({ dataDir, migrationsDir: older });
+    addUsers(before);
+    // User 3's table as the index made it until text form 2: the text as written, marks splitting words.
+    const table = lexicalTable(3);
+    before.sqlite.exec(`
+      CREATE VIRTUAL TABLE ${table} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE ${table}_vocab USING fts5vocab(${table}, 'row');
+      CREATE TRIGGER ${table}_insert AFTER INSERT ON chunks WHEN new.user_id = 3 BEGIN
+        INSERT INTO ${table}(rowid, title, content) SELECT new.id, ki.name, new.content FROM knowledge_items ki WHERE ki.id = new.item_id;
+      END;
+      CREATE TRIGGER ${table}_delete AFTER DELETE ON chunks WHEN old.user_id = 3 BEGIN
+        DELETE FROM ${table} WHERE rowid = old.id;
+      END;
+      CREATE TRIGGER ${table}_rename AFTER UPDATE OF name ON knowledge_items WHEN new.user_id = 3 AND new.name IS NOT old.name BEGIN
+        DELETE FROM ${table} WHERE rowid IN (SELECT id FROM chunks WHERE item_id = new.id);
+        INSERT INTO ${table}(rowid, title, content) SELECT id, new.name, content FROM chunks WHERE item_id = new.id;
+      END;
+      INSERT INTO lexical_users (user_id) VALUES (3);
+    `);
+    const german = insertKnowledge(before.sqlite, { userId: 3, name: "Maße.txt", chunks: ["Die Größe des Grundstücks", "plain English text"] });
+    const japanese = insertKnowledge(before.sqlite, { userId: 3, name: "occupation.txt", chunks: ["ＧＨＱの占領政策と戦後の改革"] });
+    const theirs = insertKnowledge(before.sqlite, { userId: 4, name: "b.txt", chunks: ["Die Größe der Wohnung"] });
+    expect(matches(before, 3, "grosse")).toEqual([]);
+    await before.close();
+
+    const after = open(undefined, dataDir);
+    const search = createLexicalSearch(after.sqlite);
+    const found = (userId: number, query: string) => search(queryTerms(query), { userId }, 10).map((hit) => hit.chunkId);
+    expect(after.sqlite.prepare("SELECT user_id, text_form FROM lexical_users ORDER BY user_id").raw().all()).toEqual([[3, 2]]);
+    expect(after.sqlite.prepare("SELECT count(*) FROM chunks").pluck().get()).toBe(4);
+    expect(found(3, "Grösse")).toEqual([german.chunkIds[0]]);
+    expect(found(3, "Größe")).toEqual([german.chunkIds[0]]);
+    expect(found(3, "english")).toEqual([german.chunkIds[1]]);
+    expect(found(3, "GHQ 占領")).toEqual(japanese.chunkIds);
+    expect(found(3, "masse").sort()).toEqual(german.chunkIds); // the item's name is folded as its text is
+    expect(found(4, "grosse")).toEqual(theirs.chunkIds); // user 4's table, made now, is in the current form
+    after.sqlite.prepare("UPDATE knowledge_items SET name = 'Übersicht.txt' WHERE id = ?").run(japanese.itemId);
+    expect(found(3, "ubersicht")).toEqual(japanese.chunkIds);
   });
 });

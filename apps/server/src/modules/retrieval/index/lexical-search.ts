@@ -98,7 +98,9 @@ function userIndex(sqlite: BetterSqlite3.Database, table: string) {
   }
   function countDocuments(term: string): number {
     const { rows, sampleAfter } = totals();
-    const exact = () => (documentCount.get(indexTerm(term)) as number | undefined) ?? 0;
+    // The vocabulary is read under the term's Porter stem as JavaScript computes it; FTS5's stemmer works on UTF-8
+    // bytes and can differ on other scripts, so a stem it does not know is counted by FTS5 itself (cheap when rare).
+    const exact = () => (documentCount.get(indexTerm(term)) as number | undefined) ?? (sampledCount.get(ftsOrQuery([term]), 0) as number);
     if (rows <= DF_SAMPLE) return exact();
     const found = sampledCount.get(ftsOrQuery([term]), sampleAfter) as number;
     // A term seldom seen in the sample has a short doclist, so its exact count is cheap (and a rare term

@@ -1,4 +1,5 @@
 import { stemmer } from "stemmer";
+import { searchText } from "./search-text.ts";
 
 /** Words too common to say anything about relevance; dropping them keeps OR queries small and sharp. */
 const STOPWORDS = new Set(
@@ -15,16 +16,20 @@ const STOPWORDS = new Set(
 /** Most distinct terms a query may carry into the index; bounds the work of one search. */
 export const MAX_QUERY_TERMS = 48;
 
+/** unicode61's word characters in the user tables (lexical-index.ts): letters, digits, private use and marks. */
+const WORD = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
 /**
- * Splits text the way FTS5's unicode61 tokenizer does (letters and digits; everything else separates),
- * lower-cases, drops stopwords and duplicates. Returns the surface forms, in first-seen order.
+ * The query in the form the index holds text (searchText: folded, CJK as character pairs), split the way FTS5's
+ * unicode61 tokenizer splits it, lower-cased, without stopwords and duplicates. Returns the terms in first-seen order.
  */
 export function queryTerms(text: string): string[] {
   const seen = new Set<string>();
   const terms: string[] = [];
-  for (const match of text.normalize("NFKD").toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    const term = match[0].replace(/\p{M}/gu, "");
-    if (!term || STOPWORDS.has(term) || seen.has(term)) continue;
+  // Lower case first: searchText folds what lower-casing makes (final ς, the i and dot of İ).
+  for (const match of searchText(text.toLowerCase()).matchAll(WORD)) {
+    const term = match[0];
+    if (STOPWORDS.has(term) || seen.has(term)) continue;
     seen.add(term);
     terms.push(term);
     if (terms.length >= MAX_QUERY_TERMS) break;
