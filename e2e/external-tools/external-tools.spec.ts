@@ -91,3 +91,19 @@ test("Settings > Tools shows each server's state, its tools, and keeps the user'
   await expect(writeNote.getByLabel("Ask before running")).not.toBeChecked();
   await expect(readNote.getByLabel("Enabled")).not.toBeChecked();
 });
+
+test("Settings > Tools says in plain words why a tool is left out of chats, with the detail one click away", async ({ page }) => {
+  test.setTimeout(90_000);
+  await login(page);
+  await page.goto("/settings?section=tools");
+  const notes = page.getByRole("region", { name: "notes", exact: true });
+  await expect(notes.getByTestId("tool-server-state")).toHaveText("Connected", { timeout: 30_000 });
+  const warning = notes.getByTestId("external-tool").filter({ hasText: "outline" }).getByTestId("external-tool-warning");
+  await expect(warning).toContainText("Gemini cannot use this tool, so chats leave it out: its input refers to itself without end, which Gemini cannot describe.");
+  const detail = warning.getByText('Recursive $ref "#/$defs/node" at properties.root.properties.children.items');
+  await expect(detail).toBeHidden();
+  await warning.getByText("Details").click();
+  await expect(detail).toBeVisible();
+  // A tool whose schema could be converted has no warning.
+  await expect(notes.getByTestId("external-tool").filter({ hasText: "plan_meeting" }).getByTestId("external-tool-warning")).toHaveCount(0);
+});

@@ -127,6 +127,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     hub: createMcpHub({ configPath: config.mcp.configPath, timeoutMs: config.mcp.timeoutMs, log: warn }),
     approvalTimeoutMs: config.mcp.approvalTimeoutMs,
     maxResultChars: config.mcp.maxResultChars,
+    checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
   const modules: AppModule[] = [

@@ -18,6 +18,10 @@ export const externalToolSchema = z.object({
   enabled: z.boolean(),
   /** Ask before running (true by default unless the tool is read-only). */
   ask: z.boolean(),
+  /** The model cannot be given this tool (its input cannot be described to it), so chats leave it out: why, in words. */
+  warning: z.string().optional(),
+  /** The technical reason behind the warning, for whoever runs the server. */
+  warningDetail: z.string().optional(),
 });
 export type ExternalTool = z.infer<typeof externalToolSchema>;
 

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AppModule } from "../../http/app-module.ts";
+import type { JsonSchema, ToolSchemaProblem } from "../../providers/llm/llm.ts";
 import type { McpHub } from "../../providers/mcp/mcp-hub.ts";
 import type { Database } from "../../store/schema.ts";
 import { createApprovals } from "./approvals.ts";
@@ -12,9 +13,24 @@ import { createToolSettingsRepo } from "./tool-settings.repo.ts";
  * `toolsFor` port), the Tools settings (GET /api/tools, PATCH /api/tools/settings) and approvals
  * (GET /api/approvals, POST /api/approvals/{id}). The servers stop when the app closes.
  */
-export function createExternalToolsModule(deps: { db: Kysely<Database>; hub: McpHub; approvalTimeoutMs: number; maxResultChars: number; warn(message: string, error?: unknown): void }) {
+export function createExternalToolsModule(deps: {
+  db: Kysely<Database>;
+  hub: McpHub;
+  approvalTimeoutMs: number;
+  maxResultChars: number;
+  /** The model's own check of a tool's input schema (LlmProvider.checkToolSchema), when it has one. */
+  checkToolSchema?: (parameters: JsonSchema) => ToolSchemaProblem | undefined;
+  warn(message: string, error?: unknown): void;
+}) {
   const approvals = createApprovals({ timeoutMs: deps.approvalTimeoutMs });
-  const service = createExternalToolsService({ hub: deps.hub, settings: createToolSettingsRepo(deps.db), approvals, maxResultChars: deps.maxResultChars, log: deps.warn });
+  const service = createExternalToolsService({
+    hub: deps.hub,
+    settings: createToolSettingsRepo(deps.db),
+    approvals,
+    maxResultChars: deps.maxResultChars,
+    checkToolSchema: deps.checkToolSchema,
+    log: deps.warn,
+  });
   const module: AppModule & { tools: { toolsFor: typeof service.toolsFor } } = {
     register(app) {
       registerExternalToolsRoutes(app, { service, approvals });

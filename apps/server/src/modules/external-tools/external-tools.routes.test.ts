@@ -248,6 +248,28 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(servers[0]).toMatchObject({ name: "gone", state: "failed", error: `The program stopped before it was ready: Error: Cannot find module '${script}'` });
   });
 
+  it("tools whose schemas use $ref, allOf, oneOf and anyOf reach Gemini in a form it takes; one it cannot describe is left out, with a warning", async () => {
+    await start({ notes: mcpTestServerEntry({ notesDir, schemas: true }) });
+    const { servers } = await startedTools();
+    const listed = Object.fromEntries(servers[0].tools.map((tool: any) => [tool.name, tool]));
+    expect(listed.plan_meeting.warning).toBeUndefined();
+    expect(listed.outline).toMatchObject({
+      enabled: true,
+      warning: "Gemini cannot use this tool, so chats leave it out: its input refers to itself without end, which Gemini cannot describe.",
+      warningDetail: 'Recursive $ref "#/$defs/node" at properties.root.properties.children.items',
+    });
+    const args = { organizer: { name: "Ada" }, when: { day: "2030-01-02" }, labels: '{"team":"board"}' };
+    gemini.script({ functionCalls: [{ name: "notes__plan_meeting", args }] }, { text: "Planned." });
+    const received = events((await turn("Plan the board meeting")).body);
+    expect(received.at(-1)![0]).toBe("done");
+    const declared = modelCalls()[0]!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name);
+    expect(declared).toContain("notes__plan_meeting");
+    expect(declared).not.toContain("notes__outline");
+    // The server got the map the model wrote as JSON text as an object, as its schema asks.
+    expect(JSON.parse(functionResponse().result)).toEqual({ ...args, labels: { team: "board" } });
+    expect(received.at(-1)![1].messages.at(-1).content).toBe("Planned.");
+  });
+
   it("a server over HTTP that dies mid-call fails that call at once, naming Streamable HTTP, not at the time limit", { timeout: 40_000 }, async () => {
     const remote = await startMcpHttpServer({ token: "t" });
     try {

@@ -1,5 +1,6 @@
 import { EXTERNAL_TOOL_TEXTS, type ExternalServer, type ExternalToolsResponse } from "@sage/contracts/external-tools";
 import { notFound } from "../../http/app-error.ts";
+import type { JsonSchema, ToolSchemaProblem } from "../../providers/llm/llm.ts";
 import type { McpHub, McpServerStatus } from "../../providers/mcp/mcp-hub.ts";
 import { McpCallError } from "../../providers/mcp/mcp-hub.ts";
 import type { AssistantTool } from "../assistant/assistant.module.ts";
@@ -13,6 +14,8 @@ export interface ExternalToolsDeps {
   approvals: Approvals;
   /** A result longer than this is cut before the model sees it. */
   maxResultChars: number;
+  /** Why the configured model cannot be given a tool with this input schema (Gemini takes a subset of JSON Schema). */
+  checkToolSchema?: (parameters: JsonSchema) => ToolSchemaProblem | undefined;
   log(message: string, error?: unknown): void;
 }
 
@@ -21,8 +24,11 @@ export function capResult(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max) + EXTERNAL_TOOL_TEXTS.truncated(max, text.length);
 }
 
-/** Every server with its tools as one user sees them (their model names and that user's choices). */
-function describe(servers: McpServerStatus[], choices: Map<string, ToolChoice>): ExternalServer[] {
+/**
+ * Every server with its tools as one user sees them (their model names and that user's choices), and a warning on
+ * each tool the model cannot be given.
+ */
+function describe(servers: McpServerStatus[], choices: Map<string, ToolChoice>, check: ExternalToolsDeps["checkToolSchema"]): ExternalServer[] {
   const taken = new Set<string>();
   return servers.map((server) => ({
     name: server.name,
@@ -33,7 +39,16 @@ function describe(servers: McpServerStatus[], choices: Map<string, ToolChoice>):
       const modelName = modelToolName(server.name, tool.name, taken);
       taken.add(modelName);
       const choice = choices.get(choiceKey(server.name, tool.name));
-      return { name: tool.name, modelName, description: tool.description, readOnly: tool.readOnly, enabled: choice?.enabled ?? true, ask: choice?.ask ?? !tool.readOnly };
+      const problem = check?.(tool.inputSchema);
+      return {
+        name: tool.name,
+        modelName,
+        description: tool.description,
+        readOnly: tool.readOnly,
+        enabled: choice?.enabled ?? true,
+        ask: choice?.ask ?? !tool.readOnly,
+        ...(problem ? { warning: problem.message, warningDetail: problem.detail } : {}),
+      };
     }),
   }));
 }
@@ -59,24 +74,27 @@ export function createExternalToolsService(deps: ExternalToolsDeps) {
 
   return {
     async list(userId: number): Promise<ExternalToolsResponse> {
-      const servers = describe(await hub.servers(), await deps.settings.forUser(userId));
+      const servers = describe(await hub.servers(), await deps.settings.forUser(userId), deps.checkToolSchema);
       return hub.configError ? { servers, error: hub.configError } : { servers };
     },
 
     async saveChoice(userId: number, change: { server: string; tool: string; enabled?: boolean; ask?: boolean }) {
       if (!hub.current().some((server) => server.name === change.server)) throw notFound(`No tool server named "${change.server}"`, "tool_server_not_found");
       await deps.settings.save(userId, change.server, change.tool, change);
-      return { servers: describe(hub.current(), await deps.settings.forUser(userId)) };
+      return { servers: describe(hub.current(), await deps.settings.forUser(userId), deps.checkToolSchema) };
     },
 
-    /** The enabled tools of the servers that are up, for one turn of this user (starting servers on first use). */
+    /**
+     * The enabled tools of the servers that are up, for one turn of this user (starting servers on first use); a tool
+     * the model cannot be given is left out, as Settings > Tools says.
+     */
     async toolsFor(userId: number): Promise<AssistantTool[]> {
       if (hub.current().length === 0) return [];
-      const servers = describe(await hub.servers("until-started"), await deps.settings.forUser(userId));
+      const servers = describe(await hub.servers("until-started"), await deps.settings.forUser(userId), deps.checkToolSchema);
       const statuses = new Map(hub.current().map((server) => [server.name, server]));
       return servers.flatMap((server) =>
         server.tools
-          .filter((tool) => tool.enabled)
+          .filter((tool) => tool.enabled && !tool.warning)
           .map((tool): AssistantTool => {
             const info = statuses.get(server.name)?.tools.find((item) => item.name === tool.name);
             return {

@@ -148,5 +148,9 @@ describe("toGeminiToolSchema", () => {
     expect(toGeminiToolSchema({ type: "object", properties: { top: { $ref: "#/$defs/l0" } }, $defs })).toMatchObject({ ok: false, reason: "its input description is too large" });
     expect(toGeminiToolSchema({ type: "array", items: { type: "string" } })).toMatchObject({ ok: false, reason: "its input is not a set of named fields" });
     expect(toGeminiToolSchema("nope")).toMatchObject({ ok: false, reason: "its input description is not valid" });
+    expect(toGeminiToolSchema({ type: "object", properties: { a: { allOf: [{ type: 7 }, { type: "string" }] } } })).toMatchObject({ ok: false, reason: "its input description is not valid" });
+    let deep: object = { type: "string" };
+    for (let level = 0; level < 40; level++) deep = { type: "object", properties: { next: deep } };
+    expect(toGeminiToolSchema(deep)).toMatchObject({ ok: false, reason: "its input is nested too deeply" });
   });
 });

@@ -317,7 +317,8 @@ export function toGeminiToolSchema(input: unknown): GeminiToolSchemaResult {
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, reason: error.reason, detail: error.detail };
     if (error instanceof URIError) return { ok: false, reason: "its input refers to a definition that is not in it", detail: error.message };
-    throw error;
+    // A schema malformed in a way not foreseen costs its tool, never the turn.
+    return { ok: false, reason: "its input description is not valid", detail: (error as Error)?.message ?? String(error) };
   }
 }
 

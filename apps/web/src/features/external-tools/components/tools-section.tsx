@@ -33,6 +33,17 @@ function ServerCard({ server }: { server: ExternalServer }) {
               <div className="min-w-0">
                 <p className="font-mono text-sm">{tool.name}</p>
                 {tool.description && <p className="text-sm text-muted-foreground">{tool.description}</p>}
+                {tool.warning && (
+                  <div className="mt-1 text-sm text-amber-800 dark:text-amber-300" data-testid="external-tool-warning">
+                    <p>{tool.warning}</p>
+                    {tool.warningDetail && (
+                      <details>
+                        <summary className="cursor-pointer">Details</summary>
+                        <p className="font-mono text-xs break-words">{tool.warningDetail}</p>
+                      </details>
+                    )}
+                  </div>
+                )}
               </div>
               <div className="flex shrink-0 gap-4 text-sm">
                 <label className="flex items-center gap-1.5">
