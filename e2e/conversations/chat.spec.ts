@@ -8,6 +8,7 @@ test.describe.configure({ mode: "serial" });
 
 const TROUBLE =
   "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.";
+const CUT_OFF = "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.";
 const MODEL_FAILED = "Sorry, the model failed to answer this time. Nothing you typed was lost: your message is saved above, so you can try again.";
 
 const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
@@ -226,6 +227,18 @@ test("the model failing: the plain failure text is shown and saved, the error to
   expect((await savedMessages(page)).map((message) => message.content)).toEqual(["Words I do not want to lose", MODEL_FAILED]);
   await page.reload();
   await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);
+});
+
+test("an answer cut by the model's length limit says so, while it streams and once saved", async ({ page }) => {
+  await fakeGemini.script({ chunks: ["The first half ", "of a long report"], finishReason: "MAX_TOKENS" });
+  await send(page, "Write me a very long report");
+  await turnDone(page);
+  const answer = aiMessages(page).last();
+  await expect(answer).toContainText("The first half of a long report");
+  await expect(answer).toContainText(CUT_OFF);
+  expect((await savedMessages(page)).at(-1)?.content).toBe(`The first half of a long report\n\n${CUT_OFF}`);
+  await page.reload();
+  await expect(aiMessages(page).last()).toContainText(CUT_OFF);
 });
 
 test("the model failing after it created a reminder: the reminder text is the one shown", async ({ page }) => {

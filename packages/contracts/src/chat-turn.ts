@@ -25,7 +25,8 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => 
  * `type` is the event's name, the other fields its JSON data), in this order:
  *   user-message      the saved user message
  *   citations         document passages the answer being written draws on
- *   text-delta        text of the answer being written, as it comes
+ *   text-delta        text of the answer being written, as it comes (a note SAGE adds to it, such as the
+ *                     length-limit one, comes the same way, so the live answer reads as the saved one)
  *   tool-call         a tool the model asked for (only the first call of a reply runs)
  *   approval-required an external tool waits for the user's answer (POST /api/approvals/{approvalId})
  *   tool-result       what the tool gave back to the model
@@ -72,6 +73,8 @@ export const CHAT_TEXTS = {
   reminderToastTitle: "New reminder created",
   reminderToastDescription: "A new reminder was created by SAGE",
   defaultSource: "Knowledge Base",
+  /** Added to an answer the model stopped because it reached its length limit (finish reason "length"). */
+  cutOff: "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.",
 } as const;
 
 /**

@@ -67,6 +67,8 @@ export const testQueryResponseSchema = z.object({
 });
 export type TestQueryResponse = z.infer<typeof testQueryResponseSchema>;
 export const TEST_QUERY_FAILED_MESSAGE = "Failed to get response from Gemini";
+/** The test page's model failure: the spec's text when the model is Gemini, no vendor's name for another provider. */
+export const testQueryFailed = (provider: string) => (provider === "gemini" ? TEST_QUERY_FAILED_MESSAGE : "Failed to get response from the model");
 
 /** Vector database lifecycle. */
 export const EXPORT_DEFAULT_FILENAME = "vector_db_backup.zip";

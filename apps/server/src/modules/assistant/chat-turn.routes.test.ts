@@ -168,6 +168,22 @@ describe("POST /api/conversations/{id}/turn", () => {
     expect(CHAT_TEXTS.modelFailed).not.toContain("reminder");
   });
 
+  it("says so, streamed and saved, when the model's length limit cut the answer", async () => {
+    await start();
+    gemini.script({ chunks: ["The first half of a long ", "answer"], finishReason: "MAX_TOKENS" });
+    const received = events((await turn("Write me a very long report")).body);
+    const streamed = received.filter(([event]) => event === "text-delta").map(([, data]) => data.text);
+    expect(streamed).toEqual(["The first half of a long ", "answer", `\n\n${CHAT_TEXTS.cutOff}`]);
+    expect(CHAT_TEXTS.cutOff).toBe("This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.");
+    const answer = `The first half of a long answer\n\n${CHAT_TEXTS.cutOff}`;
+    expect(received.at(-1)).toEqual(["done", { messages: [expect.objectContaining({ role: "model", content: answer })] }]);
+    expect((await saved()).at(-1)).toMatchObject({ role: "model", content: answer });
+    // A complete answer carries no such note.
+    gemini.script({ text: "Short and complete." });
+    await turn("And a short one");
+    expect((await saved()).at(-1).content).toBe("Short and complete.");
+  });
+
   it("says the reminder was created when the model fails after creating one", async () => {
     await start();
     gemini.script(

@@ -137,7 +137,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           break;
         }
         if (signal.aborted) break;
-        const wrote = transcript.endReply(reply.text);
+        const wrote = transcript.endReply(reply.text, { cutOff: reply.finishReason === "length" });
         const call = reply.toolCalls[0];
         if (!call) {
           if (!wrote) transcript.note(step === 1 ? CHAT_TEXTS.noResponse : emptyFollowUp(lastTool));

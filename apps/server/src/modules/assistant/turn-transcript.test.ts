@@ -30,10 +30,10 @@ function setup() {
 }
 
 /** One reply: streamed in pieces, then complete. */
-function reply(transcript: ReturnType<typeof setup>["transcript"], pieces: string[]) {
+function reply(transcript: ReturnType<typeof setup>["transcript"], pieces: string[], options: { cutOff?: boolean } = {}) {
   transcript.beginReply();
   for (const piece of pieces) transcript.streamText(piece);
-  return transcript.endReply(pieces.join(""));
+  return transcript.endReply(pieces.join(""), options);
 }
 
 describe("the turn transcript", () => {
@@ -68,6 +68,22 @@ describe("the turn transcript", () => {
     reply(transcript, ["The web says yes."]);
     transcript.finish();
     expect(savedMessages()).toEqual([{ content: "The web says yes.\n\n**Sources:**\n- [Example News](https://news.example/a)", tools: ["searchDocuments", "performWebSearch"], cited: [] }]);
+  });
+
+  it("says an answer was cut at the model's length limit, on the stream and in the saved answer", () => {
+    const { transcript, sent, savedMessages } = setup();
+    reply(transcript, ["A long ", "answer"], { cutOff: true });
+    transcript.finish();
+    expect(savedMessages()).toEqual([{ content: `A long answer\n\n${CHAT_TEXTS.cutOff}`, tools: [], cited: [] }]);
+    expect(sent.at(-1)).toEqual({ type: "text-delta", text: `\n\n${CHAT_TEXTS.cutOff}` });
+  });
+
+  it("makes the length-limit note the answer when the cut reply wrote no text", () => {
+    const { transcript, sent, savedMessages } = setup();
+    expect(reply(transcript, [], { cutOff: true })).toBe(true);
+    transcript.finish();
+    expect(savedMessages()).toEqual([{ content: CHAT_TEXTS.cutOff, tools: [], cited: [] }]);
+    expect(sent).toEqual([{ type: "text-delta", text: CHAT_TEXTS.cutOff }]);
   });
 
   it("adds SAGE's own note to the previous reply's message, or makes it a message when there is none", () => {

@@ -1,5 +1,5 @@
 import type { WebSource } from "@sage/contracts/assistant";
-import type { TurnEventOf } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS, type TurnEventOf } from "@sage/contracts/chat-turn";
 import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { NewMessage } from "../conversations/conversations.module.ts";
 
@@ -90,10 +90,19 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
       deps.send({ type: "text-delta", text });
     },
 
-    /** The reply is complete: its text becomes a message. Answers whether it has a message. */
-    endReply(text: string): boolean {
+    /**
+     * The reply is complete: its text becomes a message. A reply the model's length limit cut says so, in its
+     * message and on the stream (or is only that note when it wrote nothing). Answers whether it has a message.
+     */
+    endReply(text: string, options: { cutOff?: boolean } = {}): boolean {
       streamed = "";
       if (text.trim()) current = addModelText(text);
+      if (options.cutOff) {
+        const note = current ? `\n\n${CHAT_TEXTS.cutOff}` : CHAT_TEXTS.cutOff;
+        if (current) current.content += note;
+        else current = addModelText(note);
+        deps.send({ type: "text-delta", text: note });
+      }
       return current !== undefined;
     },
 

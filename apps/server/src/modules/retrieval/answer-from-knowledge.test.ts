@@ -29,6 +29,16 @@ describe("POST /api/test/gemini/query", () => {
     llm.script({ error: new Error("quota exceeded") });
     const failed = await ask("anything");
     expect(failed.statusCode).toBe(502);
+    // The fake model is not Gemini: the spec's 'Failed to get response from Gemini' would name the wrong vendor.
+    expect(failed.json().message).toBe("Failed to get response from the model: quota exceeded");
+  });
+
+  it("keeps the spec's text naming Gemini when the model is Gemini", async () => {
+    const llm = { ...createFakeLlm(), provider: "gemini" as const };
+    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), llm }) });
+    const cookie = await t.login();
+    llm.script({ error: new Error("quota exceeded") });
+    const failed = await t.app.inject({ method: "POST", url: "/api/test/gemini/query", headers: { cookie }, payload: { query: "anything" } });
     expect(failed.json().message).toBe("Failed to get response from Gemini: quota exceeded");
   });
 });

@@ -1,4 +1,4 @@
-import { NO_SEARCH_QUERY_MESSAGE, TEST_QUERY_FAILED_MESSAGE } from "@sage/contracts/retrieval";
+import { NO_SEARCH_QUERY_MESSAGE, testQueryFailed } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
 import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider } from "../../providers/llm/llm.ts";
 import type { RetrievalService } from "./retrieval.service.ts";
@@ -29,7 +29,8 @@ export function createKnowledgeAnswerer(deps: { retrieval: Pick<RetrievalService
         sources: results.map((result) => ({ filename: result.metadata.filename, source: result.metadata.source, score: result.score })),
       };
     } catch (error) {
-      const detail = error instanceof Error && error.message ? `${TEST_QUERY_FAILED_MESSAGE}: ${error.message}` : TEST_QUERY_FAILED_MESSAGE;
+      const failed = testQueryFailed(deps.llm.provider);
+      const detail = error instanceof Error && error.message ? `${failed}: ${error.message}` : failed;
       throw new AppError("model_error", 502, detail);
     }
   };
