@@ -47,7 +47,8 @@ describe("a page that fails", () => {
   it("says so in plain words, keeps the window around it, and has the technical detail one click away", async () => {
     openAt("/settings");
     const fallback = await screen.findByRole("alert");
-    expect(screen.getByRole("heading", { name: "Something went wrong" })).toBe(document.activeElement);
+    const heading = screen.getByRole("heading", { name: "Something went wrong" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(fallback.textContent).toContain("SAGE could not show this page. Nothing you saved is lost: your conversations, knowledge and reminders are safe.");
     expect(screen.getByRole("link", { name: "Settings" })).toBeTruthy();
     const details = screen.getByText("Technical details").closest("details")!;

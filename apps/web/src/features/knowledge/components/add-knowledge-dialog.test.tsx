@@ -81,13 +81,14 @@ describe("AddKnowledgeDialog: choosing what to add", () => {
     const { user } = await openDialog();
     await user.upload(screen.getByLabelText("Choose files"), [pdf("board-pack.pdf")]);
     expect(screen.getByRole("button", { name: "Add URL" })).toHaveProperty("disabled", true);
-    await user.type(screen.getByRole("textbox", { name: "Add URL" }), "https://example.com/q3-results");
+    await user.click(screen.getByRole("textbox", { name: "Add URL" }));
+    await user.paste("https://example.com/q3-results");
     await user.click(screen.getByRole("button", { name: "Add URL" }));
     expect(pendingItems()).toEqual(["https://example.com/q3-results"]);
 
-    await user.type(screen.getByRole("textbox", { name: "Add Note" }), "Anna prefers mornings");
+    await user.type(screen.getByRole("textbox", { name: "Add Note" }), "Call at 9");
     await user.click(screen.getByRole("button", { name: "Add Note" }));
-    expect(pendingItems()).toEqual(["Anna prefers mornings"]);
+    expect(pendingItems()).toEqual(["Call at 9"]);
   });
 });
 
@@ -105,7 +106,7 @@ describe("AddKnowledgeDialog: the required description", () => {
     expect(next()).toHaveProperty("disabled", true);
 
     await user.clear(screen.getByRole("textbox", { name: "Description" }));
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "The March board pack");
+    await user.type(screen.getByRole("textbox", { name: "Description" }), "Board pack");
     expect(screen.queryByText("A description is required.")).toBeNull();
     await user.click(next());
     expect(screen.getByText("Item 2 of 2: minutes.pdf")).toBeTruthy();
@@ -113,7 +114,7 @@ describe("AddKnowledgeDialog: the required description", () => {
 
     // Back keeps what was written.
     await user.click(screen.getByRole("button", { name: "Back" }));
-    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "The March board pack");
+    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "Board pack");
   });
 
   it("keeps each description with its item when an item is removed on the way back", async () => {
@@ -134,10 +135,10 @@ describe("AddKnowledgeDialog: the required description", () => {
 
   it("shows a note's text beside its description", async () => {
     const { user } = await openDialog();
-    await user.type(screen.getByRole("textbox", { name: "Add Note" }), "Anna prefers morning meetings");
+    await user.type(screen.getByRole("textbox", { name: "Add Note" }), "Call at 9");
     await user.click(screen.getByRole("button", { name: "Add Note" }));
     await user.click(next());
-    expect(screen.getByLabelText("Note preview").textContent).toBe("Anna prefers morning meetings");
+    expect(screen.getByLabelText("Note preview").textContent).toBe("Call at 9");
     expect(screen.getByText("Location: Knowledge Base")).toBeTruthy();
   });
 });
@@ -160,7 +161,7 @@ describe("AddKnowledgeDialog: adding", () => {
       status: 200,
       body: { status: "success", file: item(41, fields.file!, "file", { parentId: 40 }), chunks_processed: 3, processingResult: { status: "success" } },
     }));
-    await describeFiles(user, [pdf("board-pack.pdf")], "The March board pack");
+    await describeFiles(user, [pdf("board-pack.pdf")], "Board pack");
     await user.click(await screen.findByRole("button", { name: /Board/ }));
     await user.click(screen.getByRole("button", { name: "Add here" }));
 
@@ -169,7 +170,7 @@ describe("AddKnowledgeDialog: adding", () => {
       {
         method: "POST",
         url: "/api/upload",
-        fields: { userId: "3", conversationId: "0", parentId: "40", path: "Board/board-pack.pdf", description: "The March board pack", file: "board-pack.pdf" },
+        fields: { userId: "3", conversationId: "0", parentId: "40", path: "Board/board-pack.pdf", description: "Board pack", file: "board-pack.pdf" },
       },
     ]);
     expect(shownToasts()).toEqual([{ title: "File uploaded", description: "board-pack.pdf was added (3 chunks processed).", variant: "default" }]);
@@ -193,16 +194,17 @@ describe("AddKnowledgeDialog: adding", () => {
   it("shows why a link was refused", async () => {
     const { user, api } = await openDialog();
     api.on("POST", "/api/process_url", errorReply(400, "Bad Request", "Only http and https links can be added"));
-    await user.type(screen.getByRole("textbox", { name: "Add URL" }), "ftp://example.com/file");
+    await user.click(screen.getByRole("textbox", { name: "Add URL" }));
+    await user.paste("ftp://example.com/file");
     await user.click(screen.getByRole("button", { name: "Add URL" }));
     await user.click(next());
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "The old archive");
+    await user.type(screen.getByRole("textbox", { name: "Description" }), "Archive");
     await user.click(next());
     await user.click(await screen.findByRole("button", { name: "Add here" }));
 
     await waitFor(() => expect(shownToasts()).toEqual([{ title: "URL Processing Failed", description: "Only http and https links can be added", variant: "destructive" }]));
     expect(api.requests("POST", "/api/process_url").map((request) => request.body)).toEqual([
-      { url: "ftp://example.com/file", userId: "3", conversationId: 0, parentId: 0, description: "The old archive" },
+      { url: "ftp://example.com/file", userId: "3", conversationId: 0, parentId: 0, description: "Archive" },
     ]);
     expect(screen.getByRole("dialog")).toBeTruthy();
   });

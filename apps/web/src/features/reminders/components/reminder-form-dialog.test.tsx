@@ -44,7 +44,7 @@ describe("Reminder form in a conversation (title and due date required)", () => 
     const { user, api, dialog } = await openCreate();
     api.on("POST", "/api/reminders", Response.json(savedReminder({ title: "Call Anna" }), { status: 201 }));
     await user.type(within(dialog).getByLabelText("Title"), "Call Anna");
-    await user.type(within(dialog).getByLabelText("Description"), "About the board pack");
+    await user.type(within(dialog).getByLabelText("Description"), "Agenda");
     await user.click(within(dialog).getByRole("button", { name: dayLabel(day15) }));
     await user.type(within(dialog).getByLabelText("Time"), "14:30");
     await user.click(within(dialog).getByRole("radio", { name: "High" }));
@@ -53,7 +53,7 @@ describe("Reminder form in a conversation (title and due date required)", () => 
 
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const [sent] = api.requests("POST", "/api/reminders").map((request) => request.body as Record<string, unknown>);
-    expect(sent).toEqual({ title: "Call Anna", description: "About the board pack", dueDate: expect.any(String), priority: "high", type: "task", conversationId: 7, status: "unread" });
+    expect(sent).toEqual({ title: "Call Anna", description: "Agenda", dueDate: expect.any(String), priority: "high", type: "task", conversationId: 7, status: "unread" });
     expect(sent!.dueDate).toMatch(/^\d{4}-\d{2}-15T14:30:00\.000[+-]\d{2}:\d{2}$/);
     expect(new Date(String(sent!.dueDate)).getTime()).toBe(new Date(day15.getFullYear(), day15.getMonth(), 15, 14, 30).getTime());
     expect(shownToasts()).toEqual([{ title: "Reminder created", description: "Your new reminder has been added.", variant: "default" }]);
