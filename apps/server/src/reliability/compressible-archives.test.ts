@@ -9,6 +9,7 @@ import { createProviders } from "../providers/registry.ts";
 import { backupClient } from "../test/backup-client.ts";
 import { knowledgeClient } from "../test/knowledge-client.ts";
 import { makeZip } from "../test/make-zip.ts";
+import { knowledgeView, REPETITIVE_LOG } from "../test/repetitive-log.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 let t: TestApp;
@@ -23,18 +24,8 @@ async function start() {
   backup = backupClient(t, cookie);
 }
 
-/** The issue's file: 2.6 MB of one log line, repeated. */
-const LOG = Buffer.from("2026-03-01 12:00:00 INFO heartbeat from the board-room display: all systems nominal\n".repeat(31_500));
-
-/** What a user sees of their knowledge, and each file's bytes. */
-async function view() {
-  const items = await backup.files();
-  const bytes: Record<string, string> = {};
-  for (const item of items.filter((entry) => entry.type === "file")) {
-    bytes[item.path] = (await backup.call("GET", `/api/files/${item.id}/download`)).rawPayload.toString("base64");
-  }
-  return { items: items.map(({ name, path, type, status, chunkCount }) => ({ name, path, type, status, chunkCount })).sort((a, b) => a.path.localeCompare(b.path)), bytes };
-}
+const LOG = REPETITIVE_LOG;
+const view = () => knowledgeView(backup);
 
 async function seedLog() {
   expect(LOG.length).toBeGreaterThan(2_600_000);

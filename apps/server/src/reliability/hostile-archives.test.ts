@@ -26,17 +26,22 @@ afterAll(async () => t?.close());
 
 type Entry = { name: string; text?: string; data?: Buffer; mode?: number; compress?: boolean };
 
-function zipOf(entries: Entry[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const entry of entries) {
-    zip.addBuffer(entry.data ?? Buffer.from(entry.text ?? ""), entry.name, { mode: entry.mode, compress: entry.compress ?? true });
-  }
+/** Ends a zip and collects its bytes. */
+function zipBytes(zip: yazl.ZipFile): Promise<Buffer> {
   zip.end();
   const parts: Buffer[] = [];
   return new Promise((resolve) => {
     zip.outputStream.on("data", (part: Buffer) => parts.push(part));
     zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
   });
+}
+
+function zipOf(entries: Entry[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const entry of entries) {
+    zip.addBuffer(entry.data ?? Buffer.from(entry.text ?? ""), entry.name, { mode: entry.mode, compress: entry.compress ?? true });
+  }
+  return zipBytes(zip);
 }
 
 /** yazl refuses unsafe names, so the zip is built with a same-length placeholder that is then patched in place. */
@@ -81,12 +86,7 @@ function quietBomb(oneLine: boolean): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   zip.addBuffer(Buffer.from(manifest()), "manifest.json");
   zip.addReadStream(entry, "items.jsonl", { compressionLevel: 1 });
-  zip.end();
-  const parts: Buffer[] = [];
-  return new Promise((resolve) => {
-    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
-  });
+  return zipBytes(zip);
 }
 
 /** A valid backup whose `items.jsonl` is followed by `megabytes` of zeros, honestly declared (deflated at level 1). */
@@ -101,12 +101,7 @@ function zerosBomb(megabytes: number): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const { name, text } of validEntries().filter((valid) => valid.name !== "items.jsonl")) zip.addBuffer(Buffer.from(text ?? ""), name);
   zip.addReadStream(entry, "items.jsonl", { compressionLevel: 1 });
-  zip.end();
-  const parts: Buffer[] = [];
-  return new Promise((resolve) => {
-    zip.outputStream.on("data", (part: Buffer) => parts.push(part));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(parts)));
-  });
+  return zipBytes(zip);
 }
 
 async function importArchive(filename: string, archive: Buffer) {

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backupClient } from "../test/backup-client.ts";
 import { knowledgeClient } from "../test/knowledge-client.ts";
+import { knowledgeView, REPETITIVE_LOG } from "../test/repetitive-log.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /** How many restores to fail: each failing one writes its first file, then runs out of disk space. */
@@ -41,16 +42,8 @@ afterEach(async () => {
   await t?.close();
 });
 
-const LOG = Buffer.from("2026-03-01 12:00:00 INFO heartbeat from the board-room display: all systems nominal\n".repeat(31_500));
-
-async function view() {
-  const items = await backup.files();
-  const bytes: Record<string, string> = {};
-  for (const item of items.filter((entry) => entry.type === "file")) {
-    bytes[item.path] = (await backup.call("GET", `/api/files/${item.id}/download`)).rawPayload.toString("base64");
-  }
-  return { items: items.map(({ name, path, type, status, chunkCount, content }) => ({ name, path, type, status, chunkCount, content })).sort((a, b) => a.path.localeCompare(b.path)), bytes };
-}
+const LOG = REPETITIVE_LOG;
+const view = () => knowledgeView(backup);
 
 /** The user's knowledge by the time they import an older export: the log and a note besides the exported files. */
 async function seed() {
