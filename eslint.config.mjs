@@ -17,7 +17,15 @@ const foldersIn = (relative) =>
 
 const serverModules = foldersIn("apps/server/src/modules");
 const webFeatures = foldersIn("apps/web/src/features");
-const testFiles = ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.spec.ts", "**/test/**", "**/*-test-helpers.ts", "**/testkit/**", "apps/server/src/reliability/**"];
+const testFiles = [
+  "**/*.test.ts",
+  "**/*.test.tsx",
+  "e2e/**/*.spec.ts",
+  "**/test/**",
+  "**/*-test-helpers.ts",
+  "**/testkit/**",
+  "apps/server/src/reliability/**",
+];
 
 /**
  * Who may import what: production code only its own package's dependencies; tests, fixture builders, e2e, bench,
@@ -222,7 +230,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "Property[key.name='variant'][value.value='destructive']", message: "Show a failure with toastError (or errorToast for a toast's data) from components/ui/toast-error.ts." },
+        {
+          selector: "Property[key.name='variant'][value.value='destructive']",
+          message: "Show a failure with toastError (or errorToast for a toast's data) from components/ui/toast-error.ts.",
+        },
       ],
     },
   },

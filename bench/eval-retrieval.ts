@@ -49,13 +49,12 @@ async function main() {
     const indexMs = performance.now() - started;
 
     // Lexical alone, then hybrid with the embedder the environment configures (SAGE_EMBEDDER etc.), if any.
-    const configs: { name: string; service: ReturnType<typeof benchRetrieval> }[] = [
-      { name: "lexical", service: benchRetrieval(store.sqlite) },
-    ];
+    const configs: { name: string; service: ReturnType<typeof benchRetrieval> }[] = [{ name: "lexical", service: benchRetrieval(store.sqlite) }];
     const appConfig = loadConfig(process.env);
     const local = appConfig.embedder.kind === "local" ? resolveLocalModel(appConfig.embedder.localModel, appConfig.dataDir) : null;
     // The eval never downloads a model: a local one must already be in its folder (or the data dir's cache).
-    const setup = local && !local.cached ? { embedder: null, description: `none (local model skipped: no ONNX model in ${local.folder})` } : createEmbedder(appConfig);
+    const setup =
+      local && !local.cached ? { embedder: null, description: `none (local model skipped: no ONNX model in ${local.folder})` } : createEmbedder(appConfig);
     if (!setup.embedder && appConfig.embedder.kind !== "none") console.error(`eval:retrieval: lexical only, ${setup.description}`);
     const embedderNote = setup.description;
     if (setup.embedder) {
@@ -101,7 +100,15 @@ async function main() {
     const chunkCount = (store.sqlite.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
     console.log(
       JSON.stringify(
-        { dataset: limit ? `scifact-train (first ${data.queries.length} queries, subset)` : "scifact-train", embedder: embedderNote, documents: data.corpus.length, chunks: chunkCount, queries: data.queries.length, index_ms: round(indexMs), runs },
+        {
+          dataset: limit ? `scifact-train (first ${data.queries.length} queries, subset)` : "scifact-train",
+          embedder: embedderNote,
+          documents: data.corpus.length,
+          chunks: chunkCount,
+          queries: data.queries.length,
+          index_ms: round(indexMs),
+          runs,
+        },
         null,
         2,
       ),

@@ -33,13 +33,7 @@ const messages = (language: string): string[] =>
 /** Every n-th of the sorted list, so a run always takes the same sample. */
 const sample = <T>(items: T[]): T[] => items.filter((_, index) => index % Math.max(1, Math.ceil(items.length / SAMPLE)) === 0).slice(0, SAMPLE);
 const withoutAccents = (word: string) =>
-  word
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/ß/g, "ss")
-    .replace(/ł/g, "l")
-    .replace(/Ł/g, "L")
-    .replace(/ı/g, "i");
+  word.normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss").replace(/ł/g, "l").replace(/Ł/g, "L").replace(/ı/g, "i");
 const hasAccent = (word: string) => withoutAccents(word) !== word;
 const fullwidth = (word: string) => word.replace(/[!-~]/g, (character) => String.fromCharCode(character.charCodeAt(0) + 0xfee0));
 const share = (found: number, total: number) => ({ found, total, share: total === 0 ? null : Number((found / total).toFixed(3)) });
@@ -92,13 +86,15 @@ async function main() {
 
     const cjk: Record<string, unknown> = {};
     for (const language of CJK) {
-      const pieces = sample(texts.get(language)!.flatMap((text) => {
-        const run = (text.match(CJK_RUN) ?? []).sort((a, b) => b.length - a.length)[0];
-        if (!run) return [];
-        const characters = [...run];
-        const start = Math.floor((characters.length - 4) / 2);
-        return [characters.slice(start, start + 4).join("")];
-      }));
+      const pieces = sample(
+        texts.get(language)!.flatMap((text) => {
+          const run = (text.match(CJK_RUN) ?? []).sort((a, b) => b.length - a.length)[0];
+          if (!run) return [];
+          const characters = [...run];
+          const start = Math.floor((characters.length - 4) / 2);
+          return [characters.slice(start, start + 4).join("")];
+        }),
+      );
       let first = 0;
       let tenth = 0;
       for (const piece of pieces) {

@@ -18,9 +18,25 @@ import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
-const only = args.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
+const only = args
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 
-const scenarios = { "http-api": httpApi, "cold-start": coldStart, "chat-ttft": chatTtft, "chat-turn": chatTurn, "web-vitals": webVitals, search, "ingest-pdf": ingestPdf, "ingest-txt": ingestTxt, revectorize, "backup-import": backupImport, "health-during-ingest": healthDuringIngest, "ocr-pdf-300": ocrPdf };
+const scenarios = {
+  "http-api": httpApi,
+  "cold-start": coldStart,
+  "chat-ttft": chatTtft,
+  "chat-turn": chatTurn,
+  "web-vitals": webVitals,
+  search,
+  "ingest-pdf": ingestPdf,
+  "ingest-txt": ingestTxt,
+  revectorize,
+  "backup-import": backupImport,
+  "health-during-ingest": healthDuringIngest,
+  "ocr-pdf-300": ocrPdf,
+};
 
 // Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
 const OPT_IN = new Set(["ocr-pdf-300"]);
@@ -48,5 +64,10 @@ for (const [name, run] of Object.entries(scenarios)) {
 }
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
-const report = { date: new Date().toISOString(), quick, machine: { cpus: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version }, figures: results };
+const report = {
+  date: new Date().toISOString(),
+  quick,
+  machine: { cpus: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  figures: results,
+};
 writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify(report, null, 2));

@@ -62,13 +62,26 @@ function sampledQueries(chunks: string[], cjk: boolean, seed: number): string[] 
  * stopwords dropped (for ASCII words queryTerms still gives what it gave).
  */
 const formerTerms = (query: string) =>
-  [...new Set([...query.normalize("NFKD").toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((match) => match[0].replace(/\p{M}/gu, "")))]
+  [
+    ...new Set(
+      [
+        ...query
+          .normalize("NFKD")
+          .toLowerCase()
+          .matchAll(/[\p{L}\p{N}]+/gu),
+      ].map((match) => match[0].replace(/\p{M}/gu, "")),
+    ),
+  ]
     .filter((term) => !/^[a-z]+$/.test(term) || queryTerms(term).length > 0)
     .slice(0, 48);
 
 const FORMS = {
   "as written (form 1)": { tokenize: "porter unicode61 remove_diacritics 2", text: "content", terms: formerTerms },
-  "searchText (form 2)": { tokenize: "porter unicode61 remove_diacritics 2 categories ''L* N* Co M*''", text: `${SEARCH_TEXT_FUNCTION}(content)`, terms: queryTerms },
+  "searchText (form 2)": {
+    tokenize: "porter unicode61 remove_diacritics 2 categories ''L* N* Co M*''",
+    text: `${SEARCH_TEXT_FUNCTION}(content)`,
+    terms: queryTerms,
+  },
 };
 
 function measure(corpus: string, chunks: string[], queries: string[]) {

@@ -22,11 +22,15 @@ describe("the lint rules reject", () => {
     expect(existsSync(path.join(root, "apps/web/src/features/reminders/reminder-buckets.ts"))).toBe(true);
     const code = 'import { bucketReminders } from "@/features/reminders/reminder-buckets";\nexport const x = bucketReminders;\n';
     expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code)).toContain("import-x/no-restricted-paths");
-    expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code.replace("@/features/reminders", "../reminders"))).toContain("import-x/no-restricted-paths");
+    expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code.replace("@/features/reminders", "../reminders"))).toContain(
+      "import-x/no-restricted-paths",
+    );
   });
 
   it("shared web code importing a feature", async () => {
-    expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import { x } from "@/features/chat/live-turn";\nexport const y = x;\n')).toContain("import-x/no-restricted-paths");
+    expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import { x } from "@/features/chat/live-turn";\nexport const y = x;\n')).toContain(
+      "import-x/no-restricted-paths",
+    );
   });
 
   it("a server module importing another module's internals, but not its face", async () => {
@@ -37,12 +41,12 @@ describe("the lint rules reject", () => {
   });
 
   it("infrastructure importing a module, and a module importing the composition root", async () => {
-    expect(await rulesBroken("apps/server/src/http/probe.ts", 'import type { X } from "../modules/knowledge/knowledge.module.ts";\nexport type Y = X;\n')).toContain(
-      "import-x/no-restricted-paths",
-    );
-    expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", 'import type { AppDeps } from "../../app.ts";\nexport type Y = AppDeps;\n')).toContain(
-      "import-x/no-restricted-paths",
-    );
+    expect(
+      await rulesBroken("apps/server/src/http/probe.ts", 'import type { X } from "../modules/knowledge/knowledge.module.ts";\nexport type Y = X;\n'),
+    ).toContain("import-x/no-restricted-paths");
+    expect(
+      await rulesBroken("apps/server/src/modules/knowledge/probe.ts", 'import type { AppDeps } from "../../app.ts";\nexport type Y = AppDeps;\n'),
+    ).toContain("import-x/no-restricted-paths");
   });
 
   it("document reading importing a module, and a module reaching past the documents face", async () => {
@@ -70,7 +74,8 @@ describe("the lint rules reject", () => {
   });
 
   it("a hand-written red toast on the web, but not the one helper that shows them", async () => {
-    const code = 'import { toast } from "@/components/ui/use-toast";\nexport const x = () => toast({ title: "Error", description: "Failed", variant: "destructive" });\n';
+    const code =
+      'import { toast } from "@/components/ui/use-toast";\nexport const x = () => toast({ title: "Error", description: "Failed", variant: "destructive" });\n';
     expect(await rulesBroken("apps/web/src/features/chat/probe.ts", code)).toContain("no-restricted-syntax");
     expect(await rulesBroken("apps/web/src/components/ui/toast-error.ts", 'export const x = { variant: "destructive" };\n')).toEqual([]);
   });
@@ -85,7 +90,11 @@ describe("the lint rules reject", () => {
       "import-x/no-extraneous-dependencies",
     );
     // Fixture builders may sit beside the code (test-*.ts) or in a test/ or test-fixtures/ folder.
-    for (const fixture of ["apps/server/src/modules/knowledge/ingestion/test-probe.ts", "apps/server/src/documents/test/probe.ts", "apps/server/src/documents/test-fixtures/probe.ts"]) {
+    for (const fixture of [
+      "apps/server/src/modules/knowledge/ingestion/test-probe.ts",
+      "apps/server/src/documents/test/probe.ts",
+      "apps/server/src/documents/test-fixtures/probe.ts",
+    ]) {
       expect(await rulesBroken(fixture, devOnly)).toEqual([]);
     }
     expect(await rulesBroken("apps/server/src/probe.test.ts", 'import { it } from "vitest";\nexport const x = it;\n')).toEqual([]);
@@ -100,7 +109,10 @@ describe("the import-cycle check", () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), "sage-cycles-"));
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, moduleResolution: "bundler", module: "esnext" }, include: ["*.ts"] }));
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, moduleResolution: "bundler", module: "esnext" }, include: ["*.ts"] }),
+    );
     writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b.ts";\nexport interface A { b: B }\n');
     writeFileSync(path.join(dir, "b.ts"), 'import type { A } from "./a.ts";\nexport interface B { a?: A }\n');
     writeFileSync(path.join(dir, "c.ts"), 'import type { A } from "./a.ts";\nexport type C = A;\n');

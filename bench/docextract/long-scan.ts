@@ -26,7 +26,12 @@ export async function longScanFigures(pages: number) {
     ocrProcessPeakRssMb: round(run.sampled.ocrMb, 0),
     serverPlusProcessesPeakRssMb: round(run.sampled.togetherMb, 0),
     serverPlusProcessesPeakPssMb: round(run.sampled.togetherPssMb, 0),
-    health: { requests: run.health.length, p50Ms: round(percentile(run.health, 50)), p99Ms: round(percentile(run.health, 99)), maxMs: round(Math.max(...run.health)) },
+    health: {
+      requests: run.health.length,
+      p50Ms: round(percentile(run.health, 50)),
+      p99Ms: round(percentile(run.health, 99)),
+      maxMs: round(Math.max(...run.health)),
+    },
     healthBeforeUpload: { requests: run.healthIdle.length, p50Ms: round(percentile(run.healthIdle, 50)), p99Ms: round(percentile(run.healthIdle, 99)) },
     targets: { serverPlusProcessesPeakPssMb: "< 400", healthP99Ms: "< 50" },
   };

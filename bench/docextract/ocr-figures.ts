@@ -45,8 +45,18 @@ export async function ocrFigures(pageCount: number) {
   return {
     pages: pageCount,
     render: "A4, 300 dpi, 10 pt Liberation Sans, PNG",
-    characterErrorRate: { sage: round(mean(errors.sage)), sageWorstPage: round(Math.max(...errors.sage)), tesseractAlone: round(mean(errors.alone)), target: "<= 0.02" },
-    pagesPerSecond: { sage: round(pagesPerSecond.sage, 3), tesseractAlone: round(pagesPerSecond.alone, 3), ratio: round(pagesPerSecond.sage / pagesPerSecond.alone, 3), target: ">= 0.8" },
+    characterErrorRate: {
+      sage: round(mean(errors.sage)),
+      sageWorstPage: round(Math.max(...errors.sage)),
+      tesseractAlone: round(mean(errors.alone)),
+      target: "<= 0.02",
+    },
+    pagesPerSecond: {
+      sage: round(pagesPerSecond.sage, 3),
+      tesseractAlone: round(pagesPerSecond.alone, 3),
+      ratio: round(pagesPerSecond.sage / pagesPerSecond.alone, 3),
+      target: ">= 0.8",
+    },
     secondsPerPage: { sage: round(timing.sage / 1000 / (2 * pageCount), 2), tesseractAlone: round(timing.alone / 1000 / (2 * pageCount), 2) },
   };
 }

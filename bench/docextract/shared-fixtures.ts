@@ -16,7 +16,13 @@ const normalise = (text: string) => text.replace(/\s+/g, " ").trim();
 const visibleText = (markdown: string) =>
   markdown
     .split("\n")
-    .map((line) => line.replace(/^\s*#{1,6}\s+/, "").replace(/^\s*(?:-|\d+\.)\s+/, "").replace(/^\|\s?|\s?\|$/g, "").replace(/\s\|\s/g, " "))
+    .map((line) =>
+      line
+        .replace(/^\s*#{1,6}\s+/, "")
+        .replace(/^\s*(?:-|\d+\.)\s+/, "")
+        .replace(/^\|\s?|\s?\|$/g, "")
+        .replace(/\s\|\s/g, " "),
+    )
     .join("\n");
 
 async function extract(file: string): Promise<{ text: string; ocrPages?: number[] }> {
@@ -30,14 +36,27 @@ export async function sharedFixtureOutcomes(fixturesDir: string): Promise<Fixtur
   const outcomes: FixtureOutcome[] = [];
   const pdfDir = path.join(fixturesDir, "pdfminer");
   if (existsSync(path.join(pdfDir, "expected_text.json"))) {
-    const expectations = JSON.parse(readFileSync(path.join(pdfDir, "expected_text.json"), "utf8")) as Record<string, { file: string; expected_pdfminer_extract_text: string; check: string }>;
+    const expectations = JSON.parse(readFileSync(path.join(pdfDir, "expected_text.json"), "utf8")) as Record<
+      string,
+      { file: string; expected_pdfminer_extract_text: string; check: string }
+    >;
     for (const [name, expectation] of Object.entries(expectations)) {
       try {
         const { text, ocrPages } = await extract(path.join(pdfDir, expectation.file));
         const expected = normalise(expectation.expected_pdfminer_extract_text.replace(/\f/g, " "));
         // Line numbers depend on pdfminer's layout analysis, so a 'line N' check becomes 'contains the line'.
-        const passed = expectation.check.includes("prefix") ? text.startsWith(expected) : expectation.check.includes("line") ? text.includes(expected) : text === expected;
-        outcomes.push({ name: `pdfminer/${name}`, check: expectation.check, passed, ...(passed ? {} : { detail: `got: ${text.slice(0, 120)}` }), ...(ocrPages ? { ocrPages } : {}) });
+        const passed = expectation.check.includes("prefix")
+          ? text.startsWith(expected)
+          : expectation.check.includes("line")
+            ? text.includes(expected)
+            : text === expected;
+        outcomes.push({
+          name: `pdfminer/${name}`,
+          check: expectation.check,
+          passed,
+          ...(passed ? {} : { detail: `got: ${text.slice(0, 120)}` }),
+          ...(ocrPages ? { ocrPages } : {}),
+        });
       } catch (error) {
         outcomes.push({ name: `pdfminer/${name}`, check: expectation.check, passed: false, detail: (error as Error).message });
       }
@@ -45,14 +64,22 @@ export async function sharedFixtureOutcomes(fixturesDir: string): Promise<Fixtur
   }
   const docxDir = path.join(fixturesDir, "mammoth-docx");
   if (existsSync(path.join(docxDir, "expected_text.json"))) {
-    const expectations = JSON.parse(readFileSync(path.join(docxDir, "expected_text.json"), "utf8")) as Record<string, { text?: string; text_contains?: string[] }>;
+    const expectations = JSON.parse(readFileSync(path.join(docxDir, "expected_text.json"), "utf8")) as Record<
+      string,
+      { text?: string; text_contains?: string[] }
+    >;
     for (const [name, expectation] of Object.entries(expectations)) {
       const label = `mammoth-docx/${name}`;
       try {
         const { text } = await extract(path.join(docxDir, "test-data", name));
         if (expectation.text_contains) {
           const missing = expectation.text_contains.filter((part) => !text.includes(normalise(part)));
-          outcomes.push({ name: label, check: "contains", passed: missing.length === 0, ...(missing.length ? { detail: `missing: ${missing.join(" | ")}` } : {}) });
+          outcomes.push({
+            name: label,
+            check: "contains",
+            passed: missing.length === 0,
+            ...(missing.length ? { detail: `missing: ${missing.join(" | ")}` } : {}),
+          });
         } else if (expectation.text !== undefined) {
           const passed = text === normalise(expectation.text);
           outcomes.push({ name: label, check: "text", passed, ...(passed ? {} : { detail: `got: ${text.slice(0, 120)}` }) });

@@ -4,7 +4,7 @@ const NAMES = ["Jana Novak", "Robert Hale", "Amara Osei", "Lukas Brandt", "Sofia
 const PROJECTS = ["Falcon", "Orion", "Vega", "Kestrel", "Atlas", "Meridian"];
 const MONTHS = ["January", "March", "April", "June", "September", "November"];
 const TEMPLATES = [
-  (n: number) => `The board approved the ${PROJECTS[n % 6]} budget of EUR ${(n * 37) % 900 + 100},000 for the coming year.`,
+  (n: number) => `The board approved the ${PROJECTS[n % 6]} budget of EUR ${((n * 37) % 900) + 100},000 for the coming year.`,
   (n: number) => `${NAMES[n % 6]} will present the quarterly results on ${(n % 27) + 1} ${MONTHS[n % 6]} 2025.`,
   (n: number) => `Revenue in the northern region grew by ${(n % 19) + 2}.${n % 10}% while costs fell slightly.`,
   (n: number) => `Please review section ${(n % 12) + 1} of the lease before the meeting with the landlord.`,
@@ -16,7 +16,9 @@ const TEMPLATES = [
 
 /** About `count` lines of up to `width` characters, the same for the same seed. */
 export function proseLines(seed: number, count: number, width = 88): string[] {
-  const words = Array.from({ length: count * 2 }, (_, index) => TEMPLATES[(seed + index) % TEMPLATES.length]!(seed * 31 + index)).join(" ").split(" ");
+  const words = Array.from({ length: count * 2 }, (_, index) => TEMPLATES[(seed + index) % TEMPLATES.length]!(seed * 31 + index))
+    .join(" ")
+    .split(" ");
   const lines: string[] = [];
   let line = "";
   for (const word of words) {

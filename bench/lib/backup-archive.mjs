@@ -49,18 +49,50 @@ export async function writeBackup(file, { items, folders = 0, chunksPerItem = 1,
     lines(folders + items, (index) => {
       if (index < folders) {
         const name = `Folder ${index + 1}`;
-        return { id: index + 1, parent_id: null, conversation_id: null, type: "folder", name, path: name, description: "", content: "", url: null, mime_type: null, size: 0, created_at: createdAt };
+        return {
+          id: index + 1,
+          parent_id: null,
+          conversation_id: null,
+          type: "folder",
+          name,
+          path: name,
+          description: "",
+          content: "",
+          url: null,
+          mime_type: null,
+          size: 0,
+          created_at: createdAt,
+        };
       }
       const n = index - folders;
       const parent = folders ? 1 + (n % folders) : null;
       const name = `Note ${n + 1}`;
       const content = texts[n % texts.length];
-      return { id: index + 1, parent_id: parent, conversation_id: null, type: "note", name, path: parent ? `Folder ${parent}/${name}` : name, description: "", content, url: null, mime_type: null, size: content.length, created_at: createdAt };
+      return {
+        id: index + 1,
+        parent_id: parent,
+        conversation_id: null,
+        type: "note",
+        name,
+        path: parent ? `Folder ${parent}/${name}` : name,
+        description: "",
+        content,
+        url: null,
+        mime_type: null,
+        size: content.length,
+        created_at: createdAt,
+      };
     }),
     "items.jsonl",
   );
   zip.addReadStream(
-    lines(chunks, (index) => ({ id: index + 1, item_id: folders + Math.floor(index / chunksPerItem) + 1, position: index % chunksPerItem, source: "", content: texts[(index * 7) % texts.length] })),
+    lines(chunks, (index) => ({
+      id: index + 1,
+      item_id: folders + Math.floor(index / chunksPerItem) + 1,
+      position: index % chunksPerItem,
+      source: "",
+      content: texts[(index * 7) % texts.length],
+    })),
     "chunks.jsonl",
   );
   const vectorOf = (index) => {

@@ -4,7 +4,10 @@
 import { createHash } from "node:crypto";
 import { rng } from "./seed-chunks.mjs";
 
-const STOPWORDS = "the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will more".split(" ");
+const STOPWORDS =
+  "the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will more".split(
+    " ",
+  );
 const SYLLABLES = "ka lo ri men ta vo sel du pra nik bel tor ran shi quo ve lam dor fe gus hal ix om pet ru sa ti un wen yor zel ba ce di fo gri".split(" ");
 const VOCABULARY_SIZE = 30_000;
 const TOPICS = 300;

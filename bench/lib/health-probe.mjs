@@ -36,7 +36,9 @@ export async function pingHealth(url, until, everyMs = 10, failures = null) {
  * `{ latencies, failures }`.
  */
 export function startHealthProbe(url, everyMs = 10) {
-  const child = fork(fileURLToPath(new URL("./health-probe-child.mjs", import.meta.url)), [url, String(everyMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(new URL("./health-probe-child.mjs", import.meta.url)), [url, String(everyMs)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const answer = new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) => reject(new Error(`the health probe exited ${code} before answering`)));

@@ -18,7 +18,9 @@ export function targetMet(figure) {
 }
 
 const cell = (value) => (value === null || value === undefined ? "-" : String(value));
-console.log(`Run of ${report.date}${report.quick ? " (--quick)" : ""} on ${report.machine.cpus} CPUs, ${report.machine.memoryGb} GB, Node ${report.machine.node}.\n`);
+console.log(
+  `Run of ${report.date}${report.quick ? " (--quick)" : ""} on ${report.machine.cpus} CPUs, ${report.machine.memoryGb} GB, Node ${report.machine.node}.\n`,
+);
 console.log("| figure | value | limit | ratio | target | met |");
 console.log("|---|---|---|---|---|---|");
 for (const figure of report.figures) {
@@ -27,5 +29,7 @@ for (const figure of report.figures) {
     continue;
   }
   const met = targetMet(figure);
-  console.log(`| ${figure.name} | ${figure.value} ${figure.unit} | ${cell(figure.limit)} | ${cell(figure.ratio)} | ${cell(figure.target)} | ${met === null ? "-" : met ? "yes" : "**no**"} |`);
+  console.log(
+    `| ${figure.name} | ${figure.value} ${figure.unit} | ${cell(figure.limit)} | ${cell(figure.ratio)} | ${cell(figure.target)} | ${met === null ? "-" : met ? "yes" : "**no**"} |`,
+  );
 }

@@ -64,7 +64,16 @@ const proportionalMb = (pid: number) => {
  * children (the OCR process): the peak of each role and of all of them together at one instant.
  */
 function watchMemory(serverPid: number, everyMs: number) {
-  const peaks = { serverMb: 0, conversionMb: 0, ocrMb: 0, togetherMb: 0, togetherPssMb: 0, samples: 0, processesSeen: new Set<number>(), timeline: [] as number[][] };
+  const peaks = {
+    serverMb: 0,
+    conversionMb: 0,
+    ocrMb: 0,
+    togetherMb: 0,
+    togetherPssMb: 0,
+    samples: 0,
+    processesSeen: new Set<number>(),
+    timeline: [] as number[][],
+  };
   const startedAt = performance.now();
   const sample = () => {
     const server = residentMb(serverPid);
@@ -88,7 +97,8 @@ function watchMemory(serverPid: number, everyMs: number) {
     peaks.togetherMb = Math.max(peaks.togetherMb, server + conversion + ocr);
     peaks.samples++;
     // One point a second: [seconds, server, conversion, OCR] in MB, to see what grows with pages.
-    if (peaks.samples % Math.round(1000 / everyMs) === 1) peaks.timeline.push([Math.round((performance.now() - startedAt) / 1000), Math.round(server), Math.round(conversion), Math.round(ocr)]);
+    if (peaks.samples % Math.round(1000 / everyMs) === 1)
+      peaks.timeline.push([Math.round((performance.now() - startedAt) / 1000), Math.round(server), Math.round(conversion), Math.round(ocr)]);
   };
   sample();
   const timer = setInterval(sample, everyMs);
@@ -113,7 +123,17 @@ export interface ScanIngestResult {
   /** The server's own high-water mark (VmHWM), exact. */
   serverHwmMb: number;
   /** Sampled every `sampleMs`: the server, its conversion processes, their OCR processes, and all at one instant. */
-  sampled: { serverMb: number; conversionMb: number; ocrMb: number; togetherMb: number; togetherPssMb: number; samples: number; processes: number; sampleMs: number; timeline: number[][] };
+  sampled: {
+    serverMb: number;
+    conversionMb: number;
+    ocrMb: number;
+    togetherMb: number;
+    togetherPssMb: number;
+    samples: number;
+    processes: number;
+    sampleMs: number;
+    timeline: number[][];
+  };
   health: number[];
   healthIdle: number[];
   loadAverage: { before: number[]; after: number[] };
@@ -124,7 +144,17 @@ export interface ScanIngestResult {
  * of `pages` pages through POST /api/upload while /api/health is asked every `probeEveryMs`; the same probe runs
  * for `idleProbeMs` before the upload, the limit beside it.
  */
-export async function ingestScan({ pages, probeEveryMs = 25, idleProbeMs = 10_000, sampleMs = 100 }: { pages: number; probeEveryMs?: number; idleProbeMs?: number; sampleMs?: number }): Promise<ScanIngestResult> {
+export async function ingestScan({
+  pages,
+  probeEveryMs = 25,
+  idleProbeMs = 10_000,
+  sampleMs = 100,
+}: {
+  pages: number;
+  probeEveryMs?: number;
+  idleProbeMs?: number;
+  sampleMs?: number;
+}): Promise<ScanIngestResult> {
   const { loadavg } = await import("node:os");
   const file = await scannedReport(pages);
   const bytes = readFileSync(file);
@@ -156,7 +186,17 @@ export async function ingestScan({ pages, probeEveryMs = 25, idleProbeMs = 10_00
       jobMs: jobDurationMs(sage.dataDir, { kind: "knowledge.ingest" }),
       idleRssMb,
       serverHwmMb: memoryOf(sage.pid).peakMb as number,
-      sampled: { serverMb: peaks.serverMb, conversionMb: peaks.conversionMb, ocrMb: peaks.ocrMb, togetherMb: peaks.togetherMb, togetherPssMb: peaks.togetherPssMb, samples: peaks.samples, processes: peaks.processesSeen.size, sampleMs, timeline: peaks.timeline },
+      sampled: {
+        serverMb: peaks.serverMb,
+        conversionMb: peaks.conversionMb,
+        ocrMb: peaks.ocrMb,
+        togetherMb: peaks.togetherMb,
+        togetherPssMb: peaks.togetherPssMb,
+        samples: peaks.samples,
+        processes: peaks.processesSeen.size,
+        sampleMs,
+        timeline: peaks.timeline,
+      },
       health,
       healthIdle,
       loadAverage: { before: loadBefore, after: loadavg() },

@@ -101,4 +101,3 @@ export async function openInProcess(dataDir, dimensions) {
     close: () => store.close(),
   };
 }
-

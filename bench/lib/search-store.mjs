@@ -52,7 +52,9 @@ function seed(dataDir, { files, chunksPerFile, dimensions }) {
   const insertItem = db.prepare(
     "INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, mime_type, size, status, created_at, updated_at) VALUES (?, NULL, NULL, 'file', ?, ?, 'text/plain', ?, 'ready', ?, ?)",
   );
-  const insertChunk = db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, NULL, ?, ?, ?, ?)");
+  const insertChunk = db.prepare(
+    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, NULL, ?, ?, ?, ?)",
+  );
   const insertVector = db.prepare(
     "INSERT INTO chunk_vectors (chunk_id, embedder_id, dimensions, user_id, conversation_id, vector, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)",
   );

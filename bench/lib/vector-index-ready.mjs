@@ -15,7 +15,9 @@ export async function buildMissingIndexes(dataDir, dimensions) {
     missing.map(
       (size) =>
         new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/warm-index.mjs"), dataDir, String(size)], { stdio: ["ignore", "inherit", "inherit"] });
+          const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/warm-index.mjs"), dataDir, String(size)], {
+            stdio: ["ignore", "inherit", "inherit"],
+          });
           child.once("error", reject);
           child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`building the ${size}-dim index exited ${code}`))));
         }),
@@ -32,4 +34,3 @@ export async function waitForVectorIndex(searchOnce, timeoutMs = 900_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-

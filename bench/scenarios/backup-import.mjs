@@ -171,7 +171,11 @@ export async function backupImport({ quick }) {
         unit: "MB",
         better: "lower",
         target: "<= 50 MB",
-        params: { items: many.items, responseMb: +(listBytes / 2 ** 20).toFixed(1), note: "server RSS sampled every 20 ms during 3 listings, peak minus before" },
+        params: {
+          items: many.items,
+          responseMb: +(listBytes / 2 ** 20).toFixed(1),
+          note: "server RSS sampled every 20 ms during 3 listings, peak minus before",
+        },
       }),
     ];
   } finally {

@@ -61,7 +61,12 @@ export async function chatTurn({ quick }) {
     await waitForVectorIndex((query) => post("/api/search", { query, limit: 5 }));
     const conversation = async () => (await post("/api/conversations", { name: "Bench" })).id;
     const turn = async (content) =>
-      timeToFirst(`${sage.url}/api/conversations/${await conversation()}/turn`, { method: "POST", headers, body: JSON.stringify({ content }) }, "event: text-delta", { readToEnd: true });
+      timeToFirst(
+        `${sage.url}/api/conversations/${await conversation()}/turn`,
+        { method: "POST", headers, body: JSON.stringify({ content }) },
+        "event: text-delta",
+        { readToEnd: true },
+      );
     const direct = (body, marker) => {
       const init = { method: "POST", headers: { "content-type": "application/json", "x-goog-api-key": "bench" }, body };
       const url = `${fake.baseUrl}/models/gemini-2.0-flash:streamGenerateContent?alt=sse`;
@@ -69,7 +74,11 @@ export async function chatTurn({ quick }) {
     };
     const embed = async (text) => {
       const startedAt = performance.now();
-      const response = await fetch(`${embedderEnv.SAGE_LLM_BASE_URL}/embeddings`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: embedderEnv.SAGE_EMBEDDING_MODEL, input: [text] }) });
+      const response = await fetch(`${embedderEnv.SAGE_LLM_BASE_URL}/embeddings`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: embedderEnv.SAGE_EMBEDDING_MODEL, input: [text] }),
+      });
       await response.json();
       return performance.now() - startedAt;
     };
@@ -90,7 +99,12 @@ export async function chatTurn({ quick }) {
     fake.reset();
     fake.script(ANSWER);
     await turn(texts[0]);
-    const contextShown = (fake.requests.at(-1).body.contents.at(-1).parts[0].text.match(/^\[\d\] Source: /gm) ?? []).length;
+    const contextShown = (
+      fake.requests
+        .at(-1)
+        .body.contents.at(-1)
+        .parts[0].text.match(/^\[\d\] Source: /gm) ?? []
+    ).length;
 
     const plain = { sage: [], direct: [], model: [], embedding: [] };
     const tool = { sage: [], direct: [], model: [], embedding: [] };
@@ -128,8 +142,22 @@ export async function chatTurn({ quick }) {
       directP95Ms: round(percentile(times.direct, 95)),
     });
     return [
-      figure({ name: "chat.turn_ttft_added", value: p50(plain.sage) - p50(plain.direct), unit: "ms", better: "lower", target: "<= 15 ms", params: params(plain) }),
-      figure({ name: "chat.turn_tool_step_added", value: p50(tool.sage) - p50(tool.direct), unit: "ms", better: "lower", target: "<= 25 ms", params: params(tool) }),
+      figure({
+        name: "chat.turn_ttft_added",
+        value: p50(plain.sage) - p50(plain.direct),
+        unit: "ms",
+        better: "lower",
+        target: "<= 15 ms",
+        params: params(plain),
+      }),
+      figure({
+        name: "chat.turn_tool_step_added",
+        value: p50(tool.sage) - p50(tool.direct),
+        unit: "ms",
+        better: "lower",
+        target: "<= 25 ms",
+        params: params(tool),
+      }),
     ];
   } finally {
     await sage.stop();

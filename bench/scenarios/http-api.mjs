@@ -28,8 +28,19 @@ export async function httpApi({ quick }) {
   await bareList.stop();
   const sageList = await load({ url: `${sage.url}/api/conversations`, connections, durationSec, headers: { cookie } });
   const params = { connections, durationSec, conversations: listJson.length };
-  figures.push(figure({ name: "http.conversations.list.rps", value: sageList.reqPerSec, unit: "req/s", limit: limitList.reqPerSec, target: ">= 0.5 of limit", params: { ...params, errors: sageList.errors, non2xx: sageList.non2xx } }));
-  figures.push(figure({ name: "http.conversations.list.p99", value: sageList.p99Ms, unit: "ms", limit: limitList.p99Ms, better: "lower", target: "<= 25 ms", params }));
+  figures.push(
+    figure({
+      name: "http.conversations.list.rps",
+      value: sageList.reqPerSec,
+      unit: "req/s",
+      limit: limitList.reqPerSec,
+      target: ">= 0.5 of limit",
+      params: { ...params, errors: sageList.errors, non2xx: sageList.non2xx },
+    }),
+  );
+  figures.push(
+    figure({ name: "http.conversations.list.p99", value: sageList.p99Ms, unit: "ms", limit: limitList.p99Ms, better: "lower", target: "<= 25 ms", params }),
+  );
 
   // POST /api/conversations/{id}/messages: 300 conversations with 20 messages each, appended to in turn.
   // The bare route keeps 300 such lists in memory and appends to them the same way, so both answer the
@@ -37,10 +48,17 @@ export async function httpApi({ quick }) {
   const targets = [];
   for (let i = 0; i < 300; i++) {
     const conversation = await post("/api/conversations", { name: `Bench ${i}` });
-    for (let m = 0; m < 20; m++) await post(`/api/conversations/${conversation.id}/messages`, { role: m % 2 ? "model" : "user", content: `Message ${m}: draft the quarterly update for the board, with figures.` });
+    for (let m = 0; m < 20; m++)
+      await post(`/api/conversations/${conversation.id}/messages`, {
+        role: m % 2 ? "model" : "user",
+        content: `Message ${m}: draft the quarterly update for the board, with figures.`,
+      });
     targets.push(conversation.id);
   }
-  writeFileSync(path.join(dir, "messages.json"), JSON.stringify(await (await fetch(`${sage.url}/api/conversations/${targets[0]}/messages`, { headers })).json()));
+  writeFileSync(
+    path.join(dir, "messages.json"),
+    JSON.stringify(await (await fetch(`${sage.url}/api/conversations/${targets[0]}/messages`, { headers })).json()),
+  );
   const bareMessages = await startChild(BARE, [path.join(dir, "messages.json")]);
   const body = JSON.stringify({ role: "user", content: "Remind me to send the board pack on Friday." });
   let bareNext = 0;
@@ -64,7 +82,16 @@ export async function httpApi({ quick }) {
     body,
     setupRequest: (request) => ({ ...request, path: `/api/conversations/${targets[next++ % targets.length]}/messages` }),
   });
-  figures.push(figure({ name: "http.messages.append.rps", value: sagePost.reqPerSec, unit: "req/s", limit: limitPost.reqPerSec, target: ">= 0.4 of limit", params: { connections, durationSec, conversations: targets.length, seededMessagesEach: 20, errors: sagePost.errors, non2xx: sagePost.non2xx } }));
+  figures.push(
+    figure({
+      name: "http.messages.append.rps",
+      value: sagePost.reqPerSec,
+      unit: "req/s",
+      limit: limitPost.reqPerSec,
+      target: ">= 0.4 of limit",
+      params: { connections, durationSec, conversations: targets.length, seededMessagesEach: 20, errors: sagePost.errors, non2xx: sagePost.non2xx },
+    }),
+  );
 
   await sage.stop();
   return figures;

@@ -13,7 +13,15 @@ import { ingestScan, scanPageLines } from "../lib/scan-ingest.ts";
  */
 async function tesseractAlone(pageIndexes) {
   const width = Math.floor(Math.sqrt(OCR_LIMITS.maxPixels * (8.27 / 11.69)));
-  const images = await Promise.all(pageIndexes.map((page) => sharp(renderA4Page(scanPageLines(page), 300)).resize({ width }).greyscale().png().toBuffer()));
+  const images = await Promise.all(
+    pageIndexes.map((page) =>
+      sharp(renderA4Page(scanPageLines(page), 300))
+        .resize({ width })
+        .greyscale()
+        .png()
+        .toBuffer(),
+    ),
+  );
   const worker = await createWorker("eng", OEM.LSTM_ONLY, { langPath: OCR_LANGUAGE_PATH, gzip: true, cacheMethod: "none" });
   try {
     await worker.recognize(images[0]);
@@ -51,7 +59,15 @@ export async function ocrPdf({ quick }) {
       limit: percentile(run.healthIdle, 99),
       better: "lower",
       target: "<= 50 ms",
-      params: { pages, probes: run.health.length, p50Ms: round(percentile(run.health, 50), 1), p90Ms: round(percentile(run.health, 90), 1), maxMs: round(Math.max(...run.health), 1), idleP50Ms: round(percentile(run.healthIdle, 50), 2), ...load },
+      params: {
+        pages,
+        probes: run.health.length,
+        p50Ms: round(percentile(run.health, 50), 1),
+        p90Ms: round(percentile(run.health, 90), 1),
+        maxMs: round(Math.max(...run.health), 1),
+        idleP50Ms: round(percentile(run.healthIdle, 50), 2),
+        ...load,
+      },
     }),
     // What the machine gives the server and its processes together: each page counted once, shared ones (the node
     // binary, mapped by all three) split between them. The plain sum of RSS counts the binary three times.
@@ -61,7 +77,13 @@ export async function ocrPdf({ quick }) {
       unit: "MB",
       better: "lower",
       target: "< 400 MB",
-      params: { pages, measure: "sum of PSS", rssSumMb: round(run.sampled.togetherMb, 0), serverHwmMb: round(run.serverHwmMb, 0), sampleMs: run.sampled.sampleMs },
+      params: {
+        pages,
+        measure: "sum of PSS",
+        rssSumMb: round(run.sampled.togetherMb, 0),
+        serverHwmMb: round(run.serverHwmMb, 0),
+        sampleMs: run.sampled.sampleMs,
+      },
     }),
     figure({
       name: `${prefix}_peak_rss`,
@@ -87,7 +109,17 @@ export async function ocrPdf({ quick }) {
       limit: 1000 / aloneMsPerPage,
       better: "higher",
       target: ">= 0.8 of limit",
-      params: { pages, jobMs: run.jobMs, status: run.status, chunks: run.chunks, ocrPages: run.ocrPages, ocrFailedPages: run.ocrFailedPages, pdfMb: round(run.pdfBytes / 1_048_576, 1), aloneMsPerPage: [round(aloneBefore, 0), round(aloneAfter, 0)], ...load },
+      params: {
+        pages,
+        jobMs: run.jobMs,
+        status: run.status,
+        chunks: run.chunks,
+        ocrPages: run.ocrPages,
+        ocrFailedPages: run.ocrFailedPages,
+        pdfMb: round(run.pdfBytes / 1_048_576, 1),
+        aloneMsPerPage: [round(aloneBefore, 0), round(aloneAfter, 0)],
+        ...load,
+      },
     }),
   ];
 }

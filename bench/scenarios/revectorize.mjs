@@ -25,9 +25,13 @@ export async function revectorize({ quick }) {
   const sage = await startSage({ dataDir, env: fake.envFor(768) });
   try {
     const cookie = await sage.login();
-    const response = await fetch(`${sage.url}/api/vectors/revectorize`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: "{}" });
+    const response = await fetch(`${sage.url}/api/vectors/revectorize`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: "{}",
+    });
     if (!response.ok) throw new Error(`revectorize: ${response.status} ${await response.text()}`);
-    for (const deadline = Date.now() + 600_000; ; ) {
+    for (const deadline = Date.now() + 600_000; ;) {
       const status = await (await fetch(`${sage.url}/api/vectors/status`, { headers: { cookie } })).json();
       if (status.job?.status === "done") break;
       if (status.job?.status === "failed" || Date.now() > deadline) throw new Error(`revectorize job: ${JSON.stringify(status.job)}`);
@@ -45,7 +49,16 @@ export async function revectorize({ quick }) {
         limit: chunks / (idealMs / 1000),
         better: "higher",
         target: ">= 0.8 of limit",
-        params: { chunks, delayMs: DELAY_MS, batch: GEMINI_MAX_BATCH, dimensions: 768, jobMs, idealMs, embedderCalls, note: "limit = ceil(chunks / batch) x delay, calls one after another" },
+        params: {
+          chunks,
+          delayMs: DELAY_MS,
+          batch: GEMINI_MAX_BATCH,
+          dimensions: 768,
+          jobMs,
+          idealMs,
+          embedderCalls,
+          note: "limit = ceil(chunks / batch) x delay, calls one after another",
+        },
       }),
     ];
   } finally {

@@ -3,14 +3,27 @@ import { chromium } from "@playwright/test";
 import { figure } from "../lib/figure.mjs";
 import { startSage } from "../lib/server.mjs";
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-sync",
+];
 
 /** JS the login route loads (gzip-compressed size) and LCP of /conversations with 100 conversations, in Chromium. */
 export async function webVitals({ quick }) {
   const sage = await startSage({ label: "web" });
   const cookie = await sage.login();
   for (let i = 0; i < 100; i++) {
-    await fetch(`${sage.url}/api/conversations`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `Board meeting prep ${i}` }) });
+    await fetch(`${sage.url}/api/conversations`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ name: `Board meeting prep ${i}` }),
+    });
   }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
@@ -49,7 +62,14 @@ export async function webVitals({ quick }) {
     lcps.sort((a, b) => a - b);
     return [
       figure({ name: "web.login_route_js_gzip", value: loginJsKb, unit: "KB", better: "lower", target: "<= 200 KB", params: { scripts: scripts.length } }),
-      figure({ name: "web.conversations_lcp", value: lcps[Math.floor(lcps.length / 2)], unit: "ms", better: "lower", target: "<= 1000 ms", params: { conversations: 100, runs } }),
+      figure({
+        name: "web.conversations_lcp",
+        value: lcps[Math.floor(lcps.length / 2)],
+        unit: "ms",
+        better: "lower",
+        target: "<= 1000 ms",
+        params: { conversations: 100, runs },
+      }),
     ];
   } finally {
     await browser.close();

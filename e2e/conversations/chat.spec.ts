@@ -105,7 +105,9 @@ test("Enter sends, Shift+Enter is a newline, blank does not send", async ({ page
 test("createReminder: the reminder exists, the toast shows and the event fires", async ({ page }) => {
   await page.evaluate(() => {
     (window as unknown as { reminderEvents: unknown[] }).reminderEvents = [];
-    window.addEventListener("reminderCreated", (event) => (window as unknown as { reminderEvents: unknown[] }).reminderEvents.push((event as CustomEvent).detail));
+    window.addEventListener("reminderCreated", (event) =>
+      (window as unknown as { reminderEvents: unknown[] }).reminderEvents.push((event as CustomEvent).detail),
+    );
   });
   const title = `Call Ann ${Date.now()}`;
   await fakeGemini.script(
@@ -166,7 +168,10 @@ test("answers drawn from the user's documents show numbered citation chips that 
   // Saved with the answer: a reload shows the same chip.
   expect((await savedMessages(page)).at(-1)!.citations?.map((citation) => citation.n)).toEqual([1]);
   await page.reload();
-  await aiMessages(page).last().getByRole("button", { name: /^Source 1: zebra-report\.txt/ }).click();
+  await aiMessages(page)
+    .last()
+    .getByRole("button", { name: /^Source 1: zebra-report\.txt/ })
+    .click();
   const preview = page.getByRole("dialog", { name: "zebra-report.txt" });
   await expect(preview).toBeVisible();
   await expect(preview.getByTestId("preview-cited-passage")).toContainText("41 zebras were counted at the north gate");
@@ -176,12 +181,16 @@ test("answers drawn from the user's documents show numbered citation chips that 
 });
 
 test("a whole turn is one HTTP request from the browser", async ({ page }) => {
-  await fakeGemini.script({ text: "Setting it up.", functionCalls: [{ name: "createReminder", args: { title: "Call Bo", dueDate: "2031-05-04", priority: "low" } }] }, { text: "Done." });
+  await fakeGemini.script(
+    { text: "Setting it up.", functionCalls: [{ name: "createReminder", args: { title: "Call Bo", dueDate: "2031-05-04", priority: "low" } }] },
+    { text: "Done." },
+  );
   const requests: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
     // Only the turn's own traffic: the reminder lists refetch after a new reminder, as before.
-    if (url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/reminders") && !url.pathname.startsWith("/api/recommend-files")) requests.push(`${request.method()} ${url.pathname}`);
+    if (url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/reminders") && !url.pathname.startsWith("/api/recommend-files"))
+      requests.push(`${request.method()} ${url.pathname}`);
   });
   await send(page, "Remind me to call Bo");
   await turnDone(page);
@@ -197,9 +206,13 @@ test("searchDocuments: the search result goes back to the model and its follow-u
   const requests = await fakeGemini.requests();
   const followUp = requests.filter((request) => request.action === "streamGenerateContent").at(-1)!;
   const parts = followUp.body.contents.flatMap((content: { parts: unknown[] }) => content.parts);
-  const functionResponse = parts.find((part: { functionResponse?: unknown }) => part.functionResponse) as { functionResponse: { name: string; response: unknown } };
+  const functionResponse = parts.find((part: { functionResponse?: unknown }) => part.functionResponse) as {
+    functionResponse: { name: string; response: unknown };
+  };
   expect(functionResponse.functionResponse.name).toBe("searchDocuments");
-  expect(JSON.stringify(functionResponse.functionResponse.response)).toMatch(/Found \d+ relevant document\(s\)\.|No relevant documents found for this query\.|Search error: /);
+  expect(JSON.stringify(functionResponse.functionResponse.response)).toMatch(
+    /Found \d+ relevant document\(s\)\.|No relevant documents found for this query\.|Search error: /,
+  );
 });
 
 test("web search: the grounded answer's sources are shown under the answer as links", async ({ page }) => {
@@ -213,7 +226,9 @@ test("web search: the grounded answer's sources are shown under the answer as li
   const answer = aiMessages(page).last();
   await expect(answer).toContainText("Here is the latest AI news.");
   await expect(answer.getByRole("link", { name: "Example News" })).toHaveAttribute("href", "https://news.example.com/ai");
-  const grounded = (await fakeGemini.requests()).find((request) => request.action === "generateContent" && request.body.tools?.some((tool: { googleSearch?: unknown }) => tool.googleSearch));
+  const grounded = (await fakeGemini.requests()).find(
+    (request) => request.action === "generateContent" && request.body.tools?.some((tool: { googleSearch?: unknown }) => tool.googleSearch),
+  );
   expect(grounded).toBeTruthy();
 });
 
@@ -253,7 +268,10 @@ test("the model failing after it created a reminder: the reminder text is the on
 });
 
 test("a failed follow-up keeps the reply and adds the completed-request text", async ({ page }) => {
-  await fakeGemini.script({ text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] }, { error: { status: 500, message: "follow-up exploded" } });
+  await fakeGemini.script(
+    { text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] },
+    { error: { status: 500, message: "follow-up exploded" } },
+  );
   await send(page, "Search x");
   await turnDone(page);
   await expect(aiMessages(page).last()).toHaveText(/Let me search\.\s*I've completed your request to search documents\./);
@@ -261,7 +279,7 @@ test("a failed follow-up keeps the reply and adds the completed-request text", a
 
 test("markdown: GFM tables render, unsafe links and raw HTML do not", async ({ page }) => {
   await fakeGemini.script({
-    text: "| Name | Score |\n| --- | --- |\n| Ann | 9 |\n\n[safe](https://ok.example/) [bad](javascript:alert(1)) <b id=\"raw\">bold</b>",
+    text: '| Name | Score |\n| --- | --- |\n| Ann | 9 |\n\n[safe](https://ok.example/) [bad](javascript:alert(1)) <b id="raw">bold</b>',
   });
   await send(page, "Show a table");
   await turnDone(page);
@@ -319,10 +337,14 @@ test("voice input: en-US continuous with interim results; a final transcript is 
     interim: true,
   });
   await expect(page.getByRole("button", { name: "Stop voice input" })).toBeVisible();
-  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: false, 0: { transcript: "what is on" } }] }));
+  await page.evaluate(() =>
+    (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: false, 0: { transcript: "what is on" } }] }),
+  );
   await expect(page.getByText("what is on", { exact: true })).toBeVisible();
   await fakeGemini.script({ text: "Your agenda is clear." });
-  await page.evaluate(() => (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: "what is on my agenda" } }] }));
+  await page.evaluate(() =>
+    (window as unknown as RecognitionWindow).recognition.onresult({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: "what is on my agenda" } }] }),
+  );
   await expect(userMessages(page).last()).toHaveText(/what is on my agenda/);
   await turnDone(page);
   await expect(aiMessages(page).last()).toHaveText(/Your agenda is clear\./);

@@ -72,7 +72,12 @@ test("search, both sorts, both views, rename, and the empty states", async ({ pa
 
   // An empty name shows as Untitled, and sorts as Untitled.
   await search.fill("");
-  await expect(page.getByRole("link").filter({ has: page.getByText("Untitled", { exact: true }) }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("link")
+      .filter({ has: page.getByText("Untitled", { exact: true }) })
+      .first(),
+  ).toBeVisible();
   await page.request.delete(`/api/conversations/${untitled}`);
 });
 
@@ -144,7 +149,9 @@ test("the detail header renames the conversation; a failed save says 'Failed to 
   await expect(page.getByTestId("conversation-title")).toHaveText(`${name} renamed`);
   expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(`${name} renamed`);
 
-  await page.route(`**/api/conversations/${id}`, (route) => (route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+  await page.route(`**/api/conversations/${id}`, (route) =>
+    route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback(),
+  );
   await page.getByRole("button", { name: "Edit name" }).click();
   await page.getByRole("textbox", { name: "Conversation name" }).fill("Never saved");
   await page.getByRole("button", { name: "Save" }).click();
@@ -198,10 +205,11 @@ test.describe("while the list loads", () => {
       new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
     });
     // Each stage takes long enough to be seen: the session check, the page's code, then its data.
-    const slow = (pattern: string) => page.route(pattern, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.fallback();
-    });
+    const slow = (pattern: string) =>
+      page.route(pattern, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.fallback();
+      });
     await slow("**/api/auth/me");
     await slow("**/assets/*.js");
     await slow("**/api/conversations");
@@ -217,7 +225,9 @@ test.describe("while the list loads", () => {
 test("failed rename and delete from the list show their error toasts and change nothing", async ({ page }) => {
   const name = `Sturdy${Date.now()}`;
   const id = await createConversation(page, name);
-  await page.route(`**/api/conversations/${id}`, (route) => (["PATCH", "DELETE"].includes(route.request().method()) ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+  await page.route(`**/api/conversations/${id}`, (route) =>
+    ["PATCH", "DELETE"].includes(route.request().method()) ? route.fulfill({ status: 500, body: "no" }) : route.fallback(),
+  );
   await page.reload();
   await page.getByPlaceholder("Search conversations...").fill(name);
   await page.getByRole("button", { name: `Actions for ${name}` }).click();

@@ -99,7 +99,9 @@ test("Settings > Tools says in plain words why a tool is left out of chats, with
   const notes = page.getByRole("region", { name: "notes", exact: true });
   await expect(notes.getByTestId("tool-server-state")).toHaveText("Connected", { timeout: 30_000 });
   const warning = notes.getByTestId("external-tool").filter({ hasText: "outline" }).getByTestId("external-tool-warning");
-  await expect(warning).toContainText("Gemini cannot use this tool, so chats leave it out: its input refers to itself without end, which Gemini cannot describe.");
+  await expect(warning).toContainText(
+    "Gemini cannot use this tool, so chats leave it out: its input refers to itself without end, which Gemini cannot describe.",
+  );
   const detail = warning.getByText('Recursive $ref "#/$defs/node" at properties.root.properties.children.items');
   await expect(detail).toBeHidden();
   await warning.getByText("Details").click();

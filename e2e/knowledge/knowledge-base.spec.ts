@@ -73,7 +73,9 @@ test.describe("Settings > Knowledge Base", () => {
     // An unsupported file is dropped with the toast; a valid one goes through description and destination.
     await page.getByLabel("Choose files").setInputFiles({ name: "sheet.numbers", mimeType: "application/octet-stream", buffer: Buffer.from("nope") });
     await expectToast(page, "Unsupported File Type");
-    await page.getByLabel("Choose files").setInputFiles({ name: "Kingfishers.TXT", mimeType: "text/plain", buffer: Buffer.from("Kingfishers dive from perches into clear streams.") });
+    await page
+      .getByLabel("Choose files")
+      .setInputFiles({ name: "Kingfishers.TXT", mimeType: "text/plain", buffer: Buffer.from("Kingfishers dive from perches into clear streams.") });
     await expect(page.getByRole("list", { name: "Pending items" })).toContainText("Kingfishers.TXT");
     await describeAndPlace(page, "Bird behaviour", folder);
     await expectToast(page, "Kingfishers.TXT was added (1 chunk processed).");
@@ -126,7 +128,12 @@ test.describe("Settings > Knowledge Base", () => {
 
     const fileName = unique("report") + ".txt";
     const upload = await page.request.post("/api/upload", {
-      multipart: { conversationId: "0", parentId: "0", description: "Quarterly", file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from("Revenue rose in the third quarter.") } },
+      multipart: {
+        conversationId: "0",
+        parentId: "0",
+        description: "Quarterly",
+        file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from("Revenue rose in the third quarter.") },
+      },
     });
     expect(upload.status()).toBe(200);
     await page.reload();
@@ -198,7 +205,9 @@ test.describe("Settings > Knowledge Base", () => {
   test("the preview sheet shows a note and edits its description", async ({ page }) => {
     await openSettings(page);
     const content = `Falcons ${Math.random().toString(36).slice(2, 7)} hunt over open moorland at dusk.`;
-    const created = await page.request.post("/api/files", { data: { name: "", type: "note", conversationId: 0, parentId: 0, path: "", content, description: "Raptors" } });
+    const created = await page.request.post("/api/files", {
+      data: { name: "", type: "note", conversationId: 0, parentId: 0, path: "", content, description: "Raptors" },
+    });
     expect(created.status()).toBe(201);
     const name = (await created.json()).name as string;
     await page.reload();
@@ -219,12 +228,19 @@ test.describe("Settings > Knowledge Base", () => {
   test("names itself once, says where search results sit, keeps card menus beside names, and marks Reset as destructive", async ({ page }) => {
     await openSettings(page);
     const folderId = await createFolderViaApi(page, unique("Board papers"));
-    for (const [conversationId, parentId] of [[0, folderId], [0, 0]]) {
-      const note = await page.request.post("/api/files", { data: { name: "Minutes", type: "note", conversationId, parentId, content: "Minutes of the board.", description: "Minutes" } });
+    for (const [conversationId, parentId] of [
+      [0, folderId],
+      [0, 0],
+    ]) {
+      const note = await page.request.post("/api/files", {
+        data: { name: "Minutes", type: "note", conversationId, parentId, content: "Minutes of the board.", description: "Minutes" },
+      });
       expect(note.status()).toBe(201);
     }
     const conversation = await (await page.request.post("/api/conversations", { data: { name: "Q3 board review" } })).json();
-    await page.request.post("/api/files", { data: { name: "Minutes", type: "note", conversationId: conversation.id, parentId: 0, content: "Minutes of the review.", description: "Minutes" } });
+    await page.request.post("/api/files", {
+      data: { name: "Minutes", type: "note", conversationId: conversation.id, parentId: 0, content: "Minutes of the review.", description: "Minutes" },
+    });
     await page.reload();
 
     // The title is said once: the trail starts at 'Knowledge Base', and that is the heading.
@@ -233,7 +249,11 @@ test.describe("Settings > Knowledge Base", () => {
 
     // A card's menu sits on the row of its name, at the card's right edge.
     const card = itemCard(page, "Minutes");
-    const [cardBox, nameBox, menuBox] = [await card.boundingBox(), await card.getByText("Minutes", { exact: true }).boundingBox(), await card.getByRole("button", { name: "Actions for Minutes" }).boundingBox()];
+    const [cardBox, nameBox, menuBox] = [
+      await card.boundingBox(),
+      await card.getByText("Minutes", { exact: true }).boundingBox(),
+      await card.getByRole("button", { name: "Actions for Minutes" }).boundingBox(),
+    ];
     expect(menuBox!.y).toBeLessThan(nameBox!.y + nameBox!.height);
     expect(menuBox!.y + menuBox!.height).toBeGreaterThan(nameBox!.y);
     expect(cardBox!.x + cardBox!.width - (menuBox!.x + menuBox!.width)).toBeLessThan(24);
@@ -242,10 +262,17 @@ test.describe("Settings > Knowledge Base", () => {
     await page.getByLabel("Search knowledge base").fill("minutes");
     const locations = page.getByRole("list", { name: "Knowledge items" }).getByTestId("item-location");
     await expect(locations).toHaveCount(3);
-    expect((await locations.allInnerTexts()).sort()).toEqual(["Conversation: Q3 board review", "Knowledge Base", expect.stringMatching(/^Knowledge Base \/ Board papers /)]);
+    expect((await locations.allInnerTexts()).sort()).toEqual([
+      "Conversation: Q3 board review",
+      "Knowledge Base",
+      expect.stringMatching(/^Knowledge Base \/ Board papers /),
+    ]);
 
     // Reset Vector Database is drawn in the destructive colour; Export is not.
-    const [reset, exporting] = [await paintedColor(page.getByRole("button", { name: "Reset Vector Database" }), "color"), await paintedColor(page.getByRole("button", { name: "Export Vector DB" }), "color")];
+    const [reset, exporting] = [
+      await paintedColor(page.getByRole("button", { name: "Reset Vector Database" }), "color"),
+      await paintedColor(page.getByRole("button", { name: "Export Vector DB" }), "color"),
+    ];
     expect(reset[0] - Math.max(reset[1], reset[2])).toBeGreaterThan(80);
     expect(Math.abs(exporting[0] - exporting[1])).toBeLessThan(20);
   });

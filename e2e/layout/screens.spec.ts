@@ -36,7 +36,14 @@ test.beforeAll(async ({ browser }) => {
 });
 
 async function open(browser: Browser, viewport: { width: number; height: number }, colorScheme: "light" | "dark", loggedIn: boolean) {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport, colorScheme, reducedMotion: "reduce", serviceWorkers: "block", storageState: loggedIn ? storageState : undefined });
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    viewport,
+    colorScheme,
+    reducedMotion: "reduce",
+    serviceWorkers: "block",
+    storageState: loggedIn ? storageState : undefined,
+  });
   await preloadAxe(context);
   return context;
 }
@@ -124,7 +131,9 @@ for (const viewport of WIDTHS) {
       await audit.check("conversation");
       await press(page.getByRole("button", { name: "Edit name" }));
       await audit.check("conversation-rename");
-      await page.route(`**/api/conversations/${seeded.conversationId}`, (route) => (route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback()));
+      await page.route(`**/api/conversations/${seeded.conversationId}`, (route) =>
+        route.request().method() === "PATCH" ? route.fulfill({ status: 500, body: "no" }) : route.fallback(),
+      );
       await press(page.getByRole("button", { name: "Save" }));
       const toast = toastWith(page, "Failed to update name");
       await expect(toast).toBeVisible();
@@ -133,7 +142,10 @@ for (const viewport of WIDTHS) {
       expect.soft(await coveringElement(page, "textarea[aria-label='Message']"), "the message box is covered while a toast shows").toBeNull();
       await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.jpeg`), type: "jpeg", quality: 80 });
       // Closed, or gone by itself after 5 seconds: either way no toast stays for the screens after.
-      await toast.getByRole("button", { name: "Close" }).click({ timeout: 5000 }).catch(() => undefined);
+      await toast
+        .getByRole("button", { name: "Close" })
+        .click({ timeout: 5000 })
+        .catch(() => undefined);
       await expect(toast).toHaveCount(0, { timeout: 10_000 });
       await page.unroute(`**/api/conversations/${seeded.conversationId}`);
       await press(page.getByRole("button", { name: "Cancel" }));

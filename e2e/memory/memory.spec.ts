@@ -57,7 +57,10 @@ test("Settings > Memory keeps the 'Let SAGE remember' switch on the server", asy
 test("the chat shows 'Remembered: …' when SAGE saves a memory, and Undo deletes it", async ({ page }) => {
   const conversationId = (await (await page.request.post("/api/conversations", { data: { name: "Memory chat" } })).json()).id;
   await page.goto(`/conversations/${conversationId}`);
-  await fakeGemini.script({ functionCalls: [{ name: "saveMemory", args: { content: "Anna Berg is the user's chief of staff" } }] }, { text: "Noted, I'll remember that." });
+  await fakeGemini.script(
+    { functionCalls: [{ name: "saveMemory", args: { content: "Anna Berg is the user's chief of staff" } }] },
+    { text: "Noted, I'll remember that." },
+  );
   const input = page.getByRole("textbox", { name: "Message" });
   await input.fill("Anna Berg is my chief of staff");
   await input.press("Enter");

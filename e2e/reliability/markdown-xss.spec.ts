@@ -82,7 +82,8 @@ async function expectInert(page: Page, container: Locator, markers: string[]) {
       const problems: string[] = [];
       for (const element of root.querySelectorAll("*")) {
         const tag = element.tagName.toLowerCase();
-        if (["script", "iframe", "object", "embed", "svg", "math", "form", "input", "img", "video", "source", "details", "style"].includes(tag)) problems.push(`<${tag}>`);
+        if (["script", "iframe", "object", "embed", "svg", "math", "form", "input", "img", "video", "source", "details", "style"].includes(tag))
+          problems.push(`<${tag}>`);
         for (const attribute of element.getAttributeNames()) {
           if (attribute.startsWith("on") || attribute === "srcdoc") problems.push(`${tag}[${attribute}]`);
         }
@@ -130,7 +131,10 @@ test("the /test-gemini response renders every payload inert", async ({ page }) =
 });
 
 test("the /web-search-test response renders every payload inert", async ({ page }) => {
-  await fakeGemini.script({ text: PAYLOADS.map((payload) => payload.text).join("\n\n"), sources: [{ title: "M99 <img src=x onerror=alert(99)>", uri: "javascript:alert(99)" }] });
+  await fakeGemini.script({
+    text: PAYLOADS.map((payload) => payload.text).join("\n\n"),
+    sources: [{ title: "M99 <img src=x onerror=alert(99)>", uri: "javascript:alert(99)" }],
+  });
   await page.goto("/web-search-test");
   await page.getByRole("textbox", { name: "Web search query" }).fill("payloads");
   await page.getByRole("button", { name: "Search" }).click();

@@ -284,9 +284,9 @@ test("a reminder falling due while the app is open gives one toast and a system 
 
   await page.clock.fastForward("03:00");
   await expect(toastWith(page, "Reminder due")).toContainText("Leave for the airport");
-  await expect.poll(() => page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).toEqual([
-    "Reminder due: Leave for the airport",
-  ]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications))
+    .toEqual(["Reminder due: Leave for the airport"]);
   await page.clock.fastForward("02:00");
   expect(await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).toHaveLength(1);
 });
@@ -330,7 +330,12 @@ test("a reminder card in the conversation panel gives its title the card's width
   await page.setViewportSize({ width: 1440, height: 900 });
   const conversationId = await createConversation(page, "Roadmap");
   const title = "Review the product roadmap with the leadership team";
-  await createReminder(page, { title, description: "Two quarters ahead, with the dependencies.", dueDate: new Date(Date.now() + 86_400_000).toISOString(), conversationId });
+  await createReminder(page, {
+    title,
+    description: "Two quarters ahead, with the dependencies.",
+    dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+    conversationId,
+  });
   await page.goto(`/conversations/${conversationId}`);
   const row = page.getByTestId("conversation-reminders").getByRole("listitem", { name: title });
   const text = row.getByText(title, { exact: true });

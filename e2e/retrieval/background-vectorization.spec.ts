@@ -29,7 +29,11 @@ function gatedEmbeddings() {
       const answer = () => {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(
-          JSON.stringify(request.url?.includes(":batchEmbedContents") ? { embeddings: (body.requests ?? []).map((item) => ({ values: vector(item.outputDimensionality) })) } : { embedding: { values: vector(body.outputDimensionality) } }),
+          JSON.stringify(
+            request.url?.includes(":batchEmbedContents")
+              ? { embeddings: (body.requests ?? []).map((item) => ({ values: vector(item.outputDimensionality) })) }
+              : { embedding: { values: vector(body.outputDimensionality) } },
+          ),
         );
       };
       if (open) answer();
@@ -72,8 +76,14 @@ test("adding an embedder starts background vectorization with visible progress",
     // Without a model key: notes are stored and searchable by words, with no vectors.
     sage = await startSage(dataDir, { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" });
     const credentials = { username: "vectors-e2e", password: "vectors-e2e-password" };
-    await promisify(execFile)(process.execPath, [CLI, "add-user", credentials.username, credentials.password], { env: { ...process.env, SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "silent" } });
-    const login = await fetch(`${ORIGIN}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credentials) });
+    await promisify(execFile)(process.execPath, [CLI, "add-user", credentials.username, credentials.password], {
+      env: { ...process.env, SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "silent" },
+    });
+    const login = await fetch(`${ORIGIN}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(credentials),
+    });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     for (let index = 0; index < NOTES; index++) {
       const note = await fetch(`${ORIGIN}/api/process-note`, {

@@ -10,10 +10,7 @@ test("logout shows the toast, clears the login state and lands on /login", async
   const toast = toastWith(page, "Logged out");
   await expect(toast).toBeVisible();
   await expect(toast).toContainText("You have been logged out successfully");
-  expect(await page.evaluate(() => [localStorage.getItem("isLoggedIn"), localStorage.getItem("userId")])).toEqual([
-    null,
-    null,
-  ]);
+  expect(await page.evaluate(() => [localStorage.getItem("isLoggedIn"), localStorage.getItem("userId")])).toEqual([null, null]);
   await expect(page.getByRole("navigation", { name: "Utilities" })).toHaveCount(0);
 
   // The server session is gone too: a protected page sends us back to /login.

@@ -3,8 +3,7 @@ import { login } from "../support/auth.ts";
 import { borderContrast } from "../support/contrast.ts";
 
 const htmlClass = (page: Page) => page.locator("html");
-const stored = (page: Page) =>
-  page.evaluate(() => ({ theme: localStorage.getItem("theme"), isSystemTheme: localStorage.getItem("isSystemTheme") }));
+const stored = (page: Page) => page.evaluate(() => ({ theme: localStorage.getItem("theme"), isSystemTheme: localStorage.getItem("isSystemTheme") }));
 
 test.describe("theme", () => {
   test("with nothing stored the app follows the system preference", async ({ page }) => {

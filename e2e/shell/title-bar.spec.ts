@@ -27,9 +27,7 @@ test.describe("title bar", () => {
   test("the title bar is a drag region and its button is not", async ({ page }) => {
     await page.goto("/login");
     const region = await page.getByRole("banner").evaluate((el) => getComputedStyle(el).getPropertyValue("-webkit-app-region"));
-    const buttonRegion = await page
-      .getByRole("button", { name: "Close window" })
-      .evaluate((el) => getComputedStyle(el).getPropertyValue("-webkit-app-region"));
+    const buttonRegion = await page.getByRole("button", { name: "Close window" }).evaluate((el) => getComputedStyle(el).getPropertyValue("-webkit-app-region"));
     expect(region).toBe("drag");
     expect(buttonRegion).toBe("no-drag");
   });

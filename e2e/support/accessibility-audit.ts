@@ -28,7 +28,9 @@ export async function preloadAxe(context: BrowserContext) {
  */
 export async function auditAccessibility(page: Page): Promise<AxeFinding[]> {
   const layer = await page.evaluate(() => {
-    const open = [...document.querySelectorAll("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open'], [role='menu'][data-state='open']")];
+    const open = [
+      ...document.querySelectorAll("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open'], [role='menu'][data-state='open']"),
+    ];
     const top = open.at(-1);
     if (!top) return null;
     top.setAttribute("data-audit-layer", "");

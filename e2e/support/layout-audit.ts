@@ -23,7 +23,13 @@ export function coveringElement(page: Page, selector: string): Promise<string | 
     const element = document.querySelector(target);
     if (!element) return `${target} is missing`;
     const rect = element.getBoundingClientRect();
-    for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]] as const) {
+    for (const [fx, fy] of [
+      [0.5, 0.5],
+      [0.1, 0.1],
+      [0.9, 0.1],
+      [0.1, 0.9],
+      [0.9, 0.9],
+    ] as const) {
       const hit = document.elementFromPoint(rect.left + rect.width * fx, rect.top + rect.height * fy);
       if (hit && !element.contains(hit) && !hit.contains(element)) return `${hit.tagName.toLowerCase()} "${(hit.textContent ?? "").trim().slice(0, 60)}"`;
     }
@@ -63,10 +69,13 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
     return (box.width <= 1 && box.height <= 1) || css.clip.startsWith("rect(0") || css.clipPath === "inset(50%)";
   };
   const hiddenFromUsers = (element: Element) => element.closest("[aria-hidden='true'], [inert], [hidden]") !== null;
-  const isTransient = (element: Element) => element.closest("[role='tooltip'], [data-slot='tooltip-content'], [data-radix-popper-content-wrapper] [data-side][role='tooltip']") !== null;
+  const isTransient = (element: Element) =>
+    element.closest("[role='tooltip'], [data-slot='tooltip-content'], [data-radix-popper-content-wrapper] [data-side][role='tooltip']") !== null;
 
   // The top layer: the last open dialog or menu, else the page.
-  const layers = [...document.querySelectorAll("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open'], [role='menu'][data-state='open']")];
+  const layers = [
+    ...document.querySelectorAll("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open'], [role='menu'][data-state='open']"),
+  ];
   const scope: Element = (scopeSelector ? document.querySelector(scopeSelector) : null) ?? layers.at(-1) ?? document.body;
 
   /** The part of an element's box that is not clipped by the window or a scrolling/clipping ancestor. */
@@ -98,7 +107,15 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
   const samplePoints = (box: { left: number; top: number; right: number; bottom: number }) => {
     const width = box.right - box.left;
     const height = box.bottom - box.top;
-    return ([[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]] as const).map(([fx, fy]) => [box.left + width * fx, box.top + height * fy] as const);
+    return (
+      [
+        [0.5, 0.5],
+        [0.2, 0.5],
+        [0.8, 0.5],
+        [0.5, 0.2],
+        [0.5, 0.8],
+      ] as const
+    ).map(([fx, fy]) => [box.left + width * fx, box.top + height * fy] as const);
   };
   /** The element on top at a point, unless it belongs to the element itself, an ancestor, or its label. */
   const coveredBy = (element: Element, x: number, y: number): Element | null => {
@@ -129,7 +146,13 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
     if (extra > 1 && !inScrollX(element)) {
       if (overflowX === "auto" || overflowX === "scroll") {
         report("panel-overflow", describe(element), `scrolls sideways by ${extra}px`);
-      } else if ((overflowX === "hidden" || overflowX === "clip") && css.textOverflow !== "ellipsis" && element.childElementCount > 0 && element.tagName !== "TEXTAREA" && element.tagName !== "INPUT") {
+      } else if (
+        (overflowX === "hidden" || overflowX === "clip") &&
+        css.textOverflow !== "ellipsis" &&
+        element.childElementCount > 0 &&
+        element.tagName !== "TEXTAREA" &&
+        element.tagName !== "INPUT"
+      ) {
         report("panel-overflow", describe(element), `clips ${extra}px of its content on the side`);
       }
     }

@@ -53,7 +53,9 @@ export function screenAuditor(page: Page, testInfo: TestInfo, label: string) {
     failures(): string[] {
       return reports.flatMap(({ screen, layout, axe }) => [
         ...layout.map((finding) => `${screen}: ${finding.rule}: ${finding.target} ${finding.detail}`),
-        ...axe.filter((finding) => BLOCKING_IMPACTS.includes(finding.impact)).map((finding) => `${screen}: axe ${finding.impact} ${finding.rule}: ${finding.target} (${finding.help})`),
+        ...axe
+          .filter((finding) => BLOCKING_IMPACTS.includes(finding.impact))
+          .map((finding) => `${screen}: axe ${finding.impact} ${finding.rule}: ${finding.target} (${finding.help})`),
       ]);
     },
   };

@@ -55,9 +55,19 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   });
 
   const reminders = [
-    { title: "Send the board deck to every director before the Thursday review", description: "Include the revenue appendix and the hiring plan summary.", dueDate: day(0, 23), priority: "high" },
+    {
+      title: "Send the board deck to every director before the Thursday review",
+      description: "Include the revenue appendix and the hiring plan summary.",
+      dueDate: day(0, 23),
+      priority: "high",
+    },
     { title: "Confirm the venue", description: "", dueDate: day(-2), priority: "low" },
-    { title: "Review the product roadmap with the leadership team", description: "Two quarters ahead, with the dependencies.", dueDate: day(3), priority: "medium" },
+    {
+      title: "Review the product roadmap with the leadership team",
+      description: "Two quarters ahead, with the dependencies.",
+      dueDate: day(3),
+      priority: "medium",
+    },
     { title: "Prepare the quarterly investor letter", description: "", dueDate: day(12), priority: "medium" },
   ];
   for (const reminder of reminders) await post(request, "/api/reminders", { ...reminder, conversationId: id });
@@ -77,7 +87,11 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   });
   const upload = await request.post("/api/upload", {
     multipart: {
-      file: { name: "board-minutes.txt", mimeType: "text/plain", buffer: Buffer.from("Minutes of the board review. Revenue grew eleven percent against plan.") },
+      file: {
+        name: "board-minutes.txt",
+        mimeType: "text/plain",
+        buffer: Buffer.from("Minutes of the board review. Revenue grew eleven percent against plan."),
+      },
       conversationId: String(id),
       parentId: "0",
       description: "Minutes",
@@ -103,8 +117,18 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
     content: "Board governance principles: independence, accountability and a clear annual calendar for every committee.",
     description: "A long description of the governance principles the board agreed on at its annual retreat, kept here for reference.",
   });
-  await post(request, "/api/files", { type: "url", url: "https://example.com/reports/annual-report-2025", name: "example.com - annual-report-2025", conversationId: 0, parentId: 0, description: "Annual report" });
-  await post(request, "/api/memories", { content: "Anna Berg is the chief of staff; she approves every board pack, travel plan and press statement before it goes out, and prefers a short summary first" });
+  await post(request, "/api/files", {
+    type: "url",
+    url: "https://example.com/reports/annual-report-2025",
+    name: "example.com - annual-report-2025",
+    conversationId: 0,
+    parentId: 0,
+    description: "Annual report",
+  });
+  await post(request, "/api/memories", {
+    content:
+      "Anna Berg is the chief of staff; she approves every board pack, travel plan and press statement before it goes out, and prefers a short summary first",
+  });
   await post(request, "/api/memories", { content: "Prefers emails under 100 words" });
 
   return { conversationId: id, conversationName: LONG_CONVERSATION_NAME, failedFileName: FAILED_LINK_NAME, folderName, noteName: note.name as string };

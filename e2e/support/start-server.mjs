@@ -14,7 +14,12 @@ const notesServer = fileURLToPath(new URL("../../packages/testkit/src/mcp-test-s
 const notesDir = path.join(process.env.SAGE_DATA_DIR, "notes");
 writeFileSync(
   path.join(process.env.SAGE_DATA_DIR, "mcp.json"),
-  JSON.stringify({ mcpServers: { broken: { args: ["--no-command"] }, notes: { command: process.execPath, args: [notesServer], env: { NOTES_DIR: notesDir, MCP_TEST_SCHEMAS: "1" } } } }),
+  JSON.stringify({
+    mcpServers: {
+      broken: { args: ["--no-command"] },
+      notes: { command: process.execPath, args: [notesServer], env: { NOTES_DIR: notesDir, MCP_TEST_SCHEMAS: "1" } },
+    },
+  }),
 );
 console.log(`e2e data dir: ${process.env.SAGE_DATA_DIR}`);
 await import("../../apps/server/dist/main.js");

@@ -121,7 +121,14 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store, semantic: retrieval.semantic, warn });
-  const backup = createBackupModule({ store, knowledge: knowledge.backup, retrieval: retrieval.backup, conversations: conversations.port, parts: [memory.backup], warn });
+  const backup = createBackupModule({
+    store,
+    knowledge: knowledge.backup,
+    retrieval: retrieval.backup,
+    conversations: conversations.port,
+    parts: [memory.backup],
+    warn,
+  });
   const externalTools = createExternalToolsModule({
     db: store.db,
     hub: createMcpHub({ configPath: config.mcp.configPath, timeoutMs: config.mcp.timeoutMs, log: warn }),

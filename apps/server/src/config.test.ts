@@ -22,7 +22,12 @@ describe("loadConfig", () => {
 
   it("reads SAGE_ALLOWED_HOSTS as names or addresses without a scheme or port", () => {
     expect(loadConfig({}).allowedHosts).toEqual([]);
-    expect(loadConfig({ SAGE_ALLOWED_HOSTS: " sage.example.com, .corp.example ,192.168.1.20,[fd00::20]," }).allowedHosts).toEqual(["sage.example.com", ".corp.example", "192.168.1.20", "[fd00::20]"]);
+    expect(loadConfig({ SAGE_ALLOWED_HOSTS: " sage.example.com, .corp.example ,192.168.1.20,[fd00::20]," }).allowedHosts).toEqual([
+      "sage.example.com",
+      ".corp.example",
+      "192.168.1.20",
+      "[fd00::20]",
+    ]);
     for (const bad of ["https://sage.example.com", "sage.example.com:8443", "sage example", "*.example.com"]) {
       expect(() => loadConfig({ SAGE_ALLOWED_HOSTS: bad }), bad).toThrow(/SAGE_ALLOWED_HOSTS: give host names or addresses without a scheme or port/);
     }
@@ -40,6 +45,11 @@ describe("loadConfig", () => {
 
   it("gives the document reader paths and locale only, never the model keys or the password", () => {
     const env = { PATH: "/usr/bin", HOME: "/home/sage", GEMINI_API_KEY: "k", SAGE_PASSWORD: "long-secret", SAGE_LLM_API_KEY: "k2" };
-    expect(loadConfig(env).documentLimits).toEqual({ memoryMb: 1024, timeoutMs: 600_000, keepWarm: true, env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" } });
+    expect(loadConfig(env).documentLimits).toEqual({
+      memoryMb: 1024,
+      timeoutMs: 600_000,
+      keepWarm: true,
+      env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" },
+    });
   });
 });

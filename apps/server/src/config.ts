@@ -20,8 +20,16 @@ const envSchema = z.object({
   SAGE_ALLOWED_HOSTS: z
     .string()
     .optional()
-    .transform((value) => (value ?? "").split(",").map((name) => name.trim()).filter(Boolean))
-    .refine((names) => names.every(isHostName), "give host names or addresses without a scheme or port, separated by commas (a leading dot takes the subdomains too)"),
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (names) => names.every(isHostName),
+      "give host names or addresses without a scheme or port, separated by commas (a leading dot takes the subdomains too)",
+    ),
   SAGE_DATA_DIR: z.string().min(1).default("./data"),
   SAGE_WEB_DIR: z.string().min(1).optional(),
   SAGE_USERNAME: z.string().min(1).max(200).default("demo"),
@@ -31,7 +39,11 @@ const envSchema = z.object({
   SAGE_SECURE_COOKIES: booleanString,
   SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  SAGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1_048_576),
+  SAGE_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1_048_576),
   SAGE_BODY_TIMEOUT_S: z.coerce.number().positive().default(30),
   SAGE_UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().positive().default(30),
   SAGE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().default(128),
@@ -48,7 +60,11 @@ const envSchema = z.object({
   SAGE_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
   SAGE_MCP_CONFIG: z.string().min(1).optional(),
   SAGE_MCP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  SAGE_MCP_APPROVAL_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  SAGE_MCP_APPROVAL_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
   SAGE_MCP_MAX_RESULT_CHARS: z.coerce.number().int().min(100).default(20_000),
   GEMINI_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
@@ -177,8 +193,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,
     maxUploadBytes: e.SAGE_MAX_UPLOAD_BYTES,
-    slowClients: { bodyMs: e.SAGE_BODY_TIMEOUT_S * 1000, uploadIdleMs: e.SAGE_UPLOAD_IDLE_TIMEOUT_S * 1000, connectionsPerClient: e.SAGE_MAX_CONNECTIONS_PER_CLIENT },
-    documentLimits: { memoryMb: e.SAGE_DOCUMENT_MEMORY_MB, timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000, keepWarm: e.SAGE_DOCUMENT_WARM, env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC } },
+    slowClients: {
+      bodyMs: e.SAGE_BODY_TIMEOUT_S * 1000,
+      uploadIdleMs: e.SAGE_UPLOAD_IDLE_TIMEOUT_S * 1000,
+      connectionsPerClient: e.SAGE_MAX_CONNECTIONS_PER_CLIENT,
+    },
+    documentLimits: {
+      memoryMb: e.SAGE_DOCUMENT_MEMORY_MB,
+      timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000,
+      keepWarm: e.SAGE_DOCUMENT_WARM,
+      env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC },
+    },
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {

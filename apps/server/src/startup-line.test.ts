@@ -15,7 +15,16 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 function firstPlainLine(env: Record<string, string>): Promise<{ line: string; output: () => string }> {
   const temp = makeTempDir();
   const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    env: { ...process.env, SAGE_DATA_DIR: temp.dir, PORT: "0", HOST: "127.0.0.1", SAGE_LLM_PROVIDER: "none", SAGE_EMBEDDER: "none", SAGE_WEB_SEARCH: "none", ...env },
+    env: {
+      ...process.env,
+      SAGE_DATA_DIR: temp.dir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SAGE_LLM_PROVIDER: "none",
+      SAGE_EMBEDDER: "none",
+      SAGE_WEB_SEARCH: "none",
+      ...env,
+    },
   });
   cleanups.push(() => child.kill("SIGKILL"), temp.remove);
   return new Promise((resolve, reject) => {

@@ -62,8 +62,7 @@ export const turnProtocol: StreamProtocol<TurnEvent> = {
 /** The turn's fixed texts: what the server saves and the chat shows when the model gives nothing usable. */
 export const CHAT_TEXTS = {
   noResponse: "No response generated",
-  sendFailed:
-    "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.",
+  sendFailed: "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.",
   modelFailed: "Sorry, the model failed to answer this time. Nothing you typed was lost: your message is saved above, so you can try again.",
   invalidConversationId: "Invalid conversationId provided",
   noSearchQuery: "No search query provided.",
@@ -81,7 +80,8 @@ export const CHAT_TEXTS = {
  * The chat's toast for a turn whose model call failed: the spec's text when the model is Gemini, the same words
  * without a vendor's name for any other provider (an OpenAI-compatible server is not Gemini).
  */
-export const chatApiError = (status: number, statusText: string, provider: string) => `${provider === "gemini" ? "Gemini" : "Model"} API error: ${status} ${statusText}`;
+export const chatApiError = (status: number, statusText: string, provider: string) =>
+  `${provider === "gemini" ? "Gemini" : "Model"} API error: ${status} ${statusText}`;
 export const reminderFailed = (status: number, statusText: string, body: string) => `Failed to create reminder: ${status} ${statusText} - ${body}`;
 export const searchHttpError = (status: number, statusText: string) => `Search error: ${status} ${statusText}`;
 export const searchException = (message: string) => `Search error: ${message}`;

@@ -35,7 +35,10 @@ export const externalServerSchema = z.object({
 export type ExternalServer = z.infer<typeof externalServerSchema>;
 
 /** GET /api/tools */
-export const externalToolsResponseSchema = z.object({ servers: z.array(externalServerSchema), /** The config file could not be read. */ error: z.string().optional() });
+export const externalToolsResponseSchema = z.object({
+  servers: z.array(externalServerSchema),
+  /** The config file could not be read. */ error: z.string().optional(),
+});
 export type ExternalToolsResponse = z.infer<typeof externalToolsResponseSchema>;
 
 /** PATCH /api/tools/settings: one user's choice for one tool. */

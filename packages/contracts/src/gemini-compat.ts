@@ -25,7 +25,15 @@ export const chatHistoryMessageSchema = z.object({
 export type ChatHistoryMessage = z.infer<typeof chatHistoryMessageSchema>;
 
 /** A JSON-schema-like parameter description; Gemini's upper-case type names (OBJECT, STRING) are accepted. */
-export type FunctionParameters = { type?: string; description?: string; properties?: Record<string, FunctionParameters>; required?: string[]; items?: FunctionParameters; enum?: string[]; format?: string };
+export type FunctionParameters = {
+  type?: string;
+  description?: string;
+  properties?: Record<string, FunctionParameters>;
+  required?: string[];
+  items?: FunctionParameters;
+  enum?: string[];
+  format?: string;
+};
 const parametersSchema: z.ZodType<FunctionParameters> = z.lazy(() =>
   z.object({
     type: z.string().max(20).optional(),

@@ -19,7 +19,9 @@ export const ARCHIVE_UPLOAD_EXTENSIONS = ["zip"] as const;
 /** Everything an upload may be: a document of a supported type, or an archive of them. */
 export const ACCEPTED_UPLOAD_EXTENSIONS = [...SUPPORTED_UPLOAD_EXTENSIONS, ...ARCHIVE_UPLOAD_EXTENSIONS];
 export const UNSUPPORTED_FILE_TYPE_TITLE = "Unsupported File Type";
-const uploadKinds = [...UPLOAD_EXTENSION_GROUPS, ["archives", ARCHIVE_UPLOAD_EXTENSIONS] as const].map(([kind, extensions]) => `${kind} (${extensions.map((extension) => `.${extension}`).join(", ")})`);
+const uploadKinds = [...UPLOAD_EXTENSION_GROUPS, ["archives", ARCHIVE_UPLOAD_EXTENSIONS] as const].map(
+  ([kind, extensions]) => `${kind} (${extensions.map((extension) => `.${extension}`).join(", ")})`,
+);
 /** Built from the groups, so it always lists every accepted extension. */
 export const UNSUPPORTED_FILE_TYPE_MESSAGE = `Please upload only ${uploadKinds.slice(0, -1).join(", ")} or ${uploadKinds.at(-1)}.`;
 export const MOVE_INTO_ITSELF_MESSAGE = "A folder cannot be moved into itself or one of its subfolders";
@@ -106,10 +108,13 @@ const INVISIBLE_FORMATTING = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e
 /** A name as it is seen: the invisible formatting characters above removed. */
 export const withoutInvisibleFormatting = (text: string) => text.replace(INVISIBLE_FORMATTING, "");
 /** A typed name keeps what the user sees of it. */
-const seen = <T extends z.ZodType<string>>(schema: T) => z.preprocess((value) => (typeof value === "string" ? withoutInvisibleFormatting(value) : value), schema);
+const seen = <T extends z.ZodType<string>>(schema: T) =>
+  z.preprocess((value) => (typeof value === "string" ? withoutInvisibleFormatting(value) : value), schema);
 /** A link's or note's own name (blank: derived from the URL or the text). */
 const entryName = seen(z.string().max(255).refine(noControl, NAME_CONTROL_MESSAGE));
-const name = seen(z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE));
+const name = seen(
+  z.string().trim().min(1, "Name is required").max(255, "Name is too long").refine(noSlash, NAME_SLASH_MESSAGE).refine(noControl, NAME_CONTROL_MESSAGE),
+);
 
 export const createFolderRequestSchema = z.object({
   name,

@@ -64,7 +64,11 @@ const statusSchema = z.enum(REMINDER_STATUSES, { error: REMINDER_ERRORS.statusIn
 /** A conversation id as a number or a numeric string (the assistant tool injects it from the URL). */
 const conversationIdSchema = z.preprocess(
   (value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value),
-  z.number({ error: REMINDER_ERRORS.conversationIdInvalid }).int(REMINDER_ERRORS.conversationIdInvalid).positive(REMINDER_ERRORS.conversationIdInvalid).max(Number.MAX_SAFE_INTEGER, REMINDER_ERRORS.conversationIdInvalid),
+  z
+    .number({ error: REMINDER_ERRORS.conversationIdInvalid })
+    .int(REMINDER_ERRORS.conversationIdInvalid)
+    .positive(REMINDER_ERRORS.conversationIdInvalid)
+    .max(Number.MAX_SAFE_INTEGER, REMINDER_ERRORS.conversationIdInvalid),
 );
 
 export const createReminderRequestSchema = z.object({

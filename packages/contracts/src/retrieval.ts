@@ -95,13 +95,8 @@ export const vectorStatusSchema = z.object({
   chunks: z.number().int(),
   vectorized: z.number().int(),
   stale: z.number().int(),
-  job: z
-    .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
-    .nullable(),
+  job: z.object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() }).nullable(),
   /** The background vectorisation of chunks the current embedder has not embedded yet (decision 016). */
-  catchUp: z
-    .object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() })
-    .nullable()
-    .optional(),
+  catchUp: z.object({ id: z.number().int(), status: z.string(), processed: z.number().int(), total: z.number().int() }).nullable().optional(),
 });
 export type VectorStatus = z.infer<typeof vectorStatusSchema>;

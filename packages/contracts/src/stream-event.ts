@@ -26,11 +26,7 @@ export interface StreamProtocol<E extends StreamEvent> {
   names: ReadonlySet<string>;
 }
 
-export function fromWireEvent<E extends StreamEvent>(
-  protocol: StreamProtocol<E>,
-  name: string,
-  data: unknown,
-): WireEventResult<E> {
+export function fromWireEvent<E extends StreamEvent>(protocol: StreamProtocol<E>, name: string, data: unknown): WireEventResult<E> {
   if (!protocol.names.has(name)) return { kind: "unknown", name };
   if (!data || typeof data !== "object" || Array.isArray(data)) return { kind: "malformed", name };
   const parsed = protocol.schema.safeParse({ ...data, type: name });

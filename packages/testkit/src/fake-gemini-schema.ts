@@ -54,7 +54,8 @@ export interface GeminiErrorBody {
 
 /** The JSON parser's complaints about one Schema node and those under it; `at` is the proto path. */
 function parseErrors(node: unknown, at: string, out: { field: string; description: string }[]) {
-  const unknown = (name: string, why = "Cannot find field.") => out.push({ field: at, description: `Invalid JSON payload received. Unknown name "${name}" at '${at}': ${why}` });
+  const unknown = (name: string, why = "Cannot find field.") =>
+    out.push({ field: at, description: `Invalid JSON payload received. Unknown name "${name}" at '${at}': ${why}` });
   if (!isObject(node)) {
     out.push({ field: at, description: `Invalid value at '${at}' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), ${JSON.stringify(node)}` });
     return;
@@ -63,12 +64,20 @@ function parseErrors(node: unknown, at: string, out: { field: string; descriptio
   const type = node.type;
   if (Array.isArray(type)) unknown("type", "Proto field is not repeating, cannot start list.");
   else if (type !== undefined && (typeof type !== "string" || !TYPES.has(type.toUpperCase()))) {
-    out.push({ field: `${at}.type`, description: `Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(type)}` });
+    out.push({
+      field: `${at}.type`,
+      description: `Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(type)}`,
+    });
   }
   const values = node.enum;
   if (values !== undefined) {
     if (!Array.isArray(values)) unknown("enum", "Starting an object on a repeated field.");
-    else values.forEach((value, index) => typeof value !== "string" && out.push({ field: `${at}.enum[${index}]`, description: `Invalid value at '${at}.enum[${index}]' (TYPE_STRING), ${JSON.stringify(value)}` }));
+    else
+      values.forEach(
+        (value, index) =>
+          typeof value !== "string" &&
+          out.push({ field: `${at}.enum[${index}]`, description: `Invalid value at '${at}.enum[${index}]' (TYPE_STRING), ${JSON.stringify(value)}` }),
+      );
   }
   const items = node.items;
   if (Array.isArray(items)) unknown("items", "Proto field is not repeating, cannot start list.");
@@ -96,7 +105,8 @@ function semanticErrors(node: Record<string, unknown>, at: string, root: boolean
   const required = Array.isArray(node.required) ? node.required : [];
   required.forEach((name, index) => !(properties && Object.hasOwn(properties, String(name))) && out.push(`${at}.required[${index}]: property is not defined`));
   if (node.enum !== undefined && type !== "STRING") out.push(`${at}.enum: only allowed for STRING type`);
-  if (type === "STRING" && typeof node.format === "string" && !STRING_FORMATS.has(node.format)) out.push(`${at}.format: only 'enum' and 'date-time' are supported for STRING type`);
+  if (type === "STRING" && typeof node.format === "string" && !STRING_FORMATS.has(node.format))
+    out.push(`${at}.format: only 'enum' and 'date-time' are supported for STRING type`);
   for (const [name, value] of Object.entries(properties ?? {})) semanticErrors(value as Record<string, unknown>, `${at}.properties[${name}]`, false, out);
   if (isObject(node.items)) semanticErrors(node.items, `${at}.items`, false, out);
   anyOf?.forEach((value, index) => semanticErrors(value as Record<string, unknown>, `${at}.any_of[${index}]`, false, out));
@@ -119,7 +129,8 @@ export function functionDeclarationErrors(body: unknown): GeminiErrorBody | unde
   }
   const problems: string[] = [];
   for (const { declaration, at } of declarations) {
-    if (isObject(declaration) && isObject(declaration.parameters)) semanticErrors(declaration.parameters, `GenerateContentRequest.${at}.parameters`, true, problems);
+    if (isObject(declaration) && isObject(declaration.parameters))
+      semanticErrors(declaration.parameters, `GenerateContentRequest.${at}.parameters`, true, problems);
   }
   return problems.length > 0 ? { error: { code: 400, message: problems.map((problem) => `* ${problem}\n`).join(""), status: "INVALID_ARGUMENT" } } : undefined;
 }

@@ -56,9 +56,7 @@ describe("fake Gemini server through the AI SDK", () => {
 
   it("answers a scripted HTTP error", async () => {
     fake.script({ error: { status: 503, message: "overloaded" } });
-    await expect(
-      generateText({ model: google()("gemini-2.0-flash"), prompt: "x", maxRetries: 0 }),
-    ).rejects.toThrow(/overloaded/);
+    await expect(generateText({ model: google()("gemini-2.0-flash"), prompt: "x", maxRetries: 0 })).rejects.toThrow(/overloaded/);
   });
 
   it("embeds deterministically, similar texts closer than unrelated ones", async () => {

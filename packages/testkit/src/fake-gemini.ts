@@ -160,7 +160,7 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     }
 
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const pieces = reply.chunks ?? (reply.text ? reply.text.match(/\S+\s*/g) ?? [reply.text] : []);
+    const pieces = reply.chunks ?? (reply.text ? (reply.text.match(/\S+\s*/g) ?? [reply.text]) : []);
     for (const piece of pieces) {
       if (reply.delayMs) await sleep(reply.delayMs);
       const event = { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model };

@@ -18,9 +18,13 @@ export interface McpHttpServerOptions {
 
 function createMcpServer(calls: string[]) {
   const server = new McpServer({ name: "sage-test-http", version: "1.0.0" });
-  server.registerTool("echo", { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-    content: [{ type: "text" as const, text: `echo: ${text}` }],
-  }));
+  server.registerTool(
+    "echo",
+    { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text }) => ({
+      content: [{ type: "text" as const, text: `echo: ${text}` }],
+    }),
+  );
   server.registerTool("wait", { description: "Answer after a while", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } }, async ({ ms }) => {
     calls.push("wait");
     await new Promise((resolve) => setTimeout(resolve, ms).unref());

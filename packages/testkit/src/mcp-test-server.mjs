@@ -25,7 +25,11 @@ server.registerTool(
 
 server.registerTool(
   "write_note",
-  { description: "Write a note (replaces one with the same name)", inputSchema: { name: z.string(), text: z.string() }, annotations: { readOnlyHint: false, destructiveHint: true } },
+  {
+    description: "Write a note (replaces one with the same name)",
+    inputSchema: { name: z.string(), text: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: true },
+  },
   async ({ name, text: body }) => {
     mkdirSync(notesDir, { recursive: true });
     writeFileSync(noteFile(name), body);
@@ -37,7 +41,7 @@ if (process.env.MCP_TEST_FAULTS === "1") {
   server.registerTool("crash", { description: "Exits in the middle of the call", annotations: { readOnlyHint: true } }, async () => process.exit(3));
   server.registerTool("hang", { description: "Never answers", annotations: { readOnlyHint: true } }, () => new Promise(() => undefined));
   server.registerTool("garbage", { description: "Prints lines that are not the protocol, then answers", annotations: { readOnlyHint: true } }, async () => {
-    process.stdout.write("this is not JSON-RPC\n{\"broken\": \n\u0000\u0001 binary noise\n");
+    process.stdout.write('this is not JSON-RPC\n{"broken": \n\u0000\u0001 binary noise\n');
     return text("answered after the noise");
   });
   server.registerTool("big", { description: "Answers 100,000 characters", annotations: { readOnlyHint: true } }, async () => text("x".repeat(100_000)));
@@ -57,8 +61,18 @@ if (process.env.MCP_TEST_SCHEMAS === "1") {
         .object({
           organizer: raw({ $ref: "#/$defs/person" }),
           attendees: raw({ type: "array", items: { $ref: "#/$defs/person" } }),
-          when: raw({ oneOf: [{ type: "string", format: "date-time" }, { type: "object", properties: { day: { type: "string", format: "date" } }, required: ["day"] }] }),
-          room: raw({ allOf: [{ type: "object", properties: { building: { type: "string" } } }, { properties: { floor: { type: "integer", minimum: 0 } }, required: ["floor"] }] }),
+          when: raw({
+            oneOf: [
+              { type: "string", format: "date-time" },
+              { type: "object", properties: { day: { type: "string", format: "date" } }, required: ["day"] },
+            ],
+          }),
+          room: raw({
+            allOf: [
+              { type: "object", properties: { building: { type: "string" } } },
+              { properties: { floor: { type: "integer", minimum: 0 } }, required: ["floor"] },
+            ],
+          }),
           length: raw({ anyOf: [{ type: "integer", exclusiveMinimum: 0 }, { type: "null" }], description: "Minutes" }),
           labels: raw({ type: "object", additionalProperties: { type: "string" } }),
         })
@@ -70,7 +84,11 @@ if (process.env.MCP_TEST_SCHEMAS === "1") {
   const node = { type: "object", properties: { title: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } };
   server.registerTool(
     "outline",
-    { description: "Write an outline", inputSchema: z.object({ root: raw({ $ref: "#/$defs/node" }) }).meta({ $defs: { node } }), annotations: { readOnlyHint: true } },
+    {
+      description: "Write an outline",
+      inputSchema: z.object({ root: raw({ $ref: "#/$defs/node" }) }).meta({ $defs: { node } }),
+      annotations: { readOnlyHint: true },
+    },
     async () => text("outlined"),
   );
 }

@@ -64,7 +64,14 @@ export function valueInfo(field: 11 | 12, name: string, elemType: number, dims: 
 /** A NodeProto (GraphProto.node, field 1); `ints` are INT attributes such as Cast's `to`. */
 export function node(opType: string, inputs: string[], outputs: string[], ints: Record<string, number> = {}): Field {
   const attributes = Object.entries(ints).map(([name, value]) => message(5, bytes(1, name), int(3, value), int(20, 2 /* INT */)));
-  return message(1, ...inputs.map((input) => bytes(1, input)), ...outputs.map((output) => bytes(2, output)), bytes(3, `${opType}_${outputs[0]}`), bytes(4, opType), ...attributes);
+  return message(
+    1,
+    ...inputs.map((input) => bytes(1, input)),
+    ...outputs.map((output) => bytes(2, output)),
+    bytes(3, `${opType}_${outputs[0]}`),
+    bytes(4, opType),
+    ...attributes,
+  );
 }
 
 /** A ModelProto around one graph, importing the default ONNX domain at `opset`. */

@@ -29,7 +29,7 @@ export function encodeChunks(chunks: readonly Chunk[]): Buffer {
 export function decodeChunks(bytes: Uint8Array): Chunk[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const chunks: Chunk[] = [];
-  for (let offset = 0; offset < buffer.length; ) {
+  for (let offset = 0; offset < buffer.length;) {
     const position = buffer.readUInt32LE(offset);
     const sourceEnd = offset + 12 + buffer.readUInt32LE(offset + 4);
     const contentEnd = sourceEnd + buffer.readUInt32LE(offset + 8);

@@ -99,7 +99,12 @@ function* paragraphs(text: string): Generator<string> {
 }
 
 function sentences(text: string): string[] {
-  return text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)\s*/g)?.map((sentence) => sentence.trim()).filter(Boolean) ?? [text];
+  return (
+    text
+      .match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)\s*/g)
+      ?.map((sentence) => sentence.trim())
+      .filter(Boolean) ?? [text]
+  );
 }
 
 function hardSplit(text: string, max: number): string[] {

@@ -18,7 +18,15 @@ afterAll(async () => {
 
 const MB = 1_048_576;
 function pool(options: Partial<ConversionPoolOptions> = {}) {
-  const created = createConversionPool({ size: 1, memoryMb: 512, timeoutMs: 60_000, maxExpandedBytes: 256 * MB, maxTextBytes: 64 * MB, idleMs: 60_000, ...options });
+  const created = createConversionPool({
+    size: 1,
+    memoryMb: 512,
+    timeoutMs: 60_000,
+    maxExpandedBytes: 256 * MB,
+    maxTextBytes: 64 * MB,
+    idleMs: 60_000,
+    ...options,
+  });
   pools.push(created);
   return created;
 }
@@ -70,7 +78,9 @@ describe("conversion pool", () => {
 
   it("refuses a docx bomb by its declared size without opening it", async () => {
     const bomb = file("bomb.docx", await makeDocxBomb(300 * MB));
-    await expect(pool().convert({ kind: "file", extension: "docx", path: bomb })).rejects.toThrow("The document is too large to process: it expands to more than 256 MB");
+    await expect(pool().convert({ kind: "file", extension: "docx", path: bomb })).rejects.toThrow(
+      "The document is too large to process: it expands to more than 256 MB",
+    );
   });
 
   it("stops a docx bomb that hides its size at the memory limit, and the next document still converts", async () => {
@@ -87,7 +97,9 @@ describe("conversion pool", () => {
     const pages = Array.from({ length: 150 }, (_, index) => [`Page ${index} of a long report about herons and egrets.`]);
     const pdf = file("long.pdf", await makePdf(pages));
     // Far below what reading 150 pages takes on any machine (a quiet one read them in under a second).
-    await expect(pool({ timeoutMs: 30 }).convert({ kind: "file", extension: "pdf", path: pdf })).rejects.toThrow("The document took too long to process (more than 0.03 s)");
+    await expect(pool({ timeoutMs: 30 }).convert({ kind: "file", extension: "pdf", path: pdf })).rejects.toThrow(
+      "The document took too long to process (more than 0.03 s)",
+    );
   }, 60_000);
 
   it("refuses a document yielding more text than the limit", async () => {

@@ -10,7 +10,10 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
 
 /** A host name or address in one spelling: lower case, no brackets, no trailing dot, IPv6 in its short form. */
 export function canonicalHost(name: string): string {
-  const bare = name.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const bare = name
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (isIP(bare) !== 6) return bare;
   try {
     return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
@@ -45,7 +48,9 @@ export function createHostAllowList(options: { boundHost: string; allowedHosts: 
   if (!everyAddress) exact.add(bound);
   const interfaceAddresses = options.interfaceAddresses ?? ownAddresses;
   return (name: string): boolean =>
-    exact.has(name) || suffixes.some((suffix) => name === suffix.slice(1) || name.endsWith(suffix)) || (everyAddress && isIP(name) !== 0 && interfaceAddresses().includes(name));
+    exact.has(name) ||
+    suffixes.some((suffix) => name === suffix.slice(1) || name.endsWith(suffix)) ||
+    (everyAddress && isIP(name) !== 0 && interfaceAddresses().includes(name));
 }
 
 /**
@@ -59,6 +64,10 @@ export function registerHostCheck(app: FastifyInstance, isAllowed: (name: string
     const name = hostName(header);
     if (name !== undefined && isAllowed(name)) return;
     const shown = name ?? (header ? JSON.stringify(header.slice(0, 100)) : "(none)");
-    throw new AppError("host_not_allowed", 403, `SAGE does not answer to the name ${shown}. Open it at its own address or localhost, or add the name to SAGE_ALLOWED_HOSTS.`);
+    throw new AppError(
+      "host_not_allowed",
+      403,
+      `SAGE does not answer to the name ${shown}. Open it at its own address or localhost, or add the name to SAGE_ALLOWED_HOSTS.`,
+    );
   });
 }

@@ -12,6 +12,6 @@ describe("jsonDepthExceeds", () => {
   it("skips brackets inside strings, escaped quotes included", () => {
     expect(jsonDepthExceeds(JSON.stringify({ text: "[[[[[[{{{{{{" }), 2)).toBe(false);
     expect(jsonDepthExceeds(JSON.stringify({ text: 'say \\"[[[[ and "[[[[' }), 2)).toBe(false);
-    expect(jsonDepthExceeds(JSON.stringify({ text: "ends with a backslash \\" , deeper: [[[1]]] }), 3)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ text: "ends with a backslash \\", deeper: [[[1]]] }), 3)).toBe(true);
   });
 });

@@ -19,7 +19,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index++; // backslash: the next character is escaped
+      if (code === 0x5c)
+        index++; // backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {

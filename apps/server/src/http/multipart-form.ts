@@ -55,7 +55,9 @@ const malformed = (detail: string) => new AppError("malformed_multipart", 400, `
  * took a form as an empty body and made an empty conversation.
  */
 export function registerMultipart(app: FastifyInstance, notForThisRoute: () => Error) {
-  app.addContentTypeParser("multipart/form-data", (request, _payload, done) => (request.routeOptions.config.multipart ? done(null) : done(notForThisRoute(), undefined)));
+  app.addContentTypeParser("multipart/form-data", (request, _payload, done) =>
+    request.routeOptions.config.multipart ? done(null) : done(notForThisRoute(), undefined),
+  );
 }
 
 export const isMultipartRequest = (request: FastifyRequest) => /^multipart\/form-data(?:[\s;]|$)/i.test(request.headers["content-type"] ?? "");
@@ -96,9 +98,7 @@ export function readMultipartForm<T>(request: FastifyRequest, options: ReadMulti
       raw.off("close", onClose);
       body?.destroy(error);
       // Answer once the consumer has settled, so whatever it wrote is gone by then.
-      void (consumer ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => reject(error));
+      void (consumer ?? Promise.resolve()).catch(() => undefined).then(() => reject(error));
     };
     const onClose = () => {
       if (!raw.complete) fail(aborted());

@@ -56,12 +56,29 @@ const refusal = (promise: Promise<unknown>) =>
 
 describe("isBlockedAddress", () => {
   it.each([
-    "127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-    "::1", "::", "fe80::1", "fd00:ec2::254", "fc00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:a9fe:a9fe", "64:ff9b::10.0.0.1",
-    "64:ff9b:1::a00:1", "64:ff9b:1:abcd::1",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.20.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "::1",
+    "::",
+    "fe80::1",
+    "fd00:ec2::254",
+    "fc00::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:a9fe:a9fe",
+    "64:ff9b::10.0.0.1",
+    "64:ff9b:1::a00:1",
+    "64:ff9b:1:abcd::1",
   ])("refuses %s", (address) => expect(isBlockedAddress(address)).toBe(true));
 
-  it.each(["8.8.8.8", "93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "64:ff9b:2::1"])("allows %s", (address) => expect(isBlockedAddress(address)).toBe(false));
+  it.each(["8.8.8.8", "93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "64:ff9b:2::1"])("allows %s", (address) =>
+    expect(isBlockedAddress(address)).toBe(false),
+  );
 });
 
 describe("safeFetch", () => {

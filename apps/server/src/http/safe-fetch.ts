@@ -142,7 +142,10 @@ function checkUrl(raw: string, options: SafeFetchOptions): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SafeFetchError("invalid_url", "Only http and https URLs can be fetched");
   if (url.username || url.password) throw new SafeFetchError("invalid_url", "URLs with credentials are not fetched");
   // A trailing dot is the same name ("localhost." is localhost), so it must not slip past the name check.
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (!trusted(url, options)) {
     if (isIP(host) && isBlockedAddress(host)) throw new SafeFetchError("blocked_address", blockedMessage(host));
     if (host === "localhost" || host.endsWith(".localhost")) throw new SafeFetchError("blocked_address", blockedMessage(host));

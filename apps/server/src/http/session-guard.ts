@@ -61,7 +61,10 @@ export function registerSessionGuard(app: FastifyInstance, auth: SessionAuthenti
     for (const source of [request.query, request.body]) {
       if (!source || typeof source !== "object" || Array.isArray(source)) continue;
       const record = source as Record<string, unknown>;
-      assertOwnUserId(request.user, USER_ID_FIELDS.map((key) => record[key]));
+      assertOwnUserId(
+        request.user,
+        USER_ID_FIELDS.map((key) => record[key]),
+      );
     }
   });
 }

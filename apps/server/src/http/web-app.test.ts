@@ -32,7 +32,10 @@ it("serves hashed assets cached for good, and the app shell (any other page) rev
 it("serves every page and the service worker with a Content-Security-Policy naming the inline scripts by hash", async () => {
   const inline = "document.documentElement.className = 'dark';";
   mkdirSync(path.join(web.dir, "assets"), { recursive: true });
-  writeFileSync(path.join(web.dir, "index.html"), `<!doctype html><title>SAGE</title><script>${inline}</script><script type="module" src="/assets/app.js"></script>`);
+  writeFileSync(
+    path.join(web.dir, "index.html"),
+    `<!doctype html><title>SAGE</title><script>${inline}</script><script type="module" src="/assets/app.js"></script>`,
+  );
   writeFileSync(path.join(web.dir, "sw.js"), "self.addEventListener('fetch', () => {});");
   writeFileSync(path.join(web.dir, "assets", "app.js"), "console.log(1)");
   t = await createTestApp({ env: { SAGE_WEB_DIR: web.dir } });

@@ -12,7 +12,10 @@ function setup(): Store {
   const temp = makeTempDir();
   const store = openStore({ dataDir: temp.dir });
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'u', 'x', '2025-01-01')").run();
-  cleanups.push(() => temp.remove(), () => store.close());
+  cleanups.push(
+    () => temp.remove(),
+    () => store.close(),
+  );
   return store;
 }
 
@@ -42,9 +45,13 @@ describe("job queue", () => {
     const store = setup();
     const queue = createJobQueue({ db: store.db });
     const failures: string[] = [];
-    queue.register("broken", async () => {
-      throw new Error("the document is encrypted");
-    }, { onFailed: async (_job, reason) => void failures.push(reason) });
+    queue.register(
+      "broken",
+      async () => {
+        throw new Error("the document is encrypted");
+      },
+      { onFailed: async (_job, reason) => void failures.push(reason) },
+    );
     await queue.start();
     const job = await queue.enqueue({ kind: "broken", userId: 1 });
     expect(await queue.waitFor(job.id)).toMatchObject({ status: "failed", error: "the document is encrypted" });
@@ -89,9 +96,7 @@ describe("job queue", () => {
 
   it("at start-up resumes interrupted jobs of resumable kinds and fails the others with the reason", async () => {
     const store = setup();
-    const insert = store.sqlite.prepare(
-      "INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, ?, 'processing', 1, 'x', 'x')",
-    );
+    const insert = store.sqlite.prepare("INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, ?, 'processing', 1, 'x', 'x')");
     const resumable = Number(insert.run("resumable").lastInsertRowid);
     const fragile = Number(insert.run("fragile").lastInsertRowid);
     const exhausted = store.sqlite
@@ -114,7 +119,9 @@ describe("job queue", () => {
 
   it("resumes a kind only as often as it allows: a job its server died on twice is failed, not run a third time", async () => {
     const store = setup();
-    const insert = store.sqlite.prepare("INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, 'once', 'processing', ?, 'x', 'x')");
+    const insert = store.sqlite.prepare(
+      "INSERT INTO jobs (user_id, kind, status, attempts, created_at, updated_at) VALUES (1, 'once', 'processing', ?, 'x', 'x')",
+    );
     const firstCut = Number(insert.run(1).lastInsertRowid);
     const cutAgain = Number(insert.run(2).lastInsertRowid);
     const queue = createJobQueue({ db: store.db });

@@ -23,6 +23,12 @@ declare module "autocannon" {
     non2xx: number;
     statusCodeStats?: Record<string, { count: number }>;
   }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; requests?: Request[] }): Promise<Result>;
+  function autocannon(options: {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    requests?: Request[];
+  }): Promise<Result>;
   export default autocannon;
 }

@@ -8,7 +8,9 @@ afterEach(async () => t?.close());
 /** `count` notes with a chunk each, written straight to the store for user 3. */
 function seedNotes(count: number) {
   const now = new Date().toISOString();
-  const item = t.store.sqlite.prepare("INSERT INTO knowledge_items (user_id, type, name, path, size, status, chunk_count, created_at, updated_at) VALUES (3, 'note', ?, ?, ?, 'ready', 1, ?, ?)");
+  const item = t.store.sqlite.prepare(
+    "INSERT INTO knowledge_items (user_id, type, name, path, size, status, chunk_count, created_at, updated_at) VALUES (3, 'note', ?, ?, ?, 'ready', 1, ?, ?)",
+  );
   const text = t.store.sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)");
   const chunk = t.store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES (?, 3, 0, '', ?, ?)");
   t.store.sqlite.transaction(() => {

@@ -62,23 +62,46 @@ async function downloads() {
   for (const item of await files()) {
     if (item.type === "folder") continue;
     const response = await call("GET", `/api/files/${item.id}/download`);
-    result[item.path] = { status: response.statusCode, bytes: response.rawPayload.toString("base64"), type: response.headers["content-type"] as string | undefined };
+    result[item.path] = {
+      status: response.statusCode,
+      bytes: response.rawPayload.toString("base64"),
+      type: response.headers["content-type"] as string | undefined,
+    };
   }
   return result;
 }
 
 async function searches(conversation: number) {
   const results = [];
-  for (const [query, conversationId] of [["quarterly revenue dividend", undefined], ["pelican migration", undefined], ["board minutes", conversation], ["loamy soil", 0]] as const) {
+  for (const [query, conversationId] of [
+    ["quarterly revenue dividend", undefined],
+    ["pelican migration", undefined],
+    ["board minutes", conversation],
+    ["loamy soil", 0],
+  ] as const) {
     const response = await call("POST", "/api/search", { query, conversation_id: conversationId });
-    results.push(response.json().map((result: { content: string; score: number; metadata: { filename: string; source: string } }) => [result.content, result.score, result.metadata.filename, result.metadata.source]));
+    results.push(
+      response
+        .json()
+        .map((result: { content: string; score: number; metadata: { filename: string; source: string } }) => [
+          result.content,
+          result.score,
+          result.metadata.filename,
+          result.metadata.source,
+        ]),
+    );
   }
   return results;
 }
 
-const storedBlobs = () => readdirSync(path.join(t.config.dataDir, "uploads")).filter((name) => !name.startsWith(".")).sort();
+const storedBlobs = () =>
+  readdirSync(path.join(t.config.dataDir, "uploads"))
+    .filter((name) => !name.startsWith("."))
+    .sort();
 const referencedBlobs = () =>
-  (t.store.sqlite.prepare("SELECT storage_key AS key FROM knowledge_items WHERE storage_key IS NOT NULL ORDER BY storage_key").all() as { key: string }[]).map((row) => row.key);
+  (t.store.sqlite.prepare("SELECT storage_key AS key FROM knowledge_items WHERE storage_key IS NOT NULL ORDER BY storage_key").all() as { key: string }[]).map(
+    (row) => row.key,
+  );
 
 /** Folders, uploads that end ready, failed and stored, a reference-only link, a note, and a conversation's file. */
 async function seedKnowledge() {
@@ -89,13 +112,21 @@ async function seedKnowledge() {
     const response = await kb.upload({ userId: 3, conversationId: 0, parentId: 0, description: "seeded", ...fields }, file);
     expect(response.statusCode).toBeLessThan(300);
   };
-  await upload({ parentId: reports.id }, { filename: "q3 résumé.txt", content: Buffer.from("Quarterly revenue rose; the dividend stays.\r\nCafé notes — ünïcode\r\n\u0000binary-ish tail") });
+  await upload(
+    { parentId: reports.id },
+    { filename: "q3 résumé.txt", content: Buffer.from("Quarterly revenue rose; the dividend stays.\r\nCafé notes — ünïcode\r\n\u0000binary-ish tail") },
+  );
   await upload({}, { filename: "pelicans.pdf", content: await makePdf([["Pelican migration follows the coast."], ["Second page on loamy soil."]]) });
   await upload({}, { filename: "mislabelled.pdf", content: Buffer.from("plain text pretending to be a PDF") });
   await upload({}, { filename: "scan.pdf", content: await makeImageOnlyPdf() });
   await upload({ conversationId: conversation }, { filename: "minutes.txt", content: Buffer.from("Board minutes: approve the budget.") });
-  expect((await call("POST", "/api/files", { type: "url", url: "https://example.com/reference-only", userId: 3, conversationId: 0, parentId: finance.id })).statusCode).toBe(201);
-  expect((await call("POST", "/api/files", { type: "note", content: "Loamy soil suits the quince orchard.", userId: 3, conversationId: 0, parentId: 0 })).statusCode).toBe(201);
+  expect(
+    (await call("POST", "/api/files", { type: "url", url: "https://example.com/reference-only", userId: 3, conversationId: 0, parentId: finance.id }))
+      .statusCode,
+  ).toBe(201);
+  expect(
+    (await call("POST", "/api/files", { type: "note", content: "Loamy soil suits the quince orchard.", userId: 3, conversationId: 0, parentId: 0 })).statusCode,
+  ).toBe(201);
   await t.jobs.idle();
   return { conversation };
 }
@@ -153,7 +184,9 @@ describe("export -> reset -> import", () => {
       const key = (await t.blobs.put((await import("node:stream")).Readable.from([big]))).key;
       const now = new Date().toISOString();
       t.store.sqlite
-        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, size, storage_key, status, status_reason, created_at, updated_at) VALUES (3, 'file', ?, ?, ?, ?, 'stored', 'scanned', ?, ?)")
+        .prepare(
+          "INSERT INTO knowledge_items (user_id, type, name, path, size, storage_key, status, status_reason, created_at, updated_at) VALUES (3, 'file', ?, ?, ?, ?, 'stored', 'scanned', ?, ?)",
+        )
         .run(name, name, big.length, key, now, now);
     }
     const archive = await backup.exportZip();

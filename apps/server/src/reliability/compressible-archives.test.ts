@@ -30,7 +30,9 @@ const view = () => knowledgeView(backup);
 async function seedLog() {
   expect(LOG.length).toBeGreaterThan(2_600_000);
   expect((await kb.upload({}, { filename: "display.txt", content: LOG })).statusCode).toBeLessThan(300);
-  expect((await backup.call("POST", "/api/files", { type: "note", content: "Quince orchard notes.", userId: 3, conversationId: 0, parentId: 0 })).statusCode).toBe(201);
+  expect(
+    (await backup.call("POST", "/api/files", { type: "note", content: "Quince orchard notes.", userId: 3, conversationId: 0, parentId: 0 })).statusCode,
+  ).toBe(201);
   await t.jobs.idle();
 }
 

@@ -34,7 +34,8 @@ async function until<T>(probe: () => Promise<T | undefined | false>): Promise<T>
 function client(server: Server, cookie: string) {
   return {
     get: async (url: string) => (await fetch(`${server.url}${url}`, { headers: { cookie } })).json(),
-    post: (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) }),
+    post: (url: string, body: unknown) =>
+      fetch(`${server.url}${url}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) }),
     upload: (url: string, filename: string, content: Buffer) => {
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(content)]), filename);
@@ -42,7 +43,6 @@ function client(server: Server, cookie: string) {
     },
   };
 }
-
 
 /** Every job ended done; the kinds besides background catch-ups (which start whenever chunks lack vectors). */
 const jobOutcome = (jobs: { kind: string; status: string }[]) => ({
@@ -128,7 +128,9 @@ describe("SIGKILL during background jobs", () => {
     expect(jobOutcome(after.jobs)).toEqual({ allDone: true, kinds: ["knowledge.ingest"] });
     expect(after.chunks).toBe(item.chunkCount);
     expect(after.vectors).toEqual([{ embedder: `gemini:${MODEL_A}:768`, vectors: after.chunks, covered: after.chunks, misSized: 0, orphans: 0 }]);
-    outcomes.push(`ingestion: killed with ${vectorsAtKill}/${killed.chunks} chunks embedded; job resumed after restart -> ready, ${after.chunks} chunks, ${after.chunks} vectors`);
+    outcomes.push(
+      `ingestion: killed with ${vectorsAtKill}/${killed.chunks} chunks embedded; job resumed after restart -> ready, ${after.chunks} chunks, ${after.chunks} vectors`,
+    );
   }, 120_000);
 
   it("(c) a re-vectorise to a new embedder is resumed after the restart and leaves one current vector per chunk", async () => {
@@ -162,7 +164,9 @@ describe("SIGKILL during background jobs", () => {
     expect(after.integrity).toBe("ok");
     expect(jobOutcome(after.jobs)).toEqual({ allDone: true, kinds: ["knowledge.ingest", "vectors.revectorize"] });
     expect(after.vectors).toEqual([{ embedder: `gemini:${MODEL_B}:768`, vectors: after.chunks, covered: after.chunks, misSized: 0, orphans: 0 }]);
-    outcomes.push(`re-vectorise: killed with ${newAtKill}/${killed.chunks} chunks re-embedded; job resumed -> ${after.chunks}/${after.chunks} vectors from the new embedder, 0 stale`);
+    outcomes.push(
+      `re-vectorise: killed with ${newAtKill}/${killed.chunks} chunks re-embedded; job resumed -> ${after.chunks}/${after.chunks} vectors from the new embedder, 0 stale`,
+    );
   }, 120_000);
 });
 
@@ -182,11 +186,27 @@ describe("SIGKILL during an import", () => {
     const ITEMS = 200;
     const CHUNKS_PER_ITEM = 60;
     const items = Array.from({ length: ITEMS }, (_, index) => ({
-      id: index + 1, parent_id: null, conversation_id: null, type: "note", name: `imported-${index}`, path: `imported-${index}`,
-      description: "", content: "backup note", url: null, mime_type: null, size: 11, created_at: "2025-01-01T00:00:00.000Z",
+      id: index + 1,
+      parent_id: null,
+      conversation_id: null,
+      type: "note",
+      name: `imported-${index}`,
+      path: `imported-${index}`,
+      description: "",
+      content: "backup note",
+      url: null,
+      mime_type: null,
+      size: 11,
+      created_at: "2025-01-01T00:00:00.000Z",
     }));
     const chunks = items.flatMap((item) =>
-      Array.from({ length: CHUNKS_PER_ITEM }, (_, position) => ({ id: (item.id - 1) * CHUNKS_PER_ITEM + position + 1, item_id: item.id, position, source: "", content: `Imported chunk ${position} of ${item.name} about cormorants and grebes.` })),
+      Array.from({ length: CHUNKS_PER_ITEM }, (_, position) => ({
+        id: (item.id - 1) * CHUNKS_PER_ITEM + position + 1,
+        item_id: item.id,
+        position,
+        source: "",
+        content: `Imported chunk ${position} of ${item.name} about cormorants and grebes.`,
+      })),
     );
     const archive = await zipOf({
       "manifest.json": JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: ITEMS, chunks: chunks.length, vectors: 0 } }),

@@ -26,7 +26,11 @@ describe("crash during a burst of message saves", () => {
         const content = `lane ${lane} message ${i}`;
         sent += 1;
         try {
-          const response = await fetch(`${server.url}/api/conversations/${conversation.id}/messages`, { method: "POST", headers, body: JSON.stringify({ role: "user", content }) });
+          const response = await fetch(`${server.url}/api/conversations/${conversation.id}/messages`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ role: "user", content }),
+          });
           if (response.ok) acknowledged.push(content);
         } catch {
           return; // the server died under this request: not acknowledged
@@ -45,7 +49,9 @@ describe("crash during a burst of message saves", () => {
 
     const restarted = await startServerProcess(temp.dir);
     const again = await restarted.login();
-    const messages: { content: string }[] = await (await fetch(`${restarted.url}/api/conversations/${conversation.id}/messages`, { headers: { cookie: again } })).json();
+    const messages: { content: string }[] = await (
+      await fetch(`${restarted.url}/api/conversations/${conversation.id}/messages`, { headers: { cookie: again } })
+    ).json();
     const stored = new Set(messages.map((message) => message.content));
     const lost = acknowledged.filter((content) => !stored.has(content));
     expect(lost).toEqual([]);

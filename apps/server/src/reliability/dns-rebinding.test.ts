@@ -43,7 +43,15 @@ describe("a Host the server does not answer to", () => {
       expect(`${method} ${url}: ${response.statusCode}`).toBe(`${method} ${url}: 403`);
       expect(response.json()).toEqual(refusal("rebind.example"));
     }
-    for (const host of ["rebind.example", "localhost.rebind.example", "127.0.0.1.nip.io:5000", "LOCALHOST.evil", "203.0.113.7", "[2001:db8::1]:5000", "localhost:5000@evil.example"]) {
+    for (const host of [
+      "rebind.example",
+      "localhost.rebind.example",
+      "127.0.0.1.nip.io:5000",
+      "LOCALHOST.evil",
+      "203.0.113.7",
+      "[2001:db8::1]:5000",
+      "localhost:5000@evil.example",
+    ]) {
       const response = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { host, cookie } });
       expect(`${host}: ${response.statusCode}`).toBe(`${host}: 403`);
       expect(response.json().code).toBe("host_not_allowed");
@@ -84,11 +92,21 @@ describe("a Host the server does not answer to", () => {
       .map((address) => address!.address);
     expect(own.length).toBeGreaterThan(0);
     for (const address of own) {
-      const response = await t.app.inject({ method: "POST", url: "/api/auth/login", headers: asSite(`${address}:5000`), payload: { username: "demo", password: "a long password" } });
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: asSite(`${address}:5000`),
+        payload: { username: "demo", password: "a long password" },
+      });
       expect(`${address}: ${response.statusCode}`).toBe(`${address}: 200`);
     }
     for (const host of ["rebind.example:5000", "203.0.113.7:5000"]) {
-      const response = await t.app.inject({ method: "POST", url: "/api/auth/login", headers: asSite(host), payload: { username: "demo", password: "a long password" } });
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: asSite(host),
+        payload: { username: "demo", password: "a long password" },
+      });
       expect(`${host}: ${response.statusCode}`).toBe(`${host}: 403`);
     }
   });
@@ -98,10 +116,16 @@ describe("a Host the server does not answer to", () => {
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     const port = (t.app.server.address() as { port: number }).port;
     const body = JSON.stringify(DEMO);
-    const refused = await rawRequest(port, `POST /api/auth/login HTTP/1.1\r\nHost: rebind.example:${port}\r\nOrigin: http://rebind.example:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const refused = await rawRequest(
+      port,
+      `POST /api/auth/login HTTP/1.1\r\nHost: rebind.example:${port}\r\nOrigin: http://rebind.example:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body)).toEqual(refusal("rebind.example"));
-    const allowed = await rawRequest(port, `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const allowed = await rawRequest(
+      port,
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(allowed.status).toBe(200);
     // HTTP/1.0 lets a client leave the Host out; no browser does, and SAGE cannot tell whom it is asked to be.
     const none = await rawRequest(port, "GET /api/health HTTP/1.0\r\n\r\n");

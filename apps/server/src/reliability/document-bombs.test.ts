@@ -33,7 +33,8 @@ describe("document bombs", () => {
       expect(response.status, filename).toBeLessThan(300);
       return (await response.json()).file.id as number;
     };
-    const files = async () => (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as Array<{ id: number; status: string; statusReason: string | null }>;
+    const files = async () =>
+      (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as Array<{ id: number; status: string; statusReason: string | null }>;
 
     // /api/health is asked every 50 ms from the first upload until every item has settled.
     const health: number[] = [];
@@ -52,7 +53,7 @@ describe("document bombs", () => {
     const hidden = await upload("board-minutes-2.docx", await makeDocxBomb(400 * MB, { hideSize: true }));
     const goodDocx = await upload("plan.docx", await makeDocx());
     const goodPdf = await upload("report.pdf", await makePdf([["Herons wade."], ["Egrets fish."]]));
-    for (const deadline = Date.now() + 120_000; ; ) {
+    for (const deadline = Date.now() + 120_000; ;) {
       const items = await files();
       if (items.every((item) => !["queued", "processing"].includes(item.status))) break;
       expect(Date.now(), JSON.stringify(items)).toBeLessThan(deadline);
@@ -63,13 +64,18 @@ describe("document bombs", () => {
 
     const byId = new Map((await files()).map((item) => [item.id, item]));
     expect(byId.get(bomb)).toMatchObject({ status: "failed", statusReason: "The document is too large to process: it expands to more than 256 MB" });
-    expect(byId.get(hidden)).toMatchObject({ status: "failed", statusReason: "The document is too large to process: reading it needed more than 384 MB of memory" });
+    expect(byId.get(hidden)).toMatchObject({
+      status: "failed",
+      statusReason: "The document is too large to process: reading it needed more than 384 MB of memory",
+    });
     expect(byId.get(goodDocx)?.status).toBe("ready");
     expect(byId.get(goodPdf)?.status).toBe("ready");
     const serverPeakMb = peakRssMb(server.pid);
     expect(serverPeakMb, "the server's own peak memory").toBeLessThan(400);
     process.kill(server.pid, 0); // still the same process: it never went down
-    console.log(`document bombs: server peak RSS ${Math.round(serverPeakMb)} MB; /api/health ${health.length} probes, max ${Math.round(Math.max(...health))} ms`);
+    console.log(
+      `document bombs: server peak RSS ${Math.round(serverPeakMb)} MB; /api/health ${health.length} probes, max ${Math.round(Math.max(...health))} ms`,
+    );
 
     await server.stop();
     const restarted = await startServerProcess(temp.dir, env);

@@ -53,7 +53,20 @@ async function zipWithName(unsafe: string): Promise<Buffer> {
 
 const manifest = (counts = { items: 1, chunks: 1, vectors: 0 }, extra: object = {}) =>
   JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts, ...extra });
-const ITEM = { id: 1, parent_id: null, conversation_id: null, type: "note", name: "Imported", path: "Imported", description: "", content: "imported text", url: null, mime_type: null, size: 13, created_at: "2025-01-01T00:00:00.000Z" };
+const ITEM = {
+  id: 1,
+  parent_id: null,
+  conversation_id: null,
+  type: "note",
+  name: "Imported",
+  path: "Imported",
+  description: "",
+  content: "imported text",
+  url: null,
+  mime_type: null,
+  size: 13,
+  created_at: "2025-01-01T00:00:00.000Z",
+};
 const CHUNK = { id: 1, item_id: 1, position: 0, source: "", content: "imported text" };
 const validEntries = (): Entry[] => [
   { name: "manifest.json", text: manifest() },
@@ -111,7 +124,12 @@ async function importArchive(filename: string, archive: Buffer) {
     archive,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` }, payload });
+  return t.app.inject({
+    method: "POST",
+    url: "/api/import_vector_db",
+    headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
 }
 
 const snapshot = async () => ({
@@ -134,30 +152,135 @@ const cases: Array<{ class: string; label: string; archive: () => Promise<Buffer
   { class: "path traversal", label: "drive letter with slash", archive: () => zipWithName("C:/Windows/evil.txt"), error: /unsafe path/ },
   { class: "path traversal", label: "drive letter with backslash", archive: () => zipWithName("C:\\Windows\\evil.txt"), error: /unsafe path/ },
   { class: "path traversal", label: "backslash traversal", archive: () => zipWithName("..\\..\\evil.txt"), error: /unsafe path/ },
-  { class: "symlink", label: "symlink beside a valid backup", archive: () => zipOf([...validEntries(), { name: "link", text: "/etc/passwd", mode: 0o120777 }]), error: /symbolic link/ },
-  { class: "symlink", label: "manifest.json as a symlink", archive: () => zipOf([{ name: "manifest.json", text: "/etc/passwd", mode: 0o120777 }, ...validEntries().slice(1)]), error: /symbolic link/ },
-  { class: "zip bomb", label: "1.1 GB of zeros in 5 MB", archive: () => zerosBomb(1100), error: /the archive expands beyond 1 GB, the most a backup's knowledge may hold/ },
-  { class: "zip bomb", label: "declares 3.9 GB expanded", archive: async () => declareSize(await zipOf(validEntries()), 0xfff00000), error: /expands beyond 1 GB/ },
-  { class: "zip bomb", label: "declares less than it holds", archive: async () => declareSize(await zipOf(validEntries()), 3), error: /manifest\.json expands to more than its header declares/ },
+  {
+    class: "symlink",
+    label: "symlink beside a valid backup",
+    archive: () => zipOf([...validEntries(), { name: "link", text: "/etc/passwd", mode: 0o120777 }]),
+    error: /symbolic link/,
+  },
+  {
+    class: "symlink",
+    label: "manifest.json as a symlink",
+    archive: () => zipOf([{ name: "manifest.json", text: "/etc/passwd", mode: 0o120777 }, ...validEntries().slice(1)]),
+    error: /symbolic link/,
+  },
+  {
+    class: "zip bomb",
+    label: "1.1 GB of zeros in 5 MB",
+    archive: () => zerosBomb(1100),
+    error: /the archive expands beyond 1 GB, the most a backup's knowledge may hold/,
+  },
+  {
+    class: "zip bomb",
+    label: "declares 3.9 GB expanded",
+    archive: async () => declareSize(await zipOf(validEntries()), 0xfff00000),
+    error: /expands beyond 1 GB/,
+  },
+  {
+    class: "zip bomb",
+    label: "declares less than it holds",
+    archive: async () => declareSize(await zipOf(validEntries()), 3),
+    error: /manifest\.json expands to more than its header declares/,
+  },
   {
     class: "zip bomb",
     label: "1,000 entries sharing one deflated MB (overlapping entries)",
-    archive: async () => overlappingZip(Array.from({ length: 1000 }, (_, index) => `files/${index + 1}`), Buffer.alloc(1_048_576)),
+    archive: async () =>
+      overlappingZip(
+        Array.from({ length: 1000 }, (_, index) => `files/${index + 1}`),
+        Buffer.alloc(1_048_576),
+      ),
     error: /its entries overlap/,
   },
   { class: "zip bomb", label: "600 MB in one line at 40:1", archive: () => quietBomb(true), error: /items\.jsonl has a line longer than 16 MB/ },
   { class: "zip bomb", label: "600 MB of item lines at 40:1", archive: () => quietBomb(false), error: /repeats an id|do not match its manifest counts/ },
-  { class: "too many entries", label: "17 entries", archive: () => zipOf([...validEntries(), ...Array.from({ length: 13 }, (_, index) => ({ name: `extra-${index}.txt`, text: "x" }))]), error: /17 entries/ },
-  { class: "too many entries", label: "2000 entries", archive: () => zipOf(Array.from({ length: 2000 }, (_, index) => ({ name: `e${index}`, compress: false }))), error: /2000 entries/ },
+  {
+    class: "too many entries",
+    label: "17 entries",
+    archive: () => zipOf([...validEntries(), ...Array.from({ length: 13 }, (_, index) => ({ name: `extra-${index}.txt`, text: "x" }))]),
+    error: /17 entries/,
+  },
+  {
+    class: "too many entries",
+    label: "2000 entries",
+    archive: () => zipOf(Array.from({ length: 2000 }, (_, index) => ({ name: `e${index}`, compress: false }))),
+    error: /2000 entries/,
+  },
   { class: "manifest", label: "no manifest", archive: () => zipOf(validEntries().slice(1)), error: /no manifest\.json/ },
-  { class: "manifest", label: "manifest not JSON", archive: () => zipOf([{ name: "manifest.json", text: "{format: sage" }, ...validEntries().slice(1)]), error: /manifest\.json is not JSON/ },
-  { class: "manifest", label: "wrong format name", archive: () => zipOf([{ name: "manifest.json", text: manifest(undefined, { format: "chroma" }) }, ...validEntries().slice(1)]), error: /not a SAGE backup manifest/ },
-  { class: "manifest", label: "future version", archive: () => zipOf([{ name: "manifest.json", text: manifest(undefined, { version: 99 }) }, ...validEntries().slice(1)]), error: /not a SAGE backup manifest/ },
-  { class: "manifest", label: "counts lie (more items)", archive: () => zipOf([{ name: "manifest.json", text: manifest({ items: 5, chunks: 1, vectors: 0 }) }, ...validEntries().slice(1)]), error: /do not match its manifest counts/ },
-  { class: "manifest", label: "vectors without an embedder", archive: () => zipOf([{ name: "manifest.json", text: manifest({ items: 1, chunks: 1, vectors: 1 }) }, ...validEntries().slice(1, 3), { name: "vectors.jsonl", text: `${JSON.stringify({ chunk_id: 1, vector: "AAAA" })}\n` }]), error: /dimensions/ },
-  { class: "manifest", label: "vector of the wrong size", archive: () => zipOf([{ name: "manifest.json", text: manifest({ items: 1, chunks: 1, vectors: 1 }, { embedder: { id: "x", dimensions: 4 } }) }, ...validEntries().slice(1, 3), { name: "vectors.jsonl", text: `${JSON.stringify({ chunk_id: 1, vector: "AAAA" })}\n` }]), error: /dimensions/ },
-  { class: "manifest", label: "chunk of a missing item", archive: () => zipOf([...validEntries().filter((entry) => entry.name !== "chunks.jsonl"), { name: "chunks.jsonl", text: `${JSON.stringify({ ...CHUNK, item_id: 9 })}\n` }]), error: /missing item/ },
-  { class: "manifest", label: "items in a cycle", archive: () => zipOf([{ name: "manifest.json", text: manifest({ items: 2, chunks: 0, vectors: 0 }) }, { name: "items.jsonl", text: [{ ...ITEM, id: 1, parent_id: 2 }, { ...ITEM, id: 2, parent_id: 1 }].map((item) => JSON.stringify(item)).join("\n") }]), error: /cycle/ },
+  {
+    class: "manifest",
+    label: "manifest not JSON",
+    archive: () => zipOf([{ name: "manifest.json", text: "{format: sage" }, ...validEntries().slice(1)]),
+    error: /manifest\.json is not JSON/,
+  },
+  {
+    class: "manifest",
+    label: "wrong format name",
+    archive: () => zipOf([{ name: "manifest.json", text: manifest(undefined, { format: "chroma" }) }, ...validEntries().slice(1)]),
+    error: /not a SAGE backup manifest/,
+  },
+  {
+    class: "manifest",
+    label: "future version",
+    archive: () => zipOf([{ name: "manifest.json", text: manifest(undefined, { version: 99 }) }, ...validEntries().slice(1)]),
+    error: /not a SAGE backup manifest/,
+  },
+  {
+    class: "manifest",
+    label: "counts lie (more items)",
+    archive: () => zipOf([{ name: "manifest.json", text: manifest({ items: 5, chunks: 1, vectors: 0 }) }, ...validEntries().slice(1)]),
+    error: /do not match its manifest counts/,
+  },
+  {
+    class: "manifest",
+    label: "vectors without an embedder",
+    archive: () =>
+      zipOf([
+        { name: "manifest.json", text: manifest({ items: 1, chunks: 1, vectors: 1 }) },
+        ...validEntries().slice(1, 3),
+        { name: "vectors.jsonl", text: `${JSON.stringify({ chunk_id: 1, vector: "AAAA" })}\n` },
+      ]),
+    error: /dimensions/,
+  },
+  {
+    class: "manifest",
+    label: "vector of the wrong size",
+    archive: () =>
+      zipOf([
+        { name: "manifest.json", text: manifest({ items: 1, chunks: 1, vectors: 1 }, { embedder: { id: "x", dimensions: 4 } }) },
+        ...validEntries().slice(1, 3),
+        { name: "vectors.jsonl", text: `${JSON.stringify({ chunk_id: 1, vector: "AAAA" })}\n` },
+      ]),
+    error: /dimensions/,
+  },
+  {
+    class: "manifest",
+    label: "chunk of a missing item",
+    archive: () =>
+      zipOf([
+        ...validEntries().filter((entry) => entry.name !== "chunks.jsonl"),
+        { name: "chunks.jsonl", text: `${JSON.stringify({ ...CHUNK, item_id: 9 })}\n` },
+      ]),
+    error: /missing item/,
+  },
+  {
+    class: "manifest",
+    label: "items in a cycle",
+    archive: () =>
+      zipOf([
+        { name: "manifest.json", text: manifest({ items: 2, chunks: 0, vectors: 0 }) },
+        {
+          name: "items.jsonl",
+          text: [
+            { ...ITEM, id: 1, parent_id: 2 },
+            { ...ITEM, id: 2, parent_id: 1 },
+          ]
+            .map((item) => JSON.stringify(item))
+            .join("\n"),
+        },
+      ]),
+    error: /cycle/,
+  },
   { class: "not a zip", label: "text named .zip", archive: async () => Buffer.from("this is not a zip archive"), error: /not a readable ZIP/ },
   { class: "not a zip", label: "empty file", archive: async () => Buffer.alloc(0), error: /not a readable ZIP|Invalid File Format/ },
   { class: "not a zip", label: "gzip named .zip", archive: async () => gzipSync(Buffer.from(manifest())), error: /not a readable ZIP/ },
@@ -167,15 +290,19 @@ const cases: Array<{ class: string; label: string; archive: () => Promise<Buffer
 ];
 
 describe("hostile backup archives", () => {
-  it.each(cases)("$class: $label is refused and changes nothing", async ({ archive, error, filename }) => {
-    const before = await snapshot();
-    const response = await importArchive(filename ?? "backup.zip", await archive());
-    expect(response.statusCode).toBeGreaterThanOrEqual(400);
-    expect(response.statusCode).toBeLessThan(500);
-    expect(response.json().error).toMatch(error);
-    expect(await snapshot()).toEqual(before);
-    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
-  }, 60_000);
+  it.each(cases)(
+    "$class: $label is refused and changes nothing",
+    async ({ archive, error, filename }) => {
+      const before = await snapshot();
+      const response = await importArchive(filename ?? "backup.zip", await archive());
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+      expect(response.json().error).toMatch(error);
+      expect(await snapshot()).toEqual(before);
+      expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+    },
+    60_000,
+  );
 
   it("accepts the same valid backup the hostile ones were built from (control)", async () => {
     const response = await importArchive("backup.zip", await zipOf(validEntries()));

@@ -24,11 +24,21 @@ const CUT_SHORT = "The form data is malformed: it ended before its closing bound
 export const HOSTILE_FORMS: Array<{ label: string; body: (filename: string) => Buffer; contentType?: string; status: number; error: string }> = [
   {
     label: "21 text fields before the file part",
-    body: (filename) => Buffer.concat([...Array.from({ length: 21 }, (_, index) => formPart(BOUNDARY, `field${index}`, "value")), formPart(BOUNDARY, "file", "Some text.", filename), closing]),
+    body: (filename) =>
+      Buffer.concat([
+        ...Array.from({ length: 21 }, (_, index) => formPart(BOUNDARY, `field${index}`, "value")),
+        formPart(BOUNDARY, "file", "Some text.", filename),
+        closing,
+      ]),
     status: 413,
     error: "The form has more than 20 fields",
   },
-  { label: "a file part with no closing boundary", body: (filename) => formPart(BOUNDARY, "file", randomBytes(40_000), filename), status: 400, error: CUT_SHORT },
+  {
+    label: "a file part with no closing boundary",
+    body: (filename) => formPart(BOUNDARY, "file", randomBytes(40_000), filename),
+    status: 400,
+    error: CUT_SHORT,
+  },
   {
     label: "a file part cut short",
     body: (filename) => Buffer.concat([fileHead(filename), randomBytes(30_000), Buffer.from(`\r\n--${BOUNDARY.slice(0, 6)}`)]),
@@ -54,10 +64,10 @@ const nested = (open: string, inner: string, close: string) => open.repeat(1000)
 
 /** JSON bodies nested 1,000 levels deep; the first is ~10 KB of tool parameters for /api/gemini/chat. */
 export const DEEP_JSON_BODIES = {
-  "tools of a chat turn": JSON.stringify({ messages: [{ role: "user", content: "Hello" }], tools: [{ functionDeclarations: [{ name: "deep", parameters: "PARAMETERS" }] }] }).replace(
-    '"PARAMETERS"',
-    nested('{"items":', "{}", "}"),
-  ),
+  "tools of a chat turn": JSON.stringify({
+    messages: [{ role: "user", content: "Hello" }],
+    tools: [{ functionDeclarations: [{ name: "deep", parameters: "PARAMETERS" }] }],
+  }).replace('"PARAMETERS"', nested('{"items":', "{}", "}")),
   arrays: nested("[", "1", "]"),
   objects: `{"name":${nested('{"a":', "1", "}")}}`,
 } satisfies Record<string, string>;
@@ -83,14 +93,26 @@ export function hostileRequestMix(cookie: string, docxBomb?: Buffer): HostileReq
   }
   for (const route of FORM_ROUTES) {
     for (const form of HOSTILE_FORMS) {
-      requests.push({ label: `${route.url}: ${form.label}`, bytes: formPost(route.url, cookie, form.body(route.filename), { contentType: form.contentType }), statuses: [form.status] });
+      requests.push({
+        label: `${route.url}: ${form.label}`,
+        bytes: formPost(route.url, cookie, form.body(route.filename), { contentType: form.contentType }),
+        statuses: [form.status],
+      });
     }
     const partial = Buffer.concat([fileHead(route.filename), randomBytes(200_000)]);
-    requests.push({ label: `${route.url}: a client gone half-way`, bytes: formPost(route.url, cookie, partial, { contentLength: partial.length + 1_000_000 }), disconnect: true });
+    requests.push({
+      label: `${route.url}: a client gone half-way`,
+      bytes: formPost(route.url, cookie, partial, { contentLength: partial.length + 1_000_000 }),
+      disconnect: true,
+    });
   }
   for (const url of ["/api/gemini/chat", "/api/folders", "/api/conversations", "/api/search"]) {
     for (const [shape, body] of Object.entries(DEEP_JSON_BODIES)) {
-      requests.push({ label: `${url}: JSON nested 1,000 deep (${shape})`, bytes: postBytes(url, { cookie, "content-type": "application/json" }, Buffer.from(body)), statuses: [400] });
+      requests.push({
+        label: `${url}: JSON nested 1,000 deep (${shape})`,
+        bytes: postBytes(url, { cookie, "content-type": "application/json" }, Buffer.from(body)),
+        statuses: [400],
+      });
     }
   }
   return requests;

@@ -52,7 +52,8 @@ describe("multipart requests are always answered", () => {
       const partial = Buffer.concat([fileHead(route.filename), randomBytes(200_000)]);
       await rawRequest(port, post(route.url, partial, { contentLength: partial.length + 1_000_000 }), { closeAfterWrite: true, waitMs: 500 });
     }
-    const spooledZips = () => (existsSync(path.join(t.config.dataDir, "tmp")) ? readdirSync(path.join(t.config.dataDir, "tmp")) : []).filter((name) => name.endsWith(".zip"));
+    const spooledZips = () =>
+      (existsSync(path.join(t.config.dataDir, "tmp")) ? readdirSync(path.join(t.config.dataDir, "tmp")) : []).filter((name) => name.endsWith(".zip"));
     // The server notices the closed socket on its own time.
     await expect.poll(() => [...uploadsFolder(), ...spooledZips()], { timeout: 5000 }).toEqual([]);
     expect(totalChanges()).toBe(before);
@@ -60,7 +61,11 @@ describe("multipart requests are always answered", () => {
   });
 
   it("a well-formed upload still works on the same server (control)", async () => {
-    const body = Buffer.concat([formPart(BOUNDARY, "description", "Herons"), formPart(BOUNDARY, "file", "Herons wade in shallow water.", "herons.txt"), formClosing]);
+    const body = Buffer.concat([
+      formPart(BOUNDARY, "description", "Herons"),
+      formPart(BOUNDARY, "file", "Herons wade in shallow water.", "herons.txt"),
+      formClosing,
+    ]);
     const reply = await rawRequest(port, post("/api/upload", body));
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({ status: "success", file: { name: "herons.txt", description: "Herons", status: "ready" } });
@@ -117,7 +122,10 @@ describe("the upload form's userId", () => {
 
 describe("names", () => {
   it("keeps the extension of a 1,000-character file name when it is cut to 255", async () => {
-    const response = await kb.upload({}, { filename: `${"minutes-of-the-board-meeting-".repeat(35).slice(0, 1000)}.txt`, content: Buffer.from("The board met on Tuesday.") });
+    const response = await kb.upload(
+      {},
+      { filename: `${"minutes-of-the-board-meeting-".repeat(35).slice(0, 1000)}.txt`, content: Buffer.from("The board met on Tuesday.") },
+    );
     expect(response.statusCode).toBe(200);
     const { name } = response.json().file as { name: string };
     expect(name).toHaveLength(255);

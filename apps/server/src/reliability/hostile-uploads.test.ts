@@ -71,19 +71,49 @@ describe("broken and mislabelled files", () => {
     const pdf = await makePdf([["Page one about herons."], ["Page two about egrets."], ["Page three about storks."]]);
     const docx = await makeDocx();
     const bad: Array<{ label: string; filename: string; content: Buffer; reason: RegExp }> = [
-      { label: "text saved as .pdf", filename: "notes.pdf", content: Buffer.from("Just some plain text, not a PDF at all.\n".repeat(20)), reason: /PDF could not be read/ },
-      { label: "text saved as .docx", filename: "notes.docx", content: Buffer.from("Plain text pretending to be Word."), reason: /DOCX file could not be read/ },
-      { label: "text saved as .doc", filename: "notes.doc", content: Buffer.from("Plain text pretending to be old Word."), reason: /DOC file could not be read/ },
+      {
+        label: "text saved as .pdf",
+        filename: "notes.pdf",
+        content: Buffer.from("Just some plain text, not a PDF at all.\n".repeat(20)),
+        reason: /PDF could not be read/,
+      },
+      {
+        label: "text saved as .docx",
+        filename: "notes.docx",
+        content: Buffer.from("Plain text pretending to be Word."),
+        reason: /DOCX file could not be read/,
+      },
+      {
+        label: "text saved as .doc",
+        filename: "notes.doc",
+        content: Buffer.from("Plain text pretending to be old Word."),
+        reason: /DOC file could not be read/,
+      },
       { label: "PDF saved as .docx", filename: "report.docx", content: pdf, reason: /DOCX file could not be read/ },
       { label: "DOCX saved as .pdf", filename: "plan.pdf", content: docx, reason: /PDF could not be read/ },
       { label: "truncated PDF", filename: "cut.pdf", content: pdf.subarray(0, Math.floor(pdf.length / 2)), reason: /PDF could not be read|PDF reader/ },
       { label: "truncated DOCX", filename: "cut.docx", content: docx.subarray(0, Math.floor(docx.length / 2)), reason: /DOCX file could not be read/ },
-      { label: "truncated OLE DOC", filename: "cut.doc", content: Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), randomBytes(600)]), reason: /DOC file could not be read/ },
+      {
+        label: "truncated OLE DOC",
+        filename: "cut.doc",
+        content: Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), randomBytes(600)]),
+        reason: /DOC file could not be read/,
+      },
       { label: "random-byte PDF", filename: "noise.pdf", content: randomBytes(20_000), reason: /PDF could not be read|PDF reader/ },
-      { label: "random-byte PDF with header", filename: "noise2.pdf", content: Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(20_000)]), reason: /PDF could not be read|PDF reader/ },
+      {
+        label: "random-byte PDF with header",
+        filename: "noise2.pdf",
+        content: Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(20_000)]),
+        reason: /PDF could not be read|PDF reader/,
+      },
       { label: "random-byte DOCX", filename: "noise.docx", content: randomBytes(20_000), reason: /DOCX file could not be read/ },
       { label: "random-byte DOC", filename: "noise.doc", content: randomBytes(20_000), reason: /DOC file could not be read/ },
-      { label: "zip-headed DOC", filename: "zipped.doc", content: Buffer.concat([Buffer.from("PK\u0003\u0004"), randomBytes(5_000)]), reason: /DOCX file could not be read/ },
+      {
+        label: "zip-headed DOC",
+        filename: "zipped.doc",
+        content: Buffer.concat([Buffer.from("PK\u0003\u0004"), randomBytes(5_000)]),
+        reason: /DOCX file could not be read/,
+      },
     ];
     // Distinct bytes: an upload identical to one still queued would be answered as its duplicate.
     const good = { filename: "good.pdf", content: await makePdf([["Good one about cranes."], ["Good two about ibises."], ["Good three about spoonbills."]]) };

@@ -31,122 +31,154 @@ const rssMb = (pid: number) => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe("load", () => {
-  it(`serves ${CONNECTIONS} concurrent clients for ${DURATION_S} s with no 5xx and flat memory`, async () => {
-    const server = await startServerProcess(temp.dir, { SAGE_LOGIN_RATE_LIMIT: "100000" });
-    const cookie = await server.login();
-    const json = { cookie, "content-type": "application/json" };
-    const post = (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: "POST", headers: json, body: JSON.stringify(body) });
-    const conversation = await (await post("/api/conversations", { name: "Load" })).json();
-    for (let i = 0; i < 20; i++) await post(`/api/conversations/${conversation.id}/messages`, { role: "user", content: `Seed message ${i} about budgets and travel.` });
-    for (let i = 0; i < 10; i++) await post("/api/process-note", { type: "note", content: `Note ${i}: the travel budget for the quarter covers trains, hotels and conference fees.` });
-    await post("/api/reminders", { title: "Book trains", dueDate: new Date(Date.now() + 86_400_000).toISOString(), conversationId: conversation.id });
-    // One ingestion running through the test: a 3 MB text upload becomes a background job.
-    const form = new FormData();
-    form.append("file", new Blob([Array.from({ length: 30_000 }, (_, i) => `Paragraph ${i} about quarterly travel budgets and hotel costs.`).join("\n\n")]), "large.txt");
-    const upload = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { cookie }, body: form });
-    expect(upload.status).toBe(202);
+  it(
+    `serves ${CONNECTIONS} concurrent clients for ${DURATION_S} s with no 5xx and flat memory`,
+    async () => {
+      const server = await startServerProcess(temp.dir, { SAGE_LOGIN_RATE_LIMIT: "100000" });
+      const cookie = await server.login();
+      const json = { cookie, "content-type": "application/json" };
+      const post = (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: "POST", headers: json, body: JSON.stringify(body) });
+      const conversation = await (await post("/api/conversations", { name: "Load" })).json();
+      for (let i = 0; i < 20; i++)
+        await post(`/api/conversations/${conversation.id}/messages`, { role: "user", content: `Seed message ${i} about budgets and travel.` });
+      for (let i = 0; i < 10; i++)
+        await post("/api/process-note", { type: "note", content: `Note ${i}: the travel budget for the quarter covers trains, hotels and conference fees.` });
+      await post("/api/reminders", { title: "Book trains", dueDate: new Date(Date.now() + 86_400_000).toISOString(), conversationId: conversation.id });
+      // One ingestion running through the test: a 3 MB text upload becomes a background job.
+      const form = new FormData();
+      form.append(
+        "file",
+        new Blob([Array.from({ length: 30_000 }, (_, i) => `Paragraph ${i} about quarterly travel budgets and hotel costs.`).join("\n\n")]),
+        "large.txt",
+      );
+      const upload = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { cookie }, body: form });
+      expect(upload.status).toBe(202);
 
-    // Beside the 50 clients: one client sends every hostile request of issue 17 over and over (each must get its
-    // 4xx, none may go unanswered), and one writer whose acknowledged messages must all be stored at the end.
-    const port = Number(new URL(server.url).port);
-    const hostile = { sent: 0, statuses: {} as Record<string, number>, unanswered: [] as string[], wrong: [] as string[] };
-    const ledger = await (await post("/api/conversations", { name: "Ledger" })).json();
-    const writes = { sent: 0, acknowledged: [] as string[] };
-    let running = true;
-    const mix = hostileRequestMix(cookie, await makeDocxBomb(300 * 1_048_576));
-    // Two clients, half a mix apart; each sends at least one whole mix, even if the run ends first.
-    const hostileClient = async (offset: number) => {
-      for (let index = 0; running || index < mix.length; index++) {
-        const request = mix[(index + offset) % mix.length]!;
-        const reply = await rawRequest(port, request.bytes, { waitMs: 20_000, closeAfterWrite: request.disconnect });
-        hostile.sent += 1;
-        if (request.disconnect) continue;
-        if (!reply.answered) hostile.unanswered.push(request.label);
-        else hostile.statuses[reply.status] = (hostile.statuses[reply.status] ?? 0) + 1;
-        if (reply.answered && !request.statuses?.includes(reply.status)) hostile.wrong.push(`${request.label}: ${reply.status} ${reply.body.slice(0, 200)}`);
+      // Beside the 50 clients: one client sends every hostile request of issue 17 over and over (each must get its
+      // 4xx, none may go unanswered), and one writer whose acknowledged messages must all be stored at the end.
+      const port = Number(new URL(server.url).port);
+      const hostile = { sent: 0, statuses: {} as Record<string, number>, unanswered: [] as string[], wrong: [] as string[] };
+      const ledger = await (await post("/api/conversations", { name: "Ledger" })).json();
+      const writes = { sent: 0, acknowledged: [] as string[] };
+      let running = true;
+      const mix = hostileRequestMix(cookie, await makeDocxBomb(300 * 1_048_576));
+      // Two clients, half a mix apart; each sends at least one whole mix, even if the run ends first.
+      const hostileClient = async (offset: number) => {
+        for (let index = 0; running || index < mix.length; index++) {
+          const request = mix[(index + offset) % mix.length]!;
+          const reply = await rawRequest(port, request.bytes, { waitMs: 20_000, closeAfterWrite: request.disconnect });
+          hostile.sent += 1;
+          if (request.disconnect) continue;
+          if (!reply.answered) hostile.unanswered.push(request.label);
+          else hostile.statuses[reply.status] = (hostile.statuses[reply.status] ?? 0) + 1;
+          if (reply.answered && !request.statuses?.includes(reply.status)) hostile.wrong.push(`${request.label}: ${reply.status} ${reply.body.slice(0, 200)}`);
+        }
+      };
+      const hostileClients = [hostileClient(0), hostileClient(Math.floor(mix.length / 2))];
+      const writer = (async () => {
+        while (running) {
+          const content = `Ledger entry ${++writes.sent}`;
+          const response = await post(`/api/conversations/${ledger.id}/messages`, { role: "user", content }).catch(() => null);
+          if (response?.ok) writes.acknowledged.push(content);
+          await response?.arrayBuffer();
+        }
+      })();
+
+      const samples: { at: number; rss: number }[] = [];
+      const started = Date.now();
+      const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(server.pid) }), 500);
+      let counter = 0;
+      const result = await autocannon({
+        url: server.url,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        headers: json,
+        requests: [
+          { method: "GET", path: "/api/conversations" },
+          { method: "GET", path: `/api/conversations/${conversation.id}/messages` },
+          {
+            method: "POST",
+            path: `/api/conversations/${conversation.id}/messages`,
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ role: "user", content: `Load message ${++counter}` }) }),
+          },
+          { method: "POST", path: "/api/search", body: JSON.stringify({ query: "travel budget hotels", limit: 5 }) },
+          { method: "POST", path: "/api/recommend-files", body: JSON.stringify({ conversation_id: conversation.id, query_text: "conference fees" }) },
+          { method: "GET", path: "/api/reminders" },
+          { method: "GET", path: `/api/conversations/${conversation.id}` },
+        ],
+      });
+      clearInterval(sampler);
+      running = false;
+      await Promise.all([...hostileClients, writer]);
+      // The last re-upload of the bomb may still be queued behind the large ingestion: wait for its job to end.
+      type ListedFile = { name: string; status: string; statusReason: string | null };
+      const listFiles = async () => (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as ListedFile[];
+      let files = await listFiles();
+      for (
+        const deadline = Date.now() + 60_000;
+        files.some((file) => file.name === "board-minutes.docx" && ["queued", "processing"].includes(file.status)) && Date.now() < deadline;
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        files = await listFiles();
       }
-    };
-    const hostileClients = [hostileClient(0), hostileClient(Math.floor(mix.length / 2))];
-    const writer = (async () => {
-      while (running) {
-        const content = `Ledger entry ${++writes.sent}`;
-        const response = await post(`/api/conversations/${ledger.id}/messages`, { role: "user", content }).catch(() => null);
-        if (response?.ok) writes.acknowledged.push(content);
-        await response?.arrayBuffer();
-      }
-    })();
+      const stored = new Set(
+        ((await (await fetch(`${server.url}/api/conversations/${ledger.id}/messages`, { headers: { cookie } })).json()) as Array<{ content: string }>).map(
+          (message) => message.content,
+        ),
+      );
+      const lost = writes.acknowledged.filter((content) => !stored.has(content));
+      const bombs = files.filter((file) => file.name === "board-minutes.docx");
+      await server.stop();
 
-    const samples: { at: number; rss: number }[] = [];
-    const started = Date.now();
-    const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(server.pid) }), 500);
-    let counter = 0;
-    const result = await autocannon({
-      url: server.url,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-      headers: json,
-      requests: [
-        { method: "GET", path: "/api/conversations" },
-        { method: "GET", path: `/api/conversations/${conversation.id}/messages` },
-        { method: "POST", path: `/api/conversations/${conversation.id}/messages`, setupRequest: (request) => ({ ...request, body: JSON.stringify({ role: "user", content: `Load message ${++counter}` }) }) },
-        { method: "POST", path: "/api/search", body: JSON.stringify({ query: "travel budget hotels", limit: 5 }) },
-        { method: "POST", path: "/api/recommend-files", body: JSON.stringify({ conversation_id: conversation.id, query_text: "conference fees" }) },
-        { method: "GET", path: "/api/reminders" },
-        { method: "GET", path: `/api/conversations/${conversation.id}` },
-      ],
-    });
-    clearInterval(sampler);
-    running = false;
-    await Promise.all([...hostileClients, writer]);
-    // The last re-upload of the bomb may still be queued behind the large ingestion: wait for its job to end.
-    type ListedFile = { name: string; status: string; statusReason: string | null };
-    const listFiles = async () => (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as ListedFile[];
-    let files = await listFiles();
-    for (const deadline = Date.now() + 60_000; files.some((file) => file.name === "board-minutes.docx" && ["queued", "processing"].includes(file.status)) && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      files = await listFiles();
-    }
-    const stored = new Set(((await (await fetch(`${server.url}/api/conversations/${ledger.id}/messages`, { headers: { cookie } })).json()) as Array<{ content: string }>).map((message) => message.content));
-    const lost = writes.acknowledged.filter((content) => !stored.has(content));
-    const bombs = files.filter((file) => file.name === "board-minutes.docx");
-    await server.stop();
+      const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
+      const fiveHundreds = Object.entries(statuses)
+        .filter(([code]) => Number(code) >= 500)
+        .reduce((sum, [, count]) => sum + count, 0);
+      const warm = DURATION_S * 0.3;
+      const afterWarmUp = median(
+        samples.filter((sample) => sample.at >= warm && sample.at < warm + Math.max(2, DURATION_S * 0.15)).map((sample) => sample.rss),
+      );
+      const atEnd = median(samples.filter((sample) => sample.at >= DURATION_S * 0.85).map((sample) => sample.rss));
+      const figures = {
+        mode: SOAK ? "soak" : "short",
+        durationSeconds: DURATION_S,
+        connections: CONNECTIONS,
+        requests: result.requests.total,
+        requestsPerSecond: result.requests.average,
+        statuses,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+        rssMb: {
+          start: Math.round(samples[0]?.rss ?? NaN),
+          afterWarmUp: Math.round(afterWarmUp),
+          end: Math.round(atEnd),
+          max: Math.round(Math.max(...samples.map((sample) => sample.rss))),
+        },
+        ingestion: files.find((file: { name: string }) => file.name === "large.txt")?.status,
+        hostile: { sent: hostile.sent, statuses: hostile.statuses, unanswered: hostile.unanswered.length, wrongAnswers: hostile.wrong.length },
+        writes: { sent: writes.sent, acknowledged: writes.acknowledged.length, lost: lost.length },
+        documentBombs: bombs.map((bomb) => `${bomb.status}: ${bomb.statusReason}`),
+      };
+      mkdirSync("reports", { recursive: true });
+      writeFileSync(`reports/load-${figures.mode}.json`, JSON.stringify(figures, null, 2));
+      console.log(`load: ${JSON.stringify(figures)}`);
 
-    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
-    const fiveHundreds = Object.entries(statuses).filter(([code]) => Number(code) >= 500).reduce((sum, [, count]) => sum + count, 0);
-    const warm = DURATION_S * 0.3;
-    const afterWarmUp = median(samples.filter((sample) => sample.at >= warm && sample.at < warm + Math.max(2, DURATION_S * 0.15)).map((sample) => sample.rss));
-    const atEnd = median(samples.filter((sample) => sample.at >= DURATION_S * 0.85).map((sample) => sample.rss));
-    const figures = {
-      mode: SOAK ? "soak" : "short",
-      durationSeconds: DURATION_S,
-      connections: CONNECTIONS,
-      requests: result.requests.total,
-      requestsPerSecond: result.requests.average,
-      statuses,
-      errors: result.errors,
-      timeouts: result.timeouts,
-      latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-      rssMb: { start: Math.round(samples[0]?.rss ?? NaN), afterWarmUp: Math.round(afterWarmUp), end: Math.round(atEnd), max: Math.round(Math.max(...samples.map((sample) => sample.rss))) },
-      ingestion: files.find((file: { name: string }) => file.name === "large.txt")?.status,
-      hostile: { sent: hostile.sent, statuses: hostile.statuses, unanswered: hostile.unanswered.length, wrongAnswers: hostile.wrong.length },
-      writes: { sent: writes.sent, acknowledged: writes.acknowledged.length, lost: lost.length },
-      documentBombs: bombs.map((bomb) => `${bomb.status}: ${bomb.statusReason}`),
-    };
-    mkdirSync("reports", { recursive: true });
-    writeFileSync(`reports/load-${figures.mode}.json`, JSON.stringify(figures, null, 2));
-    console.log(`load: ${JSON.stringify(figures)}`);
-
-    expect(fiveHundreds).toBe(0);
-    expect(result.errors).toBe(0);
-    expect(result.non2xx).toBe(0);
-    expect(result.requests.total).toBeGreaterThan(CONNECTIONS * 7);
-    expect(hostile.unanswered).toEqual([]);
-    expect(hostile.wrong).toEqual([]);
-    expect(hostile.sent).toBeGreaterThanOrEqual(2 * mix.length);
-    expect(lost).toEqual([]);
-    // The bomb's item (re-uploaded over and over, the same bytes replace the failed one) failed with the reason.
-    expect(bombs.map((bomb) => [bomb.status, bomb.statusReason])).toEqual([["failed", "The document is too large to process: it expands to more than 256 MB"]]);
-    expect(writes.acknowledged.length).toBeGreaterThan(10);
-    expect(atEnd - afterWarmUp, `RSS after warm-up ${afterWarmUp} MB, at the end ${atEnd} MB`).toBeLessThan(RSS_TOLERANCE_MB);
-  }, (DURATION_S + 90) * 1000);
+      expect(fiveHundreds).toBe(0);
+      expect(result.errors).toBe(0);
+      expect(result.non2xx).toBe(0);
+      expect(result.requests.total).toBeGreaterThan(CONNECTIONS * 7);
+      expect(hostile.unanswered).toEqual([]);
+      expect(hostile.wrong).toEqual([]);
+      expect(hostile.sent).toBeGreaterThanOrEqual(2 * mix.length);
+      expect(lost).toEqual([]);
+      // The bomb's item (re-uploaded over and over, the same bytes replace the failed one) failed with the reason.
+      expect(bombs.map((bomb) => [bomb.status, bomb.statusReason])).toEqual([
+        ["failed", "The document is too large to process: it expands to more than 256 MB"],
+      ]);
+      expect(writes.acknowledged.length).toBeGreaterThan(10);
+      expect(atEnd - afterWarmUp, `RSS after warm-up ${afterWarmUp} MB, at the end ${atEnd} MB`).toBeLessThan(RSS_TOLERANCE_MB);
+    },
+    (DURATION_S + 90) * 1000,
+  );
 });

@@ -30,16 +30,34 @@ beforeAll(async () => {
   intruder = (await t.loginAsNewUser("intruder")).cookie;
   const db = t.store.sqlite;
   const now = new Date().toISOString();
-  ids.conversation = Number(db.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Private', ?, ?)").run(now, now).lastInsertRowid);
+  ids.conversation = Number(
+    db.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Private', ?, ?)").run(now, now).lastInsertRowid,
+  );
   db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (?, 'user', 'secret plan', ?)").run(ids.conversation, now);
-  ids.reminder = Number(db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'Secret', ?, ?, ?)").run(ids.conversation, now, now, now).lastInsertRowid);
-  ids.memory = Number(db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now).lastInsertRowid);
-  ids.folder = Number(db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now).lastInsertRowid);
+  ids.reminder = Number(
+    db
+      .prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'Secret', ?, ?, ?)")
+      .run(ids.conversation, now, now, now).lastInsertRowid,
+  );
+  ids.memory = Number(
+    db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now)
+      .lastInsertRowid,
+  );
+  ids.folder = Number(
+    db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now)
+      .lastInsertRowid,
+  );
   ids.note = Number(
-    db.prepare("INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', ?, ?)").run(ids.conversation, ids.folder, now, now).lastInsertRowid,
+    db
+      .prepare(
+        "INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', ?, ?)",
+      )
+      .run(ids.conversation, ids.folder, now, now).lastInsertRowid,
   );
   db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, 'zebracorn acquisition terms')").run(ids.note);
-  db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 3, ?, 0, 'Zebracorn memo', 'zebracorn acquisition terms', ?)").run(ids.note, ids.conversation, now);
+  db.prepare(
+    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 3, ?, 0, 'Zebracorn memo', 'zebracorn acquisition terms', ?)",
+  ).run(ids.note, ids.conversation, now);
 });
 afterAll(async () => t?.close());
 

@@ -74,7 +74,16 @@ afterAll(() => {
 });
 
 const LITERALS: Record<string, string[]> = {
-  loopback: ["http://127.0.0.1/", "http://127.1.2.3:8080/x", "http://localhost/", "http://LOCALHOST:5000/", "http://app.localhost/", "http://localhost./", "http://app.localhost./", "http://127.0.0.1./"],
+  loopback: [
+    "http://127.0.0.1/",
+    "http://127.1.2.3:8080/x",
+    "http://localhost/",
+    "http://LOCALHOST:5000/",
+    "http://app.localhost/",
+    "http://localhost./",
+    "http://app.localhost./",
+    "http://127.0.0.1./",
+  ],
   "10/8": ["http://10.0.0.1/", "http://10.255.255.254/admin"],
   "172.16/12": ["http://172.16.0.1/", "http://172.31.255.254/"],
   "192.168/16": ["http://192.168.0.1/", "http://192.168.255.254:8443/"],
@@ -82,12 +91,28 @@ const LITERALS: Record<string, string[]> = {
   "0.0.0.0": ["http://0.0.0.0/", "http://0/", "http://0.0.0.0:5000/api/health"],
   "IPv6 loopback": ["http://[::1]/", "http://[0:0:0:0:0:0:0:1]/", "http://[::]/"],
   "IPv6 unique-local": ["http://[fc00::1]/", "http://[fd12:3456:789a::1]/", "http://[fd00:ec2::254]/"],
-  "IPv4-mapped IPv6": ["http://[::ffff:127.0.0.1]/", "http://[::ffff:10.0.0.1]/", "http://[::ffff:169.254.169.254]/", "http://[0:0:0:0:0:ffff:c0a8:0101]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:7f00:1::]/"],
+  "IPv4-mapped IPv6": [
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:10.0.0.1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://[0:0:0:0:0:ffff:c0a8:0101]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[2002:7f00:1::]/",
+  ],
   // Local-use NAT64 (RFC 8215): a network's own translator decides which IPv4 address these reach.
   "local-use NAT64": ["http://[64:ff9b:1::a00:1]/", "http://[64:ff9b:1:ffff:ffff::7f00:1]/", "http://[64:ff9b:1::a9fe:a9fe]/"],
   "decimal/octal/hex spellings": [
-    "http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/", "http://017700000001/", "http://127.1/",
-    "http://0xa9fea9fe/", "http://2852039166/", "http://3232235777/", "http://0300.0250.0.1/", "http://0xA.0.0.1/",
+    "http://2130706433/",
+    "http://0177.0.0.1/",
+    "http://0x7f.0.0.1/",
+    "http://0x7f000001/",
+    "http://017700000001/",
+    "http://127.1/",
+    "http://0xa9fea9fe/",
+    "http://2852039166/",
+    "http://3232235777/",
+    "http://0300.0250.0.1/",
+    "http://0xA.0.0.1/",
   ],
 };
 const NAMES = Object.keys(REBIND).map((name) => `http://${name}/`);
@@ -152,7 +177,9 @@ describe("safeFetch refuses private destinations", () => {
       expect(`${target} (${status}): ${error.code}`).toBe(`${target} (${status}): blocked_address`);
     }
     // A redirect to another scheme is refused too.
-    expect((await refusal(safeFetch(`http://${siteHost}/?to=${encodeURIComponent("file:///etc/passwd")}`, { allowPrivate: false, allowHosts: [siteHost] }))).code).toBe("invalid_url");
+    expect(
+      (await refusal(safeFetch(`http://${siteHost}/?to=${encodeURIComponent("file:///etc/passwd")}`, { allowPrivate: false, allowHosts: [siteHost] }))).code,
+    ).toBe("invalid_url");
     count("redirect to private", targets.length + 1);
   });
 

@@ -58,6 +58,11 @@ export function formPart(boundary: string, name: string, content: string | Buffe
 
 /** An HTTP/1.1 POST as bytes; `contentLength` may lie (a body that never arrives in full). */
 export function postBytes(path: string, headers: Record<string, string>, body: Buffer, contentLength = body.length): Buffer {
-  const head = [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), `Content-Length: ${contentLength}`];
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${contentLength}`,
+  ];
   return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body]);
 }

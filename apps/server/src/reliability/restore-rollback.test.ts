@@ -51,13 +51,18 @@ async function seed() {
   const cookie = await t.login();
   kb = knowledgeClient(t, cookie);
   backup = backupClient(t, cookie);
-  for (const [filename, content] of [["minutes.txt", Buffer.from("Board minutes: approve the budget.")], ["agenda.txt", Buffer.from("Agenda: the Osprey plan.")]] as const) {
+  for (const [filename, content] of [
+    ["minutes.txt", Buffer.from("Board minutes: approve the budget.")],
+    ["agenda.txt", Buffer.from("Agenda: the Osprey plan.")],
+  ] as const) {
     expect((await kb.upload({}, { filename, content })).statusCode).toBeLessThan(300);
   }
   const archive = await backup.exportZip();
   // What the user has by the time they import: the log and a note besides the exported files.
   expect((await kb.upload({}, { filename: "display.txt", content: LOG })).statusCode).toBeLessThan(300);
-  expect((await backup.call("POST", "/api/files", { type: "note", content: "Quince orchard notes.", userId: 3, conversationId: 0, parentId: 0 })).statusCode).toBe(201);
+  expect(
+    (await backup.call("POST", "/api/files", { type: "note", content: "Quince orchard notes.", userId: 3, conversationId: 0, parentId: 0 })).statusCode,
+  ).toBe(201);
   await t.jobs.idle();
   const before = await view();
   expect(before.items.map((item) => item.name).sort()).toEqual(["Quince orchard notes.", "agenda.txt", "display.txt", "minutes.txt"]);

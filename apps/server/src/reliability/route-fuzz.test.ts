@@ -15,17 +15,65 @@ const RUNS = Number(process.env.SAGE_FUZZ_RUNS ?? 40);
 const SKIP = new Set(["POST /api/auth/logout"]);
 
 const KNOWN_FIELDS = [
-  "name", "content", "role", "title", "description", "dueDate", "priority", "type", "status", "conversationId",
-  "parentId", "path", "url", "query", "limit", "messages", "model", "systemInstruction", "tools", "functionResponse",
-  "fileId", "conversation_id", "query_text", "username", "password", "stream", "items", "id",
+  "name",
+  "content",
+  "role",
+  "title",
+  "description",
+  "dueDate",
+  "priority",
+  "type",
+  "status",
+  "conversationId",
+  "parentId",
+  "path",
+  "url",
+  "query",
+  "limit",
+  "messages",
+  "model",
+  "systemInstruction",
+  "tools",
+  "functionResponse",
+  "fileId",
+  "conversation_id",
+  "query_text",
+  "username",
+  "password",
+  "stream",
+  "items",
+  "id",
 ];
 
 const hugeString = fc.integer({ min: 100_000, max: 300_000 }).map((length) => "x".repeat(length));
-const edgeStrings = fc.constantFrom("", " ", "\u0000", "\u202e", "🙂".repeat(50), "\ud800", "../../etc/passwd", "C:\\windows", "null", "1e309", "<script>alert(1)</script>", "%00", "\n\r\t");
+const edgeStrings = fc.constantFrom(
+  "",
+  " ",
+  "\u0000",
+  "\u202e",
+  "🙂".repeat(50),
+  "\ud800",
+  "../../etc/passwd",
+  "C:\\windows",
+  "null",
+  "1e309",
+  "<script>alert(1)</script>",
+  "%00",
+  "\n\r\t",
+);
 const scalar = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), edgeStrings, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
-const value = fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: hugeString }, { weight: 2, arbitrary: fc.array(scalar, { maxLength: 4 }) }, { weight: 2, arbitrary: fc.dictionary(fc.string(), scalar, { maxKeys: 3 }) });
+const value = fc.oneof(
+  { weight: 5, arbitrary: scalar },
+  { weight: 1, arbitrary: hugeString },
+  { weight: 2, arbitrary: fc.array(scalar, { maxLength: 4 }) },
+  { weight: 2, arbitrary: fc.dictionary(fc.string(), scalar, { maxKeys: 3 }) },
+);
 const knownRecord = fc.dictionary(fc.constantFrom(...KNOWN_FIELDS), value, { maxKeys: 6 });
-const paramValue = fc.oneof(fc.integer({ min: -3, max: 5 }).map(String), fc.constantFrom("0", "abc", "1.5", "1e3", "99999999999999999999999", "１", "-0", " 1"), fc.string({ minLength: 1 }));
+const paramValue = fc.oneof(
+  fc.integer({ min: -3, max: 5 }).map(String),
+  fc.constantFrom("0", "abc", "1.5", "1e3", "99999999999999999999999", "１", "-0", " 1"),
+  fc.string({ minLength: 1 }),
+);
 
 type Body = { payload?: string; contentType?: string };
 const body: fc.Arbitrary<Body> = fc.oneof(
@@ -45,7 +93,11 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   fc.string().map((text) => ({ payload: text, contentType: "application/octet-stream" })),
   fc.constant({}),
 );
-const query = fc.dictionary(fc.oneof(fc.constantFrom("userId", "conversationId", "limit", "q", "query", "parentId"), fc.string()), fc.oneof(paramValue, edgeStrings), { maxKeys: 3 });
+const query = fc.dictionary(
+  fc.oneof(fc.constantFrom("userId", "conversationId", "limit", "q", "query", "parentId"), fc.string()),
+  fc.oneof(paramValue, edgeStrings),
+  { maxKeys: 3 },
+);
 
 let t: TestApp;
 let cookie: string;
@@ -59,9 +111,18 @@ beforeAll(async () => {
   const now = new Date().toISOString();
   db.prepare("INSERT INTO conversations (id, user_id, name, created_at, updated_at) VALUES (1, 3, 'Seed', ?, ?)").run(now, now);
   db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (1, 'user', 'hello', ?)").run(now);
-  db.prepare("INSERT INTO reminders (id, user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (1, 3, 1, 'Call', ?, ?, ?)").run(now, now, now);
-  db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (1, 3, 'folder', 'Folder', 'Folder', ?, ?)").run(now, now);
-  db.prepare("INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', ?, ?)").run(now, now);
+  db.prepare("INSERT INTO reminders (id, user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (1, 3, 1, 'Call', ?, ?, ?)").run(
+    now,
+    now,
+    now,
+  );
+  db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (1, 3, 'folder', 'Folder', 'Folder', ?, ?)").run(
+    now,
+    now,
+  );
+  db.prepare(
+    "INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', ?, ?)",
+  ).run(now, now);
   db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (2, 'budget')").run();
 });
 
@@ -83,27 +144,32 @@ describe("every /api route under hostile input", () => {
       const entry = (report[key] = { requests: 0, statuses: {} as Record<string, number> });
       const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]);
       await fc.assert(
-        fc.asyncProperty(fc.array(paramValue, { minLength: paramNames.length, maxLength: paramNames.length }), query, body, async (params, queryRecord, requestBody) => {
-          let url = route.url;
-          paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]!))));
-          const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
-          await t.jobs.idle();
-          const before = totalChanges();
-          const hasBody = !["GET", "DELETE"].includes(route.method) || requestBody.payload !== undefined;
-          const response = await t.app.inject({
-            method: route.method as "GET",
-            url: search ? `${url}?${search}` : url,
-            headers: { cookie, ...(hasBody && requestBody.contentType ? { "content-type": requestBody.contentType } : {}) },
-            payload: hasBody ? requestBody.payload : undefined,
-          });
-          entry.requests += 1;
-          entry.statuses[response.statusCode] = (entry.statuses[response.statusCode] ?? 0) + 1;
-          expect(response.statusCode, `${key} -> ${url}?${search} ${response.body.slice(0, 300)}`).toBeLessThan(500);
-          if (response.statusCode >= 400) {
-            expect(response.json(), `${key}: error replies are JSON`).toHaveProperty("error");
-            expect(totalChanges(), `${key} was rejected (${response.statusCode}) but changed the store`).toBe(before);
-          }
-        }),
+        fc.asyncProperty(
+          fc.array(paramValue, { minLength: paramNames.length, maxLength: paramNames.length }),
+          query,
+          body,
+          async (params, queryRecord, requestBody) => {
+            let url = route.url;
+            paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]!))));
+            const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
+            await t.jobs.idle();
+            const before = totalChanges();
+            const hasBody = !["GET", "DELETE"].includes(route.method) || requestBody.payload !== undefined;
+            const response = await t.app.inject({
+              method: route.method as "GET",
+              url: search ? `${url}?${search}` : url,
+              headers: { cookie, ...(hasBody && requestBody.contentType ? { "content-type": requestBody.contentType } : {}) },
+              payload: hasBody ? requestBody.payload : undefined,
+            });
+            entry.requests += 1;
+            entry.statuses[response.statusCode] = (entry.statuses[response.statusCode] ?? 0) + 1;
+            expect(response.statusCode, `${key} -> ${url}?${search} ${response.body.slice(0, 300)}`).toBeLessThan(500);
+            if (response.statusCode >= 400) {
+              expect(response.json(), `${key}: error replies are JSON`).toHaveProperty("error");
+              expect(totalChanges(), `${key} was rejected (${response.statusCode}) but changed the store`).toBe(before);
+            }
+          },
+        ),
         { numRuns: RUNS, seed: 20261122 },
       );
     }

@@ -36,7 +36,11 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
     url,
     pid: child.pid!,
     async login(): Promise<string> {
-      const response = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "demo", password: "sage-demo" }) });
+      const response = await fetch(`${url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "demo", password: "sage-demo" }),
+      });
       return response.headers.get("set-cookie")!.split(";")[0]!;
     },
     kill: async () => {

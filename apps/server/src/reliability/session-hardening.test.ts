@@ -29,7 +29,12 @@ describe("cross-origin state changes", () => {
       const url = route.url.replace(/:\w+/g, "1");
       for (const attack of attacks) {
         const before = totalChanges();
-        const response = await t.app.inject({ method: route.method as "POST", url, headers: { cookie, host: "localhost:5000", "content-type": "application/json", ...attack }, payload: "{}" });
+        const response = await t.app.inject({
+          method: route.method as "POST",
+          url,
+          headers: { cookie, host: "localhost:5000", "content-type": "application/json", ...attack },
+          payload: "{}",
+        });
         requests += 1;
         expect(`${route.method} ${url} ${JSON.stringify(attack)}: ${response.statusCode}`).toBe(`${route.method} ${url} ${JSON.stringify(attack)}: 403`);
         expect(response.json().error).toBe("Cross-origin request refused");
@@ -58,7 +63,9 @@ describe("login rate limit", () => {
   it("holds under a burst of 40 parallel guesses: at most the limit are checked, then even the right password waits", async () => {
     t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "5" } });
     const guesses = await Promise.all(
-      Array.from({ length: 40 }, (_, index) => t.app.inject({ method: "POST", url: "/api/auth/login", payload: { ...DEMO, password: `guess-${index}` }, remoteAddress: "10.9.9.9" })),
+      Array.from({ length: 40 }, (_, index) =>
+        t.app.inject({ method: "POST", url: "/api/auth/login", payload: { ...DEMO, password: `guess-${index}` }, remoteAddress: "10.9.9.9" }),
+      ),
     );
     const statuses = guesses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);

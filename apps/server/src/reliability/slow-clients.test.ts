@@ -66,14 +66,23 @@ describe("slow clients", () => {
   it("cuts a JSON body that trickles in past its time, even while bytes still come", async () => {
     const body = JSON.stringify({ name: "Slowly" });
     const head = `POST /api/conversations HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-    const reply = await trickle(head, [...body].map((char) => Buffer.from(char)), 200, 6000);
+    const reply = await trickle(
+      head,
+      [...body].map((char) => Buffer.from(char)),
+      200,
+      6000,
+    );
     expect(reply.status).toBe(408);
     expect(reply.elapsedMs).toBeLessThan(body.length * 200);
   });
 
   it("lets an upload take as long as its bytes keep coming, and cuts it once they stop", async () => {
     const boundary = "----slow-upload";
-    const form = Buffer.concat([formPart(boundary, "description", "A slow upload"), formPart(boundary, "file", "x".repeat(4000), "slow.txt"), Buffer.from(`--${boundary}--\r\n`)]);
+    const form = Buffer.concat([
+      formPart(boundary, "description", "A slow upload"),
+      formPart(boundary, "file", "x".repeat(4000), "slow.txt"),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
     const head = `POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nConnection: close\r\nContent-Length: ${form.length}\r\n\r\n`;
     const pieces = Array.from({ length: 8 }, (_, index) => form.subarray((index * form.length) / 8, ((index + 1) * form.length) / 8));
     // 8 pieces 300 ms apart: 2.4 s in all, four times the 0.6 s pause allowed, never a pause that long.
@@ -86,7 +95,13 @@ describe("slow clients", () => {
 
   it("closes connections one address opens past its limit, and takes new ones once some close", async () => {
     const sockets = await Promise.all(
-      Array.from({ length: 6 }, () => new Promise<net.Socket>((resolve) => { const socket = net.connect(port, "127.0.0.1", () => resolve(socket)); })),
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+          }),
+      ),
     );
     await sleep(100);
     const refused = await rawRequest(port, `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, { waitMs: 2000 });

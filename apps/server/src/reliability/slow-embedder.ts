@@ -19,7 +19,11 @@ export async function startSlowEmbedder(delayMs: number) {
       batches += 1;
       const text = (content: { parts?: { text?: string }[] } | undefined) => (content?.parts ?? []).map((part) => part.text ?? "").join(" ");
       const payload = request.url?.includes(":batchEmbedContents")
-        ? { embeddings: (body.requests ?? []).map((item: { content?: { parts?: { text?: string }[] }; outputDimensionality?: number }) => ({ values: fakeEmbedding(text(item.content), item.outputDimensionality) })) }
+        ? {
+            embeddings: (body.requests ?? []).map((item: { content?: { parts?: { text?: string }[] }; outputDimensionality?: number }) => ({
+              values: fakeEmbedding(text(item.content), item.outputDimensionality),
+            })),
+          }
         : { embedding: { values: fakeEmbedding(text(body.content), body.outputDimensionality) } };
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify(payload));

@@ -8,12 +8,8 @@ import type BetterSqlite3 from "better-sqlite3";
  * Modules add files with their own prefix range so parallel work never collides.
  */
 export function migrate(sqlite: BetterSqlite3.Database, migrationsDir: string): string[] {
-  sqlite.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)",
-  );
-  const applied = new Set(
-    (sqlite.prepare("SELECT name FROM schema_migrations").all() as { name: string }[]).map((row) => row.name),
-  );
+  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+  const applied = new Set((sqlite.prepare("SELECT name FROM schema_migrations").all() as { name: string }[]).map((row) => row.name));
   const files = readdirSync(migrationsDir)
     .filter((file) => /^\d{4}-[\w-]+\.sql$/.test(file))
     .sort();

@@ -15,10 +15,19 @@ const tempDir = () => {
 describe("openStore", () => {
   it("creates every table from an empty folder, in WAL mode with foreign keys on, and passes the integrity check", async () => {
     const store = openStore({ dataDir: tempDir() });
-    const tables = (store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('table')").all() as { name: string }[]).map(
-      (row) => row.name,
-    );
-    for (const table of ["users", "sessions", "conversations", "messages", "reminders", "knowledge_items", "chunks", "lexical_users", "lexical_pending", "jobs"]) {
+    const tables = (store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('table')").all() as { name: string }[]).map((row) => row.name);
+    for (const table of [
+      "users",
+      "sessions",
+      "conversations",
+      "messages",
+      "reminders",
+      "knowledge_items",
+      "chunks",
+      "lexical_users",
+      "lexical_pending",
+      "jobs",
+    ]) {
       expect(tables).toContain(table);
     }
     expect(store.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
@@ -45,9 +54,7 @@ describe("openStore", () => {
     const store = openStore({ dataDir: tempDir() });
     const db = store.sqlite;
     db.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'h', 'now')").run();
-    db.prepare(
-      "INSERT INTO knowledge_items (id, user_id, type, name, created_at, updated_at) VALUES (1, 3, 'note', 'Budget plan', 'now', 'now')",
-    ).run();
+    db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, created_at, updated_at) VALUES (1, 3, 'note', 'Budget plan', 'now', 'now')").run();
     db.prepare("INSERT INTO chunks (item_id, user_id, position, content, created_at) VALUES (1, 3, 0, 'quarterly revenue forecasts', 'now')").run();
     expect(db.prepare("SELECT user_id AS userId FROM lexical_pending").all()).toEqual([{ userId: 3 }]);
     db.prepare("DELETE FROM knowledge_items WHERE id = 1").run();

@@ -20,11 +20,7 @@ const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, letter:
  * awaits Kysely as usual. Arguments are bound by position at run time; rows come back camelCased, as Kysely's
  * CamelCasePlugin would return them.
  */
-export function prepareQuery<Row>(
-  db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
-  build: (argument: Argument) => Compilable<Row>,
-): PreparedQuery<Row> {
+export function prepareQuery<Row>(db: Kysely<Database>, sqlite: BetterSqlite3.Database, build: (argument: Argument) => Compilable<Row>): PreparedQuery<Row> {
   const compiled = build(<T>(index: number) => `${MARKER}${index}` as T).compile();
   const statement = sqlite.prepare(compiled.sql);
   const binding = compiled.parameters.map((value) =>

@@ -27,7 +27,12 @@ function declaredTables(source: string): Map<string, string[]> {
       const typeName = table.type && ts.isTypeReferenceNode(table.type) ? table.type.typeName.getText(file) : undefined;
       const columns = typeName ? interfaces.get(typeName) : undefined;
       if (!columns) throw new Error(`Database.${name} does not name an interface declared in schema.ts`);
-      return [snakeCase(name), propertiesOf(columns).map((column) => snakeCase((column.name as ts.Identifier).text)).sort()];
+      return [
+        snakeCase(name),
+        propertiesOf(columns)
+          .map((column) => snakeCase((column.name as ts.Identifier).text))
+          .sort(),
+      ];
     }),
   );
 }
@@ -37,9 +42,7 @@ function storedTables(store: Store): Map<string, string[]> {
   const tables = (store.sqlite.pragma("table_list") as { schema: string; name: string; type: string }[])
     .filter((table) => table.schema === "main" && table.type === "table" && !table.name.startsWith("sqlite_"))
     .map((table) => table.name);
-  return new Map(
-    tables.map((table) => [table, (store.sqlite.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).sort()]),
-  );
+  return new Map(tables.map((table) => [table, (store.sqlite.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).sort()]));
 }
 
 describe("schema.ts against the migrations", () => {

@@ -16,7 +16,9 @@ export function backupClient(t: TestApp, cookie: string) {
       return t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...body.headers }, payload: body.payload });
     },
     /** GET /api/files */
-    async files(): Promise<Array<{ id: number; name: string; type: string; path: string; parentId: number; status: string; content: string; chunkCount: number }>> {
+    async files(): Promise<
+      Array<{ id: number; name: string; type: string; path: string; parentId: number; status: string; content: string; chunkCount: number }>
+    > {
       return (await call("GET", "/api/files")).json();
     },
   };

@@ -35,7 +35,9 @@ export function knowledgeClient(t: TestApp, cookie: string) {
       return t.app.inject({ method: "POST", url: "/api/upload", headers: { cookie, ...body.headers }, payload: body.payload });
     },
     chunks: (itemId: number) =>
-      t.store.sqlite.prepare("SELECT position, source, content, conversation_id AS conversationId FROM chunks WHERE item_id = ? ORDER BY position").all(itemId) as Array<{
+      t.store.sqlite
+        .prepare("SELECT position, source, content, conversation_id AS conversationId FROM chunks WHERE item_id = ? ORDER BY position")
+        .all(itemId) as Array<{
         position: number;
         source: string;
         content: string;

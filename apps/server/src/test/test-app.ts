@@ -30,7 +30,13 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const temp = makeTempDir();
-  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_DOCUMENT_WARM: "false", ...options.env });
+  const config = loadConfig({
+    SAGE_DATA_DIR: temp.dir,
+    SAGE_WEB_DIR: `${temp.dir}/no-web`,
+    SAGE_LOG_LEVEL: "silent",
+    SAGE_DOCUMENT_WARM: "false",
+    ...options.env,
+  });
   await options.beforeOpen?.(config.dataDir);
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);

@@ -8,7 +8,11 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("postEventStream", () => {
   it("posts JSON with credentials and the signal, and yields the server-sent events", async () => {
-    const fetchMock = mockFetch(new Response('event: text-delta\ndata: {"delta":"Hi"}\n\nevent: finish\ndata: {"response":"Hi"}\n\n', { headers: { "content-type": "text/event-stream" } }));
+    const fetchMock = mockFetch(
+      new Response('event: text-delta\ndata: {"delta":"Hi"}\n\nevent: finish\ndata: {"response":"Hi"}\n\n', {
+        headers: { "content-type": "text/event-stream" },
+      }),
+    );
     const signal = new AbortController().signal;
     const reply = await postEventStream("/api/gemini/chat", { stream: true }, signal);
     const events: StreamEvent[] = [];

@@ -6,7 +6,9 @@ const failed = (status: number, statusText: string, body: string) => new ApiErro
 
 describe("errorMessage", () => {
   it("reads the body's error field, else the fallback; other errors show their own message", () => {
-    expect(errorMessage(failed(400, "Bad Request", '{"error":"Title is required","code":"invalid"}'), { fallback: "Failed to create reminder" })).toBe("Title is required");
+    expect(errorMessage(failed(400, "Bad Request", '{"error":"Title is required","code":"invalid"}'), { fallback: "Failed to create reminder" })).toBe(
+      "Title is required",
+    );
     expect(errorMessage(failed(500, "Internal Server Error", "<html>"), { fallback: "Failed to create reminder" })).toBe("Failed to create reminder");
     expect(errorMessage(new TypeError("Failed to fetch"), { fallback: "Failed to retry" })).toBe("Failed to fetch");
     expect(errorMessage("weird", { fallback: "Unknown error" })).toBe("Unknown error");
@@ -15,8 +17,12 @@ describe("errorMessage", () => {
   it("prefers the body's message, then its error, then the fallback (the test pages and vector actions)", () => {
     const options = { fields: ["message", "error"] } as const;
     expect(errorMessage(failed(502, "Bad Gateway", '{"message":"quota exceeded","error":"x"}'), { ...options, fallback: "fallback" })).toBe("quota exceeded");
-    expect(errorMessage(failed(400, "Bad Request", '{"error":"Invalid File Format: nope"}'), { ...options, fallback: "fallback" })).toBe("Invalid File Format: nope");
-    expect(errorMessage(failed(500, "Internal Server Error", "<html>"), { ...options, fallback: "Failed to get response from Gemini" })).toBe("Failed to get response from Gemini");
+    expect(errorMessage(failed(400, "Bad Request", '{"error":"Invalid File Format: nope"}'), { ...options, fallback: "fallback" })).toBe(
+      "Invalid File Format: nope",
+    );
+    expect(errorMessage(failed(500, "Internal Server Error", "<html>"), { ...options, fallback: "Failed to get response from Gemini" })).toBe(
+      "Failed to get response from Gemini",
+    );
   });
 
   it("without the field: the status text (knowledge calls), the raw body, or the full message", () => {
@@ -25,7 +31,9 @@ describe("errorMessage", () => {
     expect(errorMessage(failed(502, "", ""), { fallback: "Failed to rename item", orElse: "statusText" })).toBe("Failed to rename item");
     expect(errorMessage(error, { fallback: "", orElse: "bodyText" })).toBe("upstream down");
     expect(errorMessage(error, { fallback: "", orElse: "fullMessage" })).toBe("502: upstream down");
-    expect(errorMessage(failed(400, "Bad Request", '{"error":"Name is required"}'), { fallback: "", fields: [], orElse: "fullMessage" })).toBe('400: {"error":"Name is required"}');
+    expect(errorMessage(failed(400, "Bad Request", '{"error":"Name is required"}'), { fallback: "", fields: [], orElse: "fullMessage" })).toBe(
+      '400: {"error":"Name is required"}',
+    );
   });
 
   it("can show the fallback for anything but a server's error field (the reminder forms)", () => {

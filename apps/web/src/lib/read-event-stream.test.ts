@@ -14,7 +14,9 @@ function streamOf(...pieces: string[]) {
 describe("readEventStream", () => {
   it("joins events split across chunks, handles CRLF, and gives data that is not JSON as undefined", async () => {
     const events = [];
-    for await (const event of readEventStream(streamOf('event: text-delta\ndata: {"del', 'ta":"Hi"}\n\nevent: x\ndata: not json\n\n', 'event: finish\r\ndata: {"response":"Hi"}\r\n\r\n'))) {
+    for await (const event of readEventStream(
+      streamOf('event: text-delta\ndata: {"del', 'ta":"Hi"}\n\nevent: x\ndata: not json\n\n', 'event: finish\r\ndata: {"response":"Hi"}\r\n\r\n'),
+    )) {
       events.push(event);
     }
     expect(events).toEqual([

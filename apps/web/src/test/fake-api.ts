@@ -23,10 +23,12 @@ export function fakeApi() {
     const path = typeof input === "string" ? input : input instanceof URL ? input.pathname + input.search : input.url;
     const method = (init.method ?? "GET").toUpperCase();
     const raw = init.body;
-    const body = typeof raw === "string" ? JSON.parse(raw) : raw ?? undefined;
+    const body = typeof raw === "string" ? JSON.parse(raw) : (raw ?? undefined);
     const request: RecordedRequest = { method, path, body, signal: init.signal ?? undefined };
     // The newest route wins, so a test can change an answer half way.
-    const route = [...routes].reverse().find((candidate) => candidate.method === method && (typeof candidate.path === "string" ? candidate.path === path : candidate.path.test(path)));
+    const route = [...routes]
+      .reverse()
+      .find((candidate) => candidate.method === method && (typeof candidate.path === "string" ? candidate.path === path : candidate.path.test(path)));
     if (!route) {
       unexpected.push(`${method} ${path}`);
       throw new TypeError(`No fake answer for ${method} ${path}`);
@@ -50,15 +52,16 @@ export function fakeApi() {
     },
     /** The requests made to `method path` so far. */
     requests(method: string, path: string | RegExp) {
-      return requests.filter((request) => request.method === method.toUpperCase() && (typeof path === "string" ? request.path === path : path.test(request.path)));
+      return requests.filter(
+        (request) => request.method === method.toUpperCase() && (typeof path === "string" ? request.path === path : path.test(request.path)),
+      );
     },
   };
   return api;
 }
 
 /** A JSON error reply in the server's one error shape. */
-export const errorReply = (status: number, statusText: string, error: string, code = "error") =>
-  Response.json({ error, code }, { status, statusText });
+export const errorReply = (status: number, statusText: string, error: string, code = "error") => Response.json({ error, code }, { status, statusText });
 
 const abortError = () => new DOMException("The operation was aborted.", "AbortError");
 

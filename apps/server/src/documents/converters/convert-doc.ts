@@ -18,5 +18,8 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
 
 /** Word uses \r for paragraph ends and \u0007 (BEL) between table cells; the cells become tabs. */
 function normalizeDocText(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replaceAll("\u0007", "\t").replace(/\n{3,}/g, "\n\n");
+  return text
+    .replace(/\r\n?/g, "\n")
+    .replaceAll("\u0007", "\t")
+    .replace(/\n{3,}/g, "\n\n");
 }

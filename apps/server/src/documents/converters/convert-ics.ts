@@ -10,7 +10,10 @@ export async function convertIcs(bytes: Buffer): Promise<ExtractedDocument> {
     what: "The calendar",
     workerData: { text: decodeText(bytes) },
   });
-  const sections: ExtractedSection[] = events.map((event) => ({ source: `event ${event.start.slice(0, 10)}: ${event.summary}`.slice(0, 200).trim(), text: eventText(event) }));
+  const sections: ExtractedSection[] = events.map((event) => ({
+    source: `event ${event.start.slice(0, 10)}: ${event.summary}`.slice(0, 200).trim(),
+    text: eventText(event),
+  }));
   return sections.length > 0 ? { sections } : { sections: [], notProcessedReason: "The calendar contains no events" };
 }
 
@@ -18,7 +21,9 @@ function eventText(event: CalendarEvent): string {
   // A same-day end is shown as its time only: "2024-03-04 10:00 to 11:30".
   const end = event.end.slice(0, 10) === event.start.slice(0, 10) && event.end.length > 10 ? event.end.slice(11) : event.end;
   const zone = event.timezone && event.timezone !== "floating" ? ` (${event.timezone})` : "";
-  const when = event.allDay ? `${event.start}${event.end && event.end !== event.start ? ` to ${event.end}` : ""} (all day)` : `${event.start}${end ? ` to ${end}` : ""}${zone}`;
+  const when = event.allDay
+    ? `${event.start}${event.end && event.end !== event.start ? ` to ${event.end}` : ""} (all day)`
+    : `${event.start}${end ? ` to ${end}` : ""}${zone}`;
   return [
     `Event: ${event.summary || "(no title)"}`,
     `When: ${when}`,

@@ -30,7 +30,9 @@ describe("images read by OCR", { timeout: 120_000 }, () => {
     const second = renderTextImage(["Page two covers the Vega hiring plan."]);
     const { width, height } = await sharp(first).metadata();
     const resized = await sharp(second).resize(width, height, { fit: "contain", background: "#ffffff" }).png().toBuffer();
-    const tiff = await sharp([first, resized], { join: { animated: true } }).tiff().toBuffer();
+    const tiff = await sharp([first, resized], { join: { animated: true } })
+      .tiff()
+      .toBuffer();
     const document = await convertImage(tiff);
     expect(document.sections.map((section) => section.source)).toEqual(["page 1", "page 2"]);
     expect(document.sections[0]!.text).toContain("Orion budget");
@@ -44,7 +46,9 @@ describe("images read by OCR", { timeout: 120_000 }, () => {
   });
 
   it("keeps an image without text as not processed, with the reason", async () => {
-    const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
     const document = await convertImage(blank);
     expect(document.sections).toEqual([]);
     expect(document.notProcessedReason).toBe(NO_TEXT_IN_IMAGE_REASON);

@@ -29,7 +29,15 @@ const HTML_MAIL = crlf([
   "",
 ]);
 
-const PLAIN_REPLY = crlf(["From: Bob <bob@example.com>", "To: jana@example.com", "Subject: Re: Falcon budget", "Date: Tue, 5 Mar 2024 11:00:00 +0100", "", ">From the board: approved on Tuesday.", ""]);
+const PLAIN_REPLY = crlf([
+  "From: Bob <bob@example.com>",
+  "To: jana@example.com",
+  "Subject: Re: Falcon budget",
+  "Date: Tue, 5 Mar 2024 11:00:00 +0100",
+  "",
+  ">From the board: approved on Tuesday.",
+  "",
+]);
 
 describe("e-mail", () => {
   it("reads the headers and an HTML body as markdown, and returns attachments of supported types", async () => {
@@ -40,7 +48,9 @@ describe("e-mail", () => {
         text: "From: Jana Novak <jana@example.com>\nTo: Bob Smith <bob@example.com>, eve@example.com\nDate: Mon, 4 Mar 2024 10:00:00 +0100\nSubject: Falcon budget\n\n## Budget\n\nThe Falcon budget is EUR 4.2m.\n\n- Telescopes\n- Mirrors",
       },
     ]);
-    expect(document.attachments?.map((attachment) => [attachment.filename, attachment.bytes.toString("utf8").trim()])).toEqual([["notes.txt", "Attached notes about the Vega supplier."]]);
+    expect(document.attachments?.map((attachment) => [attachment.filename, attachment.bytes.toString("utf8").trim()])).toEqual([
+      ["notes.txt", "Attached notes about the Vega supplier."],
+    ]);
   });
 
   it("reads a plain-text body", async () => {
@@ -52,7 +62,10 @@ describe("e-mail", () => {
 
 describe("mbox", () => {
   it("keeps one item whose sections are the messages, each sourced by number and subject", async () => {
-    const mbox = [`From jana@example.com Mon Mar  4 10:00:00 2024\n${HTML_MAIL.replace(/\r\n/g, "\n")}`, `From bob@example.com Tue Mar  5 11:00:00 2024\n${PLAIN_REPLY.replace(/\r\n/g, "\n")}`].join("\n");
+    const mbox = [
+      `From jana@example.com Mon Mar  4 10:00:00 2024\n${HTML_MAIL.replace(/\r\n/g, "\n")}`,
+      `From bob@example.com Tue Mar  5 11:00:00 2024\n${PLAIN_REPLY.replace(/\r\n/g, "\n")}`,
+    ].join("\n");
     const document = await convertFile("mbox", Buffer.from(mbox));
     expect(document.sections.map((section) => section.source)).toEqual(["message 1: Falcon budget", "message 2: Re: Falcon budget"]);
     expect(document.sections[0]!.text).toContain("The Falcon budget is EUR 4.2m.");

@@ -66,7 +66,9 @@ async function readPdf(source: PdfSource, limits: Partial<OcrLimits>): Promise<E
   if (ocrFailedPages.length > 0) document.ocrFailedPages = ocrFailedPages;
   if (sections.length === 0) {
     document.notProcessedReason =
-      ocrFailedPages.length > 0 ? `Text recognition (OCR) could not finish ${pagesPhrase(ocrFailedPages)} within its limits, and no other text was found.` : SCANNED_PDF_REASON;
+      ocrFailedPages.length > 0
+        ? `Text recognition (OCR) could not finish ${pagesPhrase(ocrFailedPages)} within its limits, and no other text was found.`
+        : SCANNED_PDF_REASON;
   }
   return document;
 }
@@ -79,7 +81,8 @@ function betterPageText(layer: string, recognized: string): string {
   return layerReadable ? layer : "";
 }
 
-const pagesPhrase = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`);
+const pagesPhrase = (pages: number[]) =>
+  pages.length === 1 ? `page ${pages[0]}` : `${pages.length} pages (${pages.slice(0, 10).join(", ")}${pages.length > 10 ? ", ..." : ""})`;
 
 const READER = new URL("./pdf-text-reader.entry.ts", import.meta.url);
 const READER_HEAP_MB = 512;

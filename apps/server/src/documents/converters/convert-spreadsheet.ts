@@ -34,7 +34,10 @@ export function sheetSections(sheet: SheetRows): ExtractedSection[] {
   if (rows.length === 0) return [];
   const width = Math.max(...rows.map((row) => row.cells.length));
   const used = Array.from({ length: width }, (_, column) => rows.some((row) => row.cells[column]));
-  rows = rows.map((row) => ({ number: row.number, cells: Array.from({ length: width }, (_, column) => row.cells[column] ?? "").filter((_, column) => used[column]) }));
+  rows = rows.map((row) => ({
+    number: row.number,
+    cells: Array.from({ length: width }, (_, column) => row.cells[column] ?? "").filter((_, column) => used[column]),
+  }));
 
   const filled = (row: Row) => row.cells.filter(Boolean).length;
   const widest = Math.max(...rows.slice(0, HEADER_SEARCH_ROWS).map(filled));

@@ -12,7 +12,8 @@ describe("text formats", () => {
   });
 
   it.each(["html", "htm"] as const)("reads a saved .%s page through the web-page path", async (extension) => {
-    const html = "<html><head><title>Board memo</title></head><body><nav>Home</nav><h1>Board memo</h1><p>The Falcon expansion was approved.</p><table><tr><th>Item</th><th>Cost</th></tr><tr><td>Telescope</td><td>4200</td></tr></table></body></html>";
+    const html =
+      "<html><head><title>Board memo</title></head><body><nav>Home</nav><h1>Board memo</h1><p>The Falcon expansion was approved.</p><table><tr><th>Item</th><th>Cost</th></tr><tr><td>Telescope</td><td>4200</td></tr></table></body></html>";
     const text = textOf(await convertFile(extension, Buffer.from(html)));
     expect(text).toContain("# Board memo");
     expect(text).toContain("The Falcon expansion was approved.");
@@ -20,7 +21,11 @@ describe("text formats", () => {
   });
 
   it("decodes an HTML file by its declared charset", async () => {
-    const html = Buffer.concat([Buffer.from('<html><head><meta charset="windows-1250"></head><body><p>'), Buffer.from([0x50, 0x65, 0x6e, 0xec, 0x9e, 0x6e, 0xed]), Buffer.from(" prostředky</p></body></html>".replace("ř", "r"))]);
+    const html = Buffer.concat([
+      Buffer.from('<html><head><meta charset="windows-1250"></head><body><p>'),
+      Buffer.from([0x50, 0x65, 0x6e, 0xec, 0x9e, 0x6e, 0xed]),
+      Buffer.from(" prostředky</p></body></html>".replace("ř", "r")),
+    ]);
     expect(textOf(await convertFile("html", html))).toContain("Peněžní");
   });
 
@@ -37,7 +42,14 @@ describe("text formats", () => {
 
   it("reads ODT headings, paragraphs and tables, sectioned at headings", async () => {
     const odt = await makeOdt([
-      { heading: "Quarterly plan", paragraphs: ["The board approved the Falcon expansion."], table: [["Item", "Cost"], ["Telescope", "4200 EUR"]] },
+      {
+        heading: "Quarterly plan",
+        paragraphs: ["The board approved the Falcon expansion."],
+        table: [
+          ["Item", "Cost"],
+          ["Telescope", "4200 EUR"],
+        ],
+      },
       { heading: "Risks", paragraphs: ["Vega supplier delays."] },
     ]);
     const document = await convertFile("odt", odt);

@@ -14,7 +14,13 @@ describe("converters", () => {
   it("reads a multi-page PDF page by page, keeping table rows on one line, without OCR", async () => {
     const pdf = await makePdf(
       [["Introduction to the Orion report.", "It covers three regions."], ["Second page about sales figures."], ["Closing remarks on page three."]],
-      { page: 2, rows: [["Region", "Q1", "Q2"], ["North", "120", "140"]] },
+      {
+        page: 2,
+        rows: [
+          ["Region", "Q1", "Q2"],
+          ["North", "120", "140"],
+        ],
+      },
     );
     const document = await convertFile("pdf", pdf);
     expect(document.notProcessedReason).toBeUndefined();
@@ -91,7 +97,12 @@ describe("converters", () => {
     if (!docPath) return context.skip();
     const { readFileSync } = await import("node:fs");
     const document = await convertFile("doc", readFileSync(docPath));
-    expect(document.sections.map((section) => section.text).join(" ").trim().length).toBeGreaterThan(0);
+    expect(
+      document.sections
+        .map((section) => section.text)
+        .join(" ")
+        .trim().length,
+    ).toBeGreaterThan(0);
   });
 });
 

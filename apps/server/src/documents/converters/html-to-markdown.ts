@@ -1,4 +1,3 @@
-
 interface DomNode {
   nodeType: number;
   nodeName: string;
@@ -7,7 +6,24 @@ interface DomNode {
   getAttribute?(name: string): string | null;
 }
 
-const BLOCK = new Set(["P", "DIV", "SECTION", "ARTICLE", "MAIN", "HEADER", "FOOTER", "ASIDE", "FIGURE", "FIGCAPTION", "BLOCKQUOTE", "DL", "DT", "DD", "ADDRESS", "NAV"]);
+const BLOCK = new Set([
+  "P",
+  "DIV",
+  "SECTION",
+  "ARTICLE",
+  "MAIN",
+  "HEADER",
+  "FOOTER",
+  "ASIDE",
+  "FIGURE",
+  "FIGCAPTION",
+  "BLOCKQUOTE",
+  "DL",
+  "DT",
+  "DD",
+  "ADDRESS",
+  "NAV",
+]);
 const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "IFRAME", "HEAD", "BUTTON", "FORM", "INPUT", "SELECT"]);
 
 const collapse = (text: string) => text.replace(/\s+/g, " ");
@@ -24,7 +40,11 @@ export async function htmlToMarkdown(html: string): Promise<string> {
   let inline = "";
 
   const flush = () => {
-    const text = inline.replace(/[ \t]+\n/g, "\n").replace(/\n[ \t]+/g, "\n").replace(/[ \t]{2,}/g, " ").trim();
+    const text = inline
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n[ \t]+/g, "\n")
+      .replace(/[ \t]{2,}/g, " ")
+      .trim();
     if (text) blocks.push(text);
     inline = "";
   };

@@ -41,6 +41,9 @@ function addresses(list: Address[] | undefined): string {
 function convertibleAttachment(attachment: Attachment): ExtractedAttachment[] {
   if (!attachment.filename || attachment.related || !supportedExtension(attachment.filename)) return [];
   const content = attachment.content;
-  const bytes = typeof content === "string" ? Buffer.from(content, attachment.encoding === "base64" ? "base64" : "utf8") : Buffer.from(content instanceof ArrayBuffer ? new Uint8Array(content) : content);
+  const bytes =
+    typeof content === "string"
+      ? Buffer.from(content, attachment.encoding === "base64" ? "base64" : "utf8")
+      : Buffer.from(content instanceof ArrayBuffer ? new Uint8Array(content) : content);
   return [{ filename: attachment.filename, bytes }];
 }

@@ -23,8 +23,7 @@ export function officeMarkdown(nodes: OfficeNode[]): string[] {
     } else if (node.type === "table") {
       const rows = tableRows(node);
       if (rows.length > 0) lines.push(rows.join("\n"));
-    }
-    else if (node.children?.length && node.type !== "paragraph") lines.push(...officeMarkdown(node.children));
+    } else if (node.children?.length && node.type !== "paragraph") lines.push(...officeMarkdown(node.children));
     else if (text) lines.push(text);
   }
   return lines;
@@ -33,7 +32,15 @@ export function officeMarkdown(nodes: OfficeNode[]): string[] {
 function tableRows(table: OfficeNode): string[] {
   return (table.children ?? [])
     .filter((row) => row.type === "row")
-    .map((row) => (row.children ?? []).map((cell) => officeMarkdown(cell.children ?? []).join(" ").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim()))
+    .map((row) =>
+      (row.children ?? []).map((cell) =>
+        officeMarkdown(cell.children ?? [])
+          .join(" ")
+          .replace(/\s+/g, " ")
+          .replace(/\|/g, "\\|")
+          .trim(),
+      ),
+    )
     .filter((cells) => cells.some(Boolean))
     .map((cells) => `| ${cells.join(" | ")} |`);
 }

@@ -19,9 +19,7 @@ export interface PositionedText {
 export type PdfTextJob = { bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined };
 
 export type PdfTextMessage =
-  | { type: "page"; pageNumber: number; items: PositionedText[] }
-  | { type: "done"; pages: number }
-  | { type: "open-error" | "error"; message: string };
+  { type: "page"; pageNumber: number; items: PositionedText[] } | { type: "done"; pages: number } | { type: "open-error" | "error"; message: string };
 
 const post = (message: PdfTextMessage) => (parentPort ? parentPort.postMessage(message) : process.send!(message));
 const errorText = (error: unknown) => String((error as Error | undefined)?.message || error);
@@ -29,9 +27,7 @@ const errorText = (error: unknown) => String((error as Error | undefined)?.messa
 if (!parentPort) process.on("disconnect", () => process.exit(0));
 
 const loaded = import("pdfjs-dist/legacy/build/pdf.mjs");
-const job: Promise<PdfTextJob> = parentPort
-  ? new Promise((resolve) => parentPort!.once("message", resolve))
-  : Promise.resolve({ path: process.argv[2]! });
+const job: Promise<PdfTextJob> = parentPort ? new Promise((resolve) => parentPort!.once("message", resolve)) : Promise.resolve({ path: process.argv[2]! });
 
 async function read({ bytes, path }: PdfTextJob): Promise<void> {
   const { getDocument } = await loaded;
@@ -52,7 +48,9 @@ async function read({ bytes, path }: PdfTextJob): Promise<void> {
   for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
     const page = await pdf.getPage(pageNumber);
     const content = await page.getTextContent();
-    const items = content.items.flatMap((item) => ("str" in item ? [{ str: item.str, transform: item.transform as number[], width: item.width, height: item.height }] : []));
+    const items = content.items.flatMap((item) =>
+      "str" in item ? [{ str: item.str, transform: item.transform as number[], width: item.width, height: item.height }] : [],
+    );
     page.cleanup();
     post({ type: "page", pageNumber, items });
   }

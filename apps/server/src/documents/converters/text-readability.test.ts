@@ -2,13 +2,20 @@ import { describe, expect, it } from "vitest";
 import { isMostlyUnreadable, measureReadability } from "./text-readability.ts";
 
 const REAL_TEXT: Record<string, string> = {
-  english: "The board approved the Falcon expansion for the northern region. Revenue grew by 12.5% to EUR 4.2m in Q3, and the CFO's forecast for 2025 remains unchanged (see https://example.com/report).",
-  german: "Der Aufsichtsrat hat die Erweiterung in Norddeutschland genehmigt. Die Umsatzerlöse stiegen um 12,5 % auf 4,2 Mio. Euro; die Angstschweiß-Prognose für Straßenbau bleibt unverändert.",
-  czech: "Peněžní prostředky a peněžní ekvivalenty vzrostly o 12 %. Čtvrtletní zpráva představenstva obsahuje přehled závazků, pohledávek a vlastního kapitálu společnosti.",
-  polish: "Zarząd zatwierdził rozszerzenie działalności w północnym regionie. Przychody wzrosły o 12,5% do 4,2 mln złotych, a prognoza na przyszły rok pozostaje bez zmian.",
-  french: "Le conseil d'administration a approuvé l'expansion vers la région du nord. Le chiffre d'affaires a progressé de 12,5 % pour atteindre 4,2 M€ au troisième trimestre.",
-  spanish: "La junta directiva aprobó la expansión en la región norte. Los ingresos crecieron un 12,5 % hasta 4,2 millones de euros, y la previsión para el próximo año no cambia.",
-  finnish: "Hallitus hyväksyi laajentumisen pohjoiselle alueelle. Liikevaihto kasvoi 12,5 prosenttia 4,2 miljoonaan euroon, ja ensi vuoden ennuste pysyy ennallaan.",
+  english:
+    "The board approved the Falcon expansion for the northern region. Revenue grew by 12.5% to EUR 4.2m in Q3, and the CFO's forecast for 2025 remains unchanged (see https://example.com/report).",
+  german:
+    "Der Aufsichtsrat hat die Erweiterung in Norddeutschland genehmigt. Die Umsatzerlöse stiegen um 12,5 % auf 4,2 Mio. Euro; die Angstschweiß-Prognose für Straßenbau bleibt unverändert.",
+  czech:
+    "Peněžní prostředky a peněžní ekvivalenty vzrostly o 12 %. Čtvrtletní zpráva představenstva obsahuje přehled závazků, pohledávek a vlastního kapitálu společnosti.",
+  polish:
+    "Zarząd zatwierdził rozszerzenie działalności w północnym regionie. Przychody wzrosły o 12,5% do 4,2 mln złotych, a prognoza na przyszły rok pozostaje bez zmian.",
+  french:
+    "Le conseil d'administration a approuvé l'expansion vers la région du nord. Le chiffre d'affaires a progressé de 12,5 % pour atteindre 4,2 M€ au troisième trimestre.",
+  spanish:
+    "La junta directiva aprobó la expansión en la región norte. Los ingresos crecieron un 12,5 % hasta 4,2 millones de euros, y la previsión para el próximo año no cambia.",
+  finnish:
+    "Hallitus hyväksyi laajentumisen pohjoiselle alueelle. Liikevaihto kasvoi 12,5 prosenttia 4,2 miljoonaan euroon, ja ensi vuoden ennuste pysyy ennallaan.",
   russian: "Совет директоров одобрил расширение в северном регионе. Выручка выросла на 12,5% до 4,2 млн евро, прогноз на следующий год не изменился.",
   greek: "Το διοικητικό συμβούλιο ενέκρινε την επέκταση στη βόρεια περιοχή. Τα έσοδα αυξήθηκαν κατά 12,5% στα 4,2 εκατ. ευρώ.",
   chinese: "董事会批准了北部地区的扩张计划。收入增长百分之十二点五，达到四百二十万欧元，明年的预测保持不变。",
@@ -59,7 +66,11 @@ describe("text readability", () => {
   });
 
   it("flags private-use, control and replacement characters", () => {
-    expect(isMostlyUnreadable("\uE001\uE002\uE003 \uE004\uE005\uE006\uE007 \u0001\u0002\u0003\u0004 \uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD \uE010\uE011\uE012\uE013\uE014")).toBe(true);
+    expect(
+      isMostlyUnreadable(
+        "\uE001\uE002\uE003 \uE004\uE005\uE006\uE007 \u0001\u0002\u0003\u0004 \uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD \uE010\uE011\uE012\uE013\uE014",
+      ),
+    ).toBe(true);
   });
 
   it("flags letters of mixed scripts and case inside words", () => {

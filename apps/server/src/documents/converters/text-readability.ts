@@ -44,7 +44,12 @@ export function measureReadability(text: string): TextReadability {
     if (verdict === "readable") readable += token.length;
     else if (verdict === "unreadable") unreadable += token.length;
   }
-  const latin = text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().match(/\p{Script=Latin}/gu) ?? [];
+  const latin =
+    text
+      .normalize("NFD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .match(/\p{Script=Latin}/gu) ?? [];
   const vowels = latin.filter((letter) => "aeiouy".includes(letter)).length;
   const judged = readable + unreadable;
   return {

@@ -37,7 +37,10 @@ async function recognize(image: GrayImage): Promise<string> {
     await tesseract.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: "/dev/null" });
   }
   // Binary PGM: the smallest image file Leptonica reads without a decoder.
-  const pgm = Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, "ascii"), Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength)]);
+  const pgm = Buffer.concat([
+    Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, "ascii"),
+    Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+  ]);
   const { data } = await tesseract.recognize(pgm);
   return data.text.trim();
 }
@@ -91,7 +94,14 @@ async function wholePageImage(page: PdfPage, operators: OperatorList): Promise<P
     else if (fn === OPS.restore) ctm = stack.pop() || ctm;
     else if (fn === OPS.transform) {
       const [a, b, c, d, e, f] = args as number[];
-      ctm = [ctm[0]! * a! + ctm[2]! * b!, ctm[1]! * a! + ctm[3]! * b!, ctm[0]! * c! + ctm[2]! * d!, ctm[1]! * c! + ctm[3]! * d!, ctm[0]! * e! + ctm[2]! * f! + ctm[4]!, ctm[1]! * e! + ctm[3]! * f! + ctm[5]!];
+      ctm = [
+        ctm[0]! * a! + ctm[2]! * b!,
+        ctm[1]! * a! + ctm[3]! * b!,
+        ctm[0]! * c! + ctm[2]! * d!,
+        ctm[1]! * c! + ctm[3]! * d!,
+        ctm[0]! * e! + ctm[2]! * f! + ctm[4]!,
+        ctm[1]! * e! + ctm[3]! * f! + ctm[5]!,
+      ];
     } else if (fn === OPS.paintImageXObject && !found) found = { objId: args[0] as string, ctm };
     else if (!neutral.has(fn!)) return null;
   }
@@ -132,7 +142,7 @@ function scaledGray(image: PdfImage, width: number, height: number): Uint8Array 
       for (let x = 0; x < width; x++) {
         let sum = 0;
         for (let column = firstColumn[x]!; column < firstColumn[x + 1]!; column++) sum += sourceGray(start, column);
-        sums[x] += sum;
+        sums[x] = sums[x]! + sum;
       }
     }
     for (let x = 0; x < width; x++) gray[y * width + x] = sums[x]! / ((toRow - fromRow) * (firstColumn[x + 1]! - firstColumn[x]!));
@@ -182,7 +192,9 @@ async function handle(request: OcrRequest): Promise<Omit<OcrReply, "id">> {
       pdfjs ??= await import("pdfjs-dist/legacy/build/pdf.mjs");
       const { bytes, path } = request;
       // A file is read in ranges as pages need them (no auto-fetch of the rest), never whole.
-      const from = bytes ? { data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) } : { url: pathToFileURL(path!), disableStream: true, disableAutoFetch: true };
+      const from = bytes
+        ? { data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+        : { url: pathToFileURL(path!), disableStream: true, disableAutoFetch: true };
       const pdf = await pdfjs.getDocument({ ...from, ...PDFJS_DOCUMENT_OPTIONS, wasmUrl: PDFJS_WASM_URL }).promise;
       documents.set(request.documentId, pdf);
       return { pages: pdf.numPages };

@@ -44,10 +44,7 @@ export async function makeDocx(): Promise<Buffer> {
           new Paragraph({ text: "Hire two astronomers", bullet: { level: 0 } }),
           new Paragraph({ text: "Budget", heading: HeadingLevel.HEADING_2 }),
           new Table({
-            rows: [
-              new TableRow({ children: [cell("Item"), cell("Cost")] }),
-              new TableRow({ children: [cell("Telescope"), cell("4200 EUR")] }),
-            ],
+            rows: [new TableRow({ children: [cell("Item"), cell("Cost")] }), new TableRow({ children: [cell("Telescope"), cell("4200 EUR")] })],
           }),
         ],
       },

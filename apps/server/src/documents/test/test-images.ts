@@ -2,7 +2,17 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
-import { concatTransformationMatrix, degrees, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, setTextRenderingMode, StandardFonts, TextRenderingMode } from "pdf-lib";
+import {
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  setTextRenderingMode,
+  StandardFonts,
+  TextRenderingMode,
+} from "pdf-lib";
 
 const require = createRequire(import.meta.url);
 // pdf.js ships Liberation Sans, so renders look the same on every machine whatever fonts it has installed.
@@ -90,7 +100,9 @@ export async function makeBilevelScanPdf(pages: string[][], options: { dpi?: num
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) if (rgba[(y * width + x) * 4]! < 128) bits[y * rowBytes + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
-    const image = pdf.context.register(pdf.context.flateStream(bits, { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: "DeviceGray", BitsPerComponent: 1 }));
+    const image = pdf.context.register(
+      pdf.context.flateStream(bits, { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: "DeviceGray", BitsPerComponent: 1 }),
+    );
     const page = pdf.addPage([595, 842]);
     const name = page.node.newXObject("Scan", image);
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(595, 0, 0, 842, 0, 0), drawObject(name), popGraphicsState());

@@ -15,7 +15,11 @@ export async function makePptx(slides: SlideContent[]): Promise<Buffer> {
   for (const content of slides) {
     const slide = deck.addSlide();
     slide.addText(content.title, { x: 0.5, y: 0.3, w: 9, h: 1, fontSize: 28 });
-    if (content.bullets?.length) slide.addText(content.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true } })), { x: 0.5, y: 1.5, w: 9, h: 3 });
+    if (content.bullets?.length)
+      slide.addText(
+        content.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true } })),
+        { x: 0.5, y: 1.5, w: 9, h: 3 },
+      );
     if (content.notes) slide.addNotes(content.notes);
   }
   return (await deck.write({ outputType: "nodebuffer" })) as Buffer;
@@ -37,17 +41,25 @@ async function zipOdf(mimeType: string, body: string): Promise<Buffer> {
   // ODF wants the media type first and uncompressed.
   zip.addBuffer(Buffer.from(mimeType), "mimetype", { compress: false });
   zip.addBuffer(
-    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mimeType}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`),
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mimeType}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+    ),
     "META-INF/manifest.xml",
   );
-  zip.addBuffer(Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NAMESPACES} office:version="1.2"><office:body>${body}</office:body></office:document-content>`), "content.xml");
+  zip.addBuffer(
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NAMESPACES} office:version="1.2"><office:body>${body}</office:body></office:document-content>`,
+    ),
+    "content.xml",
+  );
   zip.end();
   const parts: Buffer[] = [];
   for await (const part of zip.outputStream) parts.push(part as Buffer);
   return Buffer.concat(parts);
 }
 
-const textBox = (paragraphs: string[]) => `<draw:frame svg:width="20cm" svg:height="3cm"><draw:text-box>${paragraphs.map((text) => `<text:p>${escapeXml(text)}</text:p>`).join("")}</draw:text-box></draw:frame>`;
+const textBox = (paragraphs: string[]) =>
+  `<draw:frame svg:width="20cm" svg:height="3cm"><draw:text-box>${paragraphs.map((text) => `<text:p>${escapeXml(text)}</text:p>`).join("")}</draw:text-box></draw:frame>`;
 
 export function makeOdp(slides: SlideContent[]): Promise<Buffer> {
   const pages = slides.map(
@@ -66,7 +78,9 @@ export interface OdtContent {
 
 export function makeOdt(parts: OdtContent[]): Promise<Buffer> {
   const body = parts.map((part) => {
-    const items = part.items?.length ? `<text:list>${part.items.map((item) => `<text:list-item><text:p>${escapeXml(item)}</text:p></text:list-item>`).join("")}</text:list>` : "";
+    const items = part.items?.length
+      ? `<text:list>${part.items.map((item) => `<text:list-item><text:p>${escapeXml(item)}</text:p></text:list-item>`).join("")}</text:list>`
+      : "";
     const table = part.table
       ? `<table:table>${part.table.map((row) => `<table:table-row>${row.map((cell) => `<table:table-cell><text:p>${escapeXml(cell)}</text:p></table:table-cell>`).join("")}</table:table-row>`).join("")}</table:table>`
       : "";

@@ -24,13 +24,22 @@ const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", u
 
 describe("POST /api/gemini/web-search", () => {
   it("grounds with Google Search and answers the sources as text and as a list", async () => {
-    gemini.script({ text: "SAGE found it.", sources: [{ title: "Example News", uri: "https://news.example/a" }, { title: "Docs", uri: "https://docs.example/b" }] });
+    gemini.script({
+      text: "SAGE found it.",
+      sources: [
+        { title: "Example News", uri: "https://news.example/a" },
+        { title: "Docs", uri: "https://docs.example/b" },
+      ],
+    });
     const response = await post("/api/gemini/web-search", { query: "latest news" });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       response: "SAGE found it.",
       groundingData: "1. Example News\n   https://news.example/a\n2. Docs\n   https://docs.example/b",
-      sources: [{ title: "Example News", url: "https://news.example/a" }, { title: "Docs", url: "https://docs.example/b" }],
+      sources: [
+        { title: "Example News", url: "https://news.example/a" },
+        { title: "Docs", url: "https://docs.example/b" },
+      ],
     });
     expect(gemini.requests.at(-1)!.body.tools.some((tool: any) => tool.googleSearch)).toBe(true);
   });
@@ -58,7 +67,11 @@ describe("web search through a backend", () => {
     cookie = await t.login();
     gemini.script({ text: "Summary [1]" });
     const response = await post("/api/gemini/web-search", { query: "one" });
-    expect(response.json()).toEqual({ response: "Summary [1]", groundingData: "1. Result One\n   https://one.example/", sources: [{ title: "Result One", url: "https://one.example/" }] });
+    expect(response.json()).toEqual({
+      response: "Summary [1]",
+      groundingData: "1. Result One\n   https://one.example/",
+      sources: [{ title: "Result One", url: "https://one.example/" }],
+    });
     expect(backend.queries).toEqual(["one"]);
     expect(JSON.stringify(gemini.requests.at(-1)!.body.contents)).toContain("https://one.example/");
     backend.failWith = new Error("SearXNG answered 500 Internal Server Error");

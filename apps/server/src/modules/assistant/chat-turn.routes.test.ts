@@ -32,7 +32,10 @@ const modelCalls = () => gemini.requests.filter((request) => request.action === 
 const names = (received: [string, any][]) => received.map(([event]) => event);
 
 async function addDocument(filename: string, text: string) {
-  const response = await knowledgeClient(t, cookie).upload({ userId: 3, conversationId, parentId: 0, path: "", description: "" }, { filename, content: Buffer.from(text), type: "text/plain" });
+  const response = await knowledgeClient(t, cookie).upload(
+    { userId: 3, conversationId, parentId: 0, path: "", description: "" },
+    { filename, content: Buffer.from(text), type: "text/plain" },
+  );
   expect(response.statusCode, response.body).toBe(200);
   return response.json().file.id as number;
 }
@@ -58,7 +61,12 @@ describe("POST /api/conversations/{id}/turn", () => {
     const [call] = modelCalls();
     expect(modelCalls()).toHaveLength(1);
     expect(call!.body.systemInstruction.parts[0].text).toContain("You are SAGE");
-    expect(call!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name)).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory"]);
+    expect(call!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name)).toEqual([
+      "createReminder",
+      "searchDocuments",
+      "performWebSearch",
+      "saveMemory",
+    ]);
   });
 
   it("sends the saved history, and the new message with its knowledge context, which is kept with the turn", async () => {
@@ -67,13 +75,24 @@ describe("POST /api/conversations/{id}/turn", () => {
     gemini.script({ text: "First answer." }, { text: "There were 41 zebras [1]." });
     await turn("Hello");
     const received = events((await turn("How many zebra numbers in March?")).body);
-    const history = modelCalls().at(-1)!.body.contents.map((content: any) => [content.role, content.parts[0].text]);
+    const history = modelCalls()
+      .at(-1)!
+      .body.contents.map((content: any) => [content.role, content.parts[0].text]);
     expect(history.slice(0, 2)).toEqual([
       ["user", "Hello"],
       ["model", "First answer."],
     ]);
-    expect(history[2][1]).toMatch(/^How many zebra numbers in March\?\n\nRelevant information from the knowledge base:\n\[1\] Source: zebra-report\.txt\nThe zebra numbers for March/);
-    const citation = { n: 1, fileId, filename: "zebra-report.txt", source: expect.any(String), score: expect.any(Number), content: expect.stringContaining("41 zebras") };
+    expect(history[2][1]).toMatch(
+      /^How many zebra numbers in March\?\n\nRelevant information from the knowledge base:\n\[1\] Source: zebra-report\.txt\nThe zebra numbers for March/,
+    );
+    const citation = {
+      n: 1,
+      fileId,
+      filename: "zebra-report.txt",
+      source: expect.any(String),
+      score: expect.any(Number),
+      content: expect.stringContaining("41 zebras"),
+    };
     expect(received.find(([event]) => event === "citations")![1]).toEqual({ items: [citation] });
     const messages = await saved();
     // The user's words are saved as typed; what the model saw beside them is kept as their context.
@@ -88,7 +107,12 @@ describe("POST /api/conversations/{id}/turn", () => {
     await addDocument("zebra-report.txt", "Zebra numbers: 41 in March, 44 in April.");
     gemini.script(
       { functionCalls: [{ name: "searchDocuments", args: { query: "zebra numbers" } }] },
-      { text: "Found them.", functionCalls: [{ name: "createReminder", args: { title: "Review the zebra numbers", dueDate: "2031-05-04", priority: "high", conversationId: "999" } }] },
+      {
+        text: "Found them.",
+        functionCalls: [
+          { name: "createReminder", args: { title: "Review the zebra numbers", dueDate: "2031-05-04", priority: "high", conversationId: "999" } },
+        ],
+      },
       { text: "Your reminder to review them is set." },
     );
     const received = events((await turn("Search my documents for the zebra numbers and remind me to review them")).body);
@@ -103,7 +127,10 @@ describe("POST /api/conversations/{id}/turn", () => {
       "done",
     ]);
     const search = received.find(([event]) => event === "tool-result")![1];
-    expect(search).toMatchObject({ name: "searchDocuments", result: { message: "Found 1 relevant document(s).", results: [expect.objectContaining({ n: 1 })] } });
+    expect(search).toMatchObject({
+      name: "searchDocuments",
+      result: { message: "Found 1 relevant document(s).", results: [expect.objectContaining({ n: 1 })] },
+    });
     const reminder = received.find(([event]) => event === "reminder-created")![1].reminder;
     expect(reminder).toMatchObject({ title: "Review the zebra numbers", conversationId, dueDate: "2031-05-04", priority: "high", status: "unread" });
     expect(await reminders()).toEqual([reminder]);
@@ -139,7 +166,11 @@ describe("POST /api/conversations/{id}/turn", () => {
       ["searchDocuments", CHAT_TEXTS.noDocuments],
       ["performWebSearch", CHAT_TEXTS.webSearchDone],
     ]);
-    expect(results[1].result).toMatchObject({ success: true, response: "Grounded summary.", sources: [{ title: "Example News", url: "https://news.example/unicorns" }] });
+    expect(results[1].result).toMatchObject({
+      success: true,
+      response: "Grounded summary.",
+      sources: [{ title: "Example News", url: "https://news.example/unicorns" }],
+    });
     const messages = await saved();
     expect(messages.at(-1).content).toBe("The web says the unicorn budget grew.\n\n**Sources:**\n- [Example News](https://news.example/unicorns)");
     expect(messages.at(-1).toolCalls.map((call: any) => call.name)).toEqual(["searchDocuments", "performWebSearch"]);
@@ -162,7 +193,12 @@ describe("POST /api/conversations/{id}/turn", () => {
     await start();
     gemini.script({ error: { status: 500, message: "model exploded" } });
     const received = events((await turn("Words I do not want to lose")).body);
-    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502, statusText: "Bad Gateway", code: "model_error", provider: "gemini" });
+    expect(received.find(([event]) => event === "error")![1]).toMatchObject({
+      status: 502,
+      statusText: "Bad Gateway",
+      code: "model_error",
+      provider: "gemini",
+    });
     expect(names(received).at(-1)).toBe("done");
     expect((await saved()).map((message) => message.content)).toEqual(["Words I do not want to lose", CHAT_TEXTS.modelFailed]);
     expect(CHAT_TEXTS.modelFailed).not.toContain("reminder");
@@ -199,7 +235,10 @@ describe("POST /api/conversations/{id}/turn", () => {
 
   it("keeps the reply and adds the completed-request text when a follow-up after a search fails", async () => {
     await start();
-    gemini.script({ text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] }, { error: { status: 500, message: "follow-up exploded" } });
+    gemini.script(
+      { text: "Let me search.", functionCalls: [{ name: "searchDocuments", args: { query: "x" } }] },
+      { error: { status: 500, message: "follow-up exploded" } },
+    );
     await turn("Search x");
     expect((await saved()).at(-1).content).toBe("Let me search.\n\nI've completed your request to search documents.");
   });
@@ -209,7 +248,10 @@ describe("POST /api/conversations/{id}/turn", () => {
     gemini.script({ functionCalls: [{ name: "createReminder", args: { title: "No date", priority: "high" } }] }, { text: "I need a due date." });
     const received = events((await turn("Remind me")).body);
     const result = received.find(([event]) => event === "tool-result")![1].result;
-    expect(result).toEqual({ success: false, error: 'Failed to create reminder: 400 Bad Request - {"error":"Due date is required","code":"validation_error"}' });
+    expect(result).toEqual({
+      success: false,
+      error: 'Failed to create reminder: 400 Bad Request - {"error":"Due date is required","code":"validation_error"}',
+    });
     expect(names(received)).not.toContain("reminder-created");
     expect((await saved()).at(-1).content).toBe("I need a due date.");
     expect(await reminders()).toEqual([]);

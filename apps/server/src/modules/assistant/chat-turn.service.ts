@@ -1,4 +1,13 @@
-import { CHAT_TEXTS, emptyFollowUp, followUpException, followUpFailed, stepLimitReached, type TurnEvent, type TurnEventOf, type TurnRequest } from "@sage/contracts/chat-turn";
+import {
+  CHAT_TEXTS,
+  emptyFollowUp,
+  followUpException,
+  followUpFailed,
+  stepLimitReached,
+  type TurnEvent,
+  type TurnEventOf,
+  type TurnRequest,
+} from "@sage/contracts/chat-turn";
 import type { Message } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
@@ -78,7 +87,13 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   }
 
   /** The model's reply for one step of the loop, streamed into the transcript. */
-  function modelReply(llm: LlmProvider, turn: PreparedTurn, request: Pick<LlmRequest, "system" | "messages" | "tools">, transcript: TurnTranscript, signal: AbortSignal) {
+  function modelReply(
+    llm: LlmProvider,
+    turn: PreparedTurn,
+    request: Pick<LlmRequest, "system" | "messages" | "tools">,
+    transcript: TurnTranscript,
+    signal: AbortSignal,
+  ) {
     return llm.generate({ ...request, modelId: turn.modelId!, signal: withModelTimeout(signal), onText: transcript.streamText });
   }
 
@@ -105,7 +120,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       const ledger = createCitationLedger();
       const context = ledger.cite(await gatherContext(turn));
       const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context }]);
-      events.send({ type: "user-message", message: userMessage });
+      events.send({ type: "user-message", message: userMessage! });
       if (signal.aborted) return { type: "done", messages: [] };
 
       const transcript = createTurnTranscript({
@@ -159,7 +174,10 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
         transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result });
-        messages.push({ role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] }, { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] });
+        messages.push(
+          { role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] },
+          { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] },
+        );
         lastTool = call.name;
       }
       return { type: "done", messages: transcript.finish() };

@@ -16,7 +16,14 @@ export function createCitationLedger() {
         const key = metadata.chunk_id !== undefined ? `chunk ${metadata.chunk_id}` : `${metadata.file_id} ${result.content}`;
         let citation = known.get(key);
         if (!citation) {
-          citation = { n: known.size + 1, fileId: metadata.file_id ?? 0, filename: metadata.filename, source: metadata.source, score: result.score, content: result.content };
+          citation = {
+            n: known.size + 1,
+            fileId: metadata.file_id ?? 0,
+            filename: metadata.filename,
+            source: metadata.source,
+            score: result.score,
+            content: result.content,
+          };
           known.set(key, citation);
           waiting.push(citation);
         }

@@ -13,7 +13,9 @@ let t: TestApp;
 let cookie: string;
 beforeEach(async () => {
   gemini.reset();
-  t = await createTestApp({ env: { GEMINI_API_KEY: "memory-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none", SAGE_ALLOWED_MODELS: "gemini-2.5-flash" } });
+  t = await createTestApp({
+    env: { GEMINI_API_KEY: "memory-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none", SAGE_ALLOWED_MODELS: "gemini-2.5-flash" },
+  });
   cookie = await t.login();
 });
 afterEach(() => t.close());
@@ -30,13 +32,19 @@ const turn = async (conversationId: number, content: string) => events((await ap
 /** What the fake model was last asked: the system instruction and the offered tool names. */
 function lastModelCall() {
   const body = gemini.requests.filter((request) => request.action === "streamGenerateContent").at(-1)!.body;
-  return { system: body.systemInstruction.parts[0].text as string, tools: body.tools[0].functionDeclarations.map((declaration: any) => declaration.name) as string[] };
+  return {
+    system: body.systemInstruction.parts[0].text as string,
+    tools: body.tools[0].functionDeclarations.map((declaration: any) => declaration.name) as string[],
+  };
 }
 
 describe("memory in assistant turns", () => {
   it("a memory saved in one conversation reaches the system instruction of a turn in another, until it is deleted", async () => {
     const first = await newConversation("Staff");
-    gemini.script({ functionCalls: [{ name: "saveMemory", args: { content: "Anna Berg is the user's chief of staff" } }] }, { text: "Noted: Anna Berg is your chief of staff." });
+    gemini.script(
+      { functionCalls: [{ name: "saveMemory", args: { content: "Anna Berg is the user's chief of staff" } }] },
+      { text: "Noted: Anna Berg is your chief of staff." },
+    );
     const received = await turn(first, "Anna Berg is my chief of staff.");
     expect(lastModelCall().tools).toContain("saveMemory");
     const saved = received.find(([event]) => event === "memory-saved")![1].memory;
@@ -115,9 +123,11 @@ describe("memory in assistant turns", () => {
   });
 
   it("over the 2,000-character budget, carries the memories relevant to the message", async () => {
-    for (let index = 0; index < 30; index++) await api("POST", "/api/memories", { content: `Routine fact ${index}: the user files expense reports every Friday afternoon` });
+    for (let index = 0; index < 30; index++)
+      await api("POST", "/api/memories", { content: `Routine fact ${index}: the user files expense reports every Friday afternoon` });
     await api("POST", "/api/memories", { content: "The next board meeting is in Oslo" });
-    for (let index = 30; index < 40; index++) await api("POST", "/api/memories", { content: `Routine fact ${index}: the user files expense reports every Friday afternoon` });
+    for (let index = 30; index < 40; index++)
+      await api("POST", "/api/memories", { content: `Routine fact ${index}: the user files expense reports every Friday afternoon` });
     const conversationId = await newConversation("Budget");
     gemini.script({ text: "Oslo." });
     await turn(conversationId, "Where is the board meeting?");
@@ -137,7 +147,8 @@ describe("memory in assistant turns", () => {
     });
     cookie = await t.login();
     await api("POST", "/api/memories", { content: "Dana keeps the diary and decides each week what gets time" });
-    for (let index = 0; index < 40; index++) await api("POST", "/api/memories", { content: `Routine fact ${index}: expense reports are filed every Friday afternoon` });
+    for (let index = 0; index < 40; index++)
+      await api("POST", "/api/memories", { content: `Routine fact ${index}: expense reports are filed every Friday afternoon` });
     const conversationId = await newConversation("Meaning");
     gemini.script({ text: "Dana." });
     await turn(conversationId, "Who handles my calendar?");

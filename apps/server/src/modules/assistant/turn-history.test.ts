@@ -4,7 +4,13 @@ import type { LlmMessage } from "../../providers/llm/llm.ts";
 import { HISTORY_LIMIT, turnHistory } from "./turn-history.ts";
 
 const text = (entry: LlmMessage) => ("content" in entry ? entry.content : "");
-const message = (id: number, role: "user" | "model", content: string): Message => ({ id, conversationId: 1, role, content, createdAt: "2031-01-01T00:00:00.000Z" });
+const message = (id: number, role: "user" | "model", content: string): Message => ({
+  id,
+  conversationId: 1,
+  role,
+  content,
+  createdAt: "2031-01-01T00:00:00.000Z",
+});
 
 describe("turnHistory", () => {
   it("sends the saved messages as user and assistant turns, then the new message as the model sees it", () => {

@@ -6,7 +6,11 @@ import type { NewMessage } from "../conversations/conversations.module.ts";
 import { createCitationLedger } from "./citation-ledger.ts";
 import { createTurnTranscript } from "./turn-transcript.ts";
 
-const passage = (id: number): SearchResult => ({ content: `passage ${id}`, score: 0.5, metadata: { chunk_id: id, file_id: id, filename: `file-${id}.pdf`, source: `file-${id}.pdf/page ${id}` } });
+const passage = (id: number): SearchResult => ({
+  content: `passage ${id}`,
+  score: 0.5,
+  metadata: { chunk_id: id, file_id: id, filename: `file-${id}.pdf`, source: `file-${id}.pdf/page ${id}` },
+});
 const call = (name: string) => ({ id: `id-${name}`, name, args: {}, result: { success: true } });
 
 function setup() {
@@ -19,13 +23,24 @@ function setup() {
     send: (event) => sent.push(event),
     append: (messages) => {
       appended.push(messages);
-      return messages.map((message, index): Message => ({ id: index + 1, conversationId: 1, createdAt: "2031-01-01T00:00:00.000Z", ...message, role: "model" }));
+      return messages.map((message, index): Message => ({
+        id: index + 1,
+        conversationId: 1,
+        createdAt: "2031-01-01T00:00:00.000Z",
+        ...message,
+        role: "model",
+      }));
     },
     signal: controller.signal,
     log: () => {},
   });
   /** What the user will find saved: each message's text and the tools that ran for it. */
-  const savedMessages = () => appended.flat().map((message) => ({ content: message.content, tools: (message.toolCalls ?? []).map((record) => record.name), cited: (message.citations ?? []).map((citation) => citation.n) }));
+  const savedMessages = () =>
+    appended.flat().map((message) => ({
+      content: message.content,
+      tools: (message.toolCalls ?? []).map((record) => record.name),
+      cited: (message.citations ?? []).map((citation) => citation.n),
+    }));
   return { ledger, transcript, sent, appended, savedMessages, stop: () => controller.abort() };
 }
 
@@ -67,7 +82,9 @@ describe("the turn transcript", () => {
     transcript.addSources([{ title: "Example News", url: "https://news.example/a" }]);
     reply(transcript, ["The web says yes."]);
     transcript.finish();
-    expect(savedMessages()).toEqual([{ content: "The web says yes.\n\n**Sources:**\n- [Example News](https://news.example/a)", tools: ["searchDocuments", "performWebSearch"], cited: [] }]);
+    expect(savedMessages()).toEqual([
+      { content: "The web says yes.\n\n**Sources:**\n- [Example News](https://news.example/a)", tools: ["searchDocuments", "performWebSearch"], cited: [] },
+    ]);
   });
 
   it("says an answer was cut at the model's length limit, on the stream and in the saved answer", () => {

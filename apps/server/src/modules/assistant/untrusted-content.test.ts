@@ -24,7 +24,9 @@ describe("untrusted content in a turn", () => {
   });
 
   it("names at most two sources on the card", () => {
-    expect(followsText([{ label: "a.txt" }, { label: "b.pdf" }, { label: "web page example.com" }])).toBe("This request follows text from a.txt and b.pdf and 1 more");
+    expect(followsText([{ label: "a.txt" }, { label: "b.pdf" }, { label: "web page example.com" }])).toBe(
+      "This request follows text from a.txt and b.pdf and 1 more",
+    );
     const turn = createUntrustedContent([]);
     turn.read("a.txt");
     turn.read("a.txt");

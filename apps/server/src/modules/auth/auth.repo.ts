@@ -3,8 +3,7 @@ import type { Database } from "../../store/schema.ts";
 
 export function createAuthRepo(db: Kysely<Database>) {
   return {
-    findUserByUsername: (username: string) =>
-      db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirst(),
+    findUserByUsername: (username: string) => db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirst(),
 
     findUserById: (id: number) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst(),
 
@@ -17,8 +16,7 @@ export function createAuthRepo(db: Kysely<Database>) {
       return row.id;
     },
 
-    updatePasswordHash: (id: number, passwordHash: string) =>
-      db.updateTable("users").set({ passwordHash }).where("id", "=", id).execute(),
+    updatePasswordHash: (id: number, passwordHash: string) => db.updateTable("users").set({ passwordHash }).where("id", "=", id).execute(),
 
     insertSession: (session: { tokenHash: string; userId: number; expiresAtMs: number }) =>
       db
@@ -35,8 +33,7 @@ export function createAuthRepo(db: Kysely<Database>) {
         .where("sessions.expiresAtMs", ">", nowMs)
         .executeTakeFirst(),
 
-    extendSession: (tokenHash: string, expiresAtMs: number) =>
-      db.updateTable("sessions").set({ expiresAtMs }).where("tokenHash", "=", tokenHash).execute(),
+    extendSession: (tokenHash: string, expiresAtMs: number) => db.updateTable("sessions").set({ expiresAtMs }).where("tokenHash", "=", tokenHash).execute(),
 
     deleteSession: (tokenHash: string) => db.deleteFrom("sessions").where("tokenHash", "=", tokenHash).execute(),
 

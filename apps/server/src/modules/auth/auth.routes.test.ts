@@ -19,7 +19,10 @@ describe("login", () => {
   });
 
   it("refuses a wrong password and an unknown user with the same 401 message", async () => {
-    for (const payload of [{ ...DEMO, password: "nope" }, { username: "ghost", password: "sage-demo" }]) {
+    for (const payload of [
+      { ...DEMO, password: "nope" },
+      { username: "ghost", password: "sage-demo" },
+    ]) {
       const response = await t.app.inject({ method: "POST", url: "/api/auth/login", payload });
       expect(response.statusCode).toBe(401);
       expect(response.json().error).toBe("Invalid username or password");
@@ -50,8 +53,7 @@ describe("login", () => {
   it("rate-limits login attempts per client with a clear 429", async () => {
     await t.close();
     t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "3" } });
-    const attempt = (ip: string) =>
-      t.app.inject({ method: "POST", url: "/api/auth/login", payload: { ...DEMO, password: "x" }, remoteAddress: ip });
+    const attempt = (ip: string) => t.app.inject({ method: "POST", url: "/api/auth/login", payload: { ...DEMO, password: "x" }, remoteAddress: ip });
     for (let i = 0; i < 3; i++) expect((await attempt("10.1.1.1")).statusCode).toBe(401);
     const limited = await attempt("10.1.1.1");
     expect(limited.statusCode).toBe(429);

@@ -67,7 +67,11 @@ export const itemSchema = z.object({
   // Version 2 and later:
   status: z.enum(["ready", "queued", "processing", "failed", "stored"]).optional(),
   status_reason: z.string().max(10_000).nullable().optional(),
-  content_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
+  content_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional(),
   /** Pages read by text recognition and pages it gave up on (1-based); absent in backups made before they were kept. */
   ocr_pages: pages.optional(),
   ocr_failed_pages: pages.optional(),

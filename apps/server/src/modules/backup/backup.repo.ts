@@ -4,7 +4,16 @@ import type { Database, KnowledgeSnapshotRow, SnapshotReason } from "../../store
 /** SQL for the backup module's own tables: knowledge snapshots, and the marker of a restore in progress. */
 export function createBackupRepo(db: Kysely<Database>) {
   return {
-    async insertSnapshot(row: { userId: number; reason: SnapshotReason; fileName: string; files: number; links: number; notes: number; folders: number; bytes: number }) {
+    async insertSnapshot(row: {
+      userId: number;
+      reason: SnapshotReason;
+      fileName: string;
+      files: number;
+      links: number;
+      notes: number;
+      folders: number;
+      bytes: number;
+    }) {
       const created = await db
         .insertInto("knowledgeSnapshots")
         .values({ ...row, createdAt: new Date().toISOString() })
@@ -16,7 +25,8 @@ export function createBackupRepo(db: Kysely<Database>) {
     listSnapshots: (userId: number): Promise<KnowledgeSnapshotRow[]> =>
       db.selectFrom("knowledgeSnapshots").selectAll().where("userId", "=", userId).orderBy("id", "desc").execute(),
 
-    getSnapshot: (userId: number, id: number) => db.selectFrom("knowledgeSnapshots").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+    getSnapshot: (userId: number, id: number) =>
+      db.selectFrom("knowledgeSnapshots").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 
     getSnapshotById: (id: number) => db.selectFrom("knowledgeSnapshots").selectAll().where("id", "=", id).executeTakeFirst(),
 

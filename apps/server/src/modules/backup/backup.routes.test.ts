@@ -24,7 +24,9 @@ const importZip = (archive: Buffer) => backupClient(t, cookie).importZip(archive
 const exportZip = () => backupClient(t, cookie).exportZip();
 const insertConversation = () => {
   const now = new Date().toISOString();
-  return Number(t.store.sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid);
+  return Number(
+    t.store.sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid,
+  );
 };
 
 describe("import confirmation and snapshots", () => {
@@ -88,7 +90,8 @@ describe("import confirmation and snapshots", () => {
     await call("POST", "/api/reset_vector_db", {});
     const [own] = (await call("GET", "/api/knowledge/snapshots")).json();
     const other = await t.loginAsNewUser();
-    const asOther = (method: "GET" | "POST", url: string) => t.app.inject({ method, url, headers: { cookie: other.cookie }, ...(method === "POST" ? { payload: {} } : {}) });
+    const asOther = (method: "GET" | "POST", url: string) =>
+      t.app.inject({ method, url, headers: { cookie: other.cookie }, ...(method === "POST" ? { payload: {} } : {}) });
     expect((await asOther("GET", "/api/knowledge/snapshots")).json()).toEqual([]);
     expect((await asOther("POST", `/api/knowledge/snapshots/${own.id}/restore`)).statusCode).toBe(404);
     expect((await asOther("GET", `/api/knowledge/snapshots/${own.id}/download`)).statusCode).toBe(404);

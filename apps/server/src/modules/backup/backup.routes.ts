@@ -38,7 +38,11 @@ export function registerBackupRoutes(app: FastifyInstance, deps: { backup: Backu
     const user = requireUser(request);
     if (!isMultipartRequest(request)) throw invalidFormat();
     const tooLarge = () =>
-      new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the file is over 2 GB, the most a backup with its original files may be; the maximum is 100MB without them.`);
+      new AppError(
+        "file_too_large",
+        413,
+        `${IMPORT_TOO_LARGE_TITLE}: the file is over 2 GB, the most a backup with its original files may be; the maximum is 100MB without them.`,
+      );
     const form = await readMultipartForm(request, {
       limits: IMPORT_FORM_LIMITS,
       tooLarge,
@@ -57,7 +61,16 @@ export function registerBackupRoutes(app: FastifyInstance, deps: { backup: Backu
 
   app.get("/api/knowledge/snapshots", async (request) => {
     const user = requireUser(request);
-    return (await backup.listSnapshots(user.id)).map(({ id, reason, createdAt, files, links, notes, folders, bytes }) => ({ id, reason, createdAt, files, links, notes, folders, bytes }));
+    return (await backup.listSnapshots(user.id)).map(({ id, reason, createdAt, files, links, notes, folders, bytes }) => ({
+      id,
+      reason,
+      createdAt,
+      files,
+      links,
+      notes,
+      folders,
+      bytes,
+    }));
   });
 
   app.post("/api/knowledge/snapshots/:id/restore", async (request) => {

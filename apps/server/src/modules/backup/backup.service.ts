@@ -73,13 +73,21 @@ export function createBackupService(deps: {
    * Opens and checks a backup (nothing is written), then runs `use` with it. An uploaded backup is held to the import
    * maximum and the expansion caps; the server's own snapshots are not, so a large knowledge base always restores.
    */
-  async function withCheckedBackup<T>(zipPath: string, use: (checked: CheckedBackup, archive: Awaited<ReturnType<typeof openBackupArchive>>) => Promise<T>, uploaded = false) {
+  async function withCheckedBackup<T>(
+    zipPath: string,
+    use: (checked: CheckedBackup, archive: Awaited<ReturnType<typeof openBackupArchive>>) => Promise<T>,
+    uploaded = false,
+  ) {
     const archive = await openBackupArchive(zipPath, { knownEntries, capExpansion: uploaded });
     try {
       if (uploaded) {
         const knowledgeBytes = (await stat(zipPath)).size - archive.fileBytes;
         if (knowledgeBytes > IMPORT_MAX_BYTES) {
-          throw new AppError("file_too_large", 413, `${IMPORT_TOO_LARGE_TITLE}: the backup is ${megabytes(knowledgeBytes)} without its original files; the maximum is 100MB.`);
+          throw new AppError(
+            "file_too_large",
+            413,
+            `${IMPORT_TOO_LARGE_TITLE}: the backup is ${megabytes(knowledgeBytes)} without its original files; the maximum is 100MB.`,
+          );
         }
       }
       return await use(await checkBackup(archive, parts, createPacer()), archive);

@@ -1,15 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BackupPart } from "./backup-part.ts";
-import {
-  chunkSchema,
-  ENTRY,
-  fileEntryName,
-  importFailed,
-  itemSchema,
-  manifestSchema,
-  vectorSchema,
-  type BackupManifest,
-} from "./backup-format.ts";
+import { chunkSchema, ENTRY, fileEntryName, importFailed, itemSchema, manifestSchema, vectorSchema, type BackupManifest } from "./backup-format.ts";
 import type { BackupArchive } from "./open-backup-archive.ts";
 
 /** What a checked backup holds, and what its restore needs to know before writing anything. */
@@ -62,7 +53,8 @@ export async function checkBackup(archive: BackupArchive, parts: BackupPart[], p
       if (manifest.version >= 2 && item.status === undefined) throw importFailed(`item ${item.id} has no status`);
       if (item.file) {
         const entry = archive.files.get(item.id);
-        if (item.type !== "file" || item.file !== fileEntryName(item.id) || !entry) throw importFailed(`item ${item.id} names a file the archive does not hold`);
+        if (item.type !== "file" || item.file !== fileEntryName(item.id) || !entry)
+          throw importFailed(`item ${item.id} names a file the archive does not hold`);
         if (entry.size !== item.size) throw importFailed(`${item.file} is not the size its item records`);
         withBytes.push({ id: item.id, size: item.size, hash: item.content_hash ?? null });
       }
@@ -150,5 +142,6 @@ async function checkFile(archive: BackupArchive, file: { id: number; size: numbe
     if (error instanceof Error && (error as { code?: unknown }).code === "import_failed") throw error;
     throw importFailed("the ZIP archive is corrupt");
   }
-  if (size !== file.size || (file.hash !== null && hash.digest("hex") !== file.hash)) throw importFailed(`${name} is not the file its item records (its size or SHA-256 differs)`);
+  if (size !== file.size || (file.hash !== null && hash.digest("hex") !== file.hash))
+    throw importFailed(`${name} is not the file its item records (its size or SHA-256 differs)`);
 }

@@ -37,7 +37,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
   const itemsListed = new Promise<void>((resolve) => (itemsDone = resolve));
 
   async function* itemLines() {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = knowledge.exportPage(userId, after, PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1]!.row.id;
@@ -58,7 +58,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
   }
 
   function* chunkLines() {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = retrieval.chunkPage(userId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.id;
@@ -70,7 +70,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
   }
 
   function* vectorLines(embedderId: string) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = retrieval.vectorPage(userId, embedderId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.chunk_id;
@@ -82,7 +82,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
 
   function* partLines(part: BackupPart) {
     counts.parts[part.name] = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = part.exportPage(userId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.id;

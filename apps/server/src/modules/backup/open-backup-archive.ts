@@ -1,15 +1,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import yauzl from "yauzl";
 import type { z } from "zod";
-import {
-  FILE_ENTRY,
-  importFailed,
-  MAX_ARCHIVE_ENTRIES,
-  MAX_EXPANDED_BYTES,
-  MAX_FILES_EXPANDED_BYTES,
-  MAX_ITEMS,
-  MAX_LINE_BYTES,
-} from "./backup-format.ts";
+import { FILE_ENTRY, importFailed, MAX_ARCHIVE_ENTRIES, MAX_EXPANDED_BYTES, MAX_FILES_EXPANDED_BYTES, MAX_ITEMS, MAX_LINE_BYTES } from "./backup-format.ts";
 
 export interface ArchiveEntry {
   name: string;
@@ -88,7 +80,8 @@ export function openBackupArchive(zipPath: string, options: { knownEntries: stri
         }
         // Entries of an honest zip hold bytes of their own; a bomb's entries point at the same few (overlapping entries).
         compressed += entry.compressedSize;
-        if (compressed > zip.fileSize) return abort(importFailed(`its entries overlap (${name} shares its bytes with another entry), which no backup's do (a zip bomb?)`));
+        if (compressed > zip.fileSize)
+          return abort(importFailed(`its entries overlap (${name} shares its bytes with another entry), which no backup's do (a zip bomb?)`));
         const listed = { name, compressedSize: entry.compressedSize, size: entry.uncompressedSize };
         if (file) {
           filesExpanded += entry.uncompressedSize;

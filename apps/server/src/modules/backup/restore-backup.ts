@@ -33,7 +33,13 @@ export interface RestoreResult {
  * by itself: the caller took a snapshot first and restores it if this fails part-way (or at the next start after
  * a crash). Items keep their statuses; uploaded files get their original bytes back.
  */
-export async function restoreBackup(userId: number, archive: BackupArchive, checked: CheckedBackup, owned: Set<number>, deps: RestoreDeps): Promise<RestoreResult> {
+export async function restoreBackup(
+  userId: number,
+  archive: BackupArchive,
+  checked: CheckedBackup,
+  owned: Set<number>,
+  deps: RestoreDeps,
+): Promise<RestoreResult> {
   const { store, knowledge, retrieval, pace } = deps;
   retrieval.beforeRestore(userId);
   await drain(() => store.transaction(() => retrieval.deleteChunksSync(userId, DELETE_BATCH)), pace);

@@ -56,7 +56,10 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
       .returning(messageColumns),
   );
   const touchConversation = store.prepare((argument) =>
-    db.updateTable("conversations").set({ updatedAt: argument<string>(0) }).where("id", "=", argument<number>(1)),
+    db
+      .updateTable("conversations")
+      .set({ updatedAt: argument<string>(0) })
+      .where("id", "=", argument<number>(1)),
   );
 
   return {
@@ -96,7 +99,16 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
         const now = new Date().toISOString();
         const rows: Message[] = [];
         for (const message of messages) {
-          const row = insertOwnedMessage.get(message.role, message.content, now, toJsonColumn(message.citations), toJsonColumn(message.toolCalls), toJsonColumn(message.context), conversationId, userId);
+          const row = insertOwnedMessage.get(
+            message.role,
+            message.content,
+            now,
+            toJsonColumn(message.citations),
+            toJsonColumn(message.toolCalls),
+            toJsonColumn(message.context),
+            conversationId,
+            userId,
+          );
           if (!row) return null;
           rows.push(toMessage(row));
         }

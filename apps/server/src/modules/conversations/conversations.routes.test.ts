@@ -75,7 +75,10 @@ describe("conversations", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     const list = response.json();
-    expect(list.map((m: any) => [m.role, m.content])).toEqual([["user", "Hello"], ["model", "Hi there"]]);
+    expect(list.map((m: any) => [m.role, m.content])).toEqual([
+      ["user", "Hello"],
+      ["model", "Hi there"],
+    ]);
     expect(list[0].id).toBeLessThan(list[1].id);
     expect((await call("GET", `/api/conversations/${conversation.id}/messages`)).json()).toEqual(list);
   });
@@ -85,13 +88,19 @@ describe("conversations", () => {
     const second = await create("Second");
     const messagesUrl = (id: number) => `/api/conversations/${id}/messages`;
     expect((await call("GET", messagesUrl(first.id))).json()).toEqual([]);
-    for (const [id, content] of [[first.id, "one"], [second.id, "two"], [first.id, "three"]] as const) {
+    for (const [id, content] of [
+      [first.id, "one"],
+      [second.id, "two"],
+      [first.id, "three"],
+    ] as const) {
       expect((await call("POST", messagesUrl(id), { role: "user", content })).statusCode).toBe(200);
     }
     const other = await t.loginAsNewUser();
     expect((await call("POST", messagesUrl(first.id), { role: "user", content: "intruder" }, other.cookie)).statusCode).toBe(404);
     const stored = (id: number) =>
-      t.store.sqlite.prepare("SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id").all(id);
+      t.store.sqlite
+        .prepare("SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id")
+        .all(id);
     const firstList = (await call("GET", messagesUrl(first.id))).json();
     expect(firstList.map((m: any) => m.content)).toEqual(["one", "three"]);
     expect(firstList).toEqual(stored(first.id));
@@ -119,13 +128,23 @@ describe("conversations", () => {
     const now = new Date().toISOString();
     for (const id of [doomed.id, kept.id]) {
       await call("POST", `/api/conversations/${id}/messages`, { role: "user", content: `message ${id}` });
-      db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'r', '2030-01-01', ?, ?)").run(id, now, now);
+      db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'r', '2030-01-01', ?, ?)").run(
+        id,
+        now,
+        now,
+      );
       const key = `blob-${id}`;
       writeFileSync(t.blobs.pathOf(key), "bytes");
       const item = db
-        .prepare("INSERT INTO knowledge_items (user_id, conversation_id, type, name, storage_key, created_at, updated_at) VALUES (3, ?, 'file', 'f.txt', ?, ?, ?)")
+        .prepare(
+          "INSERT INTO knowledge_items (user_id, conversation_id, type, name, storage_key, created_at, updated_at) VALUES (3, ?, 'file', 'f.txt', ?, ?, ?)",
+        )
         .run(id, key, now, now);
-      db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, content, created_at) VALUES (?, 3, ?, 0, 'alpha beta', ?)").run(item.lastInsertRowid, id, now);
+      db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, content, created_at) VALUES (?, 3, ?, 0, 'alpha beta', ?)").run(
+        item.lastInsertRowid,
+        id,
+        now,
+      );
     }
     const response = await call("DELETE", `/api/conversations/${doomed.id}`);
     expect(response.statusCode).toBe(200);

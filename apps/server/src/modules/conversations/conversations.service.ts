@@ -98,7 +98,6 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
       deletedListeners.push(listener);
     },
 
-
     async create(userId: number, name: string) {
       try {
         return await repo.insert(userId, name);

@@ -14,7 +14,13 @@ export function createApprovals(options: { timeoutMs: number }) {
 
   return {
     /** Registers a call and resolves with the user's answer; `announce` tells the turn's stream about it. */
-    request(userId: number, name: string, args: Record<string, unknown>, signal: AbortSignal, announce: (request: ApprovalRequest) => void): Promise<ApprovalAnswer> {
+    request(
+      userId: number,
+      name: string,
+      args: Record<string, unknown>,
+      signal: AbortSignal,
+      announce: (request: ApprovalRequest) => void,
+    ): Promise<ApprovalAnswer> {
       const approvalId = randomUUID();
       return new Promise<ApprovalAnswer>((resolve) => {
         const finish = (value: ApprovalAnswer) => {

@@ -23,7 +23,14 @@ async function start(servers: Record<string, unknown>, env: Record<string, strin
   const configPath = path.join(temp.dir, "mcp.json");
   writeFileSync(configPath, JSON.stringify({ mcpServers: servers }));
   t = await createTestApp({
-    env: { GEMINI_API_KEY: "mcp-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none", SAGE_MCP_CONFIG: configPath, SAGE_MCP_TIMEOUT_MS: "15000", ...env },
+    env: {
+      GEMINI_API_KEY: "mcp-key",
+      GEMINI_BASE_URL: gemini.baseUrl,
+      SAGE_EMBEDDER: "none",
+      SAGE_MCP_CONFIG: configPath,
+      SAGE_MCP_TIMEOUT_MS: "15000",
+      ...env,
+    },
   });
   cookie = await t.login();
   conversationId = (await t.app.inject({ method: "POST", url: "/api/conversations", payload: { name: "Tools" }, headers: { cookie } })).json().id;
@@ -48,7 +55,11 @@ async function startedTools(as = cookie) {
 }
 const modelCalls = () => gemini.requests.filter((request) => request.action === "streamGenerateContent");
 /** What the model was given back for its call, in the follow-up request. */
-const functionResponse = () => modelCalls().at(-1)!.body.contents.flatMap((content: any) => content.parts).find((part: any) => part.functionResponse)?.functionResponse.response.content;
+const functionResponse = () =>
+  modelCalls()
+    .at(-1)!
+    .body.contents.flatMap((content: any) => content.parts)
+    .find((part: any) => part.functionResponse)?.functionResponse.response.content;
 const answer = (approvalId: string, approved: boolean, as = cookie) =>
   t.app.inject({ method: "POST", url: `/api/approvals/${approvalId}`, payload: { approved }, headers: { cookie: as } });
 
@@ -75,7 +86,10 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(names).not.toContain("approval-required");
     const declared = modelCalls()[0]!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name);
     expect(declared).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory", "notes__read_note", "notes__write_note"]);
-    expect(received.find(([event]) => event === "tool-result")![1]).toMatchObject({ name: "notes__read_note", result: { success: true, result: "Board meeting on Thursday" } });
+    expect(received.find(([event]) => event === "tool-result")![1]).toMatchObject({
+      name: "notes__read_note",
+      result: { success: true, result: "Board meeting on Thursday" },
+    });
     expect(functionResponse()).toMatchObject({ success: true, result: "Board meeting on Thursday" });
     expect(received.at(-1)![1].messages.at(-1).content).toBe("Your plan: board meeting on Thursday.");
   });
@@ -152,7 +166,9 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     gemini.script({ functionCalls: [{ name: "notes__read_note", args: { name: "none" } }] }, { text: "Nothing there." });
     events((await turn("Read a note")).body);
     expect(functionResponse()).toMatchObject({ success: true, result: "No note named none" });
-    await expect.poll(async () => (await tools()).servers.find((server: any) => server.name === "faulty").state, { timeout: 15_000, interval: 250 }).toBe("connected");
+    await expect
+      .poll(async () => (await tools()).servers.find((server: any) => server.name === "faulty").state, { timeout: 15_000, interval: 250 })
+      .toBe("connected");
   });
 
   it("a server that never answers fails its call at the time limit; a long result is cut before the model sees it", async () => {
@@ -160,7 +176,10 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     await startedTools(); // started before the clock matters
     gemini.script({ functionCalls: [{ name: "faulty__hang", args: {} }] }, { text: "It did not answer." });
     const received = events((await turn("Hang")).body);
-    expect(received.find(([event]) => event === "tool-result")![1].result).toEqual({ success: false, error: EXTERNAL_TOOL_TEXTS.serverFailed("faulty", "did not answer within 8 s") });
+    expect(received.find(([event]) => event === "tool-result")![1].result).toEqual({
+      success: false,
+      error: EXTERNAL_TOOL_TEXTS.serverFailed("faulty", "did not answer within 8 s"),
+    });
     // The server that let the call hang is restarted on its next use.
     expect((await startedTools()).servers[0].state).toBe("connected");
     gemini.script({ functionCalls: [{ name: "faulty__big", args: {} }] }, { text: "Long." });
@@ -172,7 +191,13 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
 
   it("a server that prints garbage fails only its own calls: noise mid-call is skipped, a program that never speaks MCP is shown failed", async () => {
     const pidFile = path.join(temp.dir, "noisy.pid");
-    const noisy = { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => console.log("hello, this is not MCP {"), 50)`] };
+    const noisy = {
+      command: process.execPath,
+      args: [
+        "-e",
+        `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => console.log("hello, this is not MCP {"), 50)`,
+      ],
+    };
     await start({ faulty: mcpTestServerEntry({ notesDir, faults: true }), noisy, notes: mcpTestServerEntry({ notesDir }) }, { SAGE_MCP_TIMEOUT_MS: "6000" });
     const { servers } = await startedTools();
     expect(servers.map((server: any) => [server.name, server.state])).toEqual([
@@ -245,7 +270,11 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     const script = path.join(temp.dir, "missing-server.js");
     await start({ gone: { command: process.execPath, args: [script] } });
     const { servers } = await startedTools();
-    expect(servers[0]).toMatchObject({ name: "gone", state: "failed", error: `The program stopped before it was ready: Error: Cannot find module '${script}'` });
+    expect(servers[0]).toMatchObject({
+      name: "gone",
+      state: "failed",
+      error: `The program stopped before it was ready: Error: Cannot find module '${script}'`,
+    });
   });
 
   it("tools whose schemas use $ref, allOf, oneOf and anyOf reach Gemini in a form it takes; one it cannot describe is left out, with a warning", async () => {
@@ -298,7 +327,9 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect((await startedTools()).servers[0].state).toBe("connected");
     await remote.close();
     await expect.poll(async () => (await tools()).servers[0].state, { timeout: 5_000, interval: 100 }).toBe("failed");
-    expect((await tools()).servers[0].error).toMatch(/^(The server stopped \(Streamable HTTP: connection refused\)|Could not connect over Streamable HTTP: connection refused)$/);
+    expect((await tools()).servers[0].error).toMatch(
+      /^(The server stopped \(Streamable HTTP: connection refused\)|Could not connect over Streamable HTTP: connection refused)$/,
+    );
   });
 
   it("reaches an older server over HTTP with SSE, and names that transport when the server dies", async () => {
@@ -310,7 +341,9 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(functionResponse()).toEqual({ success: true, result: "echo: old" });
     await remote.close();
     await expect.poll(async () => (await tools()).servers[0].state, { timeout: 5_000, interval: 100 }).toBe("failed");
-    expect((await tools()).servers[0].error).toMatch(/^(The server stopped \(HTTP with SSE: connection refused\)|Could not connect over HTTP with SSE: connection refused)$/);
+    expect((await tools()).servers[0].error).toMatch(
+      /^(The server stopped \(HTTP with SSE: connection refused\)|Could not connect over HTTP with SSE: connection refused)$/,
+    );
   });
 
   it("a file that is not JSON leaves SAGE working with no external tools, and says why", async () => {

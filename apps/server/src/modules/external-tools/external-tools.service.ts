@@ -104,7 +104,9 @@ export function createExternalToolsService(deps: ExternalToolsDeps) {
               readOnly: tool.readOnly,
               async run(args, context) {
                 if (tool.ask) {
-                  const answer = await approvals.request(userId, tool.modelName, args, context.signal, (request) => context.emit({ type: "approval-required", ...request }));
+                  const answer = await approvals.request(userId, tool.modelName, args, context.signal, (request) =>
+                    context.emit({ type: "approval-required", ...request }),
+                  );
                   if (answer === "declined") return { result: { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.declined } };
                   if (answer === "timed-out") return { result: { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.approvalTimedOut } };
                 }

@@ -37,9 +37,7 @@ export type UploadOutcome =
   | { kind: "archive"; file: KnowledgeItem; archive: ArchiveResult };
 
 export type UrlOutcome =
-  | { kind: "ready"; urlInfo: UrlInfo; chunkCount: number }
-  | { kind: "failed"; urlInfo: UrlInfo; reason: string }
-  | { kind: "in-background"; urlInfo: UrlInfo };
+  { kind: "ready"; urlInfo: UrlInfo; chunkCount: number } | { kind: "failed"; urlInfo: UrlInfo; reason: string } | { kind: "in-background"; urlInfo: UrlInfo };
 
 interface UrlInfo {
   name: string;
@@ -86,7 +84,13 @@ export function createAddKnowledgeService(deps: {
   }
 
   /** The folders of a relative path ('Board/2024/deck.pptx' -> Board, 2024), found or made below the placement. */
-  const foldersOf = (relativePath: string | undefined) => (relativePath ? relativePath.split("/").slice(0, -1).map((part) => part.trim()) : []);
+  const foldersOf = (relativePath: string | undefined) =>
+    relativePath
+      ? relativePath
+          .split("/")
+          .slice(0, -1)
+          .map((part) => part.trim())
+      : [];
 
   /**
    * A .zip becomes a folder named after it; each entry of a supported type becomes an item in the folders of its
@@ -185,7 +189,8 @@ export function createAddKnowledgeService(deps: {
       if (stored.size <= deps.limits.inlineMaxBytes) await ingestion.waitBriefly(job);
       const file = await knowledge.apiItem(userId, id);
       if (file.status === "ready") return { kind: "ready", file };
-      if (file.status === "stored" || file.status === "failed") return { kind: "not-processed", file, reason: file.statusReason ?? "The file could not be processed" };
+      if (file.status === "stored" || file.status === "failed")
+        return { kind: "not-processed", file, reason: file.statusReason ?? "The file could not be processed" };
       return { kind: "in-background", file };
     },
 
@@ -199,7 +204,8 @@ export function createAddKnowledgeService(deps: {
       const urlInfo = { name, url, user_id: userId, conversation_id: where.conversationId ?? 0, parent_id: where.parentId ?? 0, file_id: id };
       if (item.status === "ready") return { kind: "ready", urlInfo, chunkCount: item.chunkCount };
       // The entry stays as a reference and can be retried from the list.
-      if (item.status === "failed" || item.status === "stored") return { kind: "failed", urlInfo, reason: item.statusReason ?? "The page could not be processed" };
+      if (item.status === "failed" || item.status === "stored")
+        return { kind: "failed", urlInfo, reason: item.statusReason ?? "The page could not be processed" };
       return { kind: "in-background", urlInfo };
     },
 

@@ -35,9 +35,11 @@ export function createFolderPaths(deps: { repo: KnowledgeRepo }) {
       const previous = queues.get(userId) ?? Promise.resolve();
       const next = previous.catch(() => undefined).then(() => ensureNow(userId, where, names));
       queues.set(userId, next);
-      void next.finally(() => {
-        if (queues.get(userId) === next) queues.delete(userId);
-      }).catch(() => undefined);
+      void next
+        .finally(() => {
+          if (queues.get(userId) === next) queues.delete(userId);
+        })
+        .catch(() => undefined);
       return next;
     },
   };

@@ -54,7 +54,11 @@ async function start(env: Record<string, string> = {}) {
 async function startWithSwitchableEmbedder() {
   const embedder = createFakeEmbedder();
   const state = { failing: false };
-  const switchable = { ...embedder, embed: (texts: string[], options: { kind: "query" | "document" }) => (state.failing ? Promise.reject(new Error("embedder down")) : embedder.embed(texts, options)) };
+  const switchable = {
+    ...embedder,
+    embed: (texts: string[], options: { kind: "query" | "document" }) =>
+      state.failing ? Promise.reject(new Error("embedder down")) : embedder.embed(texts, options),
+  };
   t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: switchable }) });
   kb = knowledgeClient(t, await t.login());
   return { calls: embedder.calls, fail: () => (state.failing = true) };
@@ -63,11 +67,17 @@ async function startWithSwitchableEmbedder() {
 describe("upload ingestion", () => {
   it("ingests a multi-page PDF with a table: page sources, table text and a search hit", async () => {
     await start();
-    const pdf = await makePdf(
-      [["Chapter one: the Zephyr programme begins."], ["Budget overview follows."], ["Chapter three: the Zephyr programme ends."]],
-      { page: 2, rows: [["Item", "Cost"], ["Telescope", "4200"]] },
+    const pdf = await makePdf([["Chapter one: the Zephyr programme begins."], ["Budget overview follows."], ["Chapter three: the Zephyr programme ends."]], {
+      page: 2,
+      rows: [
+        ["Item", "Cost"],
+        ["Telescope", "4200"],
+      ],
+    });
+    const response = await kb.upload(
+      { userId: 3, conversationId: 0, parentId: 0, description: "Programme" },
+      { filename: "Zephyr.PDF", content: pdf, type: "application/pdf" },
     );
-    const response = await kb.upload({ userId: 3, conversationId: 0, parentId: 0, description: "Programme" }, { filename: "Zephyr.PDF", content: pdf, type: "application/pdf" });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ status: "success", chunks_processed: 3, processingResult: { status: "success" } });
@@ -76,7 +86,12 @@ describe("upload ingestion", () => {
     expect(chunks.map((chunk) => chunk.source)).toEqual(["page 1", "page 2", "page 3"]);
     expect(chunks[1]!.content).toContain("Item Cost\nTelescope 4200");
 
-    const search = await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie: (await t.login()) }, payload: { query: "telescope cost", limit: 5 } });
+    const search = await t.app.inject({
+      method: "POST",
+      url: "/api/search",
+      headers: { cookie: await t.login() },
+      payload: { query: "telescope cost", limit: 5 },
+    });
     expect(search.statusCode).toBe(200);
     expect(search.json()[0].content).toContain("Telescope 4200");
   });
@@ -85,7 +100,10 @@ describe("upload ingestion", () => {
     await start();
     const response = await kb.upload({}, { filename: "plan.docx", content: await makeDocx() });
     expect(response.json()).toMatchObject({ status: "success", file: { status: "ready" } });
-    const text = kb.chunks(response.json().file.id).map((chunk) => chunk.content).join("\n");
+    const text = kb
+      .chunks(response.json().file.id)
+      .map((chunk) => chunk.content)
+      .join("\n");
     expect(text).toContain("- Buy more telescopes\n- Hire two astronomers");
     expect(text).toContain("| Telescope | 4200 EUR |");
   });
@@ -138,7 +156,10 @@ describe("upload ingestion", () => {
     await t.jobs.idle();
     const item = (await kb.call("GET", "/api/files")).json()[0];
     expect(item.status).toBe("failed");
-    const jobs = t.store.sqlite.prepare("SELECT status, error FROM jobs WHERE item_id = ? ORDER BY id").all(item.id) as Array<{ status: string; error: string }>;
+    const jobs = t.store.sqlite.prepare("SELECT status, error FROM jobs WHERE item_id = ? ORDER BY id").all(item.id) as Array<{
+      status: string;
+      error: string;
+    }>;
     expect(jobs.map((job) => job.status)).toEqual(["failed", "failed"]);
   });
 
@@ -191,7 +212,9 @@ describe("restart", () => {
     );
     t.store.sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)").run(itemId, content);
     t.store.sqlite
-      .prepare("INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, ?, ?, ?)",
+      )
       .run(itemId, JSON.stringify({ itemId }), attempts, now, now);
     return itemId;
   }
@@ -209,7 +232,11 @@ describe("restart", () => {
     await t.jobs.idle();
     const reason = "Interrupted by a server restart 2 times, so it was not resumed again";
     expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "failed", statusReason: reason, chunkCount: 0 });
-    expect(t.store.sqlite.prepare("SELECT status, attempts, error FROM jobs WHERE item_id = ?").get(itemId)).toEqual({ status: "failed", attempts: 2, error: reason });
+    expect(t.store.sqlite.prepare("SELECT status, attempts, error FROM jobs WHERE item_id = ?").get(itemId)).toEqual({
+      status: "failed",
+      attempts: 2,
+      error: reason,
+    });
   });
 });
 
@@ -251,7 +278,16 @@ describe("URLs and notes", () => {
 
   it("registers a reference URL entry through POST /api/files", async () => {
     await start();
-    const response = await kb.call("POST", "/api/files", { name: "", type: "url", userId: 3, conversationId: 0, parentId: 0, path: "", content: "https://example.com/docs/guide.html", description: "Docs" });
+    const response = await kb.call("POST", "/api/files", {
+      name: "",
+      type: "url",
+      userId: 3,
+      conversationId: 0,
+      parentId: 0,
+      path: "",
+      content: "https://example.com/docs/guide.html",
+      description: "Docs",
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ type: "url", name: "example.com - guide", url: "https://example.com/docs/guide.html", status: "stored" });
   });
@@ -259,7 +295,16 @@ describe("URLs and notes", () => {
   it("creates a note named from its first three words, then vectorises it", async () => {
     await start();
     const content = "Remember the quarterly supplier review with Dana on Friday.";
-    const created = await kb.call("POST", "/api/files", { name: "", type: "note", userId: 3, conversationId: 0, parentId: 0, path: "", content, description: "Reminder note" });
+    const created = await kb.call("POST", "/api/files", {
+      name: "",
+      type: "note",
+      userId: 3,
+      conversationId: 0,
+      parentId: 0,
+      path: "",
+      content,
+      description: "Reminder note",
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ name: "Remember the quarterly...", type: "note", content });
     const processed = await kb.call("POST", "/api/process-note", { ...(created.json() as object), fileId: created.json().id });

@@ -25,7 +25,8 @@ function longNote(bytes: number): string {
 }
 
 const walBytes = (dataDir: string) => statSync(path.join(dataDir, "sage.db-wal")).size;
-const tableBytes = (table: string) => (t.store.sqlite.prepare("SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?").get(table) as { bytes: number }).bytes;
+const tableBytes = (table: string) =>
+  (t.store.sqlite.prepare("SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?").get(table) as { bytes: number }).bytes;
 
 describe("an item's text", () => {
   it("is kept out of the item's row: status changes write a few bytes and leave the text as it was", async () => {
@@ -68,7 +69,12 @@ describe("an item's text", () => {
     const edited = await kb.call("PATCH", `/api/files/${id}`, { content: "Ferns like shade and damp soil." });
     expect(edited.json()).toMatchObject({ content: "Ferns like shade and damp soil." });
     await t.jobs.idle();
-    expect(kb.chunks(id).map((chunk) => chunk.content).join(" ")).toContain("damp soil");
+    expect(
+      kb
+        .chunks(id)
+        .map((chunk) => chunk.content)
+        .join(" "),
+    ).toContain("damp soil");
     expect((await kb.call("DELETE", `/api/files/${id}`)).statusCode).toBe(200);
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_item_texts").get()).toEqual({ n: 0 });
   });
@@ -85,9 +91,13 @@ describe("an item's text", () => {
           const now = new Date().toISOString();
           store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', ?)").run(now);
           store.sqlite
-            .prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, content, size, status, created_at, updated_at) VALUES (1, 3, 'note', 'Minutes', 'Minutes', ?, ?, 'ready', ?, ?)")
+            .prepare(
+              "INSERT INTO knowledge_items (id, user_id, type, name, path, content, size, status, created_at, updated_at) VALUES (1, 3, 'note', 'Minutes', 'Minutes', ?, ?, 'ready', ?, ?)",
+            )
             .run(text, text.length, now, now);
-          store.sqlite.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (2, 3, 'folder', 'Board', 'Board', ?, ?)").run(now, now);
+          store.sqlite
+            .prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (2, 3, 'folder', 'Board', 'Board', ?, ?)")
+            .run(now, now);
           store.sqlite.close();
         } finally {
           rmSync(previous, { recursive: true, force: true });

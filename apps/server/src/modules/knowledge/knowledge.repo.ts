@@ -171,15 +171,16 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       .returning("id"),
   );
   const insertText = store.prepare((argument) => db.insertInto("knowledgeItemTexts").values({ itemId: argument<number>(0), content: argument<string>(1) }));
-  const setParent = store.prepare((argument) => db.updateTable("knowledgeItems").set({ parentId: argument<number>(0) }).where("id", "=", argument<number>(1)));
+  const setParent = store.prepare((argument) =>
+    db
+      .updateTable("knowledgeItems")
+      .set({ parentId: argument<number>(0) })
+      .where("id", "=", argument<number>(1)),
+  );
   const summary = store.prepare<{ type: KnowledgeItemType; count: number; inConversations: number }>((argument) =>
     db
       .selectFrom("knowledgeItems")
-      .select((eb) => [
-        "type",
-        eb.fn.countAll<number>().as("count"),
-        eb.fn.count<number>("conversationId").as("inConversations"),
-      ])
+      .select((eb) => ["type", eb.fn.countAll<number>().as("count"), eb.fn.count<number>("conversationId").as("inConversations")])
       .where("userId", "=", argument<number>(0))
       .groupBy("type"),
   );
@@ -210,7 +211,12 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       statements = {
         page: store.prepare<ListPage>((argument) =>
           db
-            .selectFrom(pageRows(argument).select([ITEM_JSON.as("json"), "name", "id"]).limit(argument<number>(4)).as("page"))
+            .selectFrom(
+              pageRows(argument)
+                .select([ITEM_JSON.as("json"), "name", "id"])
+                .limit(argument<number>(4))
+                .as("page"),
+            )
             .select([sql<string | null>`group_concat(json, ',' ORDER BY name, id)`.as("json"), sql<number>`count(*)`.as("count")]),
         ),
         lastKey: store.prepare<ListKey>((argument) => pageRows(argument).select(["name", "id"]).limit(1).offset(argument<number>(4))),
@@ -231,7 +237,7 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       let first = true;
       yield "[";
       for (const type of LISTING_TYPE_ORDER) {
-        for (let after = { name: "", id: 0 }; ; ) {
+        for (let after = { name: "", id: 0 }; ;) {
           const page = statements.page.get(userId, type, after.name, after.id, pageSize, ...scope);
           if (!page?.json) break; // no rows: group_concat gives NULL
           yield first ? page.json : `,${page.json}`;
@@ -271,7 +277,13 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     async insertItem({ content, ...item }: Omit<NewKnowledgeItem, "createdAt" | "updatedAt">) {
       const now = new Date().toISOString();
       const insert = async (trx: typeof db) =>
-        (await trx.insertInto("knowledgeItems").values({ ...item, createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()).id;
+        (
+          await trx
+            .insertInto("knowledgeItems")
+            .values({ ...item, createdAt: now, updatedAt: now })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
       if (!content) return insert(db);
       return db.transaction().execute(async (trx) => {
         const id = await insert(trx);
@@ -284,11 +296,19 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     async updateItem(id: number, { content, ...changes }: KnowledgeItemUpdate) {
       const updatedAt = new Date().toISOString();
       if (content === undefined) {
-        await db.updateTable("knowledgeItems").set({ ...changes, updatedAt }).where("id", "=", id).execute();
+        await db
+          .updateTable("knowledgeItems")
+          .set({ ...changes, updatedAt })
+          .where("id", "=", id)
+          .execute();
         return;
       }
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("knowledgeItems").set({ ...changes, updatedAt }).where("id", "=", id).execute();
+        await trx
+          .updateTable("knowledgeItems")
+          .set({ ...changes, updatedAt })
+          .where("id", "=", id)
+          .execute();
         if (content) {
           await trx
             .insertInto("knowledgeItemTexts")
@@ -326,11 +346,13 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       await db.deleteFrom("knowledgeItems").where("userId", "=", userId).where("id", "=", id).execute();
     },
 
-    async findDuplicate(input: { userId: number; conversationId: number | null; parentId: number | null; contentHash: string }): Promise<KnowledgeItemWithText | undefined> {
-      let query = selectWithText()
-        .where("userId", "=", input.userId)
-        .where("contentHash", "=", input.contentHash)
-        .where("type", "=", "file");
+    async findDuplicate(input: {
+      userId: number;
+      conversationId: number | null;
+      parentId: number | null;
+      contentHash: string;
+    }): Promise<KnowledgeItemWithText | undefined> {
+      let query = selectWithText().where("userId", "=", input.userId).where("contentHash", "=", input.contentHash).where("type", "=", "file");
       query = input.conversationId === null ? query.where("conversationId", "is", null) : query.where("conversationId", "=", input.conversationId);
       query = input.parentId === null ? query.where("parentId", "is", null) : query.where("parentId", "=", input.parentId);
       return query.orderBy("knowledgeItems.id").executeTakeFirst();
@@ -352,7 +374,15 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     },
 
     countItems: async (userId: number) =>
-      Number((await db.selectFrom("knowledgeItems").select((eb) => eb.fn.countAll<number>().as("count")).where("userId", "=", userId).executeTakeFirstOrThrow()).count),
+      Number(
+        (
+          await db
+            .selectFrom("knowledgeItems")
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .where("userId", "=", userId)
+            .executeTakeFirstOrThrow()
+        ).count,
+      ),
 
     /** The user's items as backup rows, a page at a time after an id, with where their bytes are stored. */
     exportPage: (userId: number, afterId: number, size: number): ItemExport[] =>

@@ -65,7 +65,9 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
   app.get("/api/files", async (request, reply) => {
     const user = requireUser(request);
     const query = parseInput(listFilesQuerySchema, request.query, "query");
-    return reply.header("content-type", "application/json; charset=utf-8").send(knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId }));
+    return reply
+      .header("content-type", "application/json; charset=utf-8")
+      .send(knowledge.list(user.id, { conversationId: query.conversationId, parentId: query.parentId }));
   });
 
   app.get("/api/folders", async (request) => {
@@ -143,7 +145,10 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
     try {
       if (!stored) throw badRequest("No file was sent (expected a multipart field named file)");
       // The session guard cannot see multipart fields, so the userId check is repeated here (every value sent).
-      assertOwnUserId(user, USER_ID_FIELDS.flatMap((name) => form.fields.get(name) ?? []));
+      assertOwnUserId(
+        user,
+        USER_ID_FIELDS.flatMap((name) => form.fields.get(name) ?? []),
+      );
       const input = parseInput(uploadFieldsSchema, Object.fromEntries([...form.fields].map(([name, values]) => [name, values.at(-1)])), "form");
       const { status, body } = uploadReply(await addKnowledge.finishUpload(user.id, stored, input));
       return reply.status(status).send(body);

@@ -43,7 +43,13 @@ export function toApiItem(row: KnowledgeItemWithText): KnowledgeItem {
 }
 
 /** The knowledge base tree: folders, files, links and notes of one user, and their stored bytes. */
-export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobStore; placement: ItemPlacement; ingestion: Ingestion; warn(message: string, error?: unknown): void }) {
+export function createKnowledgeService(deps: {
+  repo: KnowledgeRepo;
+  blobs: BlobStore;
+  placement: ItemPlacement;
+  ingestion: Ingestion;
+  warn(message: string, error?: unknown): void;
+}) {
   const { repo, blobs, placement, ingestion } = deps;
 
   async function requireItem(userId: number, id: number) {
@@ -196,7 +202,8 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; blobs: BlobS
       const item = await requireItem(userId, id);
       if (item.type === "folder") throw badRequest("Folders are not processed");
       // Processing it again would fail it and drop the text it still has (a backup without the file restored it).
-      if (item.type === "file" && (!item.storageKey || (await blobs.size(item.storageKey)) === null)) throw new AppError("file_missing", 409, `${STORED_FILE_MISSING}, so it cannot be processed again`);
+      if (item.type === "file" && (!item.storageKey || (await blobs.size(item.storageKey)) === null))
+        throw new AppError("file_missing", 409, `${STORED_FILE_MISSING}, so it cannot be processed again`);
       if (item.status === "queued" || item.status === "processing") throw badRequest("The item is already being processed");
       if (item.type === "url" && !item.url) throw badRequest("The link has no URL");
       await ingestion.enqueue(item);

@@ -10,7 +10,9 @@ afterEach(async () => t?.close());
 /** Items of every type, names that sort unusually, nulls, unicode and control characters, in two places. */
 function seed(sqlite: TestApp["store"]["sqlite"]) {
   const now = "2025-03-04T05:06:07.000Z";
-  const conversation = Number(sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid);
+  const conversation = Number(
+    sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid,
+  );
   const insert = sqlite.prepare(
     `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, url, size, status, status_reason, chunk_count, created_at, updated_at)
      VALUES (3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -25,7 +27,7 @@ function seed(sqlite: TestApp["store"]["sqlite"]) {
   const folder = insertItem(null, null, "folder", "Zeta", "Zeta", "", "", null, 0, "ready", null, 0, now, now);
   const rows: Array<[number | null, number | null, string, string, string, string | null, string, string | null]> = [
     [null, folder, "file", "b.txt", "", null, "ready", null],
-    [null, null, "file", "B.txt", "quote \" backslash \\ tab \t", null, "failed", "The PDF could not be read"],
+    [null, null, "file", "B.txt", 'quote " backslash \\ tab \t', null, "failed", "The PDF could not be read"],
     [null, null, "file", "b.txt", "same name, later id", null, "stored", "scanned"],
     [conversation, null, "note", "Émile's note…", "line\nbreak, emoji 🦜, NUL-free", null, "ready", null],
     [null, folder, "url", "example.com page", "", "https://example.com/page?a=1&b=2", "stored", "Added as a reference without content processing"],
@@ -34,7 +36,8 @@ function seed(sqlite: TestApp["store"]["sqlite"]) {
   for (const [conversationId, parentId, type, name, content, url, status, reason] of rows) {
     insertItem(conversationId, parentId, type, name, name, `${name} description`, content, url, content.length, status, reason, 3, now, now);
   }
-  for (let index = 0; index < 7; index++) insertItem(null, folder, "note", `n${index % 3}`, `Zeta/n${index}`, "", `note ${index}`, null, 6, "queued", null, 0, now, now);
+  for (let index = 0; index < 7; index++)
+    insertItem(null, folder, "note", `n${index % 3}`, `Zeta/n${index}`, "", `note ${index}`, null, 6, "queued", null, 0, now, now);
   return { conversation, folder };
 }
 

@@ -23,7 +23,8 @@ export interface ZipFileEntry {
 const fail = (detail: string) => badRequest(`The zip archive could not be unpacked: ${detail}`, "invalid_archive");
 
 /** Hidden and system entries (macOS resource forks, .DS_Store, Thumbs.db) are no one's documents. */
-const isSystemEntry = (name: string) => name.split("/").some((part) => part.startsWith(".") || part === "__MACOSX") || /(^|\/)(thumbs\.db|desktop\.ini)$/i.test(name);
+const isSystemEntry = (name: string) =>
+  name.split("/").some((part) => part.startsWith(".") || part === "__MACOSX") || /(^|\/)(thumbs\.db|desktop\.ini)$/i.test(name);
 
 type ZipFile = yauzl.ZipFile;
 
@@ -57,7 +58,8 @@ export async function readZipUpload(
   }
   await walk(first, async (entry) => {
     const name = entry.fileName;
-    if (name.startsWith("/") || name.includes("\\") || name.split("/").includes("..") || /^[a-z]:/i.test(name)) throw fail(`it contains an unsafe path: ${name}`);
+    if (name.startsWith("/") || name.includes("\\") || name.split("/").includes("..") || /^[a-z]:/i.test(name))
+      throw fail(`it contains an unsafe path: ${name}`);
     if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000) throw fail(`it contains a symbolic link: ${name}`);
     // Entries of an honest zip hold bytes of their own; a bomb's entries point at the same few.
     compressed += entry.compressedSize;
@@ -85,7 +87,11 @@ export async function readZipUpload(
     } catch (error) {
       // A size that differs from the directory's (yauzl stops at the first byte past it), or bad deflate data.
       if (error instanceof AppError) throw error;
-      throw fail(error instanceof Error && /too many bytes/.test(error.message) ? `${file.name} expands to more than its header declares (a zip bomb?)` : `${file.name} is corrupt`);
+      throw fail(
+        error instanceof Error && /too many bytes/.test(error.message)
+          ? `${file.name} expands to more than its header declares (a zip bomb?)`
+          : `${file.name} is corrupt`,
+      );
     }
   });
   return { files, ignored };

@@ -36,10 +36,20 @@ describe("folder upload (relativePath)", () => {
       ["Board/2024/q2.md", "# Q2\nThe Heron office opened."],
     ];
     for (const [relativePath, text] of files) {
-      const response = await kb.upload({ parentId: target.id, relativePath, description: "Board papers" }, { filename: relativePath.split("/").at(-1)!, content: Buffer.from(text) });
+      const response = await kb.upload(
+        { parentId: target.id, relativePath, description: "Board papers" },
+        { filename: relativePath.split("/").at(-1)!, content: Buffer.from(text) },
+      );
       expect(response.statusCode).toBe(200);
     }
-    expect(await paths()).toEqual(["Inbox/Board/2024/q1.md", "Inbox/Board/2024/q2.md", "Inbox/Board/minutes.txt", "dir Inbox", "dir Inbox/Board", "dir Inbox/Board/2024"]);
+    expect(await paths()).toEqual([
+      "Inbox/Board/2024/q1.md",
+      "Inbox/Board/2024/q2.md",
+      "Inbox/Board/minutes.txt",
+      "dir Inbox",
+      "dir Inbox/Board",
+      "dir Inbox/Board/2024",
+    ]);
     const tree = (await kb.call("GET", "/api/folders")).json() as KnowledgeItem[];
     expect(tree[0]!.items!.map((folder) => folder.name)).toEqual(["Board"]);
     expect((await search("Heron office"))[0]!.metadata.filename).toBe("q2.md");
@@ -58,7 +68,9 @@ describe("folder upload (relativePath)", () => {
   it("makes each folder once when a folder's files arrive at the same time", async () => {
     await start();
     await Promise.all(
-      ["a", "b", "c", "d"].map((name) => kb.upload({ relativePath: `Deals/Open/${name}.txt` }, { filename: `${name}.txt`, content: Buffer.from(`Deal ${name} notes`) })),
+      ["a", "b", "c", "d"].map((name) =>
+        kb.upload({ relativePath: `Deals/Open/${name}.txt` }, { filename: `${name}.txt`, content: Buffer.from(`Deal ${name} notes`) }),
+      ),
     );
     expect((await allItems()).filter((item) => item.type === "folder").map((item) => item.path)).toEqual(["Deals", "Deals/Open"]);
   });
@@ -80,7 +92,14 @@ describe("zip upload", () => {
     const body = response.json();
     expect(body).toMatchObject({ status: "success", file: { type: "folder", name: "Strategy" }, archive: { added: 3, duplicates: 0, skipped: ["tool.exe"] } });
     await t.jobs.idle();
-    expect(await paths()).toEqual(["Strategy/Plans/Finance/budget.pdf", "Strategy/Plans/osprey.txt", "Strategy/readme.md", "dir Strategy", "dir Strategy/Plans", "dir Strategy/Plans/Finance"]);
+    expect(await paths()).toEqual([
+      "Strategy/Plans/Finance/budget.pdf",
+      "Strategy/Plans/osprey.txt",
+      "Strategy/readme.md",
+      "dir Strategy",
+      "dir Strategy/Plans",
+      "dir Strategy/Plans/Finance",
+    ]);
     const items = await allItems();
     expect(items.filter((item) => item.type === "file").every((item) => item.status === "ready" && item.description === "Strategy archive")).toBe(true);
     const hit = (await search("Kestrel line costs"))[0]!;
@@ -96,12 +115,25 @@ describe("zip upload", () => {
     await start();
     const blobCount = async () => (await readdir(t.store.uploadsDir)).length;
     const before = await blobCount();
-    const traversal = renameEntry(await makeZip([["xx/evil.txt", "escape"], ["fine.txt", "fine"]]), "xx/evil.txt", "../evil.txt");
+    const traversal = renameEntry(
+      await makeZip([
+        ["xx/evil.txt", "escape"],
+        ["fine.txt", "fine"],
+      ]),
+      "xx/evil.txt",
+      "../evil.txt",
+    );
     // Bombs are refused by what they expand to, never by their ratio (a log of one repeated line is honest).
     const bomb = declareSize(await makeZip([["zeros.txt", Buffer.alloc(4 * 1024 * 1024)]]), 0xfff00000);
     const lying = declareSize(await makeZip([["zeros.txt", Buffer.alloc(4 * 1024 * 1024)]]), 1024);
-    const overlapping = overlappingZip(Array.from({ length: 1000 }, (_, index) => `zeros-${index}.txt`), Buffer.alloc(1024 * 1024));
-    const crowded = await makeZip(Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, index): [string, string] => [`n${index}.txt`, `note ${index}`]), { compress: false });
+    const overlapping = overlappingZip(
+      Array.from({ length: 1000 }, (_, index) => `zeros-${index}.txt`),
+      Buffer.alloc(1024 * 1024),
+    );
+    const crowded = await makeZip(
+      Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, index): [string, string] => [`n${index}.txt`, `note ${index}`]),
+      { compress: false },
+    );
     const corrupt = Buffer.from("PK\u0003\u0004 not really a zip");
     for (const [name, content, message] of [
       ["traversal.zip", traversal, "unsafe path"],
@@ -132,7 +164,13 @@ describe("zip upload", () => {
 describe("what the converters return, on the item", () => {
   it("adds a mail's supported attachments as items in a folder beside it, once, however often it is processed", async () => {
     await start();
-    const attachment = (filename: string, type: string, body: string) => ["--part", `Content-Type: ${type}; name=${filename}`, `Content-Disposition: attachment; filename=${filename}`, "", body];
+    const attachment = (filename: string, type: string, body: string) => [
+      "--part",
+      `Content-Type: ${type}; name=${filename}`,
+      `Content-Disposition: attachment; filename=${filename}`,
+      "",
+      body,
+    ];
     const mail = [
       ...["From: Jana <jana@example.com>", "To: bob@example.com", "Subject: Supplier", 'Content-Type: multipart/mixed; boundary="part"', ""],
       ...["--part", "Content-Type: text/plain", "", "See the attached notes."],

@@ -29,7 +29,6 @@ const memoryBackupRowSchema = z.object({
 });
 type MemoryBackupRow = z.infer<typeof memoryBackupRowSchema>;
 
-
 export interface MemoryModule extends AppModule {
   port: MemoryPort;
   /** The user's memories in backups: `memories.jsonl`. */
@@ -64,7 +63,8 @@ export function createMemoryModule(deps: {
       app.addHook("onReady", async () => {
         try {
           const flagged = await service.flagStoredSecrets();
-          if (flagged > 0) deps.warn?.(`${flagged} stored memories look like secrets; they are flagged for their users and no longer given to the model`, undefined);
+          if (flagged > 0)
+            deps.warn?.(`${flagged} stored memories look like secrets; they are flagged for their users and no longer given to the model`, undefined);
         } catch (error) {
           deps.warn?.("the start-up scan of memories for secrets failed", error);
         }

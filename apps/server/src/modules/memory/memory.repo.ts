@@ -22,7 +22,10 @@ export function toMemory(row: MemoryRow): Memory {
 export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
   const { db } = store;
   const countRows = store.prepare<{ n: number }>((argument) =>
-    db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("n")).where("userId", "=", argument<number>(0)),
+    db
+      .selectFrom("memories")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("userId", "=", argument<number>(0)),
   );
   const exportPage = store.prepare<Pick<MemoryRow, "id" | "content" | "source" | "createdAt" | "updatedAt">>((argument) =>
     db
@@ -51,19 +54,38 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
     }),
   );
   return {
-    list: async (userId: number) =>
-      (await db.selectFrom("memories").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute()).map(toMemory),
+    list: async (userId: number) => (await db.selectFrom("memories").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute()).map(toMemory),
 
     count: async (userId: number) =>
-      Number((await db.selectFrom("memories").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", userId).executeTakeFirstOrThrow()).n),
+      Number(
+        (
+          await db
+            .selectFrom("memories")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("userId", "=", userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
 
     insert: async (memory: { userId: number; content: string; source: "user" | "assistant"; conversationId: number | null; createdAt: string }) =>
-      toMemory(await db.insertInto("memories").values({ ...memory, updatedAt: memory.createdAt }).returning(COLUMNS).executeTakeFirstOrThrow()),
+      toMemory(
+        await db
+          .insertInto("memories")
+          .values({ ...memory, updatedAt: memory.createdAt })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow(),
+      ),
 
     update: async (userId: number, id: number, content: string, updatedAt: string) =>
       db.transaction().execute(async (trx) => {
         // Edited words were checked for secrets before they got here, so an edit clears the start-up scan's flag.
-        const row = await trx.updateTable("memories").set({ content, updatedAt, flaggedSecret: 0 }).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
+        const row = await trx
+          .updateTable("memories")
+          .set({ content, updatedAt, flaggedSecret: 0 })
+          .where("userId", "=", userId)
+          .where("id", "=", id)
+          .returning(COLUMNS)
+          .executeTakeFirst();
         if (row) await trx.deleteFrom("memoryVectors").where("memoryId", "=", id).execute(); // its words changed
         return row && toMemory(row);
       }),
@@ -84,7 +106,15 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
     saveVectors: async (embedderId: string, entries: readonly { memoryId: number; content: string; vector: readonly number[] }[]) => {
       if (entries.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom("memories").select(["id", "content"]).where("id", "in", entries.map((entry) => entry.memoryId)).execute();
+        const current = await trx
+          .selectFrom("memories")
+          .select(["id", "content"])
+          .where(
+            "id",
+            "in",
+            entries.map((entry) => entry.memoryId),
+          )
+          .execute();
         const unchanged = new Map(current.map((row) => [row.id, row.content]));
         const rows = entries
           .filter((entry) => unchanged.get(entry.memoryId) === entry.content)
@@ -111,7 +141,7 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
       if (ids.length > 0) await db.updateTable("memories").set({ flaggedSecret: 1 }).where("id", "in", ids).execute();
     },
 
-    countSync: (userId: number) => (countRows.get(userId)?.n ?? 0),
+    countSync: (userId: number) => countRows.get(userId)?.n ?? 0,
 
     /** The user's memories after an id, in id order, as a backup carries them. */
     exportPageSync: (userId: number, afterId: number, size: number) => exportPage.all(userId, afterId, size),
@@ -124,7 +154,8 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
      * refused secrets may carry one: it is kept, flagged, as the start-up scan would.
      */
     insertRestoredSync: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
-      for (const memory of memories) insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
+      for (const memory of memories)
+        insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
     },
 
     enabled: async (userId: number) => {

@@ -20,7 +20,13 @@ describe("/api/memories", () => {
     const created = await call("POST", "/api/memories", { content: "  Anna Berg is my chief of staff  " });
     expect(created.statusCode).toBe(201);
     const memory = created.json();
-    expect(memory).toEqual({ id: expect.any(Number), content: "Anna Berg is my chief of staff", source: "user", createdAt: expect.any(String), updatedAt: memory.createdAt });
+    expect(memory).toEqual({
+      id: expect.any(Number),
+      content: "Anna Berg is my chief of staff",
+      source: "user",
+      createdAt: expect.any(String),
+      updatedAt: memory.createdAt,
+    });
     expect(await list()).toEqual([memory]);
 
     const edited = await call("PATCH", `/api/memories/${memory.id}`, { content: "Anna Berg is my chief of staff since May" });
@@ -68,7 +74,10 @@ describe("/api/memories", () => {
       expect(response.json()).toEqual({ error: MEMORY_ERRORS.secret, code: "secret_refused" });
     }
     const kept = (await call("POST", "/api/memories", { content: "I change my password every 90 days" })).json();
-    expect((await call("PATCH", `/api/memories/${kept.id}`, { content: "Mein Passwort ist Sonne123" })).json()).toEqual({ error: MEMORY_ERRORS.secret, code: "secret_refused" });
+    expect((await call("PATCH", `/api/memories/${kept.id}`, { content: "Mein Passwort ist Sonne123" })).json()).toEqual({
+      error: MEMORY_ERRORS.secret,
+      code: "secret_refused",
+    });
     expect((await list()).map((memory) => memory.content)).toEqual(["I change my password every 90 days"]);
   });
 
@@ -98,7 +107,12 @@ describe("/api/memories", () => {
         ["The user's bank login phrase: hunter2 (door code 4711)", true],
         ["Anna Berg is my chief of staff", false],
       ]);
-      const edited = await restarted.inject({ method: "PATCH", url: `/api/memories/${secret}`, headers: { cookie }, payload: { content: "I bank with Zürcher Kantonalbank" } });
+      const edited = await restarted.inject({
+        method: "PATCH",
+        url: `/api/memories/${secret}`,
+        headers: { cookie },
+        payload: { content: "I bank with Zürcher Kantonalbank" },
+      });
       expect(edited.json()).not.toHaveProperty("flaggedSecret");
     } finally {
       await restarted.close();
@@ -109,7 +123,10 @@ describe("/api/memories", () => {
     const mine = (await call("POST", "/api/memories", { content: "I prefer short emails" })).json();
     const other = await t.loginAsNewUser();
     expect(await list(other.cookie)).toEqual([]);
-    expect((await call("PATCH", `/api/memories/${mine.id}`, { content: "hijacked" }, other.cookie)).json()).toEqual({ error: MEMORY_ERRORS.memoryNotFound, code: "memory_not_found" });
+    expect((await call("PATCH", `/api/memories/${mine.id}`, { content: "hijacked" }, other.cookie)).json()).toEqual({
+      error: MEMORY_ERRORS.memoryNotFound,
+      code: "memory_not_found",
+    });
     expect((await call("DELETE", `/api/memories/${mine.id}`, undefined, other.cookie)).statusCode).toBe(404);
     expect((await call("PATCH", "/api/memories/not-a-number", { content: "x" })).statusCode).toBe(404);
     expect(await list()).toEqual([mine]);
@@ -118,7 +135,11 @@ describe("/api/memories", () => {
   it("keeps a memory when the conversation it was saved in is deleted", async () => {
     const conversationId = (await call("POST", "/api/conversations", { name: "Where I said it" })).json().id;
     const now = new Date().toISOString();
-    t.store.sqlite.prepare("INSERT INTO memories (user_id, content, source, conversation_id, created_at, updated_at) VALUES (3, 'I prefer morning meetings', 'assistant', ?, ?, ?)").run(conversationId, now, now);
+    t.store.sqlite
+      .prepare(
+        "INSERT INTO memories (user_id, content, source, conversation_id, created_at, updated_at) VALUES (3, 'I prefer morning meetings', 'assistant', ?, ?, ?)",
+      )
+      .run(conversationId, now, now);
     expect(await list()).toEqual([expect.objectContaining({ content: "I prefer morning meetings", conversationId })]);
     expect((await call("DELETE", `/api/conversations/${conversationId}`)).statusCode).toBe(200);
     const [kept] = await list();
@@ -145,7 +166,8 @@ describe("/api/memory-settings", () => {
   });
 });
 
-const backedUp = async () => ((await t.app.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[]).map((memory) => [memory.content, memory.source]);
+const backedUp = async () =>
+  ((await t.app.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[]).map((memory) => [memory.content, memory.source]);
 const add = (content: string) => call("POST", "/api/memories", { content });
 
 async function importZip(archive: Buffer) {
@@ -155,7 +177,12 @@ async function importZip(archive: Buffer) {
     archive,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` }, payload });
+  return t.app.inject({
+    method: "POST",
+    url: "/api/import_vector_db",
+    headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
 }
 
 describe("memories in the backup", () => {
@@ -178,7 +205,10 @@ describe("memories in the backup", () => {
   it("leaves the memories alone when the backup predates them (no memories.jsonl)", async () => {
     await add("Anna Berg is my chief of staff");
     const zip = new yazl.ZipFile();
-    zip.addBuffer(Buffer.from(JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } })), "manifest.json");
+    zip.addBuffer(
+      Buffer.from(JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } })),
+      "manifest.json",
+    );
     for (const name of ["items.jsonl", "chunks.jsonl", "vectors.jsonl"]) zip.addBuffer(Buffer.from(""), name);
     zip.end();
     const parts: Buffer[] = [];

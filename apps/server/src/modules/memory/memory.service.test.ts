@@ -12,7 +12,14 @@ const TOPICS = [
   ["email", "emails", "mail", "letters"],
   ["filler", "nothing", "particular"],
 ];
-const embed = (text: string) => TOPICS.map((words) => text.toLowerCase().split(/\W+/).filter((word) => words.includes(word)).length);
+const embed = (text: string) =>
+  TOPICS.map(
+    (words) =>
+      text
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((word) => words.includes(word)).length,
+  );
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let dot = 0;
   let na = 0;
@@ -49,7 +56,10 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 function storeWithUser(): Store {
   const temp = makeTempDir();
   const store = openStore({ dataDir: temp.dir });
-  cleanups.push(() => temp.remove(), () => store.close());
+  cleanups.push(
+    () => temp.remove(),
+    () => store.close(),
+  );
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'demo', 'x', 'x')").run();
   return store;
 }

@@ -14,7 +14,12 @@ export const factKey = (content: string) =>
     .replace(/[\s.!;,]+$/, "")
     .trim();
 
-export function createMemoryService(deps: { repo: MemoryRepo; semantic?: SemanticPort | null; now?: () => Date; warn?: (message: string, error: unknown) => void }) {
+export function createMemoryService(deps: {
+  repo: MemoryRepo;
+  semantic?: SemanticPort | null;
+  now?: () => Date;
+  warn?: (message: string, error: unknown) => void;
+}) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -40,11 +45,17 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
       const missing = memories.filter((memory) => !stored.has(memory.id));
       if (missing.length > 0) {
         const made = await semantic.embedDocuments(missing.map((memory) => memory.content));
-        await repo.saveVectors(semantic.embedderId, missing.map((memory, index) => ({ memoryId: memory.id, content: memory.content, vector: made[index]! })));
+        await repo.saveVectors(
+          semantic.embedderId,
+          missing.map((memory, index) => ({ memoryId: memory.id, content: memory.content, vector: made[index]! })),
+        );
         missing.forEach((memory, index) => stored.set(memory.id, Float32Array.from(made[index]!)));
       }
       const ids = [...stored.keys()];
-      const closeness = await semantic.closeness(message, ids.map((id) => stored.get(id)!));
+      const closeness = await semantic.closeness(
+        message,
+        ids.map((id) => stored.get(id)!),
+      );
       return { closeness: new Map(ids.map((id, index) => [id, closeness[index]!])), fuse: semantic.fuse };
     } catch (error) {
       deps.warn?.("memory embeddings failed; memories are chosen by their words alone", error);
@@ -69,12 +80,22 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
      * Content arrives validated (trimmed, 1-500 characters); secrets are refused whoever sends them. The same fact
      * is never saved twice: saving it again answers the memory that holds it, with `created: false`.
      */
-    async create(userId: number, content: string, origin: { source: "user" | "assistant"; conversationId?: number }): Promise<{ memory: Memory; created: boolean }> {
+    async create(
+      userId: number,
+      content: string,
+      origin: { source: "user" | "assistant"; conversationId?: number },
+    ): Promise<{ memory: Memory; created: boolean }> {
       refuseSecret(content);
       const existing = await sameFact(userId, content);
       if (existing) return { memory: existing, created: false };
       if ((await repo.count(userId)) >= MEMORY_MAX_COUNT) throw badRequest(MEMORY_ERRORS.tooMany, "too_many_memories");
-      const memory = await repo.insert({ userId, content, source: origin.source, conversationId: origin.conversationId ?? null, createdAt: now().toISOString() });
+      const memory = await repo.insert({
+        userId,
+        content,
+        source: origin.source,
+        conversationId: origin.conversationId ?? null,
+        createdAt: now().toISOString(),
+      });
       embedSoon(memory);
       return { memory, created: true };
     },
@@ -99,7 +120,7 @@ export function createMemoryService(deps: { repo: MemoryRepo; semantic?: Semanti
      */
     async flagStoredSecrets(): Promise<number> {
       let flagged = 0;
-      for (let afterId = 0; ; ) {
+      for (let afterId = 0; ;) {
         const page = await repo.scanPage(afterId, 500);
         if (page.length === 0) return flagged;
         const ids = page.filter((row) => !row.flaggedSecret && looksLikeSecret(row.content)).map((row) => row.id);

@@ -1,18 +1,7 @@
 import type { Kysely, Updateable } from "kysely";
 import type { Database, RemindersTable } from "../../store/schema.ts";
 
-const COLUMNS = [
-  "id",
-  "title",
-  "description",
-  "dueDate",
-  "priority",
-  "type",
-  "status",
-  "conversationId",
-  "createdAt",
-  "updatedAt",
-] as const;
+const COLUMNS = ["id", "title", "description", "dueDate", "priority", "type", "status", "conversationId", "createdAt", "updatedAt"] as const;
 
 export function createRemindersRepo(db: Kysely<Database>) {
   return {
@@ -22,8 +11,7 @@ export function createRemindersRepo(db: Kysely<Database>) {
       return query.orderBy("dueDate").orderBy("id").execute();
     },
 
-    find: (userId: number, id: number) =>
-      db.selectFrom("reminders").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+    find: (userId: number, id: number) => db.selectFrom("reminders").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 
     insert: (reminder: {
       userId: number;
@@ -43,19 +31,12 @@ export function createRemindersRepo(db: Kysely<Database>) {
         .executeTakeFirstOrThrow(),
 
     update: (userId: number, id: number, changes: Updateable<RemindersTable>) =>
-      db
-        .updateTable("reminders")
-        .set(changes)
-        .where("userId", "=", userId)
-        .where("id", "=", id)
-        .returning(COLUMNS)
-        .executeTakeFirst(),
+      db.updateTable("reminders").set(changes).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst(),
 
     remove: async (userId: number, id: number) => {
       const result = await db.deleteFrom("reminders").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-
   };
 }
 

@@ -71,7 +71,11 @@ describe("creating a reminder", () => {
     ["a description that is not text", { ...valid, description: ["x"] }, "Description must be text of at most 5000 characters"],
     ["a missing due date", { title: "x" }, "Due date is required"],
     ["an empty due date", { title: "x", dueDate: "" }, "Due date is required"],
-    ["a date-time without offset", { title: "x", dueDate: "2026-03-05T09:00:00" }, expect.stringMatching(/^Due date must be a date and time with a time zone offset/)],
+    [
+      "a date-time without offset",
+      { title: "x", dueDate: "2026-03-05T09:00:00" },
+      expect.stringMatching(/^Due date must be a date and time with a time zone offset/),
+    ],
     ["an impossible date", { title: "x", dueDate: "2026-02-30" }, expect.stringMatching(/^Due date must be/)],
     ["a due date that is a number", { title: "x", dueDate: 1767225600000 }, expect.stringMatching(/^Due date must be/)],
     ["an unknown priority", { ...valid, priority: "urgent" }, "Priority must be high, medium or low"],

@@ -1,11 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
-import {
-  REMINDER_ERRORS,
-  createReminderRequestSchema,
-  listRemindersQuerySchema,
-  updateReminderRequestSchema,
-} from "@sage/contracts/reminders";
+import { REMINDER_ERRORS, createReminderRequestSchema, listRemindersQuerySchema, updateReminderRequestSchema } from "@sage/contracts/reminders";
 import type { z } from "zod";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";

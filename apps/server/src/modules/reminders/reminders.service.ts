@@ -1,9 +1,4 @@
-import {
-  REMINDER_ERRORS,
-  type CreateReminderInput,
-  type Reminder,
-  type UpdateReminderInput,
-} from "@sage/contracts/reminders";
+import { REMINDER_ERRORS, type CreateReminderInput, type Reminder, type UpdateReminderInput } from "@sage/contracts/reminders";
 import { notFound } from "../../http/app-error.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { RemindersRepo } from "./reminders.repo.ts";

@@ -14,7 +14,12 @@ describe("POST /api/test/gemini/query", () => {
     const cookie = await t.login();
     insertKnowledge(t.store.sqlite, { userId: 3, name: "buffett.txt", chunks: ["Buy wonderful businesses at fair prices."] });
     llm.script({ text: "Buffett prefers **wonderful businesses** [1]." });
-    const response = await t.app.inject({ method: "POST", url: "/api/test/gemini/query", headers: { cookie }, payload: { query: "What businesses does Buffett buy?" } });
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/test/gemini/query",
+      headers: { cookie },
+      payload: { query: "What businesses does Buffett buy?" },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ response: "Buffett prefers **wonderful businesses** [1].", sources: [{ filename: "buffett.txt" }] });
     expect(JSON.stringify(llm.prompts.at(-1))).toContain("Buy wonderful businesses at fair prices.");

@@ -15,24 +15,33 @@ function gatedEmbedder() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   return {
-    embedder: { ...embedder, embed: async (texts: string[], options: { kind: "query" | "document" }) => {
-      if (options.kind === "document") await gate;
-      return embedder.embed(texts, options);
-    } },
+    embedder: {
+      ...embedder,
+      embed: async (texts: string[], options: { kind: "query" | "document" }) => {
+        if (options.kind === "document") await gate;
+        return embedder.embed(texts, options);
+      },
+    },
     calls: embedder.calls,
     release,
   };
 }
 
 const status = async (cookie: string) => (await t.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
-const search = async (cookie: string, query: string) => (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, limit: 5 } })).json();
+const search = async (cookie: string, query: string) =>
+  (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, limit: 5 } })).json();
 
 describe("background vectorization when an embedder appears", () => {
   it("vectorizes chunks stored without vectors on its own, shows progress, and keeps search lexical meanwhile", async () => {
     const gated = gatedEmbedder();
     t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: gated.embedder }) });
     // Knowledge added while SAGE ran without an embedder: chunks, no vectors.
-    for (let index = 0; index < 3; index++) insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: `memo-${index}.txt`, chunks: [`Memo ${index} about the Osprey budget.`, `Appendix ${index} on fleet costs.`] });
+    for (let index = 0; index < 3; index++)
+      insertKnowledge(t.store.sqlite, {
+        userId: DEMO_USER,
+        name: `memo-${index}.txt`,
+        chunks: [`Memo ${index} about the Osprey budget.`, `Appendix ${index} on fleet costs.`],
+      });
 
     const cookie = await t.login(); // the app becomes ready: the embedder is new, so the job starts by itself
     await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
@@ -53,7 +62,12 @@ describe("background vectorization when an embedder appears", () => {
     const embedder = createFakeEmbedder({ id: "fake:same:256" });
     t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
     const cookie = await t.login();
-    const upload = await t.app.inject({ method: "POST", url: "/api/process-note", headers: { cookie }, payload: { content: "Osprey budget note", description: "n" } });
+    const upload = await t.app.inject({
+      method: "POST",
+      url: "/api/process-note",
+      headers: { cookie },
+      payload: { content: "Osprey budget note", description: "n" },
+    });
     expect(upload.statusCode).toBe(200);
     const reopened = await t.reopen();
     try {
@@ -86,7 +100,11 @@ describe("background vectorization when an embedder appears", () => {
     const gated = gatedEmbedder();
     const embedder = { ...gated.embedder, maxBatch: 2 };
     t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "fleet.txt", chunks: Array.from({ length: 20 }, (_, index) => `Fleet note ${index} on the Osprey.`) });
+    insertKnowledge(t.store.sqlite, {
+      userId: DEMO_USER,
+      name: "fleet.txt",
+      chunks: Array.from({ length: 20 }, (_, index) => `Fleet note ${index} on the Osprey.`),
+    });
     const cookie = await t.login();
     await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
 

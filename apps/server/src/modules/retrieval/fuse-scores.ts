@@ -4,11 +4,7 @@
  * meaning'); between them the similarity maps linearly onto 0..1.
  */
 export function calibrateSimilarity(embedderId: string, similarity: number): number {
-  const [floor, ceiling] = embedderId.startsWith("gemini:")
-    ? [0.55, 0.85]
-    : embedderId.startsWith("fake:")
-      ? [0.05, 0.6]
-      : [0.45, 0.85];
+  const [floor, ceiling] = embedderId.startsWith("gemini:") ? [0.55, 0.85] : embedderId.startsWith("fake:") ? [0.05, 0.6] : [0.45, 0.85];
   return Math.min(1, Math.max(0, (similarity - floor) / (ceiling - floor)));
 }
 

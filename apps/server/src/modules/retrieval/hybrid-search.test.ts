@@ -36,7 +36,12 @@ describe("hybrid search", () => {
     const { cookie } = await start();
     const conversation = insertConversation(t.store.sqlite, DEMO_USER);
     const other = insertConversation(t.store.sqlite, DEMO_USER);
-    const inConversation = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: conversation, name: "a.txt", chunks: ["vehicle maintenance log"] });
+    const inConversation = insertKnowledge(t.store.sqlite, {
+      userId: DEMO_USER,
+      conversationId: conversation,
+      name: "a.txt",
+      chunks: ["vehicle maintenance log"],
+    });
     const elsewhere = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: other, name: "b.txt", chunks: ["vehicle insurance papers"] });
     for (const item of [inConversation, elsewhere]) await reindexKnowledge(t, item.itemId);
     const search = async (payload: object) =>

@@ -22,7 +22,10 @@ const vectorRows = () =>
 
 async function addKnowledge(cookie: string) {
   const kb = knowledgeClient(t, cookie);
-  const upload = await kb.upload({}, { filename: "service-log.txt", content: Buffer.from("The car needs new tyres and the engine was checked."), type: "text/plain" });
+  const upload = await kb.upload(
+    {},
+    { filename: "service-log.txt", content: Buffer.from("The car needs new tyres and the engine was checked."), type: "text/plain" },
+  );
   expect(upload.json()).toMatchObject({ status: "success", chunks_processed: 1 });
   expect(upload.json().warning).toBeUndefined();
   const note = await kb.call("POST", "/api/process-note", { type: "note", content: "Baking bread: flour, yeast and a hot oven." });

@@ -24,7 +24,11 @@ describe("POST /api/recommend-files", () => {
       name: "board-meeting-agenda.txt",
       chunks: ["Board meeting agenda: quarterly budget review, hiring plan, product roadmap.", "Budget review owners and hiring plan approvals."],
     });
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "travel.txt", chunks: ["Flight to Lisbon on Monday; hotel near the river. Remember the agenda."] });
+    insertKnowledge(t.store.sqlite, {
+      userId: DEMO_USER,
+      name: "travel.txt",
+      chunks: ["Flight to Lisbon on Monday; hotel near the river. Remember the agenda."],
+    });
     for (let index = 0; index < 6; index++) {
       insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: `filler-${index}.txt`, chunks: [`Unrelated filler text number ${index} about gardening.`] });
     }

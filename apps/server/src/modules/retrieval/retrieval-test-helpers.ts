@@ -12,11 +12,19 @@ export function insertKnowledge(
     .prepare(
       "INSERT INTO knowledge_items (user_id, conversation_id, type, name, path, mime_type, size, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .run(input.userId, input.conversationId ?? null, input.type ?? "file", input.name, input.name, input.mimeType ?? null, input.chunks.join("").length, now, now);
+    .run(
+      input.userId,
+      input.conversationId ?? null,
+      input.type ?? "file",
+      input.name,
+      input.name,
+      input.mimeType ?? null,
+      input.chunks.join("").length,
+      now,
+      now,
+    );
   const itemId = Number(item.lastInsertRowid);
-  const insert = sqlite.prepare(
-    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
+  const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   const chunkIds = input.chunks.map((content, position) =>
     Number(insert.run(itemId, input.userId, input.conversationId ?? null, position, `${input.name}/section-${position + 1}`, content, now).lastInsertRowid),
   );

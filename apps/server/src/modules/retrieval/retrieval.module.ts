@@ -43,7 +43,11 @@ export interface RetrievalBackupPort {
   deleteChunksSync(userId: number, limit: number): number;
   /** Answers the new chunk ids, in order. */
   insertChunksSync(userId: number, chunks: RestoredChunk[]): number[];
-  insertVectorsSync(userId: number, embedder: { id: string; dimensions: number }, vectors: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>): void;
+  insertVectorsSync(
+    userId: number,
+    embedder: { id: string; dimensions: number },
+    vectors: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>,
+  ): void;
   /** Before a restore rewrites the user's rows: searches stop using the user's vector indexes. */
   beforeRestore(userId: number): void;
   /** After a restore: BM25's totals are put right, and the vectors re-embedded when the backup's came from elsewhere. */

@@ -59,7 +59,10 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     const candidates = Math.max(limit * 4, 40);
     const { embedder, vectors } = deps;
     // The query's embedding is asked for first: BM25 runs while it travels (a remote embedder takes longer).
-    const embedding = embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId) ? embedQuery(embedder, query.trim()) : undefined;
+    const embedding =
+      embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId)
+        ? embedQuery(embedder, query.trim())
+        : undefined;
     embedding?.catch(() => {}); // awaited below; this only keeps a failure during BM25 from counting as unhandled
     const terms = queryTerms(query);
     const lexicalHits = terms.length > 0 ? lexicalSearch(terms, scope, candidates, lexicalOptions) : [];
@@ -114,7 +117,12 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
           const ordered = file.chunks.sort((a, b) => b.score - a.score);
           const miss = ordered.slice(0, 3).reduce((product, chunk, index) => product * (1 - chunk.score / 3 ** index), 1);
           const best = ordered[0]!;
-          return { file_id: fileId, filename: best.filename, score: Number((1 - miss).toFixed(6)), content_preview: contentPreview(best.filename, best.content) };
+          return {
+            file_id: fileId,
+            filename: best.filename,
+            score: Number((1 - miss).toFixed(6)),
+            content_preview: contentPreview(best.filename, best.content),
+          };
         })
         .filter((file) => file.score >= MIN_SHOWN_SCORE)
         .sort((a, b) => b.score - a.score || a.file_id - b.file_id)
@@ -127,11 +135,13 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
       const scope = await resolveScope(input.userId, input.conversationId);
       const chunks = await searchChunks(input.query, scope, input.limit);
       // A chunk that only shares words found everywhere scores 0.0000 at the 4 decimals shown: not a result.
-      return chunks.filter((chunk) => chunk.score >= MIN_SHOWN_SCORE).map((chunk) => ({
-        content: chunk.content,
-        score: Number(chunk.score.toFixed(6)),
-        metadata: { filename: chunk.filename, source: chunk.source || chunk.filename, file_id: chunk.itemId, chunk_id: chunk.chunkId },
-      }));
+      return chunks
+        .filter((chunk) => chunk.score >= MIN_SHOWN_SCORE)
+        .map((chunk) => ({
+          content: chunk.content,
+          score: Number(chunk.score.toFixed(6)),
+          metadata: { filename: chunk.filename, source: chunk.source || chunk.filename, file_id: chunk.itemId, chunk_id: chunk.chunkId },
+        }));
     },
   };
 }

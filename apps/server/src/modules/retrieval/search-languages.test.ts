@@ -106,7 +106,10 @@ describe("search in languages other than English", () => {
  */
 describe("English rankings after accent folding", () => {
   const docsDir = fileURLToPath(new URL("../../../../../docs/", import.meta.url));
-  const files = [...readdirSync(docsDir).filter((name) => name.endsWith(".md")), ...readdirSync(path.join(docsDir, "decisions")).map((name) => `decisions/${name}`)];
+  const files = [
+    ...readdirSync(docsDir).filter((name) => name.endsWith(".md")),
+    ...readdirSync(path.join(docsDir, "decisions")).map((name) => `decisions/${name}`),
+  ];
   const typeset = (text: string) =>
     text
       .replace(/"([^"\n]*)"/g, "“$1”")

@@ -34,9 +34,10 @@ describe("search scores depend only on the searching user's knowledge", () => {
     await addNote(owner, "Call the bank about the new credit line.");
     await addNote(owner, "Draft reply to the auditors on revenue recognition.");
     const scores = async () =>
-      ((await call(owner, "POST", "/api/search", { query: "zebracorn orchard budget" })).json() as { content: string; score: number }[]).map(
-        (result) => [result.content, result.score],
-      );
+      ((await call(owner, "POST", "/api/search", { query: "zebracorn orchard budget" })).json() as { content: string; score: number }[]).map((result) => [
+        result.content,
+        result.score,
+      ]);
     const alone = await scores();
     expect(alone.length).toBe(2);
 
@@ -57,7 +58,12 @@ describe("search scores depend only on the searching user's knowledge", () => {
     );
     const resultsIn = (store: Store, terms: string[]) => {
       const hits = createLexicalSearch(store.sqlite)(terms, { userId: 3 }, 20);
-      const contents = new Map((store.sqlite.prepare("SELECT id, content FROM chunks WHERE user_id = 3").all() as { id: number; content: string }[]).map((row) => [row.id, row.content]));
+      const contents = new Map(
+        (store.sqlite.prepare("SELECT id, content FROM chunks WHERE user_id = 3").all() as { id: number; content: string }[]).map((row) => [
+          row.id,
+          row.content,
+        ]),
+      );
       return hits.map((hit) => [contents.get(hit.chunkId), hit.score.toFixed(9)]);
     };
 

@@ -13,8 +13,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const search = (payload: Record<string, unknown>, headers = { cookie }) =>
-  t.app.inject({ method: "POST", url: "/api/search", payload, headers });
+const search = (payload: Record<string, unknown>, headers = { cookie }) => t.app.inject({ method: "POST", url: "/api/search", payload, headers });
 
 function seedCorpus() {
   insertKnowledge(t.store.sqlite, {

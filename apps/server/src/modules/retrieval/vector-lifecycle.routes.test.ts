@@ -23,7 +23,8 @@ function multipart(filename: string, content: Buffer) {
 
 function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: typeof content === "string" });
+  for (const [name, content] of Object.entries(entries))
+    zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: typeof content === "string" });
   zip.end();
   const parts: Buffer[] = [];
   return new Promise((resolve) => {
@@ -70,9 +71,21 @@ describe("vector database lifecycle", () => {
     expect(itemsBefore.find((item) => item.name === "report.txt")).toMatchObject({ ocrPages: [2, 5], ocrFailedPages: [7] });
     const searchAll = async () => {
       const results = [];
-      for (const [query, conversationId] of [["revenue vehicle fleet", undefined], ["dividend board", conversation]] as const) {
-        const body = (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, conversation_id: conversationId } })).json();
-        results.push(body.map((result: { content: string; score: number; metadata: { filename: string; source: string } }) => [result.content, result.score, result.metadata.filename, result.metadata.source]));
+      for (const [query, conversationId] of [
+        ["revenue vehicle fleet", undefined],
+        ["dividend board", conversation],
+      ] as const) {
+        const body = (
+          await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, conversation_id: conversationId } })
+        ).json();
+        results.push(
+          body.map((result: { content: string; score: number; metadata: { filename: string; source: string } }) => [
+            result.content,
+            result.score,
+            result.metadata.filename,
+            result.metadata.source,
+          ]),
+        );
       }
       return results;
     };
@@ -88,7 +101,12 @@ describe("vector database lifecycle", () => {
     expect(reset.json().vectors_removed).toBe(3);
     expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 0 });
 
-    const imported = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...multipart("backup.zip", archive).headers }, payload: multipart("backup.zip", archive).payload });
+    const imported = await t.app.inject({
+      method: "POST",
+      url: "/api/import_vector_db",
+      headers: { cookie, ...multipart("backup.zip", archive).headers },
+      payload: multipart("backup.zip", archive).payload,
+    });
     expect(imported.statusCode).toBe(200);
     expect(imported.json().files_imported).toBe(2);
     expect(imported.json().message).toMatch(/Imported 2 files/);
@@ -129,13 +147,23 @@ describe("vector database lifecycle", () => {
     await seed();
     const before = counts();
     const wrongType = multipart("backup.tar", Buffer.from("x"));
-    const typeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...wrongType.headers }, payload: wrongType.payload });
+    const typeResponse = await t.app.inject({
+      method: "POST",
+      url: "/api/import_vector_db",
+      headers: { cookie, ...wrongType.headers },
+      payload: wrongType.payload,
+    });
     expect(typeResponse.statusCode).toBe(400);
     expect(typeResponse.json().error).toBe("Invalid File Format: Please upload a ZIP file containing a vector database backup.");
 
     const manifest = JSON.stringify({ format: "sage-vector-db", version: 2, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } });
     const oversized = multipart("backup.zip", await zipOf({ "manifest.json": manifest, "padding.bin": Buffer.alloc(100 * 1024 * 1024 + 1) }));
-    const sizeResponse = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...oversized.headers }, payload: oversized.payload });
+    const sizeResponse = await t.app.inject({
+      method: "POST",
+      url: "/api/import_vector_db",
+      headers: { cookie, ...oversized.headers },
+      payload: oversized.payload,
+    });
     expect(sizeResponse.statusCode).toBe(413);
     expect(sizeResponse.json().error).toMatch(/^File Too Large: .*100MB/);
     expect(counts()).toEqual(before);

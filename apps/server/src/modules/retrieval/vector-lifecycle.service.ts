@@ -63,7 +63,10 @@ export function createVectorLifecycleService(deps: {
     async reset(userId: number) {
       await deps.beforeReset(userId);
       const removed = vectors.deleteUser(userId);
-      return { message: `Vector database reset: ${countOf(removed, "vector")} removed. Your files are kept and can be re-vectorized.`, vectors_removed: removed };
+      return {
+        message: `Vector database reset: ${countOf(removed, "vector")} removed. Your files are kept and can be re-vectorized.`,
+        vectors_removed: removed,
+      };
     },
 
     /** Queues a re-vectorise in the background (after an import whose vectors came from another embedder). */
@@ -76,7 +79,8 @@ export function createVectorLifecycleService(deps: {
       if (!embedder) throw new AppError("no_embedder", 409, NO_EMBEDDER_MESSAGE);
       const job = await jobs.enqueue({ kind: REVECTORIZE_JOB, userId });
       const finished = await Promise.race([jobs.waitFor(job.id), delay(REVECTORIZE_INLINE_WAIT_MS, null, { ref: false })]);
-      if (finished?.status === "done") return { message: `Re-vectorized ${countOf(finished.processed, "chunk")} with ${embedder.id}.`, processed: finished.processed, job_id: job.id };
+      if (finished?.status === "done")
+        return { message: `Re-vectorized ${countOf(finished.processed, "chunk")} with ${embedder.id}.`, processed: finished.processed, job_id: job.id };
       if (finished?.status === "failed") throw new AppError("revectorize_failed", 502, `Re-vectorizing failed: ${finished.error ?? "unknown error"}`);
       const current = await jobs.get(job.id);
       return { message: `Re-vectorizing ${countOf(current?.total ?? 0, "chunk")} in the background.`, processed: current?.processed ?? 0, job_id: job.id };

@@ -31,7 +31,10 @@ describe("an embedder answering from its worker thread", () => {
 
   const openAi = (baseUrl: string) => {
     const options = { baseUrl, modelId: "test" };
-    return embedderInThread({ kind: "openai-compatible", id: "openai-compatible:test", dimensions: 0, maxBatch: 64, options }, createOpenAiCompatibleEmbedder(options));
+    return embedderInThread(
+      { kind: "openai-compatible", id: "openai-compatible:test", dimensions: 0, maxBatch: 64, options },
+      createOpenAiCompatibleEmbedder(options),
+    );
   };
 
   it("gives each text its unit vector in order, and learns the model's size from the first answer", async () => {
@@ -39,7 +42,14 @@ describe("an embedder answering from its worker thread", () => {
     const embedder = openAi(remote.baseUrl);
     expect(embedder.dimensions).toBe(0);
     const vectors = await embedder.embed(["one", "three", "", "four", "five", "six"], { kind: "document" });
-    expect(vectors).toEqual([[1, 0, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]]);
+    expect(vectors).toEqual([
+      [1, 0, 0],
+      [1, 0, 0],
+      [0, 0, 0],
+      [1, 0, 0],
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
     expect(embedder.dimensions).toBe(3);
     await expect(embedder.embed([], { kind: "query" })).resolves.toEqual([]);
     await expect(embedder.embed(["a query"], { kind: "query" })).resolves.toEqual([[1, 0, 0]]); // on this thread

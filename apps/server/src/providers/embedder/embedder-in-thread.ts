@@ -38,7 +38,8 @@ export function embedderInThread(spec: RemoteEmbedderSpec, direct: Embedder): Em
       if (reply.error !== undefined) return request?.reject(new Error(reply.error));
       if (reply.dimensions > 0) dimensions = reply.dimensions;
       const vectors: number[][] = [];
-      for (let offset = 0; offset < reply.flat.length; offset += reply.dimensions) vectors.push(Array.from(reply.flat.subarray(offset, offset + reply.dimensions)));
+      for (let offset = 0; offset < reply.flat.length; offset += reply.dimensions)
+        vectors.push(Array.from(reply.flat.subarray(offset, offset + reply.dimensions)));
       request?.resolve(vectors);
     });
     const failAll = (reason: string) => {

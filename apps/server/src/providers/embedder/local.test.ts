@@ -37,7 +37,9 @@ describe("local ONNX embedder", () => {
     const [plainDocument] = await plain.embed(["car engine"], { kind: "document" });
     expect(plainQuery).toEqual(plainDocument);
 
-    const bge = localEmbedder(writeTinyOnnxModel(path.join(temp.dir, "tiny-bge"), { words: ["represent", "sentence", "searching", "relevant", "passages"] }).folder);
+    const bge = localEmbedder(
+      writeTinyOnnxModel(path.join(temp.dir, "tiny-bge"), { words: ["represent", "sentence", "searching", "relevant", "passages"] }).folder,
+    );
     const [bgeQuery] = await bge.embed(["car engine"], { kind: "query" });
     const [bgeDocument] = await bge.embed(["car engine"], { kind: "document" });
     const [prefixedDocument] = await bge.embed([`${BGE_QUERY_PREFIX}car engine`], { kind: "document" });
@@ -76,6 +78,8 @@ describe("createEmbedder with SAGE_EMBEDDER=local", () => {
   it("plans to download a Hugging Face id into the data dir when it is not there yet", () => {
     const setup = setupFor("Xenova/bge-small-en-v1.5");
     expect(setup.embedder).not.toBeNull();
-    expect(setup.description).toBe(`local:Xenova/bge-small-en-v1.5 (downloaded into ${path.join(temp.dir, "models", "Xenova", "bge-small-en-v1.5")} on first use)`);
+    expect(setup.description).toBe(
+      `local:Xenova/bge-small-en-v1.5 (downloaded into ${path.join(temp.dir, "models", "Xenova", "bge-small-en-v1.5")} on first use)`,
+    );
   });
 });

@@ -16,13 +16,14 @@ export function resolveLocalModel(model: string, dataDir: string): LocalModel & 
   const folder = explicit ? path.resolve(model) : path.join(dataDir, "models", model);
   // transformers.js remembers for the whole process which files a model lacks, so a half-copied folder is
   // not taken: it would stay broken until a restart.
-  const onnxFile = !existsSync(path.join(folder, "config.json")) || !existsSync(path.join(folder, "tokenizer.json"))
-    ? null
-    : existsSync(path.join(folder, "onnx", "model.onnx"))
-      ? "model.onnx"
-      : existsSync(path.join(folder, "onnx", "model_quantized.onnx"))
-        ? "model_quantized.onnx"
-        : null;
+  const onnxFile =
+    !existsSync(path.join(folder, "config.json")) || !existsSync(path.join(folder, "tokenizer.json"))
+      ? null
+      : existsSync(path.join(folder, "onnx", "model.onnx"))
+        ? "model.onnx"
+        : existsSync(path.join(folder, "onnx", "model_quantized.onnx"))
+          ? "model_quantized.onnx"
+          : null;
   return { folder, explicit, onnxFile, cached: onnxFile !== null };
 }
 

@@ -48,7 +48,14 @@ describe("createLlm", () => {
   });
 
   it("builds an OpenAI-compatible provider from its base URL", () => {
-    const llm = createLlm(llmConfig({ SAGE_LLM_PROVIDER: "openai-compatible", SAGE_LLM_BASE_URL: "http://127.0.0.1:9/v1", SAGE_CHAT_MODEL: "llama3.2", SAGE_ALLOWED_MODELS: "qwen3" }))!;
+    const llm = createLlm(
+      llmConfig({
+        SAGE_LLM_PROVIDER: "openai-compatible",
+        SAGE_LLM_BASE_URL: "http://127.0.0.1:9/v1",
+        SAGE_CHAT_MODEL: "llama3.2",
+        SAGE_ALLOWED_MODELS: "qwen3",
+      }),
+    )!;
     expect(llm.provider).toBe("openai-compatible");
     expect(llm.keySet).toBe(false);
     expect(llm.allowedModels).toEqual(["llama3.2", "qwen3"]);

@@ -65,7 +65,8 @@ const asNode = (value: unknown, where: string): Node => {
 
 /** A `#...` JSON Pointer into the tool's own schema; anything else (another document, an $id) cannot be read. */
 function lookUp(root: Node, reference: string, where: string): Node {
-  const unknown = () => new Refusal("its input refers to a definition that is not in it", `$ref "${reference}" at ${at(where)} does not point inside the schema`);
+  const unknown = () =>
+    new Refusal("its input refers to a definition that is not in it", `$ref "${reference}" at ${at(where)} does not point inside the schema`);
   if (!reference.startsWith("#")) throw unknown();
   let target: unknown = root;
   const pointer = decodeURIComponent(reference.slice(1));
@@ -95,7 +96,8 @@ function flatten(node: Node, context: Context, where: string, refs: string[]): N
   return parts;
 }
 
-const typesOf = (node: Node): string[] | undefined => (typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? node.type.map(String) : undefined);
+const typesOf = (node: Node): string[] | undefined =>
+  typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? node.type.map(String) : undefined;
 
 /** allOf's parts as one node: properties and required joined, types intersected, the first of anything else. */
 function merge(parts: Node[]): Node {
@@ -105,7 +107,8 @@ function merge(parts: Node[]): Node {
       if (!(key in merged)) merged[key] = value;
       else if (key === "properties" && isObject(value) && isObject(merged.properties)) {
         const properties: Node = { ...merged.properties };
-        for (const [name, schema] of Object.entries(value)) setOwn(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema);
+        for (const [name, schema] of Object.entries(value))
+          setOwn(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema);
         merged.properties = properties;
       } else if (key === "required" && Array.isArray(value) && Array.isArray(merged.required)) merged.required = [...new Set([...merged.required, ...value])];
       else if (key === "type") {
@@ -149,7 +152,8 @@ const KEPT_FORMATS: Record<string, string[]> = { string: ["date-time"], number: 
 
 /** One JSON Schema node as Gemini can take it. */
 function convert(input: unknown, context: Context, where: string, depth: number, root = false): Converted {
-  if (++context.nodes > MAX_NODES) throw new Refusal("its input description is too large", `More than ${MAX_NODES} schema nodes once its references are written out`);
+  if (++context.nodes > MAX_NODES)
+    throw new Refusal("its input description is too large", `More than ${MAX_NODES} schema nodes once its references are written out`);
   if (depth > MAX_DEPTH) throw new Refusal("its input is nested too deeply", `More than ${MAX_DEPTH} levels at ${at(where)}`);
   let node = asNode(input, where);
   if (node.$ref !== undefined || node.allOf !== undefined) {
@@ -172,7 +176,14 @@ function convert(input: unknown, context: Context, where: string, depth: number,
   const types = root && inferred.length === 0 ? ["object"] : inferred; // a root without keywords: a tool without fields
   const nullable = types.includes("null");
   const concrete = types.filter((type) => type !== "null");
-  if (concrete.length > 1) return convertUnion([...concrete.map((type) => ({ ...omitAnnotations(node), type })), ...(nullable ? [{ type: "null" }] : [])], node, context, where, depth);
+  if (concrete.length > 1)
+    return convertUnion(
+      [...concrete.map((type) => ({ ...omitAnnotations(node), type })), ...(nullable ? [{ type: "null" }] : [])],
+      node,
+      context,
+      where,
+      depth,
+    );
   const type = concrete[0];
   const values = Array.isArray(node.enum) ? node.enum : node.const !== undefined ? [node.const] : undefined;
   if (values) return convertEnum(values, type, node, nullable);
@@ -229,8 +240,10 @@ function convertObject(node: Node, nullable: boolean, context: Context, where: s
   // A tool without fields (the usual `{ type: "object" }` or `properties: {}`): declared without parameters.
   if (declared.length === 0 && root) return { schema: { type: "object", properties: {} }, jsonText: [] };
   if (declared.length === 0) {
-    if (node.additionalProperties === false) return { schema: { type: nullable ? ["object", "null"] : "object", ...(describe(node, []) ? { description: describe(node, []) } : {}) }, jsonText: [] };
-    const values = isObject(node.additionalProperties) && typeof node.additionalProperties.type === "string" ? ` with ${node.additionalProperties.type} values` : "";
+    if (node.additionalProperties === false)
+      return { schema: { type: nullable ? ["object", "null"] : "object", ...(describe(node, []) ? { description: describe(node, []) } : {}) }, jsonText: [] };
+    const values =
+      isObject(node.additionalProperties) && typeof node.additionalProperties.type === "string" ? ` with ${node.additionalProperties.type} values` : "";
     return { hint: `a JSON object${values}` };
   }
   const properties: Node = {};
@@ -259,7 +272,9 @@ function convertArray(node: Node, nullable: boolean, context: Context, where: st
 
 /** anyOf and oneOf: Gemini's anyOf, unless a branch needs JSON text, which then holds the whole value. */
 function convertUnion(branches: unknown[], node: Node, context: Context, where: string, depth: number): Converted {
-  const isNull = (branch: unknown) => isObject(branch) && (branch.type === "null" || branch.const === null || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null));
+  const isNull = (branch: unknown) =>
+    isObject(branch) &&
+    (branch.type === "null" || branch.const === null || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null));
   const nullable = branches.some(isNull);
   const kept = branches.filter((branch) => !isNull(branch));
   const converted = kept.map((branch, index) => convert(branch, context, child(where, `anyOf.${index}`), depth + 1));
@@ -268,9 +283,17 @@ function convertUnion(branches: unknown[], node: Node, context: Context, where: 
   if (converted.some((branch) => "hint" in branch || branch.jsonText.length > 0)) return { hint: "one of several forms", quoteSchema: true };
   const schemas = converted.map((branch) => (branch as { schema: Node }).schema);
   const strings = schemas.every((schema) => Array.isArray(schema.enum) && !schema.description);
-  if (strings) return { schema: { type: nullable ? ["string", "null"] : "string", enum: [...new Set(schemas.flatMap((schema) => schema.enum as string[]))], ...(description ? { description } : {}) }, jsonText: [] };
+  if (strings)
+    return {
+      schema: {
+        type: nullable ? ["string", "null"] : "string",
+        enum: [...new Set(schemas.flatMap((schema) => schema.enum as string[]))],
+        ...(description ? { description } : {}),
+      },
+      jsonText: [],
+    };
   if (schemas.length === 1) {
-    const [only] = schemas;
+    const only = schemas[0]!;
     const type = nullable && typeof only.type === "string" ? [only.type, "null"] : only.type;
     const words = [description, only.description].filter(Boolean).join(" ");
     return { schema: { ...only, ...(type ? { type } : {}), ...(words ? { description: words } : {}) }, jsonText: [] };
@@ -311,7 +334,8 @@ export function toGeminiToolSchema(input: unknown): GeminiToolSchemaResult {
     let parameters = converted.schema;
     if (Array.isArray(parameters.anyOf)) parameters = mergeRootForms(parameters);
     const type = Array.isArray(parameters.type) ? parameters.type.find((name) => name !== "null") : parameters.type;
-    if (type !== "object") throw new Refusal("its input is not a set of named fields", `The input schema's type is ${JSON.stringify(parameters.type ?? "a union")}, not "object"`);
+    if (type !== "object")
+      throw new Refusal("its input is not a set of named fields", `The input schema's type is ${JSON.stringify(parameters.type ?? "a union")}, not "object"`);
     parameters = { ...parameters, type: "object" };
     return { ok: true, schema: { parameters: parameters as JsonSchema, jsonText: converted.jsonText } };
   } catch (error) {
@@ -332,6 +356,7 @@ function decode(value: unknown, path: ArgumentStep[], index: number): unknown {
     }
   }
   const step = path[index];
+  if (step === undefined) return value;
   if (step === null) return Array.isArray(value) ? value.map((item) => decode(item, path, index + 1)) : value;
   if (!isObject(value) || !(step in value)) return value;
   return { ...value, [step]: decode(value[step], path, index + 1) };

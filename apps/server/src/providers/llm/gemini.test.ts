@@ -17,12 +17,29 @@ const planMeeting: LlmTool = {
   parameters: {
     $schema: "http://json-schema.org/draft-07/schema#",
     type: "object",
-    $defs: { person: { type: "object", properties: { name: { type: "string" }, email: { type: "string", format: "email" } }, required: ["name"], additionalProperties: false } },
+    $defs: {
+      person: {
+        type: "object",
+        properties: { name: { type: "string" }, email: { type: "string", format: "email" } },
+        required: ["name"],
+        additionalProperties: false,
+      },
+    },
     properties: {
       organizer: { $ref: "#/$defs/person" },
       attendees: { type: "array", items: { $ref: "#/$defs/person" }, minItems: 1 },
-      when: { oneOf: [{ type: "string", format: "date-time" }, { type: "object", properties: { day: { type: "string", format: "date" } }, required: ["day"] }] },
-      room: { allOf: [{ type: "object", properties: { building: { type: "string" } } }, { properties: { floor: { type: "integer", minimum: 0 } }, required: ["floor"] }] },
+      when: {
+        oneOf: [
+          { type: "string", format: "date-time" },
+          { type: "object", properties: { day: { type: "string", format: "date" } }, required: ["day"] },
+        ],
+      },
+      room: {
+        allOf: [
+          { type: "object", properties: { building: { type: "string" } } },
+          { properties: { floor: { type: "integer", minimum: 0 } }, required: ["floor"] },
+        ],
+      },
       length: { anyOf: [{ type: "integer", exclusiveMinimum: 0 }, { type: "null" }], description: "Minutes" },
       labels: { type: "object", additionalProperties: { type: "string" } },
     },
@@ -33,7 +50,11 @@ const planMeeting: LlmTool = {
 const outline: LlmTool = {
   name: "outline",
   description: "Write an outline",
-  parameters: { type: "object", properties: { root: { $ref: "#/$defs/node" } }, $defs: { node: { type: "object", properties: { title: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } } } as JsonSchema,
+  parameters: {
+    type: "object",
+    properties: { root: { $ref: "#/$defs/node" } },
+    $defs: { node: { type: "object", properties: { title: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+  } as JsonSchema,
 };
 const ask = { messages: [{ role: "user" as const, content: "Plan the board meeting" }], tools: [planMeeting, outline] };
 

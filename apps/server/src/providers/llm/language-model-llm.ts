@@ -1,6 +1,16 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { APICallError, generateText, jsonSchema, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
-import { ProviderError, type LlmFinishReason, type LlmMessage, type LlmProvider, type LlmReply, type LlmRequest, type LlmTool, type LlmToolCall, type LlmUsage } from "./llm.ts";
+import {
+  ProviderError,
+  type LlmFinishReason,
+  type LlmMessage,
+  type LlmProvider,
+  type LlmReply,
+  type LlmRequest,
+  type LlmTool,
+  type LlmToolCall,
+  type LlmUsage,
+} from "./llm.ts";
 
 export interface LanguageModelLlmOptions {
   provider: LlmProvider["provider"];
@@ -59,7 +69,8 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
             });
             const sources: { title: string; url: string }[] = [];
             for (const source of result.sources) {
-              if (source.sourceType === "url" && !sources.some((known) => known.url === source.url)) sources.push({ title: source.title || source.url, url: source.url });
+              if (source.sourceType === "url" && !sources.some((known) => known.url === source.url))
+                sources.push({ title: source.title || source.url, url: source.url });
             }
             return { text: result.text, sources };
           } catch (error) {
@@ -140,7 +151,8 @@ function toPrompt(messages: LlmMessage[], system: string | undefined): LanguageM
   const prompt: LanguageModelV3Prompt = system ? [{ role: "system", content: system }] : [];
   for (const message of toModelMessages(messages)) {
     if (message.role === "system") prompt.push({ role: "system", content: message.content });
-    else if (typeof message.content === "string") prompt.push({ role: message.role, content: [{ type: "text", text: message.content }] } as LanguageModelV3Prompt[number]);
+    else if (typeof message.content === "string")
+      prompt.push({ role: message.role, content: [{ type: "text", text: message.content }] } as LanguageModelV3Prompt[number]);
     else prompt.push({ role: message.role, content: message.content } as LanguageModelV3Prompt[number]);
   }
   return prompt;

@@ -46,7 +46,12 @@ it("sends chat completions to the configured server with the model and key", asy
 
 it("sends a tool's JSON Schema as it is ($ref, oneOf ...): OpenAI-compatible servers take full JSON Schema", async () => {
   const llm = createOpenAiCompatibleLlm({ baseUrl, modelId: "llama3.2", allowedModels: ["llama3.2"] });
-  const parameters = { type: "object", $defs: { id: { type: "integer" } }, properties: { who: { oneOf: [{ $ref: "#/$defs/id" }, { type: "string" }] } }, additionalProperties: false } as JsonSchema;
+  const parameters = {
+    type: "object",
+    $defs: { id: { type: "integer" } },
+    properties: { who: { oneOf: [{ $ref: "#/$defs/id" }, { type: "string" }] } },
+    additionalProperties: false,
+  } as JsonSchema;
   await llm.generate({ messages: [{ role: "user", content: "Hi" }], tools: [{ name: "find", description: "Find", parameters }] });
   expect(received.at(-1)!.body.tools[0].function.parameters).toEqual(parameters);
   expect(llm.checkToolSchema).toBeUndefined();

@@ -40,7 +40,12 @@ export function withToolSchemas(llm: LlmProvider, conversion: ToolSchemaConversi
       });
       const reply = await llm.generate({ ...request, tools });
       if (decoders.size === 0) return reply;
-      return { ...reply, toolCalls: reply.toolCalls.map((call) => (decoders.has(call.name) ? { ...call, args: decodeToolArguments(call.args, decoders.get(call.name)!) } : call)) };
+      return {
+        ...reply,
+        toolCalls: reply.toolCalls.map((call) =>
+          decoders.has(call.name) ? { ...call, args: decodeToolArguments(call.args, decoders.get(call.name)!) } : call,
+        ),
+      };
     },
   };
 }

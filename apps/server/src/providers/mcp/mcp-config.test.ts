@@ -16,7 +16,14 @@ function file(content: string) {
 describe("readMcpConfig", () => {
   it("reads stdio and HTTP entries in the ecosystem's format", () => {
     const config = readMcpConfig(
-      file(JSON.stringify({ mcpServers: { files: { command: "npx", args: ["-y", "server"], env: { A: "1" } }, crm: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer t" } } } })),
+      file(
+        JSON.stringify({
+          mcpServers: {
+            files: { command: "npx", args: ["-y", "server"], env: { A: "1" } },
+            crm: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer t" } },
+          },
+        }),
+      ),
     );
     expect(config).toEqual({
       servers: [

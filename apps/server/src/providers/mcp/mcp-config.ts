@@ -48,7 +48,9 @@ export function readMcpConfig(path: string): McpConfigFile {
       const isHttp = typeof entry === "object" && entry !== null && "url" in entry;
       if (isHttp) {
         const parsed = httpEntrySchema.safeParse(entry);
-        return parsed.success ? { name, transport: "http", http: parsed.data } : { name, transport: "http", error: `Invalid server entry: ${describeIssues(parsed.error)}` };
+        return parsed.success
+          ? { name, transport: "http", http: parsed.data }
+          : { name, transport: "http", error: `Invalid server entry: ${describeIssues(parsed.error)}` };
       }
       const parsed = stdioEntrySchema.safeParse(entry);
       return parsed.success

@@ -11,9 +11,18 @@ describe("errorLine", () => {
   });
 
   it("finds Python's error at the end of its traceback, npm's first error, and else the last plain line", () => {
-    const python = ['Traceback (most recent call last):', '  File "/srv/server.py", line 1, in <module>', "    import mcp", "ModuleNotFoundError: No module named 'mcp'"].join("\n");
+    const python = [
+      "Traceback (most recent call last):",
+      '  File "/srv/server.py", line 1, in <module>',
+      "    import mcp",
+      "ModuleNotFoundError: No module named 'mcp'",
+    ].join("\n");
     expect(errorLine(python)).toBe("ModuleNotFoundError: No module named 'mcp'");
-    const npm = ["npm warn exec The following package was not found and will be installed: x", "npm error code E404", "npm error 404 Not Found - GET https://registry.npmjs.org/x"].join("\n");
+    const npm = [
+      "npm warn exec The following package was not found and will be installed: x",
+      "npm error code E404",
+      "npm error 404 Not Found - GET https://registry.npmjs.org/x",
+    ].join("\n");
     expect(errorLine(npm)).toBe("npm error code E404");
     expect(errorLine("Starting the server\nListening on stdio\n")).toBe("Listening on stdio");
     expect(errorLine("  \n")).toBeUndefined();
@@ -33,7 +42,9 @@ describe("networkCause", () => {
   });
 
   it("gives the status a server answered, and a cut stream as closed", () => {
-    expect(networkCause(Object.assign(new Error("Streamable HTTP error: Error POSTing to endpoint: Unauthorized"), { code: 401 }))).toBe("the server answered HTTP 401");
+    expect(networkCause(Object.assign(new Error("Streamable HTTP error: Error POSTing to endpoint: Unauthorized"), { code: 401 }))).toBe(
+      "the server answered HTTP 401",
+    );
     expect(networkCause(new Error("SSE error: Non-200 status code (404)"))).toBe("the server answered HTTP 404");
     expect(connectionLost(new Error("SSE stream disconnected: TypeError: terminated"))).toBe("the connection closed");
     expect(connectionLost(new Error("Invalid JSON"))).toBeUndefined();

@@ -1,7 +1,17 @@
 /** How a tool server's failures are put in words: what its program printed, and why a connection failed. */
 
 /** Lines of a crash report that say where, not what: stack frames, source echo, the runtime's version footer. */
-const NOISE = [/^Node\.js v\d/, /^at\s/, /^\^+$/, /^throw\s/, /^(?:node:)?internal[/:]/, /^[{}[\]]+$/, /^Traceback \(most recent call last\):$/, /^File ".*", line \d+/, /^[a-z][A-Za-z]*: (?:'.*'|\[.*\]|-?\d+),?$/];
+const NOISE = [
+  /^Node\.js v\d/,
+  /^at\s/,
+  /^\^+$/,
+  /^throw\s/,
+  /^(?:node:)?internal[/:]/,
+  /^[{}[\]]+$/,
+  /^Traceback \(most recent call last\):$/,
+  /^File ".*", line \d+/,
+  /^[a-z][A-Za-z]*: (?:'.*'|\[.*\]|-?\d+),?$/,
+];
 /** A line naming an error: `Error: Cannot find module ...`, `ModuleNotFoundError: No module named ...`, `panic: ...`. */
 const ERROR_LINE = /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)|error|fatal|panic)(?:\s*\[[^\]]*\])?\s*:\s*\S/i;
 const SAYS_ERROR = /\b(?:error|err!|fatal)\b/i;
@@ -17,7 +27,12 @@ export function errorLine(stderr: string): string | undefined {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line && !NOISE.some((pattern) => pattern.test(line)));
-  return lines.find((line) => ERROR_LINE.test(line)) ?? lines.find((line) => SAYS_ERROR.test(line)) ?? lines.find((line) => WORDS_OF_FAILURE.test(line)) ?? lines.at(-1);
+  return (
+    lines.find((line) => ERROR_LINE.test(line)) ??
+    lines.find((line) => SAYS_ERROR.test(line)) ??
+    lines.find((line) => WORDS_OF_FAILURE.test(line)) ??
+    lines.at(-1)
+  );
 }
 
 const CODES: Record<string, string> = {

@@ -27,10 +27,16 @@ export interface McpHubOptions {
 export function createMcpHub(options: McpHubOptions) {
   const file = readMcpConfig(options.configPath);
   if (file.error) options.log(file.error);
-  const connections = new Map(file.servers.map((entry) => [entry.name, createMcpConnection(entry, { timeoutMs: options.timeoutMs, backoffMs: options.backoffMs ?? 1_000, log: options.log })]));
+  const connections = new Map(
+    file.servers.map((entry) => [
+      entry.name,
+      createMcpConnection(entry, { timeoutMs: options.timeoutMs, backoffMs: options.backoffMs ?? 1_000, log: options.log }),
+    ]),
+  );
   const listWaitMs = options.listWaitMs ?? Math.min(options.timeoutMs, 5_000);
 
-  const statuses = (): McpServerStatus[] => [...connections.values()].map((connection) => ({ name: connection.name, transport: connection.transport, ...connection.status() }));
+  const statuses = (): McpServerStatus[] =>
+    [...connections.values()].map((connection) => ({ name: connection.name, transport: connection.transport, ...connection.status() }));
 
   return {
     configError: file.error,

@@ -11,10 +11,16 @@ export function createBraveSearch(options: { apiKey: string; baseUrl?: string; f
       const url = new URL(`${options.baseUrl ?? "https://api.search.brave.com"}/res/v1/web/search`);
       url.searchParams.set("q", query);
       url.searchParams.set("count", String(limit));
-      const body = await fetchJson("Brave Search", fetchImpl, url.toString(), {
-        headers: { accept: "application/json", "x-subscription-token": options.apiKey },
-        signal,
-      }, braveReplySchema);
+      const body = await fetchJson(
+        "Brave Search",
+        fetchImpl,
+        url.toString(),
+        {
+          headers: { accept: "application/json", "x-subscription-token": options.apiKey },
+          signal,
+        },
+        braveReplySchema,
+      );
       return toResults(body.web?.results, "description", limit);
     },
   };

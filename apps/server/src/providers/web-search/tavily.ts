@@ -5,12 +5,18 @@ export function createTavilySearch(options: { apiKey: string; baseUrl?: string; 
   return {
     kind: "tavily",
     async search(query, { limit, signal }) {
-      const body = await fetchJson("Tavily", fetchImpl, `${options.baseUrl ?? "https://api.tavily.com"}/search`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
-        body: JSON.stringify({ query, max_results: limit }),
-        signal,
-      }, resultListSchema);
+      const body = await fetchJson(
+        "Tavily",
+        fetchImpl,
+        `${options.baseUrl ?? "https://api.tavily.com"}/search`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
+          body: JSON.stringify({ query, max_results: limit }),
+          signal,
+        },
+        resultListSchema,
+      );
       return toResults(body.results, "content", limit);
     },
   };

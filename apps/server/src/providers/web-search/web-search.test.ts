@@ -33,16 +33,22 @@ describe("web search backends", () => {
 
   it("Tavily posts the query with a bearer key", async () => {
     const { calls, fetchImpl } = stubFetch({ results: [{ title: "T", url: "https://t.example/", content: "tee" }] });
-    expect(await createTavilySearch({ apiKey: "tv-key", fetch: fetchImpl }).search("q", { limit: 5 })).toEqual([{ title: "T", url: "https://t.example/", snippet: "tee" }]);
+    expect(await createTavilySearch({ apiKey: "tv-key", fetch: fetchImpl }).search("q", { limit: 5 })).toEqual([
+      { title: "T", url: "https://t.example/", snippet: "tee" },
+    ]);
     expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Bearer tv-key");
     expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ query: "q", max_results: 5 });
   });
 
   it("Brave reads web.results and reports HTTP failures clearly", async () => {
     const ok = stubFetch({ web: { results: [{ title: "Br", url: "https://br.example/", description: "desc" }] } });
-    expect(await createBraveSearch({ apiKey: "k", fetch: ok.fetchImpl }).search("q", { limit: 3 })).toEqual([{ title: "Br", url: "https://br.example/", snippet: "desc" }]);
+    expect(await createBraveSearch({ apiKey: "k", fetch: ok.fetchImpl }).search("q", { limit: 3 })).toEqual([
+      { title: "Br", url: "https://br.example/", snippet: "desc" },
+    ]);
     const limited = stubFetch({}, 429);
-    await expect(createBraveSearch({ apiKey: "k", fetch: limited.fetchImpl }).search("q", { limit: 3 })).rejects.toThrow("Brave Search answered 429 Too Many Requests");
+    await expect(createBraveSearch({ apiKey: "k", fetch: limited.fetchImpl }).search("q", { limit: 3 })).rejects.toThrow(
+      "Brave Search answered 429 Too Many Requests",
+    );
   });
 });
 

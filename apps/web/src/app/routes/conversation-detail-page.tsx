@@ -86,7 +86,15 @@ export function ConversationDetailPage() {
   const knowledge = <ConversationKnowledgePanel conversationId={conversationId} />;
   const reminders = <ConversationRemindersPanel conversationId={conversationId} />;
   const relevant = <RelevantFilesPanel conversationId={conversationId} queryText={draft} />;
-  const chat = <ChatPanel conversationId={String(conversationId)} messages={messages.data} messagesQueryKey={messagesQueryKey(id)} onDraftChange={setDraft} onOpenCitation={setCitation} />;
+  const chat = (
+    <ChatPanel
+      conversationId={String(conversationId)}
+      messages={messages.data}
+      messagesQueryKey={messagesQueryKey(id)}
+      onDraftChange={setDraft}
+      onOpenCitation={setCitation}
+    />
+  );
 
   return (
     <div className="flex h-full min-h-0 flex-col">

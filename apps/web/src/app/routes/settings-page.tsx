@@ -38,10 +38,7 @@ export function SettingsPage() {
             <ToolsSection />
           ) : section === "user-preferences" ? (
             <div className="flex flex-col gap-6">
-              <UserPreferences
-                themeChoice={isSystemTheme ? "system" : theme}
-                onThemeChoiceChange={onThemeChoiceChange}
-              />
+              <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />
               <ModelSettings />
             </div>
           ) : section === "memory" ? (

@@ -21,12 +21,7 @@ export function UtilityBar() {
 
   return (
     <nav aria-label="Utilities" className="flex shrink-0 items-center justify-end gap-1 border-b bg-background px-3 py-1.5">
-      <UtilityIconButton
-        label="Conversations"
-        icon={MessageSquareIcon}
-        href="/conversations"
-        active={isActivePath(location, "/conversations")}
-      />
+      <UtilityIconButton label="Conversations" icon={MessageSquareIcon} href="/conversations" active={isActivePath(location, "/conversations")} />
       <RemindersSheet>
         <UtilityIconButton
           label="Reminders"
@@ -45,18 +40,8 @@ export function UtilityBar() {
         />
       </RemindersSheet>
       <UtilityIconButton label={themeLabel} icon={theme === "dark" ? SunIcon : MoonIcon} onClick={toggleTheme} />
-      <UtilityIconButton
-        label="Test vector model"
-        icon={FlaskConicalIcon}
-        href="/test-gemini"
-        active={isActivePath(location, "/test-gemini")}
-      />
-      <UtilityIconButton
-        label="Test web search"
-        icon={GlobeIcon}
-        href="/web-search-test"
-        active={isActivePath(location, "/web-search-test")}
-      />
+      <UtilityIconButton label="Test vector model" icon={FlaskConicalIcon} href="/test-gemini" active={isActivePath(location, "/test-gemini")} />
+      <UtilityIconButton label="Test web search" icon={GlobeIcon} href="/web-search-test" active={isActivePath(location, "/web-search-test")} />
       <UtilityIconButton label="Settings" icon={SettingsIcon} href="/settings" active={isActivePath(location, "/settings")} />
       <UtilityIconButton label="Logout" icon={LogOutIcon} onClick={() => logout.mutate()} disabled={logout.isPending} />
     </nav>

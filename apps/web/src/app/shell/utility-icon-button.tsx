@@ -23,11 +23,7 @@ interface UtilityIconButtonProps extends Omit<ComponentProps<"button">, "childre
  */
 export function UtilityIconButton({ label: baseLabel, status, icon: Icon, href, active = false, badge, className, ...props }: UtilityIconButtonProps) {
   const label = status ? `${baseLabel} (${status})` : baseLabel;
-  const classes = cn(
-    "relative",
-    active ? "bg-accent text-accent-foreground ring-1 ring-ring/40" : "text-muted-foreground",
-    className,
-  );
+  const classes = cn("relative", active ? "bg-accent text-accent-foreground ring-1 ring-ring/40" : "text-muted-foreground", className);
   const content = (
     <>
       <Icon aria-hidden className="size-5" />

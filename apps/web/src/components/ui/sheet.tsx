@@ -13,10 +13,7 @@ export function SheetOverlay({ className, ...props }: ComponentProps<typeof Shee
   return (
     <SheetPrimitive.Overlay
       data-slot="sheet-overlay"
-      className={cn(
-        "fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out",
-        className,
-      )}
+      className={cn("fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out", className)}
       {...props}
     />
   );
@@ -25,21 +22,16 @@ export function SheetOverlay({ className, ...props }: ComponentProps<typeof Shee
 const sheetVariants = cva("fixed z-50 flex flex-col gap-4 bg-background text-foreground shadow-lg", {
   variants: {
     side: {
-      right:
-        "inset-y-0 right-0 h-full w-3/4 border-l data-[state=open]:animate-slide-in-right data-[state=closed]:animate-slide-out-right sm:max-w-sm",
-      left:
-        "inset-y-0 left-0 h-full w-3/4 border-r data-[state=open]:animate-slide-in-left data-[state=closed]:animate-slide-out-left sm:max-w-sm",
+      right: "inset-y-0 right-0 h-full w-3/4 border-l data-[state=open]:animate-slide-in-right data-[state=closed]:animate-slide-out-right sm:max-w-sm",
+      left: "inset-y-0 left-0 h-full w-3/4 border-r data-[state=open]:animate-slide-in-left data-[state=closed]:animate-slide-out-left sm:max-w-sm",
       top: "inset-x-0 top-0 h-auto border-b data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out",
-      bottom:
-        "inset-x-0 bottom-0 h-auto border-t data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out",
+      bottom: "inset-x-0 bottom-0 h-auto border-t data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out",
     },
   },
   defaultVariants: { side: "right" },
 });
 
-export interface SheetContentProps
-  extends ComponentProps<typeof SheetPrimitive.Content>,
-    VariantProps<typeof sheetVariants> {}
+export interface SheetContentProps extends ComponentProps<typeof SheetPrimitive.Content>, VariantProps<typeof sheetVariants> {}
 
 export function SheetContent({ className, children, side, ...props }: SheetContentProps) {
   return (
@@ -69,11 +61,5 @@ export function SheetTitle({ className, ...props }: ComponentProps<typeof SheetP
 }
 
 export function SheetDescription({ className, ...props }: ComponentProps<typeof SheetPrimitive.Description>) {
-  return (
-    <SheetPrimitive.Description
-      data-slot="sheet-description"
-      className={cn("text-sm text-muted-foreground", className)}
-      {...props}
-    />
-  );
+  return <SheetPrimitive.Description data-slot="sheet-description" className={cn("text-sm text-muted-foreground", className)} {...props} />;
 }

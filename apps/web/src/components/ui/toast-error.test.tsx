@@ -24,9 +24,24 @@ describe("toastError", () => {
 
   it("shows the server's reason for a failed call, else the fallback", () => {
     render(<Toaster />);
-    act(() => void toastError({ title: "Failed to create reminder", error: serverError(400, "Bad Request", { error: "dueDate must be a date", code: "bad_request" }), fallback: "Failed to create reminder" }));
+    act(
+      () =>
+        void toastError({
+          title: "Failed to create reminder",
+          error: serverError(400, "Bad Request", { error: "dueDate must be a date", code: "bad_request" }),
+          fallback: "Failed to create reminder",
+        }),
+    );
     expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "dueDate must be a date", variant: "destructive" }]);
-    act(() => void toastError({ title: "Failed to create reminder", error: new TypeError("Failed to fetch"), fallback: "Failed to create reminder", otherErrors: "fallback" }));
+    act(
+      () =>
+        void toastError({
+          title: "Failed to create reminder",
+          error: new TypeError("Failed to fetch"),
+          fallback: "Failed to create reminder",
+          otherErrors: "fallback",
+        }),
+    );
     expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "Failed to create reminder", variant: "destructive" }]);
   });
 });
@@ -34,7 +49,11 @@ describe("toastError", () => {
 describe("errorToast", () => {
   it("reads the parts of the error each caller asks for", () => {
     const noBody = new ApiError(503, "Service Unavailable", "");
-    expect(errorToast({ error: noBody, fallback: "Failed to retry", orElse: "statusText" })).toEqual({ title: "Error", description: "Service Unavailable", variant: "destructive" });
+    expect(errorToast({ error: noBody, fallback: "Failed to retry", orElse: "statusText" })).toEqual({
+      title: "Error",
+      description: "Service Unavailable",
+      variant: "destructive",
+    });
     expect(errorToast({ error: noBody, fallback: "Failed to retry" }).description).toBe("Failed to retry");
     const restore = serverError(409, "Conflict", { error: "conflict", message: "A restore is already running" });
     expect(errorToast({ title: "Restore Failed", error: restore, fallback: "The snapshot could not be restored", fields: ["message", "error"] })).toEqual({

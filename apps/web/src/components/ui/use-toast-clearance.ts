@@ -12,7 +12,8 @@ export function useToastClearance(ref: RefObject<HTMLElement | null>) {
     const element = ref.current;
     if (!element) return;
     const root = document.documentElement;
-    const update = () => root.style.setProperty(TOAST_CLEARANCE_VARIABLE, `${Math.max(0, Math.ceil(window.innerHeight - element.getBoundingClientRect().top))}px`);
+    const update = () =>
+      root.style.setProperty(TOAST_CLEARANCE_VARIABLE, `${Math.max(0, Math.ceil(window.innerHeight - element.getBoundingClientRect().top))}px`);
     update();
     const observer = new ResizeObserver(update);
     observer.observe(element);

@@ -52,9 +52,7 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
     case "DISMISS_TOAST":
       return {
         ...state,
-        toasts: state.toasts.map((t) =>
-          action.toastId === undefined || t.id === action.toastId ? { ...t, open: false } : t,
-        ),
+        toasts: state.toasts.map((t) => (action.toastId === undefined || t.id === action.toastId ? { ...t, open: false } : t)),
       };
     case "REMOVE_TOAST":
       return {

@@ -43,7 +43,13 @@ describe("toolFailure", () => {
 });
 
 describe("turnFailureText", () => {
-  const failure = { type: "error" as const, error: "The model request failed (500): model exploded", code: "model_error", status: 502, statusText: "Bad Gateway" };
+  const failure = {
+    type: "error" as const,
+    error: "The model request failed (500): model exploded",
+    code: "model_error",
+    status: 502,
+    statusText: "Bad Gateway",
+  };
 
   it("names the provider whose call failed: the spec's text for Gemini, no vendor's name for another", () => {
     expect(turnFailureText({ ...failure, provider: "gemini" })).toBe("Gemini API error: 502 Bad Gateway");
@@ -51,6 +57,8 @@ describe("turnFailureText", () => {
   });
 
   it("says what went wrong when the failure was not the model's", () => {
-    expect(turnFailureText({ ...failure, error: "Internal server error", code: "internal", status: 500, statusText: "Internal Server Error" })).toBe("Internal server error");
+    expect(turnFailureText({ ...failure, error: "Internal server error", code: "internal", status: 500, statusText: "Internal Server Error" })).toBe(
+      "Internal server error",
+    );
   });
 });

@@ -5,13 +5,21 @@ import type { PendingEntry } from "./pending-entry";
 const file = (name: string): PendingEntry => ({ kind: "file", file: new File(["x"], name) });
 const apply = (state: AddKnowledgeState, ...actions: AddKnowledgeAction[]) => actions.reduce(addKnowledgeReducer, state);
 const run = (...actions: AddKnowledgeAction[]) => apply(initialAddKnowledgeState({ id: 0, trail: [] }), ...actions);
-const labels = (state: AddKnowledgeState) => state.items.map(({ entry }) => (entry.kind === "file" ? entry.file.name : entry.kind === "url" ? entry.url : entry.kind === "note" ? entry.text : entry.name));
+const labels = (state: AddKnowledgeState) =>
+  state.items.map(({ entry }) =>
+    entry.kind === "file" ? entry.file.name : entry.kind === "url" ? entry.url : entry.kind === "note" ? entry.text : entry.name,
+  );
 
 describe("addKnowledgeReducer", () => {
   it("adds files to files, but a link or a note replaces everything chosen before", () => {
     const files = run({ type: "uploads-added", entries: [file("a.pdf")] }, { type: "uploads-added", entries: [file("b.pdf")] });
     expect(labels(files)).toEqual(["a.pdf", "b.pdf"]);
-    const withLink = apply(files, { type: "url-typed", text: "  https://example.com/q3  " }, { type: "note-typed", text: "half a note" }, { type: "url-added" });
+    const withLink = apply(
+      files,
+      { type: "url-typed", text: "  https://example.com/q3  " },
+      { type: "note-typed", text: "half a note" },
+      { type: "url-added" },
+    );
     expect(labels(withLink)).toEqual(["https://example.com/q3"]);
     expect([withLink.urlDraft, withLink.noteDraft]).toEqual(["", ""]);
     expect(labels(addKnowledgeReducer(withLink, { type: "uploads-added", entries: [file("c.pdf")] }))).toEqual(["c.pdf"]);

@@ -24,7 +24,15 @@ const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeIt
 
 describe("knowledge view helpers", () => {
   it("keeps only supported files, whatever the case of the extension", () => {
-    const { accepted, rejected } = splitSupported([{ name: "a.PDF" }, { name: "b.docx" }, { name: "c.Doc" }, { name: "d.txt" }, { name: "e.exe" }, { name: "f.XLSX" }, { name: "pdf" }]);
+    const { accepted, rejected } = splitSupported([
+      { name: "a.PDF" },
+      { name: "b.docx" },
+      { name: "c.Doc" },
+      { name: "d.txt" },
+      { name: "e.exe" },
+      { name: "f.XLSX" },
+      { name: "pdf" },
+    ]);
     expect(accepted.map((file) => file.name)).toEqual(["a.PDF", "b.docx", "c.Doc", "d.txt", "f.XLSX"]);
     expect(rejected.map((file) => file.name)).toEqual(["e.exe", "pdf"]);
   });
@@ -67,7 +75,12 @@ describe("knowledge view helpers", () => {
   });
 
   it("shows folders first, and only system items at the root", () => {
-    const items = [item(1, "Zeta"), item(2, "alpha.txt", 0, { type: "file" }), item(3, "Chat file.txt", 0, { type: "file", conversationId: 9 }), item(4, "Inner.txt", 1, { type: "file", conversationId: 9 })];
+    const items = [
+      item(1, "Zeta"),
+      item(2, "alpha.txt", 0, { type: "file" }),
+      item(3, "Chat file.txt", 0, { type: "file", conversationId: 9 }),
+      item(4, "Inner.txt", 1, { type: "file", conversationId: 9 }),
+    ];
     expect(itemsIn(items, 0).map((entry) => entry.name)).toEqual(["Zeta", "alpha.txt"]);
     expect(itemsIn(items, 1).map((entry) => entry.name)).toEqual(["Inner.txt"]);
   });

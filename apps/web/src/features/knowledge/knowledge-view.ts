@@ -73,7 +73,7 @@ export function itemLocation(item: KnowledgeItem, items: KnowledgeItem[], conver
 
 /** Folders first, then by name. */
 export function sortItems(items: KnowledgeItem[]): KnowledgeItem[] {
-  return [...items].sort((a, b) => (a.type === "folder") === (b.type === "folder") ? a.name.localeCompare(b.name) : a.type === "folder" ? -1 : 1);
+  return [...items].sort((a, b) => ((a.type === "folder") === (b.type === "folder") ? a.name.localeCompare(b.name) : a.type === "folder" ? -1 : 1));
 }
 
 /** Sub-folders of `folderId` in the nested folder tree (0 = root level). */

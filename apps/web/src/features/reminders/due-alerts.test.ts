@@ -22,11 +22,7 @@ describe("which reminders to announce", () => {
   const now = new Date("2026-06-10T10:00:00.000Z");
 
   it("announces what fell due while the app was open, not what was already due or is still ahead", () => {
-    const list = [
-      reminder(1, "2026-06-10T09:30:00.000Z"),
-      reminder(2, "2026-06-10T08:30:00.000Z"),
-      reminder(3, "2026-06-10T10:30:00.000Z"),
-    ];
+    const list = [reminder(1, "2026-06-10T09:30:00.000Z"), reminder(2, "2026-06-10T08:30:00.000Z"), reminder(3, "2026-06-10T10:30:00.000Z")];
     expect(remindersFallenDue(list, { now, openedAt, announced: new Set() }).map((item) => item.id)).toEqual([1]);
   });
 

@@ -7,19 +7,11 @@ export const alertKey = (reminder: Pick<Reminder, "id" | "dueDate">) => `${remin
  * The reminders that fell due while the app was open (after `openedAt`, and after they were
  * created) and have not been announced yet. A whole-day reminder falls due when its day starts.
  */
-export function remindersFallenDue(
-  reminders: readonly Reminder[],
-  options: { now: Date; openedAt: Date; announced: ReadonlySet<string> },
-): Reminder[] {
+export function remindersFallenDue(reminders: readonly Reminder[], options: { now: Date; openedAt: Date; announced: ReadonlySet<string> }): Reminder[] {
   const { now, openedAt, announced } = options;
   return reminders.filter((reminder) => {
     const due = reminder.due.date.getTime();
-    return (
-      due <= now.getTime() &&
-      due > openedAt.getTime() &&
-      due > new Date(reminder.createdAt).getTime() &&
-      !announced.has(alertKey(reminder))
-    );
+    return due <= now.getTime() && due > openedAt.getTime() && due > new Date(reminder.createdAt).getTime() && !announced.has(alertKey(reminder));
   });
 }
 

@@ -32,9 +32,7 @@ export function bucketsOf(due: DueDate, now: Date): Set<ReminderBucket> {
 /** Nearest due date first by absolute distance to now, ties high > medium > low. */
 export function sortReminders<T extends Bucketable>(reminders: readonly T[], now: Date): T[] {
   const distance = (reminder: T) => Math.abs(reminder.due.date.getTime() - now.getTime());
-  return [...reminders].sort(
-    (a, b) => distance(a) - distance(b) || PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority],
-  );
+  return [...reminders].sort((a, b) => distance(a) - distance(b) || PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]);
 }
 
 export type ReminderBuckets<T> = Record<ReminderBucket, T[]>;

@@ -47,10 +47,7 @@ function applyTheme(theme: Theme): void {
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState(() =>
-    initialThemeState(
-      { theme: readStorage(THEME_STORAGE_KEY), isSystemTheme: readStorage(SYSTEM_THEME_STORAGE_KEY) },
-      readSystemTheme(),
-    ),
+    initialThemeState({ theme: readStorage(THEME_STORAGE_KEY), isSystemTheme: readStorage(SYSTEM_THEME_STORAGE_KEY) }, readSystemTheme()),
   );
   const stateRef = useRef(state);
 
@@ -69,8 +66,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     const query = window.matchMedia(DARK_QUERY);
     // Catch a change that happened before this listener was attached.
     dispatch({ type: "system-changed", systemTheme: query.matches ? "dark" : "light" });
-    const onChange = (event: MediaQueryListEvent) =>
-      dispatch({ type: "system-changed", systemTheme: event.matches ? "dark" : "light" });
+    const onChange = (event: MediaQueryListEvent) => dispatch({ type: "system-changed", systemTheme: event.matches ? "dark" : "light" });
     query.addEventListener("change", onChange);
     return () => query.removeEventListener("change", onChange);
   }, [state.isSystemTheme, dispatch]);
@@ -81,8 +77,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
       isSystemTheme: state.isSystemTheme,
       toggleTheme: () => dispatch({ type: "toggle" }),
       setTheme: (theme) => dispatch({ type: "set-theme", theme }),
-      setSystemTheme: (enabled) =>
-        dispatch({ type: "set-system-theme", enabled, systemTheme: readSystemTheme() ?? DEFAULT_THEME }),
+      setSystemTheme: (enabled) => dispatch({ type: "set-system-theme", enabled, systemTheme: readSystemTheme() ?? DEFAULT_THEME }),
     }),
     [state, dispatch],
   );

@@ -53,9 +53,10 @@ describe("themeReducer", () => {
   });
 
   it("set-system-theme on applies the system preference", () => {
-    expect(
-      themeReducer({ theme: "dark", isSystemTheme: false }, { type: "set-system-theme", enabled: true, systemTheme: "light" }),
-    ).toEqual({ theme: "light", isSystemTheme: true });
+    expect(themeReducer({ theme: "dark", isSystemTheme: false }, { type: "set-system-theme", enabled: true, systemTheme: "light" })).toEqual({
+      theme: "light",
+      isSystemTheme: true,
+    });
   });
 
   it("system changes update the theme only while following", () => {
@@ -83,9 +84,7 @@ describe("storageWritesFor", () => {
   });
 
   it("following the system stores the flag and removes the stored theme", () => {
-    expect(
-      writes({ theme: "dark", isSystemTheme: false }, { type: "set-system-theme", enabled: true, systemTheme: "light" }),
-    ).toEqual([
+    expect(writes({ theme: "dark", isSystemTheme: false }, { type: "set-system-theme", enabled: true, systemTheme: "light" })).toEqual([
       ["isSystemTheme", "true"],
       ["theme", null],
     ]);

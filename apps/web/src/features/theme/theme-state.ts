@@ -45,21 +45,14 @@ export function themeReducer(state: ThemeState, action: ThemeAction): ThemeState
     case "set-theme":
       return { theme: action.theme, isSystemTheme: false };
     case "set-system-theme":
-      return action.enabled
-        ? { theme: action.systemTheme, isSystemTheme: true }
-        : { ...state, isSystemTheme: false };
+      return action.enabled ? { theme: action.systemTheme, isSystemTheme: true } : { ...state, isSystemTheme: false };
     case "system-changed":
-      return state.isSystemTheme && state.theme !== action.systemTheme
-        ? { ...state, theme: action.systemTheme }
-        : state;
+      return state.isSystemTheme && state.theme !== action.systemTheme ? { ...state, theme: action.systemTheme } : state;
   }
 }
 
 /** The local-storage writes that follow an action (null value = remove the key). */
-export function storageWritesFor(
-  action: ThemeAction,
-  next: ThemeState,
-): Array<[key: string, value: string | null]> {
+export function storageWritesFor(action: ThemeAction, next: ThemeState): Array<[key: string, value: string | null]> {
   switch (action.type) {
     case "toggle":
     case "set-theme":

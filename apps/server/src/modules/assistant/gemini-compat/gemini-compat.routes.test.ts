@@ -29,7 +29,11 @@ const tools = [
         description: "Create a reminder",
         parameters: {
           type: "OBJECT",
-          properties: { title: { type: "STRING" }, dueDate: { type: "STRING", description: "YYYY-MM-DD" }, priority: { type: "STRING", enum: ["high", "medium", "low"] } },
+          properties: {
+            title: { type: "STRING" },
+            dueDate: { type: "STRING", description: "YYYY-MM-DD" },
+            priority: { type: "STRING", enum: ["high", "medium", "low"] },
+          },
           required: ["title", "dueDate", "priority"],
         },
       },
@@ -111,12 +115,17 @@ describe("POST /api/gemini/chat", () => {
     gemini.script({ error: { status: 429, message: "quota" } });
     const received = events((await post("/api/gemini/chat", { messages: history, stream: true })).body);
     expect(received).toHaveLength(1);
-    expect(received[0][0]).toBe("error");
-    expect(received[0][1]).toMatchObject({ status: 502, statusText: "Bad Gateway" });
+    expect(received[0]![0]).toBe("error");
+    expect(received[0]![1]).toMatchObject({ status: 502, statusText: "Bad Gateway" });
   });
 
   it("rejects malformed bodies with a 400", async () => {
-    for (const payload of [{ messages: [] }, { messages: [{ role: "ai", content: "x" }] }, { messages: history, tools: [{ functionDeclarations: [{ name: "bad name!" }] }] }, { messages: [{ role: "user", content: "  " }], stream: true }]) {
+    for (const payload of [
+      { messages: [] },
+      { messages: [{ role: "ai", content: "x" }] },
+      { messages: history, tools: [{ functionDeclarations: [{ name: "bad name!" }] }] },
+      { messages: [{ role: "user", content: "  " }], stream: true },
+    ]) {
       expect((await post("/api/gemini/chat", payload)).statusCode).toBe(400);
     }
     expect(gemini.requests).toHaveLength(0);
@@ -139,8 +148,16 @@ describe("POST /api/gemini/function-response", () => {
   });
 
   it("sends Gemini the same request streamed as unstreamed (history, system instruction, tools, function result)", async () => {
-    const followUp = { messages: history, functionResponse: { name: "createReminder", args: { title: "Call Ann" }, response: { id: 7 } }, systemInstruction: "Be brief.", tools };
-    for (const [url, payload] of [["/api/gemini/chat", { messages: history, systemInstruction: "Be brief.", tools }], ["/api/gemini/function-response", followUp]] as const) {
+    const followUp = {
+      messages: history,
+      functionResponse: { name: "createReminder", args: { title: "Call Ann" }, response: { id: 7 } },
+      systemInstruction: "Be brief.",
+      tools,
+    };
+    for (const [url, payload] of [
+      ["/api/gemini/chat", { messages: history, systemInstruction: "Be brief.", tools }],
+      ["/api/gemini/function-response", followUp],
+    ] as const) {
       gemini.script({ text: "ok" }, { text: "ok" });
       await post(url, payload);
       await post(url, { ...payload, stream: true });
@@ -152,7 +169,9 @@ describe("POST /api/gemini/function-response", () => {
 
   it("streams the follow-up too", async () => {
     gemini.script({ chunks: ["All ", "set."] });
-    const received = events((await post("/api/gemini/function-response", { messages: history, functionResponse: { name: "searchDocuments", response: [] }, stream: true })).body);
+    const received = events(
+      (await post("/api/gemini/function-response", { messages: history, functionResponse: { name: "searchDocuments", response: [] }, stream: true })).body,
+    );
     expect(received.at(-1)).toEqual(["finish", { response: "All set." }]);
   });
 });

@@ -12,7 +12,11 @@ export function registerGeminiCompatRoutes(app: FastifyInstance, deps: { service
   const { service } = deps;
   const logError = (error: unknown) => app.log.error({ err: error }, "assistant stream failed");
 
-  async function answer(reply: FastifyReply, stream: boolean | undefined, run: (options: CompatCallOptions) => Promise<Omit<CompatStreamEventOf<"finish">, "type">>) {
+  async function answer(
+    reply: FastifyReply,
+    stream: boolean | undefined,
+    run: (options: CompatCallOptions) => Promise<Omit<CompatStreamEventOf<"finish">, "type">>,
+  ) {
     if (!stream) return run({});
     await replyWithEventStream<CompatStreamEvent>(
       reply,

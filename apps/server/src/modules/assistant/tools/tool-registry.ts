@@ -15,7 +15,11 @@ function toolSet(tools: readonly AssistantTool[]) {
  * SAGE's own tools, plus those a source adds per user for each turn (external MCP tools); a failing source
  * means none of its tools, never a failed turn.
  */
-export function createToolRegistry(tools: readonly AssistantTool[], sources: readonly ((userId: number) => Promise<AssistantTool[]>)[] = [], log?: (message: string, error: unknown) => void) {
+export function createToolRegistry(
+  tools: readonly AssistantTool[],
+  sources: readonly ((userId: number) => Promise<AssistantTool[]>)[] = [],
+  log?: (message: string, error: unknown) => void,
+) {
   return {
     ...toolSet(tools),
     /** The tools of one user's turn: a feature the user switched off (memory) offers no tool and runs none. */

@@ -13,11 +13,18 @@ afterEach(async () => {
 function open(): Store {
   const temp = makeTempDir();
   const store = openStore({ dataDir: temp.dir });
-  cleanups.push(() => temp.remove(), () => store.close());
+  cleanups.push(
+    () => temp.remove(),
+    () => store.close(),
+  );
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
   return store;
 }
-const emptyItem = (store: Store, name: string) => ({ id: insertKnowledge(store.sqlite, { userId: 3, name, chunks: [] }).itemId, userId: 3, conversationId: null });
+const emptyItem = (store: Store, name: string) => ({
+  id: insertKnowledge(store.sqlite, { userId: 3, name, chunks: [] }).itemId,
+  userId: 3,
+  conversationId: null,
+});
 const rowsOf = (store: Store, itemId: number) =>
   store.sqlite.prepare("SELECT position, source, content FROM chunks WHERE item_id = ? ORDER BY id").all(itemId) as ChunkInput[];
 const found = (store: Store, query: string) =>
@@ -28,7 +35,11 @@ describe("chunk store: an item's chunks written in batches", () => {
     const store = open();
     const chunks = createChunkStore(store.sqlite);
     const item = emptyItem(store, "report.txt");
-    const all = Array.from({ length: 2_500 }, (_, position) => ({ position, source: `page ${position + 1}`, content: `budget line ${position} word${position}` }));
+    const all = Array.from({ length: 2_500 }, (_, position) => ({
+      position,
+      source: `page ${position + 1}`,
+      content: `budget line ${position} word${position}`,
+    }));
     async function* slices() {
       for (let start = 0; start < all.length; start += 333) yield all.slice(start, start + 333);
     }

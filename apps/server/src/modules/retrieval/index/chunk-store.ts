@@ -67,9 +67,7 @@ export function createChunkStore(
   merges: LexicalMerges = createLexicalMerges(lexical),
 ) {
   const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
-  const insert = sqlite.prepare(
-    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
+  const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
   const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");

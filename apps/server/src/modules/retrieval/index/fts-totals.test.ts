@@ -30,7 +30,11 @@ describe("bm25 totals after deletes and renames", () => {
   it("scores the remaining chunks as a store that only ever held them would", () => {
     const churned = freshStore();
     insertKnowledge(churned.sqlite, { userId: 3, name: "orchard.txt", chunks: kept });
-    const filler = insertKnowledge(churned.sqlite, { userId: 3, name: "filler.txt", chunks: Array.from({ length: 300 }, (_, index) => `a long unrelated memo number ${index} about quarterly travel and other matters entirely`) });
+    const filler = insertKnowledge(churned.sqlite, {
+      userId: 3,
+      name: "filler.txt",
+      chunks: Array.from({ length: 300 }, (_, index) => `a long unrelated memo number ${index} about quarterly travel and other matters entirely`),
+    });
     churned.sqlite.prepare("DELETE FROM knowledge_items WHERE id = ?").run(filler.itemId);
     const item = churned.sqlite.prepare("SELECT id FROM knowledge_items WHERE name = 'orchard.txt'").get() as { id: number };
     // Each rename re-inserts the item's rows into the index.

@@ -30,9 +30,9 @@ function addUsers(store: Store) {
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x'), (4, 'other', 'x', 'x')").run();
 }
 const matches = (store: Store, userId: number, query: string) =>
-  (store.sqlite.prepare(`SELECT rowid FROM ${lexicalTable(userId)} WHERE ${lexicalTable(userId)} MATCH ? ORDER BY rowid`).all(query) as { rowid: number }[]).map(
-    (row) => row.rowid,
-  );
+  (
+    store.sqlite.prepare(`SELECT rowid FROM ${lexicalTable(userId)} WHERE ${lexicalTable(userId)} MATCH ? ORDER BY rowid`).all(query) as { rowid: number }[]
+  ).map((row) => row.rowid);
 
 describe("per-user full-text index", () => {
   it("keeps each user's table in step with their chunks: insert, rename, cascade delete", async () => {
@@ -76,14 +76,22 @@ describe("per-user full-text index", () => {
     const theirs = insertKnowledge(store.sqlite, { userId: 4, name: "b.txt", chunks: [] });
     await chunks.replaceItemChunks({ id: mine.itemId, userId: 3, conversationId: null }, [{ position: 0, source: "", content: "plum orchard" }]);
     await chunks.replaceItemChunks({ id: theirs.itemId, userId: 4, conversationId: null }, [{ position: 0, source: "", content: "plum pudding" }]);
-    const before = store.sqlite.prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`).pluck().get();
+    const before = store.sqlite
+      .prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`)
+      .pluck()
+      .get();
     // Written behind the index's back (the trigger dropped), so only a rebuild can find it.
     store.sqlite.exec(`DROP TRIGGER ${lexicalTable(3)}_insert`);
     insertKnowledge(store.sqlite, { userId: 3, name: "c.txt", chunks: ["plum brandy"] });
     expect(matches(store, 3, "plum")).toHaveLength(1);
     chunks.rebuildLexicalIndex(3);
     expect(matches(store, 3, "plum")).toHaveLength(2);
-    expect(store.sqlite.prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`).pluck().get()).toBe(before);
+    expect(
+      store.sqlite
+        .prepare(`SELECT count(*) FROM ${lexicalTable(4)}_data`)
+        .pluck()
+        .get(),
+    ).toBe(before);
     expect(matches(store, 4, "plum")).toHaveLength(1);
   });
 
@@ -93,7 +101,7 @@ describe("per-user full-text index", () => {
     const chunks = createChunkStore(store.sqlite);
     const item = insertKnowledge(store.sqlite, { userId: 3, name: "Board minutes", chunks: [] });
     const texts = Array.from({ length: 1_200 }, (_, position) => `Paragraph ${position}: the board met on day ${position} of the year.`);
-    texts[7] = "Příliš žluťoučký kůň — \"quoted\", a back\\slash, a tab\tand emoji 🦊";
+    texts[7] = 'Příliš žluťoučký kůň — "quoted", a back\\slash, a tab\tand emoji 🦊';
     texts[8] = "A broken pair \uD83D here stays readable";
     await chunks.replaceItemChunks(
       { id: item.itemId, userId: 3, conversationId: null },

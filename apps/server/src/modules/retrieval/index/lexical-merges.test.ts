@@ -17,7 +17,10 @@ afterEach(async () => {
 function setUp(dataDir?: string) {
   const temp = dataDir ? null : makeTempDir();
   const store: Store = openStore({ dataDir: dataDir ?? temp!.dir });
-  cleanups.push(() => temp?.remove(), () => store.close());
+  cleanups.push(
+    () => temp?.remove(),
+    () => store.close(),
+  );
   if (!dataDir) store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
   const lexical = createLexicalIndex(store.sqlite);
   const merges = createLexicalMerges(lexical);
@@ -37,7 +40,8 @@ function setUp(dataDir?: string) {
     item: (name: string) => ({ id: insertKnowledge(store.sqlite, { userId: 3, name, chunks: [] }).itemId, userId: 3, conversationId: null }),
   };
 }
-const noteChunks = (index: number) => Array.from({ length: 20 }, (_, position) => ({ position, source: "", content: `note ${index} part ${position} harbour` }));
+const noteChunks = (index: number) =>
+  Array.from({ length: 20 }, (_, position) => ({ position, source: "", content: `note ${index} part ${position} harbour` }));
 
 describe("full-text merges in idle time", () => {
   it("a write pays no merges; once nothing is being written the table is merged, and finds the same chunks", async () => {

@@ -24,9 +24,19 @@ describe("lexical search scope", () => {
     const busy = insertConversation(store.sqlite, 3, "Busy");
     const quiet = insertConversation(store.sqlite, 3, "Quiet");
     // 300 strong matches elsewhere: more than every ranked window, so the scope join has to decide.
-    insertKnowledge(store.sqlite, { userId: 3, conversationId: busy, name: "busy.txt", chunks: Array.from({ length: 300 }, (_, index) => `zephyrine zephyrine note ${index}`) });
+    insertKnowledge(store.sqlite, {
+      userId: 3,
+      conversationId: busy,
+      name: "busy.txt",
+      chunks: Array.from({ length: 300 }, (_, index) => `zephyrine zephyrine note ${index}`),
+    });
     insertKnowledge(store.sqlite, { userId: 4, name: "foreign.txt", chunks: Array.from({ length: 50 }, () => "zephyrine zephyrine zephyrine") });
-    const own = insertKnowledge(store.sqlite, { userId: 3, conversationId: quiet, name: "quiet.txt", chunks: ["a long passage about budgets and hiring that mentions zephyrine once among many other words"] });
+    const own = insertKnowledge(store.sqlite, {
+      userId: 3,
+      conversationId: quiet,
+      name: "quiet.txt",
+      chunks: ["a long passage about budgets and hiring that mentions zephyrine once among many other words"],
+    });
     const system = insertKnowledge(store.sqlite, { userId: 3, name: "system.txt", chunks: ["zephyrine in the system knowledge base, among other words"] });
 
     const hits = search(["zephyrine"], { userId: 3, conversationId: quiet }, 5);
@@ -39,7 +49,12 @@ describe("lexical search scope", () => {
   it("returns the best in-scope matches first, and all of them when there are fewer than asked for", () => {
     const search = setUp();
     const conversation = insertConversation(store.sqlite, 3);
-    insertKnowledge(store.sqlite, { userId: 3, conversationId: conversation, name: "a.txt", chunks: ["quokka quokka quokka quokka", "quokka and other animals of the island"] });
+    insertKnowledge(store.sqlite, {
+      userId: 3,
+      conversationId: conversation,
+      name: "a.txt",
+      chunks: ["quokka quokka quokka quokka", "quokka and other animals of the island"],
+    });
     insertKnowledge(store.sqlite, { userId: 4, name: "b.txt", chunks: ["quokka quokka quokka quokka quokka"] });
     const hits = search(["quokka"], { userId: 3 }, 10);
     expect(hits).toHaveLength(2);

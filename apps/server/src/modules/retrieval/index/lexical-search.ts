@@ -203,12 +203,7 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database, index: Lexic
     ).all(...weights, query, afterRowid, ...where.params, limit) as Omit<LexicalHit, "score">[];
   }
 
-  return function lexicalSearch(
-    terms: string[],
-    scope: SearchScope,
-    limit: number,
-    options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
-  ): LexicalHit[] {
+  return function lexicalSearch(terms: string[], scope: SearchScope, limit: number, options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS): LexicalHit[] {
     const user = userTable(scope.userId);
     if (!user) return [];
     const { kept, ceiling: termCeiling, postings } = weighTerms(user, terms);

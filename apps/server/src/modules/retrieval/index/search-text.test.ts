@@ -3,7 +3,10 @@ import { searchText } from "./search-text.ts";
 
 /** As FTS5's unicode61 reads the result: each character lower-cased on its own, split at spaces. */
 const folded = (text: string) => [...searchText(text)].map((character) => character.toLowerCase()).join("");
-const words = (text: string) => folded(text).split(/[^\p{L}\p{N}\p{M}\p{Co}]+/u).filter(Boolean);
+const words = (text: string) =>
+  folded(text)
+    .split(/[^\p{L}\p{N}\p{M}\p{Co}]+/u)
+    .filter(Boolean);
 
 describe("searchText", () => {
   it("folds accents, case, ß and compatibility forms the same way whichever way a word was typed", () => {

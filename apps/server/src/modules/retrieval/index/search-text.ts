@@ -11,8 +11,29 @@ const NOT_ASCII = /[\u0080-\uffff]/;
 const LETTERLIKE_SYMBOLS = /[\u20a8\u2100\u2101\u2103\u2105\u2106\u2109\u2116\u2120-\u2122\u213b]/g;
 /** Letters that fold to others with no Unicode decomposition to strip (ICU's search folding does the same). */
 const LETTER_FOLDS: Record<string, string> = {
-  ß: "ss", ẞ: "ss", ı: "i", İ: "i", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d",
-  ł: "l", Ł: "l", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t", þ: "th", Þ: "th", ς: "σ",
+  ß: "ss",
+  ẞ: "ss",
+  ı: "i",
+  İ: "i",
+  æ: "ae",
+  Æ: "ae",
+  œ: "oe",
+  Œ: "oe",
+  ø: "o",
+  Ø: "o",
+  đ: "d",
+  Đ: "d",
+  ð: "d",
+  Ð: "d",
+  ł: "l",
+  Ł: "l",
+  ħ: "h",
+  Ħ: "h",
+  ŧ: "t",
+  Ŧ: "t",
+  þ: "th",
+  Þ: "th",
+  ς: "σ",
 };
 /**
  * Marks that only accent a letter: the combining diacritics (é = e + U+0301 after NFD), Hebrew points and Arabic
@@ -20,9 +41,11 @@ const LETTER_FOLDS: Record<string, string> = {
  * Japanese voicing marks (が is not か).
  */
 // eslint-disable-next-line no-misleading-character-class -- the marks are matched one by one, on purpose
-const ACCENTS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
+const ACCENTS =
+  /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 /** Scripts written without spaces between words, for which ICU has a word dictionary. */
-const SPACELESS_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}][\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{M}]*/gu;
+const SPACELESS_RUN =
+  /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}][\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{M}]*/gu;
 const SPACELESS = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\uaa60-\uaa7f\ua9e0-\ua9ff]/;
 
 const KEEP = 0;

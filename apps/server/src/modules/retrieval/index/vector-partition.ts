@@ -72,7 +72,8 @@ export class VectorPartition {
     // A scope holding every member (a conversation without files of its own, over the system knowledge) needs no
     // filter: the filter is a call into JavaScript for every node HNSW visits, which made such searches 10x slower.
     const { conversationId } = scope;
-    const filter = inScope === this.members.size ? undefined : (label: number) => this.members.get(label) === null || this.members.get(label) === conversationId;
+    const filter =
+      inScope === this.members.size ? undefined : (label: number) => this.members.get(label) === null || this.members.get(label) === conversationId;
     const found = hnsw.searchKnn(Array.from(query), Math.min(k, inScope), filter);
     return found.neighbors.map((chunkId, index) => ({ chunkId, similarity: 1 - found.distances[index]! }));
   }

@@ -24,8 +24,15 @@ function bigStore(): number[] {
   temp = makeTempDir();
   store = openStore({ dataDir: temp.dir });
   store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-  const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "big.txt", chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`) });
-  createVectorStore(store.sqlite).upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+  const { chunkIds } = insertKnowledge(store.sqlite, {
+    userId: 3,
+    name: "big.txt",
+    chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`),
+  });
+  createVectorStore(store.sqlite).upsert(
+    "test:8",
+    chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
+  );
   return chunkIds;
 }
 
@@ -38,7 +45,10 @@ describe("vector store", () => {
     const indexDir = path.join(temp.dir, "vector-index");
 
     const first = createVectorStore(store.sqlite, { indexDir });
-    first.upsert("test:8", chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+    first.upsert(
+      "test:8",
+      chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
+    );
     const target = chunkIds[1234]!;
     expect(first.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
     expect(first.persist()).toBe(1);
@@ -47,11 +57,23 @@ describe("vector store", () => {
     const second = createVectorStore(store.sqlite, { indexDir });
     expect(second.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
     // Read back and unchanged: shutdown leaves the saved files alone instead of rewriting them.
-    const savedAt = statSync(path.join(indexDir, readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!)).mtimeMs;
+    const savedAt = statSync(
+      path.join(
+        indexDir,
+        readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!,
+      ),
+    ).mtimeMs;
     expect(second.persist()).toBe(0);
     second.upsert("test:8", [{ chunkId: chunkIds[0]!, userId: 3, conversationId: null, vector: vectorFor(chunkIds[0]!) }]);
     expect(second.persist()).toBe(1);
-    expect(statSync(path.join(indexDir, readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!)).mtimeMs).toBeGreaterThanOrEqual(savedAt);
+    expect(
+      statSync(
+        path.join(
+          indexDir,
+          readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!,
+        ),
+      ).mtimeMs,
+    ).toBeGreaterThanOrEqual(savedAt);
 
     // A chunk deleted after the save: the saved index lags the table, catches up, and never returns it.
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(target);
@@ -90,8 +112,15 @@ describe("vector store", () => {
     const running = createVectorStore(store.sqlite, { indexDir });
     await running.warm("test:8", 3); // built in the background and saved at once
     const addChunks = (count: number) => {
-      const { chunkIds: added } = insertKnowledge(store.sqlite, { userId: 3, name: `new-${count}.txt`, chunks: Array.from({ length: count }, (_, index) => `new ${index}`) });
-      running.upsert("test:8", added.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })));
+      const { chunkIds: added } = insertKnowledge(store.sqlite, {
+        userId: 3,
+        name: `new-${count}.txt`,
+        chunks: Array.from({ length: count }, (_, index) => `new ${index}`),
+      });
+      running.upsert(
+        "test:8",
+        added.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
+      );
       return added;
     };
     return { chunkIds, indexDir, running, addChunks };

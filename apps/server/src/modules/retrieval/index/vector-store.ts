@@ -125,7 +125,9 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
    * background like a build. Far cheaper than rebuilding: at 100k chunks a rebuild is a minute of CPU.
    */
   function catchUp(embedderId: string, userId: number, saved: VectorPartition): VectorPartition | null | "rebuild" {
-    const live = new Map((liveIds.all(embedderId, userId) as { chunkId: number; conversationId: number | null }[]).map((row) => [row.chunkId, row.conversationId]));
+    const live = new Map(
+      (liveIds.all(embedderId, userId) as { chunkId: number; conversationId: number | null }[]).map((row) => [row.chunkId, row.conversationId]),
+    );
     const savedCount = saved.size;
     const missing = saved.retainLive(live);
     // An HNSW graph that is mostly deleted nodes searches poorly: start afresh.
@@ -297,7 +299,11 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     },
 
     /** Inserts restored vectors under their chunks' new ids (synchronous, inside the caller's transaction). */
-    insertRestored(userId: number, embedder: { id: string; dimensions: number }, rows: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>): void {
+    insertRestored(
+      userId: number,
+      embedder: { id: string; dimensions: number },
+      rows: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>,
+    ): void {
       const now = new Date().toISOString();
       for (const row of rows) insert.run(row.chunkId, embedder.id, embedder.dimensions, userId, row.conversationId, row.vector, now);
     },

@@ -91,7 +91,11 @@ describe("vectorizer", () => {
   it("a chunk deleted while its text was being embedded loses only its own vector, and the run goes on", async () => {
     setUp(25);
     const { embedder } = scriptedEmbedder({ delayMs: 20 });
-    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder, vectors: createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") }) });
+    const vectorizer = createVectorizer({
+      sqlite: store.sqlite,
+      embedder,
+      vectors: createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") }),
+    });
     const run = vectorizer.vectorizeUser(3);
     // While the first batch is with the embedder, an item re-ingested or deleted (a resumed job, a request) takes
     // some of its chunks away.

@@ -21,7 +21,12 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
   };
   return (
     <li>
-      <section role="group" aria-labelledby={headingId} className="flex flex-col gap-2 rounded-xl border border-amber-500/60 bg-amber-50 p-3 text-sm dark:bg-amber-950/30" data-testid="approval-card">
+      <section
+        role="group"
+        aria-labelledby={headingId}
+        className="flex flex-col gap-2 rounded-xl border border-amber-500/60 bg-amber-50 p-3 text-sm dark:bg-amber-950/30"
+        data-testid="approval-card"
+      >
         <h3 id={headingId} className="font-semibold">
           SAGE wants to run <span className="font-mono">{approval.name}</span>
         </h3>

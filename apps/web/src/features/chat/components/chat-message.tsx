@@ -27,7 +27,11 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
       <div
         className={cn(
           "max-w-[85%] rounded-2xl px-4 py-2 text-sm shadow-xs",
-          role === "user" ? "whitespace-pre-wrap bg-primary text-primary-foreground" : notice ? "border border-dashed bg-background text-muted-foreground" : "bg-muted text-foreground",
+          role === "user"
+            ? "whitespace-pre-wrap bg-primary text-primary-foreground"
+            : notice
+              ? "border border-dashed bg-background text-muted-foreground"
+              : "bg-muted text-foreground",
         )}
       >
         <span className="sr-only">{role === "user" ? "You: " : "SAGE: "}</span>

@@ -39,7 +39,8 @@ async function openConversation() {
 }
 
 const messageBox = () => screen.getByRole("textbox", { name: "Message" });
-const shownMessages = () => screen.getAllByTestId("chat-message").map((item) => ({ role: item.dataset.role, text: item.textContent?.replace(/^(You|SAGE): /, "") }));
+const shownMessages = () =>
+  screen.getAllByTestId("chat-message").map((item) => ({ role: item.dataset.role, text: item.textContent?.replace(/^(You|SAGE): /, "") }));
 
 describe("ChatPanel", () => {
   it("sends the message, says SAGE is typing, then shows the reply as it streams and keeps it once saved", async () => {
@@ -107,7 +108,9 @@ describe("ChatPanel", () => {
     const card = await screen.findByRole("group", { name: "SAGE wants to run delete_files" });
     await user.click(within(card).getByRole("button", { name: "Decline" }));
     expect(api.requests("POST", "/api/approvals/approval-2").map((request) => request.body)).toEqual([{ approved: false }]);
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "This tool call is no longer waiting for an answer", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "Error", description: "This tool call is no longer waiting for an answer", variant: "destructive" }]),
+    );
     expect(screen.getByRole("group", { name: "SAGE wants to run delete_files" })).toBeTruthy();
   });
 
@@ -172,12 +175,25 @@ describe("ChatPanel", () => {
     const heard: unknown[] = [];
     const listener = (event: Event) => heard.push((event as CustomEvent).detail);
     window.addEventListener(REMINDER_CREATED_EVENT, listener);
-    const reminder = { id: 4, title: "Call Anna", description: "", dueDate: "2031-03-05", priority: "high", type: "reminder", status: "unread", conversationId: 7, createdAt: at, updatedAt: at };
+    const reminder = {
+      id: 4,
+      title: "Call Anna",
+      description: "",
+      dueDate: "2031-03-05",
+      priority: "high",
+      type: "reminder",
+      status: "unread",
+      conversationId: 7,
+      createdAt: at,
+      updatedAt: at,
+    };
     await user.type(messageBox(), "Remind me{Enter}");
     stream.send("tool-call", { id: "call-1", name: "createReminder", args: { title: "Call Anna" } });
     stream.send("reminder-created", { reminder });
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "New reminder created", description: "A new reminder was created by SAGE", variant: "default" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "New reminder created", description: "A new reminder was created by SAGE", variant: "default" }]),
+    );
     expect(heard).toEqual([reminder]);
     window.removeEventListener(REMINDER_CREATED_EVENT, listener);
   });

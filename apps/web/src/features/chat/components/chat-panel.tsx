@@ -55,11 +55,19 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
       <div className="min-h-0 flex-1 overflow-y-auto p-4">
         {messages && messages.length === 0 && turn.pendingUser === null && !turn.notice && (
-          <p className="py-8 text-center text-sm text-muted-foreground">Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.</p>
+          <p className="py-8 text-center text-sm text-muted-foreground">
+            Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.
+          </p>
         )}
         <ul className="flex flex-col gap-3" aria-live="polite">
           {(messages ?? []).map((message) => (
-            <ChatMessage key={message.id} role={message.role === "user" ? "user" : "ai"} content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} />
+            <ChatMessage
+              key={message.id}
+              role={message.role === "user" ? "user" : "ai"}
+              content={message.content}
+              citations={message.citations}
+              onOpenCitation={onOpenCitation}
+            />
           ))}
           {turn.pendingUser !== null && <ChatMessage role="user" content={turn.pendingUser} />}
           {visibleLive.map((message, index) => (

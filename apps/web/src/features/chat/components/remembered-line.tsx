@@ -26,7 +26,12 @@ export function RememberedLine({ memory, onUndone }: { memory: Memory; onUndone:
     <li className="flex items-center gap-2 self-start text-xs text-muted-foreground" data-testid="remembered-line">
       <BrainIcon className="size-3.5" aria-hidden />
       <span>{MEMORY_TEXTS.remembered(memory.content)}</span>
-      <button type="button" disabled={pending} onClick={() => void undo()} className="rounded font-medium text-foreground underline underline-offset-2 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50">
+      <button
+        type="button"
+        disabled={pending}
+        onClick={() => void undo()}
+        className="rounded font-medium text-foreground underline underline-offset-2 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50"
+      >
         {MEMORY_TEXTS.undo}
       </button>
     </li>

@@ -28,7 +28,11 @@ export function VoiceInputButton({ onTranscript, disabled }: { onTranscript: (te
         {listening ? <MicOffIcon aria-hidden /> : <MicIcon aria-hidden />}
       </Button>
       {listening && <span className="sr-only">Listening...</span>}
-      {voice.interim && <span className="max-w-40 truncate text-xs text-muted-foreground" aria-live="polite">{voice.interim}</span>}
+      {voice.interim && (
+        <span className="max-w-40 truncate text-xs text-muted-foreground" aria-live="polite">
+          {voice.interim}
+        </span>
+      )}
       {voice.state === "error" && voice.error && (
         <span className="text-xs text-destructive" role="alert">
           {voice.error}

@@ -14,7 +14,10 @@ import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, type Liv
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
 /** Messages added to a cached list, each once. */
-const withMessages = (list: Message[] | undefined, added: Message[]) => [...(list ?? []).filter((message) => !added.some((item) => item.id === message.id)), ...added];
+const withMessages = (list: Message[] | undefined, added: Message[]) => [
+  ...(list ?? []).filter((message) => !added.some((item) => item.id === message.id)),
+  ...added,
+];
 
 interface ChatTurnOptions {
   conversationId: string;
@@ -104,7 +107,16 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         const shown = turn.messages.filter((message) => message.content.trim() !== "");
         const now = new Date().toISOString();
         if (userSaved && shown.length > 0) {
-          addMessages(shown.map((message, index) => ({ id: -Date.now() - index, conversationId: Number(conversationId), role: "model", content: message.content, createdAt: now, citations: message.citations })));
+          addMessages(
+            shown.map((message, index) => ({
+              id: -Date.now() - index,
+              conversationId: Number(conversationId),
+              role: "model",
+              content: message.content,
+              createdAt: now,
+              citations: message.citations,
+            })),
+          );
         }
         if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
       }

@@ -28,10 +28,17 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
       <Link
         href={`/conversations/${conversation.id}`}
         // The menu button sits in the top-right corner of a card, and at the right end of a row: keep text clear of it.
-        className={cn("flex h-full w-full gap-3 rounded-xl p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50", view === "grid" ? "flex-col" : "items-center pr-14")}
+        className={cn(
+          "flex h-full w-full gap-3 rounded-xl p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50",
+          view === "grid" ? "flex-col" : "items-center pr-14",
+        )}
       >
         <MessageSquareIcon className="size-5 shrink-0 text-primary" aria-hidden />
-        <span className={cn("min-w-0 flex-1 font-medium", view === "grid" ? "line-clamp-3 pr-8 text-lg" : "truncate")} data-testid="conversation-name" title={name}>
+        <span
+          className={cn("min-w-0 flex-1 font-medium", view === "grid" ? "line-clamp-3 pr-8 text-lg" : "truncate")}
+          data-testid="conversation-name"
+          title={name}
+        >
           {name}
         </span>
         <span className="shrink-0 text-sm text-muted-foreground" data-testid="conversation-date">
@@ -40,7 +47,12 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
       </Link>
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" className={cn("absolute right-2", view === "grid" ? "top-2" : "top-1/2 -translate-y-1/2")} aria-label={`Actions for ${name}`}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className={cn("absolute right-2", view === "grid" ? "top-2" : "top-1/2 -translate-y-1/2")}
+            aria-label={`Actions for ${name}`}
+          >
             <MoreVerticalIcon aria-hidden />
           </Button>
         </DropdownMenuTrigger>

@@ -111,10 +111,22 @@ export function ConversationList() {
           />
         </div>
         <div className="flex rounded-md border" role="group" aria-label="View">
-          <Button variant={view === "grid" ? "secondary" : "ghost"} size="icon" aria-label="Grid view" aria-pressed={view === "grid"} onClick={() => setView("grid")}>
+          <Button
+            variant={view === "grid" ? "secondary" : "ghost"}
+            size="icon"
+            aria-label="Grid view"
+            aria-pressed={view === "grid"}
+            onClick={() => setView("grid")}
+          >
             <LayoutGridIcon aria-hidden />
           </Button>
-          <Button variant={view === "list" ? "secondary" : "ghost"} size="icon" aria-label="List view" aria-pressed={view === "list"} onClick={() => setView("list")}>
+          <Button
+            variant={view === "list" ? "secondary" : "ghost"}
+            size="icon"
+            aria-label="List view"
+            aria-pressed={view === "list"}
+            onClick={() => setView("list")}
+          >
             <ListIcon aria-hidden />
           </Button>
         </div>
@@ -136,7 +148,12 @@ export function ConversationList() {
         onOpenChange={(open) => !open && setEditing(null)}
         onSave={saveName}
       />
-      <DeleteConversationDialog open={deleting !== null} deleting={remove.isPending} onOpenChange={(open) => !open && setDeleting(null)} onConfirm={confirmDelete} />
+      <DeleteConversationDialog
+        open={deleting !== null}
+        deleting={remove.isPending}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
     </div>
   );
 }

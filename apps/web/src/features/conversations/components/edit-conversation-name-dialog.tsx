@@ -31,7 +31,13 @@ export function EditConversationNameDialog({ open, initialName, saving, onOpenCh
           }}
           className="flex flex-col gap-4"
         >
-          <Input aria-label="Conversation name" placeholder="Enter conversation name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+          <Input
+            aria-label="Conversation name"
+            placeholder="Enter conversation name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            autoFocus
+          />
           <DialogFooter>
             <Button type="submit" disabled={saving}>
               {saving ? "Saving..." : "Save"}

@@ -18,6 +18,7 @@ export function useSaveToolSetting() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (change: ToolSettingRequest) => apiRequest("/api/tools/settings", { method: "PATCH", body: change, schema: externalToolsResponseSchema }),
-    onSuccess: (data: ExternalToolsResponse) => queryClient.setQueryData(externalToolsQueryKey, (old: ExternalToolsResponse | null | undefined) => ({ ...data, error: old?.error })),
+    onSuccess: (data: ExternalToolsResponse) =>
+      queryClient.setQueryData(externalToolsQueryKey, (old: ExternalToolsResponse | null | undefined) => ({ ...data, error: old?.error })),
   });
 }

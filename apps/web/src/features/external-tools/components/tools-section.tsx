@@ -47,7 +47,12 @@ function ServerCard({ server }: { server: ExternalServer }) {
               </div>
               <div className="flex shrink-0 gap-4 text-sm">
                 <label className="flex items-center gap-1.5">
-                  <input type="checkbox" checked={tool.enabled} disabled={save.isPending} onChange={(event) => change(tool.name, { enabled: event.target.checked })} />
+                  <input
+                    type="checkbox"
+                    checked={tool.enabled}
+                    disabled={save.isPending}
+                    onChange={(event) => change(tool.name, { enabled: event.target.checked })}
+                  />
                   Enabled
                 </label>
                 <label className="flex items-center gap-1.5">
@@ -74,8 +79,8 @@ export function ToolsSection() {
         Tools
       </h2>
       <p className="text-sm text-muted-foreground">
-        External tools come from the MCP servers listed in the server's mcp.json (SAGE_MCP_CONFIG). A tool that may change something asks before it runs, unless you
-        switch that off.
+        External tools come from the MCP servers listed in the server's mcp.json (SAGE_MCP_CONFIG). A tool that may change something asks before it runs, unless
+        you switch that off.
       </p>
       {tools.isPending && <p className="text-sm text-muted-foreground">Loading...</p>}
       {tools.isError && <p className="text-sm text-destructive">Failed to load the tools</p>}

@@ -46,7 +46,11 @@ export async function uploadFile(
     return { ok: false, status: reply.status, error: "API returned non-JSON response" };
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 0;
-    return { ok: false, status, error: errorMessage(error, { fallback: "An unexpected error occurred during upload", orElse: "statusText", otherErrors: "fallback" }) };
+    return {
+      ok: false,
+      status,
+      error: errorMessage(error, { fallback: "An unexpected error occurred during upload", orElse: "statusText", otherErrors: "fallback" }),
+    };
   }
 }
 
@@ -76,7 +80,16 @@ export async function processUrl(url: string, placement: Placement, description:
 export function addUrlReference(url: string, placement: Placement, description: string): Promise<KnowledgeItem> {
   return apiRequest("/api/files", {
     method: "POST",
-    body: { name: "", type: "url", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath, content: url, description },
+    body: {
+      name: "",
+      type: "url",
+      userId: sessionUserId(),
+      conversationId: placement.conversationId,
+      parentId: placement.parentId,
+      path: placement.parentPath,
+      content: url,
+      description,
+    },
     schema: knowledgeItemSchema,
   });
 }
@@ -84,7 +97,16 @@ export function addUrlReference(url: string, placement: Placement, description: 
 /** A note is created through the files call, then vectorised; the reply's warning means it may not be searchable. */
 export async function addNote(content: string, placement: Placement, description: string): Promise<{ item: KnowledgeItem; warning?: string }> {
   const name = nameFromNote(content);
-  const entry = { name, type: "note", userId: sessionUserId(), conversationId: placement.conversationId, parentId: placement.parentId, path: placement.parentPath ? `${placement.parentPath}/${name}` : name, content, description };
+  const entry = {
+    name,
+    type: "note",
+    userId: sessionUserId(),
+    conversationId: placement.conversationId,
+    parentId: placement.parentId,
+    path: placement.parentPath ? `${placement.parentPath}/${name}` : name,
+    content,
+    description,
+  };
   const item = await apiRequest("/api/files", { method: "POST", body: entry, schema: knowledgeItemSchema });
   try {
     const processed = await apiRequest("/api/process-note", { method: "POST", body: { ...entry, fileId: item.id }, schema: processNoteResponseSchema });

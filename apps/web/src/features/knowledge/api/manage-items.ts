@@ -7,7 +7,14 @@ import { sessionUserId } from "@/lib/session-user-id";
 export const createFolder = (input: { name: string; parentId: number; parentPath: string }) =>
   apiRequest("/api/folders", {
     method: "POST",
-    body: { name: input.name, type: "folder", userId: sessionUserId(), conversationId: 0, parentId: input.parentId, path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name },
+    body: {
+      name: input.name,
+      type: "folder",
+      userId: sessionUserId(),
+      conversationId: 0,
+      parentId: input.parentId,
+      path: input.parentPath ? `${input.parentPath}/${input.name}` : input.name,
+    },
     schema: knowledgeItemSchema,
   });
 
@@ -31,7 +38,10 @@ export function useCreateFolder() {
 
 export function useUpdateItem() {
   const invalidate = useInvalidateKnowledge();
-  return useMutation({ mutationFn: (input: { id: number; changes: Parameters<typeof updateItem>[1] }) => updateItem(input.id, input.changes), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (input: { id: number; changes: Parameters<typeof updateItem>[1] }) => updateItem(input.id, input.changes),
+    onSuccess: invalidate,
+  });
 }
 
 export function useDeleteItem() {

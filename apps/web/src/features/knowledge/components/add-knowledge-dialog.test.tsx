@@ -52,7 +52,10 @@ async function openDialog() {
   return { ...view, api, dialog };
 }
 
-const pendingItems = () => within(screen.getByRole("list", { name: "Pending items" })).getAllByRole("listitem").map((entry) => entry.textContent);
+const pendingItems = () =>
+  within(screen.getByRole("list", { name: "Pending items" }))
+    .getAllByRole("listitem")
+    .map((entry) => entry.textContent);
 const next = () => screen.getByRole("button", { name: "Next" });
 
 beforeEach(() => window.localStorage.setItem("userId", "3"));
@@ -73,7 +76,9 @@ describe("AddKnowledgeDialog: choosing what to add", () => {
   it("says there is nothing to add when Next is pressed with nothing chosen", async () => {
     const { user } = await openDialog();
     await user.click(next());
-    expect(shownToasts()).toEqual([{ title: "Nothing to add", description: "No files, URLs, or notes were added. Please add at least one item.", variant: "destructive" }]);
+    expect(shownToasts()).toEqual([
+      { title: "Nothing to add", description: "No files, URLs, or notes were added. Please add at least one item.", variant: "destructive" },
+    ]);
     expect(screen.getByRole("heading", { name: "Add Knowledge" })).toBeTruthy();
   });
 
@@ -186,7 +191,9 @@ describe("AddKnowledgeDialog: adding", () => {
     await describeFiles(user, [pdf("archive-scan.pdf")], "Old scans");
     await user.click(screen.getByRole("button", { name: "Add here" }));
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Upload failed", description: "The document is too large to process", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "Upload failed", description: "The document is too large to process", variant: "destructive" }]),
+    );
     expect(screen.getByRole("heading", { name: "Choose a destination" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Add here" })).toHaveProperty("disabled", false);
   });
@@ -202,7 +209,9 @@ describe("AddKnowledgeDialog: adding", () => {
     await user.click(next());
     await user.click(await screen.findByRole("button", { name: "Add here" }));
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "URL Processing Failed", description: "Only http and https links can be added", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "URL Processing Failed", description: "Only http and https links can be added", variant: "destructive" }]),
+    );
     expect(api.requests("POST", "/api/process_url").map((request) => request.body)).toEqual([
       { url: "ftp://example.com/file", userId: "3", conversationId: 0, parentId: 0, description: "Archive" },
     ]);

@@ -46,7 +46,9 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
         <DialogContent className="sm:max-w-lg">
           {state.step === "pick" ? <AddKnowledgePickStep state={state} dispatch={dispatch} onCancel={requestClose} /> : null}
           {state.step === "describe" ? <AddKnowledgeDescribeStep state={state} dispatch={dispatch} /> : null}
-          {state.step === "destination" ? <AddKnowledgeDestinationStep destination={state.destination} progress={progress} dispatch={dispatch} onSubmit={() => void onSubmit()} /> : null}
+          {state.step === "destination" ? (
+            <AddKnowledgeDestinationStep destination={state.destination} progress={progress} dispatch={dispatch} onSubmit={() => void onSubmit()} />
+          ) : null}
         </DialogContent>
       </Dialog>
       <DiscardChangesDialog

@@ -104,7 +104,11 @@ export function AddKnowledgePickStep({ state, dispatch, onCancel }: PickStepProp
           aria-label="Choose a folder"
           className="hidden"
           onChange={(event) => {
-            addUploads(supportedFolders(foldersFromPicked([...(event.target.files ?? [])].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name })))));
+            addUploads(
+              supportedFolders(
+                foldersFromPicked([...(event.target.files ?? [])].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name }))),
+              ),
+            );
             event.target.value = "";
           }}
         />
@@ -124,7 +128,13 @@ export function AddKnowledgePickStep({ state, dispatch, onCancel }: PickStepProp
       <div className="grid gap-2">
         <Label htmlFor="add-knowledge-url">Add URL</Label>
         <div className="flex gap-2">
-          <Input id="add-knowledge-url" type="url" placeholder="https://example.com/article" value={state.urlDraft} onChange={(event) => dispatch({ type: "url-typed", text: event.target.value })} />
+          <Input
+            id="add-knowledge-url"
+            type="url"
+            placeholder="https://example.com/article"
+            value={state.urlDraft}
+            onChange={(event) => dispatch({ type: "url-typed", text: event.target.value })}
+          />
           <Button type="button" variant="secondary" disabled={!state.urlDraft.trim()} onClick={() => dispatch({ type: "url-added" })}>
             <LinkIcon aria-hidden /> Add URL
           </Button>
@@ -132,8 +142,20 @@ export function AddKnowledgePickStep({ state, dispatch, onCancel }: PickStepProp
       </div>
       <div className="grid gap-2">
         <Label htmlFor="add-knowledge-note">Add Note</Label>
-        <Textarea id="add-knowledge-note" placeholder="Write a note..." rows={3} value={state.noteDraft} onChange={(event) => dispatch({ type: "note-typed", text: event.target.value })} />
-        <Button type="button" variant="secondary" className="justify-self-end" disabled={!state.noteDraft.trim()} onClick={() => dispatch({ type: "note-added" })}>
+        <Textarea
+          id="add-knowledge-note"
+          placeholder="Write a note..."
+          rows={3}
+          value={state.noteDraft}
+          onChange={(event) => dispatch({ type: "note-typed", text: event.target.value })}
+        />
+        <Button
+          type="button"
+          variant="secondary"
+          className="justify-self-end"
+          disabled={!state.noteDraft.trim()}
+          onClick={() => dispatch({ type: "note-added" })}
+        >
           <StickyNoteIcon aria-hidden /> Add Note
         </Button>
       </div>
@@ -146,7 +168,14 @@ export function AddKnowledgePickStep({ state, dispatch, onCancel }: PickStepProp
               <li key={`${entry.kind}-${index}`} className="flex items-center gap-2">
                 <Icon className="size-4" aria-hidden />
                 <span className="min-w-0 flex-1 truncate">{label}</span>
-                <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Remove ${label}`} onClick={() => dispatch({ type: "entry-removed", index })}>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="size-7"
+                  aria-label={`Remove ${label}`}
+                  onClick={() => dispatch({ type: "entry-removed", index })}
+                >
                   <XIcon aria-hidden />
                 </Button>
               </li>

@@ -51,7 +51,15 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
                 </Badge>
               ) : null}
               {canRetry(item) ? (
-                <Button type="button" variant="ghost" size="icon" className="size-7" aria-label={`Retry ${item.name}`} disabled={retry.isPending} onClick={() => void onRetry(item)}>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="size-7"
+                  aria-label={`Retry ${item.name}`}
+                  disabled={retry.isPending}
+                  onClick={() => void onRetry(item)}
+                >
                   <RotateCwIcon aria-hidden />
                 </Button>
               ) : null}

@@ -35,7 +35,8 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
 
   useEffect(() => {
     if (!files.isError) return;
-    const message = files.error instanceof Error && files.error.message === API_CONNECTION_FAILED ? API_CONNECTION_FAILED : "Failed to load knowledge base files";
+    const message =
+      files.error instanceof Error && files.error.message === API_CONNECTION_FAILED ? API_CONNECTION_FAILED : "Failed to load knowledge base files";
     toastError({ description: message });
   }, [files.isError, files.error]);
 
@@ -68,13 +69,33 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
       <div className="flex flex-wrap items-center gap-2">
         <div className="relative min-w-48 flex-1">
           <SearchIcon className="absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
-          <Input aria-label="Search knowledge base" placeholder="Search knowledge base..." className="pl-8" value={search} onChange={(event) => setSearch(event.target.value)} />
+          <Input
+            aria-label="Search knowledge base"
+            placeholder="Search knowledge base..."
+            className="pl-8"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         <div className="flex rounded-md border" role="group" aria-label="View mode">
-          <Button type="button" variant={view === "grid" ? "secondary" : "ghost"} size="icon" aria-label="Grid view" aria-pressed={view === "grid"} onClick={() => setView("grid")}>
+          <Button
+            type="button"
+            variant={view === "grid" ? "secondary" : "ghost"}
+            size="icon"
+            aria-label="Grid view"
+            aria-pressed={view === "grid"}
+            onClick={() => setView("grid")}
+          >
             <LayoutGridIcon aria-hidden />
           </Button>
-          <Button type="button" variant={view === "list" ? "secondary" : "ghost"} size="icon" aria-label="List view" aria-pressed={view === "list"} onClick={() => setView("list")}>
+          <Button
+            type="button"
+            variant={view === "list" ? "secondary" : "ghost"}
+            size="icon"
+            aria-label="List view"
+            aria-pressed={view === "list"}
+            onClick={() => setView("list")}
+          >
             <ListIcon aria-hidden />
           </Button>
         </div>
@@ -95,12 +116,23 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
       ) : null}
       <ul aria-label="Knowledge items" className={cn("grid gap-2", view === "grid" ? "grid-cols-1 sm:grid-cols-2 xl:grid-cols-3" : "grid-cols-1")}>
         {visible.map((item) => (
-          <KnowledgeItemCard key={item.id} item={item} view={view} location={searching ? itemLocation(item, items, conversationName) : undefined} onOpen={open} onAction={onAction} />
+          <KnowledgeItemCard
+            key={item.id}
+            item={item}
+            view={view}
+            location={searching ? itemLocation(item, items, conversationName) : undefined}
+            onOpen={open}
+            onAction={onAction}
+          />
         ))}
       </ul>
 
       <AddKnowledgeDialog key={`add-${folderId}`} open={adding} onOpenChange={setAdding} conversationId={0} initialFolder={{ id: folderId, trail }} />
-      <CreateFolderDialog open={creatingFolder} onClose={() => setCreatingFolder(false)} parent={{ id: folderId, path: trail.map((folder) => folder.name).join("/") }} />
+      <CreateFolderDialog
+        open={creatingFolder}
+        onClose={() => setCreatingFolder(false)}
+        parent={{ id: folderId, path: trail.map((folder) => folder.name).join("/") }}
+      />
       <RenameItemDialog item={renaming} onClose={() => setRenaming(null)} />
       <MoveItemDialog item={moving} onClose={() => setMoving(null)} />
       <DeleteItemDialog

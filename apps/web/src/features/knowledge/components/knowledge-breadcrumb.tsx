@@ -27,7 +27,12 @@ export function KnowledgeBreadcrumb({ trail, onNavigate, label = "Breadcrumb", a
                   {crumb.name}
                 </Current>
               ) : (
-                <button type="button" className="truncate text-muted-foreground hover:text-foreground hover:underline" title={crumb.name} onClick={() => onNavigate(crumb.id)}>
+                <button
+                  type="button"
+                  className="truncate text-muted-foreground hover:text-foreground hover:underline"
+                  title={crumb.name}
+                  onClick={() => onNavigate(crumb.id)}
+                >
                   {crumb.name}
                 </button>
               )}

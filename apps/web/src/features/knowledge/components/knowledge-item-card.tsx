@@ -41,7 +41,12 @@ export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: Kn
       // The menu stays beside the name in both views (a card is a taller row), never floating below it.
       className={cn("relative flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border bg-card p-3 hover:bg-accent/40", view === "grid" && "min-h-20")}
     >
-      <button type="button" className="flex min-w-0 flex-1 items-center gap-3 text-left" onClick={() => onOpen(item)} aria-label={item.type === "folder" ? `Open folder ${item.name}` : `Preview ${item.name}`}>
+      <button
+        type="button"
+        className="flex min-w-0 flex-1 items-center gap-3 text-left"
+        onClick={() => onOpen(item)}
+        aria-label={item.type === "folder" ? `Open folder ${item.name}` : `Preview ${item.name}`}
+      >
         <Icon className={cn("size-5 shrink-0", item.type === "folder" ? "text-amber-500" : "text-muted-foreground")} aria-hidden />
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium" title={item.name}>
@@ -64,7 +69,15 @@ export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: Kn
           </Badge>
         ) : null}
         {canRetry(item) ? (
-          <Button type="button" variant="ghost" size="icon" className="size-8" aria-label={`Retry ${item.name}`} disabled={retry.isPending} onClick={() => void onRetry()}>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            className="size-8"
+            aria-label={`Retry ${item.name}`}
+            disabled={retry.isPending}
+            onClick={() => void onRetry()}
+          >
             <RotateCwIcon aria-hidden />
           </Button>
         ) : null}

@@ -10,7 +10,10 @@ export function useMemories() {
 }
 
 export function useMemorySettings() {
-  return useQuery({ queryKey: memorySettingsQueryKey, queryFn: async (): Promise<MemorySettings> => (await getJson("/api/memory-settings", memorySettingsSchema)) ?? { enabled: true } });
+  return useQuery({
+    queryKey: memorySettingsQueryKey,
+    queryFn: async (): Promise<MemorySettings> => (await getJson("/api/memory-settings", memorySettingsSchema)) ?? { enabled: true },
+  });
 }
 
 /** Add, edit, delete and the switch; each refreshes the list (or the switch) once it is done. */
@@ -23,7 +26,8 @@ export function useMemoryActions() {
       onSuccess: refresh,
     }),
     edit: useMutation({
-      mutationFn: ({ id, content }: { id: number; content: string }) => apiRequest(`/api/memories/${id}`, { method: "PATCH", body: { content }, schema: memorySchema }),
+      mutationFn: ({ id, content }: { id: number; content: string }) =>
+        apiRequest(`/api/memories/${id}`, { method: "PATCH", body: { content }, schema: memorySchema }),
       onSuccess: refresh,
     }),
     remove: useMutation({

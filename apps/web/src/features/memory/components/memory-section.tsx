@@ -51,14 +51,22 @@ export function MemorySection() {
       </div>
       {!enabled && <p className="text-sm text-muted-foreground">SAGE neither saves new memories nor uses these ones while this is off.</p>}
       <form onSubmit={onAdd} className="flex gap-2">
-        <Input aria-label="New memory" placeholder="e.g. Anna Berg is my chief of staff" value={draft} maxLength={MEMORY_CONTENT_MAX} onChange={(event) => setDraft(event.target.value)} />
+        <Input
+          aria-label="New memory"
+          placeholder="e.g. Anna Berg is my chief of staff"
+          value={draft}
+          maxLength={MEMORY_CONTENT_MAX}
+          onChange={(event) => setDraft(event.target.value)}
+        />
         <Button type="submit" disabled={!draft.trim() || actions.add.isPending}>
           Add memory
         </Button>
       </form>
       {memories.data && memories.data.length === 0 && <p className="text-sm text-muted-foreground">SAGE remembers nothing about you yet.</p>}
       <ul aria-label="Memories" className="grid gap-2">
-        {memories.data?.map((memory) => <MemoryRow key={memory.id} memory={memory} />)}
+        {memories.data?.map((memory) => (
+          <MemoryRow key={memory.id} memory={memory} />
+        ))}
       </ul>
     </section>
   );
@@ -78,7 +86,14 @@ function MemoryRow({ memory }: { memory: Memory }) {
     return (
       <li className="rounded-md border p-3">
         <form onSubmit={onSave} className="flex gap-2">
-          <Input aria-label="Edit memory" value={editing} maxLength={MEMORY_CONTENT_MAX} autoFocus onChange={(event) => setEditing(event.target.value)} onKeyDown={(event) => event.key === "Escape" && setEditing(null)} />
+          <Input
+            aria-label="Edit memory"
+            value={editing}
+            maxLength={MEMORY_CONTENT_MAX}
+            autoFocus
+            onChange={(event) => setEditing(event.target.value)}
+            onKeyDown={(event) => event.key === "Escape" && setEditing(null)}
+          />
           <Button type="submit" disabled={!editing.trim() || actions.edit.isPending}>
             Save
           </Button>
@@ -99,7 +114,14 @@ function MemoryRow({ memory }: { memory: Memory }) {
       <Button type="button" variant="outline" size="sm" aria-label={`Edit memory: ${memory.content}`} onClick={() => setEditing(memory.content)}>
         Edit
       </Button>
-      <Button type="button" variant="outline" size="sm" aria-label={`Delete memory: ${memory.content}`} disabled={actions.remove.isPending} onClick={() => actions.remove.mutate(memory.id, { onError: failed })}>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        aria-label={`Delete memory: ${memory.content}`}
+        disabled={actions.remove.isPending}
+        onClick={() => actions.remove.mutate(memory.id, { onError: failed })}
+      >
         Delete
       </Button>
     </li>

@@ -1,15 +1,4 @@
-import {
-  addDays,
-  addMonths,
-  endOfMonth,
-  endOfWeek,
-  format,
-  isSameDay,
-  isSameMonth,
-  isToday,
-  startOfMonth,
-  startOfWeek,
-} from "date-fns";
+import { addDays, addMonths, endOfMonth, endOfWeek, format, isSameDay, isSameMonth, isToday, startOfMonth, startOfWeek } from "date-fns";
 import { ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -18,15 +7,7 @@ import { cn } from "@/lib/cn";
 const WEEKDAYS = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"];
 
 /** A single-day calendar: one month at a time, weeks from Sunday, each day a labelled button. */
-export function DueDateCalendar({
-  selected,
-  onSelect,
-  label = "Due Date",
-}: {
-  selected: Date | undefined;
-  onSelect: (day: Date) => void;
-  label?: string;
-}) {
+export function DueDateCalendar({ selected, onSelect, label = "Due Date" }: { selected: Date | undefined; onSelect: (day: Date) => void; label?: string }) {
   const [month, setMonth] = useState(() => startOfMonth(selected ?? new Date()));
   const days: Date[] = [];
   for (let day = startOfWeek(month); day <= endOfWeek(endOfMonth(month)); day = addDays(day, 1)) days.push(day);

@@ -5,7 +5,8 @@ import { toast } from "@/components/ui/use-toast";
 
 const NOTIFICATIONS_BLOCKED_TOAST = {
   title: "Notifications are blocked",
-  description: "The browser refused notifications, so SAGE can only remind you while it is open. Allow notifications for this site in the browser's settings to be told when a reminder is due.",
+  description:
+    "The browser refused notifications, so SAGE can only remind you while it is open. Allow notifications for this site in the browser's settings to be told when a reminder is due.",
 };
 const NOTIFICATIONS_ON_TOAST = { title: "Notifications on", description: "SAGE will notify you when a reminder is due." };
 

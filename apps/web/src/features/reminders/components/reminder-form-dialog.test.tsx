@@ -15,7 +15,19 @@ const now = new Date();
 const day15 = new Date(now.getFullYear(), now.getMonth(), 15);
 const dayLabel = (day: Date) => format(day, "EEEE, MMMM d, yyyy");
 const at = "2031-03-04T09:00:00.000Z";
-const savedReminder = (fields: Record<string, unknown>) => ({ id: 9, title: "", description: "", dueDate: format(day15, "yyyy-MM-dd"), priority: "medium", type: "reminder", status: "unread", conversationId: 7, createdAt: at, updatedAt: at, ...fields });
+const savedReminder = (fields: Record<string, unknown>) => ({
+  id: 9,
+  title: "",
+  description: "",
+  dueDate: format(day15, "yyyy-MM-dd"),
+  priority: "medium",
+  type: "reminder",
+  status: "unread",
+  conversationId: 7,
+  createdAt: at,
+  updatedAt: at,
+  ...fields,
+});
 
 describe("Reminder form in a conversation (title and due date required)", () => {
   async function openCreate() {
@@ -53,7 +65,15 @@ describe("Reminder form in a conversation (title and due date required)", () => 
 
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const [sent] = api.requests("POST", "/api/reminders").map((request) => request.body as Record<string, unknown>);
-    expect(sent).toEqual({ title: "Call Anna", description: "Agenda", dueDate: expect.any(String), priority: "high", type: "task", conversationId: 7, status: "unread" });
+    expect(sent).toEqual({
+      title: "Call Anna",
+      description: "Agenda",
+      dueDate: expect.any(String),
+      priority: "high",
+      type: "task",
+      conversationId: 7,
+      status: "unread",
+    });
     expect(sent!.dueDate).toMatch(/^\d{4}-\d{2}-15T14:30:00\.000[+-]\d{2}:\d{2}$/);
     expect(new Date(String(sent!.dueDate)).getTime()).toBe(new Date(day15.getFullYear(), day15.getMonth(), 15, 14, 30).getTime());
     expect(shownToasts()).toEqual([{ title: "Reminder created", description: "Your new reminder has been added.", variant: "default" }]);
@@ -98,8 +118,12 @@ describe("Reminder form in the reminders sheet (no rules of its own)", () => {
     const dialog = screen.getByRole("dialog", { name: "Create New Reminder" });
     await user.click(within(dialog).getByRole("button", { name: "Create Reminder" }));
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "title must not be empty", variant: "destructive" }]));
-    expect(api.requests("POST", "/api/reminders").map((request) => request.body)).toEqual([{ title: "", description: "", priority: "medium", status: "unread", type: "reminder" }]);
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "title must not be empty", variant: "destructive" }]),
+    );
+    expect(api.requests("POST", "/api/reminders").map((request) => request.body)).toEqual([
+      { title: "", description: "", priority: "medium", status: "unread", type: "reminder" },
+    ]);
     expect(within(dialog).queryByText("Title is required")).toBeNull();
   });
 
@@ -108,7 +132,9 @@ describe("Reminder form in the reminders sheet (no rules of its own)", () => {
     const { user } = renderWithProviders(<CreateReminderFromSheetDialog open onOpenChange={() => undefined} />);
     await user.type(screen.getByLabelText("Title"), "Call Anna");
     await user.click(screen.getByRole("button", { name: "Create Reminder" }));
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "Failed to create reminder", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "Failed to create reminder", description: "Failed to create reminder", variant: "destructive" }]),
+    );
   });
 });
 
@@ -121,7 +147,11 @@ describe("Editing a reminder", () => {
     const dialog = screen.getByRole("dialog", { name: "Edit Reminder" });
     expect(within(dialog).getByLabelText("Title")).toHaveProperty("value", "Call Anna");
     expect(within(dialog).getByRole("radio", { name: "Low" }).getAttribute("aria-checked")).toBe("true");
-    expect(within(dialog).getByRole("button", { name: dayLabel(day15) }).getAttribute("aria-pressed")).toBe("true");
+    expect(
+      within(dialog)
+        .getByRole("button", { name: dayLabel(day15) })
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
 
     await user.type(within(dialog).getByLabelText("Title"), " and Ben");
     await user.click(within(dialog).getByRole("button", { name: "Save Changes" }));

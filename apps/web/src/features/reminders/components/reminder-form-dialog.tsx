@@ -1,11 +1,6 @@
 import { format } from "date-fns";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import {
-  REMINDER_PRIORITIES,
-  REMINDER_TYPES,
-  type ReminderPriority,
-  type ReminderType,
-} from "@sage/contracts/reminders";
+import { REMINDER_PRIORITIES, REMINDER_TYPES, type ReminderPriority, type ReminderType } from "@sage/contracts/reminders";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -66,8 +61,8 @@ export function ReminderFormDialog(props: ReminderFormDialogProps) {
     setPriority(initial?.priority ?? "medium");
     setType(initial?.type ?? "reminder");
     setErrors({});
-  // Keyed on the id: a refetch while the dialog is open must not wipe what the user typed.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Keyed on the id: a refetch while the dialog is open must not wipe what the user typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, initial?.id]);
 
   function handleSubmit(event: FormEvent) {
@@ -94,12 +89,7 @@ export function ReminderFormDialog(props: ReminderFormDialogProps) {
         <form noValidate onSubmit={handleSubmit} className="grid gap-4">
           <div className="grid gap-2">
             <Label htmlFor={`${id}-title`}>Title</Label>
-            <Input
-              id={`${id}-title`}
-              value={title}
-              onChange={(event) => setTitle(event.target.value)}
-              aria-invalid={errors.title ? true : undefined}
-            />
+            <Input id={`${id}-title`} value={title} onChange={(event) => setTitle(event.target.value)} aria-invalid={errors.title ? true : undefined} />
             {errors.title && <p className="text-sm text-destructive">{errors.title}</p>}
           </div>
           <div className="grid gap-2">

@@ -41,9 +41,7 @@ export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showVi
       {/* The text takes the card's width; the actions wait at the end of the details line, not in a column beside it. */}
       <div className="min-w-0">
         <p className={cn("font-medium break-words", isCompleting && "line-through")}>{reminder.title}</p>
-        {reminder.description && (
-          <p className={cn("text-sm break-words text-muted-foreground", isCompleting && "line-through")}>{reminder.description}</p>
-        )}
+        {reminder.description && <p className={cn("text-sm break-words text-muted-foreground", isCompleting && "line-through")}>{reminder.description}</p>}
       </div>
       <div className="col-start-2 mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
         <span>{reminderTimestamp(reminder)}</span>

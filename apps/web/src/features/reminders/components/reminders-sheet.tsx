@@ -68,24 +68,14 @@ export function RemindersSheet({ children }: { children: ReactNode }) {
           <Tabs defaultValue="today" className="min-h-0 flex-1 px-4">
             <TabsList className="h-auto w-full flex-wrap">
               {TABS.map(({ bucket, label }) => (
-                <TabsTrigger
-                  key={bucket}
-                  value={bucket}
-                  className={cn("px-1.5 text-xs sm:text-sm", bucket === "overdue" && OVERDUE_TEXT_CLASS)}
-                >
+                <TabsTrigger key={bucket} value={bucket} className={cn("px-1.5 text-xs sm:text-sm", bucket === "overdue" && OVERDUE_TEXT_CLASS)}>
                   {`${label} (${buckets[bucket].length})`}
                 </TabsTrigger>
               ))}
             </TabsList>
             {TABS.map(({ bucket, empty }) => (
               <TabsContent key={bucket} value={bucket} className="h-[calc(100vh-140px)] overflow-y-auto pb-4">
-                <ReminderList
-                  reminders={buckets[bucket]}
-                  empty={empty}
-                  completingIds={completingIds}
-                  onComplete={complete}
-                  onEdit={setEditing}
-                />
+                <ReminderList reminders={buckets[bucket]} empty={empty} completingIds={completingIds} onComplete={complete} onEdit={setEditing} />
               </TabsContent>
             ))}
           </Tabs>

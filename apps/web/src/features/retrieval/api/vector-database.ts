@@ -1,11 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  EXPORT_DEFAULT_FILENAME,
-  importResponseSchema,
-  resetResponseSchema,
-  revectorizeResponseSchema,
-  vectorStatusSchema,
-} from "@sage/contracts/retrieval";
+import { EXPORT_DEFAULT_FILENAME, importResponseSchema, resetResponseSchema, revectorizeResponseSchema, vectorStatusSchema } from "@sage/contracts/retrieval";
 import { importPreviewSchema, knowledgeSnapshotListSchema, snapshotRestoreResponseSchema } from "@sage/contracts/backup";
 import { apiFetch, apiRequest, getJson } from "@/lib/api-client";
 

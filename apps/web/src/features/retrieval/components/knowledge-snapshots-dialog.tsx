@@ -78,7 +78,12 @@ export function KnowledgeSnapshotsDialog({ open, onOpenChange }: { open: boolean
                       Download
                     </a>
                   </Button>
-                  <Button variant="outline" size="sm" onClick={() => setRestoring(snapshot)} aria-label={`Restore the snapshot of ${format(new Date(snapshot.createdAt), "MMM d, yyyy HH:mm")}`}>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setRestoring(snapshot)}
+                    aria-label={`Restore the snapshot of ${format(new Date(snapshot.createdAt), "MMM d, yyyy HH:mm")}`}
+                  >
                     Restore
                   </Button>
                 </div>

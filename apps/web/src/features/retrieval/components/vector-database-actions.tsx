@@ -77,7 +77,10 @@ export function VectorDatabaseActions() {
     }
     // The 100MB maximum leaves out the backup's original files (the server checks it); this is the whole zip's.
     if (file.size > IMPORT_MAX_ARCHIVE_BYTES) {
-      toastError({ title: IMPORT_TOO_LARGE_TITLE, description: `The file is ${megabytes(file.size)}; the maximum is 100MB without its original files, 2 GB in all.` });
+      toastError({
+        title: IMPORT_TOO_LARGE_TITLE,
+        description: `The file is ${megabytes(file.size)}; the maximum is 100MB without its original files, 2 GB in all.`,
+      });
       return;
     }
     previewing.mutate(file);
@@ -104,7 +107,14 @@ export function VectorDatabaseActions() {
         <Button variant="outline" size="sm" onClick={() => setShowSnapshots(true)}>
           <History aria-hidden /> Snapshots
         </Button>
-        <input ref={fileInput} type="file" accept=".zip,application/zip" className="hidden" aria-label="Vector database backup file" onChange={(event) => onFileChosen(event.target.files?.[0])} />
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".zip,application/zip"
+          className="hidden"
+          aria-label="Vector database backup file"
+          onChange={(event) => onFileChosen(event.target.files?.[0])}
+        />
       </div>
       {status.data ? (
         <p className="text-xs text-muted-foreground" data-testid="vector-status">
@@ -139,8 +149,8 @@ export function VectorDatabaseActions() {
           <DialogHeader>
             <DialogTitle>Import Vector DB</DialogTitle>
             <DialogDescription>
-              {pendingImport?.replaces} with the contents of {pendingImport?.file.name}, conversation files included. A snapshot of your knowledge base is
-              kept first; you can restore it from Snapshots. Continue?
+              {pendingImport?.replaces} with the contents of {pendingImport?.file.name}, conversation files included. A snapshot of your knowledge base is kept
+              first; you can restore it from Snapshots. Continue?
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>

@@ -28,7 +28,9 @@ export function WebSearchTest({ renderMarkdown }: { renderMarkdown: (text: strin
           <CardHeader>
             <CardTitle className="text-red-700 dark:text-red-300">Error</CardTitle>
           </CardHeader>
-          <CardContent className="text-sm">Error: {errorMessage(search.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}</CardContent>
+          <CardContent className="text-sm">
+            Error: {errorMessage(search.error, { fallback: TEST_QUERY_FAILED_MESSAGE, fields: ["message", "error"] })}
+          </CardContent>
         </Card>
       ) : null}
       {search.isSuccess ? (
