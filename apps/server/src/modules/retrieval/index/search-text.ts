@@ -40,8 +40,8 @@ const LETTER_FOLDS: Record<string, string> = {
  * vowel signs, hamza and tatweel. Marks that are part of a letter stay: Devanagari and Thai vowel signs, the
  * Japanese voicing marks (が is not か).
  */
-// eslint-disable-next-line no-misleading-character-class -- the marks are matched one by one, on purpose
 const ACCENTS =
+  // eslint-disable-next-line no-misleading-character-class -- the marks are matched one by one, on purpose
   /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 /** Scripts written without spaces between words, for which ICU has a word dictionary. */
 const SPACELESS_RUN =
