@@ -53,7 +53,7 @@ describe("ChatPanel", () => {
     expect(shownMessages()).toEqual([{ role: "user", text: "Note to Anna" }]);
     expect(screen.getByRole("button", { name: "Stop generating" })).toBeTruthy();
 
-    stream.send("user-message", userMessage("Note to Anna"));
+    stream.send("user-message", { message: userMessage("Note to Anna") });
     stream.send("text-delta", { text: "Dear Anna," });
     await screen.findByText("Dear Anna,");
     expect(screen.queryByText("SAGE is typing...")).toBeNull();
@@ -82,7 +82,7 @@ describe("ChatPanel", () => {
     const { user, api, stream } = await openConversation();
     api.on("POST", "/api/approvals/approval-1", Response.json({ ok: true }));
     await user.type(messageBox(), "Mail Anna{Enter}");
-    stream.send("user-message", userMessage("Mail Anna"));
+    stream.send("user-message", { message: userMessage("Mail Anna") });
     stream.send("text-delta", { text: "I will send it now." });
     stream.send("tool-call", { id: "call-1", name: "send_mail", args: { to: "anna@example.com" } });
     stream.send("approval-required", { approvalId: "approval-1", name: "send_mail", args: { to: "anna@example.com", subject: "Agenda" } });
@@ -117,10 +117,10 @@ describe("ChatPanel", () => {
   it("shows a failure the turn reports as an error toast, and reads the saved messages again", async () => {
     const { user, api, stream } = await openConversation();
     await user.type(messageBox(), "Today?{Enter}");
-    stream.send("user-message", userMessage("Today?"));
+    stream.send("user-message", { message: userMessage("Today?") });
     // The server saved the user's message; the list read after the failure has it.
     api.on("GET", MESSAGES, Response.json([userMessage("Today?")]));
-    stream.send("error", { error: "The model did not answer", code: "provider_error", status: 502, statusText: "Bad Gateway" });
+    stream.send("error", { error: "The model did not answer", code: "provider_error", status: 502, statusText: "Bad Gateway", provider: "gemini" });
     stream.close();
 
     await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]));
@@ -142,7 +142,7 @@ describe("ChatPanel", () => {
   it("shows an error when the connection drops mid-turn, and reads the saved messages again", async () => {
     const { user, api, stream } = await openConversation();
     await user.type(messageBox(), "Outline my talk{Enter}");
-    stream.send("user-message", userMessage("Outline my talk"));
+    stream.send("user-message", { message: userMessage("Outline my talk") });
     api.on("GET", MESSAGES, Response.json([userMessage("Outline my talk")]));
     stream.fail(new TypeError("network error"));
     // The words are the browser's own (Chromium says 'network error'); what matters here is that a failure shows.
@@ -154,7 +154,7 @@ describe("ChatPanel", () => {
   it("Stop ends the turn: the request is aborted, the words so far stay, and no error is shown", async () => {
     const { user, api, stream } = await openConversation();
     await user.type(messageBox(), "A speech{Enter}");
-    stream.send("user-message", userMessage("A speech"));
+    stream.send("user-message", { message: userMessage("A speech") });
     stream.send("text-delta", { text: "Friends and colleagues," });
     await screen.findByText("Friends and colleagues,");
 
