@@ -1,3 +1,5 @@
+import { foldCase } from "./text.ts";
+
 /**
  * Whether a short text holds a secret SAGE must never remember: a password, passphrase, PIN, door or alarm code,
  * card or account number, API key or one-time code, in English, German, French, Spanish or Italian. Text is
@@ -218,11 +220,8 @@ const QUALIFIERS = [
 ];
 
 const fold = (text: string) =>
-  text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
+  foldCase(text)
     .replace(/ß/g, "ss")
-    .toLowerCase()
     .replace(/[’`]/g, "'")
     .replace(/(^|[^\p{L}])([cdjlmnst]|qu)'(?=\p{L})/gu, "$1$2' ");
 

@@ -2,3 +2,10 @@
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }
+
+/** Text compared without case or accents ("Résumé" and "resume" alike): NFKD, combining marks dropped, lower case. */
+export const foldCase = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();

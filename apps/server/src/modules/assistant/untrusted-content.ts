@@ -1,3 +1,5 @@
+import { foldCase } from "@sage/contracts/text";
+
 /**
  * The "private data + untrusted content + a way out" rule (decision 031): once a turn has read text the user did
  * not type (a document passage, a web page, an external tool's answer), a call that can carry data out of SAGE
@@ -11,13 +13,7 @@ export interface UntrustedSource {
 
 /** Words of at least two letters or digits, folded like search folds them (case and accents aside). */
 export function words(text: string): string[] {
-  return (
-    text
-      .normalize("NFKD")
-      .replace(/\p{M}+/gu, "")
-      .toLocaleLowerCase("en")
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).filter((word) => word.length >= 2 || /\p{N}/u.test(word));
+  return (foldCase(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length >= 2 || /\p{N}/u.test(word));
 }
 
 /** Every string and number in a tool call's arguments, however deep. */

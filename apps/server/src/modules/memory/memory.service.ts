@@ -1,4 +1,5 @@
 import { MEMORY_ERRORS, MEMORY_INSTRUCTION_BUDGET, MEMORY_MAX_COUNT, looksLikeSecret, type Memory } from "@sage/contracts/memories";
+import { foldCase } from "@sage/contracts/text";
 import { badRequest, conflict, notFound } from "../../http/app-error.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import type { MemoryRepo } from "./memory.repo.ts";
@@ -6,10 +7,7 @@ import { fitsBudget, memoriesForTurn, type VectorEvidence } from "./rank-memorie
 
 /** A fact's identity: the words without case, accents, repeated spaces or the full stop at the end. */
 export const factKey = (content: string) =>
-  content
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLocaleLowerCase("en")
+  foldCase(content)
     .replace(/\s+/g, " ")
     .replace(/[\s.!;,]+$/, "")
     .trim();
