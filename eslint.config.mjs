@@ -33,7 +33,7 @@ const rawSqlFiles = [
 const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node"];
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
+  { ignores: [".cache/**", "**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
