@@ -14,12 +14,15 @@ import server from "./apps/server/vitest.config.ts";
 /** System tests, by file name (so they stay system tests wherever their folder moves). */
 const SYSTEM = [
   "apps/server/src/reliability/**/*.test.ts",
-  // Document readers: conversion processes, PDF workers, OCR.
+  // Document readers: conversion processes, PDF workers, OCR, and the routes that send every type through them.
   "**/conversion-pool.test.ts",
   "**/converters.test.ts",
   "**/convert-pdf.test.ts",
   "**/convert-image.test.ts",
   "**/ocr-offline.test.ts",
+  "**/ingestion.routes.test.ts",
+  "**/upload-types.routes.test.ts",
+  "**/ways-in.routes.test.ts",
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",
