@@ -109,7 +109,7 @@ const serverZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
+  { ignores: [".cache/**", "**/dist/**", "**/node_modules/**", "test-results/**", "bench/results/**", "apps/web/public/**", "playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { BASE_URL, E2E_PORT, FAKE_GEMINI_ORIGIN } from "./e2e/support/ports.ts";
+import { BASE_URL, workerPorts } from "./e2e/support/ports.ts";
 
 // Debian's Chromium, never a downloaded browser. These flags keep it quiet on a machine with no internet.
 const chromiumArgs = [
@@ -13,14 +13,42 @@ const chromiumArgs = [
   "--disable-sync",
 ];
 
+// Two workers on a two-core machine: a browser test waits on the server and the browser more than it computes. Each
+// worker has its own SAGE server and fake Gemini (e2e/support/ports.ts), so their data and scripted replies never mix.
+const WORKERS = Number(process.env.SAGE_E2E_WORKERS ?? 2);
+const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worker)).flatMap(({ sage, fakeGemini }) => [
+  {
+    command: `npx tsx e2e/support/start-fake-gemini.ts ${fakeGemini}`,
+    url: `http://127.0.0.1:${fakeGemini}/__fake/health`,
+    reuseExistingServer: false,
+    stdout: "ignore" as const,
+  },
+  {
+    command: "node e2e/support/start-server.mjs",
+    url: `http://127.0.0.1:${sage}/api/health`,
+    reuseExistingServer: false,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(sage),
+      HOST: "127.0.0.1",
+      SAGE_LOG_LEVEL: "warn",
+      SAGE_LOGIN_RATE_LIMIT: "10000",
+      GEMINI_API_KEY: "e2e-fake-key",
+      GEMINI_BASE_URL: `http://127.0.0.1:${fakeGemini}/v1beta`,
+      SAGE_EMBEDDER: "gemini",
+      SAGE_FETCH_ALLOW_PRIVATE: "true",
+    },
+  },
+]);
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: false,
-  // One worker: the fake Gemini's reply queue is shared, and a 2-core machine runs one browser well.
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   use: {
@@ -30,29 +58,5 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
-  webServer: [
-    {
-      command: "npx tsx e2e/support/start-fake-gemini.ts",
-      url: `${FAKE_GEMINI_ORIGIN}/__fake/health`,
-      reuseExistingServer: false,
-      stdout: "ignore",
-    },
-    {
-      command: "node e2e/support/start-server.mjs",
-      url: `${BASE_URL}/api/health`,
-      reuseExistingServer: false,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        PORT: String(E2E_PORT),
-        HOST: "127.0.0.1",
-        SAGE_LOG_LEVEL: "warn",
-        SAGE_LOGIN_RATE_LIMIT: "10000",
-        GEMINI_API_KEY: "e2e-fake-key",
-        GEMINI_BASE_URL: `${FAKE_GEMINI_ORIGIN}/v1beta`,
-        SAGE_EMBEDDER: "gemini",
-        SAGE_FETCH_ALLOW_PRIVATE: "true",
-      },
-    },
-  ],
+  webServer: servers,
 });

@@ -1,12 +1,64 @@
-import { defineConfig } from "vitest/config";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { configDefaults, defineConfig } from "vitest/config";
+import server from "./apps/server/vitest.config.ts";
+
+/**
+ * Three kinds of test, run as three projects (web's unit tests are a fourth, on web's own Vite config):
+ * - unit: one function or class at a time, in-process, milliseconds each;
+ * - routes: the whole app over HTTP (createTestApp), seconds per file;
+ * - system: what starts processes or threads, reads scans, unpacks bombs, crashes and restarts, or runs under load.
+ * `npm run test:fast` runs unit, web and routes; `npm test` runs all four.
+ */
+
+/** System tests, by file name (so they stay system tests wherever their folder moves). */
+const SYSTEM = [
+  "apps/server/src/reliability/**/*.test.ts",
+  // Document readers: conversion processes, PDF workers, OCR, and the routes that send every type through them.
+  "**/conversion-pool.test.ts",
+  "**/converters.test.ts",
+  "**/convert-pdf.test.ts",
+  "**/convert-image.test.ts",
+  "**/ocr-offline.test.ts",
+  "**/ingestion.routes.test.ts",
+  "**/upload-types.routes.test.ts",
+  "**/ways-in.routes.test.ts",
+  // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
+  "**/startup-line.test.ts",
+  "**/cli.test.ts",
+  "**/external-tools.routes.test.ts",
+  "**/embedder-in-thread.test.ts",
+  "**/*.integration.test.ts",
+  // ESLint itself, on probes of each house rule.
+  "scripts/lint-self-check.test.ts",
+];
+
+/** Route tests: every other server test that builds the whole app (test/test-app.ts, or createApp itself). */
+const buildsTheApp = /\/test\/test-app\.ts"|\bcreateApp\(/;
+const serverSource = fileURLToPath(new URL("apps/server/src/", import.meta.url));
+const ROUTES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts") && buildsTheApp.test(readFileSync(serverSource + file, "utf8")))
+  .map((file) => `apps/server/src/${file}`);
+
+const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patterns.flat()];
+const nodeProject = server.test;
 
 export default defineConfig({
   test: {
+    // Both cores: Vitest's default leaves one free, which on a two-core machine means one test file at a time.
+    maxWorkers: 2,
     projects: [
-      "apps/server/vitest.config.ts",
+      {
+        test: {
+          ...nodeProject,
+          name: "unit",
+          include: ["apps/server/src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: exclude(SYSTEM, ROUTES),
+        },
+      },
+      { test: { ...nodeProject, name: "routes", include: ROUTES, exclude: exclude(SYSTEM) } },
+      { test: { ...nodeProject, name: "system", include: SYSTEM, testTimeout: 60_000 } },
       "apps/web/vitest.config.ts",
-      "packages/*/vitest.config.ts",
-      { test: { name: "repo", include: ["scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
     ],
   },
 });

@@ -21,6 +21,9 @@ const WIDTHS = [
 ];
 const THEMES = ["light", "dark"] as const;
 
+// The six walks are the longest tests: they share both workers, each worker seeding its own server once (beforeAll).
+test.describe.configure({ mode: "parallel" });
+
 let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 let seeded: SeededScreens;
 

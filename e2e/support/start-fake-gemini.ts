@@ -1,7 +1,8 @@
-// Playwright webServer entry: the fake Gemini REST API, scripted by tests over /__fake/*.
+// Playwright webServer entry: the fake Gemini REST API of one test worker (its port is the argument), scripted by
+// that worker's tests over /__fake/*.
 import { startFakeGemini } from "@sage/testkit/fake-gemini";
 import { FAKE_GEMINI_PORT } from "./ports.ts";
 
-const fake = await startFakeGemini({ port: FAKE_GEMINI_PORT });
+const fake = await startFakeGemini({ port: Number(process.argv[2] ?? FAKE_GEMINI_PORT) });
 console.log(`fake Gemini listening on ${fake.baseUrl}`);
 process.on("SIGTERM", () => void fake.close().then(() => process.exit(0)));

@@ -1,20 +1,33 @@
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterEach, expect, it } from "vitest";
-import { createApp } from "./app.ts";
+import { createApp, type AppDeps } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { createProviders } from "./providers/registry.ts";
 import { openStore } from "./store/open-store.ts";
+import { testPasswordHasher } from "./test/test-password-hasher.ts";
 
 const temp = makeTempDir();
 afterEach(() => temp.remove());
 
-async function start(password: string) {
+/** The app on its defaults, but for a test's password cost unless `deps` says otherwise. */
+async function start(password: string, deps: Partial<AppDeps> = { passwordHasher: testPasswordHasher }) {
   const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password });
   const store = openStore({ dataDir: config.dataDir });
-  const { app } = await createApp({ config, store, providers: createProviders(config), logger: false });
+  const { app } = await createApp({ config, store, providers: createProviders(config), logger: false, ...deps });
   const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
-  return { app, login, close: async () => (await app.close(), await store.close()) };
+  return { app, store, login, close: async () => (await app.close(), await store.close()) };
 }
+
+// Production's cost is a few tenths of a second a hash on an idle machine, and many seconds on a busy one.
+it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lanes) unless a test passes a cheaper hasher", { timeout: 60_000 }, async () => {
+  const { store, login, close } = await start("a-long-password", {});
+  expect((await login("a-long-password")).statusCode).toBe(200);
+  expect((await login("not-the-password")).statusCode).toBe(401);
+  const { passwordHash } = await store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow();
+  expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=4\$/);
+  expect(passwordHash).not.toContain("a-long-password");
+  await close();
+});
 
 it("a login right after start-up waits for the demo account to follow a changed password", async () => {
   const first = await start("first-password");

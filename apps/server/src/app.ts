@@ -17,6 +17,7 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
@@ -37,6 +38,8 @@ export interface AppDeps {
   providers: Providers;
   /** false silences request logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean;
+  /** How passwords are hashed: production's argon2id cost unless a test passes a cheaper one. */
+  passwordHasher?: PasswordHasher;
 }
 
 /** The built app, and the parts of it that start-up and tests reach for besides HTTP. */
@@ -94,6 +97,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
 
   const auth = createAuthModule({
     db: store.db,
+    hasher: deps.passwordHasher ?? productionHasher,
     sessionDays: config.sessionDays,
     demoUser: config.demoUser,
     loginRateLimit: config.loginRateLimit,

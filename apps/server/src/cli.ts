@@ -1,6 +1,7 @@
 import { loadConfig } from "./config.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
+import { productionHasher } from "./modules/auth/password.ts";
 import { openStore } from "./store/open-store.ts";
 
 const USAGE = `Usage: sage-admin add-user <username> <password>
@@ -20,7 +21,7 @@ async function main(args: string[]) {
   const config = loadConfig();
   const store = openStore({ dataDir: config.dataDir });
   try {
-    const auth = createAuthService({ repo: createAuthRepo(store.db), sessionDays: config.sessionDays });
+    const auth = createAuthService({ repo: createAuthRepo(store.db), hasher: productionHasher, sessionDays: config.sessionDays });
     const user = await auth.createUser(username.trim(), password);
     console.log(JSON.stringify(user));
     return 0;

@@ -2,8 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { createApp, type SageApp } from "../app.ts";
 import { loadConfig, type Config } from "../config.ts";
+import type { PasswordHasher } from "../modules/auth/password.ts";
 import { createProviders, type Providers } from "../providers/registry.ts";
 import { openStore, type Store } from "../store/open-store.ts";
+import { testPasswordHasher } from "./test-password-hasher.ts";
 
 export const DEMO = { username: "demo", password: "sage-demo" };
 
@@ -27,6 +29,8 @@ export async function createTestApp(
     providers?: (config: Config) => Providers;
     /** Runs on the empty data dir before the store opens (a store left by an older version, say). */
     beforeOpen?: (dataDir: string) => Promise<void> | void;
+    /** Argon2id at a test's cost unless given (production's cost is tested once, in auth.routes.test.ts). */
+    passwordHasher?: PasswordHasher;
   } = {},
 ): Promise<TestApp> {
   const temp = makeTempDir();
@@ -40,7 +44,8 @@ export async function createTestApp(
   await options.beforeOpen?.(config.dataDir);
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
-  const built = await createApp({ config, store, providers, logger: false });
+  const passwordHasher = options.passwordHasher ?? testPasswordHasher;
+  const built = await createApp({ config, store, providers, logger: false, passwordHasher });
   const { app } = built;
   await built.accountsReady; // the demo account exists before a test looks at the store
 
@@ -62,7 +67,7 @@ export async function createTestApp(
     config,
     login,
     async reopen(reopened = {}) {
-      const other = await createApp({ config: reopened.config ?? config, store, providers: reopened.providers ?? providers, logger: false });
+      const other = await createApp({ config: reopened.config ?? config, store, providers: reopened.providers ?? providers, logger: false, passwordHasher });
       await other.app.ready();
       return other.app;
     },

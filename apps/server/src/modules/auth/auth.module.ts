@@ -6,6 +6,7 @@ import type { Database } from "../../store/schema.ts";
 import { createAuthRepo } from "./auth.repo.ts";
 import { registerAuthRoutes } from "./auth.routes.ts";
 import { createAuthService } from "./auth.service.ts";
+import type { PasswordHasher } from "./password.ts";
 
 export interface AuthModule extends AppModule, SessionAuthenticator {
   /** Settles once the demo account is in step with config; start-up fails if it rejects. */
@@ -15,13 +16,14 @@ export interface AuthModule extends AppModule, SessionAuthenticator {
 
 export function createAuthModule(deps: {
   db: Kysely<Database>;
+  hasher: PasswordHasher;
   sessionDays: number;
   demoUser: { username: string; password: string };
   loginRateLimit: number;
   secureCookies: boolean;
 }): AuthModule {
-  const service = createAuthService({ repo: createAuthRepo(deps.db), sessionDays: deps.sessionDays });
-  // Keeping the demo account's password in step with config costs an argon2 verify (0.1-0.4 s), so it runs
+  const service = createAuthService({ repo: createAuthRepo(deps.db), hasher: deps.hasher, sessionDays: deps.sessionDays });
+  // Keeping the demo account's password in step with config costs a password check (0.1-0.4 s in production), so it runs
   // beside the rest of start-up instead of before it; a login waits for it, and so does close.
   const accountsReady = service.ensureDemoUser(deps.demoUser.username, deps.demoUser.password).then(async () => {
     await service.pruneExpiredSessions();

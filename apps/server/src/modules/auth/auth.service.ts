@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { LOGIN_FAILED_MESSAGE, type User } from "@sage/contracts/auth";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthRepo } from "./auth.repo.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import type { PasswordHasher } from "./password.ts";
 
 /** The demonstration account always has id 3: the web app of the original product assumed that id. */
 export const DEMO_USER_ID = 3;
@@ -12,8 +12,8 @@ const SESSION_CACHE_MS = 10_000;
 const SESSION_CACHE_ENTRIES = 10_000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function createAuthService(deps: { repo: AuthRepo; sessionDays: number; now?: () => number }) {
-  const { repo } = deps;
+export function createAuthService(deps: { repo: AuthRepo; hasher: PasswordHasher; sessionDays: number; now?: () => number }) {
+  const { repo, hasher } = deps;
   const now = deps.now ?? Date.now;
   const sessionMs = deps.sessionDays * DAY_MS;
   // Verifying against a real hash when the user is unknown keeps timing the same for both failures.
@@ -27,25 +27,25 @@ export function createAuthService(deps: { repo: AuthRepo; sessionDays: number; n
     async ensureDemoUser(username: string, password: string): Promise<void> {
       const existing = await repo.findUserById(DEMO_USER_ID);
       if (!existing) {
-        await repo.insertUser({ id: DEMO_USER_ID, username, passwordHash: await hashPassword(password) });
+        await repo.insertUser({ id: DEMO_USER_ID, username, passwordHash: await hasher.hash(password) });
         return;
       }
-      if (!(await verifyPassword(existing.passwordHash, password))) {
-        await repo.updatePasswordHash(DEMO_USER_ID, await hashPassword(password));
+      if (!(await hasher.verify(existing.passwordHash, password))) {
+        await repo.updatePasswordHash(DEMO_USER_ID, await hasher.hash(password));
       }
     },
 
     async createUser(username: string, password: string): Promise<User> {
       if (await repo.findUserByUsername(username)) throw new AppError("user_exists", 409, "That username is taken");
-      const id = await repo.insertUser({ username, passwordHash: await hashPassword(password) });
+      const id = await repo.insertUser({ username, passwordHash: await hasher.hash(password) });
       return { id, username };
     },
 
     /** Returns the new session token and user, or throws 401 with the same message for any failure. */
     async login(username: string, password: string): Promise<{ token: string; user: User; expiresAtMs: number }> {
       const user = await repo.findUserByUsername(username);
-      decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
-      const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash), password);
+      decoyHash ??= hasher.hash(randomBytes(16).toString("hex"));
+      const ok = await hasher.verify(user?.passwordHash ?? (await decoyHash), password);
       if (!user || !ok) throw new AppError("invalid_credentials", 401, LOGIN_FAILED_MESSAGE);
       const token = randomBytes(32).toString("base64url");
       const expiresAtMs = now() + sessionMs;

@@ -1,5 +1,0 @@
-import { defineConfig } from "vitest/config";
-
-export default defineConfig({
-  test: { name: "contracts", include: ["src/**/*.test.ts"], environment: "node" },
-});
