@@ -14,6 +14,10 @@ export default mergeConfig(
       // shared two-core machine under load.
       testTimeout: 20_000,
       passWithNoTests: true,
+      // Files share a worker's module cache (23 s to 9 s); fetch stubs and env are restored after each test.
+      isolate: false,
+      unstubGlobals: true,
+      unstubEnvs: true,
     },
   }),
 );
