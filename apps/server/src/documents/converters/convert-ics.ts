@@ -1,5 +1,5 @@
 import type { CalendarEvent, CalendarThreadData } from "./calendar-reader.entry.ts";
-import { decodeText } from "./convert-txt.ts";
+import { decodeText } from "./decode-text.ts";
 import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
 import { runInThread } from "./run-in-thread.ts";
 
