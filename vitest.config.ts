@@ -19,6 +19,7 @@ const SYSTEM = [
   "**/converters.test.ts",
   "**/convert-pdf.test.ts",
   "**/convert-image.test.ts",
+  "**/encrypted-files.test.ts",
   "**/ocr-offline.test.ts",
   "**/ingestion.routes.test.ts",
   "**/upload-types.routes.test.ts",

@@ -7,14 +7,13 @@ import { ConversionError, type ExtractedDocument, type ExtractedSection } from "
 import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
 import { RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
 import type { PdfTextJob, PdfTextMessage, PositionedText } from "./pdf-text-reader.entry.ts";
+import { readerFailure } from "./reader-failure.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
-function openError(message: string): ConversionError {
-  if (/password/i.test(message)) return new ConversionError("The PDF is password-protected");
-  return new ConversionError(`The PDF could not be read: ${message}`);
-}
+/** pdf.js's message (a PasswordException, "Invalid PDF structure") becomes plain words (reader-failure.ts). */
+const openError = (message: string): ConversionError => readerFailure("The PDF", message);
 
 /**
  * Text page by page. A page with (almost) no text layer, or whose text is mostly not words (a font without a
@@ -150,9 +149,9 @@ async function readPageTexts(source: PdfSource): Promise<string[]> {
         if (message.type === "page") texts[message.pageNumber - 1] = pageText(message.items);
         else if (message.type === "done") resolve(Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""));
         else if (message.type === "open-error") reject(openError(message.message));
-        else reject(new ConversionError(`The PDF could not be read: ${message.message}`));
+        else reject(readerFailure("The PDF", message.message));
       });
-      worker.on("error", (error) => reject(new ConversionError(`The PDF could not be read: ${error.message}`)));
+      worker.on("error", (error) => reject(readerFailure("The PDF", error)));
       worker.on("exit", (code) => reject(new ConversionError(`The PDF reader stopped unexpectedly (exit code ${code})`)));
     });
   } finally {
