@@ -179,20 +179,32 @@ export function pageText(items: PositionedText[]): string {
   let output = "";
   let previous: (typeof lines)[number] | undefined;
   for (const line of lines) {
-    line.parts.sort((a, b) => a.x - b.x);
+    // A line of Arabic or Hebrew reads from the right: its runs are taken right to left (each run is already in
+    // reading order), or its words would come out last first.
+    const rtl = isRightToLeft(line.parts.map((part) => part.text).join(""));
+    line.parts.sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
     let text = "";
-    let lastEnd: number | undefined;
+    let lastEdge: number | undefined;
     for (const part of line.parts) {
-      const gap = lastEnd === undefined ? 0 : part.x - lastEnd;
+      const gap = lastEdge === undefined ? 0 : rtl ? lastEdge - part.end : part.x - lastEdge;
       if (text && gap > line.height * 0.15 && !/\s$/.test(text) && !/^\s/.test(part.text)) text += " ";
       text += part.text;
-      lastEnd = part.end;
+      lastEdge = rtl ? part.x : part.end;
     }
-    text = text.replace(/\s+/g, " ").trim();
+    // Tatweel only stretches justified Arabic; a word typed into search has none.
+    text = text.replaceAll("\u0640", "").replace(/\s+/g, " ").trim();
     if (!text) continue;
     if (previous) output += previous.y - line.y > Math.max(previous.height, line.height) * 1.8 ? "\n\n" : "\n";
     output += text;
     previous = line;
   }
   return output;
+}
+
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
+
+/** Whether most letters of a line belong to a script written right to left. */
+function isRightToLeft(text: string): boolean {
+  const rightToLeft = text.match(RIGHT_TO_LEFT)?.length ?? 0;
+  return rightToLeft > 0 && rightToLeft * 2 > letterCount(text);
 }
