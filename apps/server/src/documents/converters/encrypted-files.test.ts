@@ -80,9 +80,13 @@ describe("password-protected files", () => {
     ["doc", "The DOC file could not be read"],
     ["xlsx", "The spreadsheet could not be read"],
     ["pdf", "The PDF could not be read"],
+    ["png", "The image could not be read"],
   ] as const)("explains a damaged .%s in plain words, never in the reader library's", async (extension, reason) => {
     // A zip's signature for the zip-based types (a .doc starting so would be read as the DOCX it really is).
-    const damaged = Buffer.concat([Buffer.from(extension === "doc" || extension === "pdf" ? "\u0000" : "PK\u0003\u0004"), Buffer.alloc(3000, 0x20)]);
+    const damaged = Buffer.concat([
+      Buffer.from(extension === "doc" || extension === "pdf" || extension === "png" ? "\u0000" : "PK\u0003\u0004"),
+      Buffer.alloc(3000, 0x20),
+    ]);
     const error: Error = await convertFile(extension, damaged).then(
       () => new Error("read"),
       (failure: Error) => failure,
