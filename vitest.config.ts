@@ -19,6 +19,8 @@ const SYSTEM = [
   "**/converters.test.ts",
   "**/convert-pdf.test.ts",
   "**/convert-image.test.ts",
+  "**/encrypted-files.test.ts",
+  "**/pdf-right-to-left.test.ts",
   "**/ocr-offline.test.ts",
   "**/ingestion.routes.test.ts",
   "**/upload-types.routes.test.ts",

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { convertFile, type UploadExtension } from "./converters/convert-file.ts";
-import { convertHtml } from "./converters/convert-html.ts";
+import { convertHtml, decodeHtml } from "./converters/convert-html.ts";
 import { convertPdf } from "./converters/convert-pdf.ts";
 import { convertTxt } from "./converters/convert-txt.ts";
+import { contentTypeCharset } from "./converters/decode-text.ts";
 import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { checkZipExpansion } from "./zip-expansion.ts";
 
@@ -34,8 +35,8 @@ export async function convertInput(input: ConversionInput, limits: ConversionLim
       const { contentType, body } = input;
       const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
       if (contentType.includes("pdf") || /\.pdf$/i.test(new URL(input.url).pathname)) return convertPdf(buffer);
-      if (contentType.includes("html") || contentType === "") return convertHtml(buffer.toString("utf8"));
-      if (contentType.startsWith("text/") || contentType.includes("json")) return convertTxt(buffer);
+      if (contentType.includes("html") || contentType === "") return convertHtml(decodeHtml(buffer, contentType));
+      if (contentType.startsWith("text/") || contentType.includes("json")) return convertTxt(buffer, contentTypeCharset(contentType));
       throw new ConversionError(`Pages of type ${contentType.split(";")[0]} cannot be processed`);
     }
   }

@@ -2,6 +2,7 @@
 // large. Times stay as the file writes them, with their time zone named, so "10:00 (Europe/Prague)" reads as the
 // organiser meant it.
 import ICAL from "ical.js";
+import { repairCalendarText } from "./calendar-repair.ts";
 import { replyToParent } from "./reply-to-parent.ts";
 
 export interface CalendarThreadData {
@@ -38,25 +39,54 @@ const lastDay = (value: Time | null | undefined) => {
 };
 
 replyToParent(({ text }: CalendarThreadData): CalendarEvent[] => {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  const components = calendar.name === "vevent" ? [calendar] : calendar.getAllSubcomponents("vevent");
-  return components.map((component) => {
-    const event = new ICAL.Event(component);
-    const organizer = component.getFirstProperty("organizer");
-    const rule = component.getFirstPropertyValue("rrule");
-    const start: Time | null = event.startDate;
-    return {
-      summary: event.summary || "",
-      start: time(start),
-      end: time(lastDay(event.endDate)),
-      allDay: Boolean(start && start.isDate),
-      // A TZID parameter names the zone; a time ending in Z is in ical.js's UTC zone.
-      timezone: start ? String(start.timezone || (start.zone && start.zone.tzid) || "").replace(/^Z$/, "UTC") : "",
-      location: event.location || "",
-      organizer: organizer ? person(organizer.getFirstValue(), organizer.getParameter("cn")) : "",
-      attendees: event.attendees.map((attendee) => person(attendee.getFirstValue(), attendee.getParameter("cn"))).filter(Boolean),
-      repeats: rule ? rule.toString() : "",
-      description: event.description || "",
-    };
-  });
+  if (!/^BEGIN:(?:VCALENDAR|VEVENT)\s*$/im.test(text)) throw new Error("the file is not in iCalendar format");
+  return readableEvents(repairCalendarText(text)).flatMap((component) => readEvent(component) ?? []);
 });
+
+/** Every VEVENT ical.js can parse: the whole calendar at once, else each event on its own (with the time zones). */
+function readableEvents(text: string): InstanceType<typeof ICAL.Component>[] {
+  try {
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    return calendar.name === "vevent" ? [calendar] : calendar.getAllSubcomponents("vevent");
+  } catch {
+    const zones = text.match(/^BEGIN:VTIMEZONE$[\s\S]*?^END:VTIMEZONE$/gim) ?? [];
+    return (text.match(/^BEGIN:VEVENT$[\s\S]*?^END:VEVENT$/gim) ?? []).flatMap((event) => {
+      try {
+        const calendar = new ICAL.Component(ICAL.parse(["BEGIN:VCALENDAR", "VERSION:2.0", ...zones, event, "END:VCALENDAR"].join("\r\n")));
+        return calendar.getAllSubcomponents("vevent");
+      } catch {
+        return [];
+      }
+    });
+  }
+}
+
+/** Each field on its own: an event with a start ical.js cannot compute keeps its title and text. */
+function readEvent(component: InstanceType<typeof ICAL.Component>): CalendarEvent | undefined {
+  const event = new ICAL.Event(component);
+  const start = attempt((): Time | null => (component.hasProperty("dtstart") ? event.startDate : null));
+  const organizer = component.getFirstProperty("organizer");
+  const rule = attempt(() => component.getFirstPropertyValue("rrule"));
+  const read: CalendarEvent = {
+    summary: attempt(() => event.summary) || "",
+    start: time(start),
+    end: start ? time(attempt(() => lastDay(event.endDate))) : "",
+    allDay: Boolean(start && start.isDate),
+    // A TZID parameter names the zone; a time ending in Z is in ical.js's UTC zone.
+    timezone: start ? String(start.timezone || (start.zone && start.zone.tzid) || "").replace(/^Z$/, "UTC") : "",
+    location: attempt(() => event.location) || "",
+    organizer: organizer ? person(organizer.getFirstValue(), organizer.getParameter("cn")) : "",
+    attendees: (attempt(() => event.attendees) ?? []).map((attendee) => person(attendee.getFirstValue(), attendee.getParameter("cn"))).filter(Boolean),
+    repeats: rule ? String(rule) : "",
+    description: attempt(() => event.description) || "",
+  };
+  return read.summary || read.start || read.description ? read : undefined;
+}
+
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,5 @@
-import { ConversionError, documentFromText, type ExtractedDocument } from "../extracted-document.ts";
+import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
+import { readerFailure } from "./reader-failure.ts";
 
 /** Legacy Word (.doc) files: body text with headers, footnotes and text boxes that carry content. */
 export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
@@ -11,7 +12,7 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
       .filter(Boolean)
       .join("\n\n");
   } catch (error) {
-    throw new ConversionError(`The DOC file could not be read: ${(error as Error).message}`);
+    throw readerFailure("The DOC file", error);
   }
   return documentFromText(normalizeDocText(text), "The document contains no text");
 }

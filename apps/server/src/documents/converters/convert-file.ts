@@ -11,12 +11,28 @@ import { convertRtf } from "./convert-rtf.ts";
 import { convertSlides } from "./convert-slides.ts";
 import { convertSpreadsheet } from "./convert-spreadsheet.ts";
 import { convertTxt } from "./convert-txt.ts";
+import { isPasswordProtectedOffice } from "./encrypted-office.ts";
+import { passwordProtected } from "./reader-failure.ts";
 import { ConversionError, type ExtractedDocument } from "../extracted-document.ts";
 import type { UploadExtension } from "../upload-extension.ts";
 
 export { supportedExtension, type UploadExtension } from "../upload-extension.ts";
 
+const OFFICE_KIND: Partial<Record<UploadExtension, string>> = {
+  doc: "The document",
+  docx: "The document",
+  odt: "The document",
+  pptx: "The presentation",
+  odp: "The presentation",
+  xlsx: "The spreadsheet",
+  xls: "The spreadsheet",
+  ods: "The spreadsheet",
+};
+
 export async function convertFile(extension: UploadExtension, bytes: Buffer): Promise<ExtractedDocument> {
+  const officeKind = OFFICE_KIND[extension];
+  // Told before a reader sees it: each would fail in its own words ("invalid zip data", "outside buffer bounds").
+  if (officeKind && isPasswordProtectedOffice(bytes)) throw passwordProtected(officeKind);
   switch (extension) {
     case "pdf":
       return convertPdf(bytes);

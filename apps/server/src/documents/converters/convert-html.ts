@@ -1,4 +1,4 @@
-import { decodeText } from "./convert-txt.ts";
+import { contentTypeCharset, declaredCharset, decodeText } from "./decode-text.ts";
 import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
@@ -6,7 +6,8 @@ import { htmlToMarkdown } from "./html-to-markdown.ts";
 export async function convertHtml(html: string): Promise<ExtractedDocument & { title?: string }> {
   // Loaded on first use: they are not needed to start the server.
   const [{ Readability }, { parseHTML }] = await Promise.all([import("@mozilla/readability"), import("linkedom")]);
-  const { document } = parseHTML(html);
+  const page = wholeDocument(html);
+  const { document } = parseHTML(page);
   let articleHtml: string | undefined;
   let title: string | undefined = document.title || undefined;
   try {
@@ -18,26 +19,33 @@ export async function convertHtml(html: string): Promise<ExtractedDocument & { t
   } catch {
     articleHtml = undefined;
   }
-  const body = articleHtml ?? parseHTML(html).document.body?.innerHTML ?? html;
+  const body = articleHtml ?? parseHTML(page).document.body?.innerHTML ?? html;
   let markdown = await htmlToMarkdown(body);
   if (title && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return { ...documentFromText(markdown, "The page contains no readable text"), title };
 }
 
-/** An uploaded .html or .htm file: decoded by its byte-order mark, else its declared charset, else like a text file. */
+/**
+ * linkedom builds a body only for a page with both <html> and <body> tags: a fragment ("<p>Привет</p>", a saved
+ * snippet, a mail body) came out empty. Such a page is given the tags a browser would infer.
+ */
+function wholeDocument(html: string): string {
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
+  const head = /<head[^>]*>([\s\S]*?)<\/head>/i.exec(html);
+  let rest = head ? html.slice(0, head.index) + html.slice(head.index + head[0].length) : html;
+  rest = rest.replace(/<!doctype[^>]*>|<\/?html[^>]*>|<\/?body[^>]*>|<head[^>]*>/gi, "");
+  // A fragment's own <title> (outside any head) still names the page.
+  const title = head ? "" : (/<title[^>]*>[\s\S]*?<\/title>/i.exec(rest)?.[0] ?? "");
+  if (title) rest = rest.replace(title, "");
+  return `<!DOCTYPE html><html><head>${head?.[1] ?? ""}${title}</head><body>${rest}</body></html>`;
+}
+
+/** An uploaded .html or .htm file, decoded by decodeText with the charset the page declares. */
 export function convertHtmlFile(bytes: Buffer): Promise<ExtractedDocument> {
   return convertHtml(decodeHtml(bytes));
 }
 
-export function decodeHtml(bytes: Buffer): string {
-  const hasBom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  const declared = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(bytes.subarray(0, 4096).toString("latin1"))?.[1];
-  if (!hasBom && declared && !/^utf-?8$/i.test(declared)) {
-    try {
-      return new TextDecoder(declared).decode(bytes);
-    } catch {
-      // An unknown label: fall through to detection.
-    }
-  }
-  return decodeText(bytes);
+/** A page's text: an HTTP header's charset comes before the one the page declares (as in browsers). */
+export function decodeHtml(bytes: Uint8Array, contentType = ""): string {
+  return decodeText(bytes, contentTypeCharset(contentType) ?? declaredCharset(bytes));
 }

@@ -1,6 +1,7 @@
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
 import { OCR_LIMITS, OcrError, recognizeText, type OcrLimits } from "../ocr/ocr-engine.ts";
 import type { GrayImage } from "../ocr/ocr-protocol.ts";
+import { readerFailure } from "./reader-failure.ts";
 import { isMostlyUnreadable } from "./text-readability.ts";
 
 export const NO_TEXT_IN_IMAGE_REASON = "No text was found in the image by text recognition (OCR).";
@@ -19,7 +20,9 @@ export async function convertImage(bytes: Buffer, limits: Partial<OcrLimits> = {
   try {
     pageCount = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).pages ?? 1;
   } catch (error) {
-    throw new ConversionError(`The image could not be read: ${(error as Error).message}`);
+    if (/pixel limit/i.test((error as Error).message))
+      throw new ConversionError(`The image is too large to read (over ${MAX_INPUT_PIXELS / 1e6} million pixels).`);
+    throw readerFailure("The image", error);
   }
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
@@ -30,7 +33,7 @@ export async function convertImage(bytes: Buffer, limits: Partial<OcrLimits> = {
     try {
       text = await recognizeText(await grayImage(sharp, bytes, page, { ...OCR_LIMITS, ...limits }.maxPixels), limits);
     } catch (error) {
-      if (!(error instanceof OcrError)) throw new ConversionError(`The image could not be read: ${(error as Error).message}`);
+      if (!(error instanceof OcrError)) throw readerFailure("The image", error);
       ocrFailedPages.push(page + 1);
       continue;
     }

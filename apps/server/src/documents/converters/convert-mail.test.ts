@@ -53,6 +53,36 @@ describe("e-mail", () => {
     ]);
   });
 
+  it("keeps both the plain and the HTML part of a message when they say different things", async () => {
+    const alternative = (plain: string, html: string) =>
+      crlf([
+        "From: Jana Novak <jana@example.com>",
+        "Subject: Vega contract",
+        "MIME-Version: 1.0",
+        'Content-Type: multipart/alternative; boundary="alt"',
+        "",
+        "--alt",
+        "Content-Type: text/plain; charset=utf-8",
+        "",
+        plain,
+        "--alt",
+        "Content-Type: text/html; charset=utf-8",
+        "",
+        html,
+        "--alt--",
+        "",
+      ]);
+    const different = await convertFile(
+      "eml",
+      Buffer.from(alternative("The Vega contract renews on 1 June unless we cancel by 15 April.", "<p>Please see the <b>newsletter</b> in your browser.</p>")),
+    );
+    expect(different.sections[0]!.text).toContain("Please see the newsletter in your browser.");
+    expect(different.sections[0]!.text).toContain("The Vega contract renews on 1 June unless we cancel by 15 April.");
+
+    const same = await convertFile("eml", Buffer.from(alternative("The Vega contract renews on 1 June.", "<p>The <b>Vega</b> contract renews on 1 June.</p>")));
+    expect(same.sections[0]!.text).toBe("From: Jana Novak <jana@example.com>\nSubject: Vega contract\n\nThe Vega contract renews on 1 June.");
+  });
+
   it("reads a plain-text body", async () => {
     const document = await convertFile("eml", Buffer.from(PLAIN_REPLY));
     expect(document.sections[0]!.text).toContain("Subject: Re: Falcon budget\n\n>From the board: approved on Tuesday.");

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
-import { ConversionError, type ExtractedAttachment, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
+import { type ExtractedAttachment, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
 import { readMailMessage } from "./mail-message.ts";
+import { readerFailure } from "./reader-failure.ts";
 
 const SUBJECT_IN_SOURCE = 80;
 
@@ -23,7 +24,7 @@ export async function convertMbox(bytes: Buffer): Promise<ExtractedDocument> {
       attachments.push(...message.attachments.map((attachment) => ({ ...attachment, source })));
     }
   } catch (error) {
-    throw new ConversionError(`The mailbox could not be read: ${(error as Error).message}`);
+    throw readerFailure("The mailbox", error);
   }
   const document: ExtractedDocument = { sections };
   if (attachments.length > 0) document.attachments = attachments;

@@ -7,14 +7,13 @@ import { ConversionError, type ExtractedDocument, type ExtractedSection } from "
 import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
 import { RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
 import type { PdfTextJob, PdfTextMessage, PositionedText } from "./pdf-text-reader.entry.ts";
+import { readerFailure } from "./reader-failure.ts";
 import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
-function openError(message: string): ConversionError {
-  if (/password/i.test(message)) return new ConversionError("The PDF is password-protected");
-  return new ConversionError(`The PDF could not be read: ${message}`);
-}
+/** pdf.js's message (a PasswordException, "Invalid PDF structure") becomes plain words (reader-failure.ts). */
+const openError = (message: string): ConversionError => readerFailure("The PDF", message);
 
 /**
  * Text page by page. A page with (almost) no text layer, or whose text is mostly not words (a font without a
@@ -150,9 +149,9 @@ async function readPageTexts(source: PdfSource): Promise<string[]> {
         if (message.type === "page") texts[message.pageNumber - 1] = pageText(message.items);
         else if (message.type === "done") resolve(Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""));
         else if (message.type === "open-error") reject(openError(message.message));
-        else reject(new ConversionError(`The PDF could not be read: ${message.message}`));
+        else reject(readerFailure("The PDF", message.message));
       });
-      worker.on("error", (error) => reject(new ConversionError(`The PDF could not be read: ${error.message}`)));
+      worker.on("error", (error) => reject(readerFailure("The PDF", error)));
       worker.on("exit", (code) => reject(new ConversionError(`The PDF reader stopped unexpectedly (exit code ${code})`)));
     });
   } finally {
@@ -180,20 +179,32 @@ export function pageText(items: PositionedText[]): string {
   let output = "";
   let previous: (typeof lines)[number] | undefined;
   for (const line of lines) {
-    line.parts.sort((a, b) => a.x - b.x);
+    // A line of Arabic or Hebrew reads from the right: its runs are taken right to left (each run is already in
+    // reading order), or its words would come out last first.
+    const rtl = isRightToLeft(line.parts.map((part) => part.text).join(""));
+    line.parts.sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
     let text = "";
-    let lastEnd: number | undefined;
+    let lastEdge: number | undefined;
     for (const part of line.parts) {
-      const gap = lastEnd === undefined ? 0 : part.x - lastEnd;
+      const gap = lastEdge === undefined ? 0 : rtl ? lastEdge - part.end : part.x - lastEdge;
       if (text && gap > line.height * 0.15 && !/\s$/.test(text) && !/^\s/.test(part.text)) text += " ";
       text += part.text;
-      lastEnd = part.end;
+      lastEdge = rtl ? part.x : part.end;
     }
-    text = text.replace(/\s+/g, " ").trim();
+    // Tatweel only stretches justified Arabic; a word typed into search has none.
+    text = text.replaceAll("\u0640", "").replace(/\s+/g, " ").trim();
     if (!text) continue;
     if (previous) output += previous.y - line.y > Math.max(previous.height, line.height) * 1.8 ? "\n\n" : "\n";
     output += text;
     previous = line;
   }
   return output;
+}
+
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
+
+/** Whether most letters of a line belong to a script written right to left. */
+function isRightToLeft(text: string): boolean {
+  const rightToLeft = text.match(RIGHT_TO_LEFT)?.length ?? 0;
+  return rightToLeft > 0 && rightToLeft * 2 > letterCount(text);
 }

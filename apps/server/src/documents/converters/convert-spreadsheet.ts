@@ -1,4 +1,4 @@
-import { decodeText } from "./convert-txt.ts";
+import { decodeText } from "./decode-text.ts";
 import type { ExtractedDocument, ExtractedSection } from "../extracted-document.ts";
 import { runInThread } from "./run-in-thread.ts";
 import type { SheetRows, SpreadsheetThreadData } from "./spreadsheet-reader.entry.ts";

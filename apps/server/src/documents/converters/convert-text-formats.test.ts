@@ -20,6 +20,16 @@ describe("text formats", () => {
     expect(text).toContain("| Item | Cost |\n| Telescope | 4200 |");
   });
 
+  it.each([
+    ["a bare fragment", "<p>Совет директоров одобрил проект Сокол.</p><p>Бюджет на телескопы увеличен.</p>"],
+    ["text with no tags", "Совет директоров одобрил проект Сокол. Бюджет на телескопы увеличен."],
+    ["a page with a head but no body tag", "<!DOCTYPE html><html><head><title>Сокол</title></head><p>Совет директоров одобрил проект Сокол.</p></html>"],
+  ])("reads the text of %s, which was stored as 'no text'", async (_, html) => {
+    const document = await convertFile("html", Buffer.from(html));
+    expect(document.notProcessedReason).toBeUndefined();
+    expect(textOf(document)).toContain("Совет директоров одобрил проект Сокол.");
+  });
+
   it("decodes an HTML file by its declared charset", async () => {
     const html = Buffer.concat([
       Buffer.from('<html><head><meta charset="windows-1250"></head><body><p>'),

@@ -5,7 +5,7 @@ import { chunkSections } from "../chunker.ts";
 import { convertFile, supportedExtension } from "./convert-file.ts";
 import { convertHtml } from "./convert-html.ts";
 import { SCANNED_PDF_REASON } from "./convert-pdf.ts";
-import { decodeText } from "./convert-txt.ts";
+import { decodeText } from "./decode-text.ts";
 import { downloadContentType } from "../download-content-type.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { makeDocx, makeImageOnlyPdf, makePdf } from "../test/test-documents.ts";

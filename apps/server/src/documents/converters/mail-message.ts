@@ -25,8 +25,24 @@ export async function readMailMessage(bytes: Uint8Array): Promise<MailMessage> {
   ]
     .filter(([, value]) => value)
     .map(([name, value]) => `${name}: ${value}`);
-  const body = email.html ? await htmlToMarkdown(email.html) : (email.text ?? "").replace(/\r\n?/g, "\n").trim();
+  const plain = (email.text ?? "").replace(/\r\n?/g, "\n").trim();
+  const html = email.html ? await htmlToMarkdown(email.html) : "";
+  // The two parts of multipart/alternative usually say the same; when the plain one says more, both are kept.
+  const body = !html ? plain : saysMore(plain, html) ? `${html}\n\n---\n\n${plain}` : html;
   return { subject, text: [headers.join("\n"), body].filter(Boolean).join("\n\n"), attachments: email.attachments.flatMap(convertibleAttachment) };
+}
+
+/** Share of the plain part's words the HTML part lacks, above which the plain part is kept too. */
+const MISSING_WORDS_SHARE = 0.2;
+
+/** Whether the plain text has words the HTML version lacks (a different message, not the same one reformatted). */
+function saysMore(plain: string, html: string): boolean {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const plainWords = words(plain);
+  if (plainWords.length === 0) return false;
+  const htmlWords = new Set(words(html));
+  const missing = plainWords.filter((word) => !htmlWords.has(word)).length;
+  return missing / plainWords.length > MISSING_WORDS_SHARE;
 }
 
 function addresses(list: Address[] | undefined): string {

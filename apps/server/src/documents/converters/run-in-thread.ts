@@ -1,6 +1,7 @@
 import type { Transferable, Worker } from "node:worker_threads";
 import { startThread } from "../../entry-point.ts";
 import { ConversionError } from "../extracted-document.ts";
+import { readerFailure } from "./reader-failure.ts";
 
 export interface ThreadOptions<Data> {
   /** Shown in errors: "The spreadsheet could not be read: ...". */
@@ -36,8 +37,17 @@ export async function runInThread<Data, Result>(entry: URL, options: ThreadOptio
   try {
     return await new Promise<Result>((resolve, reject) => {
       timer = setTimeout(() => reject(failed(`it took longer than ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`)), options.timeoutMs ?? 120_000);
-      worker.on("message", (message: ThreadReply<Result>) => (message.error !== undefined ? reject(failed(message.error)) : resolve(message.result)));
-      worker.on("error", (error) => reject(failed(error.message)));
+      // The parser's own message names its internals, never shown; the time and exit reasons above are ours.
+      worker.on("message", (message: ThreadReply<Result>) =>
+        message.error !== undefined ? reject(readerFailure(options.what, message.error)) : resolve(message.result),
+      );
+      worker.on("error", (error) =>
+        reject(
+          (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? failed("it needs more memory than one document may use")
+            : readerFailure(options.what, error),
+        ),
+      );
       worker.on("exit", (code) => reject(failed(`the reader stopped unexpectedly (exit code ${code})`)));
     });
   } finally {

@@ -72,9 +72,12 @@ export function letterCount(text: string): number {
 
 type Verdict = "readable" | "unreadable" | "neutral";
 
+/** Letters joined or stretched inside a word: the tatweel of justified Arabic, ZWNJ and ZWJ of Persian and Indic script. */
+const IN_WORD_JOINERS = /[\u0640\u200c\u200d]/g;
+
 function judgeToken(token: string): Verdict {
   if (BAD_CHARACTER.test(token)) return "unreadable";
-  const core = token.replace(EDGE_PUNCTUATION, "");
+  const core = token.replace(IN_WORD_JOINERS, "").replace(EDGE_PUNCTUATION, "");
   if (!core) return token.length > 2 ? "unreadable" : "neutral";
   if (NUMBER.test(core) || /:\/\/|^www\.|@/.test(core)) return "neutral";
   if (SHORT_CODE.test(core)) return "readable";
