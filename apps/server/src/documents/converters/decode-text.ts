@@ -2,8 +2,8 @@ import chardet from "chardet";
 import iconv from "iconv-lite";
 import { measureReadability } from "./text-readability.ts";
 
-/** Enough text to tell encodings apart; detection on a whole 50 MB log would only cost time. */
-const SAMPLE_BYTES = 64 * 1024;
+/** Enough text to tell encodings apart: chardet took 1-1.6 s over 64 KB on a loaded machine, 40-160 ms over 16 KB. */
+const SAMPLE_BYTES = 16 * 1024;
 /** chardet knows no DOS code pages; CP866 Russian text (DOS, old Windows consoles) is tried beside its guesses. */
 const ALWAYS_TRIED = ["windows-1252", "ibm866"];
 
