@@ -39,6 +39,15 @@ describe("legacy text encodings", () => {
     expect(textOf(await convertFile("html", iconv.encode(html, "windows-1250")))).toContain(CZECH);
   });
 
+  it("reads Japanese in ISO-2022-JP, and a coloured UTF-8 log as UTF-8", () => {
+    const japanese = "取締役会は予算を承認しました。ファルコン計画は来年も続きます。";
+    // ISO-2022-JP is EUC-JP's JIS X 0208 pairs with the high bits cleared, between ESC $ B and ESC ( B.
+    const jis = Buffer.from([...iconv.encode(japanese, "euc-jp")].map((byte) => byte & 0x7f));
+    expect(decodeText(Buffer.concat([Buffer.from("\u001b$B"), jis, Buffer.from("\u001b(B")]))).toBe(japanese);
+    const log = "\u001b[32mOK\u001b[0m Zürich – Příloha uložena";
+    expect(decodeText(Buffer.from(log, "utf8"))).toBe(log);
+  });
+
   it("keeps UTF-8, UTF-16 with a BOM and Latin-1 as they were", () => {
     const text = "Café crème – naïve façade, a Falcon budget review for the board";
     expect(decodeText(Buffer.from(text, "utf8"))).toBe(text);
