@@ -1,6 +1,8 @@
 import { ConversionError, documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 
+const DOCX_UNREADABLE = "The DOCX file could not be read: it is damaged, or it is not a Word document";
+
 /** DOCX through mammoth's HTML (which keeps headings, lists and tables), then to markdown text. */
 export async function convertDocx(bytes: Buffer): Promise<ExtractedDocument> {
   let html: string;
@@ -8,7 +10,8 @@ export async function convertDocx(bytes: Buffer): Promise<ExtractedDocument> {
     const { default: mammoth } = await import("mammoth");
     html = (await mammoth.convertToHtml({ buffer: bytes })).value;
   } catch (error) {
-    throw new ConversionError(`The DOCX file could not be read: ${(error as Error).message}`);
+    // The parser's own words ("Unclosed root tag", "end of central directory") mean nothing to the user: logged only.
+    throw new ConversionError(DOCX_UNREADABLE, (error as Error).message);
   }
   return documentFromText(await htmlToMarkdown(html), "The document contains no text");
 }

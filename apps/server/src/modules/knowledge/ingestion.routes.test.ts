@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { makeManyPagePdf } from "../../documents/test/many-page-pdf.ts";
-import { makeDocx, makeImageOnlyPdf, makePdf } from "../../documents/test/test-documents.ts";
+import { makeBrokenDocx, makeDocx, makeImageOnlyPdf, makePdf } from "../../documents/test/test-documents.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
@@ -107,6 +107,15 @@ describe("upload ingestion", () => {
       .join("\n");
     expect(text).toContain("- Buy more telescopes\n- Hire two astronomers");
     expect(text).toContain("| Telescope | 4200 EUR |");
+  });
+
+  it("fails a DOCX with broken XML in plain words, never the XML parser's own text", async () => {
+    await start();
+    const response = await kb.upload({}, { filename: "minutes.docx", content: await makeBrokenDocx() });
+    expect(response.json().file).toMatchObject({
+      status: "failed",
+      statusReason: "The DOCX file could not be read: it is damaged, or it is not a Word document",
+    });
   });
 
   it("keeps a PDF over the page limit with its first pages searchable, saying how many were left out", async () => {
