@@ -94,9 +94,10 @@ describe("a document being read when its item is deleted, or its server killed",
   const dataDir = makeTempDir();
   afterAll(() => dataDir.remove());
 
-  async function uploadHugePdf(server: Awaited<ReturnType<typeof startServerProcess>>) {
+  async function uploadHugePdf(server: Awaited<ReturnType<typeof startServerProcess>>, fields: Record<string, string> = {}) {
     const cookie = await server.login();
     const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append("file", new Blob([new Uint8Array(makeManyPagePdfBytes())]), "100000-pages.pdf");
     const response = await fetch(`${server.url}/api/upload`, { method: "POST", headers: { cookie }, body: form });
     expect(response.status).toBe(202);
@@ -130,6 +131,31 @@ describe("a document being read when its item is deleted, or its server killed",
       figures.push(
         `item deleted while its 100,000-page PDF was read (readers at ${rss.join(" + ")} MB): readers gone ${Date.now() - deleted} ms after the DELETE was sent`,
       );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("deleting the conversation that holds the item kills its reader too", async () => {
+    const server = await startServerProcess(dataDir.dir);
+    try {
+      const cookie = await server.login();
+      const created = await fetch(`${server.url}/api/conversations`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ledger review" }),
+      });
+      const conversation = (await created.json()) as { id: number };
+      const { readers: busy } = await uploadHugePdf(server, { conversationId: String(conversation.id) });
+      const deleted = Date.now();
+      const response = await fetch(`${server.url}/api/conversations/${conversation.id}`, { method: "DELETE", headers: { cookie } });
+      expect(response.status).toBe(200);
+      const goneIn = await timeUntilGone(
+        busy.map((reader) => reader.pid),
+        5000,
+      );
+      expect(goneIn, `readers still running 5 s after the conversation was deleted`).toBeDefined();
+      figures.push(`conversation deleted while its 100,000-page PDF was read: readers gone ${Date.now() - deleted} ms after the DELETE was sent`);
     } finally {
       await server.stop();
     }

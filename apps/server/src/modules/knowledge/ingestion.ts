@@ -10,6 +10,11 @@ import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
+/**
+ * How often a document being read checks that its item still exists: an item can go without the knowledge service
+ * (its conversation deleted, by cascade; a restore replacing the knowledge base), and its reader must stop then too.
+ */
+const ITEM_CHECK_MS = 1000;
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
 export const pagesNotReadWarning = ({ read, total }: { read: number; total: number }) =>
   `Saved, but only its first ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} pages were read (the limit for one document): the rest is not searchable`;
@@ -77,6 +82,14 @@ export function createIngestion(deps: IngestionDeps) {
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
     const abort = new AbortController();
     reading.set(item.id, abort);
+    const itemCheck = setInterval(() => {
+      repo.getItemById(item.id).then(
+        (current) => current || abort.abort(),
+        () => {
+          // The store is busy or closing: the next check decides.
+        },
+      );
+    }, ITEM_CHECK_MS);
     try {
       // Chunks are stored while the rest of the document is still being read; both settle before anything else.
       const slices = new SliceQueue<Chunk>();
@@ -122,6 +135,7 @@ export function createIngestion(deps: IngestionDeps) {
       await repo.updateItem(item.id, { status: "failed", statusReason: reason, chunkCount: 0 });
       throw error;
     } finally {
+      clearInterval(itemCheck);
       reading.delete(item.id);
     }
   }
