@@ -48,6 +48,8 @@ describe("loadConfig", () => {
     expect(loadConfig(env).documentLimits).toEqual({
       memoryMb: 1024,
       timeoutMs: 600_000,
+      maxTotalMs: 14_400_000,
+      maxPages: 5000,
       keepWarm: true,
       env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" },
     });

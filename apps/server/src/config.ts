@@ -49,6 +49,8 @@ const envSchema = z.object({
   SAGE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().default(128),
   SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
   SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
+  SAGE_DOCUMENT_MAX_TOTAL_S: z.coerce.number().positive().default(14_400),
+  SAGE_DOCUMENT_MAX_PAGES: z.coerce.number().int().positive().default(5000),
   SAGE_DOCUMENT_WARM: z
     .enum(["true", "false", "1", "0", ""])
     .optional()
@@ -102,7 +104,7 @@ export interface Config {
    * Limits of the process that reads one uploaded document (documents/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
    */
-  documentLimits: { memoryMb: number; timeoutMs: number; keepWarm: boolean; env: Record<string, string> };
+  documentLimits: { memoryMb: number; timeoutMs: number; maxTotalMs: number; maxPages: number; keepWarm: boolean; env: Record<string, string> };
   fetchAllowPrivate: boolean;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
@@ -201,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentLimits: {
       memoryMb: e.SAGE_DOCUMENT_MEMORY_MB,
       timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000,
+      maxTotalMs: e.SAGE_DOCUMENT_MAX_TOTAL_S * 1000,
+      maxPages: e.SAGE_DOCUMENT_MAX_PAGES,
       keepWarm: e.SAGE_DOCUMENT_WARM,
       env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC },
     },

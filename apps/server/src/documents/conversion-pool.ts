@@ -11,6 +11,15 @@ import { runInBackground } from "./background-priority.ts";
 
 /** A limit as people read it: whole seconds, or a fraction below one second (tests use short limits). */
 const seconds = (ms: number) => (ms >= 1000 ? String(Math.round(ms / 1000)) : String(Number((ms / 1000).toFixed(2))));
+/** A longer limit as people read it: hours from two hours up, minutes from two minutes up, else seconds. */
+const duration = (ms: number) =>
+  ms >= 7_200_000 ? `${Number((ms / 3_600_000).toFixed(1))} hours` : ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${seconds(ms)} s`;
+
+/** Why a conversion process was killed: the pool knows, the process's exit does not say. */
+type KillReason = "memory" | "time" | "total" | "cancelled";
+
+/** The reason a document fails with when its item no longer wants it (deleted while being read). */
+export const CANCELLED_REASON = "Reading the document was stopped: it is no longer needed";
 
 export interface ConversionPoolOptions {
   /** Conversions running at once, one process each. */
@@ -19,6 +28,10 @@ export interface ConversionPoolOptions {
   memoryMb: number;
   /** Longest one document may take; for a scan, longest between two pages read by text recognition. */
   timeoutMs: number;
+  /** Longest one document may take in all, a long scan's pages included; its reader is then killed. */
+  maxTotalMs?: number;
+  /** Pages of a PDF that are read; a longer one is kept with those pages and says how many it had. */
+  maxPages?: number;
   /** A zip-based document whose entries declare more than this is refused unopened. */
   maxExpandedBytes: number;
   /** A document yielding more text than this is refused (its chunks would flood the index). */
@@ -44,7 +57,7 @@ export interface ConversionPool {
    * Reads a document into chunks. With `onChunks`, each slice of chunks is handed over as it arrives (so storing
    * them can start while the rest is read) and the document resolves with `chunks` empty.
    */
-  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument>;
+  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument>;
   /** Ends every conversion process (the server is shutting down). */
   close(): Promise<void>;
   /** The process ids of the conversion processes running now (started, busy or idle). */
@@ -62,6 +75,21 @@ interface Slot {
 }
 
 const RSS_CHECK_MS = 100;
+const DEFAULT_MAX_TOTAL_MS = 14_400_000;
+const DEFAULT_MAX_PAGES = 5000;
+
+/**
+ * Kills a conversion process and everything it started (its PDF reader and OCR processes): each is started in a
+ * process group of its own, so one signal reaches them all, however busy they are.
+ */
+function killGroup(child: ChildProcess) {
+  try {
+    if (child.pid) return process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // the group is gone already, or groups are unsupported here
+  }
+  child.kill("SIGKILL");
+}
 const canReadRss = existsSync("/proc/self/status");
 
 /** Resident memory of a process in MB, from /proc (Linux); elsewhere only the heap cap applies. */
@@ -88,6 +116,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
   const waiting: Array<{ resolve(slot: Slot): void; reject(error: Error): void }> = [];
   let nextId = 1;
   let closed = false;
+  const maxTotalMs = options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS;
 
   function start(): Promise<Slot> {
     const heapMb = Math.max(64, Math.floor(options.memoryMb * 0.75));
@@ -98,6 +127,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         serialization: "advanced",
         stdio: ["ignore", "ignore", "pipe", "ipc"],
         env: options.env,
+        // A process group of its own, so killing it kills the readers it started too (killGroup).
+        detached: true,
       });
     } catch (error) {
       // Its entry cannot be found or built (an incomplete install): the document fails saying so.
@@ -167,7 +198,9 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     slot.idleTimer.unref();
   }
 
-  function exitError(code: number | null, signal: NodeJS.Signals | null, killedFor: "memory" | "time" | undefined, stderr: string): Error {
+  function exitError(code: number | null, signal: NodeJS.Signals | null, killedFor: KillReason | undefined, stderr: string): Error {
+    if (killedFor === "cancelled") return new ConversionError(CANCELLED_REASON);
+    if (killedFor === "total") return new ConversionError(`The document took too long to process (more than ${duration(maxTotalMs)} in all)`);
     if (killedFor === "time") return new ConversionError(`The document took too long to process (more than ${seconds(options.timeoutMs)} s)`);
     if (killedFor === "memory" || /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
       return tooLargeToProcess(`reading it needed more than ${options.memoryMb} MB of memory`);
@@ -175,21 +208,27 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     return new ConversionError(`The document could not be processed: its reader stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   }
 
-  function run(slot: Slot, input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
+  function run(slot: Slot, input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument> {
     const { child } = slot;
     const id = nextId++;
     const chunks: Chunk[] = [];
-    let killedFor: "memory" | "time" | undefined;
+    let killedFor: KillReason | undefined;
     let garbled: string | undefined;
     return new Promise<ConvertedDocument>((resolve, reject) => {
-      const kill = (reason: "memory" | "time") => {
-        killedFor = reason;
-        child.kill("SIGKILL");
+      const kill = (reason: KillReason) => {
+        killedFor ??= reason;
+        killGroup(child);
       };
+      const cancel = () => kill("cancelled");
       let timer = setTimeout(() => kill("time"), options.timeoutMs);
+      // Never reset by progress: a 100,000-page scan moves page after page for days.
+      const totalTimer = setTimeout(() => kill("total"), maxTotalMs);
+      signal?.addEventListener("abort", cancel, { once: true });
       const watchdog = canReadRss && child.pid ? setInterval(() => residentMb(child.pid!) > options.memoryMb && kill("memory"), RSS_CHECK_MS) : undefined;
       const finish = () => {
         clearTimeout(timer);
+        clearTimeout(totalTimer);
+        signal?.removeEventListener("abort", cancel);
         clearInterval(watchdog);
         child.off("message", onMessage);
         child.off("exit", onExit);
@@ -203,7 +242,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
           } catch (error) {
             // A garbled reply: this process cannot be trusted with the next document either.
             garbled = (error as Error).message;
-            child.kill("SIGKILL");
+            killGroup(child);
           }
           return;
         }
@@ -214,9 +253,9 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
           return;
         }
         finish();
-        if (reply.type === "error") return reject(new ConversionError(reply.message));
-        const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = reply;
-        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments }));
+        if (reply.type === "error") return reject(new ConversionError(reply.message, reply.detail));
+        const { notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead } = reply;
+        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead }));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();
@@ -226,7 +265,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       child.on("exit", onExit);
       child.ref();
       child.channel?.ref();
-      const request: ConversionRequest = { id, input, limits: { maxExpandedBytes: options.maxExpandedBytes, maxTextBytes: options.maxTextBytes } };
+      const limits = { maxExpandedBytes: options.maxExpandedBytes, maxTextBytes: options.maxTextBytes, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES };
+      const request: ConversionRequest = { id, input, limits };
       child.send(request);
     });
   }
@@ -234,10 +274,12 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
   if (options.keepWarm) warmUp();
 
   return {
-    async convert(input, onChunks) {
+    async convert(input, onChunks, signal) {
+      if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
       const slot = await acquire();
       try {
-        return await run(slot, input, onChunks);
+        if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
+        return await run(slot, input, onChunks, signal);
       } finally {
         release(slot);
       }
@@ -254,7 +296,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
             new Promise<void>((resolve) => {
               if (slot.exited) return resolve();
               slot.child.once("exit", () => resolve());
-              slot.child.kill("SIGKILL");
+              killGroup(slot.child);
             }),
         ),
       );

@@ -2,7 +2,8 @@ import { eachChunk, type Chunk } from "./chunker.ts";
 import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
 import { prepareSpareReaders } from "./converters/convert-pdf.ts";
-import type { ExtractedAttachment } from "./extracted-document.ts";
+import { dieWithParent } from "./die-with-parent.ts";
+import { ConversionError, type ExtractedAttachment } from "./extracted-document.ts";
 import { ocrProgress } from "./ocr/ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 
@@ -20,6 +21,7 @@ export interface ConversionRequest {
 /** What a document gave besides its chunks (see ExtractedDocument). */
 export interface ConversionExtras {
   notProcessedReason?: string;
+  pagesNotRead?: { read: number; total: number };
   ocrPages?: number[];
   ocrFailedPages?: number[];
   attachments?: ExtractedAttachment[];
@@ -32,7 +34,7 @@ export type ConversionReply =
   /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
   | { id: number; type: "progress" }
   | ({ id: number; type: "done" } & ConversionExtras)
-  | { id: number; type: "error"; message: string };
+  | { id: number; type: "error"; message: string; detail?: string };
 
 /**
  * Chunks go back in slices of at most this size, so the server never decodes one huge message in a single turn.
@@ -48,8 +50,8 @@ async function handle({ id, input, limits }: ConversionRequest) {
   ocrProgress.onPage = () => send({ id, type: "progress" });
   try {
     const document = await convertInput(input, limits);
-    const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = document;
-    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments };
+    const { notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead } = document;
+    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments, pagesNotRead };
     if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
     const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
@@ -69,14 +71,15 @@ async function handle({ id, input, limits }: ConversionRequest) {
     if (slice.length > 0) send({ id, type: "chunks", bytes: encodeChunks(slice) });
     send({ id, type: "done", ...extras });
   } catch (error) {
-    send({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
+    const detail = error instanceof ConversionError ? error.detail : undefined;
+    send({ id, type: "error", message: error instanceof Error ? error.message : String(error), ...(detail ? { detail } : {}) });
   } finally {
     ocrProgress.onPage = undefined;
   }
 }
 
 process.on("message", (request: ConversionRequest) => void handle(request));
-// The server's going away (its IPC channel closing) ends this process too.
-process.on("disconnect", () => process.exit(0));
+// The server's going away ends this process too, however busy it is.
+dieWithParent();
 send({ type: "ready" });
 prepareSpareReaders();

@@ -16,6 +16,8 @@ export type ConversionInput =
 export interface ConversionLimits {
   /** A zip-based document (docx...) whose entries expand to more than this is refused before it is parsed. */
   maxExpandedBytes: number;
+  /** Pages of a PDF that are read; the document says how many more it had (pagesNotRead). */
+  maxPages?: number;
 }
 
 /** Reads one input into sections. Runs in the conversion process (conversion-process.entry.ts), never in the server. */
@@ -25,7 +27,7 @@ export async function convertInput(input: ConversionInput, limits: ConversionLim
       return documentFromText(input.text, "The note is empty");
     case "file": {
       // A PDF is read by path where it is parsed: a 300-page scan is tens of MB this process need not hold.
-      if (input.extension === "pdf") return convertPdf({ path: input.path });
+      if (input.extension === "pdf") return convertPdf({ path: input.path }, { maxPages: limits.maxPages });
       const bytes = await readFile(input.path);
       // Office documents are zip archives: one that would expand past the limit is a bomb, refused unopened.
       if (bytes[0] === 0x50 && bytes[1] === 0x4b) await checkZipExpansion(bytes, limits.maxExpandedBytes);
@@ -34,7 +36,7 @@ export async function convertInput(input: ConversionInput, limits: ConversionLim
     case "page": {
       const { contentType, body } = input;
       const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-      if (contentType.includes("pdf") || /\.pdf$/i.test(new URL(input.url).pathname)) return convertPdf(buffer);
+      if (contentType.includes("pdf") || /\.pdf$/i.test(new URL(input.url).pathname)) return convertPdf(buffer, { maxPages: limits.maxPages });
       if (contentType.includes("html") || contentType === "") return convertHtml(decodeHtml(buffer, contentType));
       if (contentType.startsWith("text/") || contentType.includes("json")) return convertTxt(buffer, contentTypeCharset(contentType));
       throw new ConversionError(`Pages of type ${contentType.split(";")[0]} cannot be processed`);

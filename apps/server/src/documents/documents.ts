@@ -4,7 +4,7 @@ import type { ConversionInput } from "./convert-input.ts";
 import { closeOcr } from "./ocr/ocr-engine.ts";
 
 export type { Chunk } from "./chunker.ts";
-export type { ConvertedDocument } from "./conversion-pool.ts";
+export { CANCELLED_REASON, type ConvertedDocument } from "./conversion-pool.ts";
 export type { ConversionInput } from "./convert-input.ts";
 export { downloadContentType } from "./download-content-type.ts";
 export { ConversionError, type ExtractedAttachment } from "./extracted-document.ts";
@@ -21,9 +21,10 @@ export type DocumentReaderOptions = ConversionPoolOptions;
 export interface DocumentReader {
   /**
    * Reads a document into chunks. With `onChunks`, each slice of chunks is handed over as it arrives (so storing
-   * them can start while the rest is read) and the document resolves with `chunks` empty.
+   * them can start while the rest is read) and the document resolves with `chunks` empty. Aborting `signal` (its
+   * item was deleted) kills the reader and rejects with CANCELLED_REASON.
    */
-  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void): Promise<ConvertedDocument>;
+  convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument>;
   /** Ends every process reading documents (the server is shutting down). */
   close(): Promise<void>;
 }
@@ -31,7 +32,7 @@ export interface DocumentReader {
 export function createDocumentReader(options: DocumentReaderOptions): DocumentReader {
   const pool = createConversionPool(options);
   return {
-    convert: (input, onChunks) => pool.convert(input, onChunks),
+    convert: (input, onChunks, signal) => pool.convert(input, onChunks, signal),
     async close() {
       await pool.close();
       // Text recognition run in this process (tests, scripts) ends too, rather than waiting for its idle timeout.

@@ -13,6 +13,8 @@ export interface ExtractedDocument {
   ocrPages?: number[];
   /** Pages that text recognition gave up on (over its time limit or failed); their text is missing. */
   ocrFailedPages?: number[];
+  /** Set when only the first `read` of its `total` pages were read (the page limit): the rest is not searchable. */
+  pagesNotRead?: { read: number; total: number };
   /** Files carried inside the document (e-mail attachments) whose type we convert, to become child items. */
   attachments?: ExtractedAttachment[];
 }
@@ -24,8 +26,18 @@ export interface ExtractedAttachment {
   source?: string;
 }
 
-/** Thrown for documents that cannot be read at all (corrupt, encrypted, wrong type). */
-export class ConversionError extends Error {}
+/**
+ * Thrown for documents that cannot be read at all (corrupt, encrypted, wrong type). Its message is shown to the user
+ * in plain words; `detail` keeps a library's own text for the server's log, never shown.
+ */
+export class ConversionError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Splits markdown-like text into sections at headings ('# Title' lines); text before the first heading has no source. */
 export function sectionsFromMarkdown(markdown: string): ExtractedSection[] {

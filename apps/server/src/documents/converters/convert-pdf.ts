@@ -20,7 +20,7 @@ const openError = (message: string): ConversionError => readerFailure("The PDF",
  * Unicode map), is rendered and read by OCR instead, one page at a time. Parsing runs in a worker thread and OCR
  * in its own process, so a long scan never stalls other requests and its memory is bounded and given back.
  */
-export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> = {}): Promise<ExtractedDocument> {
+export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> & { maxPages?: number } = {}): Promise<ExtractedDocument> {
   try {
     return await readPdf(source, limits);
   } finally {
@@ -30,8 +30,11 @@ export async function convertPdf(source: PdfSource, limits: Partial<OcrLimits> =
   }
 }
 
-async function readPdf(source: PdfSource, limits: Partial<OcrLimits>): Promise<ExtractedDocument> {
-  const pageTexts = await readPageTexts(source);
+/** Pages of a PDF read when the caller sets no limit (the server passes SAGE_DOCUMENT_MAX_PAGES). */
+export const DEFAULT_MAX_PAGES = 5000;
+
+async function readPdf(source: PdfSource, { maxPages = DEFAULT_MAX_PAGES, ...limits }: Partial<OcrLimits> & { maxPages?: number }): Promise<ExtractedDocument> {
+  const { pageTexts, totalPages } = await readPageTexts(source, maxPages);
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
   const ocrFailedPages: number[] = [];
@@ -61,6 +64,7 @@ async function readPdf(source: PdfSource, limits: Partial<OcrLimits>): Promise<E
     await ocr?.close();
   }
   const document: ExtractedDocument = { sections };
+  if (totalPages > pageTexts.length) document.pagesNotRead = { read: pageTexts.length, total: totalPages };
   if (ocrPages.length > 0) document.ocrPages = ocrPages;
   if (ocrFailedPages.length > 0) document.ocrFailedPages = ocrFailedPages;
   if (sections.length === 0) {
@@ -114,10 +118,10 @@ export function prepareSpareReaders(): void {
  * range-read size a process of its own, because memory a thread touched stays with its process after it ends
  * (about 40 MB for a 60-page scan), and this process then waits through the OCR of every page.
  */
-function startTextReader(source: PdfSource): Worker | ChildProcess {
+function startTextReader(source: PdfSource, maxPages: number): Worker | ChildProcess {
   if (!(source instanceof Uint8Array) && statSync(source.path).size > RANGE_READ_FROM_BYTES) {
     const reader = forkEntry(READER, {
-      args: [source.path],
+      args: [source.path, String(maxPages)],
       execArgv: [`--max-old-space-size=${READER_HEAP_MB}`],
       stdio: ["ignore", "ignore", "ignore", "ipc"],
       serialization: "advanced",
@@ -130,24 +134,25 @@ function startTextReader(source: PdfSource): Worker | ChildProcess {
   worker.ref();
   if (source instanceof Uint8Array) {
     const data = new Uint8Array(source);
-    const job: PdfTextJob = { bytes: data };
+    const job: PdfTextJob = { bytes: data, maxPages };
     worker.postMessage(job, [data.buffer]);
   } else {
-    const job: PdfTextJob = { path: source.path };
+    const job: PdfTextJob = { path: source.path, maxPages };
     worker.postMessage(job);
   }
   return worker;
 }
 
-/** Every page's text, read by a worker thread or process (see startTextReader). */
-async function readPageTexts(source: PdfSource): Promise<string[]> {
-  const worker = startTextReader(source);
+/** Every page's text up to the page limit, and how many pages the PDF has, read by a worker thread or process. */
+async function readPageTexts(source: PdfSource, maxPages: number): Promise<{ pageTexts: string[]; totalPages: number }> {
+  const worker = startTextReader(source, maxPages);
   const texts: string[] = [];
   try {
-    return await new Promise<string[]>((resolve, reject) => {
+    return await new Promise((resolve, reject) => {
       worker.on("message", (message: PdfTextMessage) => {
         if (message.type === "page") texts[message.pageNumber - 1] = pageText(message.items);
-        else if (message.type === "done") resolve(Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""));
+        else if (message.type === "done")
+          resolve({ pageTexts: Array.from({ length: message.pages }, (_, index) => texts[index] ?? ""), totalPages: message.totalPages });
         else if (message.type === "open-error") reject(openError(message.message));
         else reject(readerFailure("The PDF", message.message));
       });

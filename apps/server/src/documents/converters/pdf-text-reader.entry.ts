@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
+import { dieWithParent } from "../die-with-parent.ts";
 import { PDFJS_DOCUMENT_OPTIONS, RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
 
 export interface PositionedText {
@@ -15,21 +16,25 @@ export interface PositionedText {
   hasEOL?: boolean;
 }
 
-/** One document to read: its bytes, or a stored upload's path. */
-export type PdfTextJob = { bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined };
+/** One document to read: its bytes, or a stored upload's path; no more than its first `maxPages` pages. */
+export type PdfTextJob = ({ bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined }) & { maxPages: number };
 
 export type PdfTextMessage =
-  { type: "page"; pageNumber: number; items: PositionedText[] } | { type: "done"; pages: number } | { type: "open-error" | "error"; message: string };
+  | { type: "page"; pageNumber: number; items: PositionedText[] }
+  | { type: "done"; pages: number; totalPages: number }
+  | { type: "open-error" | "error"; message: string };
 
 const post = (message: PdfTextMessage) => (parentPort ? parentPort.postMessage(message) : process.send!(message));
 const errorText = (error: unknown) => String((error as Error | undefined)?.message || error);
-// A process ends with the server's IPC channel; a thread with its process.
-if (!parentPort) process.on("disconnect", () => process.exit(0));
+// A process ends with the conversion process that started it, however busy it is; a thread with its process.
+if (!parentPort) dieWithParent();
 
 const loaded = import("pdfjs-dist/legacy/build/pdf.mjs");
-const job: Promise<PdfTextJob> = parentPort ? new Promise((resolve) => parentPort!.once("message", resolve)) : Promise.resolve({ path: process.argv[2]! });
+const job: Promise<PdfTextJob> = parentPort
+  ? new Promise((resolve) => parentPort!.once("message", resolve))
+  : Promise.resolve({ path: process.argv[2]!, maxPages: Number(process.argv[3]) });
 
-async function read({ bytes, path }: PdfTextJob): Promise<void> {
+async function read({ bytes, path, maxPages }: PdfTextJob): Promise<void> {
   const { getDocument } = await loaded;
   let pdf: Awaited<ReturnType<typeof getDocument>["promise"]>;
   try {
@@ -45,7 +50,9 @@ async function read({ bytes, path }: PdfTextJob): Promise<void> {
     post({ type: "open-error", message: errorText(error) });
     return;
   }
-  for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+  // Pages past the limit are never opened: a 100,000-page file would keep this reader busy for hours.
+  const pages = Math.min(pdf.numPages, maxPages);
+  for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
     const page = await pdf.getPage(pageNumber);
     const content = await page.getTextContent();
     const items = content.items.flatMap((item) =>
@@ -55,7 +62,7 @@ async function read({ bytes, path }: PdfTextJob): Promise<void> {
     post({ type: "page", pageNumber, items });
   }
   await pdf.destroy();
-  post({ type: "done", pages: pdf.numPages });
+  post({ type: "done", pages, totalPages: pdf.numPages });
 }
 
 job.then(read).catch((error: unknown) => post({ type: "error", message: errorText(error) }));

@@ -12,5 +12,6 @@ export function passwordProtected(what: string): ConversionError {
 export function readerFailure(what: string, error: unknown): ConversionError {
   const message = String((error as Error | undefined)?.message ?? error);
   if (/password/i.test(message)) return passwordProtected(what);
-  return new ConversionError(`${what} could not be read: the file is damaged, or it is not the type its name says.`);
+  // The library's words stay in the log (ConversionError.detail), one step away for whoever needs them.
+  return new ConversionError(`${what} could not be read: the file is damaged, or it is not the type its name says.`, message);
 }

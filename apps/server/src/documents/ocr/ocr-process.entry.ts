@@ -4,6 +4,7 @@
 // the recogniser's language data.
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { dieWithParent } from "../die-with-parent.ts";
 import { PDFJS_DOCUMENT_OPTIONS, PDFJS_WASM_URL } from "../pdfjs-options.ts";
 import type { GrayImage, OcrReply, OcrRequest } from "./ocr-protocol.ts";
 
@@ -224,4 +225,5 @@ process.on("message", (request: OcrRequest & { id: number }) => {
       globalThis.gc?.();
     });
 });
-process.on("disconnect", () => process.exit(0));
+// The conversion process going away (killed for time or memory, or with the server) ends this one too.
+dieWithParent();

@@ -52,3 +52,32 @@ export async function makeDocx(): Promise<Buffer> {
   });
   return Buffer.from(await Packer.toBuffer(document));
 }
+
+/** A .docx whose word/document.xml breaks off mid-paragraph (a file cut short by a bad sync): the XML parser fails. */
+export async function makeBrokenDocx(): Promise<Buffer> {
+  const { default: yazl } = await import("yazl");
+  const zip = new yazl.ZipFile();
+  const xml = '<?xml version="1.0" encoding="UTF-8"?>';
+  zip.addBuffer(
+    Buffer.from(
+      `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
+    "[Content_Types].xml",
+  );
+  zip.addBuffer(
+    Buffer.from(
+      `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    "_rels/.rels",
+  );
+  zip.addBuffer(
+    Buffer.from(
+      `${xml}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Board minutes</w:t></w:r></w:p><w:p><w:r></w:body></w:document>`,
+    ),
+    "word/document.xml",
+  );
+  zip.end();
+  const parts: Buffer[] = [];
+  for await (const part of zip.outputStream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { makeDocx, makeImageOnlyPdf, makePdf } from "../../documents/test/test-documents.ts";
+import { makeManyPagePdf } from "../../documents/test/many-page-pdf.ts";
+import { makeBrokenDocx, makeDocx, makeImageOnlyPdf, makePdf } from "../../documents/test/test-documents.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
@@ -106,6 +107,28 @@ describe("upload ingestion", () => {
       .join("\n");
     expect(text).toContain("- Buy more telescopes\n- Hire two astronomers");
     expect(text).toContain("| Telescope | 4200 EUR |");
+  });
+
+  it("fails a DOCX with broken XML in plain words, never the XML parser's own text", async () => {
+    await start();
+    const response = await kb.upload({}, { filename: "minutes.docx", content: await makeBrokenDocx() });
+    expect(response.json().file).toMatchObject({
+      status: "failed",
+      statusReason: "The DOCX file could not be read: the file is damaged, or it is not the type its name says.",
+    });
+  });
+
+  it("keeps a PDF over the page limit with its first pages searchable, saying how many were left out", async () => {
+    await start({ SAGE_DOCUMENT_MAX_PAGES: "40" });
+    const response = await kb.upload({}, { filename: "ledger.pdf", content: makeManyPagePdf(2000) });
+    const file = response.json().file;
+    expect(file).toMatchObject({
+      status: "ready",
+      statusReason: "Saved, but only its first 40 of 2,000 pages were read (the limit for one document): the rest is not searchable",
+    });
+    const sources = kb.chunks(file.id).map((chunk) => chunk.source);
+    expect(sources).toContain("page 40");
+    expect(sources).not.toContain("page 41");
   });
 
   it("ingests UTF-16 and UTF-8 text files", async () => {

@@ -10,7 +10,14 @@ import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
+/**
+ * How often a document being read checks that its item still exists: an item can go without the knowledge service
+ * (its conversation deleted, by cascade; a restore replacing the knowledge base), and its reader must stop then too.
+ */
+const ITEM_CHECK_MS = 1000;
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
+export const pagesNotReadWarning = ({ read, total }: { read: number; total: number }) =>
+  `Saved, but only its first ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} pages were read (the limit for one document): the rest is not searchable`;
 export const ocrFailedWarning = (pages: number[]) =>
   `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
 
@@ -50,19 +57,21 @@ export interface IngestionDeps {
 /** The ingestion pipeline (extract -> chunk -> index) as a persisted background job, resumed after a crash. */
 export function createIngestion(deps: IngestionDeps) {
   const { repo, jobs } = deps;
+  /** The items being read now, each with the switch that stops its reader (cancel). */
+  const reading = new Map<number, AbortController>();
 
   /** The item's text as chunks, read in a conversion process (never here: the documents are untrusted). */
-  async function extract(item: KnowledgeItemRow, onChunks: (chunks: Chunk[]) => void): Promise<ConvertedDocument> {
-    if (item.type === "note") return deps.documents.convert({ kind: "note", text: await repo.getText(item.id) }, onChunks);
+  async function extract(item: KnowledgeItemRow, onChunks: (chunks: Chunk[]) => void, signal: AbortSignal): Promise<ConvertedDocument> {
+    if (item.type === "note") return deps.documents.convert({ kind: "note", text: await repo.getText(item.id) }, onChunks, signal);
     if (item.type === "file") {
       const extension = supportedExtension(item.name);
       if (!extension || !item.storageKey) throw new ConversionError(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
-      return deps.documents.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) }, onChunks);
+      return deps.documents.convert({ kind: "file", extension, path: deps.blobs.pathOf(item.storageKey) }, onChunks, signal);
     }
     if (item.type === "url" && item.url) {
       const page = await deps.fetchUrl(item.url);
       await repo.updateItem(item.id, { size: page.body.length });
-      return deps.documents.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body }, onChunks);
+      return deps.documents.convert({ kind: "page", url: page.url, contentType: page.contentType, body: page.body }, onChunks, signal);
     }
     throw new ConversionError("Nothing to process");
   }
@@ -71,21 +80,31 @@ export function createIngestion(deps: IngestionDeps) {
     const item = await repo.getItemById(itemId);
     if (!item || item.type === "folder") return;
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
+    const abort = new AbortController();
+    reading.set(item.id, abort);
+    const itemCheck = setInterval(() => {
+      repo.getItemById(item.id).then(
+        (current) => current || abort.abort(),
+        () => {
+          // The store is busy or closing: the next check decides.
+        },
+      );
+    }, ITEM_CHECK_MS);
     try {
       // Chunks are stored while the rest of the document is still being read; both settle before anything else.
       const slices = new SliceQueue<Chunk>();
-      const reading = extract(item, (chunks) => slices.push(chunks));
-      reading.then(
+      const read = extract(item, (chunks) => slices.push(chunks), abort.signal);
+      read.then(
         (document) => {
           slices.push(document.chunks); // a reader that hands its chunks over only at the end
           slices.end();
         },
         (error: unknown) => slices.fail(error),
       );
-      const [read, indexed] = await Promise.allSettled([reading, deps.index.indexItem(item, slices)]);
-      if (read.status === "rejected") throw read.reason;
+      const [extracted, indexed] = await Promise.allSettled([read, deps.index.indexItem(item, slices)]);
+      if (extracted.status === "rejected") throw extracted.reason;
       if (indexed.status === "rejected") throw indexed.reason;
-      const document = read.value;
+      const document = extracted.value;
       if (document.attachments?.length) await addAttachmentItems({ ...deps, enqueue }, item, document.attachments);
       if (document.notProcessedReason) {
         deps.index.removeItem(item.id);
@@ -94,10 +113,19 @@ export function createIngestion(deps: IngestionDeps) {
       }
       const { chunkCount, vectorError } = indexed.value;
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
-      const warning = vectorError ? VECTOR_WARNING : document.ocrFailedPages?.length ? ocrFailedWarning(document.ocrFailedPages) : null;
+      const warning = vectorError
+        ? VECTOR_WARNING
+        : document.pagesNotRead
+          ? pagesNotReadWarning(document.pagesNotRead)
+          : document.ocrFailedPages?.length
+            ? ocrFailedWarning(document.ocrFailedPages)
+            : null;
       await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
+      // Its item was deleted while it was read: nothing is left to mark failed.
+      if (abort.signal.aborted) return;
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof ConversionError && error.detail) deps.warn(`reading knowledge item ${item.id} failed: ${reason}`, error.detail);
       // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
       try {
         deps.index.removeItem(item.id);
@@ -106,6 +134,9 @@ export function createIngestion(deps: IngestionDeps) {
       }
       await repo.updateItem(item.id, { status: "failed", statusReason: reason, chunkCount: 0 });
       throw error;
+    } finally {
+      clearInterval(itemCheck);
+      reading.delete(item.id);
     }
   }
 
@@ -129,6 +160,11 @@ export function createIngestion(deps: IngestionDeps) {
   return {
     ingest,
     enqueue,
+
+    /** Stops reading these items (they were deleted): their reader processes are killed at once. */
+    cancel(itemIds: number[]) {
+      for (const id of itemIds) reading.get(id)?.abort();
+    },
 
     /** Waits for a job, but no longer than the inline budget; true when it finished. */
     async waitBriefly(job: Job, budgetMs = deps.inlineWaitMs): Promise<boolean> {

@@ -192,10 +192,12 @@ export function createKnowledgeService(deps: {
     /** Deletes the item and, for a folder, everything inside; chunks and jobs go by cascade, files here. */
     async remove(userId: number, id: number) {
       await requireItem(userId, id);
-      const count = (await repo.subtree(userId, id)).length;
+      const subtree = await repo.subtree(userId, id);
       await repo.deleteItem(userId, id);
+      // A document still being read would otherwise keep its reader busy for up to its time limit.
+      ingestion.cancel(subtree.map((item) => item.id));
       await sweepDeletedBlobs().catch((error: unknown) => deps.warn("could not remove the files of deleted items", error));
-      return count;
+      return subtree.length;
     },
 
     async retry(userId: number, id: number) {
