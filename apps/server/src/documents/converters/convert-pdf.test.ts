@@ -6,7 +6,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
 import { closeOcr } from "../ocr/ocr-engine.ts";
-import { makePdf } from "../test/test-documents.ts";
+import { makeJapanesePdf, makePdf } from "../test/test-documents.ts";
 import { makeBilevelScanPdf, makeScannedPdf, renderA4Page } from "../test/test-images.ts";
 
 afterAll(closeOcr);
@@ -100,6 +100,17 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     const document = await convertPdf(await makeScannedPdf([scan(["The auditor signed the Orion accounts."])], [["Page 3"]]));
     expect(document.sections[0]!.text).toContain("The auditor signed the Orion accounts.");
     expect(document.ocrPages).toEqual([1]);
+  });
+
+  it("keeps a Japanese text layer (with Latin, digits and brackets among the kana) as it is, without OCR", async () => {
+    const lines = [
+      "ゾルゲ事件と尾崎秀実（1941年）",
+      "GHQの資料によれば、事件の全容は戦後に明らかになった。",
+      "第2章では「国際諜報団」の活動を２０２４年の研究に基づいて説明する。",
+    ];
+    const document = await convertPdf(await makeJapanesePdf([lines]));
+    expect(document.sections).toEqual([{ source: "page 1", text: lines.join("\n") }]);
+    expect(document.ocrPages).toBeUndefined();
   });
 
   it("keeps a short typed page as it is, without OCR", async () => {

@@ -7,7 +7,7 @@ import { ConversionError, type ExtractedDocument, type ExtractedSection } from "
 import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
 import { RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
 import type { PdfTextJob, PdfTextMessage, PositionedText } from "./pdf-text-reader.entry.ts";
-import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
+import { isMostlyUnreadable, letterCount, mainScript, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
@@ -73,10 +73,15 @@ async function readPdf(source: PdfSource, limits: Partial<OcrLimits>): Promise<E
   return document;
 }
 
-/** The text layer unless OCR found more readable text; unreadable text is never kept. */
+/**
+ * The text layer unless OCR found more readable text; unreadable text is never kept. A readable layer in another
+ * script than OCR's reading is kept whatever their lengths: a Japanese page read by a Latin-script recogniser gives
+ * more letters, all of them wrong.
+ */
 function betterPageText(layer: string, recognized: string): string {
   const layerReadable = !isMostlyUnreadable(layer);
-  const recognizedReadable = recognized.trim() !== "" && !isMostlyUnreadable(recognized);
+  const layerScript = layerReadable ? mainScript(layer) : null;
+  const recognizedReadable = recognized.trim() !== "" && !isMostlyUnreadable(recognized) && (layerScript === null || mainScript(recognized) === layerScript);
   if (recognizedReadable && (!layerReadable || letterCount(recognized) > letterCount(layer))) return recognized;
   return layerReadable ? layer : "";
 }
