@@ -215,8 +215,8 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         }
         finish();
         if (reply.type === "error") return reject(new ConversionError(reply.message));
-        const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = reply;
-        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments }));
+        const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments } = reply;
+        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments }));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();

@@ -22,6 +22,7 @@ export interface ConversionExtras {
   notProcessedReason?: string;
   ocrPages?: number[];
   ocrFailedPages?: number[];
+  ocrUnclearPages?: number[];
   attachments?: ExtractedAttachment[];
 }
 
@@ -48,8 +49,8 @@ async function handle({ id, input, limits }: ConversionRequest) {
   ocrProgress.onPage = () => send({ id, type: "progress" });
   try {
     const document = await convertInput(input, limits);
-    const { notProcessedReason, ocrPages, ocrFailedPages, attachments } = document;
-    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments };
+    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments } = document;
+    const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments };
     if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
     const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);

@@ -13,6 +13,8 @@ export interface ExtractedDocument {
   ocrPages?: number[];
   /** Pages that text recognition gave up on (over its time limit or failed); their text is missing. */
   ocrFailedPages?: number[];
+  /** Pages text recognition read with too little confidence to keep (a poor scan, an unknown script); their text is left out. */
+  ocrUnclearPages?: number[];
   /** Files carried inside the document (e-mail attachments) whose type we convert, to become child items. */
   attachments?: ExtractedAttachment[];
 }

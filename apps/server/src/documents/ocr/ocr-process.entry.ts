@@ -1,11 +1,14 @@
 // The OCR process (ocr-engine.ts starts it). It holds the tesseract.js worker and renders PDF pages with pdf.js,
 // the two big memory users of OCR, outside the conversion process, where a time or memory limit can end it
-// outright. Requests arrive over IPC one at a time; each gets one reply by id. Its one argument is the folder of
-// the recogniser's language data.
+// outright. Requests arrive over IPC one at a time; each gets one reply by id. Its one argument names the
+// recogniser's language data files and the orientation data (OcrProcessData, as JSON).
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PDFJS_DOCUMENT_OPTIONS, PDFJS_WASM_URL } from "../pdfjs-options.ts";
-import type { GrayImage, OcrReply, OcrRequest } from "./ocr-protocol.ts";
+import type { GrayImage, OcrProcessData, OcrReply, OcrRequest } from "./ocr-protocol.ts";
 
 type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 type PdfDocument = Awaited<ReturnType<Pdfjs["getDocument"]>["promise"]>;
@@ -24,25 +27,105 @@ interface CanvasFactory {
   destroy(target: object): void;
 }
 
-const languagePath = process.argv[2]!;
+type TesseractWorker = Awaited<ReturnType<typeof import("tesseract.js").createWorker>>;
+
+const processData = JSON.parse(process.argv[2]!) as OcrProcessData;
 const documents = new Map<number, PdfDocument>();
-let tesseract: Awaited<ReturnType<typeof import("tesseract.js").createWorker>> | null = null;
+let tesseract: TesseractWorker | null = null;
+let orientation: TesseractWorker | null | undefined;
 let pdfjs: Pdfjs | null = null;
 
-async function recognize(image: GrayImage): Promise<string> {
+/**
+ * tesseract.js reads every language from one folder, named <code>.traineddata.gz (a plain file is taken too: it
+ * checks the bytes): a folder of links to the files, wherever each lives, removed when the process ends.
+ */
+const languageFolder = mkdtempSync(path.join(tmpdir(), "sage-ocr-"));
+process.on("exit", () => rmSync(languageFolder, { recursive: true, force: true }));
+for (const { code, file } of [...processData.languages, { code: "osd", file: processData.osd }]) {
+  symlinkSync(file, path.join(languageFolder, `${code}.traineddata.gz`));
+}
+
+/** An upright page's orientation is trusted only past this OSD confidence (a few lines of text score 2-4). */
+const MIN_ORIENTATION_CONFIDENCE = 1;
+/** A turned page read worse than this is read upright too, in case the orientation was wrong. */
+const RECHECK_BELOW_CONFIDENCE = 70;
+
+async function worker(): Promise<TesseractWorker> {
   if (!tesseract) {
     const { createWorker, OEM, PSM } = createRequire(import.meta.url)("tesseract.js") as typeof import("tesseract.js");
-    tesseract = await createWorker("eng", OEM.LSTM_ONLY, { langPath: languagePath, gzip: true, cacheMethod: "none" });
+    const codes = processData.languages.map((language) => language.code).join("+");
+    tesseract = await createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder, gzip: true, cacheMethod: "none" });
     // Whole pages: find columns and blocks (the library's default reads one uniform block); notes go nowhere.
     await tesseract.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: "/dev/null" });
   }
-  // Binary PGM: the smallest image file Leptonica reads without a decoder.
-  const pgm = Buffer.concat([
+  return tesseract;
+}
+
+/** Orientation detection needs the legacy engine, so it has a small worker of its own; null if it cannot start. */
+async function orientationWorker(): Promise<TesseractWorker | null> {
+  if (orientation === undefined) {
+    const { createWorker, OEM } = createRequire(import.meta.url)("tesseract.js") as typeof import("tesseract.js");
+    orientation = await createWorker("osd", OEM.TESSERACT_ONLY, {
+      langPath: languageFolder,
+      gzip: true,
+      cacheMethod: "none",
+      legacyCore: true,
+      legacyLang: true,
+    }).catch(() => null);
+    await orientation?.setParameters({ debug_file: "/dev/null" });
+  }
+  return orientation;
+}
+
+/** Binary PGM: the smallest image file Leptonica reads without a decoder. */
+const pgm = (image: GrayImage) =>
+  Buffer.concat([
     Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, "ascii"),
     Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
   ]);
-  const { data } = await tesseract.recognize(pgm);
-  return data.text.trim();
+
+/** The image turned clockwise by 90, 180 or 270 degrees. */
+function turned(image: GrayImage, degrees: 90 | 180 | 270): GrayImage {
+  const { width, height, data } = image;
+  if (degrees === 180) return { width, height, data: data.slice().reverse() };
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // Clockwise: (x, y) goes to (height - 1 - y, x); counter-clockwise: to (y, width - 1 - x). New width = height.
+      const target = degrees === 90 ? x * height + (height - 1 - y) : (width - 1 - x) * height + y;
+      out[target] = data[y * width + x]!;
+    }
+  }
+  return { width: height, height: width, data: out };
+}
+
+/** Degrees to turn the image clockwise to make its text upright, by orientation detection; 0 when unsure. */
+async function uprightTurn(image: GrayImage): Promise<0 | 90 | 180 | 270> {
+  const detector = await orientationWorker();
+  if (!detector) return 0;
+  try {
+    const { data } = await detector.detect(pgm(image));
+    if (!data.orientation_degrees || (data.orientation_confidence ?? 0) < MIN_ORIENTATION_CONFIDENCE) return 0;
+    // tesseract.js gives the text's rotation counter-clockwise from upright; turning the image clockwise by as much undoes it.
+    return data.orientation_degrees as 90 | 180 | 270;
+  } catch {
+    return 0; // Too little text to tell (a blank page): read it as it is.
+  }
+}
+
+async function recognize(image: GrayImage): Promise<{ text: string; confidence: number }> {
+  const reader = await worker();
+  const read = async (target: GrayImage) => {
+    const { data } = await reader.recognize(pgm(target));
+    const text = data.text.trim();
+    return { text, confidence: text ? data.confidence : 0 };
+  };
+  const turn = await uprightTurn(image);
+  if (turn === 0) return read(image);
+  const fromTurned = await read(turned(image, turn));
+  if (fromTurned.confidence >= RECHECK_BELOW_CONFIDENCE) return fromTurned;
+  const asItIs = await read(image);
+  return asItIs.confidence > fromTurned.confidence ? asItIs : fromTurned;
 }
 
 function paintedKinds(fnArray: number[]) {
@@ -187,7 +270,7 @@ async function renderPage(pdf: PdfDocument, request: Extract<OcrRequest, { type:
 async function handle(request: OcrRequest): Promise<Omit<OcrReply, "id">> {
   switch (request.type) {
     case "recognize":
-      return { text: await recognize(request.image) };
+      return await recognize(request.image);
     case "open-pdf": {
       pdfjs ??= await import("pdfjs-dist/legacy/build/pdf.mjs");
       const { bytes, path } = request;
@@ -203,7 +286,7 @@ async function handle(request: OcrRequest): Promise<Omit<OcrReply, "id">> {
       const pdf = documents.get(request.documentId);
       if (!pdf) throw new Error("the document is not open");
       const image = await renderPage(pdf, request);
-      return image ? { text: await recognize(image) } : { skipped: true };
+      return image ? await recognize(image) : { skipped: true };
     }
     case "close-pdf":
       await documents.get(request.documentId)?.destroy();

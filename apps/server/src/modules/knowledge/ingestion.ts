@@ -13,6 +13,9 @@ export const INGEST_JOB = "knowledge.ingest";
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
 export const ocrFailedWarning = (pages: number[]) =>
   `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
+/** Pages whose OCR was too unsure to keep (decision 034): said in plain words, the text is left out rather than stored as garbage. */
+export const ocrUnclearWarning = (pages: number[]) =>
+  `Saved, but ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")} could not be read reliably (a blurred or faint scan, or a language text recognition does not read): ${pages.length === 1 ? "its" : "their"} text is left out`;
 
 /** What the item records of text recognition (decision 016). */
 const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
@@ -94,7 +97,13 @@ export function createIngestion(deps: IngestionDeps) {
       }
       const { chunkCount, vectorError } = indexed.value;
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
-      const warning = vectorError ? VECTOR_WARNING : document.ocrFailedPages?.length ? ocrFailedWarning(document.ocrFailedPages) : null;
+      const warning = vectorError
+        ? VECTOR_WARNING
+        : document.ocrFailedPages?.length
+          ? ocrFailedWarning(document.ocrFailedPages)
+          : document.ocrUnclearPages?.length
+            ? ocrUnclearWarning(document.ocrUnclearPages)
+            : null;
       await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
