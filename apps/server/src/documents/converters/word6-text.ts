@@ -46,11 +46,21 @@ export function word6Text(bytes: Buffer): string | null {
   const end = ccpText > 0 && fcMin + ccpText <= fcMac ? fcMin + ccpText : fcMac;
   if (fcMin >= end) return null;
   const text = new TextDecoder(codePage(stream.readUInt16LE(0x06))).decode(stream.subarray(fcMin, end));
-  return text
-    .replace(/\u0013[^\u0013\u0014\u0015]*\u0014/g, "") // a field's instruction, up to its result
-    .replace(/\u0013[^\u0013\u0015]*\u0015/g, "") // a field with no result
-    .replace(/[\u0014\u0015\u001f]/g, "")
-    .replace(/[\u000b\u000c]/g, "\n")
-    .replace(/\u001e/g, "-")
-    .replace(/[\u0000-\u0006\u0008\u000e-\u0012\u0016-\u001d]/g, "");
+  return withoutFieldCodes(text);
+}
+
+/** Word's marks: 0x13 field start, 0x14 field result, 0x15 field end, 0x0b line break, 0x0c page break, 0x1e and 0x1f hyphens. */
+function withoutFieldCodes(text: string): string {
+  let out = "";
+  let inInstruction = 0;
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    if (code === 0x13) inInstruction++;
+    else if (code === 0x14 || code === 0x15) inInstruction = Math.max(0, inInstruction - 1);
+    else if (inInstruction > 0) continue;
+    else if (code === 0x0b || code === 0x0c) out += "\n";
+    else if (code === 0x1e) out += "-";
+    else if (code >= 0x20 || code === 0x09 || code === 0x0d || code === 0x07) out += character;
+  }
+  return out;
 }
