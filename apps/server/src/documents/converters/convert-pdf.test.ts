@@ -113,6 +113,15 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     expect(document.ocrPages).toBeUndefined();
   });
 
+  it("keeps a page mixing standard Type1 fonts with a Japanese CID font OCR cannot draw (the mixedfonts.pdf case)", async () => {
+    const latin = ["Times-Roman (Type1)", "Helvetica (Type1)", "Courier (Type1)"];
+    const japanese = ["KozMinPro (CID-0): 日本語のテキスト（2024年版）", "「混合フォント」のサンプル：Type1とCIDを1ページに。"];
+    const document = await convertPdf(await makeJapanesePdf([japanese], { standardFontLines: latin, encoding: "UniJIS-UTF16-H" }));
+    // Before, the page was judged unreadable, rendered for OCR without its Japanese glyphs, and stored with no text.
+    expect(document.sections).toEqual([{ source: "page 1", text: [...latin, ...japanese].join("\n") }]);
+    expect(document.ocrPages).toBeUndefined();
+  });
+
   it("keeps a short typed page as it is, without OCR", async () => {
     const document = await convertPdf(await makePdf([["Appendix B"]]));
     expect(document.sections).toEqual([{ source: "page 1", text: "Appendix B" }]);

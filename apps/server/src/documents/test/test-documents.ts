@@ -1,6 +1,6 @@
 // Builders of real documents for tests (pdf-lib and docx are devDependencies; never imported by app code).
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, HeadingLevel } from "docx";
-import { beginText, endText, moveText, PDFDocument, PDFHexString, setFontAndSize, showText, StandardFonts } from "pdf-lib";
+import { beginText, endText, moveText, PDFDocument, PDFHexString, PDFString, setFontAndSize, showText, StandardFonts } from "pdf-lib";
 
 /** A PDF with one block of lines per page; `table` rows are drawn as separate cells on page `tablePage`. */
 export async function makePdf(pages: string[][], table?: { page: number; rows: string[][] }): Promise<Buffer> {
@@ -29,20 +29,24 @@ export async function makePdf(pages: string[][], table?: { page: number; rows: s
  * (HeiseiMin-W3, Adobe-Japan1, UCS-2 codes), which readers map to Unicode with their own CMaps. The machine needs
  * no CJK font file to make it; pdf.js reads its text with the CMaps it ships.
  */
-export async function makeJapanesePdf(pages: string[][]): Promise<Buffer> {
+export async function makeJapanesePdf(
+  pages: string[][],
+  options: { standardFontLines?: string[]; encoding?: "UniJIS-UCS2-H" | "UniJIS-UTF16-H" } = {},
+): Promise<Buffer> {
   const pdf = await PDFDocument.create();
+  const standardFonts = await Promise.all([StandardFonts.TimesRoman, StandardFonts.Helvetica, StandardFonts.Courier].map((name) => pdf.embedFont(name)));
   const font = pdf.context.register(
     pdf.context.obj({
       Type: "Font",
       Subtype: "Type0",
       BaseFont: "HeiseiMin-W3",
-      Encoding: "UniJIS-UCS2-H",
+      Encoding: options.encoding ?? "UniJIS-UCS2-H",
       DescendantFonts: [
         pdf.context.obj({
           Type: "Font",
           Subtype: "CIDFontType0",
           BaseFont: "HeiseiMin-W3",
-          CIDSystemInfo: { Registry: PDFHexString.fromText("Adobe"), Ordering: PDFHexString.fromText("Japan1"), Supplement: 2 },
+          CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("Japan1"), Supplement: 2 },
           FontDescriptor: pdf.context.obj({
             Type: "FontDescriptor",
             FontName: "HeiseiMin-W3",
@@ -62,9 +66,13 @@ export async function makeJapanesePdf(pages: string[][]): Promise<Buffer> {
   for (const lines of pages) {
     const page = pdf.addPage([595, 842]);
     const name = page.node.newFontDictionary("F1", font);
-    lines.forEach((line, row) => {
+    // Lines in the standard Type1 fonts first (Times, Helvetica, Courier in turn), as a mixed-font sample page has.
+    const latin = options.standardFontLines ?? [];
+    latin.forEach((line, row) => page.drawText(line, { x: 50, y: 780 - row * 20, size: 12, font: standardFonts[row % standardFonts.length]! }));
+    lines.forEach((line, index) => {
       const ucs2 = Array.from(line, (character) => character.charCodeAt(0).toString(16).padStart(4, "0")).join("");
-      page.pushOperators(beginText(), setFontAndSize(name, 12), moveText(50, 780 - row * 20), showText(PDFHexString.of(ucs2)), endText());
+      const y = 780 - (latin.length + index) * 20;
+      page.pushOperators(beginText(), setFontAndSize(name, 12), moveText(50, y), showText(PDFHexString.of(ucs2)), endText());
     });
   }
   return Buffer.from(await pdf.save());
