@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
 import { closeOcr } from "../ocr/ocr-engine.ts";
@@ -48,6 +49,16 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     ]);
     expect(turned.sections[0]!.text).toContain("The Cygnus board meets Friday.");
     expect([colour.ocrPages, bilevel.ocrPages, turned.ocrPages]).toEqual([[1], [1, 2], [1]]);
+  });
+
+  it("reads a sheet scanned upside down with no page rotation to undo it (orientation detection)", async () => {
+    const upsideDown = await sharp(scan(["The Perseus lease ends in May."]))
+      .rotate(180)
+      .png()
+      .toBuffer();
+    const document = await convertPdf(await makeScannedPdf([upsideDown]));
+    expect(document.sections[0]!.text).toContain("The Perseus lease ends in May.");
+    expect(document.ocrPages).toEqual([1]);
   });
 
   it("reads a scan whose pages show one and the same image (pdf.js keeps it with the document, not the page)", async () => {
