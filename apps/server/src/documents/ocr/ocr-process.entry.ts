@@ -47,8 +47,8 @@ for (const { code, file } of [...processData.languages, { code: "osd", file: pro
 
 /** An upright page's orientation is trusted only past this OSD confidence (a few lines of text score 2-4). */
 const MIN_ORIENTATION_CONFIDENCE = 1;
-/** A turned page read worse than this is read upright too, in case the orientation was wrong. */
-const RECHECK_BELOW_CONFIDENCE = 70;
+/** A page read worse than this is read the other likely way too (as it was, or if taken as upright, upside down). */
+const RECHECK_BELOW_CONFIDENCE = 80;
 
 async function worker(): Promise<TesseractWorker> {
   if (!tesseract) {
@@ -101,10 +101,11 @@ function turned(image: GrayImage, degrees: 90 | 180 | 270): GrayImage {
 }
 
 /**
- * Orientation detection reads this many pixels at most: an A4 page at 300 dpi (8.7 million) took 4-8 s, halved to
- * 150 dpi 1.4-1.8 s with the same answer and confidence. Smaller is wrong: 10 pt text at 100 dpi was read upside down.
+ * Orientation detection reads this many pixels at most: an A4 page at 300 dpi (8.7 million) took 4-8 s, at 150 dpi
+ * 1.4-1.8 s. Pages come here at most 4.5 million pixels (OCR_LIMITS), so only larger images are shrunk: halving a
+ * 150 dpi scan drawn into a PDF left its 10 pt text too small, and an upright page was taken as upside down.
  */
-const ORIENTATION_PIXELS = 2_500_000;
+const ORIENTATION_PIXELS = 4_500_000;
 
 /** The image shrunk by a whole factor (each pixel the mean of a square) to at most `maxPixels`. */
 function shrunk(image: GrayImage, maxPixels: number): GrayImage {
@@ -148,11 +149,11 @@ async function recognize(image: GrayImage): Promise<{ text: string; confidence: 
     return { text, confidence: text ? data.confidence : 0 };
   };
   const turn = await uprightTurn(image);
-  if (turn === 0) return read(image);
-  const fromTurned = await read(turned(image, turn));
-  if (fromTurned.confidence >= RECHECK_BELOW_CONFIDENCE) return fromTurned;
-  const asItIs = await read(image);
-  return asItIs.confidence > fromTurned.confidence ? asItIs : fromTurned;
+  const first = await read(turn === 0 ? image : turned(image, turn));
+  if (first.confidence >= RECHECK_BELOW_CONFIDENCE || !first.text) return first;
+  // Read badly: the detection may have been wrong (too little text to tell), so read it the other likely way too.
+  const second = await read(turn === 0 ? turned(image, 180) : image);
+  return second.confidence > first.confidence ? second : first;
 }
 
 function paintedKinds(fnArray: number[]) {
