@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
@@ -53,5 +56,23 @@ describe("loadConfig", () => {
       keepWarm: true,
       env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" },
     });
+  });
+
+  it("reads English and French by default, refuses an OCR language with no data, and takes one from SAGE_OCR_DATA_DIR", () => {
+    expect(loadConfig({}).ocr).toEqual({ languages: ["eng", "fra"] });
+    expect(() => loadConfig({ SAGE_OCR_LANGUAGES: "eng+xyz" })).toThrow(/SAGE_OCR_LANGUAGES: no text recognition data for "xyz"/);
+    expect(() => loadConfig({ SAGE_OCR_LANGUAGES: "eng;rm -rf" })).toThrow(/SAGE_OCR_LANGUAGES/);
+    const folder = mkdtempSync(path.join(tmpdir(), "sage-ocr-data-"));
+    try {
+      writeFileSync(path.join(folder, "xyz.traineddata"), "");
+      expect(loadConfig({ SAGE_OCR_LANGUAGES: "eng+xyz", SAGE_OCR_DATA_DIR: folder }).ocr).toEqual({ languages: ["eng", "xyz"], dataDir: folder });
+      // The document reader's processes get both, and nothing else of the server's environment beyond the basics.
+      expect(loadConfig({ SAGE_OCR_LANGUAGES: "eng+xyz", SAGE_OCR_DATA_DIR: folder }).documentLimits.env).toMatchObject({
+        SAGE_OCR_LANGUAGES: "eng+xyz",
+        SAGE_OCR_DATA_DIR: folder,
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

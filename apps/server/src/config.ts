@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { OCR_LANGUAGE_CODE, PACKAGED_OCR_LANGUAGES, resolveOcrLanguages } from "./documents/ocr/ocr-languages.ts";
 
 /** "sage.example.com", ".example.com" (with its subdomains), "192.168.1.20", "fd00::20" or "[fd00::20]"; no port. */
 const isHostName = (name: string) => /^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/i.test(name) || isIP(name.replace(/^\[(.*)\]$/, "$1")) !== 0;
@@ -56,6 +57,12 @@ const envSchema = z.object({
     .optional()
     .transform((value) => value !== "false" && value !== "0"),
   SAGE_FETCH_ALLOW_PRIVATE: booleanString,
+  SAGE_OCR_LANGUAGES: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.split(/[+,\s]+/).filter(Boolean) : PACKAGED_OCR_LANGUAGES))
+    .refine((codes) => codes.every((code) => OCR_LANGUAGE_CODE.test(code)), "give Tesseract language codes joined by +, such as eng+fra+heb"),
+  SAGE_OCR_DATA_DIR: z.string().min(1).optional(),
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
   SAGE_ALLOWED_MODELS: z.string().optional(),
@@ -105,6 +112,8 @@ export interface Config {
    * the only environment it gets: no API keys for a parser exploit to read.
    */
   documentLimits: { memoryMb: number; timeoutMs: number; maxTotalMs: number; maxPages: number; keepWarm: boolean; env: Record<string, string> };
+  /** Languages text recognition reads, in order of preference, and the folder of data beyond the packaged ones. */
+  ocr: OcrConfig;
   fetchAllowPrivate: boolean;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
@@ -139,6 +148,23 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+export interface OcrConfig {
+  languages: string[];
+  dataDir?: string;
+}
+
+/**
+ * Text recognition's languages. The document reader's processes call this with the environment the server gave them
+ * (the two variables are passed on to them), so they read the languages the server checked at start.
+ */
+export function loadOcrConfig(env: NodeJS.ProcessEnv = process.env): OcrConfig {
+  const parsed = envSchema.pick({ SAGE_OCR_LANGUAGES: true, SAGE_OCR_DATA_DIR: true }).safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(`Invalid configuration: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  const dataDir = parsed.data.SAGE_OCR_DATA_DIR ? path.resolve(parsed.data.SAGE_OCR_DATA_DIR) : undefined;
+  return { languages: parsed.data.SAGE_OCR_LANGUAGES, ...(dataDir ? { dataDir } : {}) };
+}
+
 export const DEFAULT_DEMO_PASSWORD = "sage-demo";
 
 export function isLoopbackHost(host: string): boolean {
@@ -149,7 +175,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** What the document reader's process may see of the server's environment (paths and locale, never secrets). */
-const CONVERSION_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL", "NODE_ENV", "TZ"];
+const CONVERSION_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL", "NODE_ENV", "TZ", "SAGE_OCR_LANGUAGES", "SAGE_OCR_DATA_DIR"];
 const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
 /**
@@ -174,6 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Refusing to start: HOST=${e.HOST} is reachable from other machines, but SAGE_PASSWORD is not set, ` +
         `so the demonstration account would have the public default password. Set SAGE_PASSWORD, or bind HOST to 127.0.0.1.`,
     );
+  }
+  const ocr = loadOcrConfig(env);
+  try {
+    resolveOcrLanguages(ocr.languages, ocr.dataDir);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: SAGE_OCR_LANGUAGES: ${(error as Error).message}`);
   }
   const geminiApiKey = e.GEMINI_API_KEY || e.GOOGLE_GENERATIVE_AI_API_KEY || undefined;
   const provider = e.SAGE_LLM_PROVIDER ?? (geminiApiKey ? "gemini" : e.SAGE_LLM_BASE_URL ? "openai-compatible" : "none");
@@ -208,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepWarm: e.SAGE_DOCUMENT_WARM,
       env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC },
     },
+    ocr,
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {

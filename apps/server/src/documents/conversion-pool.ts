@@ -254,8 +254,18 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
         }
         finish();
         if (reply.type === "error") return reject(new ConversionError(reply.message, reply.detail));
-        const { notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead } = reply;
-        resolve(withoutUndefined({ chunks: notProcessedReason ? [] : chunks, notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead }));
+        const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = reply;
+        resolve(
+          withoutUndefined({
+            chunks: notProcessedReason ? [] : chunks,
+            notProcessedReason,
+            ocrPages,
+            ocrFailedPages,
+            ocrUnclearPages,
+            attachments,
+            pagesNotRead,
+          }),
+        );
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();

@@ -24,6 +24,7 @@ export interface ConversionExtras {
   pagesNotRead?: { read: number; total: number };
   ocrPages?: number[];
   ocrFailedPages?: number[];
+  ocrUnclearPages?: number[];
   attachments?: ExtractedAttachment[];
 }
 
@@ -50,8 +51,8 @@ async function handle({ id, input, limits }: ConversionRequest) {
   ocrProgress.onPage = () => send({ id, type: "progress" });
   try {
     const document = await convertInput(input, limits);
-    const { notProcessedReason, ocrPages, ocrFailedPages, attachments, pagesNotRead } = document;
-    const extras: ConversionExtras = { ocrPages, ocrFailedPages, attachments, pagesNotRead };
+    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = document;
+    const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead };
     if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
     const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
     if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);

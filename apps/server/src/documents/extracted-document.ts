@@ -15,6 +15,8 @@ export interface ExtractedDocument {
   ocrFailedPages?: number[];
   /** Set when only the first `read` of its `total` pages were read (the page limit): the rest is not searchable. */
   pagesNotRead?: { read: number; total: number };
+  /** Pages text recognition read with too little confidence to keep (a poor scan, an unknown script); their text is left out. */
+  ocrUnclearPages?: number[];
   /** Files carried inside the document (e-mail attachments) whose type we convert, to become child items. */
   attachments?: ExtractedAttachment[];
 }

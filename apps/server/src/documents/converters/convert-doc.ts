@@ -1,5 +1,6 @@
 import { documentFromText, type ExtractedDocument } from "../extracted-document.ts";
 import { readerFailure } from "./reader-failure.ts";
+import { word6Text } from "./word6-text.ts";
 
 /** Legacy Word (.doc) files: body text with headers, footnotes and text boxes that carry content. */
 export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
@@ -12,6 +13,9 @@ export async function convertDoc(bytes: Buffer): Promise<ExtractedDocument> {
       .filter(Boolean)
       .join("\n\n");
   } catch (error) {
+    // word-extractor reads Word 97 and later; a Word 6 or 95 file's text is read by its own plain reader.
+    const older = /Invalid magic number/.test((error as Error).message) ? word6Text(bytes) : null;
+    if (older !== null) return documentFromText(normalizeDocText(older), "The document contains no text");
     throw readerFailure("The DOC file", error);
   }
   return documentFromText(normalizeDocText(text), "The document contains no text");

@@ -1,7 +1,10 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { convertImage, NO_TEXT_IN_IMAGE_REASON } from "./convert-image.ts";
-import { closeOcr } from "../ocr/ocr-engine.ts";
+import { convertImage, NO_TEXT_IN_IMAGE_REASON, UNCLEAR_IMAGE_REASON } from "./convert-image.ts";
+import { closeOcr, OCR_LANGUAGE_PATH } from "../ocr/ocr-engine.ts";
 import { renderTextImage } from "../test/test-images.ts";
 
 const LINES = ["The board approved the Falcon expansion.", "Signed in Prague on 3 March 2024."];
@@ -43,6 +46,50 @@ describe("images read by OCR", { timeout: 120_000 }, () => {
   it("reads small screenshot text (enlarged before recognition)", async () => {
     const document = await convertImage(renderTextImage(["Quarterly revenue rose to 4.2 million euros."], { dpi: 96, fontSize: 11 }));
     expect(textOf(document)).toContain("revenue rose to 4.2 million euros");
+  });
+
+  it.each([180, 90, 270])("reads a page scanned turned by %i degrees (orientation detection)", async (angle) => {
+    const turned = await sharp(renderTextImage(LINES)).rotate(angle).png().toBuffer();
+    const document = await convertImage(turned);
+    expect(textOf(document)).toContain("The board approved the Falcon expansion.");
+    expect(textOf(document)).toContain("Signed in Prague on 3 March 2024.");
+  });
+
+  it("reads French accents with the packaged French data", async () => {
+    const document = await convertImage(renderTextImage(["Le conseil a approuvé le budget de l'été.", "Réunion prévue à Genève."]));
+    expect(textOf(document)).toContain("Le conseil a approuvé le budget de l'été.");
+    expect(textOf(document)).toContain("Réunion prévue à Genève.");
+  });
+
+  const dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  it.skipIf(!existsSync(dejavu))("marks Hebrew, a script it has no data for, as unclear instead of storing Latin garbage", async () => {
+    const hebrew = renderTextImage(["הדירקטוריון אישר את ההרחבה לאזור הצפוני.", "ההכנסות עלו ב-12 אחוזים בשנה שעברה."], { fontFile: dejavu });
+    const document = await convertImage(hebrew);
+    expect(document.sections).toEqual([]);
+    expect(document.ocrUnclearPages).toEqual([1]);
+    expect(document.notProcessedReason).toBe(UNCLEAR_IMAGE_REASON);
+  });
+
+  it("reads with a language named in SAGE_OCR_LANGUAGES whose data is in SAGE_OCR_DATA_DIR", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "sage-ocr-languages-"));
+    const saved = { languages: process.env.SAGE_OCR_LANGUAGES, dataDir: process.env.SAGE_OCR_DATA_DIR };
+    try {
+      // English data under a code no package has: found only in the folder.
+      copyFileSync(path.join(OCR_LANGUAGE_PATH, "eng.traineddata.gz"), path.join(folder, "zzz.traineddata.gz"));
+      Object.assign(process.env, { SAGE_OCR_LANGUAGES: "zzz", SAGE_OCR_DATA_DIR: folder });
+      await closeOcr();
+      expect(textOf(await convertImage(renderTextImage(LINES)))).toContain("Falcon expansion");
+    } finally {
+      await closeOcr();
+      for (const [name, value] of [
+        ["SAGE_OCR_LANGUAGES", saved.languages],
+        ["SAGE_OCR_DATA_DIR", saved.dataDir],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("keeps an image without text as not processed, with the reason", async () => {

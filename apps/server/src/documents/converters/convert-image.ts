@@ -1,10 +1,12 @@
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
-import { OCR_LIMITS, OcrError, recognizeText, type OcrLimits } from "../ocr/ocr-engine.ts";
+import { MIN_OCR_CONFIDENCE, OCR_LIMITS, OcrError, recognizeText, type OcrLimits } from "../ocr/ocr-engine.ts";
 import type { GrayImage } from "../ocr/ocr-protocol.ts";
 import { readerFailure } from "./reader-failure.ts";
 import { isMostlyUnreadable } from "./text-readability.ts";
 
 export const NO_TEXT_IN_IMAGE_REASON = "No text was found in the image by text recognition (OCR).";
+export const UNCLEAR_IMAGE_REASON =
+  "The text in the image could not be read reliably: it may be blurred or faint, or in a language text recognition (OCR) does not read.";
 /** A fax or scan TIFF can hold many pages; past this many the rest are not read. */
 const MAX_IMAGE_PAGES = 500;
 /** Refuse to decode images larger than this (decompression bombs); they are scaled down to OCR_LIMITS.maxPixels anyway. */
@@ -27,23 +29,30 @@ export async function convertImage(bytes: Buffer, limits: Partial<OcrLimits> = {
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
   const ocrFailedPages: number[] = [];
+  const ocrUnclearPages: number[] = [];
   const pages = Math.min(pageCount, MAX_IMAGE_PAGES);
   for (let page = 0; page < pages; page++) {
     let text: string;
+    let confidence: number;
     try {
-      text = await recognizeText(await grayImage(sharp, bytes, page, { ...OCR_LIMITS, ...limits }.maxPixels), limits);
+      ({ text, confidence } = await recognizeText(await grayImage(sharp, bytes, page, { ...OCR_LIMITS, ...limits }.maxPixels), limits));
     } catch (error) {
       if (!(error instanceof OcrError)) throw readerFailure("The image", error);
       ocrFailedPages.push(page + 1);
       continue;
     }
     if (!text || isMostlyUnreadable(text)) continue;
+    if (confidence < MIN_OCR_CONFIDENCE) {
+      ocrUnclearPages.push(page + 1);
+      continue;
+    }
     sections.push({ source: pageCount > 1 ? `page ${page + 1}` : "", text });
     ocrPages.push(page + 1);
   }
   const document: ExtractedDocument = { sections, ocrPages };
   if (ocrFailedPages.length > 0) document.ocrFailedPages = ocrFailedPages;
-  if (sections.length === 0) document.notProcessedReason = NO_TEXT_IN_IMAGE_REASON;
+  if (ocrUnclearPages.length > 0) document.ocrUnclearPages = ocrUnclearPages;
+  if (sections.length === 0) document.notProcessedReason = ocrUnclearPages.length > 0 ? UNCLEAR_IMAGE_REASON : NO_TEXT_IN_IMAGE_REASON;
   return document;
 }
 

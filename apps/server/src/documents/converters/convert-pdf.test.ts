@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertPdf, prepareSpareReaders } from "./convert-pdf.ts";
 import { closeOcr } from "../ocr/ocr-engine.ts";
-import { makePdf } from "../test/test-documents.ts";
+import { makeJapanesePdf, makePdf } from "../test/test-documents.ts";
 import { makeBilevelScanPdf, makeScannedPdf, renderA4Page } from "../test/test-images.ts";
 
 afterAll(closeOcr);
@@ -48,6 +49,16 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     ]);
     expect(turned.sections[0]!.text).toContain("The Cygnus board meets Friday.");
     expect([colour.ocrPages, bilevel.ocrPages, turned.ocrPages]).toEqual([[1], [1, 2], [1]]);
+  });
+
+  it("reads a sheet scanned upside down with no page rotation to undo it (orientation detection)", async () => {
+    const upsideDown = await sharp(scan(["The Perseus lease ends in May."]))
+      .rotate(180)
+      .png()
+      .toBuffer();
+    const document = await convertPdf(await makeScannedPdf([upsideDown]));
+    expect(document.sections[0]!.text).toContain("The Perseus lease ends in May.");
+    expect(document.ocrPages).toEqual([1]);
   });
 
   it("reads a scan whose pages show one and the same image (pdf.js keeps it with the document, not the page)", async () => {
@@ -100,6 +111,26 @@ describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
     const document = await convertPdf(await makeScannedPdf([scan(["The auditor signed the Orion accounts."])], [["Page 3"]]));
     expect(document.sections[0]!.text).toContain("The auditor signed the Orion accounts.");
     expect(document.ocrPages).toEqual([1]);
+  });
+
+  it("keeps a Japanese text layer (with Latin, digits and brackets among the kana) as it is, without OCR", async () => {
+    const lines = [
+      "ゾルゲ事件と尾崎秀実（1941年）",
+      "GHQの資料によれば、事件の全容は戦後に明らかになった。",
+      "第2章では「国際諜報団」の活動を２０２４年の研究に基づいて説明する。",
+    ];
+    const document = await convertPdf(await makeJapanesePdf([lines]));
+    expect(document.sections).toEqual([{ source: "page 1", text: lines.join("\n") }]);
+    expect(document.ocrPages).toBeUndefined();
+  });
+
+  it("keeps a page mixing standard Type1 fonts with a Japanese CID font OCR cannot draw (the mixedfonts.pdf case)", async () => {
+    const latin = ["Times-Roman (Type1)", "Helvetica (Type1)", "Courier (Type1)"];
+    const japanese = ["KozMinPro (CID-0): 日本語のテキスト（2024年版）", "「混合フォント」のサンプル：Type1とCIDを1ページに。"];
+    const document = await convertPdf(await makeJapanesePdf([japanese], { standardFontLines: latin, encoding: "UniJIS-UTF16-H" }));
+    // Before, the page was judged unreadable, rendered for OCR without its Japanese glyphs, and stored with no text.
+    expect(document.sections).toEqual([{ source: "page 1", text: [...latin, ...japanese].join("\n") }]);
+    expect(document.ocrPages).toBeUndefined();
   });
 
   it("keeps a short typed page as it is, without OCR", async () => {

@@ -4,11 +4,11 @@ import { Worker } from "node:worker_threads";
 import { forkEntry, startThread } from "../../entry-point.ts";
 import { runInBackground } from "../background-priority.ts";
 import { ConversionError, type ExtractedDocument, type ExtractedSection } from "../extracted-document.ts";
-import { OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
+import { MIN_OCR_CONFIDENCE, OcrError, openPdfForOcr, type OcrLimits, type PdfSource } from "../ocr/ocr-engine.ts";
 import { RANGE_READ_FROM_BYTES } from "../pdfjs-options.ts";
 import type { PdfTextJob, PdfTextMessage, PositionedText } from "./pdf-text-reader.entry.ts";
 import { readerFailure } from "./reader-failure.ts";
-import { isMostlyUnreadable, letterCount, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
+import { isMostlyUnreadable, letterCount, mainScript, MIN_LETTERS_TO_JUDGE } from "./text-readability.ts";
 
 export const SCANNED_PDF_REASON = "No text found: the pages have no readable text layer, and text recognition (OCR) found no words on them.";
 
@@ -38,6 +38,7 @@ async function readPdf(source: PdfSource, { maxPages = DEFAULT_MAX_PAGES, ...lim
   const sections: ExtractedSection[] = [];
   const ocrPages: number[] = [];
   const ocrFailedPages: number[] = [];
+  const ocrUnclearPages: number[] = [];
   let ocr: ReturnType<typeof openPdfForOcr> | undefined;
   try {
     for (const [index, text] of pageTexts.entries()) {
@@ -48,14 +49,19 @@ async function readPdf(source: PdfSource, { maxPages = DEFAULT_MAX_PAGES, ...lim
       if (unreadable || letters < MIN_LETTERS_TO_JUDGE) {
         ocr ??= openPdfForOcr(source, limits);
         let recognized = "";
+        let unclear = false;
         try {
           // A page with a few readable typed words is recognised only when it also shows an image (a scan with a stamp).
-          recognized = (await ocr.readPage(pageNumber, { onlyWithImages: !unreadable && letters > 0 })) ?? "";
+          const read = await ocr.readPage(pageNumber, { onlyWithImages: !unreadable && letters > 0 });
+          unclear = read !== null && read.text.trim() !== "" && read.confidence < MIN_OCR_CONFIDENCE;
+          if (read && !unclear) recognized = read.text;
         } catch (error) {
           if (!(error instanceof OcrError)) throw error;
           ocrFailedPages.push(pageNumber);
         }
         chosen = betterPageText(text, recognized);
+        // Unclear OCR is left out; the page is named only when the text layer did not give its text either.
+        if (unclear && !chosen.trim()) ocrUnclearPages.push(pageNumber);
         if (chosen === recognized && recognized) ocrPages.push(pageNumber);
       }
       if (chosen.trim()) sections.push({ source: `page ${pageNumber}`, text: chosen });
@@ -67,19 +73,27 @@ async function readPdf(source: PdfSource, { maxPages = DEFAULT_MAX_PAGES, ...lim
   if (totalPages > pageTexts.length) document.pagesNotRead = { read: pageTexts.length, total: totalPages };
   if (ocrPages.length > 0) document.ocrPages = ocrPages;
   if (ocrFailedPages.length > 0) document.ocrFailedPages = ocrFailedPages;
+  if (ocrUnclearPages.length > 0) document.ocrUnclearPages = ocrUnclearPages;
   if (sections.length === 0) {
     document.notProcessedReason =
       ocrFailedPages.length > 0
         ? `Text recognition (OCR) could not finish ${pagesPhrase(ocrFailedPages)} within its limits, and no other text was found.`
-        : SCANNED_PDF_REASON;
+        : ocrUnclearPages.length > 0
+          ? `The text of ${pagesPhrase(ocrUnclearPages)} could not be read reliably: the scan may be blurred or faint, or in a language text recognition (OCR) does not read.`
+          : SCANNED_PDF_REASON;
   }
   return document;
 }
 
-/** The text layer unless OCR found more readable text; unreadable text is never kept. */
+/**
+ * The text layer unless OCR found more readable text; unreadable text is never kept. A readable layer in another
+ * script than OCR's reading is kept whatever their lengths: a Japanese page read by a Latin-script recogniser gives
+ * more letters, all of them wrong.
+ */
 function betterPageText(layer: string, recognized: string): string {
   const layerReadable = !isMostlyUnreadable(layer);
-  const recognizedReadable = recognized.trim() !== "" && !isMostlyUnreadable(recognized);
+  const layerScript = layerReadable ? mainScript(layer) : null;
+  const recognizedReadable = recognized.trim() !== "" && !isMostlyUnreadable(recognized) && (layerScript === null || mainScript(recognized) === layerScript);
   if (recognizedReadable && (!layerReadable || letterCount(recognized) > letterCount(layer))) return recognized;
   return layerReadable ? layer : "";
 }

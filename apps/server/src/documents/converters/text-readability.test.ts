@@ -51,6 +51,18 @@ describe("text readability", () => {
     expect(measureReadability(text).readableShare).toBeGreaterThan(0.85);
   });
 
+  it.each([
+    [
+      "Japanese",
+      "ゾルゲ事件と尾崎秀実（1941年）\nGHQの資料によれば、事件の全容は戦後に明らかになった。第2章では「国際諜報団」の活動を２０２４年の研究に基づいて説明する。",
+    ],
+    ["Japanese with fullwidth Latin", "【重要】お知らせ：３月１日よりＧＨＱ文書の新しい検索システムに移行します。詳しくはwww.example.co.jpをご覧ください。"],
+    ["Chinese", "根据2023年第三季度报告，公司营业收入为4.2亿元（同比增长12.5%），PDF版本见附件《年度报告》。"],
+    ["Korean", "2024년 3월 이사회는 북부 지역 확장을 승인했습니다. 매출은 12.5% 증가한 42억 원(PDF 참조)입니다."],
+  ])("takes %s page text mixed with digits, Latin and brackets as readable", (_language, text) => {
+    expect(isMostlyUnreadable(text)).toBe(false);
+  });
+
   it("flags the glyph codes of a font without a Unicode map (the Czech balance sheet case)", () => {
     const garbage = "3HQČåQt SURVWĜHGN\\ D SHQČåQt HNYLYDOHQW\\ Y]URVW\\ R  ýWYUWOHWQt ]SUiYD";
     expect(isMostlyUnreadable(garbage)).toBe(true);

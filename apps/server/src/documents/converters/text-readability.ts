@@ -24,6 +24,10 @@ const CASE_SHAPES = [
 const CASED_SCRIPTS = ["Latin", "Cyrillic", "Greek", "Armenian"] as const;
 const OTHER_SCRIPTS = ["Arabic", "Hebrew", "Devanagari", "Bengali", "Thai", "Hangul", "Georgian", "Tamil", "Ethiopic"] as const;
 const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{M}ー々〆]+$/u;
+/** Scripts written without spaces between words (Korean's words sit beside digits and Latin with no space too). */
+const SPACELESS_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const SCRIPT_TESTS = [...CASED_SCRIPTS, ...OTHER_SCRIPTS].map((script) => ({ script, test: new RegExp(`^[\\p{Script=${script}}\\p{M}]+$`, "u") }));
 
 export interface TextReadability {
@@ -38,8 +42,7 @@ export interface TextReadability {
 export function measureReadability(text: string): TextReadability {
   let readable = 0;
   let unreadable = 0;
-  for (const token of text.normalize("NFC").split(/\s+/)) {
-    if (!token) continue;
+  for (const token of tokens(text)) {
     const verdict = judgeToken(token);
     if (verdict === "readable") readable += token.length;
     else if (verdict === "unreadable") unreadable += token.length;
@@ -52,11 +55,22 @@ export function measureReadability(text: string): TextReadability {
       .match(/\p{Script=Latin}/gu) ?? [];
   const vowels = latin.filter((letter) => "aeiouy".includes(letter)).length;
   const judged = readable + unreadable;
-  return {
-    judged,
-    readableShare: judged === 0 ? 1 : readable / judged,
-    vowelShare: latin.length >= MIN_LETTERS_TO_JUDGE * 2 ? vowels / latin.length : null,
-  };
+  // Vowels are counted only where Latin is the text's script: a Japanese page's acronyms (PDF, GHQ) have few.
+  const latinLed = latin.length >= MIN_LETTERS_TO_JUDGE * 2 && latin.length * 2 >= letterCount(text);
+  return { judged, readableShare: judged === 0 ? 1 : readable / judged, vowelShare: latinLed ? vowels / latin.length : null };
+}
+
+/**
+ * Words split at spaces; text in a script written without spaces (Japanese, Chinese) is cut further where it meets
+ * another script, so 「GHQ」の資料（第3版） is judged as CJK words, a Latin acronym and a number, as a reader sees it.
+ * Compatibility forms are folded first (fullwidth ＧＨＱ and ３ are G, H, Q and 3).
+ */
+function* tokens(text: string): Generator<string> {
+  for (const token of text.normalize("NFKC").split(/\s+/)) {
+    if (!token) continue;
+    if (SPACELESS.test(token)) yield* token.match(SPACELESS_RUN) ?? [];
+    else yield token;
+  }
 }
 
 /** True when the text has enough letters to judge and most of it is not words (e.g. glyph codes from a font without a Unicode map). */
@@ -94,4 +108,22 @@ function isWordPart(part: string): boolean {
   if (!CASE_SHAPES.some((shape) => shape.test(part))) return false;
   if (script !== "Latin" || part.length < 4) return true;
   return /[aeiouy]/.test(part.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase());
+}
+
+const SCRIPT_GROUPS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Hangul", "Thai"].map((script) => ({
+  script,
+  test: new RegExp(`\\p{Script=${script}}`, "u"),
+}));
+const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** The script most of a text's letters are written in (Japanese and Chinese count as one, "CJK"), or null without letters. */
+export function mainScript(text: string): string | null {
+  const counts = new Map<string, number>();
+  for (const letter of text.match(/\p{L}/gu) ?? []) {
+    const script = CJK_LETTER.test(letter) ? "CJK" : (SCRIPT_GROUPS.find(({ test }) => test.test(letter))?.script ?? "other");
+    counts.set(script, (counts.get(script) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [script, count] of counts) if (best === null || count > counts.get(best)!) best = script;
+  return best;
 }

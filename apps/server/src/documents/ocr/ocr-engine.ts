@@ -1,10 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import { loadOcrConfig } from "../../config.ts";
 import { forkEntry } from "../../entry-point.ts";
 import { runInBackground } from "../background-priority.ts";
-import type { GrayImage, OcrReply, OcrRequest } from "./ocr-protocol.ts";
+import { osdFile, resolveOcrLanguages } from "./ocr-languages.ts";
+import type { GrayImage, OcrProcessData, OcrReply, OcrRequest } from "./ocr-protocol.ts";
 
 export interface OcrLimits {
   /** A page that takes longer is given up: the OCR process is ended (freeing its memory) and replaced. */
@@ -30,8 +31,27 @@ export class OcrError extends Error {}
 /** A PDF's bytes, or the path of a stored upload (read where it is needed, never held by the caller). */
 export type PdfSource = Uint8Array | { path: string };
 
-/** English LSTM data shipped in the npm package (integer "best" models, tesseract.js's own default): never downloaded. */
-export const OCR_LANGUAGE_PATH = path.join(path.dirname(createRequire(import.meta.url).resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
+/**
+ * Below this mean word confidence a page's recognised text is not kept: it is what Tesseract gives for a script it
+ * has no data for (Hebrew read as Latin: 20-45), a sheet scanned askew or blurred; clean print reads 85-96
+ * (decision 034). The page is reported as unclear instead.
+ */
+export const MIN_OCR_CONFIDENCE = 60;
+
+/** What text recognition read on one page, with its mean word confidence (0-100). */
+export interface RecognizedText {
+  text: string;
+  confidence: number;
+}
+
+/** The packaged English data's folder, for the benchmarks that start tesseract.js themselves. */
+export const OCR_LANGUAGE_PATH = path.dirname(resolveOcrLanguages(["eng"])[0]!.file);
+
+/** The configured languages' data (packaged, or SAGE_OCR_DATA_DIR's) and the orientation data: never downloaded. */
+function processData(): OcrProcessData {
+  const { languages, dataDir } = loadOcrConfig();
+  return { languages: resolveOcrLanguages(languages, dataDir), osd: osdFile() };
+}
 
 let child: ChildProcess | null = null;
 /** Bumped whenever a process ends, so PDF sessions know to open their document again. */
@@ -47,7 +67,7 @@ const waiting = new Map<number, { target: ChildProcess; resolve(reply: OcrReply)
  * JavaScript, and the smaller spaces kept it 12 MB lower at its peak with no page read slower. */
 function startProcess(): ChildProcess {
   const started = forkEntry(new URL("./ocr-process.entry.ts", import.meta.url), {
-    args: [OCR_LANGUAGE_PATH],
+    args: [JSON.stringify(processData())],
     execArgv: ["--max-old-space-size=256", "--max-semi-space-size=2", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     serialization: "advanced",
@@ -160,18 +180,20 @@ async function afterPage(limits: OcrLimits): Promise<void> {
   if (++pagesOnProcess >= limits.pagesPerProcess || residentMb(child?.pid) > limits.maxProcessMb) await stopProcess();
 }
 
-/** Recognises the text of one image. */
-export async function recognizeText(image: GrayImage, limits: Partial<OcrLimits> = {}): Promise<string> {
+const recognized = (reply: OcrReply): RecognizedText => ({ text: reply.text ?? "", confidence: reply.confidence ?? 0 });
+
+/** Recognises the text of one image, turned upright first when orientation detection finds it is not. */
+export async function recognizeText(image: GrayImage, limits: Partial<OcrLimits> = {}): Promise<RecognizedText> {
   const bounds = { ...OCR_LIMITS, ...limits };
   if (image.width * image.height > bounds.maxPixels) throw new OcrError(`The image is larger than ${bounds.maxPixels} pixels`);
   const reply = await send({ type: "recognize", image }, bounds);
   await afterPage(bounds);
-  return reply.text ?? "";
+  return recognized(reply);
 }
 
 export interface PdfOcrSession {
   /** The page's recognised text, or null when it paints nothing (or, with onlyWithImages, no image) worth reading. */
-  readPage(pageNumber: number, options: { onlyWithImages: boolean }): Promise<string | null>;
+  readPage(pageNumber: number, options: { onlyWithImages: boolean }): Promise<RecognizedText | null>;
   close(): Promise<void>;
 }
 
@@ -197,7 +219,7 @@ export function openPdfForOcr(source: PdfSource, limits: Partial<OcrLimits> = {}
         return null;
       }
       await afterPage(bounds);
-      return reply.text ?? "";
+      return recognized(reply);
     },
     async close() {
       if (openIn === generation && child) await send({ type: "close-pdf", documentId }, bounds).catch(() => undefined);

@@ -1,3 +1,9 @@
+/** The OCR process's one argument (as JSON): each language's data file, in order of preference, and the orientation data. */
+export interface OcrProcessData {
+  languages: Array<{ code: string; file: string }>;
+  osd: string;
+}
+
 /** What the OCR engine (ocr-engine.ts) and the OCR process (ocr-process.entry.ts) say to each other over IPC. */
 
 /** 8-bit grey pixels, row by row. */
@@ -19,6 +25,8 @@ export interface OcrReply {
   id: number;
   error?: string;
   text?: string;
+  /** Tesseract's mean word confidence for the text, 0-100 (0 when it found no words). */
+  confidence?: number;
   skipped?: boolean;
   pages?: number;
 }

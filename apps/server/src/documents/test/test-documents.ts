@@ -1,6 +1,6 @@
 // Builders of real documents for tests (pdf-lib and docx are devDependencies; never imported by app code).
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, HeadingLevel } from "docx";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { beginText, endText, moveText, PDFDocument, PDFHexString, PDFString, setFontAndSize, showText, StandardFonts } from "pdf-lib";
 
 /** A PDF with one block of lines per page; `table` rows are drawn as separate cells on page `tablePage`. */
 export async function makePdf(pages: string[][], table?: { page: number; rows: string[][] }): Promise<Buffer> {
@@ -21,6 +21,60 @@ export async function makePdf(pages: string[][], table?: { page: number; rows: s
       }
     }
   });
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * A Japanese PDF as Japanese office software writes one: text in a standard Japanese font the file does not embed
+ * (HeiseiMin-W3, Adobe-Japan1, UCS-2 codes), which readers map to Unicode with their own CMaps. The machine needs
+ * no CJK font file to make it; pdf.js reads its text with the CMaps it ships.
+ */
+export async function makeJapanesePdf(
+  pages: string[][],
+  options: { standardFontLines?: string[]; encoding?: "UniJIS-UCS2-H" | "UniJIS-UTF16-H" } = {},
+): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const standardFonts = await Promise.all([StandardFonts.TimesRoman, StandardFonts.Helvetica, StandardFonts.Courier].map((name) => pdf.embedFont(name)));
+  const font = pdf.context.register(
+    pdf.context.obj({
+      Type: "Font",
+      Subtype: "Type0",
+      BaseFont: "HeiseiMin-W3",
+      Encoding: options.encoding ?? "UniJIS-UCS2-H",
+      DescendantFonts: [
+        pdf.context.obj({
+          Type: "Font",
+          Subtype: "CIDFontType0",
+          BaseFont: "HeiseiMin-W3",
+          CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("Japan1"), Supplement: 2 },
+          FontDescriptor: pdf.context.obj({
+            Type: "FontDescriptor",
+            FontName: "HeiseiMin-W3",
+            Flags: 6,
+            FontBBox: [-123, -257, 1001, 910],
+            ItalicAngle: 0,
+            Ascent: 857,
+            Descent: -143,
+            CapHeight: 718,
+            StemV: 69,
+          }),
+          DW: 1000,
+        }),
+      ],
+    }),
+  );
+  for (const lines of pages) {
+    const page = pdf.addPage([595, 842]);
+    const name = page.node.newFontDictionary("F1", font);
+    // Lines in the standard Type1 fonts first (Times, Helvetica, Courier in turn), as a mixed-font sample page has.
+    const latin = options.standardFontLines ?? [];
+    latin.forEach((line, row) => page.drawText(line, { x: 50, y: 780 - row * 20, size: 12, font: standardFonts[row % standardFonts.length]! }));
+    lines.forEach((line, index) => {
+      const ucs2 = Array.from(line, (character) => character.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+      const y = 780 - (latin.length + index) * 20;
+      page.pushOperators(beginText(), setFontAndSize(name, 12), moveText(50, y), showText(PDFHexString.of(ucs2)), endText());
+    });
+  }
   return Buffer.from(await pdf.save());
 }
 

@@ -18,7 +18,18 @@ const require = createRequire(import.meta.url);
 // pdf.js ships Liberation Sans, so renders look the same on every machine whatever fonts it has installed.
 const FONT_FILE = path.join(path.dirname(require.resolve("pdfjs-dist/package.json")), "standard_fonts", "LiberationSans-Regular.ttf");
 const FONT_FAMILY = "SAGE Test Sans";
-let fontRegistered = false;
+const registeredFonts = new Map<string, string>();
+
+/** Registers a font file once and gives its family name for the canvas. */
+function fontFamily(file: string): string {
+  let family = registeredFonts.get(file);
+  if (!family) {
+    family = file === FONT_FILE ? FONT_FAMILY : `SAGE Test ${registeredFonts.size}`;
+    GlobalFonts.registerFromPath(file, family);
+    registeredFonts.set(file, family);
+  }
+  return family;
+}
 
 export interface TextImageOptions {
   dpi?: number;
@@ -26,6 +37,8 @@ export interface TextImageOptions {
   fontSize?: number;
   /** Page size in inches; defaults to a strip just large enough for the lines. */
   page?: { width: number; height: number };
+  /** A font file for scripts Liberation Sans lacks (Hebrew in DejaVu Sans). */
+  fontFile?: string;
 }
 
 /** White page, black text: one line per entry, as a printed page scanned at `dpi` would look. Returns PNG bytes. */
@@ -34,7 +47,7 @@ export function renderTextImage(lines: string[], options: TextImageOptions = {})
 }
 
 function drawTextPage(lines: string[], options: TextImageOptions) {
-  if (!fontRegistered) fontRegistered = GlobalFonts.registerFromPath(FONT_FILE, FONT_FAMILY) !== null;
+  const family = fontFamily(options.fontFile ?? FONT_FILE);
   const dpi = options.dpi ?? 300;
   const fontPx = ((options.fontSize ?? 12) * dpi) / 72;
   const lineHeight = fontPx * 1.5;
@@ -46,7 +59,7 @@ function drawTextPage(lines: string[], options: TextImageOptions) {
   context.fillStyle = "#ffffff";
   context.fillRect(0, 0, width, height);
   context.fillStyle = "#000000";
-  context.font = `${fontPx}px "${FONT_FAMILY}"`;
+  context.font = `${fontPx}px "${family}"`;
   context.textBaseline = "top";
   lines.forEach((line, index) => context.fillText(line, margin, margin + index * lineHeight));
   return canvas;

@@ -95,3 +95,40 @@ export function makeWorkbook(sheets: Record<string, Array<Array<string | number>
   for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet(rows), name);
   return XLSX.write(workbook, { type: "buffer", bookType }) as Buffer;
 }
+
+/**
+ * A Word 6 (Word 95 era) .doc as that Word saved it, reduced to what a reader needs: an OLE file whose WordDocument
+ * stream starts with a Word 6 FIB (ident 0xA5DC, nFib 101, the language's lid) and holds the text as 8-bit characters
+ * of the language's Windows code page at fcMin, paragraphs ended by \r. `field` adds a page-number field (instruction
+ * and shown result) the way Word stores one.
+ */
+export function makeWord6Doc(paragraphs: string[], options: { lid?: number; codePage?: string } = {}): Buffer {
+  const text = paragraphs.map((paragraph) => `${paragraph}\r`).join("");
+  const encoded = options.codePage === "windows-1251" ? encodeCp1251(text) : Buffer.from(text, "latin1");
+  const fcMin = 0x300;
+  const stream = Buffer.alloc(fcMin + encoded.length + 0x100);
+  stream.writeUInt16LE(0xa5dc, 0x00); // wIdent: Word 6
+  stream.writeUInt16LE(101, 0x02); // nFib
+  stream.writeUInt16LE(options.lid ?? 0x0409, 0x06);
+  stream.writeUInt32LE(fcMin, 0x18);
+  stream.writeUInt32LE(fcMin + encoded.length, 0x1c);
+  stream.writeUInt32LE(stream.length, 0x20);
+  stream.writeUInt32LE(encoded.length, 0x34); // ccpText
+  encoded.copy(stream, fcMin);
+  const cfb = XLSX.CFB.utils.cfb_new();
+  XLSX.CFB.utils.cfb_add(cfb, "/WordDocument", stream);
+  return Buffer.from(XLSX.CFB.write(cfb, { type: "buffer" }) as Uint8Array);
+}
+
+/** Cyrillic in Windows-1251 (А-я at 0xC0-0xFF, Ё/ё at 0xA8/0xB8), enough for the tests' Russian. */
+function encodeCp1251(text: string): Buffer {
+  return Buffer.from(
+    Array.from(text, (character) => {
+      const code = character.charCodeAt(0);
+      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0;
+      if (character === "Ё") return 0xa8;
+      if (character === "ё") return 0xb8;
+      return code < 0x80 ? code : 0x3f;
+    }),
+  );
+}

@@ -20,6 +20,9 @@ export const pagesNotReadWarning = ({ read, total }: { read: number; total: numb
   `Saved, but only its first ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} pages were read (the limit for one document): the rest is not searchable`;
 export const ocrFailedWarning = (pages: number[]) =>
   `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
+/** Pages whose OCR was too unsure to keep (decision 034): said in plain words, the text is left out rather than stored as garbage. */
+export const ocrUnclearWarning = (pages: number[]) =>
+  `Saved, but ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")} could not be read reliably (a blurred or faint scan, or a language text recognition does not read): ${pages.length === 1 ? "its" : "their"} text is left out`;
 
 /** What the item records of text recognition (decision 016). */
 const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
@@ -119,7 +122,9 @@ export function createIngestion(deps: IngestionDeps) {
           ? pagesNotReadWarning(document.pagesNotRead)
           : document.ocrFailedPages?.length
             ? ocrFailedWarning(document.ocrFailedPages)
-            : null;
+            : document.ocrUnclearPages?.length
+              ? ocrUnclearWarning(document.ocrUnclearPages)
+              : null;
       await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
       // Its item was deleted while it was read: nothing is left to mark failed.

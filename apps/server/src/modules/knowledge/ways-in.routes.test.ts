@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { RELATIVE_PATH_MESSAGE, UNSUPPORTED_FILE_TYPE_MESSAGE, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
@@ -7,6 +9,7 @@ import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { makePdf } from "../../documents/test/test-documents.ts";
 import { renderTextImage } from "../../documents/test/test-images.ts";
 import { attachmentsFolderName } from "./mail-attachments.ts";
+import { ocrUnclearWarning } from "./ingestion.ts";
 import { ZIP_LIMITS } from "./read-zip-upload.ts";
 
 let t: TestApp;
@@ -197,5 +200,24 @@ describe("what the converters return, on the item", () => {
     expect(item).toMatchObject({ status: "ready", ocrPages: [1], ocrFailedPages: [] });
     const typed = (await kb.upload({}, { filename: "typed.txt", content: Buffer.from("Typed text") })).json();
     expect(typed.file).toMatchObject({ ocrPages: [], ocrFailedPages: [] });
+  });
+
+  const dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  it.skipIf(!existsSync(dejavu))("keeps a scan ready but says in plain words which page could not be read reliably", { timeout: 180_000 }, async () => {
+    await start();
+    const english = renderTextImage(["Quarterly report of the Merlin project"]);
+    const hebrew = renderTextImage(["הדירקטוריון אישר את ההרחבה לאזור הצפוני."], { fontFile: dejavu });
+    const { width, height } = await sharp(english).metadata();
+    const second = await sharp(hebrew).resize(width, height, { fit: "contain", background: "#ffffff" }).png().toBuffer();
+    const tiff = await sharp([english, second], { join: { animated: true } })
+      .tiff()
+      .toBuffer();
+    const body = (await kb.upload({}, { filename: "scan.tiff", content: tiff })).json();
+    await t.jobs.idle();
+    const item = (await allItems()).find((each) => each.id === body.file.id)!;
+    expect(item).toMatchObject({ status: "ready", ocrPages: [1], statusReason: ocrUnclearWarning([2]) });
+    expect(item.statusReason).toBe(
+      "Saved, but page 2 could not be read reliably (a blurred or faint scan, or a language text recognition does not read): its text is left out",
+    );
   });
 });
