@@ -53,6 +53,8 @@ export function createUntrustedContent(userTexts: readonly string[]) {
       return sources.length > 0;
     },
     sources: (): readonly UntrustedSource[] => sources,
+    /** Why any call that sends data out needs the user's Approve now, or null while the turn is clean. */
+    reason: (): string | null => (sources.length > 0 ? followsText(sources) : null),
     /**
      * Why a call that can carry data out needs the user's Approve, or null when it may run as usual: the turn is
      * clean, or every word it would send is one the user typed.
