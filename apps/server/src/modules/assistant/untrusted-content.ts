@@ -3,7 +3,8 @@ import { foldCase } from "@sage/contracts/text";
 /**
  * The "private data + untrusted content + a way out" rule (decision 031): once a turn has read text the user did
  * not type (a document passage, a web page, an external tool's answer), a call that can carry data out of SAGE
- * waits for the user's Approve, unless every value it would send is made of words the user typed.
+ * waits for the user's Approve: any external tool (`reason`), and a web search whose query has words the user
+ * never typed (`approvalReason`). turn-approval.ts says which call is which.
  */
 
 /** Where a turn's untrusted text came from, as the approval card names it ("kilimanjaro-memo.txt"). */
