@@ -13,6 +13,7 @@ import { ingestPdf } from "./scenarios/ingest-pdf.mjs";
 import { ingestTxt } from "./scenarios/ingest-txt.mjs";
 import { revectorize } from "./scenarios/revectorize.mjs";
 import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
+import { notesUnderLoad } from "./scenarios/notes-under-load.mjs";
 import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 
@@ -35,6 +36,7 @@ const scenarios = {
   revectorize,
   "backup-import": backupImport,
   "health-during-ingest": healthDuringIngest,
+  "notes-under-load": notesUnderLoad,
   "ocr-pdf-300": ocrPdf,
 };
 

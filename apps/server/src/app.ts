@@ -157,6 +157,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       search: retrieval.search,
       reminders: reminders.port,
       memory: memory.port,
+      approvals: externalTools.approvals,
       maxToolSteps: config.maxToolSteps,
       toolSources: [externalTools.tools.toolsFor],
       warn,

@@ -28,7 +28,10 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => 
  *   text-delta        text of the answer being written, as it comes (a note SAGE adds to it, such as the
  *                     length-limit one, comes the same way, so the live answer reads as the saved one)
  *   tool-call         a tool the model asked for (only the first call of a reply runs)
- *   approval-required an external tool waits for the user's answer (POST /api/approvals/{approvalId})
+ *   approval-required a call waits for the user's answer (POST /api/approvals/{approvalId}): an external tool
+ *                     the user asks before, or any call that could carry data out after the turn read text the
+ *                     user did not type (`reason` names its source), or a memory proposed after such text
+ *                     (`kind` "memory": Keep / Discard); decision 031
  *   tool-result       what the tool gave back to the model
  *   reminder-created  a reminder the assistant created
  *   memory-saved      a memory the assistant saved (saveMemory); the chat offers Undo

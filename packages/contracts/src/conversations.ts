@@ -39,12 +39,22 @@ export const citationSchema = z.object({
 });
 export type Citation = z.infer<typeof citationSchema>;
 
-/** A tool the assistant ran during a turn: what the model asked for and what it was given back. */
+/**
+ * A tool the assistant ran during a turn: what the model asked for and what it was given back; `approval` when the
+ * call waited for the user (why, and the answer).
+ */
 export const toolCallRecordSchema = z.object({
   id: z.string(),
   name: z.string(),
   args: z.record(z.string(), z.unknown()),
   result: z.unknown(),
+  approval: z
+    .object({
+      reason: z.string().optional(),
+      kind: z.enum(["tool", "memory"]).optional(),
+      answer: z.enum(["approved", "declined", "timed-out"]),
+    })
+    .optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 

@@ -56,14 +56,25 @@ export type ToolSettingRequest = z.infer<typeof toolSettingRequestSchema>;
 export const approvalDecisionSchema = z.object({ approved: z.boolean() });
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
-/** The turn's `approval-required` event, and GET /api/approvals' items (the user's calls waiting for an answer). */
-export const approvalRequiredEventSchema = z.object({ approvalId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
+/**
+ * The turn's `approval-required` event, and GET /api/approvals' items (the user's calls waiting for an answer).
+ * `reason` says why SAGE asks when the tool itself would not ("This request follows text from memo.txt");
+ * `kind` "memory" is a memory the assistant proposes, kept only on the user's Keep (decision 031).
+ */
+export const approvalRequiredEventSchema = z.object({
+  approvalId: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  reason: z.string().optional(),
+  kind: z.enum(["tool", "memory"]).optional(),
+});
 export type ApprovalRequest = z.infer<typeof approvalRequiredEventSchema>;
 export const pendingApprovalsResponseSchema = z.object({ approvals: z.array(approvalRequiredEventSchema) });
 
 /** What the model is told when a call did not run. */
 export const EXTERNAL_TOOL_TEXTS = {
   declined: "The user declined to run this tool.",
+  memoryDiscarded: "The user discarded this memory, so it was not saved.",
   approvalTimedOut: "The user did not answer the approval request in time, so the tool was not run.",
   approvalNotFound: "No approval is waiting under this id",
   unknownTool: "Unknown tool",

@@ -21,9 +21,10 @@ function createMcpServer(calls: string[]) {
   server.registerTool(
     "echo",
     { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-    async ({ text }) => ({
-      content: [{ type: "text" as const, text: `echo: ${text}` }],
-    }),
+    async ({ text }) => {
+      calls.push(`echo ${text}`);
+      return { content: [{ type: "text" as const, text: `echo: ${text}` }] };
+    },
   );
   server.registerTool("wait", { description: "Answer after a while", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } }, async ({ ms }) => {
     calls.push("wait");
@@ -74,7 +75,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions) {
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    /** The tools whose calls have started (`wait`), in order. */
+    /** The calls that reached the server, in order: `wait`, and `echo <text>` (what left SAGE). */
     calls,
     close: () =>
       new Promise<void>((resolve) => {

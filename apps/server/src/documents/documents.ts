@@ -1,6 +1,7 @@
-import type { Chunk } from "./chunker.ts";
+import { chunkSections, type Chunk } from "./chunker.ts";
 import { createConversionPool, type ConversionPoolOptions, type ConvertedDocument } from "./conversion-pool.ts";
 import type { ConversionInput } from "./convert-input.ts";
+import { sectionsFromMarkdown } from "./extracted-document.ts";
 import { closeOcr } from "./ocr/ocr-engine.ts";
 
 export type { Chunk } from "./chunker.ts";
@@ -11,6 +12,20 @@ export { ConversionError, type ExtractedAttachment } from "./extracted-document.
 export { supportedExtension, type UploadExtension } from "./upload-extension.ts";
 
 export type DocumentReaderOptions = ConversionPoolOptions;
+
+/** Notes up to this size are chunked on the server's thread (well under a millisecond); larger ones go to a process. */
+export const NOTE_INLINE_MAX_BYTES = 32_768;
+
+/**
+ * A short note's chunks, cut here as the conversion process would cut them: a note is the user's own text, with no
+ * parser to protect the server from, and a process round trip behind a large document made a note wait seconds
+ * (issue 35). Null for a note that is too long for this, or has no text.
+ */
+export function chunkShortNote(text: string): Chunk[] | null {
+  if (Buffer.byteLength(text) > NOTE_INLINE_MAX_BYTES) return null;
+  const chunks = chunkSections(sectionsFromMarkdown(text));
+  return chunks.length > 0 ? chunks : null;
+}
 
 /**
  * Reads untrusted documents (stored uploads, fetched pages, notes) into chunks: the face of documents/, the only file

@@ -12,7 +12,8 @@ import { startServerProcess } from "./server-process.ts";
  * workload (list, open a conversation, save a message, search, recommend, reminders) while one large ingestion
  * runs in the background and two more clients send hostile requests (a .docx bomb, malformed and oversized forms,
  * clients that go away mid-upload, JSON nested 1,000 deep). Zero 5xx; every hostile request answered with its 4xx; every
- * acknowledged write stored; p99 recorded; RSS flat after warm-up. About 12 s in `npm test`,
+ * acknowledged write stored; p99 recorded; RSS flat after warm-up. Two more clients create notes: every one must be
+ * answered 200, and their p50 / p99 are reported beside the 250 ms limit (issue 35). About 12 s in `npm test`,
  * 60 s under `npm run test:soak` (SAGE_SOAK=1).
  */
 const SOAK = process.env.SAGE_SOAK === "1";
@@ -20,6 +21,12 @@ const DURATION_S = SOAK ? 60 : 12;
 const CONNECTIONS = 50;
 /** RSS may still grow this much between just after warm-up and the end (SQLite page cache, JIT, heap sizing). */
 const RSS_TOLERANCE_MB = 60;
+/**
+ * Creating a note in this mix (issue 35: p99 2,306 ms when a note waited for the job queue and a conversion process):
+ * reported beside this limit; the bench's `notes.create_p99_under_load` holds it (speed targets live in benchmarks).
+ */
+const NOTE_P99_LIMIT_MS = 250;
+const NOTE_CLIENTS = 2;
 
 const temp = makeTempDir();
 afterAll(() => temp.remove());
@@ -29,6 +36,7 @@ const rssMb = (pid: number) => {
   return match ? Number(match[1]) / 1024 : NaN;
 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 describe("load", () => {
   it(
@@ -84,6 +92,23 @@ describe("load", () => {
         }
       })();
 
+      // Beside them, clients that create notes as a user types them: each one's time, start to answer, is the figure.
+      const notes = { latenciesMs: [] as number[], failed: [] as string[] };
+      const noteClient = async (client: number) => {
+        for (let i = 0; running; i++) {
+          const startedAt = performance.now();
+          const response = await post("/api/process-note", {
+            type: "note",
+            content: `Note ${client}-${i}: call Anna about the hotel budget for Lisbon.`,
+          }).catch((error: Error) => ({ ok: false, status: 0, statusText: error.message, arrayBuffer: async () => undefined }));
+          await response.arrayBuffer();
+          if (!running) break;
+          notes.latenciesMs.push(performance.now() - startedAt);
+          if (!response.ok) notes.failed.push(`${response.status}`);
+        }
+      };
+      const noteClients = Array.from({ length: NOTE_CLIENTS }, (_, client) => noteClient(client));
+
       const samples: { at: number; rss: number }[] = [];
       const started = Date.now();
       const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(server.pid) }), 500);
@@ -109,7 +134,7 @@ describe("load", () => {
       });
       clearInterval(sampler);
       running = false;
-      await Promise.all([...hostileClients, writer]);
+      await Promise.all([...hostileClients, writer, ...noteClients]);
       // The last re-upload of the bomb may still be queued behind the large ingestion: wait for its job to end.
       type ListedFile = { name: string; status: string; statusReason: string | null };
       const listFiles = async () => (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as ListedFile[];
@@ -158,6 +183,14 @@ describe("load", () => {
         ingestion: files.find((file: { name: string }) => file.name === "large.txt")?.status,
         hostile: { sent: hostile.sent, statuses: hostile.statuses, unanswered: hostile.unanswered.length, wrongAnswers: hostile.wrong.length },
         writes: { sent: writes.sent, acknowledged: writes.acknowledged.length, lost: lost.length },
+        createNoteMs: {
+          count: notes.latenciesMs.length,
+          p50: Math.round(percentile(notes.latenciesMs, 50)),
+          p99: Math.round(percentile(notes.latenciesMs, 99)),
+          max: Math.round(Math.max(...notes.latenciesMs)),
+          limitP99: NOTE_P99_LIMIT_MS,
+          failed: notes.failed.length,
+        },
         documentBombs: bombs.map((bomb) => `${bomb.status}: ${bomb.statusReason}`),
       };
       mkdirSync("reports", { recursive: true });
@@ -177,6 +210,7 @@ describe("load", () => {
         ["failed", "The document is too large to process: it expands to more than 256 MB"],
       ]);
       expect(writes.acknowledged.length).toBeGreaterThan(10);
+      expect(notes.failed).toEqual([]);
       expect(atEnd - afterWarmUp, `RSS after warm-up ${afterWarmUp} MB, at the end ${atEnd} MB`).toBeLessThan(RSS_TOLERANCE_MB);
     },
     (DURATION_S + 90) * 1000,

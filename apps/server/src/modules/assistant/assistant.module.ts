@@ -6,6 +6,7 @@ import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import type { AssistantTool } from "./tools/assistant-tool.ts";
+import type { ApprovalPort } from "./turn-approval.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
 import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
@@ -19,6 +20,7 @@ import { createToolRegistry } from "./tools/tool-registry.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
+export type { ApprovalPort } from "./turn-approval.ts";
 
 /** Adds tools to a user's turns (the external tools module's toolsFor). */
 export type ToolSource = (userId: number) => Promise<AssistantTool[]>;
@@ -35,6 +37,8 @@ export function createAssistantModule(deps: {
   search: DocumentSearchPort;
   reminders: RemindersPort;
   memory: MemoryPort;
+  /** Where a call waits for the user's answer (the external tools module's approvals). */
+  approvals: ApprovalPort;
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -52,6 +56,7 @@ export function createAssistantModule(deps: {
     conversations: deps.conversations,
     search: deps.search,
     tools,
+    approvals: deps.approvals,
     memory: deps.memory,
     maxToolSteps: deps.maxToolSteps,
     log: deps.warn,

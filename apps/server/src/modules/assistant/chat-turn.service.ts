@@ -8,7 +8,7 @@ import {
   type TurnEventOf,
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
-import type { Message } from "@sage/contracts/conversations";
+import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { AppError } from "../../http/app-error.ts";
@@ -20,10 +20,12 @@ import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
 import { isAbort, modelFailure, withModelTimeout } from "./model-call.ts";
 import { sagePersona } from "./sage-persona.ts";
-import type { ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
+import type { AssistantTool, ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
+import { approvalFor, notApproved, type ApprovalPort } from "./turn-approval.ts";
 import { turnHistory } from "./turn-history.ts";
 import { createTurnTranscript, type TurnTranscript } from "./turn-transcript.ts";
+import { createUntrustedContent, type UntrustedContent } from "./untrusted-content.ts";
 
 /** Knowledge snippets given with every message (the chat context's limit). */
 const CONTEXT_SNIPPETS = 3;
@@ -48,6 +50,8 @@ export interface ChatTurnDeps {
   conversations: ConversationMessagesPort;
   search: DocumentSearchPort;
   tools: ToolRegistry;
+  /** Where a call waits for the user's Approve (an external tool, or any call that follows untrusted content). */
+  approvals: ApprovalPort;
   /** The user's memories and their "Let SAGE remember" switch; without it, turns have no memory. */
   memory?: Pick<MemoryPort, "forTurn">;
   /** Model replies per turn (SAGE_MAX_TOOL_STEPS). */
@@ -131,6 +135,9 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         log: deps.log,
       });
       const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
+      // Decision 031: what the user typed is theirs; a snippet put beside it is not, and taints the turn.
+      const untrusted = createUntrustedContent([...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content]);
+      for (const snippet of context) untrusted.read(snippet.filename);
       const { memory, off } = await gatherMemory(turn);
       const system = sagePersona(now(), memory);
       const tools = await deps.tools.forUser(userId, off);
@@ -164,8 +171,9 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         }
         const callId = call.id || `call-${step}`;
         events.send({ type: "tool-call", id: callId, name: call.name, args: call.args });
-        const outcome = await runTool(tools, call, turn, { cite: ledger.cite, emit: events.send }, signal);
+        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, { cite: ledger.cite, emit: events.send }, signal);
         if (signal.aborted) break;
+        for (const label of outcome.untrustedFrom ?? []) untrusted.read(label);
         events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result });
         if (outcome.reminder) {
           reminderCreated = true;
@@ -173,7 +181,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         }
         if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
-        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result });
+        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result, ...(approval ? { approval } : {}) });
         messages.push(
           { role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] },
           { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] },
@@ -184,16 +192,46 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     },
   };
 
-  /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(
+  /**
+   * Runs one call through its tool, first asking the user when it needs so (decision 031: one card per call, with
+   * the reason when the call follows untrusted content); a failed run becomes the result the model sees.
+   */
+  async function gateAndRun(
     tools: Pick<ToolRegistry, "find">,
     call: LlmToolCall,
     turn: PreparedTurn,
-    helpers: Pick<ToolContext, "cite" | "emit">,
+    untrusted: UntrustedContent,
+    helpers: Pick<ToolContext, "cite"> & { emit: TurnEvents["send"] },
+    signal: AbortSignal,
+  ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]> }> {
+    const tool = tools.find(call.name);
+    if (!tool) return { outcome: { result: { success: false, error: `Unknown function: ${call.name}` } } };
+    const card = approvalFor(tool, call.args, untrusted);
+    if (!card) return { outcome: await runTool(tool, call, turn, helpers, signal) };
+    // A proposal the memory would refuse anyway (a secret) is refused without asking the user to keep it.
+    const refusal = card.kind === "memory" ? tool.proposesMemory?.refusal(call.args) : null;
+    if (refusal) return { outcome: { result: { success: false, error: refusal } } };
+    const answer = await deps.approvals.request(
+      turn.userId,
+      call.name,
+      call.args,
+      signal,
+      (request) => helpers.emit({ type: "approval-required", ...request }),
+      card,
+    );
+    const approval = { ...card, answer };
+    if (answer !== "approved") return { outcome: { result: notApproved(answer, card) }, approval };
+    return { outcome: await runTool(tool, call, turn, helpers, signal), approval };
+  }
+
+  /** Runs one call through its tool; a failed run becomes the result the model sees. */
+  async function runTool(
+    tool: AssistantTool,
+    call: LlmToolCall,
+    turn: PreparedTurn,
+    helpers: Pick<ToolContext, "cite">,
     signal: AbortSignal,
   ): Promise<ToolOutcome> {
-    const tool = tools.find(call.name);
-    if (!tool) return { result: { success: false, error: `Unknown function: ${call.name}` } };
     try {
       return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, ...helpers });
     } catch (error) {

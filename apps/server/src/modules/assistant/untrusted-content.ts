@@ -3,7 +3,8 @@ import { foldCase } from "@sage/contracts/text";
 /**
  * The "private data + untrusted content + a way out" rule (decision 031): once a turn has read text the user did
  * not type (a document passage, a web page, an external tool's answer), a call that can carry data out of SAGE
- * waits for the user's Approve, unless every value it would send is made of words the user typed.
+ * waits for the user's Approve: any external tool (`reason`), and a web search whose query has words the user
+ * never typed (`approvalReason`). turn-approval.ts says which call is which.
  */
 
 /** Where a turn's untrusted text came from, as the approval card names it ("kilimanjaro-memo.txt"). */
@@ -53,6 +54,8 @@ export function createUntrustedContent(userTexts: readonly string[]) {
       return sources.length > 0;
     },
     sources: (): readonly UntrustedSource[] => sources,
+    /** Why any call that sends data out needs the user's Approve now, or null while the turn is clean. */
+    reason: (): string | null => (sources.length > 0 ? followsText(sources) : null),
     /**
      * Why a call that can carry data out needs the user's Approve, or null when it may run as usual: the turn is
      * clean, or every word it would send is one the user typed.

@@ -8,18 +8,25 @@ interface Waiting extends ApprovalRequest {
   answer(value: ApprovalAnswer): void;
 }
 
+const withoutUndefined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+
 /** Tool calls waiting for their user's answer; each is answered once, by its user, or times out. */
 export function createApprovals(options: { timeoutMs: number }) {
   const waiting = new Map<string, Waiting>();
 
   return {
-    /** Registers a call and resolves with the user's answer; `announce` tells the turn's stream about it. */
+    /**
+     * Registers a call and resolves with the user's answer; `announce` tells the turn's stream about it. `card` adds
+     * why SAGE asks and whether it is a memory to keep.
+     */
     request(
       userId: number,
       name: string,
       args: Record<string, unknown>,
       signal: AbortSignal,
       announce: (request: ApprovalRequest) => void,
+      card: Pick<ApprovalRequest, "reason" | "kind"> = {},
     ): Promise<ApprovalAnswer> {
       const approvalId = randomUUID();
       return new Promise<ApprovalAnswer>((resolve) => {
@@ -32,14 +39,15 @@ export function createApprovals(options: { timeoutMs: number }) {
         const onAbort = () => finish("declined");
         const timer = setTimeout(() => finish("timed-out"), options.timeoutMs);
         timer.unref();
-        waiting.set(approvalId, { approvalId, name, args, userId, answer: finish });
+        const request: ApprovalRequest = { approvalId, name, args, ...withoutUndefined(card) };
+        waiting.set(approvalId, { ...request, userId, answer: finish });
         signal.addEventListener("abort", onAbort, { once: true });
-        announce({ approvalId, name, args });
+        announce(request);
       });
     },
     /** The user's calls waiting for an answer (a reloaded page shows them again). */
     pending: (userId: number): ApprovalRequest[] =>
-      [...waiting.values()].filter((item) => item.userId === userId).map(({ approvalId, name, args }) => ({ approvalId, name, args })),
+      [...waiting.values()].filter((item) => item.userId === userId).map(({ userId: _owner, answer: _answer, ...request }) => request),
     /** False when no call of this user waits under the id. */
     answer(userId: number, approvalId: string, approved: boolean): boolean {
       const item = waiting.get(approvalId);

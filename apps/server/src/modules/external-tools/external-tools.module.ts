@@ -11,7 +11,7 @@ import { createToolSettingsRepo } from "./tool-settings.repo.ts";
 /**
  * External tools: the MCP servers of the administrator's file, offered to the assistant per user (its
  * `toolsFor` port), the Tools settings (GET /api/tools, PATCH /api/tools/settings) and approvals
- * (GET /api/approvals, POST /api/approvals/{id}). The servers stop when the app closes.
+ * (GET /api/approvals, POST /api/approvals/{id}; the port `approvals`, through which the turn asks). The servers stop when the app closes.
  */
 export function createExternalToolsModule(deps: {
   db: Kysely<Database>;
@@ -26,12 +26,11 @@ export function createExternalToolsModule(deps: {
   const service = createExternalToolsService({
     hub: deps.hub,
     settings: createToolSettingsRepo(deps.db),
-    approvals,
     maxResultChars: deps.maxResultChars,
     checkToolSchema: deps.checkToolSchema,
     log: deps.warn,
   });
-  const module: AppModule & { tools: { toolsFor: typeof service.toolsFor } } = {
+  const module: AppModule & { tools: { toolsFor: typeof service.toolsFor }; approvals: typeof approvals } = {
     register(app) {
       registerExternalToolsRoutes(app, { service, approvals });
       app.addHook("onClose", async () => {
@@ -40,6 +39,8 @@ export function createExternalToolsModule(deps: {
       });
     },
     tools: { toolsFor: service.toolsFor },
+    /** Where any call that needs the user's answer waits (the assistant's turn asks through it). */
+    approvals,
   };
   return module;
 }

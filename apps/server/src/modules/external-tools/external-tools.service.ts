@@ -4,14 +4,12 @@ import type { JsonSchema, ToolSchemaProblem } from "../../providers/llm/llm.ts";
 import type { McpHub, McpServerStatus } from "../../providers/mcp/mcp-hub.ts";
 import { McpCallError } from "../../providers/mcp/mcp-hub.ts";
 import type { AssistantTool } from "../assistant/assistant.module.ts";
-import type { Approvals } from "./approvals.ts";
 import { modelToolName } from "./model-tool-name.ts";
 import { choiceKey, type ToolChoice, type ToolSettingsRepo } from "./tool-settings.repo.ts";
 
 export interface ExternalToolsDeps {
   hub: McpHub;
   settings: ToolSettingsRepo;
-  approvals: Approvals;
   /** A result longer than this is cut before the model sees it. */
   maxResultChars: number;
   /** Why the configured model cannot be given a tool with this input schema (Gemini takes a subset of JSON Schema). */
@@ -55,16 +53,18 @@ function describe(servers: McpServerStatus[], choices: Map<string, ToolChoice>, 
 
 /**
  * The MCP servers' tools as assistant tools: each user's Enabled and Ask before running choices applied, a call
- * that needs approval waiting for the user's answer, and every failure of a server turned into a tool error.
+ * that needs approval marked so (the turn asks the user, decision 031), and every failure of a server turned into
+ * a tool error. A server's answer is text the user did not type: the turn counts it as untrusted.
  */
 export function createExternalToolsService(deps: ExternalToolsDeps) {
-  const { hub, approvals } = deps;
+  const { hub } = deps;
 
   async function run(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {
     try {
       const answer = await hub.call(server, tool, args, signal);
       const text = capResult(answer.text, deps.maxResultChars);
-      return { result: answer.isError ? { success: false, error: text } : { success: true, result: text } };
+      const untrustedFrom = [`${tool} (${server})`];
+      return { result: answer.isError ? { success: false, error: text } : { success: true, result: text }, untrustedFrom };
     } catch (error) {
       if (!(error instanceof McpCallError)) throw error;
       deps.log(`MCP tool ${server}/${tool} failed`, error);
@@ -102,16 +102,10 @@ export function createExternalToolsService(deps: ExternalToolsDeps) {
               description: tool.description || `${tool.name} (from ${server.name})`,
               parameters: info?.inputSchema ?? { type: "object", properties: {} },
               readOnly: tool.readOnly,
-              async run(args, context) {
-                if (tool.ask) {
-                  const answer = await approvals.request(userId, tool.modelName, args, context.signal, (request) =>
-                    context.emit({ type: "approval-required", ...request }),
-                  );
-                  if (answer === "declined") return { result: { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.declined } };
-                  if (answer === "timed-out") return { result: { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.approvalTimedOut } };
-                }
-                return run(server.name, tool.name, args, context.signal);
-              },
+              askFirst: tool.ask,
+              // Read-only or not, a call sends its arguments to someone else's server.
+              reach: "outside",
+              run: (args, context) => run(server.name, tool.name, args, context.signal),
             };
           }),
       );

@@ -219,14 +219,16 @@ export function createAddKnowledgeService(deps: {
         itemId = item.id;
         if (input.content !== undefined && input.content.trim() && input.content !== item.content) {
           await repo.updateItem(item.id, { content: input.content, size: Buffer.byteLength(input.content) });
-          job = await ingestion.enqueue(item);
+          job = await ingestion.ingestNote(item);
         } else {
           const latest = await ingestion.latestJobFor(item.id);
           job = latest && latest.status !== "failed" ? latest : await ingestion.enqueue(item);
         }
       } else {
-        itemId = (await knowledge.createEntry(userId, { ...input, type: "note" })).id;
-        job = await ingestion.latestJobFor(itemId);
+        const created = await knowledge.createEntry(userId, { ...input, type: "note" });
+        itemId = created.id;
+        // A short note is indexed already; only a long one has a job to wait for.
+        if (created.status !== "ready") job = await ingestion.latestJobFor(itemId);
       }
       if (job) await ingestion.waitBriefly(job);
       const file = await knowledge.apiItem(userId, itemId);

@@ -3,7 +3,7 @@ import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { Job, JobQueue } from "../../jobs/job-queue.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemRow } from "../../store/schema.ts";
-import { ConversionError, supportedExtension, type Chunk, type ConvertedDocument, type DocumentReader } from "../../documents/documents.ts";
+import { ConversionError, chunkShortNote, supportedExtension, type Chunk, type ConvertedDocument, type DocumentReader } from "../../documents/documents.ts";
 import { SliceQueue } from "./slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
@@ -41,6 +41,8 @@ export interface KnowledgeIndex {
     chunks: Chunk[] | AsyncIterable<Chunk[]>,
   ): Promise<{ chunkCount: number; vectorError?: unknown }>;
   removeItem(itemId: number): void;
+  /** Stores an item's chunks for word search at once; `vectors` settles once they are embedded, after the answer. */
+  indexNow(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
 }
 
 export interface IngestionDeps {
@@ -169,6 +171,29 @@ export function createIngestion(deps: IngestionDeps) {
     /** Stops reading these items (they were deleted): their reader processes are killed at once. */
     cancel(itemIds: number[]) {
       for (const id of itemIds) reading.get(id)?.abort();
+    },
+
+    /**
+     * A new or edited note: a short one is indexed in the request (no job queue, no conversion process, no
+     * embedding before the answer; issue 35), a long one is queued as before. Answers the job when one was queued.
+     */
+    async ingestNote(item: { id: number; userId: number }): Promise<Job | undefined> {
+      const row = await repo.getItemById(item.id);
+      const chunks = row?.type === "note" ? chunkShortNote(await repo.getText(item.id)) : null;
+      if (!row || !chunks) return enqueue(item);
+      const { chunkCount, vectors } = await deps.index.indexNow(row, chunks);
+      // The note is found by its words at once; a failed embedding shows on it as the usual warning, once it is
+      // marked ready (a restart's catch-up embeds what is still missing).
+      const vectorsFailed = vectors.then(
+        () => false,
+        (error: unknown) => {
+          deps.warn(`vectorising knowledge item ${item.id} failed`, error);
+          return true;
+        },
+      );
+      await repo.updateItem(item.id, { status: "ready", statusReason: null, chunkCount, ...ocrFields({}) });
+      void vectorsFailed.then((failed) => (failed ? repo.updateItem(item.id, { statusReason: VECTOR_WARNING }) : undefined)).catch(() => undefined);
+      return undefined;
     },
 
     /** Waits for a job, but no longer than the inline budget; true when it finished. */

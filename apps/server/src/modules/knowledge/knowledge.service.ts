@@ -138,7 +138,7 @@ export function createKnowledgeService(deps: {
           size: Buffer.byteLength(content),
           status: "queued",
         });
-        await ingestion.enqueue({ id, userId });
+        await ingestion.ingestNote({ id, userId });
         return apiItem(userId, id);
       }
       const url = (input.url ?? content).trim();
@@ -185,7 +185,7 @@ export function createKnowledgeService(deps: {
         const subtree = await repo.subtree(userId, id);
         await repo.setPaths(repath(subtree, { name, parentPath }));
       }
-      if (reingest) await ingestion.enqueue({ id, userId });
+      if (reingest) await ingestion.ingestNote({ id, userId });
       return apiItem(userId, id);
     },
 

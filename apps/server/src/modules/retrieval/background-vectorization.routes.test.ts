@@ -69,6 +69,8 @@ describe("background vectorization when an embedder appears", () => {
       payload: { content: "Osprey budget note", description: "n" },
     });
     expect(upload.statusCode).toBe(200);
+    // A short note's vectors come just after the answer (issue 35).
+    await expect.poll(async () => (await t.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json().vectorized).toBe(1);
     const reopened = await t.reopen();
     try {
       const after = (await reopened.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
@@ -85,7 +87,7 @@ describe("background vectorization when an embedder appears", () => {
     const cookie = await t.login();
     await t.app.inject({ method: "POST", url: "/api/process-note", headers: { cookie }, payload: { content: "Kestrel fleet note", description: "n" } });
     const vectorsOf = (id: string) => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE embedder_id = ?").get(id) as { n: number }).n;
-    expect(vectorsOf("fake:old:256")).toBe(1);
+    await expect.poll(() => vectorsOf("fake:old:256")).toBe(1);
 
     const reopened = await t.reopen({ providers: { ...createProviders(t.config), embedder: createFakeEmbedder({ id: "fake:new:256" }) } });
     try {

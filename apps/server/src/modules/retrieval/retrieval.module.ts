@@ -27,6 +27,8 @@ export type { ChunkBackupRow, RestoredChunk } from "./index/chunk-store.ts";
 export interface KnowledgeIndexPort {
   indexItem(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<{ chunkCount: number; vectorError?: unknown }>;
   removeItem(itemId: number): void;
+  /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
+  indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
 }
 
 /**
@@ -151,6 +153,10 @@ export function createRetrievalModule(deps: {
         }
       },
       removeItem: (itemId) => chunks.removeItemChunks(itemId),
+      async indexNow(item, itemChunks) {
+        const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
+        return { chunkCount, vectors: vectorizer.indexItem(item.id) };
+      },
     },
 
     backup: {

@@ -1,4 +1,3 @@
-import type { TurnEventOf } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
@@ -15,12 +14,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Numbers document passages for this turn, so the model can cite them as [n] and the answer shows them. */
   cite(results: readonly SearchResult[]): Citation[];
-  /** Sends an event on the turn's stream (approval-required, while a run waits for the user). */
-  emit(event: ToolEvent): void;
 }
-
-/** The turn's events a tool run may send itself. */
-export type ToolEvent = TurnEventOf<"approval-required">;
 
 /** What a tool run produced. */
 export interface ToolOutcome {
@@ -32,7 +26,19 @@ export interface ToolOutcome {
   sources?: WebSource[];
   /** A memory the run saved. */
   memory?: Memory;
+  /**
+   * Where the result's text came from when the user did not type it (a document's name, a web site, an external
+   * tool): the rest of the turn counts as having read untrusted content (decision 031).
+   */
+  untrustedFrom?: string[];
 }
+
+/**
+ * Where a call can send what it is given: "sage" keeps it inside SAGE (the default); "outside" sends every
+ * argument to someone else's server (an external tool); "query" sends only its text query out (web search), so
+ * it needs approval only when the query carries words the user did not type.
+ */
+export type ToolReach = "sage" | "outside" | "query";
 
 /** A user setting a tool depends on: while the user has it off, the tool is neither offered nor run. */
 export type ToolFeature = "memory";
@@ -49,6 +55,15 @@ export interface AssistantTool {
   parameters: JsonSchema;
   /** True when running it changes nothing the user owns (a search); false when it acts (creates a reminder). */
   readOnly: boolean;
+  /** Where the call's arguments can go (decision 031); "sage" when left out. */
+  reach?: ToolReach;
+  /** The user asks to approve every call (an external tool with "Ask before running" on). */
+  askFirst?: boolean;
+  /**
+   * A memory the assistant proposes: after untrusted content it waits for the user's Keep. `refusal` answers a
+   * proposal that would be refused anyway (a secret, an empty fact) before the user is asked.
+   */
+  proposesMemory?: { refusal(args: Record<string, unknown>): string | null };
   feature?: ToolFeature;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
@@ -59,6 +74,7 @@ export function queryTool(options: {
   description: string;
   queryDescription: string;
   blank: unknown;
+  reach?: ToolReach;
   search(query: string, context: ToolContext): Promise<ToolOutcome>;
 }): AssistantTool {
   return {
@@ -66,6 +82,7 @@ export function queryTool(options: {
     description: options.description,
     parameters: { type: "object", properties: { query: { type: "string", description: options.queryDescription } }, required: ["query"] },
     readOnly: true,
+    reach: options.reach,
     async run(args, context) {
       const query = typeof args.query === "string" ? args.query.trim() : "";
       return query ? options.search(query, context) : { result: options.blank };

@@ -1,4 +1,4 @@
-import { MEMORY_ERRORS, memoryContentRequestSchema } from "@sage/contracts/memories";
+import { MEMORY_ERRORS, looksLikeSecret, memoryContentRequestSchema } from "@sage/contracts/memories";
 import type { MemoryPort } from "../../memory/memory.module.ts";
 import type { AssistantTool } from "./assistant-tool.ts";
 
@@ -15,6 +15,14 @@ export function saveMemoryTool(memory: Pick<MemoryPort, "save">): AssistantTool 
     },
     readOnly: false,
     feature: "memory",
+    // After untrusted content the turn asks the user to Keep it first; a proposal refused anyway is not put to them.
+    proposesMemory: {
+      refusal(args) {
+        const parsed = memoryContentRequestSchema.safeParse({ content: args.content });
+        if (!parsed.success) return parsed.error.issues[0]?.message ?? MEMORY_ERRORS.contentRequired;
+        return looksLikeSecret(parsed.data.content) ? MEMORY_ERRORS.secret : null;
+      },
+    },
     async run(args, context) {
       const parsed = memoryContentRequestSchema.safeParse({ content: args.content });
       if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? MEMORY_ERRORS.contentRequired);

@@ -18,7 +18,9 @@ export function searchDocumentsTool(search: DocumentSearchPort): AssistantTool {
         if (found.length === 0) return { result: { results: [], message: CHAT_TEXTS.noDocuments } };
         const cited = context.cite(found);
         const results = found.map((result, index) => ({ n: cited[index]!.n, ...result }));
-        return { result: { results, message: foundDocuments(found.length) } };
+        // A passage is text the user did not type (a document may carry instructions for the model).
+        const untrustedFrom = [...new Set(found.map((result) => result.metadata.filename))];
+        return { result: { results, message: foundDocuments(found.length) }, untrustedFrom };
       } catch (error) {
         if (error instanceof AppError) return { result: { results: [], message: searchHttpError(error.status, statusText(error.status)) } };
         return { result: { results: [], message: error instanceof Error ? searchException(error.message) : CHAT_TEXTS.unknownError } };

@@ -1,4 +1,4 @@
-import type { WebSearchResponse } from "@sage/contracts/assistant";
+import type { WebSearchResponse, WebSource } from "@sage/contracts/assistant";
 import { CHAT_TEXTS, webSearchHttpError } from "@sage/contracts/chat-turn";
 import { AppError } from "../../../http/app-error.ts";
 import { statusText } from "../../../http/error-handler.ts";
@@ -11,12 +11,15 @@ export function webSearchTool(webSearch: (query: string, signal?: AbortSignal) =
     description: "Search the web for current information. Write the query in English.",
     queryDescription: "The search query, in English",
     blank: { success: false, message: CHAT_TEXTS.noSearchQuery },
+    // The query goes to the search service: words from a document or a memory there need the user's Approve.
+    reach: "query",
     async search(query, context) {
       try {
         const data = await webSearch(query, context.signal);
         return {
           result: { success: true, message: CHAT_TEXTS.webSearchDone, response: data.response, groundingData: data.groundingData, sources: data.sources },
           sources: data.sources,
+          untrustedFrom: webLabels(data.sources),
         };
       } catch (error) {
         if (error instanceof AppError) return { result: { success: false, message: webSearchHttpError(error.status, statusText(error.status)) } };
@@ -25,4 +28,16 @@ export function webSearchTool(webSearch: (query: string, signal?: AbortSignal) =
       }
     },
   });
+}
+
+/** The web sites a search answer drew on, as a card names them ("example.com"); "the web" when it names none. */
+function webLabels(sources: readonly WebSource[]): string[] {
+  const hosts = sources.flatMap((source) => {
+    try {
+      return [new URL(source.url).hostname.replace(/^www\./, "")];
+    } catch {
+      return source.title ? [source.title] : [];
+    }
+  });
+  return hosts.length > 0 ? [...new Set(hosts)] : ["the web"];
 }

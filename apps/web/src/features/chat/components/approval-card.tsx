@@ -7,10 +7,15 @@ interface ApprovalCardProps {
   onAnswer: (approved: boolean) => Promise<void>;
 }
 
-/** A tool call waiting for the user: which tool, with which arguments, and Approve / Decline. */
+/**
+ * A call waiting for the user: which tool, with which arguments, why SAGE asks (decision 031: "This request follows
+ * text from memo.txt"), and Approve / Decline. A memory SAGE proposes after such text shows the fact, Keep / Discard.
+ * Everything is shown as text, whatever it holds.
+ */
 export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
   const [busy, setBusy] = useState(false);
   const headingId = `approval-${approval.approvalId}`;
+  const memory = approval.kind === "memory";
   const answer = async (approved: boolean) => {
     setBusy(true);
     try {
@@ -28,17 +33,30 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
         data-testid="approval-card"
       >
         <h3 id={headingId} className="font-semibold">
-          SAGE wants to run <span className="font-mono">{approval.name}</span>
+          {memory ? (
+            "SAGE wants to remember this"
+          ) : (
+            <>
+              SAGE wants to run <span className="font-mono">{approval.name}</span>
+            </>
+          )}
         </h3>
-        <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
-          {JSON.stringify(approval.args, null, 2)}
-        </pre>
+        {approval.reason ? <p data-testid="approval-reason">{approval.reason}</p> : null}
+        {memory ? (
+          <p className="rounded-md bg-background p-2 break-words" aria-label="Memory">
+            {String(approval.args.content ?? "")}
+          </p>
+        ) : (
+          <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
+            {JSON.stringify(approval.args, null, 2)}
+          </pre>
+        )}
         <div className="flex gap-2">
           <Button size="sm" disabled={busy} onClick={() => void answer(true)}>
-            Approve
+            {memory ? "Keep" : "Approve"}
           </Button>
           <Button size="sm" variant="outline" disabled={busy} onClick={() => void answer(false)}>
-            Decline
+            {memory ? "Discard" : "Decline"}
           </Button>
         </div>
       </section>

@@ -72,7 +72,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           addMessages([event.message]);
           setPendingUser(null);
         } else if (event.type === "approval-required") {
-          setApprovals((list) => [...list, { approvalId: event.approvalId, name: event.name, args: event.args }]);
+          const { type: _type, ...request } = event;
+          setApprovals((list) => [...list, request]);
         } else if (event.type === "tool-result") {
           setApprovals([]);
           const failure = toolFailure(event.result);
