@@ -63,10 +63,15 @@ export function measureReadability(text: string): TextReadability {
 /**
  * Words split at spaces; text in a script written without spaces (Japanese, Chinese) is cut further where it meets
  * another script, so 「GHQ」の資料（第3版） is judged as CJK words, a Latin acronym and a number, as a reader sees it.
- * Compatibility forms are folded first (fullwidth ＧＨＱ and ３ are G, H, Q and 3).
+ * Fullwidth forms are folded first (ＧＨＱ and ３ are G, H, Q and 3).
  */
 function* tokens(text: string): Generator<string> {
-  for (const token of text.normalize("NFKC").split(/\s+/)) {
+  // Only the fullwidth forms are folded: NFKC over everything would turn a stray spacing accent (˛, a wrong code
+  // page's tell) into a space and a combining mark, and the garbled word around it would pass for two words.
+  for (const token of text
+    .normalize("NFC")
+    .replace(/[\uFF01-\uFF5E]/g, (form) => form.normalize("NFKC"))
+    .split(/\s+/)) {
     if (!token) continue;
     if (SPACELESS.test(token)) yield* token.match(SPACELESS_RUN) ?? [];
     else yield token;
