@@ -86,6 +86,12 @@ export function createAccountsRepo(db: Kysely<Database>) {
 
     insertMessage: (message: Omit<MailMessageRow, "id"> & { userId: number }) => db.insertInto("mailMessages").values(message).execute(),
 
+    /** Drops the account's record of synced messages and folders (their knowledge folder is gone). */
+    forgetMessages: async (accountId: number) => {
+      await db.deleteFrom("mailMessages").where("accountId", "=", accountId).execute();
+      await db.deleteFrom("mailFolders").where("accountId", "=", accountId).execute();
+    },
+
     removeMessage: (id: number) => db.deleteFrom("mailMessages").where("id", "=", id).execute(),
 
     message: (userId: number, id: number) =>

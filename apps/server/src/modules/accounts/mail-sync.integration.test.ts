@@ -100,11 +100,56 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(moved).toEqual([{ folder: "Sent" }]);
     await imap.close();
 
+    // The user deletes the account's knowledge folder: the next sync fetches the mail again.
+    const root = t.store.sqlite.prepare("SELECT folder_item_id AS id FROM accounts").get() as { id: number };
+    expect((await api("DELETE", `/api/files/${root.id}`)).statusCode).toBe(200);
+    expect(await search("board dinner Thursday")).toEqual([]);
+    await syncNow(id);
+    expect((await accountState()).counts.messages).toBe(3);
+    expect((await search("board dinner Thursday"))[0]!.content).toContain("Thursday at eight");
+
     expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
     expect(await search("board dinner Thursday")).toEqual([]);
     expect(JSON.stringify((await api("GET", "/api/folders")).json())).not.toContain("Work mail");
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM mail_messages").get()).toEqual({ n: 0 });
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items").get()).toEqual({ n: 0 });
+  });
+
+  it("a sync interrupted by a restart resumes where it stopped, fetching nothing twice", async () => {
+    const imap = await dovecot.session();
+    for (let n = 20; n < 24; n++) await imap.append("INBOX", anna(n, `Weekly report ${n}`, `Report number ${n} on the harbour project.`, 2));
+    await imap.close();
+    const id = (await api("POST", "/api/accounts", account())).json().id as number;
+    await t.jobs.idle();
+    const synced = (await accountState()).counts.messages as number;
+
+    // What a crash part-way leaves: the last two messages not yet recorded, the job still marked running.
+    const db = t.store.sqlite;
+    const last = db.prepare("SELECT id, item_id AS itemId FROM mail_messages WHERE folder = 'INBOX' ORDER BY uid DESC LIMIT 2").all() as {
+      id: number;
+      itemId: number;
+    }[];
+    for (const message of last) {
+      db.prepare("DELETE FROM mail_messages WHERE id = ?").run(message.id);
+      db.prepare("DELETE FROM knowledge_items WHERE id = ?").run(message.itemId);
+    }
+    db.prepare("UPDATE accounts SET status = 'syncing' WHERE id = ?").run(id);
+    const now = new Date().toISOString();
+    db.prepare(
+      "INSERT INTO jobs (kind, user_id, payload, status, attempts, created_at, updated_at) VALUES ('accounts.mail-sync', 3, ?, 'processing', 1, ?, ?)",
+    ).run(JSON.stringify({ accountId: id }), now, now);
+
+    const restarted = await t.reopen();
+    try {
+      const state = async () => (await restarted.inject({ method: "GET", url: "/api/accounts", headers: { cookie } })).json()[0];
+      const deadline = Date.now() + 30_000;
+      while ((await state()).status === "syncing" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await state()).toMatchObject({ status: "ok", counts: { messages: synced } });
+      const mails = db.prepare("SELECT count(*) AS n FROM knowledge_items WHERE name LIKE '%.eml'").get();
+      expect(mails).toEqual({ n: synced });
+    } finally {
+      await restarted.close();
+    }
   });
 
   it("a wrong password and a missing folder are said in plain words", async () => {

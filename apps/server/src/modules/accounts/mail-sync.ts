@@ -60,6 +60,8 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
     connection = await deps.connect(imapServer(settings, secrets), deps.rule);
     let rootId = account.folderItemId;
     if (rootId === null || !(await deps.knowledge.folderExists(account.userId, rootId))) {
+      // No folder (first sync, or the user deleted it): what was recorded has no text left, so all is fetched again.
+      await repo.forgetMessages(accountId);
       rootId = await deps.knowledge.createRootFolder(account.userId, account.name);
       await repo.update(accountId, { folderItemId: rootId });
       if (!(await repo.findById(accountId))) {
