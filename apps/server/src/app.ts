@@ -172,7 +172,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       search: retrieval.search,
       reminders: reminders.port,
       memory: memory.port,
-      mail: accounts.mail,
+      mail: { port: accounts.mail, approvals: externalTools.approvals },
       maxToolSteps: config.maxToolSteps,
       toolSources: [externalTools.tools.toolsFor],
       warn,

@@ -9,13 +9,16 @@ import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createAccountsRepo } from "./accounts.repo.ts";
 import { registerAccountRoutes } from "./accounts.routes.ts";
 import { createAccountsService } from "./accounts.service.ts";
+import { sendSmtp } from "../../providers/mail/smtp-client.ts";
 import { createMailSearch, type MailSearch } from "./mail-search.ts";
+import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
+export { MailSendError, type MailToSend } from "./mail-sender.ts";
 
-/** What the assistant's searchMail and readThread use: the user's synced mail, read-only. */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread">;
+/** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
 
 export interface AccountsModule extends AppModule {
   mail: MailPort;
@@ -45,6 +48,6 @@ export function createAccountsModule(deps: {
     jobs: deps.jobs,
     warn: deps.warn,
   });
-  const mail = createMailSearch({ repo, search: deps.search });
+  const mail = { ...createMailSearch({ repo, search: deps.search }), ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp }) };
   return { mail, register: (app) => registerAccountRoutes(app, { service }) };
 }

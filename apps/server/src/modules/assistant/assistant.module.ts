@@ -6,7 +6,7 @@ import type { MailPort } from "../accounts/accounts.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
-import type { AssistantTool } from "./tools/assistant-tool.ts";
+import type { ApprovalPort, AssistantTool } from "./tools/assistant-tool.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
 import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
@@ -14,6 +14,7 @@ import { createChatTurnService } from "./chat-turn.service.ts";
 import { createReminderTool } from "./tools/create-reminder-tool.ts";
 import { readThreadTool } from "./tools/read-thread-tool.ts";
 import { searchMailTool } from "./tools/search-mail-tool.ts";
+import { sendEmailTool } from "./tools/send-email-tool.ts";
 import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
@@ -23,9 +24,9 @@ import { webSearchTool } from "./tools/web-search-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 
-/** searchMail and readThread, for users who connected a mail account. */
-function mailTools(mail: MailPort): ToolSource {
-  const tools = [searchMailTool(mail), readThreadTool(mail)];
+/** searchMail, readThread and sendEmail (behind Approve), for users who connected a mail account. */
+function mailTools(mail: MailPort, approvals: ApprovalPort): ToolSource {
+  const tools = [searchMailTool(mail), readThreadTool(mail), sendEmailTool(mail, approvals)];
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
 }
 
@@ -45,7 +46,7 @@ export function createAssistantModule(deps: {
   reminders: RemindersPort;
   memory: MemoryPort;
   /** The user's synced mail (searchMail, readThread); absent in setups without the accounts module. */
-  mail?: MailPort;
+  mail?: { port: MailPort; approvals: ApprovalPort };
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -54,7 +55,7 @@ export function createAssistantModule(deps: {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
     [createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)],
-    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.toolSources ?? [])],
+    [...(deps.mail ? [mailTools(deps.mail.port, deps.mail.approvals)] : []), ...(deps.toolSources ?? [])],
     deps.warn,
   );
   const chatTurns = createChatTurnService({

@@ -3,7 +3,10 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { JsonSchema, ToolSchemaProblem } from "../../providers/llm/llm.ts";
 import type { McpHub } from "../../providers/mcp/mcp-hub.ts";
 import type { Database } from "../../store/schema.ts";
-import { createApprovals } from "./approvals.ts";
+import { createApprovals, type Approvals } from "./approvals.ts";
+
+/** Asks the user to Approve or Decline an action (the chat's card, POST /api/approvals/{id}); SAGE's own tools use it too. */
+export type ApprovalPort = Pick<Approvals, "request">;
 import { registerExternalToolsRoutes } from "./external-tools.routes.ts";
 import { createExternalToolsService } from "./external-tools.service.ts";
 import { createToolSettingsRepo } from "./tool-settings.repo.ts";
@@ -31,7 +34,8 @@ export function createExternalToolsModule(deps: {
     checkToolSchema: deps.checkToolSchema,
     log: deps.warn,
   });
-  const module: AppModule & { tools: { toolsFor: typeof service.toolsFor } } = {
+  const module: AppModule & { tools: { toolsFor: typeof service.toolsFor }; approvals: ApprovalPort } = {
+    approvals: { request: approvals.request },
     register(app) {
       registerExternalToolsRoutes(app, { service, approvals });
       app.addHook("onClose", async () => {

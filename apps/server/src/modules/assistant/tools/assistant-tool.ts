@@ -19,6 +19,21 @@ export interface ToolContext {
   emit(event: ToolEvent): void;
 }
 
+/**
+ * Asks the user to Approve or Decline an action (the chat's card, POST /api/approvals/{id}); the external tools
+ * module keeps the waiting calls and passes this in. Declared here, as the consumer needs it, so the two modules'
+ * types do not tie into a loop.
+ */
+export interface ApprovalPort {
+  request(
+    userId: number,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    announce: (request: { approvalId: string; name: string; args: Record<string, unknown> }) => void,
+  ): Promise<"approved" | "declined" | "timed-out">;
+}
+
 /** The turn's events a tool run may send itself. */
 export type ToolEvent = TurnEventOf<"approval-required">;
 
