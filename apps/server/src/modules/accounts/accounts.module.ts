@@ -48,6 +48,9 @@ export function createAccountsModule(deps: {
     jobs: deps.jobs,
     warn: deps.warn,
   });
-  const mail = { ...createMailSearch({ repo, search: deps.search }), ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp }) };
+  const mail = {
+    ...createMailSearch({ repo, search: deps.search }),
+    ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
+  };
   return { mail, register: (app) => registerAccountRoutes(app, { service }) };
 }

@@ -1,9 +1,10 @@
 import { connectionProblemMessage } from "@sage/contracts/accounts";
-import { MailConnectionError, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import { MailConnectionError, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
 import type { sendSmtp } from "../../providers/mail/smtp-client.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
-import { readSecrets, readSettings } from "./account-settings.ts";
+import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
+import type { ConnectImap } from "./mail-sync.ts";
 
 export interface MailToSend {
   to: string[];
@@ -18,18 +19,39 @@ export interface MailToSend {
 export class MailSendError extends Error {}
 
 /** Sending through the user's first account that has SMTP: only ever called after the user's Approve. */
-export function createMailSender(deps: { repo: AccountsRepo; box: SecretBox; rule: PrivateAddressRule; send: typeof sendSmtp }) {
+export function createMailSender(deps: {
+  repo: AccountsRepo;
+  box: SecretBox;
+  rule: PrivateAddressRule;
+  send: typeof sendSmtp;
+  connect: ConnectImap;
+  warn(message: string, error?: unknown): void;
+}) {
   async function outgoing(userId: number) {
     for (const row of await deps.repo.list(userId)) {
       const settings = readSettings(row);
       const secrets = readSecrets(deps.box, row);
       if (settings.smtp && secrets?.smtp) {
         const from = settings.smtp.user.includes("@") ? settings.smtp.user : settings.imap.user;
-        return { server: { ...settings.smtp, ...secrets.smtp }, from };
+        return { server: { ...settings.smtp, ...secrets.smtp }, imap: imapServer(settings, secrets), from };
       }
     }
     return null;
   }
+  /** A copy in the account's Sent folder, as a mail client keeps one; the mail is sent even if this fails. */
+  async function keepInSent(server: ImapServer, raw: Buffer) {
+    let connection: ImapConnection | undefined;
+    try {
+      connection = await deps.connect(server, deps.rule);
+      const sent = await connection.sentFolder();
+      if (sent) await connection.append(sent, raw);
+    } catch (error) {
+      deps.warn("a sent mail could not be copied to the Sent folder", error);
+    } finally {
+      await connection?.close();
+    }
+  }
+
   return {
     /** The address mail would be sent from, or null when no account can send. */
     sender: async (userId: number) => (await outgoing(userId))?.from ?? null,
@@ -47,6 +69,7 @@ export function createMailSender(deps: { repo: AccountsRepo; box: SecretBox; rul
           text: mail.body,
           inReplyTo: replied?.messageId ?? undefined,
         });
+        await keepInSent(account.imap, sent.raw);
         return { from: account.from, messageId: sent.messageId };
       } catch (error) {
         if (error instanceof MailConnectionError)

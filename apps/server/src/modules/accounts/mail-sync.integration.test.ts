@@ -1,6 +1,7 @@
 import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type DovecotServer } from "@sage/testkit/dovecot-server";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSmtp } from "../../test/smtp-test-server.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
 
@@ -213,5 +214,50 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     );
     expect(none.find(([event]) => event === "tool-result")![1].result).toEqual({ results: [], message: "No matching e-mail found in the synced mail." });
     expect(JSON.stringify(gemini.requests)).not.toContain(dovecot.password);
+  });
+
+  it("an approved reply is delivered with In-Reply-To and References, and a copy lands in Sent", async () => {
+    const smtp = await startSmtp("exec@example.com", "smtp-password");
+    try {
+      const imap = await dovecot.session();
+      await imap.append("INBOX", anna(40, "Dinner with the auditors", "Can you join the auditors for dinner on the 3rd?", 3));
+      await imap.close();
+      const server = { host: "127.0.0.1", port: smtp.port, secure: false, user: "exec@example.com", password: "smtp-password" };
+      await api("POST", "/api/accounts", { ...account(), smtp: server });
+      await t.jobs.idle();
+      const original = t.store.sqlite.prepare("SELECT id FROM mail_messages WHERE message_id = '<m40@example.com>'").get() as { id: number };
+
+      const conversationId = (await api("POST", "/api/conversations", { name: "Reply" })).json().id as number;
+      gemini.script(
+        {
+          functionCalls: [
+            {
+              name: "sendEmail",
+              args: { to: ["anna@example.com"], subject: "Re: Dinner with the auditors", body: "Yes, I will join.", inReplyTo: original.id },
+            },
+          ],
+        },
+        { text: "Sent." },
+      );
+      const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Tell Anna yes" });
+      let approvals: { approvalId: string }[] = [];
+      for (let i = 0; i < 400 && approvals.length === 0; i++) {
+        approvals = (await api("GET", "/api/approvals")).json().approvals;
+        if (approvals.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(smtp.received).toEqual([]);
+      await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true });
+      const result = turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result;
+      expect(result).toEqual({ success: true, message: "Sent to anna@example.com." });
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.data).toMatch(/^In-Reply-To: <m40@example\.com>\r?$/m);
+      expect(smtp.received[0]!.data).toMatch(/^References: <m40@example\.com>\r?$/m);
+
+      await syncNow((await accountState()).id);
+      const sent = t.store.sqlite.prepare("SELECT folder, subject FROM mail_messages WHERE subject = 'Re: Dinner with the auditors'").all();
+      expect(sent).toEqual([{ folder: "Sent", subject: "Re: Dinner with the auditors" }]);
+    } finally {
+      await smtp.close();
+    }
   });
 });

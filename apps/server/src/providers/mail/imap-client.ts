@@ -30,6 +30,10 @@ export interface FetchedMessage {
 export interface ImapConnection {
   /** Every folder's path, as the server names it. */
   listFolders(): Promise<string[]>;
+  /** The folder the server marks as Sent (\\Sent), else one named "Sent", else null. */
+  sentFolder(): Promise<string | null>;
+  /** Stores a message in a folder (a sent mail's copy in Sent), marked read. */
+  append(folder: string, message: Buffer): Promise<void>;
   /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
   openFolder(folder: string): Promise<{ uidValidity: string; exists: number }>;
   /** UIDs of the open folder's messages received on or after the date. */
@@ -106,6 +110,19 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
         throw classify(error);
       });
       return folders.map((folder) => folder.path);
+    },
+
+    async sentFolder() {
+      const folders = await client.list().catch((error: unknown) => {
+        throw classify(error);
+      });
+      return (folders.find((folder) => folder.specialUse === "\\Sent") ?? folders.find((folder) => folder.path.toLowerCase() === "sent"))?.path ?? null;
+    },
+
+    async append(folder, message) {
+      await client.append(folder, message, ["\\Seen"]).catch((error: unknown) => {
+        throw classify(error);
+      });
     },
 
     async openFolder(folder) {

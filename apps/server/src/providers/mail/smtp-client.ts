@@ -38,7 +38,7 @@ function classify(error: unknown): MailConnectionError {
  * Sends one message through the account's SMTP server with nodemailer, after the same private-address check as
  * IMAP (the connection goes to the address checked; TLS verifies the server's name). Answers the Message-ID.
  */
-export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mail: OutgoingMail): Promise<{ messageId: string }> {
+export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mail: OutgoingMail): Promise<{ messageId: string; raw: Buffer }> {
   const address = await resolveAllowedHost(server.host, server.port, rule);
   const { createTransport } = await import("nodemailer");
   const transport = createTransport({
@@ -55,16 +55,21 @@ export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mai
     logger: false,
     debug: false,
   });
+  // Built once, so the copy kept in Sent is byte for byte what was sent.
+  const { default: MailComposer } = await import("nodemailer/lib/mail-composer/index.js");
+  const composed = new MailComposer({
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc.length > 0 ? mail.cc : undefined,
+    subject: mail.subject,
+    text: mail.text,
+    date: new Date(),
+    ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo, references: mail.inReplyTo } : {}),
+  }).compile();
+  const raw = await composed.build();
   try {
-    const sent = await transport.sendMail({
-      from: mail.from,
-      to: mail.to,
-      cc: mail.cc.length > 0 ? mail.cc : undefined,
-      subject: mail.subject,
-      text: mail.text,
-      ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo, references: mail.inReplyTo } : {}),
-    });
-    return { messageId: String(sent.messageId) };
+    await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc] }, raw });
+    return { messageId: composed.messageId(), raw };
   } catch (error) {
     throw classify(error);
   } finally {
