@@ -15,6 +15,7 @@ import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
+import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
@@ -29,6 +30,7 @@ import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrie
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
+import { createSecretBox, loadSecretKey } from "./store/secret-box.ts";
 import type { Store } from "./store/open-store.ts";
 import { SAGE_VERSION } from "./version.ts";
 
@@ -55,6 +57,9 @@ export interface SageApp {
   createUser(username: string, password: string): Promise<User>;
 }
 
+/** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
+const SECRET_LOG_PATHS = ["password", "accessToken", "secrets", "*.password", "*.accessToken", "*.secrets", "*.*.password", "*.*.accessToken"];
+
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
 
 /**
@@ -80,7 +85,7 @@ function lazySchemaCompilers(): CompilersFactory {
 export async function createApp(deps: AppDeps): Promise<SageApp> {
   const { config, store, providers } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    logger: deps.logger === false ? false : { level: config.logLevel, redact: { paths: SECRET_LOG_PATHS, censor: "[secret]" } },
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
@@ -141,6 +146,16 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
+  const accounts = createAccountsModule({
+    db: store.db,
+    jobs,
+    box: createSecretBox(loadSecretKey(store.dataDir, config.secretKey)),
+    knowledge: knowledge.mail,
+    search: retrieval.search,
+    rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
+    maxMessageBytes: config.maxUploadBytes,
+    warn,
+  });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -158,11 +173,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       reminders: reminders.port,
       memory: memory.port,
       approvals: externalTools.approvals,
+      mail: accounts.mail,
       maxToolSteps: config.maxToolSteps,
       toolSources: [externalTools.tools.toolsFor],
       warn,
     }),
     externalTools,
+    accounts,
   ];
 
   const routes: { method: string; url: string }[] = [];

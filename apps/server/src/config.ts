@@ -63,6 +63,19 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.split(/[+,\s]+/).filter(Boolean) : PACKAGED_OCR_LANGUAGES))
     .refine((codes) => codes.every((code) => OCR_LANGUAGE_CODE.test(code)), "give Tesseract language codes joined by +, such as eng+fra+heb"),
   SAGE_OCR_DATA_DIR: z.string().min(1).optional(),
+  SAGE_ACCOUNT_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((name) => name.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  SAGE_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((value) => !value || secretKeyBytes(value) !== null, "give 32 random bytes as 64 hex digits or base64 (openssl rand -base64 32)"),
   SAGE_LLM_PROVIDER: z.enum(["gemini", "openai-compatible", "none"]).optional(),
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
   SAGE_ALLOWED_MODELS: z.string().optional(),
@@ -91,6 +104,13 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** 32 bytes from 64 hex digits or base64; null for anything else (a passphrase is not a key). */
+export function secretKeyBytes(value: string): Buffer | null {
+  const text = value.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, "base64") : null;
+  return bytes?.length === 32 ? bytes : null;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -115,6 +135,13 @@ export interface Config {
   /** Languages text recognition reads, in order of preference, and the folder of data beyond the packaged ones. */
   ocr: OcrConfig;
   fetchAllowPrivate: boolean;
+  /**
+   * Mail and calendar servers on private addresses that accounts may reach although fetchAllowPrivate is off:
+   * host or host:port, as typed in the account (a company's own mail server).
+   */
+  accountAllowHosts: string[];
+  /** The key account secrets are encrypted with (SAGE_SECRET_KEY), or null: a key file in the data folder. */
+  secretKey: Buffer | null;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
   /** External tools: the administrator's MCP server file and the limits every call runs under. */
@@ -242,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ocr,
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
+    accountAllowHosts: e.SAGE_ACCOUNT_ALLOW_HOSTS,
+    secretKey: e.SAGE_SECRET_KEY ? secretKeyBytes(e.SAGE_SECRET_KEY) : null,
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {
       configPath: path.resolve(e.SAGE_MCP_CONFIG ?? path.join(e.SAGE_DATA_DIR, "mcp.json")),

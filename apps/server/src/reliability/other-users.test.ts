@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../test/test-app.ts";
 let t: TestApp;
 let owner: string;
 let intruder: string;
-const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0 };
+const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0, account: 0 };
 
 // A body each id-bearing route would accept from its owner, so only ownership can refuse it.
 const VALID_BODIES: Record<string, unknown> = {
@@ -18,6 +18,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/reminders/:id": { priority: "low" },
   "PATCH /api/files/:id": { name: "Taken over" },
   "PATCH /api/memories/:id": { content: "Taken over" },
+  "PATCH /api/accounts/:id": { name: "Taken over" },
   // Waiting approvals live only while their turn runs; answering another user's is covered in external-tools.routes.test.ts.
   "POST /api/approvals/:approvalId": { approved: true },
 };
@@ -42,6 +43,15 @@ beforeAll(async () => {
   ids.memory = Number(
     db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now)
       .lastInsertRowid,
+  );
+  ids.account = Number(
+    db
+      .prepare("INSERT INTO accounts (user_id, kind, name, settings, created_at, updated_at) VALUES (3, 'mail', 'Private mail', ?, ?, ?)")
+      .run(
+        JSON.stringify({ imap: { host: "imap.example.com", port: 993, secure: true, user: "ceo" }, smtp: null, folders: ["INBOX"], sinceDays: 365 }),
+        now,
+        now,
+      ).lastInsertRowid,
   );
   ids.folder = Number(
     db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now)
@@ -68,6 +78,7 @@ function ownersIdFor(url: string): number {
   if (url.startsWith("/api/reminders/")) return ids.reminder;
   if (url.startsWith("/api/files/")) return ids.note;
   if (url.startsWith("/api/memories/")) return ids.memory;
+  if (url.startsWith("/api/accounts/")) return ids.account;
   return ids.conversation;
 }
 
@@ -106,7 +117,7 @@ describe("with another user's session", () => {
   });
 
   it("lists never include the owner's data", async () => {
-    for (const url of ["/api/conversations", "/api/reminders", "/api/files", "/api/folders", "/api/memories"]) {
+    for (const url of ["/api/conversations", "/api/reminders", "/api/files", "/api/folders", "/api/memories", "/api/accounts"]) {
       if (!apiRoutes().some((route) => route.method === "GET" && route.url === url)) continue;
       const response = await t.app.inject({ method: "GET", url, headers: { cookie: intruder } });
       expect(response.statusCode, url).toBe(200);

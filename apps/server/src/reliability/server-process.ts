@@ -17,10 +17,13 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "error", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    // stdout (the log) is read only when a test asks for it: an unread pipe would fill and stall the server.
+    stdio: ["ignore", env.SAGE_LOG_LEVEL ? "pipe" : "ignore", "pipe"],
   });
   let stderr = "";
+  let stdout = "";
   child.stderr!.on("data", (data) => (stderr += data));
+  child.stdout?.on("data", (data) => (stdout += data));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   for (let attempt = 0; ; attempt++) {
@@ -52,5 +55,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       await exited;
     },
     stderr: () => stderr,
+    /** The log lines, when the test set SAGE_LOG_LEVEL. */
+    stdout: () => stdout,
   };
 }

@@ -161,6 +161,45 @@ export interface ExternalToolSettingsTable {
   updatedAt: string;
 }
 
+/** A connected account (migration 0950): settings as JSON without secrets; secrets encrypted (decision 030). */
+export interface AccountsTable {
+  id: Generated<number>;
+  userId: number;
+  kind: "mail";
+  name: string;
+  settings: string;
+  secrets: string | null;
+  status: Generated<"syncing" | "ok" | "error" | "password-needed">;
+  error: string | null;
+  lastSyncAt: string | null;
+  syncProcessed: Generated<number>;
+  syncTotal: Generated<number>;
+  folderItemId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MailFoldersTable {
+  accountId: number;
+  folder: string;
+  uidValidity: string;
+}
+
+export interface MailMessagesTable {
+  id: Generated<number>;
+  accountId: number;
+  userId: number;
+  folder: string;
+  uid: number;
+  messageId: string | null;
+  subject: string;
+  fromAddress: string;
+  toAddress: string;
+  /** UTC ISO date-time, or null when the message has none. */
+  date: string | null;
+  itemId: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -177,6 +216,9 @@ export interface Database {
   knowledgeSnapshots: KnowledgeSnapshotsTable;
   knowledgeRestores: KnowledgeRestoresTable;
   externalToolSettings: ExternalToolSettingsTable;
+  accounts: AccountsTable;
+  mailFolders: MailFoldersTable;
+  mailMessages: MailMessagesTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.
@@ -192,4 +234,5 @@ export type KnowledgeItemWithText = KnowledgeItemRow & { content: string };
 export type NewKnowledgeItem = Insertable<KnowledgeItemsTable> & { content?: string };
 export type KnowledgeItemUpdate = Updateable<KnowledgeItemsTable> & { content?: string };
 export type JobRow = Selectable<JobsTable>;
+export type AccountRow = Selectable<AccountsTable>;
 export type KnowledgeSnapshotRow = Selectable<KnowledgeSnapshotsTable>;

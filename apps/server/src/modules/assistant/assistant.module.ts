@@ -2,6 +2,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { MailPort } from "../accounts/accounts.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -12,6 +13,9 @@ import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
 import { createChatTurnService } from "./chat-turn.service.ts";
 import { createReminderTool } from "./tools/create-reminder-tool.ts";
+import { readThreadTool } from "./tools/read-thread-tool.ts";
+import { searchMailTool } from "./tools/search-mail-tool.ts";
+import { sendEmailTool } from "./tools/send-email-tool.ts";
 import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
@@ -21,6 +25,12 @@ import { webSearchTool } from "./tools/web-search-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 export type { ApprovalPort } from "./turn-approval.ts";
+
+/** searchMail, readThread and sendEmail (behind Approve), for users who connected a mail account. */
+function mailTools(mail: MailPort): ToolSource {
+  const tools = [searchMailTool(mail), readThreadTool(mail), sendEmailTool(mail)];
+  return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
+}
 
 /** Adds tools to a user's turns (the external tools module's toolsFor). */
 export type ToolSource = (userId: number) => Promise<AssistantTool[]>;
@@ -39,6 +49,8 @@ export function createAssistantModule(deps: {
   memory: MemoryPort;
   /** Where a call waits for the user's answer (the external tools module's approvals). */
   approvals: ApprovalPort;
+  /** The user's synced mail (searchMail, readThread, sendEmail); absent in setups without the accounts module. */
+  mail?: MailPort;
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -47,7 +59,7 @@ export function createAssistantModule(deps: {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
     [createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)],
-    deps.toolSources,
+    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.toolSources ?? [])],
     deps.warn,
   );
   const chatTurns = createChatTurnService({

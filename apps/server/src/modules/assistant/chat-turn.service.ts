@@ -206,6 +206,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]> }> {
     const tool = tools.find(call.name);
     if (!tool) return { outcome: { result: { success: false, error: `Unknown function: ${call.name}` } } };
+    if (tool.prepare) {
+      const prepared = await tool.prepare(call.args, { userId: turn.userId });
+      if ("refusal" in prepared) return { outcome: { result: prepared.refusal } };
+      call = { ...call, args: prepared.args };
+    }
     const card = approvalFor(tool, call.args, untrusted);
     if (!card) return { outcome: await runTool(tool, call, turn, helpers, signal) };
     // A proposal the memory would refuse anyway (a secret) is refused without asking the user to keep it.
@@ -220,7 +225,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       card,
     );
     const approval = { ...card, answer };
-    if (answer !== "approved") return { outcome: { result: notApproved(answer, card) }, approval };
+    if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };
     return { outcome: await runTool(tool, call, turn, helpers, signal), approval };
   }
 

@@ -38,8 +38,12 @@ export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, 
 }
 
 /** What the model is given back for a call the user did not approve. */
-export function notApproved(answer: Exclude<ApprovalAnswer, "approved">, card: ApprovalCard): Record<string, unknown> {
-  if (answer === "timed-out") return { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.approvalTimedOut };
+export function notApproved(
+  answer: Exclude<ApprovalAnswer, "approved">,
+  card: ApprovalCard,
+  texts?: AssistantTool["notApprovedTexts"],
+): Record<string, unknown> {
+  if (answer === "timed-out") return { success: false, declined: true, message: texts?.timedOut ?? EXTERNAL_TOOL_TEXTS.approvalTimedOut };
   if (card.kind === "memory") return { success: false, discarded: true, message: EXTERNAL_TOOL_TEXTS.memoryDiscarded };
-  return { success: false, declined: true, message: EXTERNAL_TOOL_TEXTS.declined };
+  return { success: false, declined: true, message: texts?.declined ?? EXTERNAL_TOOL_TEXTS.declined };
 }

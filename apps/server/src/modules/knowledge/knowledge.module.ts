@@ -14,8 +14,10 @@ import { createFolderPaths } from "./folder-paths.ts";
 import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
+import { createMailKnowledge, type MailKnowledgePort } from "./mail-knowledge.ts";
 
 export type { KnowledgeIndex } from "./ingestion.ts";
+export type { MailKnowledgePort } from "./mail-knowledge.ts";
 export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge.repo.ts";
 export { restoredItemFromBackup } from "./knowledge.repo.ts";
 
@@ -58,6 +60,7 @@ export interface KnowledgeBackupPort {
 
 export interface KnowledgeModule extends AppModule {
   backup: KnowledgeBackupPort;
+  mail: MailKnowledgePort;
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -107,6 +110,7 @@ export function createKnowledgeModule(deps: {
   deps.conversations.onDeleted(sweep);
 
   return {
+    mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),
     backup: {
       summary: repo.summary,
       exportPage: repo.exportPage,

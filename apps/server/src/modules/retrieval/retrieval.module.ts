@@ -16,6 +16,7 @@ import { createMergeConnection } from "./index/merge-connection.ts";
 import { createLexicalSearch } from "./index/lexical-search.ts";
 import { createVectorStore } from "./index/vector-store.ts";
 import { createVectorizer } from "./index/vectorizer.ts";
+import { joinChunks } from "./join-chunks.ts";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
 import { createRetrievalService } from "./retrieval.service.ts";
 import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
@@ -61,6 +62,8 @@ export interface RetrievalBackupPort {
 /** What the assistant searches with: the same search as POST /api/search (a 404 for another user's conversation). */
 export interface DocumentSearchPort {
   search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
+  /** An item's indexed text in order, the chunks' overlaps removed (a mail read whole); '' when none. */
+  itemText(userId: number, itemId: number): string;
 }
 
 /**
@@ -126,7 +129,7 @@ export function createRetrievalModule(deps: {
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
-    search: { search: retrieval.search },
+    search: { search: retrieval.search, itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)) },
     semantic: embedder && {
       embedderId: embedder.id,
       async embedDocuments(texts) {

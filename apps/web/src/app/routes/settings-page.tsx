@@ -1,4 +1,5 @@
 import { useSearchParams } from "wouter";
+import { AccountsSection } from "@/features/accounts/components/accounts-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
 import { useConversations } from "@/features/conversations/api/get-conversations";
@@ -36,6 +37,8 @@ export function SettingsPage() {
         <div className="min-w-0 flex-1">
           {section === "tools" ? (
             <ToolsSection />
+          ) : section === "accounts" ? (
+            <AccountsSection />
           ) : section === "user-preferences" ? (
             <div className="flex flex-col gap-6">
               <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />

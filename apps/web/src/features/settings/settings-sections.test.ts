@@ -12,5 +12,6 @@ describe("parseSettingsSection", () => {
   });
   it("accepts the tools section", () => {
     expect(parseSettingsSection("tools")).toBe("tools");
+    expect(parseSettingsSection("accounts")).toBe("accounts");
   });
 });

@@ -3,6 +3,7 @@ export const SETTINGS_SECTIONS = [
   { id: "user-preferences", label: "User Preferences" },
   { id: "memory", label: "Memory" },
   { id: "tools", label: "Tools" },
+  { id: "accounts", label: "Accounts" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

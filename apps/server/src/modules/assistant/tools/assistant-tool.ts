@@ -65,6 +65,13 @@ export interface AssistantTool {
    */
   proposesMemory?: { refusal(args: Record<string, unknown>): string | null };
   feature?: ToolFeature;
+  /**
+   * Checks and completes a call before any card (sendEmail adds the sender and reads the addresses): the card shows,
+   * and the run gets, exactly the returned `args`; a `refusal` is the model's answer, with no card and no run.
+   */
+  prepare?(args: Record<string, unknown>, context: Pick<ToolContext, "userId">): Promise<{ args: Record<string, unknown> } | { refusal: unknown }>;
+  /** What the model hears when the user declines or does not answer, in the tool's own words. */
+  notApprovedTexts?: { declined: string; timedOut: string };
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
 

@@ -1,8 +1,8 @@
-import { BookOpenIcon, BrainIcon, UserCogIcon, WrenchIcon } from "lucide-react";
+import { BookOpenIcon, BrainIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
-const ICONS = { "knowledge-base": BookOpenIcon, "user-preferences": UserCogIcon, memory: BrainIcon, tools: WrenchIcon } as const;
+const ICONS = { "knowledge-base": BookOpenIcon, "user-preferences": UserCogIcon, memory: BrainIcon, tools: WrenchIcon, accounts: MailIcon } as const;
 
 interface SettingsMenuProps {
   current: SettingsSectionId;

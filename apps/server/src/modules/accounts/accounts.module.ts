@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import type { AppModule } from "../../http/app-module.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import { connectImap, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import type { Database } from "../../store/schema.ts";
+import type { SecretBox } from "../../store/secret-box.ts";
+import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
+import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
+import { createAccountsRepo } from "./accounts.repo.ts";
+import { registerAccountRoutes } from "./accounts.routes.ts";
+import { createAccountsService } from "./accounts.service.ts";
+import { sendSmtp } from "../../providers/mail/smtp-client.ts";
+import { createMailSearch, type MailSearch } from "./mail-search.ts";
+import { createMailSender, type MailSender } from "./mail-sender.ts";
+import type { ConnectImap } from "./mail-sync.ts";
+
+export type { MailHit, ThreadMessage } from "./mail-search.ts";
+export { MailSendError, type MailToSend } from "./mail-sender.ts";
+
+/** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
+
+export interface AccountsModule extends AppModule {
+  mail: MailPort;
+}
+
+/** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
+export function createAccountsModule(deps: {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  box: SecretBox;
+  knowledge: MailKnowledgePort;
+  search: DocumentSearchPort;
+  rule: PrivateAddressRule;
+  maxMessageBytes: number;
+  /** The IMAP client (tests may wrap it). */
+  connect?: ConnectImap;
+  warn(message: string, error?: unknown): void;
+}): AccountsModule {
+  const repo = createAccountsRepo(deps.db);
+  const service = createAccountsService({
+    repo,
+    box: deps.box,
+    knowledge: deps.knowledge,
+    connect: deps.connect ?? connectImap,
+    rule: deps.rule,
+    maxMessageBytes: deps.maxMessageBytes,
+    jobs: deps.jobs,
+    warn: deps.warn,
+  });
+  const mail = {
+    ...createMailSearch({ repo, search: deps.search }),
+    ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
+  };
+  return { mail, register: (app) => registerAccountRoutes(app, { service }) };
+}

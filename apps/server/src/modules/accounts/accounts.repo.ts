@@ -1,0 +1,131 @@
+import { sql, type Kysely, type Updateable } from "kysely";
+import type { AccountStatus } from "@sage/contracts/accounts";
+import type { AccountsTable, Database } from "../../store/schema.ts";
+
+export interface MailMessageRow {
+  id: number;
+  accountId: number;
+  folder: string;
+  uid: number;
+  messageId: string | null;
+  subject: string;
+  fromAddress: string;
+  toAddress: string;
+  date: string | null;
+  itemId: number | null;
+}
+
+const MESSAGE_COLUMNS = ["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId"] as const;
+
+/** Filters of searchMail: a sender's name or address, and a date range (UTC ISO). */
+export interface MailFilters {
+  from?: string;
+  since?: string;
+  until?: string;
+}
+
+export function createAccountsRepo(db: Kysely<Database>) {
+  const now = () => new Date().toISOString();
+  return {
+    list: (userId: number) => db.selectFrom("accounts").selectAll().where("userId", "=", userId).orderBy("id").execute(),
+
+    find: (userId: number, id: number) => db.selectFrom("accounts").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+
+    /** Only for the sync job, which runs outside any request (its row carries the owner). */
+    findById: (id: number) => db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst(),
+
+    insert: async (account: { userId: number; kind: "mail"; name: string; settings: string; secrets: string; status: AccountStatus }) => {
+      const timestamp = now();
+      return (
+        await db
+          .insertInto("accounts")
+          .values({ ...account, createdAt: timestamp, updatedAt: timestamp })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+    },
+
+    update: (id: number, changes: Updateable<AccountsTable>) =>
+      db
+        .updateTable("accounts")
+        .set({ ...changes, updatedAt: now() })
+        .where("id", "=", id)
+        .execute(),
+
+    /** Answers the deleted row's knowledge folder (as it was at the moment of deletion). */
+    remove: (userId: number, id: number) =>
+      db.deleteFrom("accounts").where("userId", "=", userId).where("id", "=", id).returning("folderItemId").executeTakeFirst(),
+
+    messageCount: async (accountId: number) =>
+      Number(
+        (
+          await db
+            .selectFrom("mailMessages")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("accountId", "=", accountId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    folderValidity: async (accountId: number, folder: string) =>
+      (await db.selectFrom("mailFolders").select("uidValidity").where("accountId", "=", accountId).where("folder", "=", folder).executeTakeFirst())
+        ?.uidValidity,
+
+    setFolderValidity: (accountId: number, folder: string, uidValidity: string) =>
+      db
+        .insertInto("mailFolders")
+        .values({ accountId, folder, uidValidity })
+        .onConflict((conflict) => conflict.columns(["accountId", "folder"]).doUpdateSet({ uidValidity }))
+        .execute(),
+
+    removeFolderState: (accountId: number, folder: string) =>
+      db.deleteFrom("mailFolders").where("accountId", "=", accountId).where("folder", "=", folder).execute(),
+
+    /** Every synced message of the account, for a sync to compare with the server. */
+    messagesOf: (accountId: number) => db.selectFrom("mailMessages").select(MESSAGE_COLUMNS).where("accountId", "=", accountId).execute(),
+
+    insertMessage: (message: Omit<MailMessageRow, "id"> & { userId: number }) => db.insertInto("mailMessages").values(message).execute(),
+
+    /** Drops the account's record of synced messages and folders (their knowledge folder is gone). */
+    forgetMessages: async (accountId: number) => {
+      await db.deleteFrom("mailMessages").where("accountId", "=", accountId).execute();
+      await db.deleteFrom("mailFolders").where("accountId", "=", accountId).execute();
+    },
+
+    removeMessage: (id: number) => db.deleteFrom("mailMessages").where("id", "=", id).execute(),
+
+    message: (userId: number, id: number) =>
+      db.selectFrom("mailMessages").select(MESSAGE_COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+
+    /** The user's messages held in these knowledge items, matching the filters. */
+    messagesOfItems(userId: number, itemIds: number[], filters: MailFilters) {
+      if (itemIds.length === 0) return Promise.resolve([]);
+      return filtered(userId, filters).where("itemId", "in", itemIds).execute();
+    },
+
+    /** The user's newest messages matching the filters. */
+    recent: (userId: number, filters: MailFilters, limit: number) =>
+      filtered(userId, filters).orderBy("date", "desc").orderBy("id", "desc").limit(limit).execute(),
+
+    /** Messages of the account whose subject is the same once "Re:" and "Fwd:" are taken off, oldest first. */
+    sameSubject: (accountId: number, subjects: string[], limit: number) =>
+      db
+        .selectFrom("mailMessages")
+        .select(MESSAGE_COLUMNS)
+        .where("accountId", "=", accountId)
+        .where("subject", "in", subjects)
+        .orderBy("date")
+        .limit(limit)
+        .execute(),
+  };
+
+  function filtered(userId: number, filters: MailFilters) {
+    let query = db.selectFrom("mailMessages").select(MESSAGE_COLUMNS).where("userId", "=", userId);
+    if (filters.from) query = query.where(sql<boolean>`instr(lower(from_address), lower(${filters.from})) > 0`);
+    if (filters.since) query = query.where("date", ">=", filters.since);
+    if (filters.until) query = query.where("date", "<=", filters.until);
+    return query;
+  }
+}
+
+export type AccountsRepo = ReturnType<typeof createAccountsRepo>;

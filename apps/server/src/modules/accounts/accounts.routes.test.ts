@@ -1,0 +1,142 @@
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ACCOUNT_ERRORS, connectionProblemMessage } from "@sage/contracts/accounts";
+import { SECRET_KEY_FILE } from "../../store/secret-box.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+
+let t: TestApp;
+let cookie: string;
+beforeEach(async () => {
+  t = await createTestApp();
+  cookie = await t.login();
+});
+afterEach(async () => t.close());
+
+const PASSWORD = "very-secret-app-password-7731";
+const TOKEN = "ya29.bearer-token-5512";
+/** A loopback server: refused, because the test does not allow private addresses. */
+const account = {
+  kind: "mail",
+  name: "Work mail",
+  imap: { host: "127.0.0.1", port: 1993, secure: true, user: "anna@example.com", password: PASSWORD },
+  smtp: { host: "127.0.0.1", port: 1465, secure: true, user: "anna@example.com", accessToken: TOKEN },
+};
+
+function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object, as = cookie) {
+  return t.app.inject({ method, url, payload, headers: { cookie: as } });
+}
+
+const blocked = connectionProblemMessage("blocked", { host: "127.0.0.1", port: 1993 });
+
+describe("connecting a mail account", () => {
+  it("saves it with the defaults, lists it without any secret, and its first sync reports a private server in plain words", async () => {
+    const created = await call("POST", "/api/accounts", account);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      kind: "mail",
+      name: "Work mail",
+      status: "syncing",
+      folders: ["INBOX", "Sent"],
+      sinceDays: 365,
+      imap: { host: "127.0.0.1", port: 1993, secure: true, user: "anna@example.com" },
+      counts: { messages: 0 },
+    });
+    await t.jobs.idle();
+    const listed = await call("GET", "/api/accounts");
+    expect(listed.json()).toEqual([expect.objectContaining({ id: created.json().id, status: "error", error: blocked, lastSyncAt: null })]);
+    for (const response of [created, listed]) {
+      expect(response.body).not.toContain(PASSWORD);
+      expect(response.body).not.toContain(TOKEN);
+      expect(response.body).not.toMatch(/password|accessToken|secret/i);
+    }
+  });
+
+  it("keeps the password and token encrypted in the database, under a key file outside it", async () => {
+    await call("POST", "/api/accounts", account);
+    await t.jobs.idle();
+    const row = t.store.sqlite.prepare("SELECT * FROM accounts").get() as Record<string, unknown>;
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(PASSWORD);
+    expect(stored).not.toContain(TOKEN);
+    expect(String(row.secrets)).toMatch(/^v1:/);
+    const keyFile = path.join(t.config.dataDir, SECRET_KEY_FILE);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64")).toHaveLength(32);
+  });
+
+  it("says a password is needed when the secrets were sealed under another key", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id;
+    await t.jobs.idle();
+    t.store.sqlite.prepare("UPDATE accounts SET secrets = 'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA' WHERE id = ?").run(id);
+    const synced = await call("POST", `/api/accounts/${id}/sync`);
+    expect(synced.statusCode).toBe(202);
+    expect(synced.json()).toMatchObject({ id, status: "password-needed" });
+  });
+
+  it("answers a clear 400 for a missing password, host or name, and saves nothing", async () => {
+    const cases: Array<[object, string]> = [
+      [{ ...account, imap: { ...account.imap, password: undefined } }, ACCOUNT_ERRORS.passwordRequired],
+      [{ ...account, imap: { ...account.imap, host: " " } }, ACCOUNT_ERRORS.hostRequired],
+      [{ ...account, imap: { ...account.imap, port: 70000 } }, ACCOUNT_ERRORS.portInvalid],
+      [{ ...account, name: "" }, ACCOUNT_ERRORS.nameRequired],
+      [{ ...account, kind: "calendar" }, ACCOUNT_ERRORS.kindInvalid],
+      [{ ...account, sinceDays: 0 }, ACCOUNT_ERRORS.sinceDaysInvalid],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call("POST", "/api/accounts", body);
+      expect(response.statusCode, message).toBe(400);
+      expect(response.json()).toEqual({ error: message, code: "validation_error" });
+    }
+    expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+
+  it("Test connection names the failed step without saving anything", async () => {
+    const response = await call("POST", "/api/accounts/test", account);
+    expect(response.json()).toEqual({ ok: false, problem: "blocked", message: blocked });
+    const unknownHost = await call("POST", "/api/accounts/test", { ...account, imap: { ...account.imap, host: "mail.does-not-exist.invalid" } });
+    expect(unknownHost.json()).toEqual({
+      ok: false,
+      problem: "dns",
+      message: "The mail server mail.does-not-exist.invalid could not be found. Check the server name.",
+    });
+    expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+});
+
+describe("changing and removing an account", () => {
+  it("renames it and changes its folders, keeping the stored password when none is sent", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id;
+    await t.jobs.idle();
+    const before = (t.store.sqlite.prepare("SELECT secrets FROM accounts WHERE id = ?").get(id) as { secrets: string }).secrets;
+    const patched = await call("PATCH", `/api/accounts/${id}`, { name: "Board mail", folders: ["INBOX"], imap: { ...account.imap, password: undefined } });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ name: "Board mail", folders: ["INBOX"] });
+    const after = (t.store.sqlite.prepare("SELECT secrets FROM accounts WHERE id = ?").get(id) as { secrets: string }).secrets;
+    expect(after).not.toBe(before); // sealed again, with a fresh nonce
+    expect((await call("PATCH", `/api/accounts/${id}`, {})).json()).toEqual({ error: ACCOUNT_ERRORS.nothingToUpdate, code: "validation_error" });
+    await t.jobs.idle();
+  });
+
+  it("deletes it; another user can neither see, change, sync nor delete it", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id;
+    await t.jobs.idle();
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", "/api/accounts", undefined, other.cookie)).json()).toEqual([]);
+    for (const [method, url, body] of [
+      ["PATCH", `/api/accounts/${id}`, { name: "Mine now" }],
+      ["POST", `/api/accounts/${id}/sync`, undefined],
+      ["DELETE", `/api/accounts/${id}`, undefined],
+    ] as const) {
+      const response = await call(method, url, body, other.cookie);
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({ error: ACCOUNT_ERRORS.accountNotFound, code: "account_not_found" });
+    }
+    expect((await call("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
+    expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+
+  it("answers 401 without a session", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/api/accounts" })).statusCode).toBe(401);
+  });
+});

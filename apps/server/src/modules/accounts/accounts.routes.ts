@@ -1,0 +1,55 @@
+import type { FastifyInstance } from "fastify";
+import { ACCOUNT_ERRORS, createAccountRequestSchema, updateAccountRequestSchema } from "@sage/contracts/accounts";
+import { idParamsSchema } from "@sage/contracts/common";
+import type { z } from "zod";
+import { badRequest, notFound } from "../../http/app-error.ts";
+import { requireUser } from "../../http/session-guard.ts";
+import type { AccountsService } from "./accounts.service.ts";
+
+/** The contract's messages are sentences the form shows as they are; a field without its own says which field. */
+function parseAccountInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const ours = Object.values(ACCOUNT_ERRORS).includes(issue?.message as never);
+  throw badRequest(ours ? issue!.message : `Invalid ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid value"}`, "validation_error");
+}
+
+function parseId(params: unknown): number {
+  const result = idParamsSchema.safeParse(params);
+  if (!result.success) throw notFound(ACCOUNT_ERRORS.accountNotFound, "account_not_found");
+  return result.data.id;
+}
+
+export function registerAccountRoutes(app: FastifyInstance, deps: { service: AccountsService }) {
+  const { service } = deps;
+
+  app.get("/api/accounts", async (request) => service.list(requireUser(request).id));
+
+  app.post("/api/accounts", async (request, reply) => {
+    const user = requireUser(request);
+    return reply.status(201).send(await service.create(user.id, parseAccountInput(createAccountRequestSchema, request.body)));
+  });
+
+  app.post("/api/accounts/test", async (request) => {
+    requireUser(request);
+    return service.testConnection(parseAccountInput(createAccountRequestSchema, request.body));
+  });
+
+  app.patch("/api/accounts/:id", async (request) => {
+    const user = requireUser(request);
+    const id = parseId(request.params);
+    return service.update(user.id, id, parseAccountInput(updateAccountRequestSchema, request.body));
+  });
+
+  app.delete("/api/accounts/:id", async (request) => {
+    const user = requireUser(request);
+    await service.remove(user.id, parseId(request.params));
+    return { ok: true as const };
+  });
+
+  app.post("/api/accounts/:id/sync", async (request, reply) => {
+    const user = requireUser(request);
+    return reply.status(202).send(await service.sync(user.id, parseId(request.params)));
+  });
+}

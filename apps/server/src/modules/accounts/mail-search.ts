@@ -1,0 +1,114 @@
+import { MAX_SEARCH_LIMIT, type SearchResult } from "@sage/contracts/retrieval";
+import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
+import type { AccountsRepo, MailFilters, MailMessageRow } from "./accounts.repo.ts";
+
+/** Messages one searchMail answers with. */
+const MAIL_RESULTS = 8;
+/** Messages of one thread readThread gives the model, and the text of each, so one long thread cannot flood a turn. */
+const THREAD_MESSAGES = 10;
+const MESSAGE_TEXT_CHARS = 8_000;
+
+export interface MailHit {
+  /** The id readThread takes. */
+  id: number;
+  subject: string;
+  from: string;
+  to: string;
+  date: string | null;
+  folder: string;
+  /** The passage that matched, or the start of the message. */
+  excerpt: string;
+  /** For citing: the message as a search result that names its sender, subject and date. */
+  citation: SearchResult | null;
+}
+
+export interface ThreadMessage {
+  id: number;
+  subject: string;
+  from: string;
+  to: string;
+  date: string | null;
+  folder: string;
+  text: string;
+  citation: SearchResult | null;
+}
+
+const TOO_LARGE = "(This message is larger than the upload limit, so only its headers were synced.)";
+
+/** "Mon 24 Nov 2026" (UTC): the date as citations and the model see it. */
+const shownDate = (date: string | null) =>
+  date ? new Date(date).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }) : "undated";
+
+/** A message as a cited source: its subject as the title, and who sent it when, in which folder, as the place. */
+export function mailCitation(message: MailMessageRow, content: string, score: number, chunkId?: number): SearchResult | null {
+  if (message.itemId === null) return null;
+  return {
+    content,
+    score,
+    metadata: {
+      filename: message.subject || "(no subject)",
+      source: `From ${message.fromAddress || "unknown sender"}, ${shownDate(message.date)}, ${message.folder}`,
+      file_id: message.itemId,
+      // The same passage found by the turn's own knowledge search keeps its number.
+      ...(chunkId === undefined ? {} : { chunk_id: chunkId }),
+    },
+  };
+}
+
+const REPLY_PREFIX = /^(?:(?:re|fwd?|aw|wg|sv|tr)\s*:\s*)+/i;
+const threadSubjects = (subject: string) => {
+  const core = subject.replace(REPLY_PREFIX, "").trim();
+  return [...new Set([subject, core, ...["Re", "RE", "Fwd", "FW", "Fw", "AW"].map((prefix) => `${prefix}: ${core}`)])];
+};
+
+/** searchMail and readThread over the user's synced mail: the knowledge index finds the words, the headers filter. */
+export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSearchPort }) {
+  const { repo } = deps;
+  const opening = (userId: number, message: MailMessageRow) => (message.itemId === null ? "" : deps.search.itemText(userId, message.itemId).slice(0, 600));
+
+  return {
+    /** Whether the user has connected a mail account (the mail tools are offered only then). */
+    hasMail: async (userId: number) => (await repo.list(userId)).length > 0,
+
+    async search(userId: number, input: MailFilters & { query?: string }): Promise<MailHit[]> {
+      const filters: MailFilters = { from: input.from, since: input.since, until: input.until };
+      if (!input.query?.trim()) {
+        return (await repo.recent(userId, filters, MAIL_RESULTS)).map((message) => {
+          const excerpt = opening(userId, message);
+          return { ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) };
+        });
+      }
+      // The system knowledge base, where synced mail lives; the best passage of each message stands for it.
+      const found = await deps.search.search({ userId, query: input.query, limit: MAX_SEARCH_LIMIT, conversationId: 0 });
+      const itemIds = [...new Set(found.flatMap((result) => (result.metadata.file_id === undefined ? [] : [result.metadata.file_id])))];
+      const byItem = new Map((await repo.messagesOfItems(userId, itemIds, filters)).map((message) => [message.itemId, message]));
+      const hits: MailHit[] = [];
+      const seen = new Set<number>();
+      for (const result of found) {
+        const message = byItem.get(result.metadata.file_id ?? -1);
+        if (!message || seen.has(message.id)) continue;
+        seen.add(message.id);
+        hits.push({ ...hitOf(message), excerpt: result.content, citation: mailCitation(message, result.content, result.score, result.metadata.chunk_id) });
+        if (hits.length === MAIL_RESULTS) break;
+      }
+      return hits;
+    },
+
+    /** The message and the others of its thread (same subject once Re:/Fwd: are set aside), oldest first. */
+    async readThread(userId: number, id: number): Promise<ThreadMessage[] | null> {
+      const message = await repo.message(userId, id);
+      if (!message) return null;
+      const thread = await repo.sameSubject(message.accountId, threadSubjects(message.subject), THREAD_MESSAGES);
+      return (thread.some((entry) => entry.id === message.id) ? thread : [...thread, message]).map((entry) => {
+        const text = entry.itemId === null ? TOO_LARGE : deps.search.itemText(userId, entry.itemId).slice(0, MESSAGE_TEXT_CHARS);
+        return { ...hitOf(entry), text, citation: mailCitation(entry, text.slice(0, 600), 1) };
+      });
+    },
+  };
+}
+
+function hitOf(message: MailMessageRow) {
+  return { id: message.id, subject: message.subject, from: message.fromAddress, to: message.toAddress, date: message.date, folder: message.folder };
+}
+
+export type MailSearch = ReturnType<typeof createMailSearch>;

@@ -1,0 +1,263 @@
+import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type DovecotServer } from "@sage/testkit/dovecot-server";
+import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSmtp } from "../../test/smtp-test-server.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { turnEvents } from "../../test/turn-events.ts";
+
+// A real Dovecot (Debian's dovecot-imapd) on a free loopback port, seeded over IMAP; no mock of IMAP anywhere.
+const installed = dovecotInstalled();
+if (!installed) console.warn(DOVECOT_MISSING);
+
+const DAY = 86_400_000;
+const anna = (n: number, subject: string, body: string, daysAgo = 1) =>
+  mailMessage({
+    from: "Anna Berg <anna@example.com>",
+    to: "Exec <exec@example.com>",
+    subject,
+    date: new Date(Date.UTC(2026, 10, 20, 9) - daysAgo * DAY),
+    messageId: `<m${n}@example.com>`,
+    body,
+  });
+
+describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
+  let dovecot: DovecotServer;
+  let gemini: FakeGemini;
+  beforeAll(async () => {
+    [dovecot, gemini] = await Promise.all([startDovecot({ password: "app-password-1" }), startFakeGemini()]);
+  });
+  afterAll(async () => Promise.all([dovecot?.stop(), gemini?.close()]));
+
+  let t: TestApp;
+  let cookie: string;
+  beforeEach(async () => {
+    gemini.reset();
+    // The test server is on loopback: allowed by the operator's allow list, as a company's private server would be.
+    t = await createTestApp({
+      env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", GEMINI_API_KEY: "mail-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none" },
+    });
+    cookie = await t.login();
+  });
+  afterEach(async () => t.close());
+
+  const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const account = () => ({
+    kind: "mail",
+    name: "Work mail",
+    imap: { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password },
+  });
+  const search = async (query: string) =>
+    (await api("POST", "/api/search", { query, limit: 10 })).json() as { content: string; metadata: { filename: string } }[];
+  const accountState = async () => (await api("GET", "/api/accounts")).json()[0];
+  async function syncNow(id: number) {
+    expect((await api("POST", `/api/accounts/${id}/sync`)).statusCode).toBe(202);
+    await t.jobs.idle();
+  }
+
+  it("syncs INBOX and Sent, then follows a new, a deleted and a moved message; deleting the account removes what it synced", async () => {
+    const imap = await dovecot.session();
+    await imap.append("INBOX", anna(1, "Quarterly budget review", "Please approve the quarterly budget of 4.2 million by Friday."));
+    await imap.append("INBOX", anna(2, "Offsite venue", "The offsite moves to the lighthouse hotel in Malmo."));
+    await imap.append(
+      "Sent",
+      mailMessage({
+        from: "Exec <exec@example.com>",
+        to: "Anna Berg <anna@example.com>",
+        subject: "Re: Offsite venue",
+        date: new Date(),
+        messageId: "<s1@example.com>",
+        body: "Agreed, book the lighthouse.",
+      }),
+    );
+
+    const created = await api("POST", "/api/accounts", account());
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as number;
+    await t.jobs.idle();
+    expect(await accountState()).toMatchObject({ id, status: "ok", error: null, counts: { messages: 3 }, progress: null });
+    expect((await accountState()).lastSyncAt).toEqual(expect.any(String));
+    const budget = await search("quarterly budget approve");
+    expect(budget[0]!.content).toContain("From: Anna Berg <anna@example.com>");
+    expect(budget[0]!.content).toContain("4.2 million");
+    expect(budget[0]!.metadata.filename).toMatch(/^Quarterly budget review - Anna Berg, 2026-11-19 \(\d+\)\.eml$/);
+    const folders = JSON.stringify((await api("GET", "/api/folders")).json());
+    expect(folders).toContain("Work mail/Mail/INBOX");
+    expect(folders).toContain("Work mail/Mail/Sent");
+
+    // A new message appears after the next sync, and nothing is fetched twice.
+    await imap.append("INBOX", anna(3, "Board dinner", "The board dinner is on Thursday at eight.", 0));
+    await syncNow(id);
+    expect((await accountState()).counts.messages).toBe(4);
+    expect((await search("board dinner Thursday"))[0]!.content).toContain("Thursday at eight");
+
+    // A deleted message disappears; a moved one is found in its new folder.
+    await imap.remove("INBOX", "<m1@example.com>");
+    await imap.move("INBOX", "Sent", "<m2@example.com>");
+    await syncNow(id);
+    expect((await accountState()).counts.messages).toBe(3);
+    expect(await search("quarterly budget approve")).toEqual([]);
+    const moved = t.store.sqlite.prepare("SELECT folder FROM mail_messages WHERE message_id = '<m2@example.com>'").all();
+    expect(moved).toEqual([{ folder: "Sent" }]);
+    await imap.close();
+
+    // The user deletes the account's knowledge folder: the next sync fetches the mail again.
+    const root = t.store.sqlite.prepare("SELECT folder_item_id AS id FROM accounts").get() as { id: number };
+    expect((await api("DELETE", `/api/files/${root.id}`)).statusCode).toBe(200);
+    expect(await search("board dinner Thursday")).toEqual([]);
+    await syncNow(id);
+    expect((await accountState()).counts.messages).toBe(3);
+    expect((await search("board dinner Thursday"))[0]!.content).toContain("Thursday at eight");
+
+    expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
+    expect(await search("board dinner Thursday")).toEqual([]);
+    expect(JSON.stringify((await api("GET", "/api/folders")).json())).not.toContain("Work mail");
+    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM mail_messages").get()).toEqual({ n: 0 });
+    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items").get()).toEqual({ n: 0 });
+  });
+
+  it("a sync interrupted by a restart resumes where it stopped, fetching nothing twice", async () => {
+    const imap = await dovecot.session();
+    for (let n = 20; n < 24; n++) await imap.append("INBOX", anna(n, `Weekly report ${n}`, `Report number ${n} on the harbour project.`, 2));
+    await imap.close();
+    const id = (await api("POST", "/api/accounts", account())).json().id as number;
+    await t.jobs.idle();
+    const synced = (await accountState()).counts.messages as number;
+
+    // What a crash part-way leaves: the last two messages not yet recorded, the job still marked running.
+    const db = t.store.sqlite;
+    const last = db.prepare("SELECT id, item_id AS itemId FROM mail_messages WHERE folder = 'INBOX' ORDER BY uid DESC LIMIT 2").all() as {
+      id: number;
+      itemId: number;
+    }[];
+    for (const message of last) {
+      db.prepare("DELETE FROM mail_messages WHERE id = ?").run(message.id);
+      db.prepare("DELETE FROM knowledge_items WHERE id = ?").run(message.itemId);
+    }
+    db.prepare("UPDATE accounts SET status = 'syncing' WHERE id = ?").run(id);
+    const now = new Date().toISOString();
+    db.prepare(
+      "INSERT INTO jobs (kind, user_id, payload, status, attempts, created_at, updated_at) VALUES ('accounts.mail-sync', 3, ?, 'processing', 1, ?, ?)",
+    ).run(JSON.stringify({ accountId: id }), now, now);
+
+    const restarted = await t.reopen();
+    try {
+      const state = async () => (await restarted.inject({ method: "GET", url: "/api/accounts", headers: { cookie } })).json()[0];
+      const deadline = Date.now() + 30_000;
+      while ((await state()).status === "syncing" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await state()).toMatchObject({ status: "ok", counts: { messages: synced } });
+      const mails = db.prepare("SELECT count(*) AS n FROM knowledge_items WHERE name LIKE '%.eml'").get();
+      expect(mails).toEqual({ n: synced });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it("a wrong password and a missing folder are said in plain words", async () => {
+    const wrong = await api("POST", "/api/accounts/test", { ...account(), imap: { ...account().imap, password: "not-it" } });
+    expect(wrong.json()).toMatchObject({ ok: false, problem: "login" });
+    const missing = await api("POST", "/api/accounts/test", { ...account(), folders: ["INBOX", "Archive 2019"] });
+    expect(missing.json()).toEqual({
+      ok: false,
+      problem: "folder",
+      message: 'The folder "Archive 2019" does not exist on the mail server. Check the folder names.',
+    });
+    const fine = await api("POST", "/api/accounts/test", account());
+    expect(fine.json()).toEqual({ ok: true, folders: expect.arrayContaining(["INBOX", "Sent", "Drafts"]) });
+  });
+
+  it("a turn's searchMail finds a seeded message and cites its sender, subject and date", async () => {
+    const imap = await dovecot.session();
+    await imap.append("INBOX", anna(10, "Contract with Nordlicht", "Nordlicht asks for a signature on the supply contract before the 30th.", 5));
+    await imap.close();
+    await api("POST", "/api/accounts", account());
+    await t.jobs.idle();
+
+    const conversationId = (await api("POST", "/api/conversations", { name: "Mail" })).json().id as number;
+    gemini.script(
+      { functionCalls: [{ name: "searchMail", args: { query: "Nordlicht contract signature", from: "anna" } }] },
+      { text: "Anna asks you to sign the Nordlicht supply contract before the 30th [1]." },
+    );
+    const received = turnEvents((await api("POST", `/api/conversations/${conversationId}/turn`, { content: "What did Anna ask me about Nordlicht?" })).body);
+    const offered = gemini.requests
+      .find((request) => request.action === "streamGenerateContent")!
+      .body.tools[0].functionDeclarations.map((tool: any) => tool.name);
+    expect(offered).toEqual(expect.arrayContaining(["searchMail", "readThread"]));
+    const result = received.find(([event]) => event === "tool-result")![1].result;
+    expect(result.results[0]).toMatchObject({ subject: "Contract with Nordlicht", from: "Anna Berg <anna@example.com>", folder: "INBOX" });
+    expect(result.results[0].excerpt).toContain("supply contract");
+    // The turn's own knowledge search found the same passage first: it keeps one number, and its label names the mail.
+    const saved = (await api("GET", `/api/conversations/${conversationId}/messages`)).json().at(-1);
+    const cited = saved.citations.find((citation: any) => citation.n === result.results[0].n);
+    expect(`${cited.filename} ${cited.source}`).toMatch(/Contract with Nordlicht.*Anna Berg.*2026-11-15/);
+
+    // Listed by sender and day (the mailbox also holds the first test's mail), then read whole by the id searchMail answered.
+    gemini.script(
+      { functionCalls: [{ name: "searchMail", args: { from: "anna@example", since: "2026-11-15", until: "2026-11-15" } }] },
+      { functionCalls: [{ name: "readThread", args: { id: result.results[0].id } }] },
+      { text: "Done." },
+    );
+    const read = turnEvents((await api("POST", `/api/conversations/${conversationId}/turn`, { content: "Read me the newest from her" })).body);
+    const [listed, thread] = read.filter(([event]) => event === "tool-result").map(([, data]) => data.result);
+    expect(listed.results.map((hit: any) => hit.subject)).toEqual(["Contract with Nordlicht"]);
+    expect(thread.messages).toHaveLength(1);
+    expect(thread.messages[0].text).toContain("before the 30th");
+    const second = (await api("GET", `/api/conversations/${conversationId}/messages`)).json().at(-1);
+    expect(second.citations).toContainEqual(
+      expect.objectContaining({ filename: "Contract with Nordlicht", source: "From Anna Berg <anna@example.com>, Sun, 15 Nov 2026, INBOX" }),
+    );
+    const none = turnEvents(
+      (
+        await (gemini.script({ functionCalls: [{ name: "searchMail", args: { from: "anna", until: "2026-01-01" } }] }, { text: "Nothing." }),
+        api("POST", `/api/conversations/${conversationId}/turn`, { content: "Anything from her last year?" }))
+      ).body,
+    );
+    expect(none.find(([event]) => event === "tool-result")![1].result).toEqual({ results: [], message: "No matching e-mail found in the synced mail." });
+    expect(JSON.stringify(gemini.requests)).not.toContain(dovecot.password);
+  });
+
+  it("an approved reply is delivered with In-Reply-To and References, and a copy lands in Sent", async () => {
+    const smtp = await startSmtp("exec@example.com", "smtp-password");
+    try {
+      const imap = await dovecot.session();
+      await imap.append("INBOX", anna(40, "Dinner with the auditors", "Can you join the auditors for dinner on the 3rd?", 3));
+      await imap.close();
+      const server = { host: "127.0.0.1", port: smtp.port, secure: false, user: "exec@example.com", password: "smtp-password" };
+      await api("POST", "/api/accounts", { ...account(), smtp: server });
+      await t.jobs.idle();
+      const original = t.store.sqlite.prepare("SELECT id FROM mail_messages WHERE message_id = '<m40@example.com>'").get() as { id: number };
+
+      const conversationId = (await api("POST", "/api/conversations", { name: "Reply" })).json().id as number;
+      gemini.script(
+        {
+          functionCalls: [
+            {
+              name: "sendEmail",
+              args: { to: ["anna@example.com"], subject: "Re: Dinner with the auditors", body: "Yes, I will join.", inReplyTo: original.id },
+            },
+          ],
+        },
+        { text: "Sent." },
+      );
+      const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Tell Anna yes" });
+      let approvals: { approvalId: string }[] = [];
+      for (let i = 0; i < 400 && approvals.length === 0; i++) {
+        approvals = (await api("GET", "/api/approvals")).json().approvals;
+        if (approvals.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(smtp.received).toEqual([]);
+      await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true });
+      const result = turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result;
+      expect(result).toEqual({ success: true, message: "Sent to anna@example.com." });
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.data).toMatch(/^In-Reply-To: <m40@example\.com>\r?$/m);
+      expect(smtp.received[0]!.data).toMatch(/^References: <m40@example\.com>\r?$/m);
+
+      await syncNow((await accountState()).id);
+      const sent = t.store.sqlite.prepare("SELECT folder, subject FROM mail_messages WHERE subject = 'Re: Dinner with the auditors'").all();
+      expect(sent).toEqual([{ folder: "Sent", subject: "Re: Dinner with the auditors" }]);
+    } finally {
+      await smtp.close();
+    }
+  });
+});

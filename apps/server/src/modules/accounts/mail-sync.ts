@@ -1,0 +1,139 @@
+import { connectionProblemMessage } from "@sage/contracts/accounts";
+import { MailConnectionError, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import type { SecretBox } from "../../store/secret-box.ts";
+import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
+import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
+import type { AccountsRepo, MailMessageRow } from "./accounts.repo.ts";
+
+/** Messages fetched per round trip: small enough that progress moves and a restart loses little. */
+const FETCH_BATCH = 25;
+/** The knowledge folder below the account's own that holds its mail (its calendar will sit beside it). */
+export const MAIL_FOLDER = "Mail";
+const DAY_MS = 86_400_000;
+
+export type ConnectImap = (server: ImapServer, rule: PrivateAddressRule) => Promise<ImapConnection>;
+
+export interface MailSyncDeps {
+  repo: AccountsRepo;
+  box: SecretBox;
+  knowledge: MailKnowledgePort;
+  connect: ConnectImap;
+  rule: PrivateAddressRule;
+  /** Larger messages are listed (searchable by their headers) but their bytes are not fetched. */
+  maxMessageBytes: number;
+}
+
+/**
+ * "Budget for Q1 - Anna Berg, 2026-11-20 (42).eml": subject, sender and day, so any citation of the message (the
+ * turn's own knowledge search cites items by name) says who wrote what when; the UID keeps same-named mails apart.
+ */
+function itemName(message: { subject: string; from: string; date: string | null; uid: number }): string {
+  const sender = /^(.*?)\s*<[^>]*>$/.exec(message.from.split(",")[0] ?? "")?.[1]?.replace(/^"|"$/g, "") || message.from.split(",")[0] || "unknown sender";
+  const day = message.date ? message.date.slice(0, 10) : "undated";
+  return `${message.subject || "(no subject)"} - ${sender}, ${day} (${message.uid}).eml`.replace(/[\\/]/g, "-");
+}
+
+/** What a failed sync tells the user: the step that failed in plain words, never the library's message. */
+export function syncFailure(error: unknown, imap: { host: string; port: number }): string {
+  if (error instanceof MailConnectionError) return connectionProblemMessage(error.problem, { ...imap, folder: error.folder });
+  return "The sync stopped on an unexpected error; it will be tried again at the next sync.";
+}
+
+/**
+ * One sync of one mail account, incremental and safe to run again (a restart resumes it): per folder, a changed
+ * UIDVALIDITY drops what was synced from it; messages gone from the server (deleted, moved, or older than
+ * sinceDays) are removed; new UIDs are fetched in small batches, each message stored as an .eml item that the
+ * knowledge base reads in a conversion process, and recorded at once, so a stop loses at most one batch.
+ */
+export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Promise<void> {
+  const { repo } = deps;
+  const account = await repo.findById(accountId);
+  if (!account) return;
+  const settings = readSettings(account);
+  const secrets = readSecrets(deps.box, account);
+  if (!secrets) {
+    await repo.update(accountId, { status: "password-needed", error: null });
+    return;
+  }
+  let connection: ImapConnection | undefined;
+  try {
+    connection = await deps.connect(imapServer(settings, secrets), deps.rule);
+    let rootId = account.folderItemId;
+    if (rootId === null || !(await deps.knowledge.folderExists(account.userId, rootId))) {
+      // No folder (first sync, or the user deleted it): what was recorded has no text left, so all is fetched again.
+      await repo.forgetMessages(accountId);
+      rootId = await deps.knowledge.createRootFolder(account.userId, account.name);
+      await repo.update(accountId, { folderItemId: rootId });
+      if (!(await repo.findById(accountId))) {
+        await deps.knowledge.removeFolder(account.userId, rootId);
+        return;
+      }
+    }
+    const stored = await repo.messagesOf(accountId);
+    const removeMessage = async (message: MailMessageRow) => {
+      if (message.itemId !== null) await deps.knowledge.removeMail(account.userId, message.itemId);
+      await repo.removeMessage(message.id);
+    };
+    // Folders the user no longer syncs take their messages with them.
+    for (const message of stored.filter((entry) => !settings.folders.includes(entry.folder))) await removeMessage(message);
+
+    const since = new Date(Date.now() - settings.sinceDays * DAY_MS);
+    const plans: Array<{ folder: string; toFetch: number[] }> = [];
+    for (const folder of settings.folders) {
+      const { uidValidity } = await connection.openFolder(folder);
+      let inFolder = stored.filter((entry) => entry.folder === folder);
+      if ((await repo.folderValidity(accountId, folder)) !== uidValidity) {
+        for (const message of inFolder) await removeMessage(message);
+        inFolder = [];
+        await repo.setFolderValidity(accountId, folder, uidValidity);
+      }
+      const onServer = new Set(await connection.uidsSince(since));
+      for (const message of inFolder.filter((entry) => !onServer.has(entry.uid))) await removeMessage(message);
+      const known = new Set(inFolder.map((entry) => entry.uid));
+      plans.push({ folder, toFetch: [...onServer].filter((uid) => !known.has(uid)).sort((a, b) => a - b) });
+    }
+
+    const total = plans.reduce((sum, plan) => sum + plan.toFetch.length, 0);
+    let processed = 0;
+    await repo.update(accountId, { syncProcessed: 0, syncTotal: total });
+    for (const plan of plans) {
+      if (plan.toFetch.length === 0) continue;
+      await connection.openFolder(plan.folder);
+      const folderId = await deps.knowledge.ensureFolders(account.userId, rootId, [MAIL_FOLDER, plan.folder]);
+      for (let start = 0; start < plan.toFetch.length; start += FETCH_BATCH) {
+        // The account may have been deleted meanwhile: its folder is then gone, and nothing more is added.
+        if (!(await repo.findById(accountId))) return;
+        const batch = await connection.fetch(plan.toFetch.slice(start, start + FETCH_BATCH), deps.maxMessageBytes);
+        for (const message of batch) {
+          const itemId = message.source
+            ? await deps.knowledge.addMail(account.userId, folderId, {
+                name: itemName(message),
+                bytes: message.source,
+                description: `From ${message.from || "unknown sender"}${message.date ? `, ${message.date.slice(0, 10)}` : ""}, ${plan.folder}`,
+              })
+            : null;
+          await repo.insertMessage({
+            accountId,
+            userId: account.userId,
+            folder: plan.folder,
+            uid: message.uid,
+            messageId: message.messageId,
+            subject: message.subject,
+            fromAddress: message.from,
+            toAddress: message.to,
+            date: message.date,
+            itemId,
+          });
+        }
+        processed += batch.length;
+        await repo.update(accountId, { syncProcessed: processed });
+      }
+    }
+    await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString() });
+  } catch (error) {
+    if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: syncFailure(error, settings.imap) });
+    if (!(error instanceof MailConnectionError)) throw error;
+  } finally {
+    await connection?.close();
+  }
+}

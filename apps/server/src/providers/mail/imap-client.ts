@@ -1,0 +1,183 @@
+import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
+import { MailConnectionError } from "./mail-connection-error.ts";
+
+export { MailConnectionError } from "./mail-connection-error.ts";
+export type { PrivateAddressRule } from "./allowed-host.ts";
+
+export interface ImapServer {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string;
+  password?: string;
+  accessToken?: string;
+}
+
+/** A message's headers as the server's ENVELOPE gives them (no body parsed here), and its raw bytes. */
+export interface FetchedMessage {
+  uid: number;
+  messageId: string | null;
+  subject: string;
+  from: string;
+  to: string;
+  /** UTC ISO date-time, or null. */
+  date: string | null;
+  /** The whole RFC 822 message, or null when it is larger than the limit given to fetch. */
+  source: Buffer | null;
+  size: number;
+}
+
+export interface ImapConnection {
+  /** Every folder's path, as the server names it. */
+  listFolders(): Promise<string[]>;
+  /** The folder the server marks as Sent (\\Sent), else one named "Sent", else null. */
+  sentFolder(): Promise<string | null>;
+  /** Stores a message in a folder (a sent mail's copy in Sent), marked read. */
+  append(folder: string, message: Buffer): Promise<void>;
+  /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
+  openFolder(folder: string): Promise<{ uidValidity: string; exists: number }>;
+  /** UIDs of the open folder's messages received on or after the date. */
+  uidsSince(since: Date): Promise<number[]>;
+  /** Headers and bytes of these UIDs of the open folder, in UID order. */
+  fetch(uids: number[], maxBytes: number): Promise<FetchedMessage[]>;
+  close(): Promise<void>;
+}
+
+const CONNECT_TIMEOUT_MS = 20_000;
+
+/** Sorts a library or socket failure into the step that failed. */
+function classify(error: unknown): MailConnectionError {
+  if (error instanceof MailConnectionError) return error;
+  const failure = error as { code?: string; message?: string; authenticationFailed?: boolean; responseText?: string; cause?: { code?: string } };
+  const code = failure.code ?? failure.cause?.code ?? "";
+  const detail = failure.message ?? String(error);
+  if (failure.authenticationFailed || /AUTHENTICATIONFAILED|authenticat/i.test(failure.responseText ?? "")) return new MailConnectionError("login", detail);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return new MailConnectionError("dns", detail);
+  if (code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT" || code === "GREETING_TIMEOUT" || /timeout/i.test(code))
+    return new MailConnectionError("timeout", detail);
+  if (/^ERR_SSL|^ERR_TLS|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || /ssl|tls|certificate|wrong version/i.test(detail)) {
+    return new MailConnectionError("tls", detail);
+  }
+  return new MailConnectionError("network", detail);
+}
+
+const isoDate = (value: Date | string | undefined): string | null => {
+  const date = value === undefined ? null : new Date(value);
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+};
+
+const addressList = (list: Array<{ name?: string; address?: string }> | undefined) =>
+  (list ?? [])
+    .map((entry) => (entry.name && entry.address ? `${entry.name} <${entry.address}>` : entry.address || entry.name || ""))
+    .filter(Boolean)
+    .join(", ");
+
+/**
+ * Logs in to an IMAP server with imapflow, after checking where the name leads: a private or loopback address is
+ * refused unless the rule allows it, and the connection goes to the very address checked (TLS still verifies
+ * the server's name), so a DNS answer that changes in between cannot redirect it.
+ */
+export async function connectImap(server: ImapServer, rule: PrivateAddressRule): Promise<ImapConnection> {
+  const address = await resolveAllowedHost(server.host, server.port, rule).catch((error: unknown) => {
+    throw error instanceof MailConnectionError ? error : classify(error);
+  });
+  const { ImapFlow } = await import("imapflow");
+  const client = new ImapFlow({
+    host: address,
+    servername: server.host,
+    port: server.port,
+    secure: server.secure,
+    auth: server.accessToken ? { user: server.user, accessToken: server.accessToken } : { user: server.user, pass: server.password ?? "" },
+    // imapflow logs every command (logins included) through its own pino unless told not to.
+    logger: false,
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+    greetingTimeout: CONNECT_TIMEOUT_MS,
+    disableAutoIdle: true,
+    tls: { servername: server.host },
+  });
+  // A dropped connection is reported by the command in flight; without a listener it would crash the process.
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.logout().catch(() => client.close());
+    throw classify(error);
+  }
+
+  return {
+    async listFolders() {
+      const folders = await client.list().catch((error: unknown) => {
+        throw classify(error);
+      });
+      return folders.map((folder) => folder.path);
+    },
+
+    async sentFolder() {
+      const folders = await client.list().catch((error: unknown) => {
+        throw classify(error);
+      });
+      return (folders.find((folder) => folder.specialUse === "\\Sent") ?? folders.find((folder) => folder.path.toLowerCase() === "sent"))?.path ?? null;
+    },
+
+    async append(folder, message) {
+      await client.append(folder, message, ["\\Seen"]).catch((error: unknown) => {
+        throw classify(error);
+      });
+    },
+
+    async openFolder(folder) {
+      try {
+        const mailbox = await client.mailboxOpen(folder, { readOnly: true });
+        return { uidValidity: String(mailbox.uidValidity), exists: mailbox.exists };
+      } catch (error) {
+        const failure = error as { responseText?: string; serverResponseCode?: string; code?: string };
+        if (failure.serverResponseCode === "NONEXISTENT" || /doesn't exist|not exist|no such|unknown mailbox/i.test(failure.responseText ?? "")) {
+          throw new MailConnectionError("folder", `no folder ${folder}`, folder);
+        }
+        throw classify(error);
+      }
+    },
+
+    async uidsSince(since) {
+      const found = await client.search({ since }, { uid: true }).catch((error: unknown) => {
+        throw classify(error);
+      });
+      return (found || []).sort((a, b) => a - b);
+    },
+
+    async fetch(uids, maxBytes) {
+      if (uids.length === 0) return [];
+      const messages: FetchedMessage[] = [];
+      try {
+        for await (const message of client.fetch(uids, { uid: true, envelope: true, size: true }, { uid: true })) {
+          const envelope = message.envelope;
+          messages.push({
+            uid: message.uid,
+            messageId: envelope?.messageId ?? null,
+            subject: (envelope?.subject ?? "").trim(),
+            from: addressList(envelope?.from),
+            to: addressList(envelope?.to),
+            date: isoDate(envelope?.date),
+            source: null,
+            size: message.size ?? 0,
+          });
+        }
+        const wanted = messages.filter((message) => message.size <= maxBytes).map((message) => message.uid);
+        if (wanted.length > 0) {
+          const byUid = new Map(messages.map((message) => [message.uid, message]));
+          for await (const message of client.fetch(wanted, { uid: true, source: true }, { uid: true })) {
+            const entry = byUid.get(message.uid);
+            if (entry && message.source) entry.source = message.source;
+          }
+        }
+      } catch (error) {
+        throw classify(error);
+      }
+      return messages.sort((a, b) => a.uid - b.uid);
+    },
+
+    async close() {
+      await client.logout().catch(() => client.close());
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { ConnectionProblem } from "@sage/contracts/accounts";
+
+/** Which step of reaching a mail server failed, for the plain words the user is shown. */
+export class MailConnectionError extends Error {
+  constructor(
+    readonly problem: ConnectionProblem,
+    message: string,
+    readonly folder?: string,
+  ) {
+    super(message);
+    this.name = "MailConnectionError";
+  }
+}

@@ -1,0 +1,78 @@
+import { isBlockedAddress } from "../../http/safe-fetch.ts";
+import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
+import { MailConnectionError } from "./mail-connection-error.ts";
+
+export interface SmtpServer {
+  host: string;
+  port: number;
+  /** true: TLS from the first byte (465); false: STARTTLS, required (587). */
+  secure: boolean;
+  user: string;
+  password?: string;
+  accessToken?: string;
+}
+
+export interface OutgoingMail {
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string;
+  /** The Message-ID replied to: kept as In-Reply-To and References, so the reply joins its thread. */
+  inReplyTo?: string;
+}
+
+const TIMEOUT_MS = 30_000;
+
+function classify(error: unknown): MailConnectionError {
+  const failure = error as { code?: string; responseCode?: number; message?: string };
+  const detail = failure.message ?? String(error);
+  if (failure.code === "EAUTH" || failure.responseCode === 535) return new MailConnectionError("login", detail);
+  if (failure.code === "EDNS" || failure.code === "ENOTFOUND") return new MailConnectionError("dns", detail);
+  if (failure.code === "ETIMEDOUT" || failure.code === "ETIMEOUT") return new MailConnectionError("timeout", detail);
+  if (failure.code === "ETLS" || /tls|ssl|certificate/i.test(detail)) return new MailConnectionError("tls", detail);
+  return new MailConnectionError("network", detail);
+}
+
+/**
+ * Sends one message through the account's SMTP server with nodemailer, after the same private-address check as
+ * IMAP (the connection goes to the address checked; TLS verifies the server's name). Answers the Message-ID.
+ */
+export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mail: OutgoingMail): Promise<{ messageId: string; raw: Buffer }> {
+  const address = await resolveAllowedHost(server.host, server.port, rule);
+  const { createTransport } = await import("nodemailer");
+  const transport = createTransport({
+    host: address,
+    port: server.port,
+    secure: server.secure,
+    // A password never crosses the internet in clear: plain SMTP only to a private server the administrator allowed.
+    requireTLS: !server.secure && !isBlockedAddress(address),
+    tls: { servername: server.host },
+    auth: server.accessToken ? { type: "OAuth2", user: server.user, accessToken: server.accessToken } : { user: server.user, pass: server.password ?? "" },
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+    socketTimeout: TIMEOUT_MS,
+    logger: false,
+    debug: false,
+  });
+  // Built once, so the copy kept in Sent is byte for byte what was sent.
+  const { default: MailComposer } = await import("nodemailer/lib/mail-composer/index.js");
+  const composed = new MailComposer({
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc.length > 0 ? mail.cc : undefined,
+    subject: mail.subject,
+    text: mail.text,
+    date: new Date(),
+    ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo, references: mail.inReplyTo } : {}),
+  }).compile();
+  const raw = await composed.build();
+  try {
+    await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc] }, raw });
+    return { messageId: composed.messageId(), raw };
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    transport.close();
+  }
+}
