@@ -9,6 +9,19 @@ export const conversationSchema = z.object({
 export type Conversation = z.infer<typeof conversationSchema>;
 export const conversationListSchema = z.array(conversationSchema);
 
+/** Days a deleted conversation, with its messages, files and reminders, can still be restored (decision 035). */
+export const DELETED_CONVERSATION_DAYS = 30;
+/** GET /api/conversations/deleted: the user's deleted conversations, most recently deleted first. */
+export const deletedConversationSchema = conversationSchema.extend({
+  deletedAt: z.string(),
+  /** When the purge deletes it for good. */
+  purgeAt: z.string(),
+  reminderCount: z.number().int(),
+  fileCount: z.number().int(),
+});
+export type DeletedConversation = z.infer<typeof deletedConversationSchema>;
+export const deletedConversationListSchema = z.array(deletedConversationSchema);
+
 export const MAX_CONVERSATION_NAME = 500;
 export const DEFAULT_CONVERSATION_NAME = "New Conversation";
 

@@ -1,4 +1,4 @@
-import type { AppendMessageBody, Conversation, Message } from "@sage/contracts/conversations";
+import { DELETED_CONVERSATION_DAYS, type AppendMessageBody, type Conversation, type DeletedConversation, type Message } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
 import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
@@ -15,7 +15,10 @@ const withMessages = (json: MessageListJson, messages: readonly Message[]) => {
   return `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${added}]` as MessageListJson;
 };
 
-/** Called after a conversation and everything in it were deleted. */
+const DAY_MS = 86_400_000;
+const purgeTime = (deletedAt: string) => new Date(Date.parse(deletedAt) + DELETED_CONVERSATION_DAYS * DAY_MS).toISOString();
+
+/** Called after a conversation and everything in it were deleted for good (by the purge). */
 export type ConversationDeletedListener = (userId: number, conversationId: number) => Promise<void>;
 
 /** Conversations and messages of one user; another user's conversation is simply not found. */
@@ -112,14 +115,35 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
       return conversation;
     },
 
-    async remove(userId: number, id: number) {
-      const removed = await repo.remove(userId, id).finally(() => {
+    /** Deletes the conversation for the user: it leaves every list but is kept, whole, until the purge. */
+    async remove(userId: number, id: number, now = new Date()) {
+      const removed = await repo.softDelete(userId, id, now.toISOString()).finally(() => {
         changed(userId);
         forgetMessages(id);
       });
       if (!removed) throw notFound(CONVERSATION_NOT_FOUND);
-      // After commit: a listener that fails (an upload file left behind) never undoes the delete.
-      for (const listener of deletedListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
+    },
+
+    async listDeleted(userId: number): Promise<DeletedConversation[]> {
+      const rows = await repo.listDeleted(userId);
+      return rows.map((row) => ({ ...row, purgeAt: purgeTime(row.deletedAt), reminderCount: Number(row.reminderCount), fileCount: Number(row.fileCount) }));
+    },
+
+    async restore(userId: number, id: number) {
+      const conversation = await repo.restore(userId, id).finally(() => changed(userId));
+      if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+      return conversation;
+    },
+
+    /** Deletes for good what was deleted more than DELETED_CONVERSATION_DAYS ago; answers how many. */
+    async purgeDeleted(now = new Date()) {
+      const purged = await repo.purgeDeletedBefore(new Date(now.getTime() - DELETED_CONVERSATION_DAYS * DAY_MS).toISOString());
+      for (const { userId } of purged) changed(userId);
+      // After commit: a listener that fails (an upload file left behind) never undoes the purge.
+      for (const { userId, id } of purged) {
+        for (const listener of deletedListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
+      }
+      return purged.length;
     },
 
     /** The conversation's messages, oldest first, as JSON. */
