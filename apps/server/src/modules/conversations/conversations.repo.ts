@@ -56,6 +56,18 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
       )
       .returning(messageColumns),
   );
+  const nameOf = store.prepare<{ name: string }>((argument) => db.selectFrom("conversations").select("name").where("id", "=", argument<number>(0)));
+  const firstUserMessage = store.prepare<{ content: string }>((argument) =>
+    db.selectFrom("messages").select("content").where("conversationId", "=", argument<number>(0)).where("role", "=", "user").orderBy("id").limit(1),
+  );
+  // Only while the name is still the given default: a name the user chose is never overwritten.
+  const renameFromDefault = store.prepare((argument) =>
+    db
+      .updateTable("conversations")
+      .set({ name: argument<string>(0) })
+      .where("id", "=", argument<number>(1))
+      .where("name", "=", argument<string>(2)),
+  );
   const touchConversation = store.prepare((argument) =>
     db
       .updateTable("conversations")
@@ -66,12 +78,16 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
   return {
     list: (userId: number) =>
       db
-        .selectFrom("conversations")
-        .select(conversationColumns)
-        .where("userId", "=", userId)
-        .where("deletedAt", "is", null)
-        .orderBy("createdAt", "desc")
-        .orderBy("id", "desc")
+        .selectFrom("conversations as c")
+        .select(["c.id", "c.name", "c.createdAt"])
+        // The last message (messages_conversation index: one step back from the end).
+        .select((eb) =>
+          eb.selectFrom("messages as m").select("m.content").whereRef("m.conversationId", "=", "c.id").orderBy("m.id", "desc").limit(1).as("lastMessage"),
+        )
+        .where("c.userId", "=", userId)
+        .where("c.deletedAt", "is", null)
+        .orderBy("c.createdAt", "desc")
+        .orderBy("c.id", "desc")
         .execute(),
 
     /** The user's deleted conversations (most recently deleted first), with what would be restored with each. */
@@ -145,6 +161,13 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
      */
     purgeDeletedBefore: (before: string) =>
       db.deleteFrom("conversations").where("deletedAt", "is not", null).where("deletedAt", "<", before).returning(["id", "userId"]).execute(),
+
+    /** The conversation's name (synchronous: called right after messages are appended). */
+    nameOf: (conversationId: number): string | undefined => nameOf.get(conversationId)?.name,
+    firstUserMessage: (conversationId: number): string | undefined => firstUserMessage.get(conversationId)?.content,
+    /** Renames the conversation only if its name is still `defaultName`; true when it did. */
+    renameFromDefault: (conversationId: number, name: string, defaultName: string): boolean =>
+      renameFromDefault.run(name, conversationId, defaultName).changes > 0,
 
     listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId).map(toMessage),
     /**

@@ -111,6 +111,40 @@ describe("conversations", () => {
     expect(stored(first.id)).toHaveLength(2); // kept, restorable, until the purge (decision 035)
   });
 
+  it("names a New Conversation after its first message once answered, never a name the user gave; lists show the last message", async () => {
+    const untitled = await create();
+    const named = await create("Board prep");
+    const renamed = await create();
+    expect((await call("PATCH", `/api/conversations/${renamed.id}`, { name: "Mine" })).statusCode).toBe(200);
+    const say = (id: number, role: "user" | "model", content: string) => call("POST", `/api/conversations/${id}/messages`, { role, content });
+    const nameOf = async (id: number) => (await call("GET", `/api/conversations/${id}`)).json().name;
+
+    await say(untitled.id, "user", "draft an email to Anna about the **board meeting**?\nShe needs it by Friday.");
+    expect(await nameOf(untitled.id)).toBe("New Conversation"); // not before the exchange
+    await say(untitled.id, "model", "Dear Anna,\n\nThe board meets at 9.");
+    expect(await nameOf(untitled.id)).toBe("Draft an email to Anna about the board meeting");
+    for (const { id } of [named, renamed]) {
+      await say(id, "user", "What is on my calendar?");
+      await say(id, "model", "Nothing today.");
+    }
+    expect(await nameOf(named.id)).toBe("Board prep");
+    expect(await nameOf(renamed.id)).toBe("Mine");
+    // The user's rename afterwards stands, through later exchanges.
+    await call("PATCH", `/api/conversations/${untitled.id}`, { name: "Anna" });
+    await say(untitled.id, "user", "Shorter please");
+    await say(untitled.id, "model", "Dear Anna, 9 am.");
+    expect(await nameOf(untitled.id)).toBe("Anna");
+
+    const listed = (await call("GET", "/api/conversations")).json();
+    expect(listed).toEqual([
+      { ...renamed, name: "Mine", lastMessage: "Nothing today." },
+      { ...named, lastMessage: "Nothing today." },
+      { ...untitled, name: "Anna", lastMessage: "Dear Anna, 9 am." },
+    ]);
+    const empty = await create();
+    expect((await call("GET", "/api/conversations")).json()[0]).toEqual(empty);
+  });
+
   it("refuses a message with a bad role or empty content", async () => {
     const conversation = await create();
     for (const payload of [{ role: "ai", content: "x" }, { role: "user", content: "" }, { role: "user" }]) {

@@ -1,5 +1,13 @@
-import { DELETED_CONVERSATION_DAYS, type AppendMessageBody, type Conversation, type DeletedConversation, type Message } from "@sage/contracts/conversations";
+import {
+  DEFAULT_CONVERSATION_NAME,
+  DELETED_CONVERSATION_DAYS,
+  type AppendMessageBody,
+  type ConversationListItem,
+  type DeletedConversation,
+  type Message,
+} from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
+import { conversationTitle, firstLine } from "./conversation-title.ts";
 import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -27,7 +35,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   const deletedListeners: ConversationDeletedListener[] = [];
   // Each user's list, kept in memory between changes: it is read on every page open and by every
   // ownership check, and changes only through this service (one process owns the store).
-  const lists = new Map<number, Conversation[]>();
+  const lists = new Map<number, ConversationListItem[]>();
   // Bumped by every change, so a list read that overlapped a change is never kept.
   const versions = new Map<number, number>();
   const changed = (userId: number) => {
@@ -55,25 +63,59 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   };
   const messagesOf = (id: number) => rememberMessages(id, messageLists.get(id) ?? toJson(repo.listMessages(id)));
 
+  /**
+   * After an exchange, a conversation still called "New Conversation" is named after the user's first message
+   * (decision 035). The rename only happens while the name is the default, so the user's own name always wins.
+   */
+  function titleAfterExchange(id: number, rows: readonly Message[]): string | undefined {
+    if (!rows.some((row) => row.role === "model") || repo.nameOf(id) !== DEFAULT_CONVERSATION_NAME) return undefined;
+    const title = conversationTitle(repo.firstUserMessage(id) ?? "");
+    return title && repo.renameFromDefault(id, title, DEFAULT_CONVERSATION_NAME) ? title : undefined;
+  }
+
+  /** The cached list with the conversation's new last message (and name): cheaper than reading the list again. */
+  function updateListed(userId: number, id: number, lastMessage: string, name: string | undefined) {
+    const cached = lists.get(userId);
+    if (!cached) return;
+    const line = firstLine(lastMessage);
+    const next = cached.map((item) => {
+      if (item.id !== id) return item;
+      const { lastMessage: _previous, ...rest } = item;
+      return { ...rest, ...(name === undefined ? {} : { name }), ...(line ? { lastMessage: line } : {}) };
+    });
+    changed(userId);
+    lists.set(userId, next);
+  }
+
   function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Message[] {
     const rows = repo.appendMessages(userId, id, messages);
     if (!rows) throw notFound(CONVERSATION_NOT_FOUND);
     const cached = messageLists.get(id);
     if (cached) rememberMessages(id, withMessages(cached, rows));
+    let title: string | undefined;
+    try {
+      title = titleAfterExchange(id, rows);
+    } catch (error) {
+      deps.log?.(error); // a title is a nicety: the messages are saved whatever happens here
+    }
+    if (rows.length > 0) updateListed(userId, id, rows.at(-1)!.content, title);
     return rows;
   }
 
-  async function list(userId: number): Promise<Conversation[]> {
+  async function list(userId: number): Promise<ConversationListItem[]> {
     const cached = lists.get(userId);
     if (cached) return cached;
     const version = versions.get(userId) ?? 0;
-    const fresh = await repo.list(userId);
+    const fresh = (await repo.list(userId)).map(({ lastMessage, ...conversation }) => {
+      const line = lastMessage ? firstLine(lastMessage) : "";
+      return line ? { ...conversation, lastMessage: line } : conversation;
+    });
     if ((versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
     return fresh;
   }
 
   // The list's JSON, made once per cached list (GET /api/conversations answers it on every page open).
-  const listJsons = new WeakMap<Conversation[], string>();
+  const listJsons = new WeakMap<ConversationListItem[], string>();
   async function listJson(userId: number): Promise<string> {
     const conversations = await list(userId);
     let json = listJsons.get(conversations);
@@ -90,7 +132,11 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   return {
     list,
     listJson,
-    get: requireOwned,
+    /** One conversation as the API answers it: id, name and createdAt. */
+    async get(userId: number, id: number) {
+      const { lastMessage: _lastMessage, ...conversation } = await requireOwned(userId, id);
+      return conversation;
+    },
 
     /** True when the conversation exists and is the user's (answered from the cached list). */
     async ownsConversation(userId: number, id: number): Promise<boolean> {

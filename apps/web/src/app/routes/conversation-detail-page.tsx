@@ -8,6 +8,7 @@ import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { useNameAfterExchange } from "@/features/conversations/hooks/use-name-after-exchange";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
@@ -63,6 +64,7 @@ export function ConversationDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
   const conversation = useConversation(id);
   const messages = useMessages(id);
+  useNameAfterExchange(id, conversation.data, messages.data);
   const [draft, setDraft] = useState("");
   const threeColumns = useMediaQuery(THREE_COLUMNS);
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).

@@ -80,3 +80,24 @@ describe("Deleting a conversation", () => {
     expect(api.requests("POST", "/api/conversations/5/restore")).toHaveLength(1);
   });
 });
+
+describe("Conversation cards", () => {
+  it("show the last message's first line under the name, in the grid and the list", async () => {
+    fakeApi().on(
+      "GET",
+      "/api/conversations",
+      Response.json([
+        { ...board, lastMessage: "The board meets at 9 in room 4." },
+        { id: 6, name: "Draft an email to Anna", createdAt: at },
+      ]),
+    );
+    const { user } = renderWithProviders(<ConversationList />);
+    const card = await screen.findByRole("link", { name: /Board prep/ });
+    expect(within(card).getByTestId("conversation-last-message").textContent).toBe("The board meets at 9 in room 4.");
+    expect(within(screen.getByRole("link", { name: /Draft an email to Anna/ })).queryByTestId("conversation-last-message")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "List view" }));
+    expect(within(screen.getByRole("link", { name: /Board prep/ })).getByTestId("conversation-last-message").textContent).toBe(
+      "The board meets at 9 in room 4.",
+    );
+  });
+});
