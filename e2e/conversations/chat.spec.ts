@@ -381,3 +381,17 @@ test("a New Conversation is named after its first message once answered, and its
   const card = page.getByTestId("conversation-item").filter({ hasText: "Draft an email to Anna about the board meeting" });
   await expect(card.getByTestId("conversation-last-message")).toHaveText("Dear Anna,");
 });
+
+test("with no model configured, the chat says how to connect one before anything is typed", async ({ page }) => {
+  await page.route("**/api/assistant/settings", (route) =>
+    route.fulfill({ json: { provider: "none", modelId: null, allowedModels: [], keySet: false, baseUrl: null, webSearch: "none" } }),
+  );
+  await page.reload();
+  const banner = page.getByRole("region", { name: "No AI model is connected" });
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("SAGE cannot answer messages until a model is connected.");
+  await expect(banner.getByText(/GEMINI_API_KEY/)).toBeHidden();
+  await banner.getByText("Technical details").click();
+  await expect(banner.getByText(/GEMINI_API_KEY/)).toBeVisible();
+  await expect(messageInput(page)).toHaveValue("");
+});
