@@ -114,6 +114,13 @@ export function itemLocation(item: KnowledgeItem, items: KnowledgeItem[], conver
   return ["Knowledge Base", ...folderTrail(items, item.parentId).map((folder) => folder.name)].join(" / ");
 }
 
+/** The conversations that hold files (folders not counted), newest conversation first, with how many each holds. */
+export function conversationFileCounts(items: KnowledgeItem[]): Array<{ conversationId: number; files: number }> {
+  const counts = new Map<number, number>();
+  for (const item of items) if (item.conversationId && item.type !== "folder") counts.set(item.conversationId, (counts.get(item.conversationId) ?? 0) + 1);
+  return [...counts.entries()].sort(([a], [b]) => b - a).map(([conversationId, files]) => ({ conversationId, files }));
+}
+
 /** Folders first, then by name. */
 export function sortItems(items: KnowledgeItem[]): KnowledgeItem[] {
   return [...items].sort((a, b) => ((a.type === "folder") === (b.type === "folder") ? a.name.localeCompare(b.name) : a.type === "folder" ? -1 : 1));

@@ -55,3 +55,31 @@ describe("Knowledge base search", () => {
     expect(api.requests("POST", "/api/search").map((request) => request.body)).toEqual([{ query: "zebra", limit: 50 }]);
   });
 });
+
+describe("Conversation files in Settings > Knowledge Base", () => {
+  it("says where they are instead of 'This folder is empty', each conversation a link", async () => {
+    fakeApi()
+      .on("GET", "/api/debug/routes-test", Response.json({ status: "success" }))
+      .on(
+        "GET",
+        /^\/api\/files\?userId=\d*$/,
+        Response.json([
+          file(1, "Agenda.docx", { conversationId: 5 }),
+          file(2, "Minutes.pdf", { conversationId: 5 }),
+          file(3, "Offer.pdf", { conversationId: 8 }),
+          file(4, "Drafts", { conversationId: 8, type: "folder" }),
+        ]),
+      );
+    const names: Record<number, string> = { 5: "Board prep", 8: "Hiring plan" };
+    renderWithProviders(<KnowledgeBaseSection conversationName={(id) => names[id]} />);
+    const section = await screen.findByRole("region", { name: "Files in conversations" });
+    expect(screen.queryByText("This folder is empty")).toBeNull();
+    expect(screen.getByText("The knowledge base has no items of its own yet. Your conversations' files are listed below.")).toBeTruthy();
+    expect(
+      within(section)
+        .getAllByTestId("conversation-files")
+        .map((row) => row.textContent),
+    ).toEqual(["Hiring plan1 file", "Board prep2 files"]);
+    expect(within(section).getByRole("link", { name: "Board prep" }).getAttribute("href")).toBe("/conversations/5");
+  });
+});

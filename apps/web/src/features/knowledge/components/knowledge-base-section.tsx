@@ -7,7 +7,8 @@ import { toastError } from "@/components/ui/toast-error";
 import { cn } from "@/lib/cn";
 import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
 import { useContentSearch } from "../api/search-contents";
-import { folderTrail, itemLocation, itemsIn, searchKnowledge } from "../knowledge-view";
+import { conversationFileCounts, folderTrail, itemLocation, itemsIn, searchKnowledge } from "../knowledge-view";
+import { ConversationFilesList } from "./conversation-files-list";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { CreateFolderDialog, DeleteItemDialog, MoveItemDialog, RenameItemDialog } from "./item-dialogs";
 import { ItemPreviewSheet } from "./item-preview-sheet";
@@ -59,6 +60,8 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
   const matches = searching ? searchKnowledge(items, search, contentQuery === search.trim() ? contents.data : undefined) : null;
   const visible = matches ? matches.map((found) => found.item) : itemsIn(items, folderId);
   const matchOf = new Map(matches?.map((found) => [found.item.id, found.match]));
+  // Conversation files live in their conversations; the root says where they are (issue 33 item 6).
+  const inConversations = useMemo(() => conversationFileCounts(items), [items]);
   const previewItem = items.find((item) => item.id === previewId) ?? null;
 
   const open = (item: KnowledgeItem) => {
@@ -128,11 +131,13 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
       {files.isPending ? <p className="text-sm text-muted-foreground">Loading knowledge base...</p> : null}
       {!files.isPending && visible.length === 0 ? (
         <p className="text-sm text-muted-foreground">
-          {!searching
-            ? "This folder is empty"
-            : contents.isFetching || contentQuery !== search.trim()
-              ? "Searching names and contents..."
-              : "No items match your search"}
+          {!searching && folderId === 0 && inConversations.length > 0
+            ? "The knowledge base has no items of its own yet. Your conversations' files are listed below."
+            : !searching
+              ? "This folder is empty"
+              : contents.isFetching || contentQuery !== search.trim()
+                ? "Searching names and contents..."
+                : "No items match your search"}
         </p>
       ) : null}
       <ul aria-label="Knowledge items" className={cn("grid gap-2", view === "grid" ? "grid-cols-1 sm:grid-cols-2 xl:grid-cols-3" : "grid-cols-1")}>
@@ -148,6 +153,10 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
           />
         ))}
       </ul>
+
+      {!searching && folderId === 0 && inConversations.length > 0 ? (
+        <ConversationFilesList conversations={inConversations} conversationName={conversationName} />
+      ) : null}
 
       <AddKnowledgeDialog key={`add-${folderId}`} open={adding} onOpenChange={setAdding} conversationId={0} initialFolder={{ id: folderId, trail }} />
       <CreateFolderDialog
