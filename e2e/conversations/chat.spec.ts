@@ -377,7 +377,7 @@ test("a New Conversation is named after its first message once answered, and its
   await send(page, "Draft an email to Anna about the board meeting?\nShe needs it by Friday.");
   await turnDone(page);
   await expect(page.getByTestId("conversation-title")).toHaveText("Draft an email to Anna about the board meeting");
-  await page.getByRole("button", { name: "Back to conversations" }).click();
+  await page.getByRole("link", { name: "Back to conversations" }).click();
   const card = page.getByTestId("conversation-item").filter({ hasText: "Draft an email to Anna about the board meeting" });
   await expect(card.getByTestId("conversation-last-message")).toHaveText("Dear Anna,");
 });
