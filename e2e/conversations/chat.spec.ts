@@ -367,3 +367,31 @@ test("voice input is hidden where the browser has no speech recognition", async 
   await expect(messageInput(page)).toBeVisible();
   await expect(page.getByRole("button", { name: "Start voice input" })).toHaveCount(0);
 });
+
+test("a New Conversation is named after its first message once answered, and its card shows the last message", async ({ page }) => {
+  const created = await page.request.post("/api/conversations", { data: {} });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/conversations/${id}`);
+  await expect(page.getByTestId("conversation-title")).toHaveText("New Conversation");
+  await fakeGemini.script({ chunks: ["Dear Anna,\n\nThe board meets at 9."] });
+  await send(page, "Draft an email to Anna about the board meeting?\nShe needs it by Friday.");
+  await turnDone(page);
+  await expect(page.getByTestId("conversation-title")).toHaveText("Draft an email to Anna about the board meeting");
+  await page.getByRole("link", { name: "Back to conversations" }).click();
+  const card = page.getByTestId("conversation-item").filter({ hasText: "Draft an email to Anna about the board meeting" });
+  await expect(card.getByTestId("conversation-last-message")).toHaveText("Dear Anna,");
+});
+
+test("with no model configured, the chat says how to connect one before anything is typed", async ({ page }) => {
+  await page.route("**/api/assistant/settings", (route) =>
+    route.fulfill({ json: { provider: "none", modelId: null, allowedModels: [], keySet: false, baseUrl: null, webSearch: "none" } }),
+  );
+  await page.reload();
+  const banner = page.getByRole("region", { name: "No AI model is connected" });
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("SAGE cannot answer messages until a model is connected.");
+  await expect(banner.getByText(/GEMINI_API_KEY/)).toBeHidden();
+  await banner.getByText("Technical details").click();
+  await expect(banner.getByText(/GEMINI_API_KEY/)).toBeVisible();
+  await expect(messageInput(page)).toHaveValue("");
+});

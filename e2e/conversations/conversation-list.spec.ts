@@ -95,6 +95,8 @@ test("delete asks first, then removes the conversation with its messages and rem
   await page.getByRole("menuitem", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete Conversation" });
   await expect(dialog.getByText("Are you sure you want to delete this conversation? This action cannot be undone.")).toBeVisible();
+  await expect(dialog.getByText("1 reminder is deleted with it.")).toBeVisible();
+  await expect(dialog.getByText("You can restore it from Recently deleted for 30 days.")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(items(page)).toHaveCount(1);
 
@@ -109,6 +111,18 @@ test("delete asks first, then removes the conversation with its messages and rem
   const reminders: { title: string }[] = await (await page.request.get("/api/reminders")).json();
   expect(reminders.map((item) => item.title)).not.toContain(`R ${name}`);
   expect((await page.request.get(`/api/conversations/${survivor}`)).status()).toBe(200);
+
+  // Nothing is lost: Recently deleted restores it with its messages and reminder.
+  await page.getByRole("button", { name: "Recently deleted" }).click();
+  const deleted = page.getByRole("dialog", { name: "Recently deleted" });
+  await expect(deleted.getByTestId("deleted-conversation").filter({ hasText: name })).toContainText("1 reminder, 0 files");
+  await deleted.getByRole("button", { name: `Restore ${name}` }).click();
+  await expect(deleted.getByTestId("deleted-conversation").filter({ hasText: name })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(items(page)).toHaveCount(1);
+  expect((await (await page.request.get(`/api/conversations/${id}/messages`)).json()).map((m: { content: string }) => m.content)).toEqual(["hello"]);
+  const back: { title: string }[] = await (await page.request.get("/api/reminders")).json();
+  expect(back.map((item) => item.title)).toContain(`R ${name}`);
 });
 
 test("an unknown conversation shows the not-found view", async ({ page }) => {

@@ -119,6 +119,10 @@ for (const viewport of WIDTHS) {
       await expect(page.getByRole("alertdialog", { name: "Delete Conversation" }).or(page.getByRole("dialog", { name: "Delete Conversation" }))).toBeVisible();
       await audit.check("delete-conversation-dialog");
       await closeTopLayer(page);
+      await press(page.getByRole("button", { name: "Recently deleted" }));
+      await expect(page.getByRole("dialog", { name: "Recently deleted" }).getByTestId("deleted-conversation")).toBeVisible();
+      await audit.check("recently-deleted-dialog");
+      await closeTopLayer(page);
       await press(page.getByRole("navigation", { name: "Utilities" }).getByRole("button", { name: /^Reminders/ }));
       await expect(page.getByRole("dialog", { name: "Reminders" })).toBeVisible();
       await audit.check("reminders-sheet");

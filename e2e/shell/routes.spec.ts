@@ -45,6 +45,32 @@ test.describe("routes when logged in", () => {
     }
   });
 
+  test("each browser tab is titled after its page", async ({ page }) => {
+    const name = `Board prep ${Date.now()}`;
+    const { id } = (await (await page.request.post("/api/conversations", { data: { name } })).json()) as { id: number };
+    const titles: Array<[string, string]> = [
+      ["/conversations", "My Conversations - SAGE"],
+      [`/conversations/${id}`, `${name} - SAGE`],
+      ["/conversations/99999999", "Conversation not found - SAGE"],
+      ["/settings", "Knowledge Base - Settings - SAGE"],
+      ["/settings?section=user-preferences", "User Preferences - Settings - SAGE"],
+      ["/test-gemini", "Vector-Augmented Model Test - SAGE"],
+      ["/web-search-test", "Web Search Test - SAGE"],
+      ["/no-such-page", "Page not found - SAGE"],
+    ];
+    for (const [path, title] of titles) {
+      await page.goto(path);
+      await expect(page).toHaveTitle(title);
+    }
+    // A rename shows in the tab at once.
+    await page.goto(`/conversations/${id}`);
+    await page.getByRole("button", { name: "Edit name" }).click();
+    await page.getByRole("textbox", { name: "Conversation name" }).fill("Hiring plan");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveTitle("Hiring plan - SAGE");
+    await page.request.delete(`/api/conversations/${id}`);
+  });
+
   test("the utility bar highlights the icon of the active route", async ({ page }) => {
     const links: Array<[string, string]> = [
       ["Conversations", "/conversations"],

@@ -33,6 +33,9 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   const conversation = await post(request, "/api/conversations", { name: LONG_CONVERSATION_NAME });
   await post(request, "/api/conversations", { name: "" });
   await post(request, "/api/conversations", { name: "Hiring plan" });
+  // A deleted conversation, for the Recently deleted dialog (its name long, as names are).
+  const deleted = await post(request, "/api/conversations", { name: `Deleted: ${LONG_CONVERSATION_NAME}` });
+  expect((await request.delete(`/api/conversations/${deleted.id as number}`)).status()).toBe(200);
   const id = conversation.id as number;
 
   await post(request, `/api/conversations/${id}/messages`, { role: "user", content: "Draft the agenda for the Q3 board review." });

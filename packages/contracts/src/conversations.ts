@@ -7,7 +7,23 @@ export const conversationSchema = z.object({
   createdAt: z.string(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
-export const conversationListSchema = z.array(conversationSchema);
+/** GET /api/conversations: each item carries the first line of its last message when it has one. */
+export const conversationListItemSchema = conversationSchema.extend({ lastMessage: z.string().optional() });
+export type ConversationListItem = z.infer<typeof conversationListItemSchema>;
+export const conversationListSchema = z.array(conversationListItemSchema);
+
+/** Days a deleted conversation, with its messages, files and reminders, can still be restored (decision 035). */
+export const DELETED_CONVERSATION_DAYS = 30;
+/** GET /api/conversations/deleted: the user's deleted conversations, most recently deleted first. */
+export const deletedConversationSchema = conversationSchema.extend({
+  deletedAt: z.string(),
+  /** When the purge deletes it for good. */
+  purgeAt: z.string(),
+  reminderCount: z.number().int(),
+  fileCount: z.number().int(),
+});
+export type DeletedConversation = z.infer<typeof deletedConversationSchema>;
+export const deletedConversationListSchema = z.array(deletedConversationSchema);
 
 export const MAX_CONVERSATION_NAME = 500;
 export const DEFAULT_CONVERSATION_NAME = "New Conversation";

@@ -21,6 +21,8 @@ export interface ConversationsTable {
   name: Generated<string>;
   createdAt: string;
   updatedAt: string;
+  /** Set when the user deleted it; restorable until the purge (decision 035). */
+  deletedAt: string | null;
 }
 
 export interface MessagesTable {

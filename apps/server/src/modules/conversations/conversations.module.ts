@@ -26,11 +26,23 @@ export interface ConversationsModule extends AppModule {
   messages: ConversationMessagesPort;
 }
 
+// How often the purge of conversations deleted more than 30 days ago runs (it also runs at start-up).
+const PURGE_INTERVAL_MS = 6 * 3_600_000;
+
 export function createConversationsModule(deps: { store: Pick<Store, "db" | "prepare" | "transaction">; log: (error: unknown) => void }): ConversationsModule {
   const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log });
+  const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted },
     messages: { messages: service.messages, appendMessages: service.appendMessages },
-    register: (app) => registerConversationRoutes(app, { service }),
+    register: (app) => {
+      registerConversationRoutes(app, { service });
+      let timer: NodeJS.Timeout | undefined;
+      app.addHook("onReady", async () => {
+        await purge();
+        timer = setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
+      });
+      app.addHook("onClose", async () => clearInterval(timer));
+    },
   };
 }

@@ -51,9 +51,22 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             inner.val(argument<string | null>(5)).as("context"),
           ])
           .where("id", "=", argument<number>(6))
-          .where("userId", "=", argument<number>(7)),
+          .where("userId", "=", argument<number>(7))
+          .where("deletedAt", "is", null),
       )
       .returning(messageColumns),
+  );
+  const nameOf = store.prepare<{ name: string }>((argument) => db.selectFrom("conversations").select("name").where("id", "=", argument<number>(0)));
+  const firstUserMessage = store.prepare<{ content: string }>((argument) =>
+    db.selectFrom("messages").select("content").where("conversationId", "=", argument<number>(0)).where("role", "=", "user").orderBy("id").limit(1),
+  );
+  // Only while the name is still the given default: a name the user chose is never overwritten.
+  const renameFromDefault = store.prepare((argument) =>
+    db
+      .updateTable("conversations")
+      .set({ name: argument<string>(0) })
+      .where("id", "=", argument<number>(1))
+      .where("name", "=", argument<string>(2)),
   );
   const touchConversation = store.prepare((argument) =>
     db
@@ -64,7 +77,45 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
 
   return {
     list: (userId: number) =>
-      db.selectFrom("conversations").select(conversationColumns).where("userId", "=", userId).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
+      db
+        .selectFrom("conversations as c")
+        .select(["c.id", "c.name", "c.createdAt"])
+        // The last message (messages_conversation index: one step back from the end).
+        .select((eb) =>
+          eb.selectFrom("messages as m").select("m.content").whereRef("m.conversationId", "=", "c.id").orderBy("m.id", "desc").limit(1).as("lastMessage"),
+        )
+        .where("c.userId", "=", userId)
+        .where("c.deletedAt", "is", null)
+        .orderBy("c.createdAt", "desc")
+        .orderBy("c.id", "desc")
+        .execute(),
+
+    /** The user's deleted conversations (most recently deleted first), with what would be restored with each. */
+    listDeleted: (userId: number) =>
+      db
+        .selectFrom("conversations as c")
+        .select((eb) => [
+          "c.id",
+          "c.name",
+          "c.createdAt",
+          eb.ref("c.deletedAt").$notNull().as("deletedAt"),
+          eb
+            .selectFrom("reminders as r")
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .whereRef("r.conversationId", "=", "c.id")
+            .as("reminderCount"),
+          eb
+            .selectFrom("knowledgeItems as k")
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .whereRef("k.conversationId", "=", "c.id")
+            .where("k.type", "!=", "folder")
+            .as("fileCount"),
+        ])
+        .where("c.userId", "=", userId)
+        .where("c.deletedAt", "is not", null)
+        .orderBy("c.deletedAt", "desc")
+        .orderBy("c.id", "desc")
+        .execute(),
 
     insert: (userId: number, name: string) => {
       const now = new Date().toISOString();
@@ -77,17 +128,46 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
         .set({ name, updatedAt: new Date().toISOString() })
         .where("userId", "=", userId)
         .where("id", "=", id)
+        .where("deletedAt", "is", null)
+        .returning(conversationColumns)
+        .executeTakeFirst(),
+
+    /** Marks the user's live conversation deleted (everything in it is kept until the purge); false when there is none. */
+    softDelete: async (userId: number, id: number, at: string) => {
+      const result = await db
+        .updateTable("conversations")
+        .set({ deletedAt: at })
+        .where("userId", "=", userId)
+        .where("id", "=", id)
+        .where("deletedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Brings a deleted conversation back; false when the user has no such deleted conversation. */
+    restore: (userId: number, id: number) =>
+      db
+        .updateTable("conversations")
+        .set({ deletedAt: null })
+        .where("userId", "=", userId)
+        .where("id", "=", id)
+        .where("deletedAt", "is not", null)
         .returning(conversationColumns)
         .executeTakeFirst(),
 
     /**
-     * Deletes the user's conversation; its messages, reminders, knowledge items, chunks and jobs go with it
-     * through ON DELETE CASCADE. False when the conversation is not this user's.
+     * Deletes for good the conversations deleted before `before`; their messages, reminders, knowledge items,
+     * chunks and jobs go with them through ON DELETE CASCADE. Answers whose they were.
      */
-    remove: async (userId: number, id: number) => {
-      const result = await db.deleteFrom("conversations").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    },
+    purgeDeletedBefore: (before: string) =>
+      db.deleteFrom("conversations").where("deletedAt", "is not", null).where("deletedAt", "<", before).returning(["id", "userId"]).execute(),
+
+    /** The conversation's name (synchronous: called right after messages are appended). */
+    nameOf: (conversationId: number): string | undefined => nameOf.get(conversationId)?.name,
+    firstUserMessage: (conversationId: number): string | undefined => firstUserMessage.get(conversationId)?.content,
+    /** Renames the conversation only if its name is still `defaultName`; true when it did. */
+    renameFromDefault: (conversationId: number, name: string, defaultName: string): boolean =>
+      renameFromDefault.run(name, conversationId, defaultName).changes > 0,
 
     listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId).map(toMessage),
     /**

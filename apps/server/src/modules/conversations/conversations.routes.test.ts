@@ -1,5 +1,5 @@
 import { writeFileSync, existsSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
 let t: TestApp;
@@ -108,7 +108,41 @@ describe("conversations", () => {
     expect((await call("DELETE", `/api/conversations/${first.id}`)).statusCode).toBe(200);
     expect((await call("GET", messagesUrl(first.id))).statusCode).toBe(404);
     expect((await call("POST", messagesUrl(first.id), { role: "user", content: "late" })).statusCode).toBe(404);
-    expect(stored(first.id)).toEqual([]);
+    expect(stored(first.id)).toHaveLength(2); // kept, restorable, until the purge (decision 035)
+  });
+
+  it("names a New Conversation after its first message once answered, never a name the user gave; lists show the last message", async () => {
+    const untitled = await create();
+    const named = await create("Board prep");
+    const renamed = await create();
+    expect((await call("PATCH", `/api/conversations/${renamed.id}`, { name: "Mine" })).statusCode).toBe(200);
+    const say = (id: number, role: "user" | "model", content: string) => call("POST", `/api/conversations/${id}/messages`, { role, content });
+    const nameOf = async (id: number) => (await call("GET", `/api/conversations/${id}`)).json().name;
+
+    await say(untitled.id, "user", "draft an email to Anna about the **board meeting**?\nShe needs it by Friday.");
+    expect(await nameOf(untitled.id)).toBe("New Conversation"); // not before the exchange
+    await say(untitled.id, "model", "Dear Anna,\n\nThe board meets at 9.");
+    expect(await nameOf(untitled.id)).toBe("Draft an email to Anna about the board meeting");
+    for (const { id } of [named, renamed]) {
+      await say(id, "user", "What is on my calendar?");
+      await say(id, "model", "Nothing today.");
+    }
+    expect(await nameOf(named.id)).toBe("Board prep");
+    expect(await nameOf(renamed.id)).toBe("Mine");
+    // The user's rename afterwards stands, through later exchanges.
+    await call("PATCH", `/api/conversations/${untitled.id}`, { name: "Anna" });
+    await say(untitled.id, "user", "Shorter please");
+    await say(untitled.id, "model", "Dear Anna, 9 am.");
+    expect(await nameOf(untitled.id)).toBe("Anna");
+
+    const listed = (await call("GET", "/api/conversations")).json();
+    expect(listed).toEqual([
+      { ...renamed, name: "Mine", lastMessage: "Nothing today." },
+      { ...named, lastMessage: "Nothing today." },
+      { ...untitled, name: "Anna", lastMessage: "Dear Anna, 9 am." },
+    ]);
+    const empty = await create();
+    expect((await call("GET", "/api/conversations")).json()[0]).toEqual(empty);
   });
 
   it("refuses a message with a bad role or empty content", async () => {
@@ -119,13 +153,14 @@ describe("conversations", () => {
     expect((await call("GET", `/api/conversations/${conversation.id}/messages`)).json()).toEqual([]);
   });
 
-  it("deletes a conversation with its messages, reminders, knowledge, chunks and stored uploads, nothing else", async () => {
+  it("deletes a conversation from every list but keeps it, whole, restorable; the purge after 30 days removes it", async () => {
     const doomed = await create("Doomed");
     const kept = await create("Kept");
     // A note first, so the user's full-text table exists and follows the chunks below by its triggers.
     expect((await call("POST", "/api/process-note", { type: "note", content: "unrelated gamma" })).json()).toMatchObject({ status: "success" });
     const db = t.store.sqlite;
     const now = new Date().toISOString();
+    const itemIds = new Map<number, number>();
     for (const id of [doomed.id, kept.id]) {
       await call("POST", `/api/conversations/${id}/messages`, { role: "user", content: `message ${id}` });
       db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'r', '2030-01-01', ?, ?)").run(
@@ -140,27 +175,60 @@ describe("conversations", () => {
           "INSERT INTO knowledge_items (user_id, conversation_id, type, name, storage_key, created_at, updated_at) VALUES (3, ?, 'file', 'f.txt', ?, ?, ?)",
         )
         .run(id, key, now, now);
+      itemIds.set(id, Number(item.lastInsertRowid));
       db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, content, created_at) VALUES (?, 3, ?, 0, 'alpha beta', ?)").run(
         item.lastInsertRowid,
         id,
         now,
       );
     }
+    const count = (table: string, id: number) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE conversation_id = ?`).get(id) as { n: number }).n;
+    const visible = async () => ({
+      conversations: (await call("GET", "/api/conversations")).json().map((item: { id: number }) => item.id),
+      reminders: (await call("GET", "/api/reminders")).json().map((item: { conversationId: number }) => item.conversationId),
+      files: (await call("GET", "/api/files")).json().flatMap((item: { id: number; type: string }) => (item.type === "file" ? [item.id] : [])),
+      found: (await call("POST", "/api/search", { query: "alpha" })).json().map((result: { metadata: { file_id: number } }) => result.metadata.file_id),
+    });
+    const everything = await visible();
+
     const response = await call("DELETE", `/api/conversations/${doomed.id}`);
     expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
     expect((await call("GET", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
-    const count = (table: string, id: number) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE conversation_id = ?`).get(id) as { n: number }).n;
+    expect((await call("GET", `/api/conversations/${doomed.id}/messages`)).statusCode).toBe(404);
+    expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
+    expect(await visible()).toEqual({ conversations: [kept.id], reminders: [kept.id], files: [itemIds.get(kept.id)], found: [itemIds.get(kept.id)] });
+    // Nothing is lost yet: the conversation is listed as deleted, with what it holds.
+    for (const table of ["messages", "reminders", "knowledge_items", "chunks"]) expect(count(table, doomed.id), table).toBe(1);
+    const deleted = (await call("GET", "/api/conversations/deleted")).json();
+    expect(deleted).toEqual([{ ...doomed, deletedAt: expect.any(String), purgeAt: expect.any(String), reminderCount: 1, fileCount: 1 }]);
+    expect(Date.parse(deleted[0].purgeAt) - Date.parse(deleted[0].deletedAt)).toBe(30 * 86_400_000);
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", "/api/conversations/deleted", undefined, other.cookie)).json()).toEqual([]);
+    expect((await call("POST", `/api/conversations/${doomed.id}/restore`, undefined, other.cookie)).statusCode).toBe(404);
+
+    // Restore brings back the conversation with its messages, reminders, files and search.
+    const restored = await call("POST", `/api/conversations/${doomed.id}/restore`);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toEqual(doomed);
+    expect((await call("POST", `/api/conversations/${doomed.id}/restore`)).statusCode).toBe(404);
+    expect(await visible()).toEqual(everything);
+    expect((await call("GET", `/api/conversations/${doomed.id}/messages`)).json().map((m: { content: string }) => m.content)).toEqual([`message ${doomed.id}`]);
+    expect((await call("GET", "/api/conversations/deleted")).json()).toEqual([]);
+
+    // Deleted again and left 31 days: the purge at the next start deletes it and its stored upload for good.
+    expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(200);
+    db.prepare("UPDATE conversations SET deleted_at = ? WHERE id = ?").run(new Date(Date.now() - 31 * 86_400_000).toISOString(), doomed.id);
+    const restarted = await t.reopen();
+    await vi.waitFor(() => expect(existsSync(t.blobs.pathOf(`blob-${doomed.id}`))).toBe(false));
+    await restarted.close();
     for (const table of ["messages", "reminders", "knowledge_items", "chunks"]) {
       expect(count(table, doomed.id), table).toBe(0);
       expect(count(table, kept.id), table).toBe(1);
     }
-    expect(existsSync(t.blobs.pathOf(`blob-${doomed.id}`))).toBe(false);
     expect(existsSync(t.blobs.pathOf(`blob-${kept.id}`))).toBe(true);
-    const found = (await call("POST", "/api/search", { query: "alpha" })).json() as { metadata: { file_id: number } }[];
-    expect(found.map((result) => result.metadata.file_id)).toEqual(
-      (db.prepare("SELECT id FROM knowledge_items WHERE conversation_id = ?").all(kept.id) as { id: number }[]).map((row) => row.id),
-    );
-    expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
+    expect((await call("POST", `/api/conversations/${doomed.id}/restore`)).statusCode).toBe(404);
+    expect((await call("GET", "/api/conversations/deleted")).json()).toEqual([]);
   });
 
   it("needs a session", async () => {

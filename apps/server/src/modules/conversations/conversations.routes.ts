@@ -20,6 +20,11 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { service
     return service.create(requireUser(request).id, name);
   });
 
+  // Deleted conversations stay restorable for 30 days (decision 035).
+  app.get("/api/conversations/deleted", async (request) => service.listDeleted(requireUser(request).id));
+
+  app.post("/api/conversations/:id/restore", async (request) => service.restore(requireUser(request).id, idOf(request.params)));
+
   app.get("/api/conversations/:id", async (request) => service.get(requireUser(request).id, idOf(request.params)));
 
   app.patch("/api/conversations/:id", async (request) => {

@@ -1,5 +1,13 @@
-import type { AppendMessageBody, Conversation, Message } from "@sage/contracts/conversations";
+import {
+  DEFAULT_CONVERSATION_NAME,
+  DELETED_CONVERSATION_DAYS,
+  type AppendMessageBody,
+  type ConversationListItem,
+  type DeletedConversation,
+  type Message,
+} from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
+import { conversationTitle, firstLine } from "./conversation-title.ts";
 import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -15,7 +23,10 @@ const withMessages = (json: MessageListJson, messages: readonly Message[]) => {
   return `${json.length > 2 ? `${json.slice(0, -1)},` : "["}${added}]` as MessageListJson;
 };
 
-/** Called after a conversation and everything in it were deleted. */
+const DAY_MS = 86_400_000;
+const purgeTime = (deletedAt: string) => new Date(Date.parse(deletedAt) + DELETED_CONVERSATION_DAYS * DAY_MS).toISOString();
+
+/** Called after a conversation and everything in it were deleted for good (by the purge). */
 export type ConversationDeletedListener = (userId: number, conversationId: number) => Promise<void>;
 
 /** Conversations and messages of one user; another user's conversation is simply not found. */
@@ -24,7 +35,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   const deletedListeners: ConversationDeletedListener[] = [];
   // Each user's list, kept in memory between changes: it is read on every page open and by every
   // ownership check, and changes only through this service (one process owns the store).
-  const lists = new Map<number, Conversation[]>();
+  const lists = new Map<number, ConversationListItem[]>();
   // Bumped by every change, so a list read that overlapped a change is never kept.
   const versions = new Map<number, number>();
   const changed = (userId: number) => {
@@ -52,25 +63,59 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   };
   const messagesOf = (id: number) => rememberMessages(id, messageLists.get(id) ?? toJson(repo.listMessages(id)));
 
+  /**
+   * After an exchange, a conversation still called "New Conversation" is named after the user's first message
+   * (decision 035). The rename only happens while the name is the default, so the user's own name always wins.
+   */
+  function titleAfterExchange(id: number, rows: readonly Message[]): string | undefined {
+    if (!rows.some((row) => row.role === "model") || repo.nameOf(id) !== DEFAULT_CONVERSATION_NAME) return undefined;
+    const title = conversationTitle(repo.firstUserMessage(id) ?? "");
+    return title && repo.renameFromDefault(id, title, DEFAULT_CONVERSATION_NAME) ? title : undefined;
+  }
+
+  /** The cached list with the conversation's new last message (and name): cheaper than reading the list again. */
+  function updateListed(userId: number, id: number, lastMessage: string, name: string | undefined) {
+    const cached = lists.get(userId);
+    if (!cached) return;
+    const line = firstLine(lastMessage);
+    const next = cached.map((item) => {
+      if (item.id !== id) return item;
+      const { lastMessage: _previous, ...rest } = item;
+      return { ...rest, ...(name === undefined ? {} : { name }), ...(line ? { lastMessage: line } : {}) };
+    });
+    changed(userId);
+    lists.set(userId, next);
+  }
+
   function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Message[] {
     const rows = repo.appendMessages(userId, id, messages);
     if (!rows) throw notFound(CONVERSATION_NOT_FOUND);
     const cached = messageLists.get(id);
     if (cached) rememberMessages(id, withMessages(cached, rows));
+    let title: string | undefined;
+    try {
+      title = titleAfterExchange(id, rows);
+    } catch (error) {
+      deps.log?.(error); // a title is a nicety: the messages are saved whatever happens here
+    }
+    if (rows.length > 0) updateListed(userId, id, rows.at(-1)!.content, title);
     return rows;
   }
 
-  async function list(userId: number): Promise<Conversation[]> {
+  async function list(userId: number): Promise<ConversationListItem[]> {
     const cached = lists.get(userId);
     if (cached) return cached;
     const version = versions.get(userId) ?? 0;
-    const fresh = await repo.list(userId);
+    const fresh = (await repo.list(userId)).map(({ lastMessage, ...conversation }) => {
+      const line = lastMessage ? firstLine(lastMessage) : "";
+      return line ? { ...conversation, lastMessage: line } : conversation;
+    });
     if ((versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
     return fresh;
   }
 
   // The list's JSON, made once per cached list (GET /api/conversations answers it on every page open).
-  const listJsons = new WeakMap<Conversation[], string>();
+  const listJsons = new WeakMap<ConversationListItem[], string>();
   async function listJson(userId: number): Promise<string> {
     const conversations = await list(userId);
     let json = listJsons.get(conversations);
@@ -87,7 +132,11 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
   return {
     list,
     listJson,
-    get: requireOwned,
+    /** One conversation as the API answers it: id, name and createdAt. */
+    async get(userId: number, id: number) {
+      const { lastMessage: _lastMessage, ...conversation } = await requireOwned(userId, id);
+      return conversation;
+    },
 
     /** True when the conversation exists and is the user's (answered from the cached list). */
     async ownsConversation(userId: number, id: number): Promise<boolean> {
@@ -112,14 +161,35 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
       return conversation;
     },
 
-    async remove(userId: number, id: number) {
-      const removed = await repo.remove(userId, id).finally(() => {
+    /** Deletes the conversation for the user: it leaves every list but is kept, whole, until the purge. */
+    async remove(userId: number, id: number, now = new Date()) {
+      const removed = await repo.softDelete(userId, id, now.toISOString()).finally(() => {
         changed(userId);
         forgetMessages(id);
       });
       if (!removed) throw notFound(CONVERSATION_NOT_FOUND);
-      // After commit: a listener that fails (an upload file left behind) never undoes the delete.
-      for (const listener of deletedListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
+    },
+
+    async listDeleted(userId: number): Promise<DeletedConversation[]> {
+      const rows = await repo.listDeleted(userId);
+      return rows.map((row) => ({ ...row, purgeAt: purgeTime(row.deletedAt), reminderCount: Number(row.reminderCount), fileCount: Number(row.fileCount) }));
+    },
+
+    async restore(userId: number, id: number) {
+      const conversation = await repo.restore(userId, id).finally(() => changed(userId));
+      if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+      return conversation;
+    },
+
+    /** Deletes for good what was deleted more than DELETED_CONVERSATION_DAYS ago; answers how many. */
+    async purgeDeleted(now = new Date()) {
+      const purged = await repo.purgeDeletedBefore(new Date(now.getTime() - DELETED_CONVERSATION_DAYS * DAY_MS).toISOString());
+      for (const { userId } of purged) changed(userId);
+      // After commit: a listener that fails (an upload file left behind) never undoes the purge.
+      for (const { userId, id } of purged) {
+        for (const listener of deletedListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
+      }
+      return purged.length;
     },
 
     /** The conversation's messages, oldest first, as JSON. */

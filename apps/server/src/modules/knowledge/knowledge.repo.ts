@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Store } from "../../store/open-store.ts";
 import type { Argument, PreparedQuery } from "../../store/prepared-query.ts";
-import type { KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, KnowledgeItemWithText, NewKnowledgeItem } from "../../store/schema.ts";
+import type { Database, KnowledgeItemStatus, KnowledgeItemType, KnowledgeItemUpdate, KnowledgeItemWithText, NewKnowledgeItem } from "../../store/schema.ts";
 
 /** The fields a backup row and an item with its text name alike, in the backup's order. */
 const SAME_NAMED = ["type", "name", "path", "description", "content", "url", "size"] as const;
@@ -101,6 +101,10 @@ const ITEM_JSON = sql<string>`json_object(
   'parentId', coalesce(parent_id, 0), 'userId', user_id, 'conversationId', coalesce(conversation_id, 0), 'size', size,
   'status', status, 'statusReason', status_reason, 'chunkCount', chunk_count,
   'ocrPages', json(ocr_pages), 'ocrFailedPages', json(ocr_failed_pages), 'createdAt', created_at)`;
+
+/** The ids of deleted conversations (few: the partial index conversations_deleted holds only them). */
+const deletedConversations = (eb: ExpressionBuilder<Database, "knowledgeItems">) =>
+  eb.selectFrom("conversations").select("conversations.id").where("conversations.deletedAt", "is not", null);
 
 /** SQL for knowledge items, the knowledge base tree; every user-facing query is scoped by the owning user. */
 export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
@@ -204,6 +208,8 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
           .where((eb) => eb(eb.refTuple("name", "id"), ">", eb.tuple(argument<string>(2), argument<number>(3))));
         if (filter.conversationId === null) rows = rows.where("conversationId", "is", null);
         else if (filter.conversationId !== undefined) rows = rows.where("conversationId", "=", argument<number>(5));
+        // A deleted conversation's items are kept with it (restorable, decision 035) but not listed.
+        else rows = rows.where((eb) => eb.or([eb("conversationId", "is", null), eb("conversationId", "not in", deletedConversations(eb))]));
         if (filter.parentId === null) rows = rows.where("parentId", "is", null);
         else if (filter.parentId !== undefined) rows = rows.where("parentId", "=", argument<number>(6));
         return rows.orderBy("name").orderBy("id");

@@ -54,7 +54,14 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
     }),
   );
   return {
-    list: async (userId: number) => (await db.selectFrom("memories").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute()).map(toMemory),
+    list: async (userId: number) => {
+      const rows = await db.selectFrom("memories").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute();
+      // A deleted conversation (restorable for 30 days, decision 035) is no longer a place to link to.
+      const deleted = new Set(
+        (await db.selectFrom("conversations").select("id").where("userId", "=", userId).where("deletedAt", "is not", null).execute()).map((row) => row.id),
+      );
+      return rows.map((row) => toMemory(row.conversationId !== null && deleted.has(row.conversationId) ? { ...row, conversationId: null } : row));
+    },
 
     count: async (userId: number) =>
       Number(

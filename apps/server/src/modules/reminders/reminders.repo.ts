@@ -6,7 +6,17 @@ const COLUMNS = ["id", "title", "description", "dueDate", "priority", "type", "s
 export function createRemindersRepo(db: Kysely<Database>) {
   return {
     list: (userId: number, conversationId?: number) => {
-      let query = db.selectFrom("reminders").select(COLUMNS).where("userId", "=", userId);
+      // A deleted conversation's reminders are kept with it (restorable, decision 035) but not listed.
+      let query = db
+        .selectFrom("reminders")
+        .select(COLUMNS)
+        .where("userId", "=", userId)
+        .where((eb) =>
+          eb.or([
+            eb("conversationId", "is", null),
+            eb("conversationId", "not in", eb.selectFrom("conversations").select("id").where("userId", "=", userId).where("deletedAt", "is not", null)),
+          ]),
+        );
       if (conversationId !== undefined) query = query.where("conversationId", "=", conversationId);
       return query.orderBy("dueDate").orderBy("id").execute();
     },

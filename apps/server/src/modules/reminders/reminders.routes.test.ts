@@ -234,7 +234,7 @@ describe("completing", () => {
 });
 
 describe("when its conversation is deleted", () => {
-  it("DELETE /api/conversations/{id} takes the conversation's reminders with it; others stay", async () => {
+  it("DELETE /api/conversations/{id} hides the conversation's reminders with it; others stay", async () => {
     const conversation = await call("POST", "/api/conversations", { name: "Board prep" });
     expect(conversation.statusCode).toBeLessThan(300);
     const conversationId: number = conversation.json().id;

@@ -8,11 +8,14 @@ import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { displayName } from "@/features/conversations/conversation-list-view";
+import { useNameAfterExchange } from "@/features/conversations/hooks/use-name-after-exchange";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
 import { RelevantFilesPanel } from "@/features/retrieval/components/relevant-files-panel";
 import { cn } from "@/lib/cn";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { useMediaQuery } from "@/lib/use-media-query";
 
 /** From this width the three columns fit; below it the side panels open as sheets over the chat. */
@@ -63,6 +66,8 @@ export function ConversationDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
   const conversation = useConversation(id);
   const messages = useMessages(id);
+  useNameAfterExchange(id, conversation.data, messages.data);
+  useDocumentTitle(conversation.isPending ? undefined : conversation.data ? displayName(conversation.data) : "Conversation not found");
   const [draft, setDraft] = useState("");
   const threeColumns = useMediaQuery(THREE_COLUMNS);
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).

@@ -1,8 +1,10 @@
 import { ConversationList } from "@/features/conversations/components/conversation-list";
 import { UpcomingRemindersWidget } from "@/features/reminders/components/upcoming-reminders-widget";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 /** /conversations: the landing text, the conversation list and the upcoming reminders. */
 export function ConversationsPage() {
+  useDocumentTitle("My Conversations");
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-6">
       <header className="flex flex-col gap-1">

@@ -1,7 +1,9 @@
 import { TriangleAlertIcon } from "lucide-react";
 import { Card, CardContent } from "@/components/ui/card";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 export function NotFoundPage() {
+  useDocumentTitle("Page not found");
   return (
     <div className="flex min-h-full w-full items-center justify-center p-4">
       <Card className="mx-4 w-full max-w-md" data-testid="not-found-card">

@@ -9,12 +9,14 @@ import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
 import { UserPreferences, type ThemeChoice } from "@/features/settings/components/user-preferences";
-import { parseSettingsSection } from "@/features/settings/settings-sections";
+import { parseSettingsSection, SETTINGS_SECTIONS } from "@/features/settings/settings-sections";
 import { useTheme } from "@/features/theme/use-theme";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 export function SettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const section = parseSettingsSection(searchParams.get("section"));
+  useDocumentTitle(`${SETTINGS_SECTIONS.find((item) => item.id === section)!.label} - Settings`);
   const { theme, isSystemTheme, setTheme, setSystemTheme } = useTheme();
   const conversations = useConversations();
   const conversationName = (conversationId: number) => {

@@ -7,7 +7,7 @@ export const UNTITLED = "Untitled";
 export const displayName = (conversation: Pick<Conversation, "name">) => conversation.name || UNTITLED;
 
 /** Case-insensitive substring search on the name; newest first, or A-Z with Untitled for empty names. */
-export function filterAndSortConversations(conversations: Conversation[], search: string, sort: ConversationSort): Conversation[] {
+export function filterAndSortConversations<T extends Conversation>(conversations: T[], search: string, sort: ConversationSort): T[] {
   const needle = search.trim().toLowerCase();
   const matching = needle ? conversations.filter((conversation) => conversation.name.toLowerCase().includes(needle)) : [...conversations];
   if (sort === "name") return matching.sort((a, b) => displayName(a).localeCompare(displayName(b), undefined, { sensitivity: "base" }) || b.id - a.id);

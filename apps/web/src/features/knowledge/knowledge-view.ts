@@ -62,6 +62,49 @@ export function searchItems(items: KnowledgeItem[], query: string): KnowledgeIte
   return sortItems(items.filter((item) => item.name.toLowerCase().includes(needle)));
 }
 
+/** A search result and what matched: its name, its text (with the passage), or both. */
+export interface KnowledgeMatch {
+  item: KnowledgeItem;
+  match: string;
+}
+
+const PASSAGE_LENGTH = 90;
+
+/** About PASSAGE_LENGTH characters of the passage around the first query word found in it, on one line. */
+export function passageAround(passage: string, query: string): string {
+  const text = passage
+    .replace(/[#*_`>|]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const lower = text.toLowerCase();
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const found = words.map((word) => lower.indexOf(word)).filter((index) => index >= 0);
+  const at = found.length > 0 ? Math.min(...found) : 0;
+  const start = Math.max(0, at - 30);
+  const slice = text.slice(start, start + PASSAGE_LENGTH).trim();
+  return `${start > 0 ? "…" : ""}${slice}${start + PASSAGE_LENGTH < text.length ? "…" : ""}`;
+}
+
+/**
+ * Names and contents (issue 33 item 5): items whose name matches, then files whose text the search index matched,
+ * each saying which matched. Text hits keep the index's order (best first).
+ */
+export function searchKnowledge(items: KnowledgeItem[], query: string, contentHits: Array<{ fileId: number; passage: string }> = []): KnowledgeMatch[] {
+  const byName = searchItems(items, query);
+  const named = new Set(byName.map((item) => item.id));
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const passages = new Map(contentHits.map((hit) => [hit.fileId, passageAround(hit.passage, query)]));
+  const results: KnowledgeMatch[] = byName.map((item) => {
+    const passage = passages.get(item.id);
+    return { item, match: passage ? `Name and text match: "${passage}"` : "Name matches" };
+  });
+  for (const hit of contentHits) {
+    const item = byId.get(hit.fileId);
+    if (item && !named.has(item.id)) results.push({ item, match: `Text matches: "${passages.get(item.id)}"` });
+  }
+  return results;
+}
+
 /**
  * Where an item sits, said under a search result so that two files with one name are told apart:
  * 'Knowledge Base / Folder' for system knowledge, 'Conversation: name' for a conversation's file.
@@ -69,6 +112,13 @@ export function searchItems(items: KnowledgeItem[], query: string): KnowledgeIte
 export function itemLocation(item: KnowledgeItem, items: KnowledgeItem[], conversationName: (id: number) => string | undefined = () => undefined): string {
   if (item.conversationId) return `Conversation: ${conversationName(item.conversationId) ?? `#${item.conversationId}`}`;
   return ["Knowledge Base", ...folderTrail(items, item.parentId).map((folder) => folder.name)].join(" / ");
+}
+
+/** The conversations that hold files (folders not counted), newest conversation first, with how many each holds. */
+export function conversationFileCounts(items: KnowledgeItem[]): Array<{ conversationId: number; files: number }> {
+  const counts = new Map<number, number>();
+  for (const item of items) if (item.conversationId && item.type !== "folder") counts.set(item.conversationId, (counts.get(item.conversationId) ?? 0) + 1);
+  return [...counts.entries()].sort(([a], [b]) => b - a).map(([conversationId, files]) => ({ conversationId, files }));
 }
 
 /** Folders first, then by name. */

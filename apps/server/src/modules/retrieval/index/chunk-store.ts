@@ -149,7 +149,7 @@ export function createChunkStore(
       return (countForUser.get(userId) as { n: number }).n;
     },
 
-    /** Chunk texts and their items' names, in the order of the ids given. */
+    /** Chunk texts and their items' names, in the order of the ids given; a deleted conversation's are left out (decision 035). */
     details(chunkIds: number[]): ChunkDetails[] {
       if (chunkIds.length === 0) return [];
       let statement = detailStatements.get(chunkIds.length);
@@ -158,7 +158,8 @@ export function createChunkStore(
           `SELECT c.id AS chunkId, c.item_id AS itemId, c.content, c.source, ki.name AS filename,
                   ki.type AS itemType, ki.mime_type AS mimeType
            FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
-           WHERE c.id IN (${chunkIds.map(() => "?").join(",")})`,
+           LEFT JOIN conversations cv ON cv.id = c.conversation_id
+           WHERE c.id IN (${chunkIds.map(() => "?").join(",")}) AND cv.deleted_at IS NULL`,
         );
         if (detailStatements.size < 64) detailStatements.set(chunkIds.length, statement);
       }

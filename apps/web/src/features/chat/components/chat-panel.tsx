@@ -6,6 +6,7 @@ import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
+import { NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 
 interface ChatPanelProps {
@@ -54,6 +55,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   return (
     <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
       <div className="min-h-0 flex-1 overflow-y-auto p-4">
+        {settings.data?.provider === "none" && <NoModelBanner />}
         {messages && messages.length === 0 && turn.pendingUser === null && !turn.notice && (
           <p className="py-8 text-center text-sm text-muted-foreground">
             Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.

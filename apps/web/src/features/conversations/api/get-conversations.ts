@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { conversationListSchema, type Conversation } from "@sage/contracts/conversations";
+import { conversationListSchema, type ConversationListItem } from "@sage/contracts/conversations";
 import { getJson } from "@/lib/api-client";
 
 export const conversationsQueryKey = ["conversations"] as const;
 
-export async function getConversations(): Promise<Conversation[]> {
+export async function getConversations(): Promise<ConversationListItem[]> {
   return (await getJson("/api/conversations", conversationListSchema)) ?? [];
 }
 

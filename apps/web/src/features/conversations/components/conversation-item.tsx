@@ -1,4 +1,4 @@
-import type { Conversation } from "@sage/contracts/conversations";
+import type { ConversationListItem } from "@sage/contracts/conversations";
 import { format } from "date-fns";
 import { MessageSquareIcon, MoreVerticalIcon, PencilIcon, Trash2Icon } from "lucide-react";
 import { Link } from "wouter";
@@ -8,13 +8,13 @@ import { cn } from "@/lib/cn";
 import { displayName, type ConversationView } from "../conversation-list-view";
 
 interface ConversationItemProps {
-  conversation: Conversation;
+  conversation: ConversationListItem;
   view: ConversationView;
   onEditName: () => void;
   onDelete: () => void;
 }
 
-/** One conversation as a 200px card (grid) or a row (list): name or Untitled, 'MMM d, yyyy', and its menu. */
+/** One conversation as a 200px card (grid) or a row (list): name or Untitled, its last message's first line, 'MMM d, yyyy', and its menu. */
 export function ConversationItem({ conversation, view, onEditName, onDelete }: ConversationItemProps) {
   const name = displayName(conversation);
   return (
@@ -41,6 +41,15 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
         >
           {name}
         </span>
+        {conversation.lastMessage && (
+          <span
+            className={cn("min-w-0 text-sm text-muted-foreground", view === "grid" ? "line-clamp-2" : "hidden flex-1 truncate sm:block")}
+            data-testid="conversation-last-message"
+            title={conversation.lastMessage}
+          >
+            {conversation.lastMessage}
+          </span>
+        )}
         <span className="shrink-0 text-sm text-muted-foreground" data-testid="conversation-date">
           {format(new Date(conversation.createdAt), "MMM d, yyyy")}
         </span>

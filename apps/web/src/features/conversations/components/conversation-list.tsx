@@ -1,20 +1,23 @@
 import type { Conversation } from "@sage/contracts/conversations";
-import { LayoutGridIcon, ListIcon, PlusIcon, SearchIcon } from "lucide-react";
+import { LayoutGridIcon, ListIcon, PlusIcon, SearchIcon, Trash2Icon } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { ToastAction } from "@/components/ui/toast";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { useCreateConversation } from "../api/create-conversation";
 import { useDeleteConversation } from "../api/delete-conversation";
+import { useRestoreConversation } from "../api/deleted-conversations";
 import { useConversations } from "../api/get-conversations";
 import { useUpdateConversation } from "../api/update-conversation";
 import { filterAndSortConversations, type ConversationSort, type ConversationView } from "../conversation-list-view";
 import { ConversationItem } from "./conversation-item";
 import { DeleteConversationDialog } from "./delete-conversation-dialog";
 import { EditConversationNameDialog } from "./edit-conversation-name-dialog";
+import { RecentlyDeletedDialog } from "./recently-deleted-dialog";
 
 const success = (description: string) => toast({ title: "Success", description });
 const failure = (description: string) => toastError({ description });
@@ -26,6 +29,8 @@ export function ConversationList() {
   const create = useCreateConversation();
   const update = useUpdateConversation();
   const remove = useDeleteConversation();
+  const restore = useRestoreConversation();
+  const [showDeleted, setShowDeleted] = useState(false);
   const [search, setSearch] = useState("");
   const [sort, setSort] = useState<ConversationSort>("recent");
   const [view, setView] = useState<ConversationView>("grid");
@@ -60,9 +65,22 @@ export function ConversationList() {
 
   function confirmDelete() {
     if (!deleting) return;
-    remove.mutate(deleting.id, {
+    const id = deleting.id;
+    remove.mutate(id, {
       onSuccess: () => {
-        success("Conversation and all related data deleted successfully");
+        // The spec's toast, with the way back: the conversation is kept, whole, for 30 days (decision 035).
+        toast({
+          title: "Success",
+          description: "Conversation and all related data deleted successfully",
+          action: (
+            <ToastAction
+              altText="Undo: restore the conversation"
+              onClick={() => restore.mutate(id, { onError: () => failure("Failed to restore conversation") })}
+            >
+              Undo
+            </ToastAction>
+          ),
+        });
         setDeleting(null);
       },
       onError: () => failure("Failed to delete conversation"),
@@ -139,6 +157,9 @@ export function ConversationList() {
           <option value="recent">Most Recent</option>
           <option value="name">A-Z</option>
         </select>
+        <Button variant="ghost" onClick={() => setShowDeleted(true)}>
+          <Trash2Icon aria-hidden /> Recently deleted
+        </Button>
       </div>
       {body}
       <EditConversationNameDialog
@@ -149,11 +170,12 @@ export function ConversationList() {
         onSave={saveName}
       />
       <DeleteConversationDialog
-        open={deleting !== null}
+        conversationId={deleting?.id ?? null}
         deleting={remove.isPending}
         onOpenChange={(open) => !open && setDeleting(null)}
         onConfirm={confirmDelete}
       />
+      <RecentlyDeletedDialog open={showDeleted} onOpenChange={setShowDeleted} />
     </div>
   );
 }

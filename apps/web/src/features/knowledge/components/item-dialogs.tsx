@@ -141,8 +141,7 @@ export function CreateFolderDialog({ open, onClose, parent }: { open: boolean; o
     if (!name.trim()) return;
     try {
       await create.mutateAsync({ name: name.trim(), parentId: parent.id, parentPath: parent.path });
-      toast({ title: "Folder created", description: `${name.trim()} was created.` });
-      onClose();
+      onClose(); // no toast: the new folder is on screen
     } catch (error) {
       failure("Error", error, "Failed to create folder");
     }

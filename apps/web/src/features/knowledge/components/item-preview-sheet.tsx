@@ -6,7 +6,6 @@ import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
 import { toastError } from "@/components/ui/toast-error";
-import { toast } from "@/components/ui/use-toast";
 import { useUpdateItem } from "../api/manage-items";
 import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
@@ -31,8 +30,7 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
     if (!item) return;
     try {
       await update.mutateAsync({ id: item.id, changes: { description } });
-      setEditing(false);
-      toast({ title: "Description updated" });
+      setEditing(false); // no toast: the new description is on screen
     } catch (error) {
       toastError({ error, fallback: "Failed to update description", orElse: "statusText" });
     }

@@ -6,7 +6,9 @@ import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
 import { cn } from "@/lib/cn";
 import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
-import { folderTrail, itemLocation, itemsIn, searchItems } from "../knowledge-view";
+import { useContentSearch } from "../api/search-contents";
+import { conversationFileCounts, folderTrail, itemLocation, itemsIn, searchKnowledge } from "../knowledge-view";
+import { ConversationFilesList } from "./conversation-files-list";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { CreateFolderDialog, DeleteItemDialog, MoveItemDialog, RenameItemDialog } from "./item-dialogs";
 import { ItemPreviewSheet } from "./item-preview-sheet";
@@ -18,6 +20,15 @@ interface KnowledgeBaseSectionProps {
   vectorActions?: ReactNode;
   /** A conversation's name, to say where a conversation's file found by search belongs. */
   conversationName?: (conversationId: number) => string | undefined;
+}
+
+function useDebouncedValue<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
 }
 
 /** Settings > Knowledge Base: browse the system knowledge by folder, search, add, and manage items. */
@@ -43,7 +54,14 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
   const items = useMemo(() => files.data ?? [], [files.data]);
   const trail = folderTrail(items, folderId);
   const searching = search.trim() !== "";
-  const visible = searching ? searchItems(items, search) : itemsIn(items, folderId);
+  // Contents are searched through the index once typing pauses; names match at once.
+  const contentQuery = useDebouncedValue(search.trim(), 300);
+  const contents = useContentSearch(searching ? contentQuery : "");
+  const matches = searching ? searchKnowledge(items, search, contentQuery === search.trim() ? contents.data : undefined) : null;
+  const visible = matches ? matches.map((found) => found.item) : itemsIn(items, folderId);
+  const matchOf = new Map(matches?.map((found) => [found.item.id, found.match]));
+  // Conversation files live in their conversations; the root says where they are (issue 33 item 6).
+  const inConversations = useMemo(() => conversationFileCounts(items), [items]);
   const previewItem = items.find((item) => item.id === previewId) ?? null;
 
   const open = (item: KnowledgeItem) => {
@@ -112,7 +130,15 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
 
       {files.isPending ? <p className="text-sm text-muted-foreground">Loading knowledge base...</p> : null}
       {!files.isPending && visible.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{searching ? "No items match your search" : "This folder is empty"}</p>
+        <p className="text-sm text-muted-foreground">
+          {!searching && folderId === 0 && inConversations.length > 0
+            ? "The knowledge base has no items of its own yet. Your conversations' files are listed below."
+            : !searching
+              ? "This folder is empty"
+              : contents.isFetching || contentQuery !== search.trim()
+                ? "Searching names and contents..."
+                : "No items match your search"}
+        </p>
       ) : null}
       <ul aria-label="Knowledge items" className={cn("grid gap-2", view === "grid" ? "grid-cols-1 sm:grid-cols-2 xl:grid-cols-3" : "grid-cols-1")}>
         {visible.map((item) => (
@@ -121,11 +147,16 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
             item={item}
             view={view}
             location={searching ? itemLocation(item, items, conversationName) : undefined}
+            match={matchOf.get(item.id)}
             onOpen={open}
             onAction={onAction}
           />
         ))}
       </ul>
+
+      {!searching && folderId === 0 && inConversations.length > 0 ? (
+        <ConversationFilesList conversations={inConversations} conversationName={conversationName} />
+      ) : null}
 
       <AddKnowledgeDialog key={`add-${folderId}`} open={adding} onOpenChange={setAdding} conversationId={0} initialFolder={{ id: folderId, trail }} />
       <CreateFolderDialog

@@ -17,12 +17,14 @@ interface KnowledgeItemCardProps {
   view: "grid" | "list";
   /** Where the item sits (search results), shown under its name. */
   location?: string;
+  /** Under a search result: what matched, its name or its text. */
+  match?: string;
   onOpen: (item: KnowledgeItem) => void;
   onAction: (action: ItemAction, item: KnowledgeItem) => void;
 }
 
 /** One entry: opens a folder or the preview; its menu has Rename, Move to..., Download (not for folders), Delete. */
-export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: KnowledgeItemCardProps) {
+export function KnowledgeItemCard({ item, view, location, match, onOpen, onAction }: KnowledgeItemCardProps) {
   const Icon = ICONS[item.type];
   const status = statusLabel(item);
   const detail = item.type === "folder" ? "Folder" : item.type === "note" ? preview(item.content, 100) : item.type === "url" ? item.url : formatSize(item.size);
@@ -58,6 +60,11 @@ export function KnowledgeItemCard({ item, view, location, onOpen, onAction }: Kn
           {location ? (
             <span className="block truncate text-xs text-muted-foreground" title={location} data-testid="item-location">
               {location}
+            </span>
+          ) : null}
+          {match ? (
+            <span className="block truncate text-xs text-muted-foreground" title={match} data-testid="item-match">
+              {match}
             </span>
           ) : null}
         </span>

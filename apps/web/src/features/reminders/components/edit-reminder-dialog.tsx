@@ -1,5 +1,4 @@
 import { toastError } from "@/components/ui/toast-error";
-import { toast } from "@/components/ui/use-toast";
 import type { Reminder } from "../api/get-reminders";
 import { useUpdateReminder } from "../api/update-reminder";
 import { ReminderFormDialog, type ReminderFormValues } from "./reminder-form-dialog";
@@ -21,10 +20,8 @@ export function EditReminderDialog({ reminder, onClose }: { reminder: Reminder |
     update.mutate(
       { id: reminder.id, patch },
       {
-        onSuccess: () => {
-          toast({ title: "Reminder updated", description: "Your changes have been saved." });
-          onClose();
-        },
+        // No toast: the changed reminder is on screen (issue 33 item 16).
+        onSuccess: () => onClose(),
         onError: (error) => toastError({ title: "Failed to update reminder", error, fallback: "Failed to update reminder", otherErrors: "fallback" }),
       },
     );
