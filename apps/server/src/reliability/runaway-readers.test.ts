@@ -136,7 +136,7 @@ describe("a document being read when its item is deleted, or its server killed",
     }
   });
 
-  it("deleting the conversation that holds the item kills its reader too", async () => {
+  it("deleting the conversation that holds the item stops its reader, and restoring it reads the file again", async () => {
     const server = await startServerProcess(dataDir.dir);
     try {
       const cookie = await server.login();
@@ -156,6 +156,15 @@ describe("a document being read when its item is deleted, or its server killed",
       );
       expect(goneIn, `readers still running 5 s after the conversation was deleted`).toBeDefined();
       figures.push(`conversation deleted while its 100,000-page PDF was read: readers gone ${Date.now() - deleted} ms after the DELETE was sent`);
+      // The conversation is restorable (decision 035): restored, its file is read again from the start.
+      const restored = await fetch(`${server.url}/api/conversations/${conversation.id}/restore`, { method: "POST", headers: { cookie } });
+      expect(restored.status).toBe(200);
+      let again: Array<{ pid: number; command: string }> = [];
+      for (let waited = 0; waited < 30_000 && !again.some((reader) => reader.command.includes("pdf-text-reader")); waited += 100) {
+        await sleep(100);
+        again = readers(server.pid);
+      }
+      expect(again.map((reader) => reader.command).join("\n")).toContain("pdf-text-reader");
     } finally {
       await server.stop();
     }

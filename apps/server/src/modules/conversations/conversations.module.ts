@@ -9,6 +9,7 @@ import { createConversationsService, type ConversationDeletedListener } from "./
 export interface ConversationsPort {
   ownsConversation(userId: number, conversationId: number): Promise<boolean>;
   onDeleted(listener: ConversationDeletedListener): void;
+  onRestored(listener: ConversationDeletedListener): void;
 }
 
 export type { NewMessage } from "./conversations.repo.ts";
@@ -33,7 +34,7 @@ export function createConversationsModule(deps: { store: Pick<Store, "db" | "pre
   const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log });
   const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));
   return {
-    port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted },
+    port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },
     messages: { messages: service.messages, appendMessages: service.appendMessages },
     register: (app) => {
       registerConversationRoutes(app, { service });

@@ -33,6 +33,7 @@ export type ConversationDeletedListener = (userId: number, conversationId: numbe
 export function createConversationsService(deps: { repo: ConversationsRepo; log?: (error: unknown) => void }) {
   const { repo } = deps;
   const deletedListeners: ConversationDeletedListener[] = [];
+  const restoredListeners: ConversationDeletedListener[] = [];
   // Each user's list, kept in memory between changes: it is read on every page open and by every
   // ownership check, and changes only through this service (one process owns the store).
   const lists = new Map<number, ConversationListItem[]>();
@@ -147,6 +148,11 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
       deletedListeners.push(listener);
     },
 
+    /** Called after a deleted conversation came back (its files left unread when it was deleted are read again). */
+    onRestored(listener: ConversationDeletedListener) {
+      restoredListeners.push(listener);
+    },
+
     async create(userId: number, name: string) {
       try {
         return await repo.insert(userId, name);
@@ -178,6 +184,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
     async restore(userId: number, id: number) {
       const conversation = await repo.restore(userId, id).finally(() => changed(userId));
       if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+      for (const listener of restoredListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
       return conversation;
     },
 

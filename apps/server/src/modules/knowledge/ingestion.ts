@@ -11,8 +11,9 @@ import { addAttachmentItems } from "./mail-attachments.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
 /**
- * How often a document being read checks that its item still exists: an item can go without the knowledge service
- * (its conversation deleted, by cascade; a restore replacing the knowledge base), and its reader must stop then too.
+ * How often a document being read checks that its item is still kept: an item can go without the knowledge service
+ * (its conversation deleted, kept restorable, or purged by cascade; a restore replacing the knowledge base), and its
+ * reader must stop then too.
  */
 const ITEM_CHECK_MS = 1000;
 export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
@@ -84,12 +85,14 @@ export function createIngestion(deps: IngestionDeps) {
   async function ingest(itemId: number): Promise<void> {
     const item = await repo.getItemById(itemId);
     if (!item || item.type === "folder") return;
+    // In a deleted conversation: left queued, and read if the conversation is restored.
+    if (!(await repo.isKept(item.id))) return void (await repo.updateItem(item.id, { status: "queued", statusReason: null }));
     await repo.updateItem(item.id, { status: "processing", statusReason: null });
     const abort = new AbortController();
     reading.set(item.id, abort);
     const itemCheck = setInterval(() => {
-      repo.getItemById(item.id).then(
-        (current) => current || abort.abort(),
+      repo.isKept(item.id).then(
+        (kept) => kept || abort.abort(),
         () => {
           // The store is busy or closing: the next check decides.
         },
@@ -129,8 +132,15 @@ export function createIngestion(deps: IngestionDeps) {
               : null;
       await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
     } catch (error) {
-      // Its item was deleted while it was read: nothing is left to mark failed.
-      if (abort.signal.aborted) return;
+      // Its item (or its conversation) was deleted while it was read: nothing to mark failed. An item kept for a
+      // restorable conversation goes back to queued, with none of its half-read chunks searchable.
+      if (abort.signal.aborted) {
+        if (await repo.getItemById(item.id)) {
+          deps.index.removeItem(item.id);
+          await repo.updateItem(item.id, { status: "queued", statusReason: null, chunkCount: 0 });
+        }
+        return;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof ConversionError && error.detail) deps.warn(`reading knowledge item ${item.id} failed: ${reason}`, error.detail);
       // Chunks commit in batches, so a failure part-way must not leave half a document searchable.

@@ -108,6 +108,10 @@ export function createKnowledgeModule(deps: {
   });
   const sweep = () => knowledge.sweepDeletedBlobs().catch((error: unknown) => deps.warn("could not remove the files of deleted items", error));
   deps.conversations.onDeleted(sweep);
+  // A restored conversation's files that were not read yet (stopped when it was deleted) are read now.
+  deps.conversations.onRestored(async (_userId, conversationId) => {
+    for (const item of await repo.unreadInConversation(conversationId)) await ingestion.enqueue(item);
+  });
 
   return {
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),

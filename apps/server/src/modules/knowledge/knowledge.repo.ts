@@ -277,6 +277,24 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     /** Only for background jobs, which run outside any request (the job row carries the owner). Without its text. */
     getItemById: (id: number) => db.selectFrom("knowledgeItems").selectAll().where("id", "=", id).executeTakeFirst(),
 
+    /** False once the item is gone or its conversation was deleted (decision 035): nothing to read it for now. */
+    isKept: async (id: number) =>
+      (await db
+        .selectFrom("knowledgeItems")
+        .select("id")
+        .where("id", "=", id)
+        .where((eb) => eb.or([eb("conversationId", "is", null), eb("conversationId", "not in", deletedConversations(eb))]))
+        .executeTakeFirst()) !== undefined,
+
+    /** A conversation's items left unread (queued, or stopped mid-read when it was deleted). */
+    unreadInConversation: (conversationId: number) =>
+      db
+        .selectFrom("knowledgeItems")
+        .select(["id", "userId"])
+        .where("conversationId", "=", conversationId)
+        .where("status", "in", ["queued", "processing"])
+        .execute(),
+
     /** The item's text ('' when it has none); read only by what needs it (a note's ingestion). */
     getText: async (id: number) => (await db.selectFrom("knowledgeItemTexts").select("content").where("itemId", "=", id).executeTakeFirst())?.content ?? "",
 
