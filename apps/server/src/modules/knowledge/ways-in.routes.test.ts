@@ -205,11 +205,14 @@ describe("what the converters return, on the item", () => {
   const dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   it.skipIf(!existsSync(dejavu))("keeps a scan ready but says in plain words which page could not be read reliably", { timeout: 180_000 }, async () => {
     await start();
-    const english = renderTextImage(["Quarterly report of the Merlin project"]);
-    const hebrew = renderTextImage(["הדירקטוריון אישר את ההרחבה לאזור הצפוני."], { fontFile: dejavu });
-    const { width, height } = await sharp(english).metadata();
-    const second = await sharp(hebrew).resize(width, height, { fit: "contain", background: "#ffffff" }).png().toBuffer();
-    const tiff = await sharp([english, second], { join: { animated: true } })
+    // The Hebrew page as the converter's own test has it (one line alone can pass for a confident misreading).
+    const hebrew = renderTextImage(["הדירקטוריון אישר את ההרחבה לאזור הצפוני.", "ההכנסות עלו ב-12 אחוזים בשנה שעברה."], { fontFile: dejavu });
+    const { width, height } = await sharp(hebrew).metadata();
+    const english = await sharp(renderTextImage(["Quarterly report of the Merlin project"]))
+      .resize(width, height, { fit: "contain", background: "#ffffff" })
+      .png()
+      .toBuffer();
+    const tiff = await sharp([english, hebrew], { join: { animated: true } })
       .tiff()
       .toBuffer();
     const body = (await kb.upload({}, { filename: "scan.tiff", content: tiff })).json();

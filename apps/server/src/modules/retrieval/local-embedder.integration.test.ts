@@ -31,6 +31,8 @@ async function addKnowledge(cookie: string) {
   const note = await kb.call("POST", "/api/process-note", { type: "note", content: "Baking bread: flour, yeast and a hot oven." });
   expect(note.json()).toMatchObject({ status: "success", chunks_processed: 1 });
   expect(note.json().warning).toBeUndefined();
+  // A short note's vectors come just after the answer (issue 35): both items are vectorised before the test reads.
+  await expect.poll(() => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n, { timeout: 10_000 }).toBe(2);
 }
 
 const search = (app: TestApp["app"], cookie: string, query: string) =>
