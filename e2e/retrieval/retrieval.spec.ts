@@ -25,7 +25,7 @@ test("the vector-augmented test page answers from the knowledge base and shows e
   await input.fill("   ");
   await expect(search).toBeDisabled();
 
-  await fakeGemini.script({ text: "Buffett buys **wonderful businesses** at fair prices [1].", delayMs: 400 });
+  await fakeGemini.script({ text: "Buffett buys **wonderful businesses** at fair prices [1].", delayMs: 1500 });
   await input.fill("What does Buffett buy?");
   await search.click();
   await expect(page.getByRole("button", { name: "Processing" })).toBeDisabled();
@@ -45,7 +45,7 @@ test("the web search test page shows the answer and its sources, or an error car
   await login(page);
   await page.goto("/web-search-test");
   const input = page.getByLabel("Web search query");
-  await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], delayMs: 400 });
+  await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], delayMs: 1500 });
   await input.fill("current interest rate");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByRole("button", { name: "Searching..." })).toBeVisible();
