@@ -1,19 +1,9 @@
-import { sql, type Kysely, type Updateable } from "kysely";
+import { sql, type Kysely, type Selectable, type Updateable } from "kysely";
 import type { AccountStatus } from "@sage/contracts/accounts";
 import type { AccountsTable, Database } from "../../store/schema.ts";
 
-export interface MailMessageRow {
-  id: number;
-  accountId: number;
-  folder: string;
-  uid: number;
-  messageId: string | null;
-  subject: string;
-  fromAddress: string;
-  toAddress: string;
-  date: string | null;
-  itemId: number | null;
-}
+/** A synced message as the repo hands it out: its row without the owner, which every query already filters on. */
+export type MailMessageRow = Omit<Selectable<Database["mailMessages"]>, "userId">;
 
 const MESSAGE_COLUMNS = ["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId"] as const;
 

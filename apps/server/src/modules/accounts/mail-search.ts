@@ -22,16 +22,8 @@ export interface MailHit {
   citation: SearchResult | null;
 }
 
-export interface ThreadMessage {
-  id: number;
-  subject: string;
-  from: string;
-  to: string;
-  date: string | null;
-  folder: string;
-  text: string;
-  citation: SearchResult | null;
-}
+/** A message of a thread: a hit with the message's text (up to a limit) in place of the matched passage. */
+export type ThreadMessage = Omit<MailHit, "excerpt"> & { text: string };
 
 const TOO_LARGE = "(This message is larger than the upload limit, so only its headers were synced.)";
 
