@@ -5,31 +5,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { makeDocxBomb } from "../reliability/document-bombs.ts";
 import { BACKGROUND_NICENESS } from "./background-priority.ts";
-import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "./conversion-pool.ts";
 import { makeDocx, makePdf } from "./test/test-documents.ts";
 import { renderTextImage } from "./test/test-images.ts";
+import { testPools } from "./test/test-pools.ts";
 
 const temp = makeTempDir();
-const pools: ConversionPool[] = [];
+const pools = testPools();
 afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.close()));
+  await pools.close();
   temp.remove();
 });
 
 const MB = 1_048_576;
-function pool(options: Partial<ConversionPoolOptions> = {}) {
-  const created = createConversionPool({
-    size: 1,
-    memoryMb: 512,
-    timeoutMs: 60_000,
-    maxExpandedBytes: 256 * MB,
-    maxTextBytes: 64 * MB,
-    idleMs: 60_000,
-    ...options,
-  });
-  pools.push(created);
-  return created;
-}
+const pool = pools.pool;
 function file(name: string, bytes: Buffer | string) {
   const filePath = path.join(temp.dir, name);
   writeFileSync(filePath, bytes);

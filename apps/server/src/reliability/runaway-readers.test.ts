@@ -2,8 +2,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { createConversionPool, type ConversionPool, type ConversionPoolOptions } from "../documents/conversion-pool.ts";
+import type { ConversionPoolOptions } from "../documents/conversion-pool.ts";
 import { makeManyPagePdf } from "../documents/test/many-page-pdf.ts";
+import { testPools } from "../documents/test/test-pools.ts";
 import { descendants, residentMb, timeUntilGone } from "./process-tree.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -13,28 +14,16 @@ import { startServerProcess } from "./server-process.ts";
  * reader, and every reader process dies with its parent (decision 032). Figures go to docs/reliability.md.
  */
 const temp = makeTempDir();
-const pools: ConversionPool[] = [];
+const pools = testPools();
 const figures: string[] = [];
 afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.close()));
+  await pools.close();
   temp.remove();
   console.log(`runaway readers:\n  ${figures.join("\n  ")}`);
 });
 
-const MB = 1_048_576;
-function pool(options: Partial<ConversionPoolOptions> = {}) {
-  const created = createConversionPool({
-    size: 1,
-    memoryMb: 1024,
-    timeoutMs: 60_000,
-    maxExpandedBytes: 256 * MB,
-    maxTextBytes: 64 * MB,
-    idleMs: 60_000,
-    ...options,
-  });
-  pools.push(created);
-  return created;
-}
+// A 100,000-page PDF needs more room than the other readers' tests give.
+const pool = (options: Partial<ConversionPoolOptions> = {}) => pools.pool({ memoryMb: 1024, ...options });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const readers = (root: number) => descendants(root).filter((process) => /conversion-process|pdf-text-reader|ocr-process/.test(process.command));
 
