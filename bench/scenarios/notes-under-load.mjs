@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { readWriteMix } from "@sage/testkit/load-mix";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
 import { figure, percentile, round } from "../lib/figure.mjs";
 import { startSage } from "../lib/server.mjs";
@@ -25,7 +26,7 @@ async function createNotes(sage, cookie, client, running) {
 }
 
 /**
- * create-note's p99 in the soak's mix: 50 clients reading and writing (conversations, messages, search, reminders)
+ * create-note's p99 in the soak's mix (testkit's readWriteMix): 50 clients reading and writing
  * while a large text file ingests, and two clients creating notes; with an embedder answering at once (the bench's
  * fake). The same two note clients on the idle server just before are in `params`.
  */
@@ -53,24 +54,7 @@ export async function notesUnderLoad({ quick }) {
 
     let running = true;
     const notes = Promise.all([0, 1].map((client) => createNotes(sage, cookie, client, () => running)));
-    let counter = 0;
-    const mix = await autocannon({
-      url: sage.url,
-      connections: 50,
-      duration: durationSec,
-      headers: json,
-      requests: [
-        { method: "GET", path: "/api/conversations" },
-        { method: "GET", path: `/api/conversations/${conversation.id}/messages` },
-        {
-          method: "POST",
-          path: `/api/conversations/${conversation.id}/messages`,
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ role: "user", content: `Load message ${++counter}` }) }),
-        },
-        { method: "POST", path: "/api/search", body: JSON.stringify({ query: "travel budget hotels", limit: 5 }) },
-        { method: "GET", path: "/api/reminders" },
-      ],
-    });
+    const mix = await autocannon({ url: sage.url, connections: 50, duration: durationSec, headers: json, requests: readWriteMix(conversation.id) });
     running = false;
     const during = (await notes).flat();
     return [

@@ -1,6 +1,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { afterAll, describe, expect, it } from "vitest";
+import { readWriteMix } from "@sage/testkit/load-mix";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { makeDocxBomb } from "./document-bombs.ts";
 import { hostileRequestMix } from "./hostile-payloads.ts";
@@ -112,25 +113,12 @@ describe("load", () => {
       const samples: { at: number; rss: number }[] = [];
       const started = Date.now();
       const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(server.pid) }), 500);
-      let counter = 0;
       const result = await autocannon({
         url: server.url,
         connections: CONNECTIONS,
         duration: DURATION_S,
         headers: json,
-        requests: [
-          { method: "GET", path: "/api/conversations" },
-          { method: "GET", path: `/api/conversations/${conversation.id}/messages` },
-          {
-            method: "POST",
-            path: `/api/conversations/${conversation.id}/messages`,
-            setupRequest: (request) => ({ ...request, body: JSON.stringify({ role: "user", content: `Load message ${++counter}` }) }),
-          },
-          { method: "POST", path: "/api/search", body: JSON.stringify({ query: "travel budget hotels", limit: 5 }) },
-          { method: "POST", path: "/api/recommend-files", body: JSON.stringify({ conversation_id: conversation.id, query_text: "conference fees" }) },
-          { method: "GET", path: "/api/reminders" },
-          { method: "GET", path: `/api/conversations/${conversation.id}` },
-        ],
+        requests: readWriteMix(conversation.id),
       });
       clearInterval(sampler);
       running = false;
