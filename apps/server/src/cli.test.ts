@@ -8,8 +8,8 @@ const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 const temps: { remove(): void }[] = [];
 afterEach(() => temps.splice(0).forEach((temp) => temp.remove()));
 
-const run = (dataDir: string, args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { env: { ...process.env, SAGE_DATA_DIR: dataDir }, encoding: "utf8" });
+const run = (dataDir: string, args: string[], input?: string) =>
+  spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { env: { ...process.env, SAGE_DATA_DIR: dataDir }, encoding: "utf8", input });
 
 describe("sage-admin add-user", () => {
   it("adds an account that can log in, numbered after the demonstration account even on a fresh store", async () => {
@@ -36,5 +36,28 @@ describe("sage-admin add-user", () => {
     expect(taken.stderr).toContain("That username is taken");
     expect(run(temp.dir, ["add-user", "carol", "short"]).stderr).toContain("at least 8 characters");
     expect(run(temp.dir, ["add-user"]).stderr).toContain("Usage: sage-admin add-user");
+  });
+});
+
+describe("sage-admin add-users", () => {
+  it("adds one account per line, reports the lines it refused by number, and still adds the rest", async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    expect(run(temp.dir, ["add-user", "bob", "long-password"]).status).toBe(0);
+    const added = run(temp.dir, ["add-users"], "dana  a pass phrase with spaces\n\nbob other-password\nerin short\nfrank frank-password\n");
+    expect(added.status).toBe(1);
+    expect(
+      added.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).username),
+    ).toEqual(["dana", "frank"]);
+    expect(added.stderr).toContain("Line 3: That username is taken");
+    expect(added.stderr).toContain("Line 4: The password must be at least 8 characters.");
+
+    const t = await createTestApp({ env: { SAGE_DATA_DIR: temp.dir } });
+    const dana = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "dana", password: "a pass phrase with spaces" } });
+    expect(dana.statusCode).toBe(200);
+    await t.close();
   });
 });
