@@ -55,6 +55,9 @@ export default defineConfig({
     baseURL: BASE_URL,
     browserName: "chromium",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    // Each test's fresh context would install the PWA's service worker and precache the whole shell again: about a
+    // second per test on this machine. The tests about the worker allow it (offline, content security policy).
+    serviceWorkers: "block",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },

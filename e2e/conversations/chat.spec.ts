@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { toastWith } from "../support/toasts.ts";
 
@@ -34,7 +34,7 @@ async function turnDone(page: Page) {
 
 test.beforeEach(async ({ page }) => {
   await fakeGemini.reset();
-  await login(page);
+  await signIn(page);
   const response = await page.request.post("/api/conversations", { data: { name: `Chat ${Date.now()}` } });
   conversationId = (await response.json()).id;
   await page.goto(`/conversations/${conversationId}`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { e2eDataDir } from "../support/data-dir.mjs";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { E2E_PORT } from "../support/ports.ts";
@@ -15,7 +15,7 @@ const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message"
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
 
 async function openConversation(page: Page) {
-  await login(page);
+  await signIn(page);
   const response = await page.request.post("/api/conversations", { data: { name: `Tools ${Date.now()}` } });
   await page.goto(`/conversations/${(await response.json()).id}`);
   await expect(messageInput(page)).toBeVisible();
@@ -66,7 +66,7 @@ test("Decline runs nothing and the model is told the user declined", async ({ pa
 
 test("Settings > Tools shows each server's state, its tools, and keeps the user's choices", async ({ page }) => {
   test.setTimeout(90_000);
-  await login(page);
+  await signIn(page);
   await page.goto("/settings?section=tools");
   await expect(page.getByRole("heading", { name: "Tools", level: 2 })).toBeVisible();
   const notes = page.getByRole("region", { name: "notes", exact: true });
@@ -94,7 +94,7 @@ test("Settings > Tools shows each server's state, its tools, and keeps the user'
 
 test("Settings > Tools says in plain words why a tool is left out of chats, with the detail one click away", async ({ page }) => {
   test.setTimeout(90_000);
-  await login(page);
+  await signIn(page);
   await page.goto("/settings?section=tools");
   const notes = page.getByRole("region", { name: "notes", exact: true });
   await expect(notes.getByTestId("tool-server-state")).toHaveText("Connected", { timeout: 30_000 });

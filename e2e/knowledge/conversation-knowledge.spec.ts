@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 
 test("a conversation's knowledge panel adds a note, lists it and removes it after confirmation", async ({ page }) => {
-  await login(page);
+  await signIn(page);
   const created = await page.request.post("/api/conversations", { data: { name: "Knowledge panel check" } });
   expect(created.ok()).toBe(true);
   const { id } = (await created.json()) as { id: number };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makeZip } from "../../apps/server/src/test/make-zip.ts";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { toastWith } from "../support/toasts.ts";
 
 const itemCard = (page: Page, name: string) => page.getByRole("list", { name: "Knowledge items" }).locator(`[data-item-name="${name}"]`);
@@ -20,7 +20,7 @@ async function describeAndAdd(page: Page, description: string) {
 }
 
 async function openSettings(page: Page) {
-  await login(page);
+  await signIn(page);
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "Knowledge Base" })).toBeVisible();
 }

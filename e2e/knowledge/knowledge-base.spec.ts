@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { paintedColor } from "../support/contrast.ts";
 import { toastWith } from "../support/toasts.ts";
 
@@ -30,7 +30,7 @@ const expectToast = (page: Page, text: string) => expect(toastWith(page, text).f
 const itemCard = (page: Page, name: string) => page.getByRole("list", { name: "Knowledge items" }).locator(`[data-item-name="${name}"]`);
 
 async function openSettings(page: Page) {
-  await login(page);
+  await signIn(page);
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "Knowledge Base" })).toBeVisible();
 }

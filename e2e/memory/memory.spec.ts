@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another. Each walks several server
@@ -11,7 +11,7 @@ const memoryList = (page: Page) => page.getByRole("list", { name: "Memories" });
 
 test.beforeEach(async ({ page }) => {
   await fakeGemini.reset();
-  await login(page);
+  await signIn(page);
 });
 
 test("Settings > Memory adds, edits and deletes memories", async ({ page }) => {

@@ -1,6 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
 
+// These tests are about the service worker, which the config blocks for every other test.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * The app's pages are served with a Content-Security-Policy: the app works under it (every page, the inline theme
  * script, the service worker) without one violation, no injected inline script runs, and no page, this one

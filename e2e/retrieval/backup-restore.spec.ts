@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { toastWith } from "../support/toasts.ts";
 
 async function addNote(request: APIRequestContext, content: string) {
@@ -9,7 +9,7 @@ async function addNote(request: APIRequestContext, content: string) {
 
 test("Import Vector DB says what it replaces and asks first; a snapshot taken before it restores the note added since the export", async ({ page }) => {
   test.setTimeout(90_000);
-  await login(page);
+  await signIn(page);
   await addNote(page.request, "Quince orchard plans for the spring planting.");
   const exported = await page.request.get("/api/export_vector_db");
   expect(exported.ok()).toBe(true);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // One fake model serves the whole file: run its tests one after another so scripts do not interleave.
@@ -15,7 +15,7 @@ async function addNote(request: APIRequestContext, content: string, conversation
 }
 
 test("the vector-augmented test page answers from the knowledge base and shows errors", async ({ page }) => {
-  await login(page);
+  await signIn(page);
   await addNote(page.request, "Warren Buffett prefers wonderful businesses at fair prices and holds them for decades.");
   await page.goto("/test-gemini");
 
@@ -42,7 +42,7 @@ test("the vector-augmented test page answers from the knowledge base and shows e
 });
 
 test("the web search test page shows the answer and its sources, or an error card", async ({ page }) => {
-  await login(page);
+  await signIn(page);
   await page.goto("/web-search-test");
   const input = page.getByLabel("Web search query");
   await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], delayMs: 1500 });
@@ -59,7 +59,7 @@ test("the web search test page shows the answer and its sources, or an error car
 });
 
 test("the Relevant Files panel follows what is typed in the chat box", async ({ page }) => {
-  await login(page);
+  await signIn(page);
   const created = await page.request.post("/api/conversations", { data: { name: "Recommendations check" } });
   const { id } = (await created.json()) as { id: number };
   await addNote(page.request, "Quarterly budget review agenda for the board meeting: hiring plan and product roadmap.", id);
@@ -77,7 +77,7 @@ test("the Relevant Files panel follows what is typed in the chat box", async ({ 
 });
 
 test("the Knowledge Base vector buttons export a backup and reset after confirmation", async ({ page }) => {
-  await login(page);
+  await signIn(page);
   await addNote(page.request, "Vector buttons check: a note about capital allocation.");
   await page.goto("/settings");
   await expect(page.getByTestId("vector-status")).toContainText("Embedder gemini:gemini-embedding-001:768");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, login } from "../support/auth.ts";
+import { DEMO, login, loginThroughPage } from "../support/auth.ts";
 
 test.describe("login page", () => {
   test("shows the fields, the button and the demonstration note", async ({ page }) => {
@@ -36,7 +36,7 @@ test.describe("login page", () => {
   });
 
   test("a successful login lands on the conversations page and survives a reload", async ({ page }) => {
-    await login(page);
+    await loginThroughPage(page);
     await expect(page.getByRole("heading", { name: "My Conversations" })).toBeVisible();
     await expect(page.getByText("Your Personal AI Assistant")).toBeVisible();
     await expect(page.getByText("Start a new conversation or continue an existing one.")).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { login, signIn } from "../support/auth.ts";
 
 // page.route cannot see requests that pass through a service worker.
 test.use({ serviceWorkers: "block" });
@@ -70,7 +70,7 @@ test.describe("shell behaviour that depends on API answers", () => {
         body: `event: notice\ndata: ${JSON.stringify({ text: notice })}\n\nevent: done\ndata: {"messages":[]}\n\n`,
       }),
     );
-    await login(page);
+    await signIn(page);
     const conversation = await (await page.request.post("/api/conversations", { data: { name: "No model" } })).json();
     await page.goto(`/conversations/${conversation.id}`);
     const input = page.getByRole("textbox", { name: "Message" });

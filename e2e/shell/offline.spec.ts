@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { login } from "../support/auth.ts";
 
+// These tests are about the service worker, which the config blocks for every other test.
+test.use({ serviceWorkers: "allow" });
+
 test.describe("PWA", () => {
   test("index.html links the manifest, the theme colour and the icons", async ({ page, request }) => {
     await page.goto("/login");

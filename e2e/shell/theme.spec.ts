@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { login } from "../support/auth.ts";
+import { login, signIn } from "../support/auth.ts";
 import { borderContrast } from "../support/contrast.ts";
 
 const htmlClass = (page: Page) => page.locator("html");
@@ -111,7 +111,7 @@ test.describe("theme", () => {
 
   test("unselected theme radio buttons stand out from the page (3:1) in both themes", async ({ page }) => {
     await page.emulateMedia({ colorScheme: "dark" });
-    await login(page);
+    await signIn(page);
     await page.goto("/settings?section=user-preferences");
     const group = page.getByRole("radiogroup", { name: "Theme" });
     await expect(group.getByRole("radio", { name: "System Default" })).toBeChecked();
@@ -128,7 +128,7 @@ test.describe("theme", () => {
 
   test("the not-found card follows the theme", async ({ page }) => {
     await page.emulateMedia({ colorScheme: "light" });
-    await login(page);
+    await signIn(page);
     await page.goto("/no-such-page");
     const card = page.getByTestId("not-found-card");
     const lightBackground = await card.evaluate((el) => getComputedStyle(el).backgroundColor);
