@@ -41,14 +41,14 @@ export async function waitFor(url, timeoutMs = 30_000) {
 }
 
 /** Starts the built SAGE server in its own process (so load generators don't share its event loop). */
-export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = [] } = {}) {
+export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = [], entry = SERVER_ENTRY } = {}) {
   const port = await freePort();
   const ownDir = !dataDir;
   dataDir ??= makeDataDir(label);
   const startedAt = performance.now();
   // SAGE_BENCH_SERVER_ARGS adds Node flags to the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const extraArgs = process.env.SAGE_BENCH_SERVER_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, ...extraArgs, SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...nodeArgs, ...extraArgs, entry], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "warn", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
