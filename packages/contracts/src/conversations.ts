@@ -100,3 +100,21 @@ export const appendMessageBodySchema = z.object({
   role: messageRoleSchema,
 });
 export type AppendMessageBody = z.infer<typeof appendMessageBodySchema>;
+
+/** GET /api/conversations/search?q=: the user's messages that hold every word of q, however accented or cased. */
+export const MAX_MESSAGE_SEARCH_HITS = 50;
+export const messageSearchQuerySchema = z.object({
+  q: z.string().trim().min(1, "Type something to search for").max(500),
+  limit: z.coerce.number().int().min(1).max(MAX_MESSAGE_SEARCH_HITS).default(20),
+});
+export const messageSearchHitSchema = z.object({
+  conversationId: z.number().int(),
+  name: z.string(),
+  messageId: z.number().int(),
+  role: messageRoleSchema,
+  createdAt: z.string(),
+  /** A few words around the first match, with "…" where the message goes on. */
+  snippet: z.string(),
+});
+export type MessageSearchHit = z.infer<typeof messageSearchHitSchema>;
+export const messageSearchResponseSchema = z.array(messageSearchHitSchema);

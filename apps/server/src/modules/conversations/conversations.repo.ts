@@ -162,6 +162,19 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
     purgeDeletedBefore: (before: string) =>
       db.deleteFrom("conversations").where("deletedAt", "is not", null).where("deletedAt", "<", before).returning(["id", "userId"]).execute(),
 
+    /** The user's messages in live conversations, newest first, a page at a time (message search scans them). */
+    messagesPage: (userId: number, beforeId: number, limit: number) =>
+      db
+        .selectFrom("messages as m")
+        .innerJoin("conversations as c", "c.id", "m.conversationId")
+        .select(["m.id", "m.conversationId", "m.role", "m.content", "m.createdAt", "c.name"])
+        .where("c.userId", "=", userId)
+        .where("c.deletedAt", "is", null)
+        .where("m.id", "<", beforeId)
+        .orderBy("m.id", "desc")
+        .limit(limit)
+        .execute(),
+
     /** The conversation's name (synchronous: called right after messages are appended). */
     nameOf: (conversationId: number): string | undefined => nameOf.get(conversationId)?.name,
     firstUserMessage: (conversationId: number): string | undefined => firstUserMessage.get(conversationId)?.content,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
-import { appendMessageBodySchema, createConversationBodySchema, updateConversationBodySchema } from "@sage/contracts/conversations";
+import { appendMessageBodySchema, createConversationBodySchema, messageSearchQuerySchema, updateConversationBodySchema } from "@sage/contracts/conversations";
 import { requireUser } from "../../http/session-guard.ts";
 import { sendJson } from "../../http/send-json.ts";
 import { parseInput } from "../../http/validate.ts";
@@ -18,6 +18,11 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { service
     const { name } = parseInput(createConversationBodySchema, request.body, "body");
     reply.status(201);
     return service.create(requireUser(request).id, name);
+  });
+
+  app.get("/api/conversations/search", async (request) => {
+    const { q, limit } = parseInput(messageSearchQuerySchema, request.query, "query");
+    return service.searchMessages(requireUser(request).id, q, limit);
   });
 
   // Deleted conversations stay restorable for 30 days (decision 035).

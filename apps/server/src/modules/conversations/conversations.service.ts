@@ -5,9 +5,12 @@ import {
   type ConversationListItem,
   type DeletedConversation,
   type Message,
+  type MessageSearchHit,
 } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
+import { searchText } from "../retrieval/retrieval.module.ts";
 import { conversationTitle, firstLine } from "./conversation-title.ts";
+import { messageMatcher } from "./message-matcher.ts";
 import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -130,9 +133,31 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
     return conversation;
   }
 
+  /** Messages are read newest first, this many at a time, until enough match. */
+  const SEARCH_PAGE = 500;
+  const fold = (text: string) => searchText(text).toLowerCase();
+
   return {
     list,
     listJson,
+    /** The user's messages (in conversations not deleted) holding every word of `query`, newest first. */
+    async searchMessages(userId: number, query: string, limit: number): Promise<MessageSearchHit[]> {
+      const matcher = messageMatcher(query, fold);
+      if (!matcher) return [];
+      const hits: MessageSearchHit[] = [];
+      for (let beforeId = Number.MAX_SAFE_INTEGER; hits.length < limit;) {
+        const page = await repo.messagesPage(userId, beforeId, SEARCH_PAGE);
+        for (const row of page) {
+          if (hits.length === limit) break;
+          if (!matcher.matches(row.content)) continue;
+          const { id: messageId, content, ...rest } = row;
+          hits.push({ ...rest, messageId, snippet: matcher.snippet(content) });
+        }
+        if (page.length < SEARCH_PAGE) break;
+        beforeId = page.at(-1)!.id;
+      }
+      return hits;
+    },
     /** One conversation as the API answers it: id, name and createdAt. */
     async get(userId: number, id: number) {
       const { lastMessage: _lastMessage, ...conversation } = await requireOwned(userId, id);

@@ -23,6 +23,8 @@ import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
 import { createVectorLifecycleService } from "./vector-lifecycle.service.ts";
 
 export type { ChunkBackupRow, RestoredChunk } from "./index/chunk-store.ts";
+/** How knowledge search folds text (accents, NFKC, CJK pairs): other modules search their own text the same way. */
+export { searchText } from "./index/search-text.ts";
 
 /** What ingestion uses to make an item searchable (or not any more). */
 export interface KnowledgeIndexPort {
