@@ -26,7 +26,7 @@ import { createExternalToolsModule } from "./modules/external-tools/external-too
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
-import { createRetrievalModule, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createRetrievalModule, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
@@ -108,7 +108,11 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     loginRateLimit: config.loginRateLimit,
     secureCookies: config.secureCookies,
   });
-  const conversations = createConversationsModule({ store, log: (error) => warn("a conversation's deletion left work undone", error) });
+  const conversations = createConversationsModule({
+    store,
+    log: (error) => warn("a conversation's deletion left work undone", error),
+    fold: (text) => searchText(text).toLowerCase(),
+  });
   const retrieval = createRetrievalModule({
     store,
     embedder: providers.embedder ?? null,

@@ -4,6 +4,7 @@ import type { Store } from "../../store/open-store.ts";
 import { createConversationsRepo, type NewMessage } from "./conversations.repo.ts";
 import { registerConversationRoutes } from "./conversations.routes.ts";
 import { createConversationsService, type ConversationDeletedListener } from "./conversations.service.ts";
+import type { FoldText } from "./message-matcher.ts";
 
 /** What other modules may ask of conversations: whose a conversation is, and when one is deleted. */
 export interface ConversationsPort {
@@ -30,8 +31,13 @@ export interface ConversationsModule extends AppModule {
 // How often the purge of conversations deleted more than 30 days ago runs (it also runs at start-up).
 const PURGE_INTERVAL_MS = 6 * 3_600_000;
 
-export function createConversationsModule(deps: { store: Pick<Store, "db" | "prepare" | "transaction">; log: (error: unknown) => void }): ConversationsModule {
-  const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log });
+export function createConversationsModule(deps: {
+  store: Pick<Store, "db" | "prepare" | "transaction">;
+  log: (error: unknown) => void;
+  /** How message search folds text (knowledge search's folding, passed in by the app). */
+  fold?: FoldText;
+}): ConversationsModule {
+  const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log, fold: deps.fold });
   const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },

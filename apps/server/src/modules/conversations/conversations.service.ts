@@ -8,9 +8,8 @@ import {
   type MessageSearchHit,
 } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
-import { searchText } from "../retrieval/retrieval.module.ts";
 import { conversationTitle, firstLine } from "./conversation-title.ts";
-import { messageMatcher } from "./message-matcher.ts";
+import { messageMatcher, type FoldText } from "./message-matcher.ts";
 import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -33,7 +32,12 @@ const purgeTime = (deletedAt: string) => new Date(Date.parse(deletedAt) + DELETE
 export type ConversationDeletedListener = (userId: number, conversationId: number) => Promise<void>;
 
 /** Conversations and messages of one user; another user's conversation is simply not found. */
-export function createConversationsService(deps: { repo: ConversationsRepo; log?: (error: unknown) => void }) {
+export function createConversationsService(deps: {
+  repo: ConversationsRepo;
+  log?: (error: unknown) => void;
+  /** How message search folds text; knowledge search's folding in the app, so both find the same words. */
+  fold?: FoldText;
+}) {
   const { repo } = deps;
   const deletedListeners: ConversationDeletedListener[] = [];
   const restoredListeners: ConversationDeletedListener[] = [];
@@ -135,7 +139,7 @@ export function createConversationsService(deps: { repo: ConversationsRepo; log?
 
   /** Messages are read newest first, this many at a time, until enough match. */
   const SEARCH_PAGE = 500;
-  const fold = (text: string) => searchText(text).toLowerCase();
+  const fold = deps.fold ?? ((text: string) => text.normalize("NFKC").toLowerCase());
 
   return {
     list,
