@@ -18,15 +18,24 @@ export interface ApprovalPort {
   ): Promise<ApprovalAnswer>;
 }
 
+/** Why a scheduled run asks before a tool that reaches outside SAGE (decision 036). */
+export const UNATTENDED_REASON = "SAGE was running a scheduled task on its own; nothing leaves SAGE without your approval.";
+
 /**
  * The card a call needs before it runs, or null when it runs as before (decision 031). One card per call: a tool
  * the user asks to approve anyway gets the untrusted-content reason on its one card.
  *   - a memory proposed after untrusted content: Keep / Discard;
  *   - an external tool after untrusted content, read-only or not: its arguments leave SAGE;
  *   - web search after untrusted content, when its query has words the user never typed;
- *   - an external tool with "Ask before running" on, always.
+ *   - an external tool with "Ask before running" on, always;
+ *   - in a scheduled run (unattended), any tool that reaches outside SAGE (sendEmail, every external tool).
  */
-export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, untrusted: UntrustedContent): ApprovalCard | null {
+export function approvalFor(
+  tool: AssistantTool,
+  args: Record<string, unknown>,
+  untrusted: UntrustedContent,
+  options: { unattended?: boolean } = {},
+): ApprovalCard | null {
   if (tool.proposesMemory) {
     const reason = untrusted.reason();
     return reason ? { kind: "memory", reason } : null;
@@ -34,6 +43,7 @@ export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, 
   const reach = tool.reach ?? "sage";
   const reason = reach === "outside" ? untrusted.reason() : reach === "query" ? untrusted.approvalReason(args) : null;
   if (reason) return { reason };
+  if (options.unattended && reach === "outside") return { reason: UNATTENDED_REASON };
   return tool.askFirst ? {} : null;
 }
 
