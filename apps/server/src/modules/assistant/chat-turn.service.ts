@@ -227,7 +227,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       call.args,
       signal,
       (request) => helpers.emit({ type: "approval-required", ...request }),
-      card,
+      { ...card, ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}) },
     );
     const approval = { ...card, answer };
     if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };

@@ -5,6 +5,8 @@ import type { UntrustedContent } from "./untrusted-content.ts";
 export type ApprovalAnswer = "approved" | "declined" | "timed-out";
 /** What a card says besides the call: why SAGE asks, and whether it is a memory to keep. */
 export type ApprovalCard = Pick<ApprovalRequest, "reason" | "kind">;
+/** What the card shows: the card, and the call in plain words when the tool can say it. */
+export type ApprovalShown = ApprovalCard & Pick<ApprovalRequest, "summary">;
 
 /** Where a call waits for its user's answer (the external tools module's approvals: POST /api/approvals/{id}). */
 export interface ApprovalPort {
@@ -14,7 +16,7 @@ export interface ApprovalPort {
     args: Record<string, unknown>,
     signal: AbortSignal,
     announce: (request: ApprovalRequest) => void,
-    card?: ApprovalCard,
+    card?: ApprovalShown,
   ): Promise<ApprovalAnswer>;
 }
 

@@ -5,6 +5,7 @@ import type { ConversationStarterPort, ConversationsPort } from "../conversation
 import { createScheduler } from "./scheduler.ts";
 import { createSchedulesRepo } from "./schedules.repo.ts";
 import { registerScheduleRoutes } from "./schedules.routes.ts";
+import { scheduleTaskTool } from "./schedule-task-tool.ts";
 import { createSchedulesService } from "./schedules.service.ts";
 
 export interface SchedulesModule extends AppModule {
@@ -30,7 +31,7 @@ export function createSchedulesModule(deps: {
   const scheduler = createScheduler({ repo, turns: deps.turns, conversations: deps.conversations, starter: deps.starter, now, log: deps.warn });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
   return {
-    tools: [],
+    tools: [scheduleTaskTool({ service, now })],
     control: { tick: scheduler.tick, idle: scheduler.idle },
     register(app) {
       registerScheduleRoutes(app, { service });
