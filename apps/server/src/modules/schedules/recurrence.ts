@@ -34,7 +34,7 @@ const START = /^DTSTART(?:;TZID=([^:;]+))?:(\d{8}T\d{6})(Z?)$/;
 /** Throws the plain 400 when `zone` is not an IANA time zone Node knows. */
 export function checkTimezone(zone: string): void {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    formatter(zone); // a formatter per zone, made once (making one costs about 0.5 ms)
   } catch {
     throw badRequest(SCHEDULE_ERRORS.timezoneInvalid(zone), "invalid_timezone");
   }

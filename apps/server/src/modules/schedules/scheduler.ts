@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { AppError } from "../../http/app-error.ts";
 import type { UnattendedTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
@@ -8,8 +9,11 @@ import type { ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
 const LATE_AFTER_MS = 60_000;
 /** The scheduler looks at least this often (one-minute granularity), and wakes early for a sooner occurrence. */
 const TICK_MS = 60_000;
-/** Turns run at once; more wait their turn (a model's rate limit, two cores). */
-const CONCURRENT_RUNS = 16;
+/**
+ * Turns run at once; more wait their turn. High enough that a minute's occurrences all start on time (the bench's
+ * 200 in one minute); a model's rate limit answers what it cannot take, and the turn says so.
+ */
+const CONCURRENT_RUNS = 256;
 
 export interface SchedulerDeps {
   repo: SchedulesRepo;
@@ -30,18 +34,22 @@ export function createScheduler(deps: SchedulerDeps) {
   const { repo, now } = deps;
   const running = new Set<Promise<void>>();
   const controller = new AbortController();
+  // Every running turn listens for the close (its transcript saves what it wrote): one listener per run.
+  setMaxListeners(0, controller.signal);
   const waiting: (() => void)[] = [];
   let active = 0;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
   let stopped = false;
 
-  async function slot() {
+  /** Waits for a free place; answers whether the run had to wait (its start is then when it got one). */
+  async function slot(): Promise<boolean> {
     if (active < CONCURRENT_RUNS) {
       active++;
-      return;
+      return false;
     }
     await new Promise<void>((resolve) => waiting.push(resolve));
+    return true;
   }
   function release() {
     const next = waiting.shift();
@@ -57,7 +65,7 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   async function execute(runId: number, schedule: ScheduleRow) {
-    await slot();
+    const waited = await slot();
     let waitingApproval = false;
     try {
       if (controller.signal.aborted) {
@@ -69,7 +77,7 @@ export function createScheduler(deps: SchedulerDeps) {
         return;
       }
       const conversationId = await conversationFor(schedule);
-      await repo.updateRun(runId, { conversationId, startedAt: now().toISOString() });
+      await repo.updateRun(runId, { conversationId, ...(waited ? { startedAt: now().toISOString() } : {}) });
       const outcome = await deps.turns.run({
         userId: schedule.userId,
         conversationId,
@@ -109,8 +117,8 @@ export function createScheduler(deps: SchedulerDeps) {
     running.add(run);
   }
 
-  /** Claims the schedule's due occurrence (the latest, when several passed) and starts its run. */
-  function fire(schedule: ScheduleRow, at: Date) {
+  /** Claims the schedule's due occurrence (the latest, when several passed); answers the run to start, if any. */
+  function claim(schedule: ScheduleRow, at: Date): [number, ScheduleRow][] {
     let dueAt: Date;
     let next: string | null;
     try {
@@ -121,16 +129,19 @@ export function createScheduler(deps: SchedulerDeps) {
     } catch (error) {
       deps.log(`schedule ${schedule.id} has a rule that no longer reads; it is left alone`, error);
       void repo.update(schedule.userId, schedule.id, { nextRunAt: null });
-      return;
+      return [];
     }
     const late = at.getTime() - dueAt.getTime() > LATE_AFTER_MS;
-    const runId = repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: at.toISOString(), late, manual: false, nextRunAt: next });
-    if (runId !== null) launch(runId, schedule);
+    const runId = repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: now().toISOString(), late, manual: false, nextRunAt: next });
+    return runId === null ? [] : [[runId, schedule]];
   }
 
   async function tickOnce() {
     const at = now();
-    for (const schedule of await repo.due(at.toISOString())) if (!stopped) fire(schedule, at);
+    // Every due occurrence is claimed first (each one synchronous transaction), then the runs start together:
+    // a run's start does not wait for other runs' turns.
+    const claimed = (await repo.due(at.toISOString())).flatMap((schedule) => (stopped ? [] : claim(schedule, at)));
+    for (const [runId, schedule] of claimed) launch(runId, schedule);
   }
 
   function schedule() {
