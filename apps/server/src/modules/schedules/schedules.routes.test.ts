@@ -178,6 +178,18 @@ describe("the scheduler", () => {
     expect(modelCalls()).toHaveLength(1);
   });
 
+  it("two schedulers over one database (a restart overlapping the old process) claim an occurrence once", async () => {
+    await start("2026-07-15T04:59:00Z");
+    const { id } = (await create()).json();
+    const other = await t.reopenApp();
+    opened.push(other.app);
+    clock = new Date("2026-07-15T05:00:00Z");
+    await Promise.all([t.schedules.tick(), other.schedules.tick()]);
+    await Promise.all([t.schedules.idle(), other.schedules.idle()]);
+    expect((await runsOf(id)).map((run) => [run.dueAt, run.status])).toEqual([["2026-07-15T05:00:00.000Z", "succeeded"]]);
+    expect(modelCalls()).toHaveLength(1);
+  });
+
   it("Run now starts a run of its own at once and lists it in the history", async () => {
     await start("2026-07-15T12:00:00Z");
     const { id } = (await create()).json();
