@@ -58,7 +58,9 @@ export async function schedules({ quick }) {
       firstMessageLags.push(new Date(prompt.createdAt).getTime() - new Date(run.dueAt).getTime());
     }
     const finished = runs.map((run) => new Date(run.finishedAt).getTime() - due.getTime());
-    const statuses = Object.fromEntries([...new Set(runs.map((run) => run.status))].map((status) => [status, runs.filter((run) => run.status === status).length]));
+    const statuses = Object.fromEntries(
+      [...new Set(runs.map((run) => run.status))].map((status) => [status, runs.filter((run) => run.status === status).length]),
+    );
     return [
       figure({
         name: "schedule.fire_lag_p99",
@@ -86,7 +88,12 @@ export async function schedules({ quick }) {
         limit: percentile(idle, 99),
         better: "lower",
         target: "<= 50 ms",
-        params: { pings: during.length, p50Ms: round(percentile(during, 50), 1), maxMs: round(Math.max(...during), 1), idleP99Ms: round(percentile(idle, 99), 2) },
+        params: {
+          pings: during.length,
+          p50Ms: round(percentile(during, 50), 1),
+          maxMs: round(Math.max(...during), 1),
+          idleP99Ms: round(percentile(idle, 99), 2),
+        },
       }),
     ];
   } finally {
