@@ -16,6 +16,7 @@ import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
 import { notesUnderLoad } from "./scenarios/notes-under-load.mjs";
 import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
+import { schedules } from "./scenarios/schedules.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -37,6 +38,7 @@ const scenarios = {
   "backup-import": backupImport,
   "health-during-ingest": healthDuringIngest,
   "notes-under-load": notesUnderLoad,
+  schedules,
   "ocr-pdf-300": ocrPdf,
 };
 

@@ -16,7 +16,7 @@ import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
-import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
+import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
@@ -27,6 +27,7 @@ import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createRetrievalModule, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createSchedulesModule, type SchedulesModule } from "./modules/schedules/schedules.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
@@ -42,6 +43,8 @@ export interface AppDeps {
   logger?: boolean;
   /** How passwords are hashed: production's argon2id cost unless a test passes a cheaper one. */
   passwordHasher?: PasswordHasher;
+  /** The scheduler's clock (tests move it; decision 036). */
+  now?: () => Date;
 }
 
 /** The built app, and the parts of it that start-up and tests reach for besides HTTP. */
@@ -54,6 +57,8 @@ export interface SageApp {
   jobs: JobQueue;
   blobs: BlobStore;
   knowledgeIndex: KnowledgeIndexPort;
+  /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
+  schedules: SchedulesModule["control"];
   createUser(username: string, password: string): Promise<User>;
 }
 
@@ -160,6 +165,31 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     maxMessageBytes: config.maxUploadBytes,
     warn,
   });
+  // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
+  const bound: { turns?: UnattendedTurnPort } = {};
+  const schedules = createSchedulesModule({
+    store,
+    turns: { run: (request) => bound.turns!.run(request) },
+    conversations: conversations.port,
+    starter: conversations.starter,
+    now: deps.now,
+    warn,
+  });
+  const assistant = createAssistantModule({
+    llm: providers.llm,
+    webSearch: providers.webSearch,
+    conversations: conversations.messages,
+    search: retrieval.search,
+    reminders: reminders.port,
+    memory: memory.port,
+    approvals: externalTools.approvals,
+    mail: accounts.mail,
+    maxToolSteps: config.maxToolSteps,
+    toolSources: [externalTools.tools.toolsFor],
+    moreTools: schedules.tools,
+    warn,
+  });
+  bound.turns = assistant.turns;
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -169,21 +199,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     conversations,
     reminders,
     memory,
-    createAssistantModule({
-      llm: providers.llm,
-      webSearch: providers.webSearch,
-      conversations: conversations.messages,
-      search: retrieval.search,
-      reminders: reminders.port,
-      memory: memory.port,
-      approvals: externalTools.approvals,
-      mail: accounts.mail,
-      maxToolSteps: config.maxToolSteps,
-      toolSources: [externalTools.tools.toolsFor],
-      warn,
-    }),
+    assistant,
     externalTools,
     accounts,
+    schedules,
   ];
 
   const routes: { method: string; url: string }[] = [];
@@ -205,5 +224,14 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   app.addHook("onClose", () => jobs.stop());
   await registerWebApp(app, config.webDir);
 
-  return { app, accountsReady: auth.accountsReady, routes, jobs, blobs, knowledgeIndex: retrieval.index, createUser: auth.createUser };
+  return {
+    app,
+    accountsReady: auth.accountsReady,
+    routes,
+    jobs,
+    blobs,
+    knowledgeIndex: retrieval.index,
+    schedules: schedules.control,
+    createUser: auth.createUser,
+  };
 }

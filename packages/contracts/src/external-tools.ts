@@ -67,6 +67,8 @@ export const approvalRequiredEventSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   reason: z.string().optional(),
   kind: z.enum(["tool", "memory"]).optional(),
+  /** The call in plain words, line by line (scheduleTask: the schedule and its next three runs); the arguments stay one click away. */
+  summary: z.array(z.string()).optional(),
 });
 export type ApprovalRequest = z.infer<typeof approvalRequiredEventSchema>;
 export const pendingApprovalsResponseSchema = z.object({ approvals: z.array(approvalRequiredEventSchema) });

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../test/test-app.ts";
 let t: TestApp;
 let owner: string;
 let intruder: string;
-const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0, account: 0 };
+const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0, account: 0, schedule: 0 };
 
 // A body each id-bearing route would accept from its owner, so only ownership can refuse it.
 const VALID_BODIES: Record<string, unknown> = {
@@ -19,6 +19,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/files/:id": { name: "Taken over" },
   "PATCH /api/memories/:id": { content: "Taken over" },
   "PATCH /api/accounts/:id": { name: "Taken over" },
+  "PATCH /api/schedules/:id": { title: "Taken over" },
   // Waiting approvals live only while their turn runs; answering another user's is covered in external-tools.routes.test.ts.
   "POST /api/approvals/:approvalId": { approved: true },
 };
@@ -53,6 +54,13 @@ beforeAll(async () => {
         now,
       ).lastInsertRowid,
   );
+  ids.schedule = Number(
+    db
+      .prepare(
+        "INSERT INTO schedules (user_id, title, prompt, rrule, timezone, conversation_id, next_run_at, created_at, updated_at) VALUES (3, 'Board brief', 'Secret: brief me on Zebracorn', ?, 'Europe/Zurich', ?, '2099-01-01T06:00:00.000Z', ?, ?)",
+      )
+      .run("DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY", ids.conversation, now, now).lastInsertRowid,
+  );
   ids.folder = Number(
     db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now)
       .lastInsertRowid,
@@ -79,6 +87,7 @@ function ownersIdFor(url: string): number {
   if (url.startsWith("/api/files/")) return ids.note;
   if (url.startsWith("/api/memories/")) return ids.memory;
   if (url.startsWith("/api/accounts/")) return ids.account;
+  if (url.startsWith("/api/schedules/")) return ids.schedule;
   return ids.conversation;
 }
 

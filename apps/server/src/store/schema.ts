@@ -181,6 +181,37 @@ export interface AccountsTable {
   updatedAt: string;
 }
 
+export interface SchedulesTable {
+  id: Generated<number>;
+  userId: number;
+  title: string;
+  prompt: string;
+  rrule: string;
+  timezone: string;
+  conversationId: number | null;
+  paused: Generated<number>;
+  /** The next occurrence (UTC ISO); null when paused or the rule has ended. */
+  nextRunAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ScheduleRunsTable {
+  id: Generated<number>;
+  scheduleId: number;
+  userId: number;
+  dueAt: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: "running" | "waiting-approval" | "succeeded" | "failed" | "not-approved" | "interrupted";
+  late: Generated<number>;
+  manual: Generated<number>;
+  conversationId: number | null;
+  /** JSON array of the ids of the messages the run wrote. */
+  messageIds: Generated<string>;
+  error: string | null;
+}
+
 export interface MailFoldersTable {
   accountId: number;
   folder: string;
@@ -221,6 +252,8 @@ export interface Database {
   accounts: AccountsTable;
   mailFolders: MailFoldersTable;
   mailMessages: MailMessagesTable;
+  schedules: SchedulesTable;
+  scheduleRuns: ScheduleRunsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

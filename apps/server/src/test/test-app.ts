@@ -17,6 +17,8 @@ export interface TestApp extends Omit<SageApp, "app" | "accountsReady" | "create
   login(credentials?: { username: string; password: string }): Promise<string>;
   /** Another app over the same store (a restart with other providers or settings); the caller closes it. */
   reopen(options?: { config?: Config; providers?: Providers }): Promise<FastifyInstance>;
+  /** As reopen, with the parts besides HTTP (the scheduler) and its own clock. */
+  reopenApp(options?: { config?: Config; providers?: Providers; now?: () => Date }): Promise<SageApp>;
   /** Creates another user and returns its Cookie header value. */
   loginAsNewUser(username?: string): Promise<{ cookie: string; userId: number }>;
   close(): Promise<void>;
@@ -31,6 +33,8 @@ export async function createTestApp(
     beforeOpen?: (dataDir: string) => Promise<void> | void;
     /** Argon2id at a test's cost unless given (production's cost is tested once, in auth.routes.test.ts). */
     passwordHasher?: PasswordHasher;
+    /** The scheduler's clock. */
+    now?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const temp = makeTempDir();
@@ -45,7 +49,7 @@ export async function createTestApp(
   const store = openStore({ dataDir: config.dataDir });
   const providers = options.providers?.(config) ?? createProviders(config);
   const passwordHasher = options.passwordHasher ?? testPasswordHasher;
-  const built = await createApp({ config, store, providers, logger: false, passwordHasher });
+  const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now });
   const { app } = built;
   await built.accountsReady; // the demo account exists before a test looks at the store
 
@@ -56,6 +60,19 @@ export async function createTestApp(
     return `sage_session=${cookie!.value}`;
   }
 
+  async function reopenApp(reopened: { config?: Config; providers?: Providers; now?: () => Date } = {}) {
+    const other = await createApp({
+      config: reopened.config ?? config,
+      store,
+      providers: reopened.providers ?? providers,
+      logger: false,
+      passwordHasher,
+      now: reopened.now ?? options.now,
+    });
+    await other.app.ready();
+    return other;
+  }
+
   let userCounter = 0;
   return {
     app,
@@ -63,14 +80,12 @@ export async function createTestApp(
     jobs: built.jobs,
     blobs: built.blobs,
     knowledgeIndex: built.knowledgeIndex,
+    schedules: built.schedules,
     store,
     config,
     login,
-    async reopen(reopened = {}) {
-      const other = await createApp({ config: reopened.config ?? config, store, providers: reopened.providers ?? providers, logger: false, passwordHasher });
-      await other.app.ready();
-      return other.app;
-    },
+    reopen: async (reopened = {}) => (await reopenApp(reopened)).app,
+    reopenApp,
     async loginAsNewUser(username = `other-${++userCounter}`) {
       const user = await built.createUser(username, "other-password");
       return { cookie: await login({ username, password: "other-password" }), userId: user.id };

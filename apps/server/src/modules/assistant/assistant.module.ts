@@ -21,10 +21,12 @@ import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
 import { registerGeminiCompatRoutes } from "./gemini-compat/gemini-compat.routes.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
+import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
-export type { ApprovalPort } from "./turn-approval.ts";
+export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
+export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts";
 
 /** searchMail, readThread and sendEmail (behind Approve), for users who connected a mail account. */
 function mailTools(mail: MailPort): ToolSource {
@@ -54,11 +56,19 @@ export function createAssistantModule(deps: {
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
+  /** Tools other modules offer every user (the schedules module's scheduleTask). */
+  moreTools?: AssistantTool[];
   warn(message: string, error?: unknown): void;
-}): AppModule {
+}): AppModule & { turns: UnattendedTurnPort } {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
-    [createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)],
+    [
+      createReminderTool(deps.reminders),
+      searchDocumentsTool(deps.search),
+      webSearchTool(service.webSearch),
+      saveMemoryTool(deps.memory),
+      ...(deps.moreTools ?? []),
+    ],
     [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.toolSources ?? [])],
     deps.warn,
   );
@@ -74,6 +84,7 @@ export function createAssistantModule(deps: {
     log: deps.warn,
   });
   return {
+    turns: createUnattendedTurns(chatTurns),
     register(app) {
       registerAssistantRoutes(app, { service });
       registerChatTurnRoutes(app, { chatTurns });

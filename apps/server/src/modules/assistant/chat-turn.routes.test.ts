@@ -66,6 +66,7 @@ describe("POST /api/conversations/{id}/turn", () => {
       "searchDocuments",
       "performWebSearch",
       "saveMemory",
+      "scheduleTask",
     ]);
   });
 

@@ -41,6 +41,11 @@ export interface PreparedTurn {
   /** Null when no model is configured. */
   modelId: string | null;
   history: Message[];
+  /**
+   * Nobody is watching (a scheduled run, decision 036): a tool that changes the outside world or sends anything
+   * out (askFirst, reach "outside") waits for the user's Approve, whatever its settings.
+   */
+  unattended?: boolean;
 }
 
 export interface ChatTurnDeps {
@@ -211,7 +216,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       if ("refusal" in prepared) return { outcome: { result: prepared.refusal } };
       call = { ...call, args: prepared.args };
     }
-    const card = approvalFor(tool, call.args, untrusted);
+    const card = approvalFor(tool, call.args, untrusted, { unattended: turn.unattended });
     if (!card) return { outcome: await runTool(tool, call, turn, helpers, signal) };
     // A proposal the memory would refuse anyway (a secret) is refused without asking the user to keep it.
     const refusal = card.kind === "memory" ? tool.proposesMemory?.refusal(call.args) : null;
@@ -222,7 +227,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       call.args,
       signal,
       (request) => helpers.emit({ type: "approval-required", ...request }),
-      card,
+      { ...card, ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}) },
     );
     const approval = { ...card, answer };
     if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantTool } from "./tools/assistant-tool.ts";
-import { approvalFor } from "./turn-approval.ts";
+import { UNATTENDED_REASON, approvalFor } from "./turn-approval.ts";
 import { createUntrustedContent } from "./untrusted-content.ts";
 
 const tool = (extra: Partial<AssistantTool>): AssistantTool => ({
@@ -31,5 +31,15 @@ describe("which calls wait for the user (decision 031)", () => {
     expect(approvalFor(tool({ reach: "query" }), { query: "LX 123 hunter2" }, tainted)).toEqual({ reason: REASON });
     expect(approvalFor(tool({ proposesMemory: { refusal: () => null } }), { content: "x" }, tainted)).toEqual({ kind: "memory", reason: REASON });
     expect(approvalFor(tool({ readOnly: false }), { title: "hunter2" }, tainted)).toBeNull();
+  });
+
+  it("in a scheduled run nobody watches: every tool that reaches outside SAGE waits; SAGE's own tools and web search run", () => {
+    const clean = createUntrustedContent(["Brief me on the markets"]);
+    const unattended = { unattended: true };
+    expect(approvalFor(tool({ reach: "outside" }), { flight: "LX 123" }, clean, unattended)).toEqual({ reason: UNATTENDED_REASON });
+    expect(approvalFor(tool({ reach: "outside", readOnly: false, askFirst: true }), {}, clean, unattended)).toEqual({ reason: UNATTENDED_REASON });
+    expect(approvalFor(tool({ askFirst: true }), {}, clean, unattended)).toEqual({});
+    expect(approvalFor(tool({ readOnly: false }), { title: "Call Anna" }, clean, unattended)).toBeNull();
+    expect(approvalFor(tool({ reach: "query" }), { query: "markets" }, clean, unattended)).toBeNull();
   });
 });

@@ -5,6 +5,8 @@ import type { UntrustedContent } from "./untrusted-content.ts";
 export type ApprovalAnswer = "approved" | "declined" | "timed-out";
 /** What a card says besides the call: why SAGE asks, and whether it is a memory to keep. */
 export type ApprovalCard = Pick<ApprovalRequest, "reason" | "kind">;
+/** What the card shows: the card, and the call in plain words when the tool can say it. */
+export type ApprovalShown = ApprovalCard & Pick<ApprovalRequest, "summary">;
 
 /** Where a call waits for its user's answer (the external tools module's approvals: POST /api/approvals/{id}). */
 export interface ApprovalPort {
@@ -14,9 +16,12 @@ export interface ApprovalPort {
     args: Record<string, unknown>,
     signal: AbortSignal,
     announce: (request: ApprovalRequest) => void,
-    card?: ApprovalCard,
+    card?: ApprovalShown,
   ): Promise<ApprovalAnswer>;
 }
+
+/** Why a scheduled run asks before a tool that reaches outside SAGE (decision 036). */
+export const UNATTENDED_REASON = "SAGE was running a scheduled task on its own; nothing leaves SAGE without your approval.";
 
 /**
  * The card a call needs before it runs, or null when it runs as before (decision 031). One card per call: a tool
@@ -24,9 +29,15 @@ export interface ApprovalPort {
  *   - a memory proposed after untrusted content: Keep / Discard;
  *   - an external tool after untrusted content, read-only or not: its arguments leave SAGE;
  *   - web search after untrusted content, when its query has words the user never typed;
- *   - an external tool with "Ask before running" on, always.
+ *   - an external tool with "Ask before running" on, always;
+ *   - in a scheduled run (unattended), any tool that reaches outside SAGE (sendEmail, every external tool).
  */
-export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, untrusted: UntrustedContent): ApprovalCard | null {
+export function approvalFor(
+  tool: AssistantTool,
+  args: Record<string, unknown>,
+  untrusted: UntrustedContent,
+  options: { unattended?: boolean } = {},
+): ApprovalCard | null {
   if (tool.proposesMemory) {
     const reason = untrusted.reason();
     return reason ? { kind: "memory", reason } : null;
@@ -34,6 +45,7 @@ export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, 
   const reach = tool.reach ?? "sage";
   const reason = reach === "outside" ? untrusted.reason() : reach === "query" ? untrusted.approvalReason(args) : null;
   if (reason) return { reason };
+  if (options.unattended && reach === "outside") return { reason: UNATTENDED_REASON };
   return tool.askFirst ? {} : null;
 }
 

@@ -23,9 +23,15 @@ export interface ConversationMessagesPort {
   appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
 }
 
+/** Starts a conversation for work no one typed (a schedule's runs, decision 036). */
+export interface ConversationStarterPort {
+  create(userId: number, name: string): Promise<{ id: number }>;
+}
+
 export interface ConversationsModule extends AppModule {
   port: ConversationsPort;
   messages: ConversationMessagesPort;
+  starter: ConversationStarterPort;
 }
 
 // How often the purge of conversations deleted more than 30 days ago runs (it also runs at start-up).
@@ -42,6 +48,7 @@ export function createConversationsModule(deps: {
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },
     messages: { messages: service.messages, appendMessages: service.appendMessages },
+    starter: { create: service.create },
     register: (app) => {
       registerConversationRoutes(app, { service });
       let timer: NodeJS.Timeout | undefined;

@@ -7,6 +7,7 @@ import { displayName } from "@/features/conversations/conversation-list-view";
 import { ToolsSection } from "@/features/external-tools/components/tools-section";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
+import { SchedulesSection } from "@/features/schedules/components/schedules-section";
 import { SettingsMenu } from "@/features/settings/components/settings-menu";
 import { UserPreferences, type ThemeChoice } from "@/features/settings/components/user-preferences";
 import { parseSettingsSection, SETTINGS_SECTIONS } from "@/features/settings/settings-sections";
@@ -46,6 +47,8 @@ export function SettingsPage() {
               <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />
               <ModelSettings />
             </div>
+          ) : section === "schedules" ? (
+            <SchedulesSection />
           ) : section === "memory" ? (
             <MemorySection />
           ) : (

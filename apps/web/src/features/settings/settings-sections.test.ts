@@ -13,5 +13,6 @@ describe("parseSettingsSection", () => {
   it("accepts the tools section", () => {
     expect(parseSettingsSection("tools")).toBe("tools");
     expect(parseSettingsSection("accounts")).toBe("accounts");
+    expect(parseSettingsSection("schedules")).toBe("schedules");
   });
 });

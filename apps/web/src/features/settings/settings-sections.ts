@@ -4,6 +4,7 @@ export const SETTINGS_SECTIONS = [
   { id: "memory", label: "Memory" },
   { id: "tools", label: "Tools" },
   { id: "accounts", label: "Accounts" },
+  { id: "schedules", label: "Schedules" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

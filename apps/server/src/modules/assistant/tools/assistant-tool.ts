@@ -70,6 +70,8 @@ export interface AssistantTool {
    * and the run gets, exactly the returned `args`; a `refusal` is the model's answer, with no card and no run.
    */
   prepare?(args: Record<string, unknown>, context: Pick<ToolContext, "userId">): Promise<{ args: Record<string, unknown> } | { refusal: unknown }>;
+  /** The call in plain words for its approval card (scheduleTask: the schedule and its next three runs). */
+  describeCall?(args: Record<string, unknown>): string[];
   /** What the model hears when the user declines or does not answer, in the tool's own words. */
   notApprovedTexts?: { declined: string; timedOut: string };
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;

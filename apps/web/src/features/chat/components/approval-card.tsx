@@ -10,7 +10,8 @@ interface ApprovalCardProps {
 /**
  * A call waiting for the user: which tool, with which arguments, why SAGE asks (decision 031: "This request follows
  * text from memo.txt"), and Approve / Decline. A memory SAGE proposes after such text shows the fact, Keep / Discard.
- * Everything is shown as text, whatever it holds.
+ * A call that says itself in plain words (scheduleTask) shows those lines, its arguments one click away. Everything
+ * is shown as text, whatever it holds.
  */
 export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
   const [busy, setBusy] = useState(false);
@@ -46,6 +47,20 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
           <p className="rounded-md bg-background p-2 break-words" aria-label="Memory">
             {String(approval.args.content ?? "")}
           </p>
+        ) : approval.summary?.length ? (
+          <>
+            <ul className="flex flex-col gap-1 rounded-md bg-background p-2 break-words" aria-label="What it will do">
+              {approval.summary.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <details>
+              <summary className="cursor-pointer text-xs text-muted-foreground">Details</summary>
+              <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
+                {JSON.stringify(approval.args, null, 2)}
+              </pre>
+            </details>
+          </>
         ) : (
           <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
             {JSON.stringify(approval.args, null, 2)}

@@ -1,8 +1,15 @@
-import { BookOpenIcon, BrainIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
+import { BookOpenIcon, BrainIcon, CalendarClockIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
-const ICONS = { "knowledge-base": BookOpenIcon, "user-preferences": UserCogIcon, memory: BrainIcon, tools: WrenchIcon, accounts: MailIcon } as const;
+const ICONS = {
+  "knowledge-base": BookOpenIcon,
+  "user-preferences": UserCogIcon,
+  memory: BrainIcon,
+  tools: WrenchIcon,
+  accounts: MailIcon,
+  schedules: CalendarClockIcon,
+} as const;
 
 interface SettingsMenuProps {
   current: SettingsSectionId;

@@ -1,0 +1,201 @@
+import { setMaxListeners } from "node:events";
+import { AppError } from "../../http/app-error.ts";
+import type { UnattendedTurnPort } from "../assistant/assistant.module.ts";
+import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
+import { latestOccurrence, nextOccurrences, parseRecurrence } from "./recurrence.ts";
+import type { ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
+
+/** An occurrence run this long after its time was missed (the server was down): it is marked late. */
+const LATE_AFTER_MS = 60_000;
+/** The scheduler looks at least this often (one-minute granularity), and wakes early for a sooner occurrence. */
+const TICK_MS = 60_000;
+/**
+ * Turns run at once; more wait their turn. High enough that a minute's occurrences all start on time (the bench's
+ * 200 in one minute); a model's rate limit answers what it cannot take, and the turn says so.
+ */
+const CONCURRENT_RUNS = 256;
+
+export interface SchedulerDeps {
+  repo: SchedulesRepo;
+  turns: UnattendedTurnPort;
+  conversations: Pick<ConversationsPort, "ownsConversation">;
+  starter: ConversationStarterPort;
+  now: () => Date;
+  log(message: string, error?: unknown): void;
+}
+
+/**
+ * Runs each schedule's occurrences, each exactly once (decision 036): an occurrence is claimed by inserting its
+ * (schedule, due time) row and moving the schedule on in one transaction before its turn starts, so neither a
+ * second tick nor a restart can run it again. At start, runs a crash left running are marked interrupted (never
+ * re-run), and a schedule whose time passed while the server was down runs its latest missed occurrence once, late.
+ */
+export function createScheduler(deps: SchedulerDeps) {
+  const { repo, now } = deps;
+  const running = new Set<Promise<void>>();
+  const controller = new AbortController();
+  // Every running turn listens for the close (its transcript saves what it wrote): one listener per run.
+  setMaxListeners(0, controller.signal);
+  const waiting: (() => void)[] = [];
+  let active = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | null = null;
+  let stopped = false;
+
+  /** Waits for a free place; answers whether the run had to wait (its start is then when it got one). */
+  async function slot(): Promise<boolean> {
+    if (active < CONCURRENT_RUNS) {
+      active++;
+      return false;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return true;
+  }
+  function release() {
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
+  }
+
+  async function conversationFor(schedule: ScheduleRow): Promise<number> {
+    if (schedule.conversationId && (await deps.conversations.ownsConversation(schedule.userId, schedule.conversationId))) return schedule.conversationId;
+    const { id } = await deps.starter.create(schedule.userId, schedule.title);
+    await repo.update(schedule.userId, schedule.id, { conversationId: id });
+    return id;
+  }
+
+  async function execute(runId: number, schedule: ScheduleRow) {
+    const waited = await slot();
+    let waitingApproval = false;
+    try {
+      if (controller.signal.aborted) {
+        await repo.updateRun(runId, {
+          status: "interrupted",
+          finishedAt: now().toISOString(),
+          error: "The server stopped before this run began; it was not run again.",
+        });
+        return;
+      }
+      const conversationId = await conversationFor(schedule);
+      await repo.updateRun(runId, { conversationId, ...(waited ? { startedAt: now().toISOString() } : {}) });
+      const outcome = await deps.turns.run({
+        userId: schedule.userId,
+        conversationId,
+        prompt: schedule.prompt,
+        signal: controller.signal,
+        onWaitingApproval: () => {
+          waitingApproval = true;
+          void repo.updateRun(runId, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
+        },
+        onApprovalAnswered: () => {
+          if (!waitingApproval) return;
+          waitingApproval = false;
+          void repo.updateRun(runId, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
+        },
+      });
+      // Closing the server aborts the turn: what it wrote is saved, and the run says it was interrupted.
+      const status = controller.signal.aborted ? "interrupted" : outcome.status;
+      await repo.updateRun(runId, {
+        status,
+        finishedAt: now().toISOString(),
+        messageIds: JSON.stringify(outcome.messageIds),
+        error: status === "interrupted" ? "The server stopped during this run; it was not run again." : (outcome.error ?? null),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
+      const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";
+      await repo
+        .updateRun(runId, { status: "failed", finishedAt: now().toISOString(), error: reason })
+        .catch((failure: unknown) => deps.log("could not record a failed run", failure));
+    } finally {
+      release();
+    }
+  }
+
+  function launch(runId: number, schedule: ScheduleRow) {
+    const run = execute(runId, schedule).finally(() => running.delete(run));
+    running.add(run);
+  }
+
+  /** Claims the schedule's due occurrence (the latest, when several passed); answers the run to start, if any. */
+  function claim(schedule: ScheduleRow, at: Date): [number, ScheduleRow][] {
+    let dueAt: Date;
+    let next: string | null;
+    try {
+      const recurrence = parseRecurrence(schedule.rrule, schedule.timezone);
+      const scheduled = new Date(schedule.nextRunAt!);
+      dueAt = latestOccurrence(recurrence, new Date(scheduled.getTime() - 1), at) ?? scheduled;
+      next = nextOccurrences(recurrence, at, 1)[0]?.toISOString() ?? null;
+    } catch (error) {
+      deps.log(`schedule ${schedule.id} has a rule that no longer reads; it is left alone`, error);
+      void repo.update(schedule.userId, schedule.id, { nextRunAt: null });
+      return [];
+    }
+    const late = at.getTime() - dueAt.getTime() > LATE_AFTER_MS;
+    const runId = repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: now().toISOString(), late, manual: false, nextRunAt: next });
+    return runId === null ? [] : [[runId, schedule]];
+  }
+
+  async function tickOnce() {
+    const at = now();
+    // Every due occurrence is claimed first (each one synchronous transaction), then the runs start together:
+    // a run's start does not wait for other runs' turns.
+    const claimed = (await repo.due(at.toISOString())).flatMap((schedule) => (stopped ? [] : claim(schedule, at)));
+    for (const [runId, schedule] of claimed) launch(runId, schedule);
+  }
+
+  function schedule() {
+    if (stopped) return;
+    clearTimeout(timer);
+    void repo
+      .earliestNextRun()
+      .then((earliest) => {
+        if (stopped) return;
+        const untilMinute = TICK_MS - (now().getTime() % TICK_MS);
+        const untilNext = earliest ? Math.max(0, new Date(earliest).getTime() - now().getTime()) : untilMinute;
+        timer = setTimeout(() => void tick().finally(schedule), Math.min(untilMinute, untilNext) + 5);
+        timer.unref();
+      })
+      .catch((error: unknown) => deps.log("the scheduler could not look ahead", error));
+  }
+
+  /** Runs what is due now; one tick at a time. */
+  function tick(): Promise<void> {
+    ticking ??= tickOnce()
+      .catch((error: unknown) => deps.log("a scheduler tick failed", error))
+      .finally(() => (ticking = null));
+    return ticking;
+  }
+
+  return {
+    tick,
+    /** A schedule changed: look again for the soonest occurrence. */
+    changed: () => schedule(),
+    async start() {
+      const interrupted = await repo.interruptLeftRunning(now().toISOString());
+      if (interrupted > 0) deps.log(`${interrupted} scheduled run(s) were cut by a restart; marked interrupted, not run again`);
+      await tick();
+      schedule();
+    },
+    /** Run now: a run of its own, outside the rule's occurrences. */
+    runNow(schedule: ScheduleRow): number {
+      const at = now().toISOString();
+      const runId = repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: true });
+      if (runId === null) throw new AppError("already_running", 409, "This schedule was just started; wait a moment before running it again");
+      launch(runId, schedule);
+      return runId;
+    },
+    /** Settles when every run started so far has finished (tests, the bench). */
+    async idle() {
+      while (running.size > 0 || ticking) await Promise.all([...running, ticking]);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      controller.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

@@ -1,0 +1,42 @@
+import type { AppModule } from "../../http/app-module.ts";
+import type { Store } from "../../store/open-store.ts";
+import type { AssistantTool, UnattendedTurnPort } from "../assistant/assistant.module.ts";
+import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
+import { createScheduler } from "./scheduler.ts";
+import { createSchedulesRepo } from "./schedules.repo.ts";
+import { registerScheduleRoutes } from "./schedules.routes.ts";
+import { scheduleTaskTool } from "./schedule-task-tool.ts";
+import { createSchedulesService } from "./schedules.service.ts";
+
+export interface SchedulesModule extends AppModule {
+  /** Runs what is due now and settles when every started run has finished (tests and the bench). */
+  control: { tick(): Promise<void>; idle(): Promise<void> };
+}
+
+/**
+ * Scheduled prompts (decision 036): /api/schedules, and the scheduler that runs each occurrence once as a whole
+ * assistant turn with no browser, started when the app is ready and stopped when it closes. The assistant's turn
+ * comes in as `turns`, a late-bound port, since the assistant in turn offers this module's scheduleTask tool.
+ */
+export function createSchedulesModule(deps: {
+  store: Pick<Store, "db" | "prepare" | "transaction">;
+  turns: UnattendedTurnPort;
+  conversations: Pick<ConversationsPort, "ownsConversation">;
+  starter: ConversationStarterPort;
+  now?: () => Date;
+  warn(message: string, error?: unknown): void;
+}): SchedulesModule & { tools: AssistantTool[] } {
+  const now = deps.now ?? (() => new Date());
+  const repo = createSchedulesRepo(deps.store);
+  const scheduler = createScheduler({ repo, turns: deps.turns, conversations: deps.conversations, starter: deps.starter, now, log: deps.warn });
+  const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
+  return {
+    tools: [scheduleTaskTool({ service, now })],
+    control: { tick: scheduler.tick, idle: scheduler.idle },
+    register(app) {
+      registerScheduleRoutes(app, { service });
+      app.addHook("onReady", () => scheduler.start());
+      app.addHook("onClose", () => scheduler.stop());
+    },
+  };
+}

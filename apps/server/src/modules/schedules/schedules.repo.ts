@@ -1,0 +1,196 @@
+import type { Updateable } from "kysely";
+import type { Store } from "../../store/open-store.ts";
+import type { ScheduleRunsTable, SchedulesTable } from "../../store/schema.ts";
+
+const COLUMNS = ["id", "userId", "title", "prompt", "rrule", "timezone", "conversationId", "paused", "nextRunAt", "createdAt", "updatedAt"] as const;
+const RUN_COLUMNS = [
+  "id",
+  "scheduleId",
+  "userId",
+  "dueAt",
+  "startedAt",
+  "finishedAt",
+  "status",
+  "late",
+  "manual",
+  "conversationId",
+  "messageIds",
+  "error",
+] as const;
+
+export interface ScheduleRow {
+  id: number;
+  userId: number;
+  title: string;
+  prompt: string;
+  rrule: string;
+  timezone: string;
+  conversationId: number | null;
+  paused: number;
+  nextRunAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RunStatus = ScheduleRunsTable["status"];
+
+export interface RunRow {
+  id: number;
+  scheduleId: number;
+  userId: number;
+  dueAt: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: RunStatus;
+  late: number;
+  manual: number;
+  conversationId: number | null;
+  messageIds: string;
+  error: string | null;
+}
+
+/** SQL for schedules and their runs; every user-facing query is scoped by the owner. */
+export function createSchedulesRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
+  const { db } = store;
+  // The claim: one row per occurrence. The unique (schedule_id, due_at) makes a second claim insert nothing.
+  const insertRun = store.prepare<{ id: number }>((argument) =>
+    db
+      .insertInto("scheduleRuns")
+      .values({
+        scheduleId: argument<number>(0),
+        userId: argument<number>(1),
+        dueAt: argument<string>(2),
+        startedAt: argument<string>(3),
+        status: "running",
+        late: argument<number>(4),
+        manual: argument<number>(5),
+        conversationId: argument<number | null>(6),
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id"),
+  );
+  const setNextRun = store.prepare((argument) =>
+    db
+      .updateTable("schedules")
+      .set({ nextRunAt: argument<string | null>(0) })
+      .where("id", "=", argument<number>(1)),
+  );
+
+  return {
+    list: (userId: number) => db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute() as Promise<ScheduleRow[]>,
+
+    find: (userId: number, id: number) =>
+      db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst() as Promise<ScheduleRow | undefined>,
+
+    insert: (row: Omit<ScheduleRow, "id" | "paused">) =>
+      db.insertInto("schedules").values(row).returning(COLUMNS).executeTakeFirstOrThrow() as Promise<ScheduleRow>,
+
+    update: (userId: number, id: number, changes: Updateable<SchedulesTable>) =>
+      db.updateTable("schedules").set(changes).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst() as Promise<
+        ScheduleRow | undefined
+      >,
+
+    remove: async (userId: number, id: number) => {
+      const result = await db.deleteFrom("schedules").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Schedules whose next occurrence is at or before `now` (the scheduler's tick). */
+    due: (now: string) =>
+      db
+        .selectFrom("schedules")
+        .select(COLUMNS)
+        .where("paused", "=", 0)
+        .where("nextRunAt", "is not", null)
+        .where("nextRunAt", "<=", now)
+        .orderBy("nextRunAt")
+        .execute() as Promise<ScheduleRow[]>,
+
+    /** The soonest occurrence of any schedule that is not paused. */
+    earliestNextRun: async () =>
+      (
+        await db
+          .selectFrom("schedules")
+          .select((eb) => eb.fn.min("nextRunAt").as("nextRunAt"))
+          .where("paused", "=", 0)
+          .executeTakeFirst()
+      )?.nextRunAt ?? null,
+
+    /** Every schedule that is not paused (start-up looks for missed occurrences). */
+    active: () => db.selectFrom("schedules").select(COLUMNS).where("paused", "=", 0).execute() as Promise<ScheduleRow[]>,
+
+    /**
+     * Claims one occurrence and moves the schedule on, in one transaction: answers the run id, or null when the
+     * occurrence was claimed before (by an earlier tick or before a restart).
+     */
+    claim(claim: { schedule: ScheduleRow; dueAt: string; startedAt: string; late: boolean; manual: boolean; nextRunAt?: string | null }): number | null {
+      return store.transaction(() => {
+        const { schedule } = claim;
+        const row = insertRun.get(
+          schedule.id,
+          schedule.userId,
+          claim.dueAt,
+          claim.startedAt,
+          claim.late ? 1 : 0,
+          claim.manual ? 1 : 0,
+          schedule.conversationId,
+        );
+        if (claim.nextRunAt !== undefined) setNextRun.run(claim.nextRunAt, schedule.id);
+        return row?.id ?? null;
+      });
+    },
+
+    updateRun: (id: number, changes: Updateable<ScheduleRunsTable>) => db.updateTable("scheduleRuns").set(changes).where("id", "=", id).execute(),
+
+    /** Runs a crash left "running" or "waiting-approval": they are not run again, only marked. */
+    interruptLeftRunning: async (finishedAt: string) => {
+      const result = await db
+        .updateTable("scheduleRuns")
+        .set({ status: "interrupted", finishedAt, error: "The server stopped during this run; it was not run again." })
+        .where("status", "in", ["running", "waiting-approval"])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    runs: (userId: number, scheduleId: number, limit = 100) =>
+      db
+        .selectFrom("scheduleRuns")
+        .select(RUN_COLUMNS)
+        .where("userId", "=", userId)
+        .where("scheduleId", "=", scheduleId)
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute() as Promise<RunRow[]>,
+
+    lastRuns: async (userId: number) => {
+      const rows = (await db
+        .selectFrom("scheduleRuns")
+        .select(RUN_COLUMNS)
+        .where("userId", "=", userId)
+        .where(
+          "id",
+          "in",
+          db
+            .selectFrom("scheduleRuns")
+            .select((eb) => eb.fn.max("id").as("id"))
+            .where("userId", "=", userId)
+            .groupBy("scheduleId"),
+        )
+        .execute()) as RunRow[];
+      return new Map(rows.map((row) => [row.scheduleId, row]));
+    },
+
+    /** The latest occurrence run of a schedule (not Run now), if any. */
+    lastOccurrence: (scheduleId: number) =>
+      db
+        .selectFrom("scheduleRuns")
+        .select("dueAt")
+        .where("scheduleId", "=", scheduleId)
+        .where("manual", "=", 0)
+        .orderBy("dueAt", "desc")
+        .limit(1)
+        .executeTakeFirst(),
+  };
+}
+
+export type SchedulesRepo = ReturnType<typeof createSchedulesRepo>;

@@ -1,0 +1,153 @@
+import { SCHEDULE_ERRORS, type CreateScheduleRequest, type Schedule, type ScheduleRun, type UpdateScheduleRequest } from "@sage/contracts/schedules";
+import { badRequest, notFound } from "../../http/app-error.ts";
+import type { ConversationsPort } from "../conversations/conversations.module.ts";
+import { describeRecurrence, nextOccurrences, parseRecurrence } from "./recurrence.ts";
+import type { RunRow, ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
+import type { Scheduler } from "./scheduler.ts";
+
+export const toRun = (row: RunRow): ScheduleRun => ({
+  id: row.id,
+  scheduleId: row.scheduleId,
+  dueAt: row.dueAt,
+  startedAt: row.startedAt,
+  finishedAt: row.finishedAt,
+  status: row.status,
+  late: row.late === 1,
+  manual: row.manual === 1,
+  conversationId: row.conversationId,
+  messageIds: JSON.parse(row.messageIds) as number[],
+  error: row.error,
+});
+
+/** A checked rule's next occurrence after `now`; a rule that never runs again is a 400. */
+function firstRun(rrule: string, timezone: string, now: Date): string {
+  const next = nextOccurrences(parseRecurrence(rrule, timezone), now, 1)[0];
+  if (!next) throw badRequest(SCHEDULE_ERRORS.rruleNeverRuns, "invalid_rrule");
+  return next.toISOString();
+}
+
+/** What a schedule says in plain words, with its next three runs (the settings list and scheduleTask's card). */
+export function preview(rrule: string, timezone: string, now: Date, paused = false) {
+  const recurrence = parseRecurrence(rrule, timezone);
+  return { summary: describeRecurrence(recurrence), nextRuns: paused ? [] : nextOccurrences(recurrence, now, 3).map((date) => date.toISOString()) };
+}
+
+export function createSchedulesService(deps: {
+  repo: SchedulesRepo;
+  conversations: Pick<ConversationsPort, "ownsConversation">;
+  scheduler: Pick<Scheduler, "runNow" | "changed">;
+  now: () => Date;
+}) {
+  const { repo, now } = deps;
+
+  function toSchedule(row: ScheduleRow, last: RunRow | undefined): Schedule {
+    const paused = row.paused === 1;
+    let shown: { summary: string; nextRuns: string[] };
+    try {
+      shown = preview(row.rrule, row.timezone, now(), paused);
+    } catch {
+      shown = { summary: row.rrule, nextRuns: [] };
+    }
+    return {
+      id: row.id,
+      title: row.title,
+      prompt: row.prompt,
+      rrule: row.rrule,
+      timezone: row.timezone,
+      conversationId: row.conversationId,
+      paused,
+      nextRunAt: paused ? null : row.nextRunAt,
+      nextRuns: shown.nextRuns,
+      summary: shown.summary,
+      lastRunAt: last?.startedAt ?? null,
+      lastStatus: last?.status ?? null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  async function owned(userId: number, id: number): Promise<ScheduleRow> {
+    const row = await repo.find(userId, id);
+    if (!row) throw notFound(SCHEDULE_ERRORS.scheduleNotFound, "schedule_not_found");
+    return row;
+  }
+
+  async function checkConversation(userId: number, conversationId: number | null | undefined) {
+    if (conversationId && !(await deps.conversations.ownsConversation(userId, conversationId)))
+      throw notFound(SCHEDULE_ERRORS.conversationNotFound, "conversation_not_found");
+  }
+
+  async function one(userId: number, row: ScheduleRow) {
+    return toSchedule(row, (await repo.lastRuns(userId)).get(row.id));
+  }
+
+  return {
+    async list(userId: number): Promise<Schedule[]> {
+      const [rows, last] = await Promise.all([repo.list(userId), repo.lastRuns(userId)]);
+      return rows.map((row) => toSchedule(row, last.get(row.id)));
+    },
+
+    async create(userId: number, input: CreateScheduleRequest): Promise<Schedule> {
+      const nextRunAt = firstRun(input.rrule, input.timezone, now());
+      await checkConversation(userId, input.conversationId);
+      const at = now().toISOString();
+      const row = await repo.insert({
+        userId,
+        title: input.title,
+        prompt: input.prompt,
+        rrule: input.rrule,
+        timezone: input.timezone,
+        conversationId: input.conversationId ?? null,
+        nextRunAt,
+        createdAt: at,
+        updatedAt: at,
+      });
+      deps.scheduler.changed();
+      return toSchedule(row, undefined);
+    },
+
+    /** A changed rule, zone or a resume starts counting from now: occurrences missed while paused do not run. */
+    async update(userId: number, id: number, input: UpdateScheduleRequest): Promise<Schedule> {
+      const current = await owned(userId, id);
+      const rrule = input.rrule ?? current.rrule;
+      const timezone = input.timezone ?? current.timezone;
+      const paused = input.paused ?? current.paused === 1;
+      const timing = input.rrule !== undefined || input.timezone !== undefined || (input.paused === false && current.paused === 1);
+      const nextRunAt = timing ? firstRun(rrule, timezone, now()) : current.nextRunAt;
+      await checkConversation(userId, input.conversationId);
+      const row = await repo.update(userId, id, {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+        ...(input.conversationId !== undefined ? { conversationId: input.conversationId } : {}),
+        rrule,
+        timezone,
+        paused: paused ? 1 : 0,
+        nextRunAt,
+        updatedAt: now().toISOString(),
+      });
+      if (!row) throw notFound(SCHEDULE_ERRORS.scheduleNotFound, "schedule_not_found");
+      deps.scheduler.changed();
+      return one(userId, row);
+    },
+
+    async remove(userId: number, id: number) {
+      if (!(await repo.remove(userId, id))) throw notFound(SCHEDULE_ERRORS.scheduleNotFound, "schedule_not_found");
+      deps.scheduler.changed();
+    },
+
+    /** Run now: the run starts at once and is answered as it starts (its history entry shows how it goes). */
+    async runNow(userId: number, id: number): Promise<ScheduleRun> {
+      const row = await owned(userId, id);
+      const runId = deps.scheduler.runNow(row);
+      const run = (await repo.runs(userId, id, 20)).find((item) => item.id === runId)!;
+      return toRun(run);
+    },
+
+    async runs(userId: number, id: number): Promise<ScheduleRun[]> {
+      await owned(userId, id);
+      return (await repo.runs(userId, id)).map(toRun);
+    },
+  };
+}
+
+export type SchedulesService = ReturnType<typeof createSchedulesService>;

@@ -1,0 +1,52 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  scheduleListSchema,
+  scheduleRunListSchema,
+  scheduleRunSchema,
+  scheduleSchema,
+  type CreateScheduleRequest,
+  type Schedule,
+  type ScheduleRun,
+} from "@sage/contracts/schedules";
+import { apiRequest, getJson } from "@/lib/api-client";
+
+export const schedulesQueryKey = ["schedules"] as const;
+
+export function useSchedules() {
+  return useQuery({ queryKey: schedulesQueryKey, queryFn: async (): Promise<Schedule[]> => (await getJson("/api/schedules", scheduleListSchema)) ?? [] });
+}
+
+/** A schedule's runs, newest first; polled while one is still going. */
+export function useScheduleRuns(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [...schedulesQueryKey, id, "runs"],
+    enabled,
+    queryFn: async (): Promise<ScheduleRun[]> => (await getJson(`/api/schedules/${id}/runs`, scheduleRunListSchema)) ?? [],
+    refetchInterval: (query) => (query.state.data?.some((run) => run.status === "running") ? 2_000 : false),
+  });
+}
+
+/** Create, pause/resume, Run now and delete; each refreshes the list and the histories. */
+export function useScheduleActions() {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schedulesQueryKey });
+  return {
+    create: useMutation({
+      mutationFn: (input: CreateScheduleRequest) => apiRequest("/api/schedules", { method: "POST", body: input, schema: scheduleSchema }),
+      onSuccess: refresh,
+    }),
+    setPaused: useMutation({
+      mutationFn: ({ id, paused }: { id: number; paused: boolean }) =>
+        apiRequest(`/api/schedules/${id}`, { method: "PATCH", body: { paused }, schema: scheduleSchema }),
+      onSuccess: refresh,
+    }),
+    runNow: useMutation({
+      mutationFn: (id: number) => apiRequest(`/api/schedules/${id}/run`, { method: "POST", schema: scheduleRunSchema }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (id: number) => apiRequest(`/api/schedules/${id}`, { method: "DELETE" }),
+      onSuccess: refresh,
+    }),
+  };
+}

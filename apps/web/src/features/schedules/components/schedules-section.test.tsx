@@ -1,0 +1,84 @@
+// @vitest-environment happy-dom
+import type { Schedule, ScheduleRun } from "@sage/contracts/schedules";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { fakeApi } from "@/test/fake-api";
+import { renderWithProviders } from "@/test/render-with-providers";
+import { SchedulesSection } from "./schedules-section";
+
+const at = "2026-11-27T08:00:00.000Z";
+const brief: Schedule = {
+  id: 4,
+  title: "Morning brief",
+  prompt: "Brief me on the markets",
+  rrule: "DTSTART;TZID=Europe/Zurich:20261127T070000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+  timezone: "Europe/Zurich",
+  conversationId: 9,
+  paused: false,
+  nextRunAt: "2026-11-30T06:00:00.000Z",
+  nextRuns: ["2026-11-30T06:00:00.000Z", "2026-12-01T06:00:00.000Z", "2026-12-02T06:00:00.000Z"],
+  summary: "every weekday at 07:00 (Europe/Zurich)",
+  lastRunAt: "2026-11-27T06:00:02.000Z",
+  lastStatus: "waiting-approval",
+  createdAt: at,
+  updatedAt: at,
+};
+const lateRun: ScheduleRun = {
+  id: 11,
+  scheduleId: 4,
+  dueAt: "2026-11-27T06:00:00.000Z",
+  startedAt: "2026-11-27T06:00:02.000Z",
+  finishedAt: null,
+  status: "waiting-approval",
+  late: true,
+  manual: false,
+  conversationId: 9,
+  messageIds: [],
+  error: null,
+};
+
+describe("Settings > Schedules", () => {
+  it("lists each schedule in plain words with its next run, its last run's status, and a history linking to the conversation", async () => {
+    const api = fakeApi()
+      .on("GET", "/api/schedules", Response.json([brief]))
+      .on("GET", "/api/schedules/4/runs", Response.json([lateRun]))
+      .on("PATCH", "/api/schedules/4", Response.json({ ...brief, paused: true, nextRunAt: null }))
+      .on("POST", "/api/schedules/4/run", Response.json({ ...lateRun, id: 12, manual: true, late: false, status: "running" }, { status: 202 }));
+    renderWithProviders(<SchedulesSection />);
+    const row = await screen.findByRole("listitem", { name: "Morning brief" });
+    expect(within(row).getByText("every weekday at 07:00 (Europe/Zurich)")).toBeTruthy();
+    expect(within(row).getByText("Next run: Mon, 30 Nov 2026, 07:00")).toBeTruthy();
+    expect(within(row).getByText("Last run: Fri, 27 Nov 2026, 07:00, Waiting for your approval")).toBeTruthy();
+
+    await userEvent.click(within(row).getByRole("button", { name: "History" }));
+    const history = await screen.findByRole("list", { name: "Runs of Morning brief" });
+    expect(within(history).getByText("(late: SAGE was off at its time)")).toBeTruthy();
+    expect(within(history).getByRole("link", { name: "Open conversation" }).getAttribute("href")).toBe("/conversations/9");
+
+    await userEvent.click(within(row).getByRole("button", { name: "Pause Morning brief" }));
+    await waitFor(() => expect(api.requests("PATCH", "/api/schedules/4").map((request) => request.body)).toEqual([{ paused: true }]));
+    await userEvent.click(within(row).getByRole("button", { name: "Run now: Morning brief" }));
+    await waitFor(() => expect(api.requests("POST", "/api/schedules/4/run")).toHaveLength(1));
+  });
+
+  it("creates a weekly schedule from the readable recurrence picker, in the chosen time zone", async () => {
+    const api = fakeApi()
+      .on("GET", "/api/schedules", Response.json([]))
+      .on("POST", "/api/schedules", Response.json(brief, { status: 201 }));
+    renderWithProviders(<SchedulesSection />);
+    expect(await screen.findByText("No schedules yet.")).toBeTruthy();
+    const form = screen.getByRole("form", { name: "New schedule" });
+    await userEvent.type(within(form).getByLabelText("Title"), "Board prep");
+    await userEvent.type(within(form).getByLabelText("What SAGE should do"), "List what the board will ask");
+    await userEvent.selectOptions(within(form).getByLabelText("Repeat"), "weekly");
+    await userEvent.click(within(form).getByLabelText("Thursday"));
+    await userEvent.click(within(form).getByLabelText("Monday")); // on by default: now off
+    await userEvent.selectOptions(within(form).getByLabelText("Time zone"), "America/New_York");
+    await userEvent.click(within(form).getByRole("button", { name: "Add schedule" }));
+    await waitFor(() => expect(api.requests("POST", "/api/schedules")).toHaveLength(1));
+    const body = api.requests("POST", "/api/schedules")[0]!.body as Record<string, string>;
+    expect(body).toMatchObject({ title: "Board prep", prompt: "List what the board will ask", timezone: "America/New_York" });
+    expect(body.rrule).toMatch(/^DTSTART;TZID=America\/New_York:\d{8}T070000\nRRULE:FREQ=WEEKLY;BYDAY=TH$/);
+  });
+});
