@@ -55,6 +55,8 @@ export interface SageApp {
   blobs: BlobStore;
   knowledgeIndex: KnowledgeIndexPort;
   createUser(username: string, password: string): Promise<User>;
+  /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
+  syncDueCalendars(now?: Date): Promise<number>;
 }
 
 /** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
@@ -154,6 +156,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     search: retrieval.search,
     rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
     maxMessageBytes: config.maxUploadBytes,
+    defaultTimeZone: config.defaultTimeZone,
     warn,
   });
   const modules: AppModule[] = [
@@ -201,5 +204,14 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   app.addHook("onClose", () => jobs.stop());
   await registerWebApp(app, config.webDir);
 
-  return { app, accountsReady: auth.accountsReady, routes, jobs, blobs, knowledgeIndex: retrieval.index, createUser: auth.createUser };
+  return {
+    app,
+    accountsReady: auth.accountsReady,
+    routes,
+    jobs,
+    blobs,
+    knowledgeIndex: retrieval.index,
+    createUser: auth.createUser,
+    syncDueCalendars: accounts.syncDueCalendars,
+  };
 }

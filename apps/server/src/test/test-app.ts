@@ -63,6 +63,7 @@ export async function createTestApp(
     jobs: built.jobs,
     blobs: built.blobs,
     knowledgeIndex: built.knowledgeIndex,
+    syncDueCalendars: built.syncDueCalendars,
     store,
     config,
     login,

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-import { connectionProblemMessage, type Account } from "@sage/contracts/accounts";
+import { connectionProblemMessage, type Account, type MailAccount } from "@sage/contracts/accounts";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
 import { AccountsSection } from "./accounts-section";
 
-const account = (extra: Partial<Account> = {}): Account => ({
+const account = (extra: Partial<MailAccount> = {}): MailAccount => ({
   id: 1,
   kind: "mail",
   name: "Work mail",

@@ -1,11 +1,19 @@
 import { useId, useState, type FormEvent } from "react";
-import { syncProgressText, type Account, type CreateAccountRequest, type TestConnectionResponse } from "@sage/contracts/accounts";
+import { syncEventsText, syncProgressText, type Account, type CreateAccountRequest, type TestConnectionResponse } from "@sage/contracts/accounts";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
 
 const STATUS_LABELS: Record<Account["status"], string> = { syncing: "Syncing", ok: "Up to date", error: "Failed", "password-needed": "Password needed" };
+
+/** "me@gmail.com on imap.gmail.com · 1,240 messages", "anna on dav.example.com · 12 events", "Subscription from calendar.google.com · 3 events". */
+function accountSummary(account: Account): string {
+  if (account.kind === "mail") return `${account.imap.user} on ${account.imap.host} · ${(account.counts.messages ?? 0).toLocaleString("en-US")} messages`;
+  const events = syncEventsText(account.counts.events ?? 0);
+  if (account.caldav) return `${account.caldav.user} on ${new URL(account.caldav.url).hostname} · ${events}`;
+  return `Subscription from ${account.ics?.host ?? "the web"} · ${events}`;
+}
 
 function AccountCard({ account }: { account: Account }) {
   const sync = useSyncAccount();
@@ -24,7 +32,7 @@ function AccountCard({ account }: { account: Account }) {
         </span>
       </div>
       <p className="text-sm text-muted-foreground">
-        {account.imap.user} on {account.imap.host} · {account.counts.messages ?? 0} messages
+        {accountSummary(account)}
         {account.lastSyncAt ? ` · last synced ${new Date(account.lastSyncAt).toLocaleString()}` : ""}
       </p>
       {account.error && <p className="text-sm break-words text-destructive">{account.error}</p>}
