@@ -177,6 +177,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       memory: memory.port,
       approvals: externalTools.approvals,
       mail: accounts.mail,
+      calendar: accounts.calendar,
       maxToolSteps: config.maxToolSteps,
       toolSources: [externalTools.tools.toolsFor],
       warn,

@@ -17,6 +17,7 @@ import { fetchIcs } from "../../providers/calendar/ics-fetch.ts";
 import { createCalendarEventsRepo } from "./calendar-events.repo.ts";
 import { CALENDAR_SYNC_EVERY_MS } from "./accounts.service.ts";
 import type { ConnectCaldav } from "./calendar-sync.ts";
+import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 
@@ -26,8 +27,13 @@ export { MailSendError, type MailToSend } from "./mail-sender.ts";
 /** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
 export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
 
+/** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
+export type CalendarPort = CalendarAgenda;
+export { CalendarWriteError, CALENDAR_WRITE_TEXTS, type AgendaEvent, type EventToWrite } from "./calendar-agenda.ts";
+
 export interface AccountsModule extends AppModule {
   mail: MailPort;
+  calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
 }
 
@@ -69,9 +75,21 @@ export function createAccountsModule(deps: {
     ...createMailSearch({ repo, search: deps.search }),
     ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
   };
+  const agenda = createCalendarAgenda({
+    repo,
+    calendar,
+    box: deps.box,
+    rule: deps.rule,
+    connectCaldav: deps.connectCaldav ?? connectCaldav,
+    defaultTimeZone: deps.defaultTimeZone,
+    syncNow: async (userId, accountId) => {
+      await service.sync(userId, accountId);
+    },
+  });
   let round: NodeJS.Timeout | undefined;
   return {
     mail,
+    calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
     register(app) {
       registerAccountRoutes(app, { service });

@@ -2,7 +2,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
-import type { MailPort } from "../accounts/accounts.module.ts";
+import type { CalendarPort, MailPort } from "../accounts/accounts.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -21,6 +21,9 @@ import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
 import { registerGeminiCompatRoutes } from "./gemini-compat/gemini-compat.routes.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
+import { createEventTool, updateEventTool } from "./tools/create-event-tool.ts";
+import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
+import { listEventsTool } from "./tools/list-events-tool.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
@@ -30,6 +33,12 @@ export type { ApprovalPort } from "./turn-approval.ts";
 function mailTools(mail: MailPort): ToolSource {
   const tools = [searchMailTool(mail), readThreadTool(mail), sendEmailTool(mail)];
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
+}
+
+/** listEvents, findFreeTime (read-only), createEvent and updateEvent (behind Approve), for users who connected a calendar. */
+function calendarTools(calendar: CalendarPort): ToolSource {
+  const tools = [listEventsTool(calendar), findFreeTimeTool(calendar), createEventTool(calendar), updateEventTool(calendar)];
+  return async (userId) => ((await calendar.hasCalendar(userId)) ? tools : []);
 }
 
 /** Adds tools to a user's turns (the external tools module's toolsFor). */
@@ -51,6 +60,8 @@ export function createAssistantModule(deps: {
   approvals: ApprovalPort;
   /** The user's synced mail (searchMail, readThread, sendEmail); absent in setups without the accounts module. */
   mail?: MailPort;
+  /** The user's synced calendars (listEvents, findFreeTime, createEvent, updateEvent). */
+  calendar?: CalendarPort;
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -59,7 +70,7 @@ export function createAssistantModule(deps: {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
     [createReminderTool(deps.reminders), searchDocumentsTool(deps.search), webSearchTool(service.webSearch), saveMemoryTool(deps.memory)],
-    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.toolSources ?? [])],
+    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.calendar ? [calendarTools(deps.calendar)] : []), ...(deps.toolSources ?? [])],
     deps.warn,
   );
   const chatTurns = createChatTurnService({

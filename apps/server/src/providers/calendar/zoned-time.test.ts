@@ -23,3 +23,16 @@ describe("wall-clock times in a named zone", () => {
     expect(isTimeZone("W. Europe Standard Time")).toBe(false);
   });
 });
+
+describe("times the model writes", () => {
+  it("reads an offset as given, a local time and a day in the user's zone, and refuses the rest", async () => {
+    const { parseZoned, formatZoned } = await import("./zoned-time.ts");
+    expect(parseZoned("2026-12-01T10:00:00Z", "Europe/Prague")).toBe(Date.parse("2026-12-01T10:00:00Z"));
+    expect(parseZoned("2026-12-01T10:00", "Europe/Prague")).toBe(Date.parse("2026-12-01T09:00:00Z"));
+    expect(parseZoned("2026-07-01", "Europe/Prague")).toBe(Date.parse("2026-06-30T22:00:00Z"));
+    expect(parseZoned("2026-07-01", "Europe/Prague", { endOfDay: true })).toBe(Date.parse("2026-07-01T22:00:00Z"));
+    expect(parseZoned("next Tuesday", "Europe/Prague")).toBeNull();
+    expect(formatZoned(Date.parse("2026-07-01T08:00:00Z"), "Europe/Prague")).toBe("2026-07-01T10:00:00+02:00");
+    expect(formatZoned(Date.parse("2026-12-01T15:30:00Z"), "America/New_York")).toBe("2026-12-01T10:30:00-05:00");
+  });
+});
