@@ -16,6 +16,7 @@ import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
+import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
@@ -148,10 +149,11 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
+  const box = createSecretBox(loadSecretKey(store.dataDir, config.secretKey));
   const accounts = createAccountsModule({
     db: store.db,
     jobs,
-    box: createSecretBox(loadSecretKey(store.dataDir, config.secretKey)),
+    box,
     knowledge: knowledge.mail,
     search: retrieval.search,
     rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
@@ -184,6 +186,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     }),
     externalTools,
     accounts,
+    createCalendarFeedModule({ db: store.db, box, reminders: reminders.port }),
   ];
 
   const routes: { method: string; url: string }[] = [];
