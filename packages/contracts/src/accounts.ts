@@ -171,6 +171,7 @@ export const createAccountRequestSchema = z.discriminatedUnion("kind", [createMa
   error: ACCOUNT_ERRORS.kindInvalid,
 });
 export type CreateAnyAccountInput = z.output<typeof createAccountRequestSchema>;
+export type CreateAnyAccountRequest = z.input<typeof createAccountRequestSchema>;
 
 /** PATCH /api/accounts/{id}: any of the fields; a server without a password keeps the stored one. */
 export const updateAccountRequestSchema = z

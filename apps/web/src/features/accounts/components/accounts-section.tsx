@@ -4,6 +4,8 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
+import { ConnectCalendarForm } from "./connect-calendar-form";
+import { RemindersFeed } from "./reminders-feed";
 
 const STATUS_LABELS: Record<Account["status"], string> = { syncing: "Syncing", ok: "Up to date", error: "Failed", "password-needed": "Password needed" };
 
@@ -142,7 +144,7 @@ function ConnectForm() {
   );
 }
 
-/** Settings > Accounts: this user's mail accounts, their sync, and connecting another. */
+/** Settings > Accounts: this user's mail and calendar accounts, their sync, connecting another, and the reminders feed. */
 export function AccountsSection() {
   const accounts = useAccounts();
   return (
@@ -152,7 +154,8 @@ export function AccountsSection() {
       </h2>
       <p className="text-sm text-muted-foreground">
         SAGE copies the mail of your INBOX and Sent folders into your knowledge base so the assistant can search it. It sends mail only after you approve each
-        message. Your password is stored encrypted and never shown again.
+        message. Calendars are read every 15 minutes; SAGE adds or changes an event only after you approve it. Your password is stored encrypted and never shown
+        again.
       </p>
       {accounts.isPending && <p className="text-sm text-muted-foreground">Loading...</p>}
       {accounts.isError && <p className="text-sm text-destructive">Failed to load the accounts</p>}
@@ -160,6 +163,8 @@ export function AccountsSection() {
         <AccountCard key={account.id} account={account} />
       ))}
       <ConnectForm />
+      <ConnectCalendarForm />
+      <RemindersFeed />
     </section>
   );
 }
