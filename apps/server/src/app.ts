@@ -9,7 +9,7 @@ import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
 import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
 import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
-import { RequestLog } from "./http/request-log.ts";
+import { RequestLog, serializeRequest } from "./http/request-log.ts";
 import { safeFetch } from "./http/safe-fetch.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerSlowClientLimits } from "./http/slow-clients.ts";
@@ -88,7 +88,10 @@ function lazySchemaCompilers(): CompilersFactory {
 export async function createApp(deps: AppDeps): Promise<SageApp> {
   const { config, store, providers } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel, redact: { paths: SECRET_LOG_PATHS, censor: "[secret]" } },
+    logger:
+      deps.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: SECRET_LOG_PATHS, censor: "[secret]" }, serializers: { req: serializeRequest as never } },
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
