@@ -61,7 +61,18 @@ export interface SageApp {
 }
 
 /** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
-const SECRET_LOG_PATHS = ["password", "accessToken", "secrets", "*.password", "*.accessToken", "*.secrets", "*.*.password", "*.*.accessToken"];
+const SECRET_LOG_PATHS = [
+  "password",
+  "accessToken",
+  "secrets",
+  "icsUrl",
+  "*.password",
+  "*.accessToken",
+  "*.secrets",
+  "*.icsUrl",
+  "*.*.password",
+  "*.*.accessToken",
+];
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
 
@@ -189,7 +200,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     }),
     externalTools,
     accounts,
-    createCalendarFeedModule({ db: store.db, box, reminders: reminders.port }),
+    createCalendarFeedModule({
+      db: store.db,
+      box,
+      reminders: reminders.port,
+      defaultTimeZone: config.defaultTimeZone,
+      timeZoneChanged: accounts.syncCalendarsOf,
+    }),
   ];
 
   const routes: { method: string; url: string }[] = [];

@@ -35,6 +35,8 @@ export interface AccountsModule extends AppModule {
   mail: MailPort;
   calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
+  /** Syncs each of the user's calendars now (their time zone changed). */
+  syncCalendarsOf(userId: number): Promise<void>;
 }
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
@@ -91,6 +93,9 @@ export function createAccountsModule(deps: {
     mail,
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
+    async syncCalendarsOf(userId) {
+      for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
+    },
     register(app) {
       registerAccountRoutes(app, { service });
       // Calendars are synced every 15 minutes: each minute, those not synced for 15 minutes get a sync job.

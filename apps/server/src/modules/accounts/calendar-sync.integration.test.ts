@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { calendarProblemMessage } from "@sage/contracts/accounts";
-import { singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { calendarText, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
 import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
@@ -130,6 +130,32 @@ describe("an ICS subscription served over HTTP", () => {
 
     const wrong = await api("POST", "/api/accounts/test", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/other.ics` });
     expect(wrong.json()).toEqual({ ok: false, problem: "not-found", message: calendarProblemMessage("not-found", "127.0.0.1") });
+  });
+
+  it("reads floating times in the user's time zone, and again in a new one as soon as the user changes it", async () => {
+    t = await createTestApp({ env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: "Europe/Prague" } });
+    cookie = await t.login();
+    // The next 2 December (a winter day in both zones), within the synced year ahead.
+    const thisYear = new Date().getUTCFullYear();
+    const year = Date.UTC(thisYear, 11, 2) > Date.now() ? thisYear : thisYear + 1;
+    const day = `${year}1202`;
+    body = calendarText(
+      "BEGIN:VEVENT",
+      "UID:floating@sage.test",
+      `DTSTAMP:${day}T000000Z`,
+      `DTSTART:${day}T090000`,
+      `DTEND:${day}T093000`,
+      "SUMMARY:Stand-up",
+      "END:VEVENT",
+    );
+    await api("POST", "/api/accounts", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/secret-4f1c/basic.ics` });
+    await t.jobs.idle();
+    const startOf = () => (t.store.sqlite.prepare("SELECT start_at AS startAt FROM calendar_events").get() as { startAt: string }).startAt;
+    expect(startOf()).toBe(`${year}-12-02T08:00:00.000Z`);
+    const changed = await t.app.inject({ method: "PUT", url: "/api/calendar/time-zone", headers: { cookie }, payload: { timeZone: "America/New_York" } });
+    expect(changed.json()).toEqual({ timeZone: "America/New_York", saved: true });
+    await t.jobs.idle();
+    expect(startOf()).toBe(`${year}-12-02T14:00:00.000Z`);
   });
 
   it("refuses a subscription on a private address unless the administrator allows it", async () => {

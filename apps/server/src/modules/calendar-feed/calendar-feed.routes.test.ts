@@ -11,7 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const call = (method: "GET" | "POST", url: string, payload?: object, as: string | null = cookie) =>
+const call = (method: "GET" | "POST" | "PUT", url: string, payload?: object, as: string | null = cookie) =>
   t.app.inject({ method, url, payload, headers: as ? { cookie: as } : {} });
 const pathOf = (url: string) => new URL(url).pathname;
 
@@ -66,5 +66,22 @@ describe("reminders as a calendar feed", () => {
     expect((await call("POST", "/api/calendar/feed/rotate", undefined, null)).statusCode).toBe(401);
     const row = t.store.sqlite.prepare("SELECT feed_token FROM calendar_preferences WHERE user_id = 1").get() as { feed_token: string } | undefined;
     expect(row?.feed_token ?? "").not.toContain(pathOf(mine).split("/").pop()!.replace(".ics", ""));
+  });
+});
+
+describe("the user's time zone", () => {
+  it("is the server's until the user saves one; a name that is no zone is a clear 400 and changes nothing", async () => {
+    expect((await call("GET", "/api/calendar/time-zone")).json()).toEqual({ timeZone: t.config.defaultTimeZone, saved: false });
+    const saved = await call("PUT", "/api/calendar/time-zone", { timeZone: "America/New_York" });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({ timeZone: "America/New_York", saved: true });
+    for (const timeZone of ["Mars/Olympus", "", 42]) {
+      const bad = await call("PUT", "/api/calendar/time-zone", { timeZone });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ error: CALENDAR_FEED_ERRORS.timeZoneInvalid, code: "validation_error" });
+    }
+    expect((await call("GET", "/api/calendar/time-zone")).json()).toEqual({ timeZone: "America/New_York", saved: true });
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", "/api/calendar/time-zone", undefined, other.cookie)).json().saved).toBe(false);
   });
 });

@@ -1,16 +1,41 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CALENDAR_FEED_ERRORS, calendarFeedParamsSchema, type CalendarFeed } from "@sage/contracts/calendar";
+import { CALENDAR_FEED_ERRORS, calendarFeedParamsSchema, timeZoneRequestSchema, type CalendarFeed, type TimeZoneSetting } from "@sage/contracts/calendar";
 import type { Reminder } from "@sage/contracts/reminders";
-import { notFound } from "../../http/app-error.ts";
+import { badRequest, notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
-import type { FeedTokens } from "./feed-tokens.ts";
+import type { FeedTokens, TimeZones } from "./feed-tokens.ts";
 import { remindersIcs } from "./reminders-ics.ts";
 
 /** The address a calendar app subscribes to, on the host the user reached SAGE by (checked by the host guard). */
 const feedUrl = (request: FastifyRequest, token: string) => `${request.protocol}://${request.host}/api/calendar/${token}.ics`;
 
-export function registerCalendarFeedRoutes(app: FastifyInstance, deps: { tokens: FeedTokens; reminders: { list(userId: number): Promise<Reminder[]> } }) {
-  const { tokens } = deps;
+export function registerCalendarFeedRoutes(
+  app: FastifyInstance,
+  deps: {
+    tokens: FeedTokens;
+    reminders: { list(userId: number): Promise<Reminder[]> };
+    timeZones: TimeZones;
+    defaultTimeZone: string;
+    timeZoneChanged(userId: number): Promise<unknown>;
+  },
+) {
+  const { tokens, timeZones } = deps;
+
+  const timeZoneOf = async (userId: number): Promise<TimeZoneSetting> => {
+    const saved = await timeZones.get(userId);
+    return { timeZone: saved ?? deps.defaultTimeZone, saved: saved !== null };
+  };
+
+  app.get("/api/calendar/time-zone", async (request) => timeZoneOf(requireUser(request).id));
+
+  app.put("/api/calendar/time-zone", async (request) => {
+    const user = requireUser(request);
+    const parsed = timeZoneRequestSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw badRequest(CALENDAR_FEED_ERRORS.timeZoneInvalid, "validation_error");
+    await timeZones.set(user.id, parsed.data.timeZone);
+    await deps.timeZoneChanged(user.id);
+    return timeZoneOf(user.id);
+  });
 
   app.get("/api/calendar/feed", async (request): Promise<CalendarFeed> => {
     const user = requireUser(request);

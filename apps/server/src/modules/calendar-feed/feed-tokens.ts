@@ -38,3 +38,22 @@ export function createFeedTokens(db: Kysely<Database>, box: SecretBox) {
 }
 
 export type FeedTokens = ReturnType<typeof createFeedTokens>;
+
+/** The user's own time zone (null while the server's default applies), and setting it. */
+export function createTimeZones(db: Kysely<Database>) {
+  return {
+    async get(userId: number): Promise<string | null> {
+      return (await db.selectFrom("calendarPreferences").select("timeZone").where("userId", "=", userId).executeTakeFirst())?.timeZone ?? null;
+    },
+    async set(userId: number, timeZone: string): Promise<void> {
+      const values = { timeZone, updatedAt: new Date().toISOString() };
+      await db
+        .insertInto("calendarPreferences")
+        .values({ userId, ...values })
+        .onConflict((conflict) => conflict.column("userId").doUpdateSet(values))
+        .execute();
+    },
+  };
+}
+
+export type TimeZones = ReturnType<typeof createTimeZones>;
