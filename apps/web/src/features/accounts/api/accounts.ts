@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAnyAccountRequest } from "@sage/contracts/accounts";
-import { calendarFeedSchema } from "@sage/contracts/calendar";
+import { calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
 
 export const accountsQueryKey = ["accounts"] as const;
@@ -41,5 +41,22 @@ export function useRotateCalendarFeed() {
   return useMutation({
     mutationFn: () => apiRequest("/api/calendar/feed/rotate", { method: "POST", schema: calendarFeedSchema }),
     onSuccess: (feed) => queryClient.setQueryData(calendarFeedQueryKey, feed),
+  });
+}
+
+export const timeZoneQueryKey = ["calendar-time-zone"] as const;
+
+/** GET /api/calendar/time-zone: the zone calendars are read in, and whether the user chose it. */
+export const useTimeZone = () => useQuery({ queryKey: timeZoneQueryKey, queryFn: () => getJson("/api/calendar/time-zone", timeZoneSettingSchema) });
+
+/** PUT /api/calendar/time-zone: the user's calendars are read again in it. */
+export function useSaveTimeZone() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (timeZone: string) => apiRequest("/api/calendar/time-zone", { method: "PUT", body: { timeZone }, schema: timeZoneSettingSchema }),
+    onSuccess: (setting) => {
+      queryClient.setQueryData(timeZoneQueryKey, setting);
+      void queryClient.invalidateQueries({ queryKey: accountsQueryKey });
+    },
   });
 }

@@ -46,6 +46,7 @@ describe("Settings > Accounts", () => {
     const login = connectionProblemMessage("login", { host: "imap.gmail.com", port: 993 });
     const api = fakeApi()
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
       .on("POST", "/api/accounts/test", Response.json({ ok: false, problem: "login", message: login }))
       .on("POST", "/api/accounts", () => {
@@ -78,6 +79,7 @@ describe("Settings > Accounts", () => {
     const error = connectionProblemMessage("folder", { host: "imap.gmail.com", port: 993, folder: "Sent" });
     const api = fakeApi()
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([account({ status: "error", progress: null, error })]))
       .on("POST", "/api/accounts/1/sync", Response.json(account(), { status: 202 }));
     const { user } = renderWithProviders(<AccountsSection />);
@@ -95,6 +97,7 @@ describe("Settings > Accounts: calendars", () => {
     const secret = "https://calendar.google.com/calendar/ical/exec%40gmail.com/private-5f2a/basic.ics";
     const api = fakeApi()
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
       .on("POST", "/api/accounts/test", Response.json({ ok: false, problem: "not-found", message: notFound }))
       .on("POST", "/api/accounts", () => {
@@ -118,6 +121,7 @@ describe("Settings > Accounts: calendars", () => {
   it("connects a CalDAV server with its user name and password, and says what the test found", async () => {
     const api = fakeApi()
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([]))
       .on("POST", "/api/accounts/test", Response.json({ ok: true, calendars: ["Work", "Home"], events: 14 }));
     const { user } = renderWithProviders(<AccountsSection />);
@@ -140,6 +144,7 @@ describe("Settings > Accounts: calendars", () => {
     const next = "http://localhost:3000/api/calendar/TmV3LWNhbGVuZGFyLWZlZWQtdG9rZW4tZm9yLXRlc3RzLTQ1.ics";
     const api = fakeApi()
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([]))
       .on("POST", "/api/calendar/feed/rotate", Response.json({ url: next }));
     const { user } = renderWithProviders(<AccountsSection />);
@@ -158,5 +163,25 @@ describe("Settings > Accounts: calendars", () => {
     await user.click(screen.getByRole("button", { name: "Make a new address" }));
     await waitFor(() => expect(address.value).toBe(next));
     expect(api.requests("POST", "/api/calendar/feed/rotate")).toHaveLength(1);
+  });
+});
+
+describe("Settings > Accounts: time zone", () => {
+  it("offers the browser's time zone until one is saved, and saves the one chosen", async () => {
+    const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/accounts", Response.json([]))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("PUT", "/api/calendar/time-zone", Response.json({ timeZone: "Europe/Prague", saved: true }));
+    const { user } = renderWithProviders(<AccountsSection />);
+    const zone = (await screen.findByLabelText("Your time zone")) as HTMLInputElement;
+    await waitFor(() => expect(zone.value).toBe(browser));
+    expect(screen.getByText("Calendars are read in UTC until you save yours.")).toBeTruthy();
+    await user.clear(zone);
+    await user.type(zone, "Europe/Prague");
+    await user.click(screen.getByRole("button", { name: "Save time zone" }));
+    expect(await screen.findByText("Calendars and free time are read in Europe/Prague.")).toBeTruthy();
+    expect(api.requests("PUT", "/api/calendar/time-zone")[0]!.body).toEqual({ timeZone: "Europe/Prague" });
   });
 });

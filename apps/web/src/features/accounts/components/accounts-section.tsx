@@ -6,6 +6,7 @@ import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
 import { ConnectCalendarForm } from "./connect-calendar-form";
 import { RemindersFeed } from "./reminders-feed";
+import { TimeZoneSetting } from "./time-zone-setting";
 
 const STATUS_LABELS: Record<Account["status"], string> = { syncing: "Syncing", ok: "Up to date", error: "Failed", "password-needed": "Password needed" };
 
@@ -164,6 +165,7 @@ export function AccountsSection() {
       ))}
       <ConnectForm />
       <ConnectCalendarForm />
+      <TimeZoneSetting />
       <RemindersFeed />
     </section>
   );
