@@ -125,6 +125,23 @@ describe("connecting a calendar", () => {
     expect(JSON.stringify(t.store.sqlite.prepare("SELECT * FROM accounts").get())).not.toContain("secret-77ab");
   });
 
+  it("Test connection refuses a CalDAV server on a private address before any request reaches it", async () => {
+    // Port 9 has nothing listening: had any request gone out, the answer would be "network", not "blocked".
+    const response = await call("POST", "/api/accounts/test", {
+      kind: "calendar",
+      name: "Home",
+      caldav: { url: "http://127.0.0.1:9/dav/", user: "anna", password: PASSWORD },
+    });
+    expect(response.json()).toEqual({ ok: false, problem: "blocked", message: calendarProblemMessage("blocked", "127.0.0.1") });
+    const unknown = await call("POST", "/api/accounts/test", {
+      kind: "calendar",
+      name: "Home",
+      caldav: { url: "https://dav.does-not-exist.invalid/", user: "anna", password: PASSWORD },
+    });
+    expect(unknown.json()).toEqual({ ok: false, problem: "dns", message: calendarProblemMessage("dns", "dav.does-not-exist.invalid") });
+    expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+
   it("changes a CalDAV account's address and keeps its password; a mail-only change is refused", async () => {
     const id = (
       await call("POST", "/api/accounts", { kind: "calendar", name: "Fastmail", caldav: { url: "https://127.0.0.1/dav/", user: "anna", password: PASSWORD } })
