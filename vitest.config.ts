@@ -30,6 +30,7 @@ const SYSTEM = [
   "**/cli.test.ts",
   "**/external-tools.routes.test.ts",
   "**/embedder-in-thread.test.ts",
+  "**/expand-calendar.test.ts", // ical.js in its reader thread
   "**/*.integration.test.ts", // real servers: Dovecot for mail, local models
   // ESLint itself, on probes of each house rule.
   "scripts/lint-self-check.test.ts",

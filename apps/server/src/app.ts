@@ -9,7 +9,7 @@ import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
 import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
 import { registerMultipart } from "./http/multipart-form.ts";
 import { registerOriginCheck } from "./http/origin-check.ts";
-import { RequestLog } from "./http/request-log.ts";
+import { RequestLog, serializeRequest } from "./http/request-log.ts";
 import { safeFetch } from "./http/safe-fetch.ts";
 import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerSlowClientLimits } from "./http/slow-clients.ts";
@@ -17,6 +17,7 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
+import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
@@ -60,10 +61,23 @@ export interface SageApp {
   /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
   schedules: SchedulesModule["control"];
   createUser(username: string, password: string): Promise<User>;
+  /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
+  syncDueCalendars(now?: Date): Promise<number>;
 }
 
 /** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
-const SECRET_LOG_PATHS = ["password", "accessToken", "secrets", "*.password", "*.accessToken", "*.secrets", "*.*.password", "*.*.accessToken"];
+const SECRET_LOG_PATHS = [
+  "password",
+  "accessToken",
+  "secrets",
+  "icsUrl",
+  "*.password",
+  "*.accessToken",
+  "*.secrets",
+  "*.icsUrl",
+  "*.*.password",
+  "*.*.accessToken",
+];
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
 
@@ -90,7 +104,10 @@ function lazySchemaCompilers(): CompilersFactory {
 export async function createApp(deps: AppDeps): Promise<SageApp> {
   const { config, store, providers } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel, redact: { paths: SECRET_LOG_PATHS, censor: "[secret]" } },
+    logger:
+      deps.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: SECRET_LOG_PATHS, censor: "[secret]" }, serializers: { req: serializeRequest as never } },
     logController: new RequestLog(["debug", "trace"].includes(config.logLevel)),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
@@ -155,14 +172,16 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
+  const box = createSecretBox(loadSecretKey(store.dataDir, config.secretKey));
   const accounts = createAccountsModule({
     db: store.db,
     jobs,
-    box: createSecretBox(loadSecretKey(store.dataDir, config.secretKey)),
+    box,
     knowledge: knowledge.mail,
     search: retrieval.search,
     rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
     maxMessageBytes: config.maxUploadBytes,
+    defaultTimeZone: config.defaultTimeZone,
     warn,
   });
   // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
@@ -184,6 +203,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     memory: memory.port,
     approvals: externalTools.approvals,
     mail: accounts.mail,
+    calendar: accounts.calendar,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
     moreTools: schedules.tools,
@@ -203,6 +223,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     externalTools,
     accounts,
     schedules,
+    createCalendarFeedModule({
+      db: store.db,
+      box,
+      reminders: reminders.port,
+      defaultTimeZone: config.defaultTimeZone,
+      timeZoneChanged: accounts.syncCalendarsOf,
+    }),
   ];
 
   const routes: { method: string; url: string }[] = [];
@@ -233,5 +260,6 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
     createUser: auth.createUser,
+    syncDueCalendars: accounts.syncDueCalendars,
   };
 }

@@ -63,6 +63,10 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.split(/[+,\s]+/).filter(Boolean) : PACKAGED_OCR_LANGUAGES))
     .refine((codes) => codes.every((code) => OCR_LANGUAGE_CODE.test(code)), "give Tesseract language codes joined by +, such as eng+fra+heb"),
   SAGE_OCR_DATA_DIR: z.string().min(1).optional(),
+  SAGE_TIME_ZONE: z
+    .string()
+    .optional()
+    .refine((value) => !value || isKnownZone(value), "give a time zone name such as Europe/Prague or America/New_York"),
   SAGE_ACCOUNT_ALLOW_HOSTS: z
     .string()
     .optional()
@@ -105,6 +109,15 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 /** 32 bytes from 64 hex digits or base64; null for anything else (a passphrase is not a key). */
+function isKnownZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function secretKeyBytes(value: string): Buffer | null {
   const text = value.trim();
   const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, "base64") : null;
@@ -142,6 +155,8 @@ export interface Config {
   accountAllowHosts: string[];
   /** The key account secrets are encrypted with (SAGE_SECRET_KEY), or null: a key file in the data folder. */
   secretKey: Buffer | null;
+  /** The time zone of a user who has not set one (SAGE_TIME_ZONE, else the server's own). */
+  defaultTimeZone: string;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
   /** External tools: the administrator's MCP server file and the limits every call runs under. */
@@ -271,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,
     accountAllowHosts: e.SAGE_ACCOUNT_ALLOW_HOSTS,
     secretKey: e.SAGE_SECRET_KEY ? secretKeyBytes(e.SAGE_SECRET_KEY) : null,
+    defaultTimeZone: e.SAGE_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {
       configPath: path.resolve(e.SAGE_MCP_CONFIG ?? path.join(e.SAGE_DATA_DIR, "mcp.json")),

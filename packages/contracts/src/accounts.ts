@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** Settings > Accounts: each user's own mail accounts (IMAP to read, SMTP to send), synced into the knowledge base. */
+/**
+ * Settings > Accounts: each user's own mail accounts (IMAP to read, SMTP to send), synced into the knowledge base,
+ * and calendars (a CalDAV account, or an ICS subscription address), synced into their events.
+ */
 
 export const ACCOUNT_STATUSES = ["syncing", "ok", "error", "password-needed"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -17,14 +20,18 @@ export const ACCOUNT_ERRORS = {
   portInvalid: "Port must be a number from 1 to 65535",
   userRequired: "User name is required",
   passwordRequired: "Password (or an app password) is required",
-  kindInvalid: 'Only mail accounts can be connected so far: kind must be "mail"',
+  kindInvalid: 'kind must be "mail" or "calendar"',
+  calendarSourceRequired: "Give either a CalDAV server (url, user, password) or an ICS subscription address (icsUrl), not both",
+  calendarUrlInvalid: "The calendar address must be a web address starting with https:// or http://",
   foldersInvalid: "Folders must be a list of folder names",
   sinceDaysInvalid: `sinceDays must be a whole number of days from 1 to ${MAX_SINCE_DAYS}`,
   nothingToUpdate: "Nothing to update: send name, imap, smtp, folders or sinceDays",
+  calendarNothingToUpdate: "Nothing to update: send name, caldav or icsUrl",
+  notThisKind: "This change does not fit the account's kind",
 } as const;
 
 /** Why a connection failed, in words an executive understands; `problem` says which step failed. */
-export const CONNECTION_PROBLEMS = ["dns", "tls", "login", "folder", "network", "timeout", "blocked"] as const;
+export const CONNECTION_PROBLEMS = ["dns", "tls", "login", "folder", "network", "timeout", "blocked", "not-found", "not-calendar"] as const;
 export type ConnectionProblem = (typeof CONNECTION_PROBLEMS)[number];
 
 export const connectionProblemMessage = (problem: ConnectionProblem, where: { host: string; port: number; folder?: string }): string => {
@@ -43,6 +50,28 @@ export const connectionProblemMessage = (problem: ConnectionProblem, where: { ho
       return `${where.host} is on a local or private network. SAGE connects to such servers only when the administrator allows it (SAGE_FETCH_ALLOW_PRIVATE or SAGE_ACCOUNT_ALLOW_HOSTS).`;
     default:
       return `The mail server ${where.host}:${where.port} could not be reached. Check the server name and port.`;
+  }
+};
+
+/** Why a calendar could not be reached, in plain words: `host` is the address's host (never the secret address). */
+export const calendarProblemMessage = (problem: ConnectionProblem, host: string): string => {
+  switch (problem) {
+    case "dns":
+      return `The calendar server ${host} could not be found. Check the address.`;
+    case "tls":
+      return `A secure connection to ${host} could not be made. Check that the address starts with https://.`;
+    case "login":
+      return "The calendar server refused the user name or password. iCloud and Fastmail need an app password here, not your usual password.";
+    case "not-found":
+      return `${host} answered that there is no calendar at this address. Copy the address again from your calendar's settings.`;
+    case "not-calendar":
+      return `${host} answered, but not with a calendar. For Google or Outlook, use the secret address in iCal format (it ends in .ics).`;
+    case "timeout":
+      return `The calendar server ${host} did not answer in time.`;
+    case "blocked":
+      return `${host} is on a local or private network. SAGE connects to such servers only when the administrator allows it (SAGE_FETCH_ALLOW_PRIVATE or SAGE_ACCOUNT_ALLOW_HOSTS).`;
+    default:
+      return `The calendar server ${host} could not be reached. Check the address.`;
   }
 };
 
@@ -90,8 +119,8 @@ const sinceDaysSchema = z
   .min(1, ACCOUNT_ERRORS.sinceDaysInvalid)
   .max(MAX_SINCE_DAYS, ACCOUNT_ERRORS.sinceDaysInvalid);
 
-/** POST /api/accounts (and POST /api/accounts/test, which checks the same fields without saving). */
-export const createAccountRequestSchema = z.object({
+/** A mail account as POST /api/accounts takes it. */
+export const createMailAccountSchema = z.object({
   kind: z.literal("mail", { error: ACCOUNT_ERRORS.kindInvalid }),
   name: nameSchema,
   imap: serverInputSchema,
@@ -99,8 +128,50 @@ export const createAccountRequestSchema = z.object({
   folders: z.preprocess(absentAsUndefined, foldersSchema.default(DEFAULT_MAIL_FOLDERS)),
   sinceDays: z.preprocess(absentAsUndefined, sinceDaysSchema.default(DEFAULT_SINCE_DAYS)),
 });
-export type CreateAccountRequest = z.input<typeof createAccountRequestSchema>;
-export type CreateAccountInput = z.output<typeof createAccountRequestSchema>;
+export type CreateAccountRequest = z.input<typeof createMailAccountSchema>;
+export type CreateAccountInput = z.output<typeof createMailAccountSchema>;
+
+const calendarUrlSchema = z
+  .string({ error: ACCOUNT_ERRORS.calendarUrlInvalid })
+  .trim()
+  .max(4000, ACCOUNT_ERRORS.calendarUrlInvalid)
+  .refine((value) => {
+    try {
+      const url = new URL(value.replace(/^webcals?:/i, "https:"));
+      return url.protocol === "https:" || url.protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, ACCOUNT_ERRORS.calendarUrlInvalid)
+  // Google and Apple hand out webcal:// addresses: the same address over https.
+  .transform((value) => value.replace(/^webcals?:/i, "https:"));
+
+/** A CalDAV server as the user types it (Fastmail, iCloud, Nextcloud, Radicale...): the password is sealed. */
+export const caldavInputSchema = z.object({
+  url: calendarUrlSchema,
+  user: z.string({ error: ACCOUNT_ERRORS.userRequired }).trim().min(1, ACCOUNT_ERRORS.userRequired).max(500, ACCOUNT_ERRORS.userRequired),
+  password: z.string({ error: ACCOUNT_ERRORS.passwordRequired }).min(1, ACCOUNT_ERRORS.passwordRequired).max(10_000, ACCOUNT_ERRORS.passwordRequired),
+});
+export type CaldavInput = z.output<typeof caldavInputSchema>;
+
+/** A calendar account: a CalDAV server, or an ICS subscription address (Google's or Outlook's secret address). */
+export const createCalendarAccountSchema = z
+  .object({
+    kind: z.literal("calendar"),
+    name: nameSchema,
+    caldav: z.preprocess(absentAsUndefined, caldavInputSchema.optional()),
+    icsUrl: z.preprocess(absentAsUndefined, calendarUrlSchema.optional()),
+  })
+  .refine((account) => (account.caldav === undefined) !== (account.icsUrl === undefined), { error: ACCOUNT_ERRORS.calendarSourceRequired });
+export type CreateCalendarAccountRequest = z.input<typeof createCalendarAccountSchema>;
+export type CreateCalendarAccountInput = z.output<typeof createCalendarAccountSchema>;
+
+/** POST /api/accounts (and POST /api/accounts/test, which checks the same fields without saving). */
+export const createAccountRequestSchema = z.discriminatedUnion("kind", [createMailAccountSchema, createCalendarAccountSchema], {
+  error: ACCOUNT_ERRORS.kindInvalid,
+});
+export type CreateAnyAccountInput = z.output<typeof createAccountRequestSchema>;
+export type CreateAnyAccountRequest = z.input<typeof createAccountRequestSchema>;
 
 /** PATCH /api/accounts/{id}: any of the fields; a server without a password keeps the stored one. */
 export const updateAccountRequestSchema = z
@@ -115,12 +186,21 @@ export const updateAccountRequestSchema = z
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 export type UpdateAccountInput = z.output<typeof updateAccountRequestSchema>;
 
+/** PATCH /api/accounts/{id} of a calendar account: a CalDAV server without a password keeps the stored one. */
+export const updateCalendarAccountSchema = z
+  .object({
+    name: z.preprocess(absentAsUndefined, nameSchema.optional()),
+    caldav: z.preprocess(absentAsUndefined, caldavInputSchema.extend({ password: caldavInputSchema.shape.password.optional() }).optional()),
+    icsUrl: z.preprocess(absentAsUndefined, calendarUrlSchema.optional()),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: ACCOUNT_ERRORS.calendarNothingToUpdate });
+export type UpdateCalendarAccountInput = z.output<typeof updateCalendarAccountSchema>;
+
 /** A server as the API shows it: never its password or token. */
 export const serverSchema = z.object({ host: z.string(), port: z.number().int(), secure: z.boolean(), user: z.string() });
 
-export const accountSchema = z.object({
+const accountFields = {
   id: z.number().int(),
-  kind: z.literal("mail"),
   name: z.string(),
   status: z.enum(ACCOUNT_STATUSES),
   lastSyncAt: z.string().nullable(),
@@ -129,21 +209,42 @@ export const accountSchema = z.object({
   counts: z.object({ messages: z.number().int().optional(), events: z.number().int().optional() }),
   /** While syncing: messages synced of those to sync ("Synced 1,240 of 10,000 messages"). */
   progress: z.object({ processed: z.number().int(), total: z.number().int() }).nullable(),
+  createdAt: z.string(),
+};
+
+export const mailAccountSchema = z.object({
+  ...accountFields,
+  kind: z.literal("mail"),
   imap: serverSchema,
   smtp: serverSchema.nullable(),
   folders: z.array(z.string()),
   sinceDays: z.number().int(),
-  createdAt: z.string(),
 });
+export type MailAccount = z.infer<typeof mailAccountSchema>;
+
+/** A calendar account as the API shows it: the CalDAV address and user, or only the host of a (secret) ICS address. */
+export const calendarAccountSchema = z.object({
+  ...accountFields,
+  kind: z.literal("calendar"),
+  caldav: z.object({ url: z.string(), user: z.string() }).nullable(),
+  ics: z.object({ host: z.string() }).nullable(),
+});
+export type CalendarAccount = z.infer<typeof calendarAccountSchema>;
+
+export const accountSchema = z.discriminatedUnion("kind", [mailAccountSchema, calendarAccountSchema]);
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);
 
 /** POST /api/accounts/test: what worked, or which step failed and why. */
 export const testConnectionResponseSchema = z.union([
   z.object({ ok: z.literal(true), folders: z.array(z.string()) }),
+  /** A calendar account: the calendars found (a subscription is one) and how many events they hold. */
+  z.object({ ok: z.literal(true), calendars: z.array(z.string()), events: z.number().int() }),
   z.object({ ok: z.literal(false), problem: z.enum(CONNECTION_PROBLEMS), message: z.string() }),
 ]);
 export type TestConnectionResponse = z.infer<typeof testConnectionResponseSchema>;
+
+export const syncEventsText = (events: number) => `${events.toLocaleString("en-US")} ${events === 1 ? "event" : "events"}`;
 
 export const syncProgressText = (processed: number, total: number) =>
   `Synced ${processed.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} messages`;

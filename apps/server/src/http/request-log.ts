@@ -20,3 +20,17 @@ export class RequestLog extends LogController {
     if (this.everyRequest || error || reply.elapsedTime >= SLOW_REQUEST_MS) super.requestCompleted(error, request, reply);
   }
 }
+
+/** The reminders feed's address carries its secret token: logs show the path without it. */
+export const maskSecretPath = (url: string) => url.replace(/^\/api\/calendar\/[^/?#]+\.ics/, "/api/calendar/[secret].ics");
+
+/** Fastify's request serializer, with secret paths masked (the logger's `serializers.req`). */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: maskSecretPath(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}

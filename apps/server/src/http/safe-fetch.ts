@@ -132,6 +132,15 @@ const loadAgents = () =>
     open: new Agent(),
   })));
 
+/**
+ * undici's fetch with two dispatchers: `guarded` refuses, at connect time, a name resolving to a private address;
+ * `open` is for hosts the operator trusts. For clients that bring their own requests (CalDAV).
+ */
+export const loadGuardedFetch = async () => {
+  const [{ fetch }, { guarded, open }] = await Promise.all([import("undici"), loadAgents()]);
+  return { fetch, guarded, open };
+};
+
 function checkUrl(raw: string, options: SafeFetchOptions): URL {
   let url: URL;
   try {

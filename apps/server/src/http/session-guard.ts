@@ -17,6 +17,8 @@ declare module "fastify" {
 
 /** Routes reachable without a session: `${method} ${url-without-query}`. */
 const PUBLIC_ROUTES = new Set(["POST /api/auth/login", "GET /api/health", "HEAD /api/health"]);
+/** The reminders feed: its secret address is its key, as calendar apps cannot log in (a wrong one is a 404). */
+const PUBLIC_PATTERNS = [/^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/];
 
 // split always yields at least one piece, the whole string when there is no "?".
 const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0]!;
@@ -52,7 +54,8 @@ export function registerSessionGuard(app: FastifyInstance, auth: SessionAuthenti
     const path = pathOf(request);
     if (!path.startsWith("/api/") && path !== "/api") return;
     request.user = await auth.authenticate(request.cookies[SESSION_COOKIE]);
-    if (request.user || PUBLIC_ROUTES.has(`${request.method} ${path}`)) return;
+    const route = `${request.method} ${path}`;
+    if (request.user || PUBLIC_ROUTES.has(route) || PUBLIC_PATTERNS.some((pattern) => pattern.test(route))) return;
     throw new AppError("unauthorized", 401, "Not logged in");
   });
 

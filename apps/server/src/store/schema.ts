@@ -167,7 +167,7 @@ export interface ExternalToolSettingsTable {
 export interface AccountsTable {
   id: Generated<number>;
   userId: number;
-  kind: "mail";
+  kind: "mail" | "calendar";
   name: string;
   settings: string;
   secrets: string | null;
@@ -233,6 +233,43 @@ export interface MailMessagesTable {
   itemId: number | null;
 }
 
+/** A synced calendar object (migration 0970): one VCALENDAR resource as its server sent it. */
+export interface CalendarObjectsTable {
+  id: Generated<number>;
+  accountId: number;
+  href: string;
+  calendarUrl: string | null;
+  etag: string | null;
+  ics: string;
+}
+
+/** One occurrence of a synced event, in UTC (migration 0970). */
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  accountId: number;
+  userId: number;
+  objectId: number;
+  uid: string;
+  recurrenceId: string | null;
+  title: string;
+  location: string;
+  startAt: string;
+  endAt: string;
+  allDay: number;
+  timeZone: string;
+  /** JSON list of addresses. */
+  attendees: string;
+  busy: number;
+}
+
+export interface CalendarPreferencesTable {
+  userId: number;
+  timeZone: string | null;
+  feedTokenHash: string | null;
+  feedToken: string | null;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -254,6 +291,9 @@ export interface Database {
   mailMessages: MailMessagesTable;
   schedules: SchedulesTable;
   scheduleRuns: ScheduleRunsTable;
+  calendarObjects: CalendarObjectsTable;
+  calendarEvents: CalendarEventsTable;
+  calendarPreferences: CalendarPreferencesTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -11,6 +11,13 @@ import { registerAccountRoutes } from "./accounts.routes.ts";
 import { createAccountsService } from "./accounts.service.ts";
 import { sendSmtp } from "../../providers/mail/smtp-client.ts";
 import { createMailSearch, type MailSearch } from "./mail-search.ts";
+import { connectCaldav } from "../../providers/calendar/caldav-client.ts";
+import { expandCalendar } from "../../providers/calendar/expand-calendar.ts";
+import { fetchIcs } from "../../providers/calendar/ics-fetch.ts";
+import { createCalendarEventsRepo } from "./calendar-events.repo.ts";
+import { CALENDAR_SYNC_EVERY_MS } from "./accounts.service.ts";
+import type { ConnectCaldav } from "./calendar-sync.ts";
+import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 
@@ -20,8 +27,16 @@ export { MailSendError, type MailToSend } from "./mail-sender.ts";
 /** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
 export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
 
+/** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
+export type CalendarPort = CalendarAgenda;
+export { CalendarWriteError, CALENDAR_WRITE_TEXTS, type AgendaEvent, type EventToWrite } from "./calendar-agenda.ts";
+
 export interface AccountsModule extends AppModule {
   mail: MailPort;
+  calendar: CalendarPort;
+  syncDueCalendars(now?: Date): Promise<number>;
+  /** Syncs each of the user's calendars now (their time zone changed). */
+  syncCalendarsOf(userId: number): Promise<void>;
 }
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
@@ -35,10 +50,20 @@ export function createAccountsModule(deps: {
   maxMessageBytes: number;
   /** The IMAP client (tests may wrap it). */
   connect?: ConnectImap;
+  /** The CalDAV client (tests may wrap it). */
+  connectCaldav?: ConnectCaldav;
+  /** Floating and all-day times of a user without a time zone of their own are read in this one. */
+  defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
 }): AccountsModule {
   const repo = createAccountsRepo(deps.db);
+  const calendar = createCalendarEventsRepo(deps.db);
   const service = createAccountsService({
+    calendar,
+    connectCaldav: deps.connectCaldav ?? connectCaldav,
+    fetchIcs,
+    expand: expandCalendar,
+    defaultTimeZone: deps.defaultTimeZone,
     repo,
     box: deps.box,
     knowledge: deps.knowledge,
@@ -52,5 +77,33 @@ export function createAccountsModule(deps: {
     ...createMailSearch({ repo, search: deps.search }),
     ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
   };
-  return { mail, register: (app) => registerAccountRoutes(app, { service }) };
+  const agenda = createCalendarAgenda({
+    repo,
+    calendar,
+    box: deps.box,
+    rule: deps.rule,
+    connectCaldav: deps.connectCaldav ?? connectCaldav,
+    defaultTimeZone: deps.defaultTimeZone,
+    syncNow: async (userId, accountId) => {
+      await service.sync(userId, accountId);
+    },
+  });
+  let round: NodeJS.Timeout | undefined;
+  return {
+    mail,
+    calendar: agenda,
+    syncDueCalendars: service.syncDueCalendars,
+    async syncCalendarsOf(userId) {
+      for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
+    },
+    register(app) {
+      registerAccountRoutes(app, { service });
+      // Calendars are synced every 15 minutes: each minute, those not synced for 15 minutes get a sync job.
+      app.addHook("onReady", async () => {
+        round = setInterval(() => service.syncDueCalendars().catch((error) => deps.warn("the calendar sync round failed", error)), CALENDAR_SYNC_EVERY_MS / 15);
+        round.unref();
+      });
+      app.addHook("onClose", async () => clearInterval(round));
+    },
+  };
 }

@@ -24,7 +24,7 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** Only for the sync job, which runs outside any request (its row carries the owner). */
     findById: (id: number) => db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst(),
 
-    insert: async (account: { userId: number; kind: "mail"; name: string; settings: string; secrets: string; status: AccountStatus }) => {
+    insert: async (account: { userId: number; kind: "mail" | "calendar"; name: string; settings: string; secrets: string; status: AccountStatus }) => {
       const timestamp = now();
       return (
         await db
@@ -45,6 +45,10 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** Answers the deleted row's knowledge folder (as it was at the moment of deletion). */
     remove: (userId: number, id: number) =>
       db.deleteFrom("accounts").where("userId", "=", userId).where("id", "=", id).returning("folderItemId").executeTakeFirst(),
+
+    /** Calendar accounts not touched since `before` (a sync's end touches it, as does a failure), of every user: the 15-minute round. */
+    calendarsDue: (before: string) =>
+      db.selectFrom("accounts").selectAll().where("kind", "=", "calendar").where("status", "in", ["ok", "error"]).where("updatedAt", "<", before).execute(),
 
     messageCount: async (accountId: number) =>
       Number(

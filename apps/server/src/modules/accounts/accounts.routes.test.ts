@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ACCOUNT_ERRORS, connectionProblemMessage } from "@sage/contracts/accounts";
+import { ACCOUNT_ERRORS, calendarProblemMessage, connectionProblemMessage } from "@sage/contracts/accounts";
 import { SECRET_KEY_FILE } from "../../store/secret-box.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
@@ -80,7 +80,14 @@ describe("connecting a mail account", () => {
       [{ ...account, imap: { ...account.imap, host: " " } }, ACCOUNT_ERRORS.hostRequired],
       [{ ...account, imap: { ...account.imap, port: 70000 } }, ACCOUNT_ERRORS.portInvalid],
       [{ ...account, name: "" }, ACCOUNT_ERRORS.nameRequired],
-      [{ ...account, kind: "calendar" }, ACCOUNT_ERRORS.kindInvalid],
+      [{ ...account, kind: "fax" }, ACCOUNT_ERRORS.kindInvalid],
+      [{ kind: "calendar", name: "Work" }, ACCOUNT_ERRORS.calendarSourceRequired],
+      [
+        { kind: "calendar", name: "Work", icsUrl: "https://a.example/x.ics", caldav: { url: "https://dav.example/", user: "a", password: "p" } },
+        ACCOUNT_ERRORS.calendarSourceRequired,
+      ],
+      [{ kind: "calendar", name: "Work", icsUrl: "ftp://calendar.example/basic.ics" }, ACCOUNT_ERRORS.calendarUrlInvalid],
+      [{ kind: "calendar", name: "Work", caldav: { url: "https://dav.example/", user: "anna" } }, ACCOUNT_ERRORS.passwordRequired],
       [{ ...account, sinceDays: 0 }, ACCOUNT_ERRORS.sinceDaysInvalid],
     ];
     for (const [body, message] of cases) {
@@ -101,6 +108,64 @@ describe("connecting a mail account", () => {
       message: "The mail server mail.does-not-exist.invalid could not be found. Check the server name.",
     });
     expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+});
+
+describe("connecting a calendar", () => {
+  const ics = { kind: "calendar", name: "Google calendar", icsUrl: "webcal://127.0.0.1:8443/calendar/ical/secret-77ab/basic.ics" };
+
+  it("saves an ICS subscription with its address sealed, shows only its host, and reports a private address in plain words", async () => {
+    const created = await call("POST", "/api/accounts", ics);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ kind: "calendar", name: "Google calendar", caldav: null, ics: { host: "127.0.0.1" }, counts: { events: 0 } });
+    await t.jobs.idle();
+    const listed = await call("GET", "/api/accounts");
+    expect(listed.json()[0]).toMatchObject({ status: "error", error: calendarProblemMessage("blocked", "127.0.0.1") });
+    for (const response of [created, listed]) expect(response.body).not.toContain("secret-77ab");
+    expect(JSON.stringify(t.store.sqlite.prepare("SELECT * FROM accounts").get())).not.toContain("secret-77ab");
+  });
+
+  it("Test connection refuses a CalDAV server on a private address before any request reaches it", async () => {
+    // Port 9 has nothing listening: had any request gone out, the answer would be "network", not "blocked".
+    const response = await call("POST", "/api/accounts/test", {
+      kind: "calendar",
+      name: "Home",
+      caldav: { url: "http://127.0.0.1:9/dav/", user: "anna", password: PASSWORD },
+    });
+    expect(response.json()).toEqual({ ok: false, problem: "blocked", message: calendarProblemMessage("blocked", "127.0.0.1") });
+    const unknown = await call("POST", "/api/accounts/test", {
+      kind: "calendar",
+      name: "Home",
+      caldav: { url: "https://dav.does-not-exist.invalid/", user: "anna", password: PASSWORD },
+    });
+    expect(unknown.json()).toEqual({ ok: false, problem: "dns", message: calendarProblemMessage("dns", "dav.does-not-exist.invalid") });
+    expect((await call("GET", "/api/accounts")).json()).toEqual([]);
+  });
+
+  it("changes a CalDAV account's address and keeps its password; a mail-only change is refused", async () => {
+    const id = (
+      await call("POST", "/api/accounts", { kind: "calendar", name: "Fastmail", caldav: { url: "https://127.0.0.1/dav/", user: "anna", password: PASSWORD } })
+    ).json().id;
+    await t.jobs.idle();
+    const patched = await call("PATCH", `/api/accounts/${id}`, { name: "Home", caldav: { url: "https://127.0.0.2/dav/", user: "anna" } });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ name: "Home", caldav: { url: "https://127.0.0.2/dav/", user: "anna" } });
+    expect(patched.json().status).not.toBe("password-needed");
+    expect((await call("PATCH", `/api/accounts/${id}`, { folders: ["INBOX"] })).json()).toEqual({
+      error: ACCOUNT_ERRORS.calendarNothingToUpdate,
+      code: "validation_error",
+    });
+    await t.jobs.idle();
+  });
+
+  it("syncs calendars not synced for 15 minutes in the background round, and leaves those just synced alone", async () => {
+    await call("POST", "/api/accounts", ics);
+    await t.jobs.idle();
+    t.store.sqlite.prepare("UPDATE accounts SET updated_at = ?").run(new Date(Date.now() - 16 * 60_000).toISOString());
+    expect(await t.syncDueCalendars()).toBe(1);
+    expect((await call("GET", "/api/accounts")).json()[0].status).toBe("syncing");
+    await t.jobs.idle();
+    expect(await t.syncDueCalendars()).toBe(0);
   });
 });
 

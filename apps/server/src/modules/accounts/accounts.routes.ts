@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { ACCOUNT_ERRORS, createAccountRequestSchema, updateAccountRequestSchema } from "@sage/contracts/accounts";
+import { ACCOUNT_ERRORS, createAccountRequestSchema, updateAccountRequestSchema, updateCalendarAccountSchema } from "@sage/contracts/accounts";
 import { idParamsSchema } from "@sage/contracts/common";
 import type { z } from "zod";
 import { badRequest, notFound } from "../../http/app-error.ts";
@@ -39,6 +39,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { service: Acc
   app.patch("/api/accounts/:id", async (request) => {
     const user = requireUser(request);
     const id = parseId(request.params);
+    if ((await service.kindOf(user.id, id)) === "calendar")
+      return service.updateCalendar(user.id, id, parseAccountInput(updateCalendarAccountSchema, request.body));
     return service.update(user.id, id, parseAccountInput(updateAccountRequestSchema, request.body));
   });
 

@@ -1,61 +1,91 @@
 import {
   ACCOUNT_ERRORS,
+  calendarProblemMessage,
   connectionProblemMessage,
   type Account,
   type CreateAccountInput,
+  type CreateAnyAccountInput,
+  type CreateCalendarAccountInput,
   type TestConnectionResponse,
   type UpdateAccountInput,
+  type UpdateCalendarAccountInput,
 } from "@sage/contracts/accounts";
-import { notFound } from "../../http/app-error.ts";
+import { badRequest, notFound } from "../../http/app-error.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { MailConnectionError, type ImapConnection } from "../../providers/mail/imap-client.ts";
 import type { AccountRow } from "../../store/schema.ts";
 import { readSecrets, readSettings, secretPart, serverPart, type MailSecrets, type MailSettings } from "./account-settings.ts";
 import { syncMailAccount, type MailSyncDeps } from "./mail-sync.ts";
+import { calendarHost, calendarParts, readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
+import { syncCalendarAccount, type CalendarSyncDeps } from "./calendar-sync.ts";
 
 export const MAIL_SYNC_JOB = "accounts.mail-sync";
+export const CALENDAR_SYNC_JOB = "accounts.calendar-sync";
+/** Calendars are synced this often (issue 30), besides on demand. */
+export const CALENDAR_SYNC_EVERY_MS = 15 * 60_000;
 /** A sync interrupted by restarts is resumed this often: each run goes on from the last message it recorded. */
 const MAX_SYNC_RESUMES = 10;
 
-export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; warn(message: string, error?: unknown): void }) {
+export function createAccountsService(
+  deps: MailSyncDeps & Omit<CalendarSyncDeps, "repo" | "box" | "rule"> & { jobs: JobQueue; warn(message: string, error?: unknown): void },
+) {
   const { repo, box, jobs } = deps;
   /** Accounts with a sync queued and not yet started: another request adds nothing. */
   const queued = new Set<number>();
   /** One sync per account at a time (a resumed job and a new request may meet). */
   const running = new Map<number, Promise<void>>();
 
-  jobs.register<{ accountId: number }>(
-    MAIL_SYNC_JOB,
-    async ({ payload }) => {
-      queued.delete(payload.accountId);
-      const previous = running.get(payload.accountId) ?? Promise.resolve();
-      const run = previous.catch(() => undefined).then(() => syncMailAccount(deps, payload.accountId));
-      running.set(payload.accountId, run);
-      try {
-        await run;
-      } finally {
-        if (running.get(payload.accountId) === run) running.delete(payload.accountId);
-      }
-    },
-    {
-      onInterrupted: "resume",
-      maxResumes: MAX_SYNC_RESUMES,
-      async onFailed(job) {
-        const { accountId } = JSON.parse(job.payload) as { accountId: number };
-        const account = await repo.findById(accountId);
-        if (account?.status === "syncing") {
-          await repo.update(accountId, { status: "error", error: "The sync stopped on an unexpected error; it will be tried again at the next sync." });
+  const syncOnce = (kind: string, accountId: number) => (kind === CALENDAR_SYNC_JOB ? syncCalendarAccount(deps, accountId) : syncMailAccount(deps, accountId));
+  for (const kind of [MAIL_SYNC_JOB, CALENDAR_SYNC_JOB]) {
+    jobs.register<{ accountId: number }>(
+      kind,
+      async ({ payload }) => {
+        queued.delete(payload.accountId);
+        const previous = running.get(payload.accountId) ?? Promise.resolve();
+        const run = previous.catch(() => undefined).then(() => syncOnce(kind, payload.accountId));
+        running.set(payload.accountId, run);
+        try {
+          await run;
+        } finally {
+          if (running.get(payload.accountId) === run) running.delete(payload.accountId);
         }
       },
-    },
-  );
+      {
+        onInterrupted: "resume",
+        maxResumes: MAX_SYNC_RESUMES,
+        async onFailed(job) {
+          const { accountId } = JSON.parse(job.payload) as { accountId: number };
+          const account = await repo.findById(accountId);
+          if (account?.status === "syncing") {
+            await repo.update(accountId, { status: "error", error: "The sync stopped on an unexpected error; it will be tried again at the next sync." });
+          }
+        },
+      },
+    );
+  }
 
   async function toApi(row: AccountRow): Promise<Account> {
+    const status = row.status !== "syncing" && box.open(row.secrets ?? "") === null ? "password-needed" : row.status;
+    if (row.kind === "calendar") {
+      const settings = readCalendarSettings(row);
+      return {
+        id: row.id,
+        kind: "calendar",
+        name: row.name,
+        status,
+        lastSyncAt: row.lastSyncAt,
+        error: row.error,
+        counts: { events: await deps.calendar.eventCount(row.id) },
+        progress: null,
+        caldav: settings.caldav,
+        ics: settings.ics,
+        createdAt: row.createdAt,
+      };
+    }
     const settings = readSettings(row);
-    const status = row.status !== "syncing" && readSecrets(box, row) === null ? "password-needed" : row.status;
     return {
       id: row.id,
-      kind: row.kind,
+      kind: "mail",
       name: row.name,
       status,
       lastSyncAt: row.lastSyncAt,
@@ -80,7 +110,59 @@ export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; war
     await repo.update(row.id, { status: "syncing", error: null, syncProcessed: 0, syncTotal: 0 });
     if (queued.has(row.id)) return;
     queued.add(row.id);
-    await jobs.enqueue({ kind: MAIL_SYNC_JOB, userId: row.userId, payload: { accountId: row.id } });
+    await jobs.enqueue({ kind: row.kind === "calendar" ? CALENDAR_SYNC_JOB : MAIL_SYNC_JOB, userId: row.userId, payload: { accountId: row.id } });
+  }
+
+  async function createCalendar(userId: number, input: CreateCalendarAccountInput): Promise<Account> {
+    const { settings, secrets } = calendarParts(input);
+    const id = await repo.insert({
+      userId,
+      kind: "calendar",
+      name: input.name,
+      settings: JSON.stringify(settings),
+      secrets: box.seal(JSON.stringify(secrets)),
+      status: "syncing",
+    });
+    await startSync(await requireAccount(userId, id));
+    return toApi(await requireAccount(userId, id));
+  }
+
+  async function updateCalendar(row: AccountRow, patch: UpdateCalendarAccountInput): Promise<Account> {
+    const stored = readCalendarSecrets(box, row);
+    let settings = readCalendarSettings(row);
+    let secrets = stored;
+    if (patch.icsUrl) ({ settings, secrets } = calendarParts({ icsUrl: patch.icsUrl }));
+    if (patch.caldav) {
+      const password = patch.caldav.password ?? (stored && "password" in stored ? stored.password : undefined);
+      settings = { caldav: { url: patch.caldav.url, user: patch.caldav.user }, ics: null };
+      secrets = password === undefined ? null : { password };
+    }
+    await repo.update(row.id, {
+      ...(patch.name === undefined ? {} : { name: patch.name }),
+      settings: JSON.stringify(settings),
+      secrets: secrets ? box.seal(JSON.stringify(secrets)) : null,
+    });
+    const updated = await requireAccount(row.userId, row.id);
+    if ((patch.caldav || patch.icsUrl) && secrets) await startSync(updated);
+    return toApi(await requireAccount(row.userId, row.id));
+  }
+
+  /** Reaches the calendar and reads it, saying which step failed; nothing is saved. */
+  async function testCalendar(input: CreateCalendarAccountInput): Promise<TestConnectionResponse> {
+    const { settings } = calendarParts(input);
+    try {
+      if (input.caldav) {
+        const connection = await deps.connectCaldav(input.caldav, deps.rule);
+        const objects = await connection.objects();
+        return { ok: true, calendars: connection.calendars.map((calendar) => calendar.name), events: objects.length };
+      }
+      const text = await deps.fetchIcs(input.icsUrl!, deps.rule);
+      const uids = new Set(text.match(/^UID:.*$/gim) ?? []);
+      return { ok: true, calendars: [input.name], events: uids.size };
+    } catch (error) {
+      if (!(error instanceof MailConnectionError)) throw error;
+      return { ok: false, problem: error.problem, message: calendarProblemMessage(error.problem, calendarHost(settings)) };
+    }
   }
 
   return {
@@ -89,7 +171,8 @@ export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; war
     },
 
     /** Saves the account and starts its first sync; a failure to connect shows as the account's error. */
-    async create(userId: number, input: CreateAccountInput): Promise<Account> {
+    async create(userId: number, input: CreateAnyAccountInput): Promise<Account> {
+      if (input.kind === "calendar") return createCalendar(userId, input);
       const settings: MailSettings = {
         imap: serverPart(input.imap),
         smtp: input.smtp ? serverPart(input.smtp) : null,
@@ -113,6 +196,7 @@ export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; war
     /** Changes what was sent; a server sent without a password keeps the stored one. What to sync changed: a sync starts. */
     async update(userId: number, id: number, patch: UpdateAccountInput): Promise<Account> {
       const row = await requireAccount(userId, id);
+      if (row.kind !== "mail") throw badRequest(ACCOUNT_ERRORS.notThisKind, "validation_error");
       const settings = readSettings(row);
       const secrets: MailSecrets = readSecrets(box, row) ?? { imap: {}, smtp: null };
       if (patch.imap) {
@@ -138,6 +222,23 @@ export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; war
       return toApi(await requireAccount(userId, id));
     },
 
+    /** Changes a calendar account; a new address starts a sync. */
+    async updateCalendar(userId: number, id: number, patch: UpdateCalendarAccountInput): Promise<Account> {
+      return updateCalendar(await requireAccount(userId, id), patch);
+    },
+
+    /** The account's kind, to read a PATCH by (404 for another user's). */
+    async kindOf(userId: number, id: number): Promise<"mail" | "calendar"> {
+      return (await requireAccount(userId, id)).kind;
+    },
+
+    /** The 15-minute round: a sync for each calendar account not synced (or tried) in the last 15 minutes. */
+    async syncDueCalendars(now = new Date()): Promise<number> {
+      const due = await repo.calendarsDue(new Date(now.getTime() - CALENDAR_SYNC_EVERY_MS).toISOString());
+      for (const row of due) await startSync(row);
+      return due.length;
+    },
+
     /** Deletes the account and everything it synced (its knowledge folder, with the messages' text and files). */
     async remove(userId: number, id: number): Promise<void> {
       await requireAccount(userId, id);
@@ -151,27 +252,33 @@ export function createAccountsService(deps: MailSyncDeps & { jobs: JobQueue; war
     /** Starts a sync now (or says a password is needed); answers the account as it then stands. */
     async sync(userId: number, id: number): Promise<Account> {
       const row = await requireAccount(userId, id);
-      if (readSecrets(box, row)) await startSync(row);
+      if (box.open(row.secrets ?? "") !== null) await startSync(row);
       else await repo.update(id, { status: "password-needed" });
       return toApi(await requireAccount(userId, id));
     },
 
-    /** Logs in and opens each folder, saying which step failed; nothing is saved. */
-    async testConnection(input: CreateAccountInput): Promise<TestConnectionResponse> {
-      let connection: ImapConnection | undefined;
-      try {
-        connection = await deps.connect({ ...serverPart(input.imap), ...secretPart(input.imap) }, deps.rule);
-        const folders = await connection.listFolders();
-        for (const folder of input.folders) await connection.openFolder(folder);
-        return { ok: true, folders };
-      } catch (error) {
-        if (!(error instanceof MailConnectionError)) throw error;
-        return { ok: false, problem: error.problem, message: connectionProblemMessage(error.problem, { ...input.imap, folder: error.folder }) };
-      } finally {
-        await connection?.close();
-      }
+    /** Reaches the servers and reads them, saying which step failed; nothing is saved. */
+    async testConnection(input: CreateAnyAccountInput): Promise<TestConnectionResponse> {
+      if (input.kind === "calendar") return testCalendar(input);
+      return testMail(input);
     },
   };
+
+  /** Logs in and opens each folder, saying which step failed; nothing is saved. */
+  async function testMail(input: CreateAccountInput): Promise<TestConnectionResponse> {
+    let connection: ImapConnection | undefined;
+    try {
+      connection = await deps.connect({ ...serverPart(input.imap), ...secretPart(input.imap) }, deps.rule);
+      const folders = await connection.listFolders();
+      for (const folder of input.folders) await connection.openFolder(folder);
+      return { ok: true, folders };
+    } catch (error) {
+      if (!(error instanceof MailConnectionError)) throw error;
+      return { ok: false, problem: error.problem, message: connectionProblemMessage(error.problem, { ...input.imap, folder: error.folder }) };
+    } finally {
+      await connection?.close();
+    }
+  }
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -60,7 +60,7 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
 
   return {
     /** Whether the user has connected a mail account (the mail tools are offered only then). */
-    hasMail: async (userId: number) => (await repo.list(userId)).length > 0,
+    hasMail: async (userId: number) => (await repo.list(userId)).some((account) => account.kind === "mail"),
 
     async search(userId: number, input: MailFilters & { query?: string }): Promise<MailHit[]> {
       const filters: MailFilters = { from: input.from, since: input.since, until: input.until };

@@ -28,7 +28,7 @@ export function createMailSender(deps: {
   warn(message: string, error?: unknown): void;
 }) {
   async function outgoing(userId: number) {
-    for (const row of await deps.repo.list(userId)) {
+    for (const row of (await deps.repo.list(userId)).filter((account) => account.kind === "mail")) {
       const settings = readSettings(row);
       const secrets = readSecrets(deps.box, row);
       if (settings.smtp && secrets?.smtp) {

@@ -2,7 +2,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { WebSearchSetup } from "../../providers/web-search/create-web-search.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
-import type { MailPort } from "../accounts/accounts.module.ts";
+import type { CalendarPort, MailPort } from "../accounts/accounts.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -21,6 +21,9 @@ import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
 import { registerGeminiCompatRoutes } from "./gemini-compat/gemini-compat.routes.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
+import { createEventTool, updateEventTool } from "./tools/create-event-tool.ts";
+import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
+import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 
@@ -32,6 +35,12 @@ export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts
 function mailTools(mail: MailPort): ToolSource {
   const tools = [searchMailTool(mail), readThreadTool(mail), sendEmailTool(mail)];
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
+}
+
+/** listEvents, findFreeTime (read-only), createEvent and updateEvent (behind Approve), for users who connected a calendar. */
+function calendarTools(calendar: CalendarPort): ToolSource {
+  const tools = [listEventsTool(calendar), findFreeTimeTool(calendar), createEventTool(calendar), updateEventTool(calendar)];
+  return async (userId) => ((await calendar.hasCalendar(userId)) ? tools : []);
 }
 
 /** Adds tools to a user's turns (the external tools module's toolsFor). */
@@ -53,6 +62,8 @@ export function createAssistantModule(deps: {
   approvals: ApprovalPort;
   /** The user's synced mail (searchMail, readThread, sendEmail); absent in setups without the accounts module. */
   mail?: MailPort;
+  /** The user's synced calendars (listEvents, findFreeTime, createEvent, updateEvent). */
+  calendar?: CalendarPort;
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -69,7 +80,7 @@ export function createAssistantModule(deps: {
       saveMemoryTool(deps.memory),
       ...(deps.moreTools ?? []),
     ],
-    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.toolSources ?? [])],
+    [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.calendar ? [calendarTools(deps.calendar)] : []), ...(deps.toolSources ?? [])],
     deps.warn,
   );
   const chatTurns = createChatTurnService({

@@ -10,6 +10,8 @@ import { createRemindersService } from "./reminders.service.ts";
 /** What the assistant's createReminder tool needs: the same creation the API does (a 404 for another user's conversation). */
 export interface RemindersPort {
   create(userId: number, input: CreateReminderInput): Promise<Reminder>;
+  /** Every reminder of the user's (the calendar feed). */
+  list(userId: number): Promise<Reminder[]>;
 }
 
 export interface RemindersModule extends AppModule {
@@ -18,5 +20,5 @@ export interface RemindersModule extends AppModule {
 
 export function createRemindersModule(deps: { db: Kysely<Database>; conversations: Pick<ConversationsPort, "ownsConversation"> }): RemindersModule {
   const service = createRemindersService({ repo: createRemindersRepo(deps.db), conversations: deps.conversations });
-  return { port: { create: service.create }, register: (app) => registerReminderRoutes(app, { service }) };
+  return { port: { create: service.create, list: (userId) => service.list(userId) }, register: (app) => registerReminderRoutes(app, { service }) };
 }

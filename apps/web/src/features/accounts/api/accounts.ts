@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAccountRequest } from "@sage/contracts/accounts";
+import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAnyAccountRequest } from "@sage/contracts/accounts";
+import { calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
 
 export const accountsQueryKey = ["accounts"] as const;
@@ -18,13 +19,44 @@ function useRefreshingMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
 }
 
 export const useCreateAccount = () =>
-  useRefreshingMutation((account: CreateAccountRequest) => apiRequest("/api/accounts", { method: "POST", body: account, schema: accountSchema }));
+  useRefreshingMutation((account: CreateAnyAccountRequest) => apiRequest("/api/accounts", { method: "POST", body: account, schema: accountSchema }));
 
 export const useTestConnection = () =>
   useMutation({
-    mutationFn: (account: CreateAccountRequest) => apiRequest("/api/accounts/test", { method: "POST", body: account, schema: testConnectionResponseSchema }),
+    mutationFn: (account: CreateAnyAccountRequest) => apiRequest("/api/accounts/test", { method: "POST", body: account, schema: testConnectionResponseSchema }),
   });
 
 export const useSyncAccount = () => useRefreshingMutation((id: number) => apiRequest(`/api/accounts/${id}/sync`, { method: "POST", schema: accountSchema }));
 
 export const useDeleteAccount = () => useRefreshingMutation((id: number) => apiRequest(`/api/accounts/${id}`, { method: "DELETE" }));
+
+export const calendarFeedQueryKey = ["calendar-feed"] as const;
+
+/** GET /api/calendar/feed: the secret address of the reminders calendar (made on first use). */
+export const useCalendarFeed = () => useQuery({ queryKey: calendarFeedQueryKey, queryFn: () => getJson("/api/calendar/feed", calendarFeedSchema) });
+
+/** POST /api/calendar/feed/rotate: a new address; the old one stops working. */
+export function useRotateCalendarFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest("/api/calendar/feed/rotate", { method: "POST", schema: calendarFeedSchema }),
+    onSuccess: (feed) => queryClient.setQueryData(calendarFeedQueryKey, feed),
+  });
+}
+
+export const timeZoneQueryKey = ["calendar-time-zone"] as const;
+
+/** GET /api/calendar/time-zone: the zone calendars are read in, and whether the user chose it. */
+export const useTimeZone = () => useQuery({ queryKey: timeZoneQueryKey, queryFn: () => getJson("/api/calendar/time-zone", timeZoneSettingSchema) });
+
+/** PUT /api/calendar/time-zone: the user's calendars are read again in it. */
+export function useSaveTimeZone() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (timeZone: string) => apiRequest("/api/calendar/time-zone", { method: "PUT", body: { timeZone }, schema: timeZoneSettingSchema }),
+    onSuccess: (setting) => {
+      queryClient.setQueryData(timeZoneQueryKey, setting);
+      void queryClient.invalidateQueries({ queryKey: accountsQueryKey });
+    },
+  });
+}

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-import { connectionProblemMessage, type Account } from "@sage/contracts/accounts";
-import { screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { calendarProblemMessage, connectionProblemMessage, type Account, type CalendarAccount, type MailAccount } from "@sage/contracts/accounts";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
 import { AccountsSection } from "./accounts-section";
 
-const account = (extra: Partial<Account> = {}): Account => ({
+const account = (extra: Partial<MailAccount> = {}): MailAccount => ({
   id: 1,
   kind: "mail",
   name: "Work mail",
@@ -23,11 +23,30 @@ const account = (extra: Partial<Account> = {}): Account => ({
   ...extra,
 });
 
+const FEED = "http://localhost:3000/api/calendar/Q2FsZW5kYXItZmVlZC10b2tlbi1mb3ItdGVzdHMtMTIz.ics";
+
+const calendar = (extra: Partial<CalendarAccount> = {}): CalendarAccount => ({
+  id: 2,
+  kind: "calendar",
+  name: "Google calendar",
+  status: "ok",
+  lastSyncAt: "2026-11-27T08:00:00.000Z",
+  error: null,
+  counts: { events: 3 },
+  progress: null,
+  caldav: null,
+  ics: { host: "calendar.google.com" },
+  createdAt: "2026-11-27T05:00:00.000Z",
+  ...extra,
+});
+
 describe("Settings > Accounts", () => {
   it("tests the connection, says what failed in plain words, connects, and shows the sync's progress", async () => {
     let listed: Account[] = [];
     const login = connectionProblemMessage("login", { host: "imap.gmail.com", port: 993 });
     const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
       .on("POST", "/api/accounts/test", Response.json({ ok: false, problem: "login", message: login }))
       .on("POST", "/api/accounts", () => {
@@ -35,12 +54,13 @@ describe("Settings > Accounts", () => {
         return Response.json(listed[0], { status: 201 });
       });
     const { user } = renderWithProviders(<AccountsSection />);
-    await user.type(await screen.findByLabelText("Account name"), "Work mail");
-    await user.type(screen.getByLabelText("User name (e-mail address)"), "me@gmail.com");
-    await user.type(screen.getByLabelText("IMAP server"), "imap.gmail.com");
-    await user.type(screen.getByLabelText("Password or app password"), "abcd efgh");
+    const form = within(await screen.findByRole("form", { name: "Connect a mail account" }));
+    await user.type(form.getByLabelText("Account name"), "Work mail");
+    await user.type(form.getByLabelText("User name (e-mail address)"), "me@gmail.com");
+    await user.type(form.getByLabelText("IMAP server"), "imap.gmail.com");
+    await user.type(form.getByLabelText("Password or app password"), "abcd efgh");
 
-    await user.click(screen.getByRole("button", { name: "Test connection" }));
+    await user.click(form.getByRole("button", { name: "Test connection" }));
     expect(await screen.findByText(login)).toBeTruthy();
     expect(api.requests("POST", "/api/accounts/test")[0]!.body).toEqual({
       kind: "mail",
@@ -49,15 +69,17 @@ describe("Settings > Accounts", () => {
     });
     expect(api.requests("POST", "/api/accounts")).toHaveLength(0);
 
-    await user.click(screen.getByRole("button", { name: "Connect" }));
+    await user.click(form.getByRole("button", { name: "Connect" }));
     expect(await screen.findByText("Synced 1,240 of 10,000 messages")).toBeTruthy();
     expect(api.requests("POST", "/api/accounts")).toHaveLength(1);
-    await waitFor(() => expect((screen.getByLabelText("Account name") as HTMLInputElement).value).toBe(""));
+    await waitFor(() => expect((form.getByLabelText("Account name") as HTMLInputElement).value).toBe(""));
   });
 
   it("shows an account's failure and offers Sync now", async () => {
     const error = connectionProblemMessage("folder", { host: "imap.gmail.com", port: 993, folder: "Sent" });
     const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([account({ status: "error", progress: null, error })]))
       .on("POST", "/api/accounts/1/sync", Response.json(account(), { status: 202 }));
     const { user } = renderWithProviders(<AccountsSection />);
@@ -65,5 +87,101 @@ describe("Settings > Accounts", () => {
     expect(screen.getByText("Failed")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Sync now" }));
     await waitFor(() => expect(api.requests("POST", "/api/accounts/1/sync")).toHaveLength(1));
+  });
+});
+
+describe("Settings > Accounts: calendars", () => {
+  it("connects a Google calendar by its secret ICS address, saying first what failed, and lists it with its events", async () => {
+    let listed: Account[] = [];
+    const notFound = calendarProblemMessage("not-found", "calendar.google.com");
+    const secret = "https://calendar.google.com/calendar/ical/exec%40gmail.com/private-5f2a/basic.ics";
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", () => Response.json(listed))
+      .on("POST", "/api/accounts/test", Response.json({ ok: false, problem: "not-found", message: notFound }))
+      .on("POST", "/api/accounts", () => {
+        listed = [calendar()];
+        return Response.json(listed[0], { status: 201 });
+      });
+    const { user } = renderWithProviders(<AccountsSection />);
+    const form = within(await screen.findByRole("form", { name: "Connect a calendar" }));
+    await user.type(form.getByLabelText("Calendar name"), "Google calendar");
+    await user.type(form.getByLabelText("Secret address in iCal format"), secret);
+    await user.click(form.getByRole("button", { name: "Test connection" }));
+    expect(await form.findByText(notFound)).toBeTruthy();
+    expect(api.requests("POST", "/api/accounts/test")[0]!.body).toEqual({ kind: "calendar", name: "Google calendar", icsUrl: secret });
+
+    await user.click(form.getByRole("button", { name: "Connect" }));
+    expect(await screen.findByText(/Subscription from calendar\.google\.com · 3 events/)).toBeTruthy();
+    expect(api.requests("POST", "/api/accounts")[0]!.body).toEqual({ kind: "calendar", name: "Google calendar", icsUrl: secret });
+    await waitFor(() => expect((form.getByLabelText("Calendar name") as HTMLInputElement).value).toBe(""));
+  });
+
+  it("connects a CalDAV server with its user name and password, and says what the test found", async () => {
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", Response.json([]))
+      .on("POST", "/api/accounts/test", Response.json({ ok: true, calendars: ["Work", "Home"], events: 14 }));
+    const { user } = renderWithProviders(<AccountsSection />);
+    const form = within(await screen.findByRole("form", { name: "Connect a calendar" }));
+    await user.click(form.getByLabelText("CalDAV server"));
+    await user.type(form.getByLabelText("Calendar name"), "Fastmail");
+    await user.type(form.getByLabelText("CalDAV server address"), "https://caldav.fastmail.com/");
+    await user.type(form.getByLabelText("User name"), "exec@fastmail.com");
+    await user.type(form.getByLabelText("Password or app password"), "app-pass-1");
+    await user.click(form.getByRole("button", { name: "Test connection" }));
+    expect(await form.findByText("Connection works: Work, Home · 14 events.")).toBeTruthy();
+    expect(api.requests("POST", "/api/accounts/test")[0]!.body).toEqual({
+      kind: "calendar",
+      name: "Fastmail",
+      caldav: { url: "https://caldav.fastmail.com/", user: "exec@fastmail.com", password: "app-pass-1" },
+    });
+  });
+
+  it("shows the reminders calendar address with Copy, and Rotate replaces it after a confirmation", async () => {
+    const next = "http://localhost:3000/api/calendar/TmV3LWNhbGVuZGFyLWZlZWQtdG9rZW4tZm9yLXRlc3RzLTQ1.ics";
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", Response.json([]))
+      .on("POST", "/api/calendar/feed/rotate", Response.json({ url: next }));
+    const { user } = renderWithProviders(<AccountsSection />);
+    const address = (await screen.findByLabelText("Reminders calendar address")) as HTMLInputElement;
+    await waitFor(() => expect(address.value).toBe(FEED));
+    const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValue(undefined);
+    try {
+      await user.click(screen.getByRole("button", { name: "Copy" }));
+      expect(writeText).toHaveBeenCalledWith(FEED);
+      expect(await screen.findByText("Address copied.")).toBeTruthy();
+    } finally {
+      writeText.mockRestore();
+    }
+    await user.click(screen.getByRole("button", { name: "Rotate" }));
+    expect(api.requests("POST", "/api/calendar/feed/rotate")).toHaveLength(0);
+    await user.click(screen.getByRole("button", { name: "Make a new address" }));
+    await waitFor(() => expect(address.value).toBe(next));
+    expect(api.requests("POST", "/api/calendar/feed/rotate")).toHaveLength(1);
+  });
+});
+
+describe("Settings > Accounts: time zone", () => {
+  it("offers the browser's time zone until one is saved, and saves the one chosen", async () => {
+    const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/accounts", Response.json([]))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("PUT", "/api/calendar/time-zone", Response.json({ timeZone: "Europe/Prague", saved: true }));
+    const { user } = renderWithProviders(<AccountsSection />);
+    const zone = (await screen.findByLabelText("Your time zone")) as HTMLInputElement;
+    await waitFor(() => expect(zone.value).toBe(browser));
+    expect(screen.getByText("Calendars are read in UTC until you save yours.")).toBeTruthy();
+    await user.clear(zone);
+    await user.type(zone, "Europe/Prague");
+    await user.click(screen.getByRole("button", { name: "Save time zone" }));
+    expect(await screen.findByText("Calendars and free time are read in Europe/Prague.")).toBeTruthy();
+    expect(api.requests("PUT", "/api/calendar/time-zone")[0]!.body).toEqual({ timeZone: "Europe/Prague" });
   });
 });

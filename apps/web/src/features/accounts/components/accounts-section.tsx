@@ -1,11 +1,22 @@
 import { useId, useState, type FormEvent } from "react";
-import { syncProgressText, type Account, type CreateAccountRequest, type TestConnectionResponse } from "@sage/contracts/accounts";
+import { syncEventsText, syncProgressText, type Account, type CreateAccountRequest, type TestConnectionResponse } from "@sage/contracts/accounts";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
+import { ConnectCalendarForm } from "./connect-calendar-form";
+import { RemindersFeed } from "./reminders-feed";
+import { TimeZoneSetting } from "./time-zone-setting";
 
 const STATUS_LABELS: Record<Account["status"], string> = { syncing: "Syncing", ok: "Up to date", error: "Failed", "password-needed": "Password needed" };
+
+/** "me@gmail.com on imap.gmail.com · 1,240 messages", "anna on dav.example.com · 12 events", "Subscription from calendar.google.com · 3 events". */
+function accountSummary(account: Account): string {
+  if (account.kind === "mail") return `${account.imap.user} on ${account.imap.host} · ${(account.counts.messages ?? 0).toLocaleString("en-US")} messages`;
+  const events = syncEventsText(account.counts.events ?? 0);
+  if (account.caldav) return `${account.caldav.user} on ${new URL(account.caldav.url).hostname} · ${events}`;
+  return `Subscription from ${account.ics?.host ?? "the web"} · ${events}`;
+}
 
 function AccountCard({ account }: { account: Account }) {
   const sync = useSyncAccount();
@@ -24,7 +35,7 @@ function AccountCard({ account }: { account: Account }) {
         </span>
       </div>
       <p className="text-sm text-muted-foreground">
-        {account.imap.user} on {account.imap.host} · {account.counts.messages ?? 0} messages
+        {accountSummary(account)}
         {account.lastSyncAt ? ` · last synced ${new Date(account.lastSyncAt).toLocaleString()}` : ""}
       </p>
       {account.error && <p className="text-sm break-words text-destructive">{account.error}</p>}
@@ -134,7 +145,7 @@ function ConnectForm() {
   );
 }
 
-/** Settings > Accounts: this user's mail accounts, their sync, and connecting another. */
+/** Settings > Accounts: this user's mail and calendar accounts, their sync, connecting another, and the reminders feed. */
 export function AccountsSection() {
   const accounts = useAccounts();
   return (
@@ -144,7 +155,8 @@ export function AccountsSection() {
       </h2>
       <p className="text-sm text-muted-foreground">
         SAGE copies the mail of your INBOX and Sent folders into your knowledge base so the assistant can search it. It sends mail only after you approve each
-        message. Your password is stored encrypted and never shown again.
+        message. Calendars are read every 15 minutes; SAGE adds or changes an event only after you approve it. Your password is stored encrypted and never shown
+        again.
       </p>
       {accounts.isPending && <p className="text-sm text-muted-foreground">Loading...</p>}
       {accounts.isError && <p className="text-sm text-destructive">Failed to load the accounts</p>}
@@ -152,6 +164,9 @@ export function AccountsSection() {
         <AccountCard key={account.id} account={account} />
       ))}
       <ConnectForm />
+      <ConnectCalendarForm />
+      <TimeZoneSetting />
+      <RemindersFeed />
     </section>
   );
 }

@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import { buildEventIcs, updateEventIcs } from "../../providers/calendar/event-ics.ts";
+import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
+import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
+import { calendarProblemMessage } from "@sage/contracts/accounts";
+import type { SecretBox } from "../../store/secret-box.ts";
+import type { AccountRow } from "../../store/schema.ts";
+import type { AccountsRepo } from "./accounts.repo.ts";
+import type { CalendarEventsRepo } from "./calendar-events.repo.ts";
+import { readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
+import type { ConnectCaldav } from "./calendar-sync.ts";
+
+/** An occurrence as the assistant's tools see it: times are UTC ISO; `calendar` is the account's name. */
+export interface AgendaEvent {
+  id: number;
+  title: string;
+  start: string;
+  end: string;
+  allDay: boolean;
+  location: string;
+  attendees: string[];
+  calendar: string;
+  recurring: boolean;
+  busy: boolean;
+}
+
+export interface EventToWrite {
+  title: string;
+  start: Date;
+  end: Date;
+  location?: string;
+  attendees?: string[];
+}
+
+/** Why a write did not happen, in words for the model and the user. */
+export class CalendarWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CalendarWriteError";
+  }
+}
+
+export const CALENDAR_WRITE_TEXTS = {
+  noCaldav: "No calendar can take new events: connect a CalDAV calendar in Settings > Accounts (a subscription address is read-only).",
+  passwordNeeded: "The calendar's password is needed again: enter it in Settings > Accounts.",
+  noEvent: "No such event: use an id that listEvents gave.",
+  readOnly: "That event comes from a subscription, which SAGE can only read; change it in the calendar it comes from.",
+  recurring: "That event is one of a repeating series; SAGE changes single events only, so change the series in your calendar app.",
+  changed: "The event was changed in the calendar meanwhile; list the events again and retry.",
+} as const;
+
+const failure = (error: unknown, host: string) =>
+  error instanceof MailConnectionError ? new CalendarWriteError(calendarProblemMessage(error.problem, host)) : error;
+
+/** The user's synced events for the assistant, and writing to their CalDAV calendar (only after Approve: the tools' cards). */
+export function createCalendarAgenda(deps: {
+  repo: AccountsRepo;
+  calendar: CalendarEventsRepo;
+  box: SecretBox;
+  rule: PrivateAddressRule;
+  connectCaldav: ConnectCaldav;
+  defaultTimeZone: string;
+  /** Syncs the account now, so what was written shows in the next listing. */
+  syncNow(userId: number, accountId: number): Promise<unknown>;
+}) {
+  const { repo, calendar } = deps;
+  const calendarsOf = async (userId: number) => (await repo.list(userId)).filter((row) => row.kind === "calendar");
+
+  async function writable(userId: number): Promise<{ row: AccountRow; url: string; user: string; password: string } | null> {
+    for (const row of await calendarsOf(userId)) {
+      const settings = readCalendarSettings(row);
+      if (!settings.caldav) continue;
+      const secrets = readCalendarSecrets(deps.box, row);
+      if (!secrets || !("password" in secrets)) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.passwordNeeded);
+      return { row, ...settings.caldav, password: secrets.password };
+    }
+    return null;
+  }
+
+  /** Occurrences overlapping [from, to), earliest first, at most `limit`. */
+  async function list(userId: number, from: string, to: string, limit = 200): Promise<AgendaEvent[]> {
+    const names = new Map((await calendarsOf(userId)).map((row) => [row.id, row.name]));
+    return (await calendar.between(userId, from, to, limit)).map((row) => ({
+      id: row.id,
+      title: row.title,
+      start: row.startAt,
+      end: row.endAt,
+      allDay: row.allDay === 1,
+      location: row.location,
+      attendees: JSON.parse(row.attendees) as string[],
+      calendar: names.get(row.accountId) ?? "",
+      recurring: row.recurrenceId !== null,
+      busy: row.busy === 1,
+    }));
+  }
+
+  return {
+    list,
+
+    hasCalendar: async (userId: number) => (await calendarsOf(userId)).length > 0,
+
+    timeZone: async (userId: number) => (await calendar.timeZone(userId)) ?? deps.defaultTimeZone,
+
+    /** Which calendar a new event would go to ("Work calendar"), or null when none can take one. */
+    async writableCalendar(userId: number): Promise<string | null> {
+      return (await writable(userId))?.row.name ?? null;
+    },
+
+    /** Writes a new event into the first CalDAV calendar; only the createEvent tool calls this, after Approve. */
+    async create(userId: number, event: EventToWrite): Promise<{ calendar: string }> {
+      const target = await writable(userId);
+      if (!target) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noCaldav);
+      const uid = `${randomUUID()}@sage`;
+      const organizer = target.user.includes("@") ? target.user : undefined;
+      try {
+        const connection = await deps.connectCaldav(target, deps.rule);
+        await connection.create(buildEventIcs({ uid, ...event, organizer }), uid);
+      } catch (error) {
+        throw failure(error, new URL(target.url).hostname);
+      }
+      await deps.syncNow(userId, target.row.id);
+      return { calendar: target.row.name };
+    },
+
+    /** The stored event an update would change (for the card), or a reason it cannot be changed. */
+    async changeable(userId: number, id: number): Promise<{ event: AgendaEvent } | { refusal: string }> {
+      const row = await calendar.event(userId, id);
+      if (!row) return { refusal: CALENDAR_WRITE_TEXTS.noEvent };
+      const account = await repo.find(userId, row.accountId);
+      if (!account || !readCalendarSettings(account).caldav) return { refusal: CALENDAR_WRITE_TEXTS.readOnly };
+      if (row.recurrenceId !== null) return { refusal: CALENDAR_WRITE_TEXTS.recurring };
+      const [event] = (await list(userId, row.startAt, row.endAt === row.startAt ? new Date(Date.parse(row.endAt) + 1).toISOString() : row.endAt, 500)).filter(
+        (entry) => entry.id === id,
+      );
+      return event ? { event } : { refusal: CALENDAR_WRITE_TEXTS.noEvent };
+    },
+
+    /** Replaces a single event's fields on the CalDAV server; only updateEvent calls this, after Approve. */
+    async update(userId: number, id: number, event: EventToWrite): Promise<{ calendar: string }> {
+      const row = await calendar.event(userId, id);
+      if (!row) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noEvent);
+      const account = await repo.find(userId, row.accountId);
+      const settings = account ? readCalendarSettings(account) : null;
+      const secrets = account ? readCalendarSecrets(deps.box, account) : null;
+      const object = await calendar.object(row.objectId);
+      if (!account || !settings?.caldav || !object) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.readOnly);
+      if (!secrets || !("password" in secrets)) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.passwordNeeded);
+      const ics = updateEventIcs(object.ics, row.uid, event);
+      if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.recurring);
+      try {
+        const connection = await deps.connectCaldav({ ...settings.caldav, password: secrets.password }, deps.rule);
+        await connection.update({ href: object.href, etag: object.etag, ics });
+      } catch (error) {
+        if (error instanceof MailConnectionError && error.message === "changed meanwhile") throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.changed);
+        throw failure(error, new URL(settings.caldav.url).hostname);
+      }
+      await deps.syncNow(userId, account.id);
+      return { calendar: account.name };
+    },
+  };
+}
+
+export type CalendarAgenda = ReturnType<typeof createCalendarAgenda>;

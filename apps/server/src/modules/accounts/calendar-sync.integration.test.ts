@@ -1,0 +1,167 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { calendarProblemMessage } from "@sage/contracts/accounts";
+import { calendarText, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+
+// A real Radicale (Debian's radicale) on a free loopback port, seeded over CalDAV; no mock of CalDAV anywhere.
+const installed = radicaleInstalled();
+if (!installed) console.warn(RADICALE_MISSING);
+
+const DAY = 86_400_000;
+
+describe.skipIf(!installed)("calendar sync against a real Radicale", () => {
+  let radicale: RadicaleServer;
+  let calendarUrl: string;
+  beforeAll(async () => {
+    radicale = await startRadicale();
+    calendarUrl = await radicale.makeCalendar("work", "Work");
+  });
+  afterAll(async () => radicale?.stop());
+
+  let t: TestApp;
+  let cookie: string;
+  beforeEach(async () => {
+    // The test server is on loopback: allowed by the operator's allow list, as a company's private server would be.
+    t = await createTestApp({ env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: "Europe/Prague" } });
+    cookie = await t.login();
+  });
+  afterEach(async () => t.close());
+
+  const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const account = (password = radicale.password) => ({ kind: "calendar", name: "Work calendar", caldav: { url: radicale.url, user: radicale.user, password } });
+  const events = () =>
+    t.store.sqlite.prepare("SELECT title, start_at AS startAt, end_at AS endAt, location FROM calendar_events ORDER BY start_at").all() as Array<{
+      title: string;
+      startAt: string;
+      endAt: string;
+      location: string;
+    }>;
+
+  it("first sync lists the events, a weekly one across the spring change with its moved and cancelled dates; a new event follows the next sync", async () => {
+    const weekly = weeklyAcrossDst();
+    await radicale.putEvent(calendarUrl, "board-sync.ics", weekly.ics);
+    const lunch = new Date(Math.ceil((Date.now() + 3 * DAY) / 3_600_000) * 3_600_000);
+    await radicale.putEvent(
+      calendarUrl,
+      "lunch.ics",
+      singleEvent({ uid: "lunch@sage.test", title: "Lunch with the CFO", start: lunch, minutes: 60, location: "Bistro" }),
+    );
+
+    const created = await api("POST", "/api/accounts", account());
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ kind: "calendar", status: "syncing", caldav: { url: radicale.url, user: radicale.user }, ics: null });
+    const id = created.json().id as number;
+    await t.jobs.idle();
+    const listed = (await api("GET", "/api/accounts")).json()[0];
+    expect(listed).toMatchObject({ id, status: "ok", error: null, counts: { events: 2 } });
+    expect(JSON.stringify(listed)).not.toContain(radicale.password);
+
+    const board = events().filter((event) => event.title.startsWith("Board sync"));
+    expect(board.map(({ title, startAt, endAt }) => ({ title, startAt, endAt }))).toEqual(weekly.expected);
+    expect(events()).toContainEqual({
+      title: "Lunch with the CFO",
+      startAt: lunch.toISOString(),
+      endAt: new Date(lunch.getTime() + 3_600_000).toISOString(),
+      location: "Bistro",
+    });
+
+    const review = new Date(lunch.getTime() + DAY);
+    await radicale.putEvent(calendarUrl, "review.ics", singleEvent({ uid: "review@sage.test", title: "Budget review", start: review, minutes: 30 }));
+    expect((await api("POST", `/api/accounts/${id}/sync`)).statusCode).toBe(202);
+    await t.jobs.idle();
+    expect(events().map((event) => event.title)).toContain("Budget review");
+    expect((await api("GET", "/api/accounts")).json()[0].counts).toEqual({ events: 3 });
+
+    expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
+    expect(events()).toEqual([]);
+    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM calendar_objects").get()).toEqual({ n: 0 });
+  });
+
+  it("keeps the password sealed, and says in plain words that a wrong password was refused", async () => {
+    const test = await api("POST", "/api/accounts/test", account("wrong-password"));
+    expect(test.json()).toEqual({ ok: false, problem: "login", message: calendarProblemMessage("login", "127.0.0.1") });
+    const good = await api("POST", "/api/accounts/test", account());
+    expect(good.json()).toMatchObject({ ok: true, calendars: ["Work"] });
+
+    const id = (await api("POST", "/api/accounts", account("wrong-password"))).json().id;
+    await t.jobs.idle();
+    expect((await api("GET", "/api/accounts")).json()[0]).toMatchObject({ id, status: "error", error: calendarProblemMessage("login", "127.0.0.1") });
+    const row = t.store.sqlite.prepare("SELECT settings, secrets FROM accounts").get() as { settings: string; secrets: string };
+    expect(JSON.stringify(row)).not.toContain("wrong-password");
+  });
+});
+
+describe("an ICS subscription served over HTTP", () => {
+  let server: Server;
+  let body = "";
+  let base = "";
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url !== "/calendar/secret-4f1c/basic.ics") return response.writeHead(404).end("not here");
+      response.writeHead(200, { "content-type": "text/calendar; charset=utf-8" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => new Promise((resolve) => server.close(resolve)));
+
+  let t: TestApp;
+  let cookie: string;
+  afterEach(async () => t?.close());
+
+  const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+  it("syncs the subscription's events without ever showing its secret address, and names a wrong address in plain words", async () => {
+    t = await createTestApp({ env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: "Europe/Prague" } });
+    cookie = await t.login();
+    body = weeklyAcrossDst().ics;
+    const secretUrl = `${base}/calendar/secret-4f1c/basic.ics`;
+    const created = await api("POST", "/api/accounts", { kind: "calendar", name: "Google", icsUrl: secretUrl });
+    expect(created.statusCode).toBe(201);
+    await t.jobs.idle();
+    const listed = await api("GET", "/api/accounts");
+    expect(listed.json()[0]).toMatchObject({ kind: "calendar", status: "ok", caldav: null, ics: { host: "127.0.0.1" }, counts: { events: 1 } });
+    expect(listed.body).not.toContain("secret-4f1c");
+    expect(JSON.stringify(t.store.sqlite.prepare("SELECT settings, secrets FROM accounts").get())).not.toContain("secret-4f1c");
+
+    const wrong = await api("POST", "/api/accounts/test", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/other.ics` });
+    expect(wrong.json()).toEqual({ ok: false, problem: "not-found", message: calendarProblemMessage("not-found", "127.0.0.1") });
+  });
+
+  it("reads floating times in the user's time zone, and again in a new one as soon as the user changes it", async () => {
+    t = await createTestApp({ env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: "Europe/Prague" } });
+    cookie = await t.login();
+    // The next 2 December (a winter day in both zones), within the synced year ahead.
+    const thisYear = new Date().getUTCFullYear();
+    const year = Date.UTC(thisYear, 11, 2) > Date.now() ? thisYear : thisYear + 1;
+    const day = `${year}1202`;
+    body = calendarText(
+      "BEGIN:VEVENT",
+      "UID:floating@sage.test",
+      `DTSTAMP:${day}T000000Z`,
+      `DTSTART:${day}T090000`,
+      `DTEND:${day}T093000`,
+      "SUMMARY:Stand-up",
+      "END:VEVENT",
+    );
+    await api("POST", "/api/accounts", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/secret-4f1c/basic.ics` });
+    await t.jobs.idle();
+    const startOf = () => (t.store.sqlite.prepare("SELECT start_at AS startAt FROM calendar_events").get() as { startAt: string }).startAt;
+    expect(startOf()).toBe(`${year}-12-02T08:00:00.000Z`);
+    const changed = await t.app.inject({ method: "PUT", url: "/api/calendar/time-zone", headers: { cookie }, payload: { timeZone: "America/New_York" } });
+    expect(changed.json()).toEqual({ timeZone: "America/New_York", saved: true });
+    await t.jobs.idle();
+    expect(startOf()).toBe(`${year}-12-02T14:00:00.000Z`);
+  });
+
+  it("refuses a subscription on a private address unless the administrator allows it", async () => {
+    t = await createTestApp();
+    cookie = await t.login();
+    const test = await api("POST", "/api/accounts/test", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/secret-4f1c/basic.ics` });
+    expect(test.json()).toEqual({ ok: false, problem: "blocked", message: calendarProblemMessage("blocked", "127.0.0.1") });
+  });
+});

@@ -1,0 +1,93 @@
+import { calendarProblemMessage } from "@sage/contracts/accounts";
+import type { CaldavConnection, CaldavServer, CalendarObjectData } from "../../providers/calendar/caldav-client.ts";
+import type { Occurrence } from "../../providers/calendar/expand-calendar.ts";
+import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
+import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
+import type { SecretBox } from "../../store/secret-box.ts";
+import type { AccountsRepo } from "./accounts.repo.ts";
+import type { CalendarEventsRepo } from "./calendar-events.repo.ts";
+import { calendarHost, readCalendarSecrets, readCalendarSettings, type CalendarSecrets, type CalendarSettings } from "./calendar-settings.ts";
+
+const DAY_MS = 86_400_000;
+/** Occurrences are kept from this long ago... */
+export const WINDOW_PAST_DAYS = 90;
+/** ...to this far ahead; each sync moves the window on. */
+export const WINDOW_FUTURE_DAYS = 365;
+/** An ICS subscription is one object: its href. */
+const SUBSCRIPTION_HREF = "subscription.ics";
+
+export type ConnectCaldav = (server: CaldavServer, rule: PrivateAddressRule) => Promise<CaldavConnection>;
+
+export interface CalendarSyncDeps {
+  repo: AccountsRepo;
+  calendar: CalendarEventsRepo;
+  box: SecretBox;
+  rule: PrivateAddressRule;
+  connectCaldav: ConnectCaldav;
+  fetchIcs(url: string, rule: PrivateAddressRule): Promise<string>;
+  expand(request: {
+    objects: Array<{ id: number; ics: string }>;
+    from: string;
+    to: string;
+    timeZone: string;
+  }): Promise<{ occurrences: Occurrence[]; unreadable: number[] }>;
+  defaultTimeZone: string;
+  now?: () => Date;
+}
+
+export function calendarSyncFailure(error: unknown, settings: CalendarSettings): string {
+  if (error instanceof MailConnectionError) return calendarProblemMessage(error.problem, calendarHost(settings));
+  return "The sync stopped on an unexpected error; it will be tried again at the next sync.";
+}
+
+/** The objects on the other side: every event resource of a CalDAV account, or the one text of a subscription. */
+async function remoteObjects(deps: CalendarSyncDeps, settings: CalendarSettings, secrets: CalendarSecrets): Promise<CalendarObjectData[]> {
+  if (settings.caldav && "password" in secrets) {
+    const connection = await deps.connectCaldav({ ...settings.caldav, password: secrets.password }, deps.rule);
+    return connection.objects();
+  }
+  if ("icsUrl" in secrets) return [{ href: SUBSCRIPTION_HREF, calendarUrl: "", etag: null, ics: await deps.fetchIcs(secrets.icsUrl, deps.rule) }];
+  throw new MailConnectionError("not-calendar", "settings and secrets disagree");
+}
+
+/**
+ * One sync of a calendar account: the server's objects replace those stored (new, changed and deleted ones
+ * follow), then every object is expanded again over the window (past 90 days, next 365) in the user's time zone,
+ * recurring events with their exceptions, and the account's occurrences are replaced in one transaction.
+ */
+export async function syncCalendarAccount(deps: CalendarSyncDeps, accountId: number): Promise<void> {
+  const { repo, calendar } = deps;
+  const account = await repo.findById(accountId);
+  if (!account || account.kind !== "calendar") return;
+  const settings = readCalendarSettings(account);
+  const secrets = readCalendarSecrets(deps.box, account);
+  if (!secrets) {
+    await repo.update(accountId, { status: "password-needed", error: null });
+    return;
+  }
+  try {
+    const remote = await remoteObjects(deps, settings, secrets);
+    if (!(await repo.findById(accountId))) return;
+    const stored = await calendar.objectsOf(accountId);
+    const seen = new Set(remote.map((object) => object.href));
+    await calendar.removeObjects(stored.filter((object) => !seen.has(object.href)).map((object) => object.id));
+    const objects: Array<{ id: number; ics: string }> = [];
+    for (const object of remote) {
+      const id = await calendar.saveObject({ accountId, href: object.href, calendarUrl: object.calendarUrl || null, etag: object.etag, ics: object.ics });
+      objects.push({ id, ics: object.ics });
+    }
+    const now = (deps.now ?? (() => new Date()))().getTime();
+    const { occurrences } = await deps.expand({
+      objects,
+      from: new Date(now - WINDOW_PAST_DAYS * DAY_MS).toISOString(),
+      to: new Date(now + WINDOW_FUTURE_DAYS * DAY_MS).toISOString(),
+      timeZone: (await calendar.timeZone(account.userId)) ?? deps.defaultTimeZone,
+    });
+    if (!(await repo.findById(accountId))) return;
+    await calendar.replaceEvents(accountId, account.userId, occurrences);
+    await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString(), syncProcessed: 0, syncTotal: 0 });
+  } catch (error) {
+    if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: calendarSyncFailure(error, settings) });
+    if (!(error instanceof MailConnectionError)) throw error;
+  }
+}

@@ -1,0 +1,170 @@
+import { singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatZoned } from "../../providers/calendar/zoned-time.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { turnEvents } from "../../test/turn-events.ts";
+import { CALENDAR_TEXTS } from "./tools/calendar-tool-args.ts";
+import { EVENT_WRITTEN } from "./tools/create-event-tool.ts";
+
+// A real Radicale on a free loopback port; the assistant's calendar tools read what SAGE synced and write only after Approve.
+const installed = radicaleInstalled();
+if (!installed) console.warn(RADICALE_MISSING);
+
+const ZONE = "Europe/Prague";
+const DAY = 86_400_000;
+
+describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
+  let radicale: RadicaleServer;
+  let gemini: FakeGemini;
+  let calendarUrl: string;
+  beforeAll(async () => {
+    [radicale, gemini] = await Promise.all([startRadicale(), startFakeGemini()]);
+    calendarUrl = await radicale.makeCalendar("work", "Work");
+  });
+  afterAll(async () => Promise.all([radicale?.stop(), gemini?.close()]));
+
+  let t: TestApp;
+  let cookie: string;
+  let accountId: number;
+  beforeEach(async () => {
+    gemini.reset();
+    t = await createTestApp({
+      env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: ZONE, GEMINI_API_KEY: "cal-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none" },
+    });
+    cookie = await t.login();
+    accountId = (
+      await api("POST", "/api/accounts", {
+        kind: "calendar",
+        name: "Work calendar",
+        caldav: { url: radicale.url, user: radicale.user, password: radicale.password },
+      })
+    ).json().id;
+    await t.jobs.idle();
+  });
+  afterEach(async () => t.close());
+
+  const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+  async function waitForApproval(): Promise<{ approvalId: string; name: string; args: Record<string, unknown> }> {
+    for (let i = 0; i < 400; i++) {
+      const { approvals } = (await api("GET", "/api/approvals")).json();
+      if (approvals.length > 0) return approvals[0];
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("no approval was asked for");
+  }
+
+  async function turnWith(call: { name: string; args: Record<string, unknown> }, content: string) {
+    const conversationId = (await api("POST", "/api/conversations", { name: "Agenda" })).json().id as number;
+    gemini.script({ functionCalls: [call] }, { text: "Done." });
+    return api("POST", `/api/conversations/${conversationId}/turn`, { content });
+  }
+  const resultOf = (body: string) => turnEvents(body).find(([event]) => event === "tool-result")![1].result;
+
+  /** A weekday at least two days ahead, as YYYY-MM-DD in Prague. */
+  function futureWeekday(): string {
+    let day = Date.now() + 2 * DAY;
+    while ([0, 6].includes(new Date(day).getUTCDay())) day += DAY;
+    return formatZoned(day, ZONE).slice(0, 10);
+  }
+
+  it("listEvents gives the weekly meeting across the spring change in Prague time, with the moved date and without the cancelled one", async () => {
+    const weekly = weeklyAcrossDst();
+    await radicale.putEvent(calendarUrl, "board-sync.ics", weekly.ics);
+    expect((await api("POST", `/api/accounts/${accountId}/sync`)).statusCode).toBe(202);
+    await t.jobs.idle();
+    const first = weekly.expected[0]!.startAt.slice(0, 10);
+    const last = weekly.expected[4]!.startAt.slice(0, 10);
+    const result = resultOf((await turnWith({ name: "listEvents", args: { from: first, to: last } }, "What's on around the clock change?")).body);
+    const board = result.events.filter((event: { title: string }) => event.title.startsWith("Board sync"));
+    expect(board.map((event: { start: string }) => event.start)).toEqual(weekly.expected.map((entry) => formatZoned(Date.parse(entry.startAt), ZONE)));
+    // Ten o'clock before and after the change, the moved one at three in the afternoon.
+    expect(board.map((event: { start: string }) => event.start.slice(11))).toEqual([
+      "10:00:00+01:00",
+      "10:00:00+01:00",
+      "10:00:00+02:00",
+      "15:00:00+02:00",
+      "10:00:00+02:00",
+    ]);
+    expect(board[0]).toMatchObject({ location: "Room 4", recurring: true, calendar: "Work calendar", attendees: ["Anna Berg <anna@example.com>"] });
+  });
+
+  it("findFreeTime leaves out a meeting's time within working hours", async () => {
+    const day = futureWeekday();
+    const start = new Date(Date.parse(`${day}T08:00:00Z`)); // 09:00 Prague in winter, 10:00 in summer: busy for 7 hours
+    await radicale.putEvent(calendarUrl, "busy.ics", singleEvent({ uid: `busy-${day}@sage.test`, title: "Investor call", start, minutes: 7 * 60 }));
+    await api("POST", `/api/accounts/${accountId}/sync`);
+    await t.jobs.idle();
+    const result = resultOf((await turnWith({ name: "findFreeTime", args: { durationMinutes: 30, from: day, to: day } }, "Find me 30 minutes")).body);
+    const busyFrom = formatZoned(start.getTime(), ZONE);
+    const busyTo = formatZoned(start.getTime() + 7 * 3_600_000, ZONE);
+    for (const slot of result.slots as Array<{ start: string; end: string }>) {
+      expect(slot.end <= busyFrom || slot.start >= busyTo, `${slot.start}-${slot.end}`).toBe(true);
+      expect(slot.start.slice(11, 16) >= "09:00" && slot.end.slice(11, 16) <= "17:00").toBe(true);
+    }
+    // Seven busy hours of the eight leave one free hour, before or after the call.
+    expect(result.slots).toHaveLength(1);
+  });
+
+  async function askToCreate(approved: boolean, title: string) {
+    const day = futureWeekday();
+    const turn = turnWith(
+      { name: "createEvent", args: { title, start: `${day}T14:00`, end: `${day}T14:30`, attendees: ["cfo@example.com"], location: "Board room" } },
+      "Book 30 minutes with the CFO",
+    );
+    const approval = await waitForApproval();
+    // Nothing has been written before the answer.
+    expect(await radicale.calendarText(calendarUrl)).not.toContain(title);
+    expect(approval).toMatchObject({
+      name: "createEvent",
+      args: {
+        calendar: "Work calendar",
+        title,
+        start: expect.stringMatching(new RegExp(`^${day}T14:00:00\\+0[12]:00$`)),
+        timeZone: ZONE,
+        attendees: ["cfo@example.com"],
+        location: "Board room",
+      },
+    });
+    expect((await api("POST", `/api/approvals/${approval.approvalId}`, { approved })).statusCode).toBe(200);
+    const result = resultOf((await turn).body);
+    await t.jobs.idle();
+    return { result, day };
+  }
+
+  it("createEvent writes the event to Radicale only after Approve, and the next listing shows it", async () => {
+    const { result, day } = await askToCreate(true, "CFO catch-up");
+    expect(result).toEqual({ success: true, message: EVENT_WRITTEN.created("CFO catch-up", "Work calendar") });
+    const stored = (await radicale.calendarText(calendarUrl)).replace(/\r?\n[ \t]/g, "");
+    expect(stored).toContain("SUMMARY:CFO catch-up");
+    expect(stored).toContain("LOCATION:Board room");
+    expect(stored).toMatch(/ATTENDEE[^\r\n]*:mailto:cfo@example\.com/);
+    const listed = resultOf((await turnWith({ name: "listEvents", args: { from: day, to: day } }, "What's on that day?")).body);
+    expect(listed.events).toContainEqual(expect.objectContaining({ title: "CFO catch-up", start: expect.stringMatching(new RegExp(`^${day}T14:00:00`)) }));
+  });
+
+  it("updateEvent changes a single event in Radicale after Approve, showing it before and after on the card", async () => {
+    const { day } = await askToCreate(true, "Strategy review");
+    const listed = resultOf((await turnWith({ name: "listEvents", args: { from: day, to: day } }, "What's on that day?")).body);
+    const event = listed.events.find((entry: { title: string }) => entry.title === "Strategy review");
+    const turn = turnWith(
+      { name: "updateEvent", args: { id: event.id, title: "Strategy review (long)", start: `${day}T15:00`, end: `${day}T16:30`, location: "Board room" } },
+      "Make it longer",
+    );
+    const approval = await waitForApproval();
+    expect(approval.args).toMatchObject({ title: "Strategy review (long)", before: { title: "Strategy review" } });
+    await api("POST", `/api/approvals/${approval.approvalId}`, { approved: true });
+    expect(resultOf((await turn).body)).toEqual({ success: true, message: EVENT_WRITTEN.updated("Strategy review (long)", "Work calendar") });
+    const stored = (await radicale.calendarText(calendarUrl)).replace(/\r?\n[ \t]/g, "");
+    expect(stored).toContain("SUMMARY:Strategy review (long)");
+    expect(stored).not.toContain("SUMMARY:Strategy review\r");
+  });
+
+  it("createEvent writes nothing when the user declines", async () => {
+    const { result } = await askToCreate(false, "Declined meeting");
+    expect(result).toEqual({ success: false, declined: true, message: CALENDAR_TEXTS.declined });
+    expect(await radicale.calendarText(calendarUrl)).not.toContain("Declined meeting");
+  });
+});

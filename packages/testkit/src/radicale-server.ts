@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { makeTempDir } from "./temp-dir.ts";
+
+/** Where Debian's radicale package puts the server; tests that need it skip, saying so, when it is absent. */
+export const RADICALE_BINARY = "/usr/bin/radicale";
+export const radicaleInstalled = () => existsSync(RADICALE_BINARY);
+export const RADICALE_MISSING = "Radicale is not installed (apt-get install -y radicale): the CalDAV integration tests are skipped";
+
+export interface RadicaleServer {
+  /** The server's root, as a user types it into a CalDAV account ("http://127.0.0.1:5232/"). */
+  url: string;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Makes a calendar collection of the user's; answers its URL. */
+  makeCalendar(name: string, displayName?: string): Promise<string>;
+  /** Writes an event object (a whole VCALENDAR text) into a calendar, behind SAGE's back. */
+  putEvent(calendarUrl: string, filename: string, ics: string): Promise<void>;
+  /** Every object of a calendar as the server holds it (Radicale answers a collection's GET with all its events). */
+  calendarText(calendarUrl: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Radicale exited (${child.exitCode}): ${log()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Radicale did not start listening: ${log()}`);
+}
+
+/**
+ * A real Radicale CalDAV server on a free loopback port, its collections and its own config file in a temporary
+ * folder, with one user (htpasswd, plain text: loopback only) who may reach only their own calendars.
+ */
+export async function startRadicale(options: { user?: string; password?: string } = {}): Promise<RadicaleServer> {
+  const user = options.user ?? "anna";
+  const password = options.password ?? "calendar-password-1";
+  const temp = makeTempDir("sage-radicale-");
+  const dir = temp.dir;
+  const port = await freePort();
+  mkdirSync(path.join(dir, "collections"));
+  writeFileSync(path.join(dir, "users"), `${user}:${password}\n`);
+  writeFileSync(
+    path.join(dir, "config"),
+    `[server]
+hosts = 127.0.0.1:${port}
+
+[auth]
+type = htpasswd
+htpasswd_filename = ${dir}/users
+htpasswd_encryption = plain
+delay = 0
+
+[rights]
+type = owner_only
+
+[storage]
+filesystem_folder = ${dir}/collections
+
+[web]
+type = none
+
+[logging]
+level = warning
+mask_passwords = True
+`,
+  );
+  let output = "";
+  const child: ChildProcess = spawn(RADICALE_BINARY, ["--config", path.join(dir, "config")], { stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  try {
+    await waitForPort(port, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    temp.remove();
+    throw error;
+  }
+  const url = `http://127.0.0.1:${port}/`;
+  const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+  const request = async (method: string, target: string, body?: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(target, { method, body, headers: { authorization, ...headers } });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${target}: ${response.status} ${text.slice(0, 300)}`);
+    return text;
+  };
+  return {
+    url,
+    host: "127.0.0.1",
+    port,
+    user,
+    password,
+    async makeCalendar(name, displayName = name) {
+      const target = `${url}${user}/${name}/`;
+      await request(
+        "MKCALENDAR",
+        target,
+        `<?xml version="1.0" encoding="utf-8"?>
+<C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+  <D:set><D:prop><D:displayname>${displayName}</D:displayname>
+  <C:supported-calendar-component-set><C:comp name="VEVENT"/></C:supported-calendar-component-set></D:prop></D:set>
+</C:mkcalendar>`,
+        { "content-type": "application/xml; charset=utf-8" },
+      );
+      return target;
+    },
+    async putEvent(calendarUrl, filename, ics) {
+      await request("PUT", `${calendarUrl}${filename}`, ics, { "content-type": "text/calendar; charset=utf-8" });
+    },
+    calendarText: (calendarUrl) => request("GET", calendarUrl),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      temp.remove();
+    },
+  };
+}
