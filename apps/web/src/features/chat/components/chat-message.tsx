@@ -1,7 +1,7 @@
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
-import { MarkdownMessage } from "./markdown-message";
+import { MarkdownMessage } from "@/components/markdown-message";
 
 interface ChatMessageProps {
   /** The detail screen calls the model's role `ai`. */
@@ -42,13 +42,13 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
   );
 }
 
-/** "[1] report.pdf · page 4 · 0.8123": the file, the page or section, and the score to 4 decimals. */
+/** "[1] report.pdf · page 4": the file and the page or section (the score is in the passage's Details, decision 038). */
 function CitationChips({ citations, onOpen }: { citations: Citation[]; onOpen?: (citation: Citation) => void }) {
   return (
     <ul aria-label="Sources" className="flex max-w-[85%] flex-wrap gap-1.5">
       {citations.map((citation) => {
         const section = citationSection(citation.source);
-        const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : []), citation.score.toFixed(4)];
+        const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : [])];
         return (
           <li key={citation.n}>
             <button

@@ -2,7 +2,9 @@ import { useEffect, useState } from "react";
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { MarkdownMessage } from "@/components/markdown-message";
 import { Button } from "@/components/ui/button";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
 import { toastError } from "@/components/ui/toast-error";
@@ -48,11 +50,15 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
           <dl className="grid gap-4 px-4 pb-4 text-sm">
             {passage ? (
               <div>
-                <dt className="font-medium">{`Cited passage [${passage.n}] · ${citationSection(passage.source)} · ${passage.score.toFixed(4)}`}</dt>
-                <dd>
-                  <blockquote className="mt-1 border-l-4 border-primary/60 bg-muted/50 p-3 whitespace-pre-wrap" data-testid="preview-cited-passage">
-                    {passage.content}
+                <dt className="font-medium">{`Cited passage [${passage.n}] · ${citationSection(passage.source)}`}</dt>
+                <dd className="grid gap-1">
+                  <blockquote className="mt-1 border-l-4 border-primary/60 bg-muted/50 p-3" data-testid="preview-cited-passage">
+                    <MarkdownMessage content={passage.content} quoted />
                   </blockquote>
+                  <DetailsDisclosure>
+                    <p>Relevance score: {passage.score.toFixed(4)} (search ranking, 0 to 1)</p>
+                    <p>Source: {passage.source}</p>
+                  </DetailsDisclosure>
                 </dd>
               </div>
             ) : null}
