@@ -80,6 +80,8 @@ test("the Knowledge Base vector buttons export a backup and reset after confirma
   await login(page);
   await addNote(page.request, "Vector buttons check: a note about capital allocation.");
   await page.goto("/settings");
+  await expect(page.getByTestId("vector-status").getByRole("status")).toHaveText(/^Search is ready for (all \d+ passages|your 1 passage)\.$/);
+  await page.getByTestId("vector-status").getByText("Details").click();
   await expect(page.getByTestId("vector-status")).toContainText("Embedder gemini:gemini-embedding-001:768");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Vector DB" }).click()]);
