@@ -2,6 +2,7 @@ import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
 import { MarkdownMessage } from "@/components/markdown-message";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 
 interface ChatMessageProps {
   /** The detail screen calls the model's role `ai`. */
@@ -13,10 +14,12 @@ interface ChatMessageProps {
   /** The document passages the answer drew on, shown as numbered chips under it. */
   citations?: Citation[];
   onOpenCitation?: (citation: Citation) => void;
+  /** Technical detail under the bubble, one click away (decision 038). */
+  details?: string;
 }
 
 /** One chat bubble, with its citation chips. */
-export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation }: ChatMessageProps) {
+export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details }: ChatMessageProps) {
   return (
     <li
       data-testid={notice ? "chat-notice" : "chat-message"}
@@ -37,6 +40,11 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
         <span className="sr-only">{role === "user" ? "You: " : "SAGE: "}</span>
         {role === "user" ? content : <MarkdownMessage content={content} />}
       </div>
+      {details ? (
+        <DetailsDisclosure className="max-w-[85%]">
+          <p className="font-mono">{details}</p>
+        </DetailsDisclosure>
+      ) : null}
       {citations?.length ? <CitationChips citations={citations} onOpen={onOpenCitation} /> : null}
     </li>
   );

@@ -201,10 +201,28 @@ describe("ChatPanel", () => {
     stream.send("error", { error: "The model did not answer", code: "provider_error", status: 502, statusText: "Bad Gateway", provider: "gemini" });
     stream.close();
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "The model service did not answer", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]),
+    );
     await waitFor(() => expect(api.requests("GET", MESSAGES)).toHaveLength(2));
     expect(shownMessages()).toEqual([{ role: "user", text: "Today?" }]);
     expect(messageBox()).toHaveProperty("value", "");
+  });
+
+  it("answers in plain words when no model is connected, with the server's setup text behind Details", async () => {
+    const { user, stream } = await openConversation();
+    await user.type(messageBox(), "Hello?{Enter}");
+    const setup = "No language model is configured. Set GEMINI_API_KEY, then restart SAGE.";
+    stream.send("notice", { text: setup });
+    stream.send("done", { messages: [] });
+    stream.close();
+    const notice = await screen.findByTestId("chat-notice");
+    expect(notice.querySelector("span + div")?.textContent).toBe(
+      "SAGE cannot answer yet: no AI model is connected. Your message is kept in the box; whoever set up SAGE can connect a model.",
+    );
+    const details = within(notice).getByText("Details").closest("details")!;
+    expect(details.open).toBe(false);
+    expect(details.textContent).toContain(setup);
   });
 
   it("gives the user their words back when the turn is refused before anything is saved", async () => {

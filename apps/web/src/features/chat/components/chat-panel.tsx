@@ -6,7 +6,7 @@ import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
-import { NoModelBanner } from "./no-model-banner";
+import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ToolRunLine } from "./tool-run-line";
 
@@ -86,7 +86,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}
-          {turn.notice && <ChatMessage role="ai" content={turn.notice} notice />}
+          {turn.notice && <ChatMessage role="ai" content={NO_MODEL_NOTICE} notice details={turn.notice} />}
           {turn.remembered.map((memory) => (
             <RememberedLine key={`memory-${memory.id}`} memory={memory} onUndone={() => turn.forgetShown(memory.id)} />
           ))}

@@ -9,7 +9,7 @@ import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
-import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, type LiveTurn } from "../live-turn";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
 
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
@@ -97,7 +97,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "error") {
           // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
           if (toolRan) continue;
-          toastError({ description: turnFailureText(event) });
+          toastError({ title: turnFailureTitle(event), description: turnFailureText(event) });
         } else if (event.type === "done") {
           finished = true;
           addMessages(event.messages);
