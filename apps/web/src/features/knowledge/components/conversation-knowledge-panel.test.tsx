@@ -26,7 +26,9 @@ const file = {
 
 describe("ConversationKnowledgePanel", () => {
   it("shows a file's whole name, and clicking it opens the file's preview", async () => {
-    fakeApi().on("GET", "/api/conversations/7/files", Response.json([file]));
+    fakeApi()
+      .on("GET", "/api/conversations/7/files", Response.json([file]))
+      .on("GET", "/api/files/12/text", Response.json({ sections: [{ source: "page 1", text: "Board pack" }] }));
     const { user } = renderWithProviders(<ConversationKnowledgePanel conversationId={7} />);
     const name = await screen.findByRole("button", { name: longName });
     // Wrapped, never cut with an ellipsis.

@@ -1,3 +1,4 @@
+import { DownloadIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
@@ -8,7 +9,9 @@ import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
 import { toastError } from "@/components/ui/toast-error";
+import { useItemText } from "../api/get-item-text";
 import { useUpdateItem } from "../api/manage-items";
+import { DocumentText } from "./document-text";
 import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
 interface ItemPreviewSheetProps {
@@ -18,11 +21,15 @@ interface ItemPreviewSheetProps {
   passage?: Pick<Citation, "n" | "source" | "content" | "score">;
 }
 
-/** The side sheet: a cited passage when one was opened, name, size, description (editable), and the URL or the note's content. */
+/**
+ * The side sheet: a cited passage when one was opened, name, size, description (editable), the URL or the note's
+ * content, and a document's text by page, slide or sheet (the cited one in view) with Download.
+ */
 export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetProps) {
   const [editing, setEditing] = useState(false);
   const [description, setDescription] = useState("");
   const update = useUpdateItem();
+  const text = useItemText(item && item.type !== "folder" && item.type !== "note" ? item.id : undefined, item?.chunkCount ?? 0);
   useEffect(() => {
     setEditing(false);
     setDescription(item?.description ?? "");
@@ -119,6 +126,23 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
                     {item.url}
                   </a>
                 </dd>
+              </div>
+            ) : null}
+            {item.type !== "folder" && item.type !== "note" && text.data?.length ? (
+              <div>
+                <dt className="font-medium">Document text</dt>
+                <dd>
+                  <DocumentText sections={text.data} filename={item.name} focusSource={passage?.source} />
+                </dd>
+              </div>
+            ) : null}
+            {item.type !== "folder" && item.type !== "url" ? (
+              <div>
+                <Button asChild variant="outline" size="sm">
+                  <a href={`/api/files/${item.id}/download`} download={item.name}>
+                    <DownloadIcon aria-hidden /> Download
+                  </a>
+                </Button>
               </div>
             ) : null}
             {item.type === "note" ? (
