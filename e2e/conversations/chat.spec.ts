@@ -149,6 +149,8 @@ test("a chain in one turn: a document search, then a reminder, with the toast an
 });
 
 test("answers drawn from the user's documents show numbered citation chips that open the cited passage", async ({ page }) => {
+  // An upload, a turn, a reload and the preview: on a loaded machine 30 s is not always enough.
+  test.setTimeout(60_000);
   const upload = await page.request.post("/api/upload", {
     multipart: {
       conversationId: String(conversationId),
@@ -186,6 +188,9 @@ test("answers drawn from the user's documents show numbered citation chips that 
   await expect(preview.getByText(/Relevance score: \d\.\d{4}/)).toBeHidden();
   await preview.getByText("Details", { exact: true }).click();
   await expect(preview.getByText(/Relevance score: \d\.\d{4}/)).toBeVisible();
+  // The document's own text is in the preview too, with Download.
+  await expect(preview.getByTestId("preview-document-text")).toContainText("41 zebras were counted at the north gate");
+  await expect(preview.getByRole("link", { name: "Download" })).toHaveAttribute("href", /\/api\/files\/\d+\/download$/);
   await page.keyboard.press("Escape");
   await expect(preview).toHaveCount(0);
 });
