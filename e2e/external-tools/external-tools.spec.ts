@@ -38,12 +38,21 @@ test("a tool that changes something shows an approval card; Approve runs it and 
   await send(page, "Save a note about the board meeting");
   const card = page.getByTestId("approval-card");
   await expect(card).toBeVisible({ timeout: 30_000 });
-  await expect(card.getByRole("heading")).toHaveText("SAGE wants to run notes__write_note");
+  await expect(card.getByRole("heading")).toHaveText("SAGE wants to run Notes: write note");
+  await expect(card.getByLabel("Input")).toContainText("TextBoard meeting Thursday");
+  await card.getByText("Details").click();
   await expect(card.getByLabel("Arguments")).toContainText('"text": "Board meeting Thursday"');
   expect(existsSync(path.join(notesDir, `${name}.txt`))).toBe(false);
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(card).toHaveCount(0);
   await expect(aiMessages(page).last()).toHaveText(/I saved the note\./);
+  // What ran stays in the conversation as one collapsed line, also after a reload.
+  await page.reload();
+  const ran = page.getByTestId("tool-run");
+  const line = ran.getByText(/^Ran Notes: write note - /);
+  await expect(line).toBeVisible();
+  await line.click();
+  await expect(ran.getByLabel("Tool input")).toContainText("TextBoard meeting Thursday");
   expect(readFileSync(path.join(notesDir, `${name}.txt`), "utf8")).toBe("Board meeting Thursday");
 });
 

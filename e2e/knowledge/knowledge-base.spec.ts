@@ -45,6 +45,9 @@ async function describeAndPlace(page: Page, description: string, folder?: string
   const dialog = page.getByRole("dialog");
   await page.getByRole("button", { name: "Next" }).click();
   await expect(dialog.getByRole("heading", { name: "Add a description" })).toBeVisible();
+  // Pre-filled with a suggestion from the item itself; still required.
+  await expect(dialog.getByLabel("Description")).not.toHaveValue("");
+  await dialog.getByLabel("Description").fill("");
   await expect(dialog.getByRole("button", { name: "Next" })).toBeDisabled();
   await dialog.getByLabel("Description").fill(description);
   await dialog.getByRole("button", { name: "Next" }).click();

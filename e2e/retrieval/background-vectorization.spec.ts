@@ -104,12 +104,14 @@ test("adding an embedder starts background vectorization with visible progress",
     await expect(page).toHaveURL(/\/conversations$/);
     await page.goto(`${ORIGIN}/settings`);
     const status = page.getByTestId("vector-status");
+    await expect(status.getByRole("status")).toHaveText(
+      `Search by meaning is ready for 0 of ${NOTES} passages; the rest are being prepared, and are found by their words meanwhile.`,
+    );
     await expect(status).toContainText(`0 of ${NOTES} chunks vectorized.`);
-    await expect(status).toContainText("Vectorizing in the background; search is keyword-only until it finishes.");
 
     gate.release();
-    await expect(status).toContainText(`${NOTES} of ${NOTES} chunks vectorized.`, { timeout: 20_000 });
-    await expect(status).not.toContainText("Vectorizing in the background");
+    await expect(status.getByRole("status")).toHaveText(`Search is ready for all ${NOTES} passages.`, { timeout: 20_000 });
+    await expect(status).toContainText(`${NOTES} of ${NOTES} chunks vectorized.`);
   } finally {
     if (sage) await stopSage(sage);
     gate.release();

@@ -76,10 +76,33 @@ test("the Relevant Files panel follows what is typed in the chat box", async ({ 
   await expect(item).toContainText(/\d+%/);
 });
 
+test("on a phone, the closed Files panel's button counts the files relevant to the draft", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  const created = await page.request.post("/api/conversations", { data: { name: "Phone recommendations" } });
+  const { id } = (await created.json()) as { id: number };
+  await addNote(page.request, "Quarterly budget review agenda for the board meeting: hiring plan and product roadmap.", id);
+  await page.goto(`/conversations/${id}`);
+
+  const files = page.getByRole("button", { name: /^Open Files panel/ });
+  await expect(files).toHaveAccessibleName("Open Files panel");
+  await expect(page.getByTestId("files-count-badge")).toHaveCount(0);
+  await page.getByRole("textbox", { name: "Message" }).fill("prepare the quarterly budget review for the board meeting");
+  await expect(page.getByTestId("files-count-badge")).toHaveText(/^[1-9]$/);
+  const count = Number(await page.getByTestId("files-count-badge").textContent());
+  await expect(files).toHaveAccessibleName(`Open Files panel, ${count} relevant ${count === 1 ? "file" : "files"}`);
+  await files.click();
+  await expect(page.getByRole("region", { name: "Relevant Files" }).getByRole("listitem")).toHaveCount(count);
+});
+
 test("the Knowledge Base vector buttons export a backup and reset after confirmation", async ({ page }) => {
+  // Export, reset and re-vectorize each wait on the server: on a loaded machine 30 s is not always enough.
+  test.setTimeout(60_000);
   await signIn(page);
   await addNote(page.request, "Vector buttons check: a note about capital allocation.");
   await page.goto("/settings");
+  await expect(page.getByTestId("vector-status").getByRole("status")).toHaveText(/^Search is ready for (all \d+ passages|your 1 passage)\.$/);
+  await page.getByTestId("vector-status").getByText("Details").click();
   await expect(page.getByTestId("vector-status")).toContainText("Embedder gemini:gemini-embedding-001:768");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Vector DB" }).click()]);

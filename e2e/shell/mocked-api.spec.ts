@@ -76,7 +76,11 @@ test.describe("shell behaviour that depends on API answers", () => {
     const input = page.getByRole("textbox", { name: "Message" });
     await input.fill("Hello, anyone there?");
     await input.press("Enter");
-    await expect(page.getByTestId("chat-notice")).toContainText(notice);
+    const shown = page.getByTestId("chat-notice");
+    await expect(shown).toContainText("SAGE cannot answer yet: no AI model is connected.");
+    await expect(shown.getByText(notice)).toBeHidden();
+    await shown.getByText("Details").click();
+    await expect(shown.getByText(notice)).toBeVisible();
     await expect(input).toHaveValue("Hello, anyone there?");
     await expect(page.locator('[data-testid="chat-message"]')).toHaveCount(0);
     expect(await (await page.request.get(`/api/conversations/${conversation.id}/messages`)).json()).toEqual([]);

@@ -73,6 +73,9 @@ export const knowledgeItemSchema: z.ZodType<KnowledgeItem> = z.lazy(() =>
   }),
 );
 export const knowledgeItemListSchema = z.array(knowledgeItemSchema);
+/** GET /api/files/{id}/text: an item's text as it was read; `source` is 'page 3', a sheet, a slide, a heading or ''. */
+export const itemTextResponseSchema = z.object({ sections: z.array(z.object({ source: z.string(), text: z.string() })) });
+export type ItemTextResponse = z.infer<typeof itemTextResponseSchema>;
 
 const optionalId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Form fields and JSON both send ids as numbers or numeric strings; "", null and "null" mean none (0). */

@@ -103,6 +103,52 @@ describe("POST /api/conversations/{id}/turn", () => {
     expect(messages[1]).not.toHaveProperty("citations");
   });
 
+  it("leaves out a snippet that shares only a word with the message (decision 038's threshold)", async () => {
+    await start();
+    await addDocument("zebra-report.txt", "The zebra numbers for March: 41 zebras counted at the north gate.");
+    await addDocument("offsite.txt", "Leadership offsite agenda: the hiring plan, the budget review and the office moves.");
+    const message = "Draft the agenda for the leadership offsite: hiring plan, budget review, office moves and the north region";
+    const search = await t.app.inject({ method: "POST", url: "/api/search", payload: { query: message, limit: 3 }, headers: { cookie } });
+    const found = search.json() as { score: number; metadata: { filename: string } }[];
+    // The search finds both; the zebra passage shares one word with the message and scores low.
+    expect(found.map((result) => result.metadata.filename)).toEqual(["offsite.txt", "zebra-report.txt"]);
+    expect(found[1]!.score).toBeLessThan(0.3);
+    gemini.script({ text: "Here is an agenda [1]." });
+    const received = events((await turn(message)).body);
+    const sent = modelCalls().at(-1)!.body.contents.at(-1).parts[0].text as string;
+    expect(sent).toContain("Source: offsite.txt");
+    expect(sent).not.toContain("zebra");
+    expect(received.find(([event]) => event === "citations")![1].items.map((item: { filename: string }) => item.filename)).toEqual(["offsite.txt"]);
+  });
+
+  it("gives a passage found in two copies of a file once: one snippet for the model, one chip", async () => {
+    await start();
+    const text = "The zebra numbers for March: 41 zebras counted at the north gate.";
+    await addDocument("zebra-report.txt", text);
+    // The same file in the system knowledge base as well: two items, two passages with the same words.
+    const copy = await knowledgeClient(t, cookie).upload(
+      { userId: 3, conversationId: 0, parentId: 0, path: "", description: "" },
+      { filename: "zebra-report.txt", content: Buffer.from(text), type: "text/plain" },
+    );
+    expect(copy.statusCode, copy.body).toBe(200);
+    const search = await t.app.inject({
+      method: "POST",
+      url: "/api/search",
+      payload: { query: "How many zebra numbers in March?", limit: 3 },
+      headers: { cookie },
+    });
+    expect(search.json()).toHaveLength(2);
+    gemini.script({ text: "There were 41 zebras [1]." });
+    const received = events((await turn("How many zebra numbers in March?")).body);
+    expect(received.find(([event]) => event === "citations")![1].items.map((item: { n: number }) => item.n)).toEqual([1]);
+    expect(
+      modelCalls()
+        .at(-1)!
+        .body.contents.at(-1)
+        .parts[0].text.match(/Source: zebra-report\.txt/g),
+    ).toHaveLength(1);
+  });
+
   it("runs a two-step chain in one turn: searchDocuments, then createReminder linked to the conversation", async () => {
     await start();
     await addDocument("zebra-report.txt", "Zebra numbers: 41 in March, 44 in April.");

@@ -29,6 +29,13 @@ import { createUntrustedContent, type UntrustedContent } from "./untrusted-conte
 
 /** Knowledge snippets given with every message (the chat context's limit). */
 const CONTEXT_SNIPPETS = 3;
+/**
+ * The least relevance a snippet needs to go with a message (decision 038): below it a passage shares a word or two
+ * with the message and nothing more (issue 33 saw 0.23-0.26 beside unrelated messages). Measured with
+ * `npm run eval:context-threshold` on SciFact: 0.3 keeps every relevant passage of the context (100%; 0.35 keeps
+ * 99.9%).
+ */
+export const CONTEXT_MIN_SCORE = 0.3;
 
 /** Where a turn writes its events and failures; `signal` is aborted when the client goes away (Stop, a closed tab). */
 export type TurnEvents = EventStreamWriter<TurnEvent>;
@@ -77,7 +84,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   /** Up to 3 snippets from the conversation's files and the system knowledge base; a failure means none. */
   async function gatherContext(turn: PreparedTurn): Promise<SearchResult[]> {
     try {
-      return await deps.search.search({ userId: turn.userId, query: turn.content, limit: CONTEXT_SNIPPETS, conversationId: turn.conversationId });
+      const found = await deps.search.search({ userId: turn.userId, query: turn.content, limit: CONTEXT_SNIPPETS, conversationId: turn.conversationId });
+      return found.filter((result) => result.score >= CONTEXT_MIN_SCORE);
     } catch (error) {
       deps.log("knowledge context failed; the turn goes on without it", error);
       return [];
@@ -127,7 +135,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       }
       const { userId, conversationId } = turn;
       const ledger = createCitationLedger();
-      const context = ledger.cite(await gatherContext(turn));
+      // A passage found twice (two copies of a file) is one citation, given to the model and shown once.
+      const context = [...new Set(ledger.cite(await gatherContext(turn)))];
       const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context }]);
       events.send({ type: "user-message", message: userMessage! });
       if (signal.aborted) return { type: "done", messages: [] };

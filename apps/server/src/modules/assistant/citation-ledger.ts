@@ -13,7 +13,8 @@ export function createCitationLedger() {
     cite(results: readonly SearchResult[]): Citation[] {
       return results.map((result) => {
         const { metadata } = result;
-        const key = metadata.chunk_id !== undefined ? `chunk ${metadata.chunk_id}` : `${metadata.file_id} ${result.content}`;
+        // By what the user sees (the file's name and the passage), so two copies of a file never give two chips.
+        const key = `${metadata.filename}\n${metadata.source}\n${result.content.trim()}`;
         let citation = known.get(key);
         if (!citation) {
           citation = {

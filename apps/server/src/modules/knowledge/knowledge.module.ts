@@ -96,7 +96,7 @@ export function createKnowledgeModule(deps: {
     warn: deps.warn,
     inlineWaitMs: INLINE_INGEST_WAIT_MS,
   });
-  const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, warn: deps.warn });
+  const knowledge = createKnowledgeService({ repo, blobs: deps.blobs, placement, ingestion, index: deps.index, warn: deps.warn });
   const addKnowledge = createAddKnowledgeService({
     repo,
     blobs: deps.blobs,

@@ -95,6 +95,13 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
     return knowledge.get(user.id, id);
   });
 
+  // The item's text by page, slide or sheet, for its preview (issue 33 item 4).
+  app.get("/api/files/:id/text", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(idParamsSchema, request.params, "path");
+    return knowledge.text(user.id, id);
+  });
+
   app.patch("/api/files/:id", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(idParamsSchema, request.params, "path");

@@ -5,13 +5,14 @@ import {
   nameFromNote,
   type CreateFileRequest,
   type CreateFolderRequest,
+  type ItemTextResponse,
   type KnowledgeItem,
   type UpdateFileRequest,
 } from "@sage/contracts/knowledge";
 import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { BlobStore } from "../../store/blob-store.ts";
 import type { KnowledgeItemWithText } from "../../store/schema.ts";
-import type { Ingestion } from "./ingestion.ts";
+import type { Ingestion, KnowledgeIndex } from "./ingestion.ts";
 import { downloadContentType } from "../../documents/documents.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
 import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
@@ -48,6 +49,7 @@ export function createKnowledgeService(deps: {
   blobs: BlobStore;
   placement: ItemPlacement;
   ingestion: Ingestion;
+  index: Pick<KnowledgeIndex, "itemSections">;
   warn(message: string, error?: unknown): void;
 }) {
   const { repo, blobs, placement, ingestion } = deps;
@@ -82,6 +84,13 @@ export function createKnowledgeService(deps: {
     /** One of the user's items; another user's is not found. */
     async get(userId: number, id: number) {
       return toApiItem(await requireItem(userId, id));
+    },
+
+    /** GET /api/files/{id}/text: the item's text as it was read, by page, slide, sheet or heading (its preview). */
+    async text(userId: number, id: number): Promise<ItemTextResponse> {
+      const item = await requireItem(userId, id);
+      if (item.type === "folder") return { sections: [] };
+      return { sections: deps.index.itemSections(userId, item.id) };
     },
 
     /** Keeps stored files on disk until the answer is called (an export is reading them); then sweeps. */

@@ -32,6 +32,8 @@ export interface KnowledgeIndexPort {
   removeItem(itemId: number): void;
   /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
   indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
+  /** An item's text as it was read, by page, slide, sheet or heading (consecutive chunks of one source joined). */
+  itemSections(userId: number, itemId: number): { source: string; text: string }[];
 }
 
 /**
@@ -161,6 +163,15 @@ export function createRetrievalModule(deps: {
       async indexNow(item, itemChunks) {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
         return { chunkCount, vectors: vectorizer.indexItem(item.id) };
+      },
+      itemSections(userId, itemId) {
+        const sections: { source: string; pieces: string[] }[] = [];
+        for (const piece of chunks.itemPieces(userId, itemId)) {
+          const last = sections.at(-1);
+          if (last && last.source === piece.source) last.pieces.push(piece.content);
+          else sections.push({ source: piece.source, pieces: [piece.content] });
+        }
+        return sections.map((section) => ({ source: section.source, text: joinChunks(section.pieces) }));
       },
     },
 

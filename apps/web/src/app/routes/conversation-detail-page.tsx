@@ -14,6 +14,7 @@ import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
 import { ConversationRemindersPanel } from "@/features/reminders/components/conversation-reminders-panel";
 import { RelevantFilesPanel } from "@/features/retrieval/components/relevant-files-panel";
+import { useRelevantFiles } from "@/features/retrieval/hooks/use-relevant-files";
 import { cn } from "@/lib/cn";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useMediaQuery } from "@/lib/use-media-query";
@@ -36,17 +37,34 @@ interface PanelSheetProps {
   icon: LucideIcon;
   side: "left" | "right";
   description: string;
+  /** A count shown on the button while the panel is closed (relevant files on a phone). */
+  count?: number;
+  countLabel?: string;
   children: ReactNode;
 }
 
 /** A header button that opens a side panel as a sheet: the whole width on a phone, 28rem from sm up. */
-function PanelSheet({ label, icon: Icon, side, description, children }: PanelSheetProps) {
+function PanelSheet({ label, icon: Icon, side, description, count = 0, countLabel = "", children }: PanelSheetProps) {
   const [open, setOpen] = useState(false);
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Open ${label} panel`} className="max-sm:size-9 max-sm:p-0">
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={count > 0 ? `Open ${label} panel, ${countLabel}` : `Open ${label} panel`}
+          className="relative max-sm:size-9 max-sm:p-0"
+        >
           <Icon aria-hidden /> <span className="max-sm:sr-only">{label}</span>
+          {count > 0 ? (
+            <span
+              aria-hidden
+              data-testid={`${label.toLowerCase()}-count-badge`}
+              className="min-w-4 rounded-full bg-primary px-1 text-center text-[10px] leading-4 font-semibold text-primary-foreground max-sm:absolute max-sm:-top-0.5 max-sm:-right-0.5"
+            >
+              {count}
+            </span>
+          ) : null}
         </Button>
       </SheetTrigger>
       <SheetContent side={side} className="w-full gap-0 overflow-y-auto sm:max-w-md">
@@ -70,6 +88,9 @@ export function ConversationDetailPage() {
   useDocumentTitle(conversation.isPending ? undefined : conversation.data ? displayName(conversation.data) : "Conversation not found");
   const [draft, setDraft] = useState("");
   const threeColumns = useMediaQuery(THREE_COLUMNS);
+  // Read here too, so a closed Files panel still says how many files match the draft (the panel shares the request).
+  const relevantFiles = useRelevantFiles(Number(id), draft);
+  const relevantCount = relevantFiles.activeQuery ? relevantFiles.shown.length : 0;
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).
   const [citation, setCitation] = useState<Citation | null>(null);
   const closeCitation = useCallback(() => setCitation(null), []);
@@ -108,7 +129,14 @@ export function ConversationDetailPage() {
         <ConversationNameEditor conversation={conversation.data} />
         {threeColumns ? null : (
           <div className="ml-auto flex shrink-0 gap-1">
-            <PanelSheet label="Files" icon={FilesIcon} side="left" description="This conversation's knowledge files and the files relevant to your message">
+            <PanelSheet
+              label="Files"
+              icon={FilesIcon}
+              side="left"
+              description="This conversation's knowledge files and the files relevant to your message"
+              count={relevantCount}
+              countLabel={`${relevantCount} relevant ${relevantCount === 1 ? "file" : "files"}`}
+            >
               {knowledge}
               {relevant}
             </PanelSheet>

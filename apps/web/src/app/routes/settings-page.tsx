@@ -5,6 +5,7 @@ import { MemorySection } from "@/features/memory/components/memory-section";
 import { useConversations } from "@/features/conversations/api/get-conversations";
 import { displayName } from "@/features/conversations/conversation-list-view";
 import { ToolsSection } from "@/features/external-tools/components/tools-section";
+import { useFiles } from "@/features/knowledge/api/get-files";
 import { KnowledgeBaseSection } from "@/features/knowledge/components/knowledge-base-section";
 import { VectorDatabaseActions } from "@/features/retrieval/components/vector-database-actions";
 import { SchedulesSection } from "@/features/schedules/components/schedules-section";
@@ -52,10 +53,17 @@ export function SettingsPage() {
           ) : section === "memory" ? (
             <MemorySection />
           ) : (
-            <KnowledgeBaseSection vectorActions={<VectorDatabaseActions />} conversationName={conversationName} />
+            <KnowledgeWithVectors conversationName={conversationName} />
           )}
         </div>
       </div>
     </div>
   );
+}
+
+/** The knowledge base with its vector buttons; the vector status is read again when an item's state or passages change. */
+function KnowledgeWithVectors({ conversationName }: { conversationName: (conversationId: number) => string | undefined }) {
+  const files = useFiles();
+  const knowledgeState = files.data?.map((item) => `${item.id}:${item.status}:${item.chunkCount}`).join(",");
+  return <KnowledgeBaseSection vectorActions={<VectorDatabaseActions knowledgeState={knowledgeState} />} conversationName={conversationName} />;
 }

@@ -1,4 +1,4 @@
-import { MarkdownMessage } from "@/features/chat/components/markdown-message";
+import { MarkdownMessage } from "@/components/markdown-message";
 import { VectorModelTest } from "@/features/retrieval/components/vector-model-test";
 import { useDocumentTitle } from "@/lib/use-document-title";
 

@@ -1,4 +1,4 @@
-import { MarkdownMessage } from "@/features/chat/components/markdown-message";
+import { MarkdownMessage } from "@/components/markdown-message";
 import { WebSearchTest } from "@/features/retrieval/components/web-search-test";
 import { useDocumentTitle } from "@/lib/use-document-title";
 

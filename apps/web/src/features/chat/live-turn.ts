@@ -51,3 +51,14 @@ export function toolFailure(result: unknown): string | undefined {
 export function turnFailureText(event: TurnEventOf<"error">): string {
   return event.provider ? chatApiError(event.status, event.statusText, event.provider) : event.error;
 }
+
+/**
+ * A failed model call's toast title in plain words (decision 038); the spec's "Gemini API error: 502 Bad Gateway"
+ * stays as the toast's text beneath it, for whoever needs the detail. Other failures keep the title "Error".
+ */
+export function turnFailureTitle(event: TurnEventOf<"error">): string | undefined {
+  if (!event.provider) return undefined;
+  if (event.status === 429) return "The model service is busy: try again in a minute";
+  if (event.status === 401 || event.status === 403) return "The model service refused SAGE's key";
+  return event.status >= 500 ? "The model service did not answer" : "The model service could not answer";
+}

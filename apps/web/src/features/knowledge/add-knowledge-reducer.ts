@@ -27,6 +27,10 @@ export type AddKnowledgeAction =
   | { type: "describe-started" }
   | { type: "description-typed"; text: string }
   | { type: "description-confirmed" }
+  /** A suggestion for an entry's description, taken only while the user has written none. */
+  | { type: "description-suggested"; entry: PendingEntry; text: string }
+  /** "Use this description for all remaining files": the current description for every item after it, then on. */
+  | { type: "description-used-for-rest" }
   | { type: "went-back" }
   | { type: "destination-opened"; destination: Destination }
   | { type: "reset"; destination: Destination };
@@ -73,6 +77,22 @@ export function addKnowledgeReducer(state: AddKnowledgeState, action: AddKnowled
       if (!state.items[state.describeIndex]?.description.trim()) return state;
       if (state.describeIndex < state.items.length - 1) return { ...state, describeIndex: state.describeIndex + 1 };
       return { ...state, step: "destination" };
+    case "description-suggested":
+      if (!action.text.trim()) return state;
+      return {
+        ...state,
+        items: state.items.map((item) => (item.entry === action.entry && item.description === "" ? { ...item, description: action.text } : item)),
+      };
+    case "description-used-for-rest": {
+      const description = state.items[state.describeIndex]?.description ?? "";
+      if (!description.trim()) return state;
+      return {
+        ...state,
+        items: state.items.map((item, index) => (index > state.describeIndex ? { ...item, description } : item)),
+        describeIndex: state.items.length - 1,
+        step: "destination",
+      };
+    }
     case "went-back":
       if (state.step === "destination") return { ...state, step: "describe" };
       if (state.step === "describe") return state.describeIndex > 0 ? { ...state, describeIndex: state.describeIndex - 1 } : { ...state, step: "pick" };

@@ -70,6 +70,7 @@ export function createChunkStore(
   const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
   const itemContents = sqlite.prepare("SELECT content FROM chunks WHERE item_id = ? AND user_id = ? ORDER BY position, id");
+  const itemPieces = sqlite.prepare("SELECT source, content FROM chunks WHERE item_id = ? AND user_id = ? ORDER BY position, id");
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
   const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");
   const detailStatements = new Map<number, BetterSqlite3.Statement>();
@@ -143,6 +144,11 @@ export function createChunkStore(
     /** An item's chunk texts in document order (each may begin with the end of the one before). */
     itemContents(userId: number, itemId: number): string[] {
       return (itemContents.all(itemId, userId) as { content: string }[]).map((row) => row.content);
+    },
+
+    /** An item's chunks in document order with where each came from ('page 3', a sheet, a heading). */
+    itemPieces(userId: number, itemId: number): { source: string; content: string }[] {
+      return itemPieces.all(itemId, userId) as { source: string; content: string }[];
     },
 
     countForUser(userId: number): number {

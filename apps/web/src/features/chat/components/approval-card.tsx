@@ -1,6 +1,9 @@
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
+import { toolInWords } from "../tool-in-words";
+import { ToolArguments } from "./tool-arguments";
 
 interface ApprovalCardProps {
   approval: ApprovalRequest;
@@ -8,7 +11,8 @@ interface ApprovalCardProps {
 }
 
 /**
- * A call waiting for the user: which tool, with which arguments, why SAGE asks (decision 031: "This request follows
+ * A call waiting for the user: which tool and with which input, in words (the tool id and raw arguments under
+ * Details, decision 038), why SAGE asks (decision 031: "This request follows
  * text from memo.txt"), and Approve / Decline. A memory SAGE proposes after such text shows the fact, Keep / Discard.
  * A call that says itself in plain words (scheduleTask) shows those lines, its arguments one click away. Everything
  * is shown as text, whatever it holds.
@@ -34,13 +38,7 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
         data-testid="approval-card"
       >
         <h3 id={headingId} className="font-semibold">
-          {memory ? (
-            "SAGE wants to remember this"
-          ) : (
-            <>
-              SAGE wants to run <span className="font-mono">{approval.name}</span>
-            </>
-          )}
+          {memory ? "SAGE wants to remember this" : `SAGE wants to run ${toolInWords(approval.name)}`}
         </h3>
         {approval.reason ? <p data-testid="approval-reason">{approval.reason}</p> : null}
         {memory ? (
@@ -62,9 +60,17 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
             </details>
           </>
         ) : (
-          <pre className="max-h-48 overflow-auto rounded-md bg-background p-2 text-xs whitespace-pre-wrap break-words" aria-label="Arguments">
-            {JSON.stringify(approval.args, null, 2)}
-          </pre>
+          <>
+            <ToolArguments args={approval.args} />
+            <DetailsDisclosure>
+              <p>
+                Tool: <span className="font-mono">{approval.name}</span>
+              </p>
+              <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-background p-2 whitespace-pre-wrap break-words" aria-label="Arguments">
+                {JSON.stringify(approval.args, null, 2)}
+              </pre>
+            </DetailsDisclosure>
+          </>
         )}
         <div className="flex gap-2">
           <Button size="sm" disabled={busy} onClick={() => void answer(true)}>

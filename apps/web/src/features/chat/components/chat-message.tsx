@@ -1,7 +1,8 @@
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
-import { MarkdownMessage } from "./markdown-message";
+import { MarkdownMessage } from "@/components/markdown-message";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 
 interface ChatMessageProps {
   /** The detail screen calls the model's role `ai`. */
@@ -13,10 +14,12 @@ interface ChatMessageProps {
   /** The document passages the answer drew on, shown as numbered chips under it. */
   citations?: Citation[];
   onOpenCitation?: (citation: Citation) => void;
+  /** Technical detail under the bubble, one click away (decision 038). */
+  details?: string;
 }
 
 /** One chat bubble, with its citation chips. */
-export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation }: ChatMessageProps) {
+export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details }: ChatMessageProps) {
   return (
     <li
       data-testid={notice ? "chat-notice" : "chat-message"}
@@ -37,18 +40,23 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
         <span className="sr-only">{role === "user" ? "You: " : "SAGE: "}</span>
         {role === "user" ? content : <MarkdownMessage content={content} />}
       </div>
+      {details ? (
+        <DetailsDisclosure className="max-w-[85%]">
+          <p className="font-mono">{details}</p>
+        </DetailsDisclosure>
+      ) : null}
       {citations?.length ? <CitationChips citations={citations} onOpen={onOpenCitation} /> : null}
     </li>
   );
 }
 
-/** "[1] report.pdf · page 4 · 0.8123": the file, the page or section, and the score to 4 decimals. */
+/** "[1] report.pdf · page 4": the file and the page or section (the score is in the passage's Details, decision 038). */
 function CitationChips({ citations, onOpen }: { citations: Citation[]; onOpen?: (citation: Citation) => void }) {
   return (
     <ul aria-label="Sources" className="flex max-w-[85%] flex-wrap gap-1.5">
       {citations.map((citation) => {
         const section = citationSection(citation.source);
-        const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : []), citation.score.toFixed(4)];
+        const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : [])];
         return (
           <li key={citation.n}>
             <button

@@ -87,16 +87,49 @@ describe("ChatPanel", () => {
     stream.send("tool-call", { id: "call-1", name: "send_mail", args: { to: "anna@example.com" } });
     stream.send("approval-required", { approvalId: "approval-1", name: "send_mail", args: { to: "anna@example.com", subject: "Agenda" } });
 
-    const card = await screen.findByRole("group", { name: "SAGE wants to run send_mail" });
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Send mail" });
+    expect(within(card).getByLabelText("Input").textContent).toBe("Toanna@example.comSubjectAgenda");
     expect(within(card).getByLabelText("Arguments").textContent).toContain('"subject": "Agenda"');
+    expect(within(card).getByText("Details").closest("details")?.open).toBe(false);
     await user.click(within(card).getByRole("button", { name: "Approve" }));
     expect(api.requests("POST", "/api/approvals/approval-1").map((request) => request.body)).toEqual([{ approved: true }]);
-    await waitFor(() => expect(screen.queryByRole("group", { name: "SAGE wants to run send_mail" })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole("group", { name: "SAGE wants to run Send mail" })).toBeNull());
 
     stream.send("tool-result", { id: "call-1", name: "send_mail", result: { success: true } });
     stream.send("text-delta", { text: "Sent." });
     await screen.findByText("Sent.");
     expect(shownMessages().map((message) => message.text)).toEqual(["Mail Anna", "I will send it now.", "Sent."]);
+  });
+
+  it("keeps a collapsed line of what ran after Approve, which opens to the input and the result, and stays once saved", async () => {
+    const { user, api, stream } = await openConversation();
+    api.on("POST", "/api/approvals/approval-2", Response.json({ ok: true }));
+    await user.type(messageBox(), "Is LX318 on time?{Enter}");
+    stream.send("user-message", { message: userMessage("Is LX318 on time?") });
+    const args = { flight_number: "LX318" };
+    stream.send("tool-call", { id: "call-2", name: "travel__flight_status", args });
+    stream.send("approval-required", { approvalId: "approval-2", name: "travel__flight_status", args });
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Travel: flight status" });
+    await user.click(within(card).getByRole("button", { name: "Approve" }));
+    const result = { success: true, result: "LX318 lands at 14:05, gate B3" };
+    stream.send("tool-result", { id: "call-2", name: "travel__flight_status", result });
+    const line = await screen.findByTestId("tool-run");
+    expect(line.querySelector("summary")?.textContent).toBe("Ran Travel: flight status - LX318 lands at 14:05, gate B3");
+    expect(line.querySelector("details")?.open).toBe(false);
+    await user.click(within(line).getByText(/^Ran Travel/));
+    expect(line.querySelector("details")?.open).toBe(true);
+    expect(within(line).getByLabelText("Tool input").textContent).toBe("Flight numberLX318");
+
+    const saved: Message = {
+      ...modelMessage(2, "It is on time."),
+      toolCalls: [{ id: "call-2", name: "travel__flight_status", args, result, approval: { answer: "approved" } }],
+    };
+    stream.send("done", { messages: [saved] });
+    stream.close();
+    await screen.findByRole("button", { name: "Send message" });
+    expect(screen.getAllByTestId("tool-run").map((item) => item.querySelector("summary")?.textContent)).toEqual([
+      "Ran Travel: flight status - LX318 lands at 14:05, gate B3",
+    ]);
   });
 
   it("says on the card why SAGE asks when the call follows text the user did not type (decision 031)", async () => {
@@ -109,7 +142,7 @@ describe("ChatPanel", () => {
       args: { flight: "EXFIL-bank-login-hunter2" },
       reason: "This request follows text from kilimanjaro-memo.txt",
     });
-    const card = await screen.findByRole("group", { name: "SAGE wants to run travel__check_flight" });
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Travel: check flight" });
     expect(within(card).getByText("This request follows text from kilimanjaro-memo.txt")).toBeTruthy();
     await user.click(within(card).getByRole("button", { name: "Decline" }));
     expect(api.requests("POST", "/api/approvals/approval-3").map((request) => request.body)).toEqual([{ approved: false }]);
@@ -150,13 +183,13 @@ describe("ChatPanel", () => {
     await user.type(messageBox(), "Clean up{Enter}");
     stream.send("approval-required", { approvalId: "approval-2", name: "delete_files", args: {} });
 
-    const card = await screen.findByRole("group", { name: "SAGE wants to run delete_files" });
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Delete files" });
     await user.click(within(card).getByRole("button", { name: "Decline" }));
     expect(api.requests("POST", "/api/approvals/approval-2").map((request) => request.body)).toEqual([{ approved: false }]);
     await waitFor(() =>
       expect(shownToasts()).toEqual([{ title: "Error", description: "This tool call is no longer waiting for an answer", variant: "destructive" }]),
     );
-    expect(screen.getByRole("group", { name: "SAGE wants to run delete_files" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "SAGE wants to run Delete files" })).toBeTruthy();
   });
 
   it("shows a failure the turn reports as an error toast, and reads the saved messages again", async () => {
@@ -168,10 +201,28 @@ describe("ChatPanel", () => {
     stream.send("error", { error: "The model did not answer", code: "provider_error", status: 502, statusText: "Bad Gateway", provider: "gemini" });
     stream.close();
 
-    await waitFor(() => expect(shownToasts()).toEqual([{ title: "Error", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]));
+    await waitFor(() =>
+      expect(shownToasts()).toEqual([{ title: "The model service did not answer", description: "Gemini API error: 502 Bad Gateway", variant: "destructive" }]),
+    );
     await waitFor(() => expect(api.requests("GET", MESSAGES)).toHaveLength(2));
     expect(shownMessages()).toEqual([{ role: "user", text: "Today?" }]);
     expect(messageBox()).toHaveProperty("value", "");
+  });
+
+  it("answers in plain words when no model is connected, with the server's setup text behind Details", async () => {
+    const { user, stream } = await openConversation();
+    await user.type(messageBox(), "Hello?{Enter}");
+    const setup = "No language model is configured. Set GEMINI_API_KEY, then restart SAGE.";
+    stream.send("notice", { text: setup });
+    stream.send("done", { messages: [] });
+    stream.close();
+    const notice = await screen.findByTestId("chat-notice");
+    expect(notice.querySelector("span + div")?.textContent).toBe(
+      "SAGE cannot answer yet: no AI model is connected. Your message is kept in the box; whoever set up SAGE can connect a model.",
+    );
+    const details = within(notice).getByText("Details").closest("details")!;
+    expect(details.open).toBe(false);
+    expect(details.textContent).toContain(setup);
   });
 
   it("gives the user their words back when the turn is refused before anything is saved", async () => {

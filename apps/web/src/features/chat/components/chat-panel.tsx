@@ -1,13 +1,14 @@
 import type { Citation, Message } from "@sage/contracts/conversations";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
-import { NoModelBanner } from "./no-model-banner";
+import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
+import { ToolRunLine } from "./tool-run-line";
 
 interface ChatPanelProps {
   conversationId: string;
@@ -63,22 +64,29 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         )}
         <ul className="flex flex-col gap-3" aria-live="polite">
           {(messages ?? []).map((message) => (
-            <ChatMessage
-              key={message.id}
-              role={message.role === "user" ? "user" : "ai"}
-              content={message.content}
-              citations={message.citations}
-              onOpenCitation={onOpenCitation}
-            />
+            <Fragment key={message.id}>
+              {message.toolCalls?.map((call) => (
+                <ToolRunLine key={`${message.id}-${call.id}`} call={call} />
+              ))}
+              <ChatMessage
+                role={message.role === "user" ? "user" : "ai"}
+                content={message.content}
+                citations={message.citations}
+                onOpenCitation={onOpenCitation}
+              />
+            </Fragment>
           ))}
           {turn.pendingUser !== null && <ChatMessage role="user" content={turn.pendingUser} />}
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
+          {turn.toolRuns.map((call) => (
+            <ToolRunLine key={`live-${call.id}`} call={call} />
+          ))}
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}
-          {turn.notice && <ChatMessage role="ai" content={turn.notice} notice />}
+          {turn.notice && <ChatMessage role="ai" content={NO_MODEL_NOTICE} notice details={turn.notice} />}
           {turn.remembered.map((memory) => (
             <RememberedLine key={`memory-${memory.id}`} memory={memory} onUndone={() => turn.forgetShown(memory.id)} />
           ))}

@@ -9,6 +9,9 @@ export const NO_MODEL_TEXTS = {
   details: "Set GEMINI_API_KEY for Gemini, or SAGE_LLM_PROVIDER=openai-compatible with SAGE_LLM_BASE_URL for a server such as Ollama, then restart SAGE.",
 } as const;
 
+/** The chat's answer when the server has no model (its own text, which names settings, goes under Details). */
+export const NO_MODEL_NOTICE = "SAGE cannot answer yet: no AI model is connected. Your message is kept in the box; whoever set up SAGE can connect a model.";
+
 /** Shown above the chat, before anything is typed, when the server has no model (issue 33 item 13). */
 export function NoModelBanner() {
   return (

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
-import type { Message } from "@sage/contracts/conversations";
+import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
@@ -9,7 +9,7 @@ import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
 import { runTurn } from "../api/run-turn";
-import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, type LiveTurn } from "../live-turn";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
 
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
@@ -40,6 +40,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   /** Memories SAGE saved in this conversation while it was open, each shown with an Undo. */
   const [remembered, setRemembered] = useState<Memory[]>([]);
   const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
+  /** Tools that ran in this turn, shown as they finish; the saved messages carry them once the turn is done. */
+  const [toolRuns, setToolRuns] = useState<ToolCallRecord[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -57,6 +59,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     let userSaved = false;
     let finished = false;
     let toolRan = false;
+    const calledWith = new Map<string, Record<string, unknown>>();
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
@@ -76,6 +79,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           setApprovals((list) => [...list, request]);
         } else if (event.type === "tool-result") {
           setApprovals([]);
+          const run = { id: event.id, name: event.name, args: calledWith.get(event.id) ?? {}, result: event.result };
+          setToolRuns((list) => [...list, run]);
           const failure = toolFailure(event.result);
           if (failure) toastError({ description: failure });
         } else if (event.type === "reminder-created") {
@@ -88,10 +93,11 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           setNotice(event.text);
         } else if (event.type === "tool-call") {
           toolRan = true;
+          calledWith.set(event.id, event.args);
         } else if (event.type === "error") {
           // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
           if (toolRan) continue;
-          toastError({ description: turnFailureText(event) });
+          toastError({ title: turnFailureTitle(event), description: turnFailureText(event) });
         } else if (event.type === "done") {
           finished = true;
           addMessages(event.messages);
@@ -124,6 +130,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
       setApprovals([]);
+      setToolRuns([]);
       setPendingUser(null);
       setSending(false);
     }
@@ -141,5 +148,17 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     }
   }
 
-  return { send, stop: () => abortRef.current?.abort(), sending, pendingUser, live: live.messages, notice, approvals, answer, remembered, forgetShown };
+  return {
+    send,
+    stop: () => abortRef.current?.abort(),
+    sending,
+    pendingUser,
+    live: live.messages,
+    notice,
+    approvals,
+    toolRuns,
+    answer,
+    remembered,
+    forgetShown,
+  };
 }

@@ -7,7 +7,10 @@ import type { AddKnowledgeAction, AddKnowledgeState } from "../add-knowledge-red
 import { NOTE_PREVIEW_LENGTH, preview } from "../knowledge-view";
 import { pendingEntryLabel } from "../pending-entry";
 
-/** The second step: a description for each item in turn; Next waits for one. */
+/**
+ * The second step: a description for each item in turn, pre-filled with a suggestion from the item's own text;
+ * Next waits for one, and "Use this description for all remaining files" finishes a batch in one step.
+ */
 export function AddKnowledgeDescribeStep({ state, dispatch }: { state: AddKnowledgeState; dispatch: Dispatch<AddKnowledgeAction> }) {
   const { items, describeIndex, destination } = state;
   const current = items[describeIndex];
@@ -46,6 +49,11 @@ export function AddKnowledgeDescribeStep({ state, dispatch }: { state: AddKnowle
         <Button type="button" variant="outline" onClick={() => dispatch({ type: "went-back" })}>
           Back
         </Button>
+        {describeIndex < items.length - 1 ? (
+          <Button type="button" variant="outline" disabled={missing} onClick={() => dispatch({ type: "description-used-for-rest" })}>
+            Use this description for all remaining files
+          </Button>
+        ) : null}
         <Button type="button" disabled={missing} onClick={() => dispatch({ type: "description-confirmed" })}>
           Next
         </Button>

@@ -57,6 +57,13 @@ const pendingItems = () =>
     .getAllByRole("listitem")
     .map((entry) => entry.textContent);
 const next = () => screen.getByRole("button", { name: "Next" });
+const descriptionBox = () => screen.getByRole("textbox", { name: "Description" });
+/** Replaces the suggested description (once it is in) with the user's own words. */
+async function describeAs(user: Awaited<ReturnType<typeof openDialog>>["user"], text: string) {
+  await waitFor(() => expect(descriptionBox()).not.toHaveProperty("value", ""));
+  await user.clear(descriptionBox());
+  await user.type(descriptionBox(), text);
+}
 
 beforeEach(() => window.localStorage.setItem("userId", "3"));
 
@@ -105,37 +112,62 @@ describe("AddKnowledgeDialog: the required description", () => {
 
     expect(screen.getByRole("heading", { name: "Add a description" })).toBeTruthy();
     expect(screen.getByText("Item 1 of 2: board-pack.pdf")).toBeTruthy();
+    await waitFor(() => expect(descriptionBox()).toHaveProperty("value", "Board pack"));
+    await user.clear(descriptionBox());
     expect(screen.getByText("A description is required.")).toBeTruthy();
     expect(next()).toHaveProperty("disabled", true);
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "   ");
+    await user.type(descriptionBox(), "   ");
     expect(next()).toHaveProperty("disabled", true);
 
-    await user.clear(screen.getByRole("textbox", { name: "Description" }));
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "Board pack");
+    await user.clear(descriptionBox());
+    await user.type(descriptionBox(), "The March board pack");
     expect(screen.queryByText("A description is required.")).toBeNull();
     await user.click(next());
     expect(screen.getByText("Item 2 of 2: minutes.pdf")).toBeTruthy();
-    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "");
+    expect(descriptionBox()).toHaveProperty("value", "Minutes");
 
     // Back keeps what was written.
     await user.click(screen.getByRole("button", { name: "Back" }));
-    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "Board pack");
+    expect(descriptionBox()).toHaveProperty("value", "The March board pack");
+  });
+
+  it("pre-fills each description from the file's own text, and one click uses it for all remaining files", async () => {
+    const { user } = await openDialog();
+    const notes = new File(["# Zebra census 2031\n\n41 zebras were counted."], "census.md", { type: "text/markdown" });
+    const memo = new File(["The board met on Monday. It approved the budget."], "memo.txt", { type: "text/plain" });
+    await user.upload(screen.getByLabelText("Choose files"), [notes, memo, pdf("q3_results.pdf"), pdf("q4_results.pdf")]);
+    await user.click(next());
+    await waitFor(() => expect(descriptionBox()).toHaveProperty("value", "Zebra census 2031"));
+    expect(screen.queryByRole("button", { name: "Use this description for all remaining files" })).toBeTruthy();
+    await user.click(next());
+    await waitFor(() => expect(descriptionBox()).toHaveProperty("value", "The board met on Monday."));
+    await user.click(next());
+    await waitFor(() => expect(descriptionBox()).toHaveProperty("value", "Q3 results"));
+    await user.clear(descriptionBox());
+    await user.type(descriptionBox(), "Quarterly results");
+    await user.click(screen.getByRole("button", { name: "Use this description for all remaining files" }));
+    expect(await screen.findByRole("heading", { name: "Choose a destination" })).toBeTruthy();
+    // Back shows the last file with the description it was given.
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.getByText("Item 4 of 4: q4_results.pdf")).toBeTruthy();
+    expect(descriptionBox()).toHaveProperty("value", "Quarterly results");
+    expect(screen.queryByRole("button", { name: "Use this description for all remaining files" })).toBeNull();
   });
 
   it("keeps each description with its item when an item is removed on the way back", async () => {
     const { user } = await openDialog();
     await user.upload(screen.getByLabelText("Choose files"), [pdf("board-pack.pdf"), pdf("minutes.pdf")]);
     await user.click(next());
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "Board pack");
+    await describeAs(user, "Board pack");
     await user.click(next());
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "Minutes");
+    await describeAs(user, "Minutes of March");
     await user.click(screen.getByRole("button", { name: "Back" }));
     await user.click(screen.getByRole("button", { name: "Back" }));
     await user.click(screen.getByRole("button", { name: "Remove board-pack.pdf" }));
     await user.click(next());
 
     expect(screen.getByText("minutes.pdf")).toBeTruthy();
-    expect(screen.getByRole("textbox", { name: "Description" })).toHaveProperty("value", "Minutes");
+    expect(descriptionBox()).toHaveProperty("value", "Minutes of March");
   });
 
   it("shows a note's text beside its description", async () => {
@@ -153,7 +185,7 @@ async function describeFiles(user: Awaited<ReturnType<typeof openDialog>>["user"
   await user.upload(screen.getByLabelText("Choose files"), files);
   await user.click(next());
   for (let index = 0; index < files.length; index += 1) {
-    await user.type(screen.getByRole("textbox", { name: "Description" }), description);
+    await describeAs(user, description);
     await user.click(next());
   }
   await screen.findByRole("heading", { name: "Choose a destination" });
@@ -205,7 +237,7 @@ describe("AddKnowledgeDialog: adding", () => {
     await user.paste("ftp://example.com/file");
     await user.click(screen.getByRole("button", { name: "Add URL" }));
     await user.click(next());
-    await user.type(screen.getByRole("textbox", { name: "Description" }), "Archive");
+    await describeAs(user, "Archive");
     await user.click(next());
     await user.click(await screen.findByRole("button", { name: "Add here" }));
 

@@ -1,7 +1,9 @@
-import { useReducer, useState } from "react";
+import { useEffect, useReducer, useRef, useState } from "react";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { addKnowledgeReducer, hasUnsavedInput, initialAddKnowledgeState, type Destination } from "../add-knowledge-reducer";
+import { suggestDescription } from "../description-suggestion";
 import { useSubmitKnowledge } from "../hooks/use-submit-knowledge";
+import type { PendingEntry } from "../pending-entry";
 import { AddKnowledgeDescribeStep } from "./add-knowledge-describe-step";
 import { AddKnowledgeDestinationStep } from "./add-knowledge-destination-step";
 import { AddKnowledgePickStep } from "./add-knowledge-pick-step";
@@ -23,6 +25,15 @@ export function AddKnowledgeDialog({ open, onOpenChange, conversationId, initial
   const [state, dispatch] = useReducer(addKnowledgeReducer, initialFolder, initialAddKnowledgeState);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const { submit, progress } = useSubmitKnowledge();
+  // Each entry gets one suggestion, pre-filled while its description is empty (a description the user cleared stays so).
+  const suggested = useRef(new WeakSet<PendingEntry>());
+  useEffect(() => {
+    for (const { entry, description } of state.items) {
+      if (description !== "" || suggested.current.has(entry)) continue;
+      suggested.current.add(entry);
+      void suggestDescription(entry).then((text) => dispatch({ type: "description-suggested", entry, text }));
+    }
+  }, [state.items]);
 
   const close = () => {
     dispatch({ type: "reset", destination: initialFolder });

@@ -10,6 +10,7 @@ import { useRetryItem } from "../api/manage-items";
 import { canRetry, statusLabel } from "../knowledge-view";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { DeleteItemDialog } from "./item-dialogs";
+import { ItemPreviewSheet } from "./item-preview-sheet";
 
 const ICONS = { folder: FileTextIcon, file: FileTextIcon, url: LinkIcon, note: StickyNoteIcon } as const;
 
@@ -19,6 +20,9 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
   const files = useConversationFiles(id);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<KnowledgeItem | null>(null);
+  const [previewId, setPreviewId] = useState<number | null>(null);
+  // The preview follows the list, so a description edited there or a status change shows at once.
+  const previewed = files.data?.find((item) => item.id === previewId) ?? null;
   const retry = useRetryItem();
   const onRetry = (item: KnowledgeItem) =>
     retry.mutateAsync(item.id).catch((error: unknown) => toastError({ error, fallback: "Failed to retry", orElse: "statusText" }));
@@ -34,17 +38,22 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
       </h2>
       {files.isPending ? <p className="text-sm text-muted-foreground">Loading files...</p> : null}
       {!files.isPending && (files.data ?? []).length === 0 ? <p className="text-sm text-muted-foreground">No files yet</p> : null}
-      {/* One column that may shrink: a long name is cut with an ellipsis instead of widening the panel. */}
+      {/* One column that may shrink: a long name wraps (whole, never cut) instead of widening the panel. */}
       <ul aria-label="Conversation files" className="grid grid-cols-1 gap-1">
         {(files.data ?? []).map((item) => {
           const Icon = ICONS[item.type];
           const status = statusLabel(item);
           return (
-            <li key={item.id} className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent/50" data-testid="conversation-file">
-              <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-              <span className="min-w-0 flex-1 truncate" title={item.name}>
+            <li key={item.id} className="flex items-start gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent/50" data-testid="conversation-file">
+              <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
+              <button
+                type="button"
+                className="min-w-0 flex-1 rounded-sm text-left [overflow-wrap:anywhere] hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                data-testid="conversation-file-name"
+                onClick={() => setPreviewId(item.id)}
+              >
                 {item.name}
-              </span>
+              </button>
               {status ? (
                 <Badge variant={item.status === "failed" ? "destructive" : "secondary"} title={item.statusReason ?? undefined}>
                   {status}
@@ -77,6 +86,7 @@ export function ConversationKnowledgePanel({ conversationId }: { conversationId:
         System Knowledge Base
       </Link>
       <AddKnowledgeDialog open={adding} onOpenChange={setAdding} conversationId={id} />
+      <ItemPreviewSheet item={previewed} onClose={() => setPreviewId(null)} />
       <DeleteItemDialog item={removing} onClose={() => setRemoving(null)} title="Remove Knowledge File" confirmLabel="Remove" />
     </section>
   );

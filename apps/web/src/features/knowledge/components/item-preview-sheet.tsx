@@ -1,12 +1,17 @@
+import { DownloadIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { MarkdownMessage } from "@/components/markdown-message";
 import { Button } from "@/components/ui/button";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Textarea } from "@/components/ui/textarea";
 import { toastError } from "@/components/ui/toast-error";
+import { useItemText } from "../api/get-item-text";
 import { useUpdateItem } from "../api/manage-items";
+import { DocumentText } from "./document-text";
 import { formatSize, pageListLabel, statusLabel } from "../knowledge-view";
 
 interface ItemPreviewSheetProps {
@@ -16,11 +21,15 @@ interface ItemPreviewSheetProps {
   passage?: Pick<Citation, "n" | "source" | "content" | "score">;
 }
 
-/** The side sheet: a cited passage when one was opened, name, size, description (editable), and the URL or the note's content. */
+/**
+ * The side sheet: a cited passage when one was opened, name, size, description (editable), the URL or the note's
+ * content, and a document's text by page, slide or sheet (the cited one in view) with Download.
+ */
 export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetProps) {
   const [editing, setEditing] = useState(false);
   const [description, setDescription] = useState("");
   const update = useUpdateItem();
+  const text = useItemText(item && item.type !== "folder" && item.type !== "note" ? item.id : undefined, item?.chunkCount ?? 0);
   useEffect(() => {
     setEditing(false);
     setDescription(item?.description ?? "");
@@ -48,11 +57,15 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
           <dl className="grid gap-4 px-4 pb-4 text-sm">
             {passage ? (
               <div>
-                <dt className="font-medium">{`Cited passage [${passage.n}] · ${citationSection(passage.source)} · ${passage.score.toFixed(4)}`}</dt>
-                <dd>
-                  <blockquote className="mt-1 border-l-4 border-primary/60 bg-muted/50 p-3 whitespace-pre-wrap" data-testid="preview-cited-passage">
-                    {passage.content}
+                <dt className="font-medium">{`Cited passage [${passage.n}] · ${citationSection(passage.source)}`}</dt>
+                <dd className="grid gap-1">
+                  <blockquote className="mt-1 border-l-4 border-primary/60 bg-muted/50 p-3" data-testid="preview-cited-passage">
+                    <MarkdownMessage content={passage.content} quoted />
                   </blockquote>
+                  <DetailsDisclosure>
+                    <p>Relevance score: {passage.score.toFixed(4)} (search ranking, 0 to 1)</p>
+                    <p>Source: {passage.source}</p>
+                  </DetailsDisclosure>
                 </dd>
               </div>
             ) : null}
@@ -113,6 +126,23 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
                     {item.url}
                   </a>
                 </dd>
+              </div>
+            ) : null}
+            {item.type !== "folder" && item.type !== "note" && text.data?.length ? (
+              <div>
+                <dt className="font-medium">Document text</dt>
+                <dd>
+                  <DocumentText sections={text.data} filename={item.name} focusSource={passage?.source} />
+                </dd>
+              </div>
+            ) : null}
+            {item.type !== "folder" && item.type !== "url" ? (
+              <div>
+                <Button asChild variant="outline" size="sm">
+                  <a href={`/api/files/${item.id}/download`} download={item.name}>
+                    <DownloadIcon aria-hidden /> Download
+                  </a>
+                </Button>
               </div>
             ) : null}
             {item.type === "note" ? (

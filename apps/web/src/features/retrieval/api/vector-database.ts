@@ -7,8 +7,13 @@ export const vectorStatusQueryOptions = () =>
   queryOptions({
     queryKey: ["vectors", "status"] as const,
     queryFn: () => getJson("/api/vectors/status", vectorStatusSchema),
-    // Poll while a re-vectorize or background vectorisation runs so its progress shows.
-    refetchInterval: (query) => (isRunning(query.state.data?.job) || isRunning(query.state.data?.catchUp) ? 1000 : false),
+    // Poll while a re-vectorize or background vectorisation runs so its progress shows, and while new passages
+    // still wait for their vectors (an upload's come a moment after its text is read).
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (isRunning(data?.job) || isRunning(data?.catchUp)) return 1000;
+      return data && !data.embedder.lexicalOnly && data.vectorized < data.chunks ? 2000 : false;
+    },
   });
 
 /** A vector job still under way (queued or processing). */

@@ -1,12 +1,5 @@
-import { useState } from "react";
 import { FileText } from "lucide-react";
-import { RECOMMENDATION_THRESHOLD } from "@sage/contracts/retrieval";
-import { useRecommendations } from "../api/recommend-files";
-import { useDebouncedValue } from "../hooks/use-debounced-value";
-
-/** Recommendations follow the draft once it is 10 characters or more, debounced by 500 ms. */
-export const RECOMMENDATION_DEBOUNCE_MS = 500;
-export const RECOMMENDATION_MIN_CHARACTERS = 10;
+import { useRelevantFiles } from "../hooks/use-relevant-files";
 
 interface RelevantFilesPanelProps {
   conversationId: number;
@@ -18,12 +11,7 @@ interface RelevantFilesPanelProps {
 
 /** The conversation page's Relevant Files: files of this conversation and the system base matching the draft. */
 export function RelevantFilesPanel({ conversationId, queryText, onOpenFile }: RelevantFilesPanelProps) {
-  const debounced = useDebouncedValue(queryText.trim(), RECOMMENDATION_DEBOUNCE_MS);
-  // The last text long enough to ask about stays in force while shorter text is typed.
-  const [activeQuery, setActiveQuery] = useState("");
-  if (debounced.length >= RECOMMENDATION_MIN_CHARACTERS && debounced !== activeQuery) setActiveQuery(debounced);
-  const recommendations = useRecommendations(conversationId, activeQuery);
-  const shown = (recommendations.data ?? []).filter((item) => item.score >= RECOMMENDATION_THRESHOLD);
+  const { activeQuery, recommendations, shown } = useRelevantFiles(conversationId, queryText);
 
   return (
     <section aria-labelledby="relevant-files-heading" className="flex flex-col gap-2 rounded-xl border p-4">

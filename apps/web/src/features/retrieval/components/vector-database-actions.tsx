@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Database, Download, History, RefreshCw, Upload } from "lucide-react";
 import { IMPORT_INVALID_FORMAT_MESSAGE, IMPORT_INVALID_FORMAT_TITLE, IMPORT_MAX_ARCHIVE_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
@@ -8,9 +8,7 @@ import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { exportVectorDb, getImportPreview, importVectorDb, isRunning, resetVectorDb, revectorize, useVectorStatus } from "../api/vector-database";
 import { KnowledgeSnapshotsDialog } from "./knowledge-snapshots-dialog";
-
-/** Counts as people read them: 1,240 rather than 1240. */
-const count = (value: number) => value.toLocaleString("en-US");
+import { VectorStatusLine } from "./vector-status-line";
 
 /** A failed action's toast: the server's `message` (else its `error`), else the fallback. */
 const failureToast = (title: string, fallback: string) => (error: unknown) => toastError({ title, error, fallback, fields: ["message", "error"] });
@@ -21,9 +19,19 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
  * Settings > Knowledge Base: Reset Vector Database, Export Vector DB, Re-vectorize DB, Import Vector DB (after a
  * confirmation that says what it replaces), and Snapshots, the automatic ones taken before each import and reset.
  */
-export function VectorDatabaseActions() {
+export function VectorDatabaseActions({
+  knowledgeState,
+}: {
+  /** Changes when the knowledge's items or their passages change: the status is read again. */ knowledgeState?: string;
+}) {
   const queryClient = useQueryClient();
   const status = useVectorStatus();
+  const seenState = useRef(knowledgeState);
+  useEffect(() => {
+    if (seenState.current === knowledgeState) return;
+    seenState.current = knowledgeState;
+    void queryClient.invalidateQueries({ queryKey: ["vectors", "status"] });
+  }, [knowledgeState, queryClient]);
   const [confirmReset, setConfirmReset] = useState(false);
   const [pendingImport, setPendingImport] = useState<{ file: File; replaces: string } | null>(null);
   const [showSnapshots, setShowSnapshots] = useState(false);
@@ -88,7 +96,6 @@ export function VectorDatabaseActions() {
 
   const job = status.data?.job;
   const running = job && isRunning(job);
-  const catchingUp = isRunning(status.data?.catchUp);
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
@@ -116,16 +123,7 @@ export function VectorDatabaseActions() {
           onChange={(event) => onFileChosen(event.target.files?.[0])}
         />
       </div>
-      {status.data ? (
-        <p className="text-xs text-muted-foreground" data-testid="vector-status">
-          {status.data.embedder.lexicalOnly
-            ? "No embedding model is configured: search is lexical (keyword) only."
-            : `Embedder ${status.data.embedder.id}: ${count(status.data.vectorized)} of ${count(status.data.chunks)} ${status.data.chunks === 1 ? "chunk" : "chunks"} vectorized.`}
-          {running ? ` Re-vectorizing: ${count(job.processed)} of ${count(job.total)}.` : ""}
-          {catchingUp ? " Vectorizing in the background; search is keyword-only until it finishes." : ""}
-          {status.data.stale > 0 && !running && !catchingUp ? " Some vectors come from another embedder: re-vectorize to use them." : ""}
-        </p>
-      ) : null}
+      {status.data ? <VectorStatusLine status={status.data} /> : null}
       <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
         <DialogContent>
           <DialogHeader>

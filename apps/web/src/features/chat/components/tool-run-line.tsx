@@ -1,0 +1,53 @@
+import type { ToolCallRecord } from "@sage/contracts/conversations";
+import { Wrench } from "lucide-react";
+import { DetailsDisclosure } from "@/components/ui/details-disclosure";
+import { toolInWords, toolOutcome } from "../tool-in-words";
+import { ToolArguments } from "./tool-arguments";
+
+/** What came back, as text: a string as it is, else the result's readable fields, else JSON. */
+function resultText(result: unknown): string {
+  if (typeof result === "string") return result;
+  if (result && typeof result === "object") {
+    const record = result as Record<string, unknown>;
+    for (const key of ["result", "message", "error", "text"]) if (typeof record[key] === "string" && record[key]) return record[key] as string;
+  }
+  return JSON.stringify(result, null, 2) ?? "";
+}
+
+/**
+ * A tool SAGE ran, kept in the conversation (issue 33 item 9): one collapsed line, "Ran Travel: flight status -
+ * LX318 lands at 14:05", that opens to the input and what came back; the tool id and raw JSON under Details.
+ */
+export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "args" | "result" | "approval"> }) {
+  const ran = call.approval?.answer === undefined || call.approval.answer === "approved";
+  return (
+    <li data-testid="tool-run" className="flex flex-col items-start">
+      <details className="max-w-[85%] rounded-lg border bg-background px-3 py-1.5 text-xs text-muted-foreground">
+        <summary className="cursor-pointer select-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+          <Wrench className="mr-1.5 inline size-3.5 align-[-2px]" aria-hidden />
+          {`${ran ? "Ran" : "Did not run"} ${toolInWords(call.name)} - ${toolOutcome(call)}`}
+        </summary>
+        <div className="mt-2 grid gap-2 text-foreground">
+          <section aria-label="Input" className="grid gap-1">
+            <h4 className="font-medium">Input</h4>
+            <ToolArguments args={call.args} label="Tool input" />
+          </section>
+          <section aria-label="Result" className="grid gap-1">
+            <h4 className="font-medium">Result</h4>
+            <p className="max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words">
+              {ran ? resultText(call.result) : toolOutcome(call)}
+            </p>
+          </section>
+          <DetailsDisclosure>
+            <p>
+              Tool: <span className="font-mono">{call.name}</span>
+            </p>
+            <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words">
+              {JSON.stringify({ args: call.args, result: call.result }, null, 2)}
+            </pre>
+          </DetailsDisclosure>
+        </div>
+      </details>
+    </li>
+  );
+}

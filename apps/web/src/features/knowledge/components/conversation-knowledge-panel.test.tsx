@@ -1,0 +1,40 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeApi } from "@/test/fake-api";
+import { renderWithProviders } from "@/test/render-with-providers";
+import { ConversationKnowledgePanel } from "./conversation-knowledge-panel";
+
+const longName = "Quarterly board pack - capital allocation and succession planning (final, approved).pdf";
+const file = {
+  id: 12,
+  name: longName,
+  type: "file",
+  path: longName,
+  description: "The board's pack for March",
+  content: "",
+  url: null,
+  parentId: 0,
+  userId: 3,
+  conversationId: 7,
+  size: 2048,
+  status: "ready",
+  statusReason: null,
+  chunkCount: 4,
+  createdAt: "2031-03-05T10:00:00.000Z",
+};
+
+describe("ConversationKnowledgePanel", () => {
+  it("shows a file's whole name, and clicking it opens the file's preview", async () => {
+    fakeApi()
+      .on("GET", "/api/conversations/7/files", Response.json([file]))
+      .on("GET", "/api/files/12/text", Response.json({ sections: [{ source: "page 1", text: "Board pack" }] }));
+    const { user } = renderWithProviders(<ConversationKnowledgePanel conversationId={7} />);
+    const name = await screen.findByRole("button", { name: longName });
+    // Wrapped, never cut with an ellipsis.
+    expect(name.className).not.toMatch(/\btruncate\b|text-ellipsis/);
+    await user.click(name);
+    const preview = await screen.findByRole("dialog", { name: longName });
+    expect(within(preview).getByTestId("preview-description").textContent).toBe("The board's pack for March");
+  });
+});

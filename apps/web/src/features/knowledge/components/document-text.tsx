@@ -1,0 +1,38 @@
+import { useEffect, useRef } from "react";
+import { cn } from "@/lib/cn";
+
+interface DocumentTextProps {
+  sections: { source: string; text: string }[];
+  filename: string;
+  /** The section a cited passage came from: scrolled into view and marked. */
+  focusSource?: string;
+}
+
+/** "page 3" -> "Page 3"; a section without a source of its own is the file's text. */
+const sectionLabel = (source: string, filename: string) => (source && source !== filename ? source.charAt(0).toUpperCase() + source.slice(1) : "Text");
+
+/** A document's text as it was read, one labelled block per page, slide, sheet or heading. */
+export function DocumentText({ sections, filename, focusSource }: DocumentTextProps) {
+  const focused = useRef<HTMLElement>(null);
+  useEffect(() => {
+    focused.current?.scrollIntoView?.({ block: "start" });
+  }, [focusSource, sections]);
+  return (
+    <div className="mt-1 max-h-96 overflow-y-auto rounded-md border" data-testid="preview-document-text">
+      {sections.map((section, index) => {
+        const isFocused = focusSource !== undefined && section.source === focusSource;
+        return (
+          <section
+            key={`${index}-${section.source}`}
+            ref={isFocused ? focused : undefined}
+            aria-label={sectionLabel(section.source, filename)}
+            className={cn("border-b p-3 last:border-b-0", isFocused && "bg-primary/5")}
+          >
+            <h4 className="mb-1 text-xs font-semibold text-muted-foreground uppercase">{sectionLabel(section.source, filename)}</h4>
+            <p className="text-sm whitespace-pre-wrap break-words">{section.text}</p>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
