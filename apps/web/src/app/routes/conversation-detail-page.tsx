@@ -1,7 +1,7 @@
 import { ArrowLeftIcon, FilesIcon, BellIcon, type LucideIcon } from "lucide-react";
 import type { Citation } from "@sage/contracts/conversations";
 import { useCallback, useState, type ReactNode } from "react";
-import { Link, useParams } from "wouter";
+import { Link, useParams, useSearch } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
@@ -87,6 +87,9 @@ export function ConversationDetailPage() {
   useNameAfterExchange(id, conversation.data, messages.data);
   useDocumentTitle(conversation.isPending ? undefined : conversation.data ? displayName(conversation.data) : "Conversation not found");
   const [draft, setDraft] = useState("");
+  // ?message=ID: opened from a message search hit, which the chat shows and marks.
+  const focused = Number(new URLSearchParams(useSearch()).get("message"));
+  const focusMessageId = Number.isInteger(focused) && focused > 0 ? focused : undefined;
   const threeColumns = useMediaQuery(THREE_COLUMNS);
   // Read here too, so a closed Files panel still says how many files match the draft (the panel shares the request).
   const relevantFiles = useRelevantFiles(Number(id), draft);
@@ -119,6 +122,7 @@ export function ConversationDetailPage() {
       messagesQueryKey={messagesQueryKey(id)}
       onDraftChange={setDraft}
       onOpenCitation={setCitation}
+      focusMessageId={focusMessageId}
     />
   );
 

@@ -16,20 +16,27 @@ interface ChatMessageProps {
   onOpenCitation?: (citation: Citation) => void;
   /** Technical detail under the bubble, one click away (decision 038). */
   details?: string;
+  /** The saved message's id, so a search hit can find it. */
+  messageId?: number;
+  /** The message a search opened: marked until the user sends something. */
+  highlighted?: boolean;
 }
 
 /** One chat bubble, with its citation chips. */
-export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details }: ChatMessageProps) {
+export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details, messageId, highlighted }: ChatMessageProps) {
   return (
     <li
       data-testid={notice ? "chat-notice" : "chat-message"}
       data-role={role}
+      data-message-id={messageId}
+      aria-current={highlighted ? "true" : undefined}
       data-streaming={streaming ? "true" : undefined}
       className={cn("flex flex-col gap-1.5", role === "user" ? "items-end" : "items-start")}
     >
       <div
         className={cn(
           "max-w-[85%] rounded-2xl px-4 py-2 text-sm shadow-xs",
+          highlighted && "ring-2 ring-amber-500 ring-offset-2 ring-offset-background",
           role === "user"
             ? "whitespace-pre-wrap bg-primary text-primary-foreground"
             : notice

@@ -294,3 +294,25 @@ describe("ChatPanel", () => {
     window.removeEventListener(REMINDER_CREATED_EVENT, listener);
   });
 });
+
+describe("ChatPanel opened at a found message", () => {
+  it("marks the message a search opened until the user sends something", async () => {
+    const stream = eventStreamReply();
+    const saved = [userMessage("Book Zürich"), modelMessage(2, "The Zürich hotel is booked."), modelMessage(3, "Anything else?")];
+    fakeApi()
+      .on("GET", "/api/assistant/settings", Response.json(settings))
+      .on("GET", MESSAGES, Response.json(saved))
+      .on("POST", TURN, () => stream.response);
+    function Found() {
+      const messages = useQuery({ queryKey: messagesKey, queryFn: async () => (await getJson(MESSAGES, messageListSchema)) ?? [] });
+      return <ChatPanel conversationId="7" messages={messages.data} messagesQueryKey={messagesKey} focusMessageId={2} />;
+    }
+    const { user } = renderWithProviders(<Found />);
+    await screen.findByText("Anything else?");
+    const marked = screen.getAllByTestId("chat-message").filter((item) => item.getAttribute("aria-current") === "true");
+    expect(marked.map((item) => item.textContent)).toEqual(["SAGE: The Zürich hotel is booked."]);
+
+    await user.type(messageBox(), "Thanks{Enter}");
+    await waitFor(() => expect(screen.getAllByTestId("chat-message").some((item) => item.getAttribute("aria-current"))).toBe(false));
+  });
+});

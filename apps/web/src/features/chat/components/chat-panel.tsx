@@ -20,10 +20,12 @@ interface ChatPanelProps {
   onDraftChange?: (draft: string) => void;
   /** Opens a cited passage (its file's preview); the page supplies it from the knowledge feature. */
   onOpenCitation?: (citation: Citation) => void;
+  /** A message to show and highlight instead of the end (opened from a message search hit). */
+  focusMessageId?: number;
 }
 
 /** The centre chat: saved messages, the turn in progress (streamed, with typing state and stop), and the input. */
-export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation }: ChatPanelProps) {
+export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation, focusMessageId }: ChatPanelProps) {
   const settings = useAssistantSettings();
   const modelRef = useRef<string | undefined>(undefined);
   modelRef.current = settings.data?.modelId ?? undefined;
@@ -38,9 +40,18 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     onDraftChange?.(value);
   };
 
+  // The found message stays in view and marked until the user sends something; then the end is followed again.
+  const [focused, setFocused] = useState(focusMessageId);
+  const listRef = useRef<HTMLUListElement>(null);
+  useEffect(() => setFocused(focusMessageId), [focusMessageId]);
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
+    if (turn.pendingUser !== null) setFocused(undefined);
+  }, [turn.pendingUser]);
+  useEffect(() => {
+    const target = focused === undefined ? null : listRef.current?.querySelector(`[data-message-id="${focused}"]`);
+    if (target) target.scrollIntoView?.({ block: "center" });
+    else if (focused === undefined || messages) endRef.current?.scrollIntoView?.({ block: "end" });
+  }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
 
   async function send(text: string) {
     const content = text.trim();
@@ -62,7 +73,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.
           </p>
         )}
-        <ul className="flex flex-col gap-3" aria-live="polite">
+        <ul ref={listRef} className="flex flex-col gap-3" aria-live="polite">
           {(messages ?? []).map((message) => (
             <Fragment key={message.id}>
               {message.toolCalls?.map((call) => (
@@ -73,6 +84,8 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
                 content={message.content}
                 citations={message.citations}
                 onOpenCitation={onOpenCitation}
+                messageId={message.id}
+                highlighted={message.id === focused}
               />
             </Fragment>
           ))}

@@ -101,3 +101,22 @@ describe("Conversation cards", () => {
     );
   });
 });
+
+describe("Searching conversations", () => {
+  it("finds the words inside messages too, each hit linked to its message", async () => {
+    const { user, api } = openList();
+    api.on("GET", "/api/conversations/search?q=z%C3%BCrich&limit=20", () =>
+      Response.json([{ conversationId: 5, name: "Board prep", messageId: 42, role: "model", createdAt: at, snippet: "The Zürich hotel is booked." }]),
+    );
+    await screen.findByRole("link", { name: /Board prep/ });
+    await user.type(screen.getByRole("searchbox", { name: "Search conversations" }), "zürich");
+    // No name holds it: the spec's empty text stays, and the message that holds it is listed below.
+    await screen.findByText("No conversations found matching your search");
+    const found = await screen.findByRole("list", { name: "Messages found" });
+    const hit = within(found).getByRole("link");
+    expect(hit.textContent).toBe("Board prep · SAGEThe Zürich hotel is booked.");
+    expect(hit.getAttribute("href")).toBe("/conversations/5?message=42");
+    // One request once typing paused, not one per letter.
+    expect(api.requests("GET", "/api/conversations/search?q=z%C3%BCrich&limit=20")).toHaveLength(1);
+  });
+});

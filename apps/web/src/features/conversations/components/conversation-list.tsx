@@ -8,15 +8,18 @@ import { ToastAction } from "@/components/ui/toast";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useCreateConversation } from "../api/create-conversation";
 import { useDeleteConversation } from "../api/delete-conversation";
 import { useRestoreConversation } from "../api/deleted-conversations";
+import { useMessageSearch } from "../api/search-messages";
 import { useConversations } from "../api/get-conversations";
 import { useUpdateConversation } from "../api/update-conversation";
 import { filterAndSortConversations, type ConversationSort, type ConversationView } from "../conversation-list-view";
 import { ConversationItem } from "./conversation-item";
 import { DeleteConversationDialog } from "./delete-conversation-dialog";
 import { EditConversationNameDialog } from "./edit-conversation-name-dialog";
+import { MessageSearchHits } from "./message-search-hits";
 import { RecentlyDeletedDialog } from "./recently-deleted-dialog";
 
 const success = (description: string) => toast({ title: "Success", description });
@@ -37,6 +40,10 @@ export function ConversationList() {
   const [editing, setEditing] = useState<Conversation | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
 
+  // Names are filtered as the user types; messages are searched on the server once typing pauses (issue 32).
+  const messageQuery = useDebouncedValue(search.trim(), 300);
+  const messageHits = useMessageSearch(messageQuery);
+  const hits = messageQuery && search.trim() ? (messageHits.data ?? []) : [];
   const visible = useMemo(() => filterAndSortConversations(conversations.data ?? [], search, sort), [conversations.data, search, sort]);
 
   function createNew() {
@@ -162,6 +169,7 @@ export function ConversationList() {
         </Button>
       </div>
       {body}
+      <MessageSearchHits hits={hits} />
       <EditConversationNameDialog
         open={editing !== null}
         initialName={editing?.name ?? ""}

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { RECOMMENDATION_THRESHOLD } from "@sage/contracts/retrieval";
 import { useRecommendations } from "../api/recommend-files";
-import { useDebouncedValue } from "./use-debounced-value";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 
 /** Recommendations follow the draft once it is 10 characters or more, debounced by 500 ms. */
 export const RECOMMENDATION_DEBOUNCE_MS = 500;
