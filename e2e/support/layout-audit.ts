@@ -202,6 +202,8 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
     if (!owner || !node.textContent?.trim() || hiddenFromUsers(owner) || owner.closest("svg, select, option, textarea") || srOnly(owner)) continue;
     const css = style(owner);
     if (css.visibility === "hidden" || css.opacity === "0") continue;
+    // Text in a closed <details> keeps a layout box in Chromium (its content is content-visibility: hidden): not shown.
+    if (!owner.checkVisibility()) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const line of range.getClientRects()) {

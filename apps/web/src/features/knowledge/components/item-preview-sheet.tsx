@@ -136,15 +136,6 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
                 </dd>
               </div>
             ) : null}
-            {item.type !== "folder" && item.type !== "url" ? (
-              <div>
-                <Button asChild variant="outline" size="sm">
-                  <a href={`/api/files/${item.id}/download`} download={item.name}>
-                    <DownloadIcon aria-hidden /> Download
-                  </a>
-                </Button>
-              </div>
-            ) : null}
             {item.type === "note" ? (
               <div>
                 <dt className="font-medium">Content</dt>
@@ -154,6 +145,16 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
               </div>
             ) : null}
           </dl>
+        ) : null}
+        {/* Outside the list of terms: a definition list holds only dt/dd groups (axe). */}
+        {item && item.type !== "folder" && item.type !== "url" ? (
+          <div className="px-4 pb-4">
+            <Button asChild variant="outline" size="sm">
+              <a href={`/api/files/${item.id}/download`} download={item.name}>
+                <DownloadIcon aria-hidden /> Download
+              </a>
+            </Button>
+          </div>
         ) : null}
       </SheetContent>
     </Sheet>
