@@ -44,4 +44,18 @@ describe("VectorPartition", () => {
     for (let id = 1; id <= 5000; id++) systemPartition.add(id, null, unit(id));
     expect(systemPartition.search(unit(4321), { conversationId: 9 }, 10).map((hit) => hit.chunkId)).toContain(4321);
   });
+
+  it("answers a narrow scope of an HNSW partition from the vectors as they are now, after replacements and removals", () => {
+    const partition = new VectorPartition(16);
+    for (let id = 1; id <= HNSW_THRESHOLD + 100; id++) partition.add(id, id <= 50 ? 3 : null, unit(id));
+    // Conversation 3's scope (every system vector plus its 50) is small enough for the exact search.
+    expect(partition.search(unit(20), { conversationId: 3 }, 1)[0]!.chunkId).toBe(20);
+    const opposite = unit(20).map((value) => -value);
+    partition.add(20, 3, opposite);
+    expect(partition.search(unit(20), { conversationId: 3 }, 3).map((hit) => hit.chunkId)).not.toContain(20);
+    const [replaced] = partition.search(opposite, { conversationId: 3 }, 1);
+    expect(replaced).toEqual({ chunkId: 20, similarity: expect.closeTo(1, 4) });
+    partition.remove(20);
+    expect(partition.search(opposite, { conversationId: 3 }, 3).map((hit) => hit.chunkId)).not.toContain(20);
+  });
 });

@@ -18,6 +18,12 @@ export class VectorPartition {
   private readonly byConversation = new Map<number | null, Set<number>>();
   private flat: Map<number, Float32Array> | null = new Map();
   private hnsw: hnswlib.HierarchicalNSW | null = null;
+  /**
+   * Copies of HNSW points read by exact searches. Reading a point back from hnswlib builds a JavaScript array of
+   * every dimension: under load that was 65% of the server's CPU (notes-under-load bench). Bounded to two scopes'
+   * worth (12 MB at 384 dimensions).
+   */
+  private readonly pointCopies = new Map<number, Float32Array>();
   private capacity = 0;
   /** Changed since it was last saved or read back: only then is it worth rewriting (170 MB at 100k x 384). */
   private dirty = true;
@@ -54,6 +60,7 @@ export class VectorPartition {
     this.dirty = true;
     this.members.delete(chunkId);
     this.byConversation.get(conversationId)?.delete(chunkId);
+    this.pointCopies.delete(chunkId);
     if (this.flat) this.flat.delete(chunkId);
     else this.hnsw!.markDelete(chunkId);
   }
@@ -62,10 +69,10 @@ export class VectorPartition {
   search(query: Float32Array, scope: ScopeFilter, k: number): { chunkId: number; similarity: number }[] {
     if (this.members.size === 0) return [];
     const inScope = this.scopeSize(scope);
-    if (this.flat || inScope <= EXACT_SCOPE_LIMIT) {
-      const ids = this.scopedIds(scope) ?? [...this.members.keys()];
-      const results = ids.map((chunkId) => ({ chunkId, similarity: dot(query, this.vectorOf(chunkId)) }));
-      return results.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+    // A scope of every member needs no filter, so HNSW serves it as well as any; exact search of a few thousand
+    // vectors on each query was most of a busy server's CPU.
+    if (this.flat || (inScope <= EXACT_SCOPE_LIMIT && inScope < this.members.size)) {
+      return topK(this.scopedIds(scope) ?? this.members.keys(), (chunkId) => dot(query, this.vectorOf(chunkId)), k);
     }
     const hnsw = this.hnsw!;
     hnsw.setEf(Math.max(64, k * 2));
@@ -152,7 +159,13 @@ export class VectorPartition {
 
   private vectorOf(chunkId: number): Float32Array {
     if (this.flat) return this.flat.get(chunkId)!;
-    return Float32Array.from(this.hnsw!.getPoint(chunkId));
+    let copy = this.pointCopies.get(chunkId);
+    if (!copy) {
+      if (this.pointCopies.size >= 2 * EXACT_SCOPE_LIMIT) this.pointCopies.clear();
+      copy = Float32Array.from(this.hnsw!.getPoint(chunkId));
+      this.pointCopies.set(chunkId, copy);
+    }
+    return copy;
   }
 
   private promote() {
@@ -181,4 +194,19 @@ export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
   return sum;
+}
+
+/** The k ids scoring highest, best first; keeps k entries instead of sorting every candidate. */
+function topK(ids: Iterable<number>, score: (chunkId: number) => number, k: number): { chunkId: number; similarity: number }[] {
+  const best: { chunkId: number; similarity: number }[] = [];
+  if (k <= 0) return best;
+  for (const chunkId of ids) {
+    const similarity = score(chunkId);
+    if (best.length === k && similarity <= best[k - 1]!.similarity) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && best[at - 1]!.similarity < similarity) at--;
+    best.splice(at, 0, { chunkId, similarity });
+    if (best.length > k) best.pop();
+  }
+  return best;
 }
