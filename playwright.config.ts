@@ -34,6 +34,8 @@ const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worke
       HOST: "127.0.0.1",
       SAGE_LOG_LEVEL: "warn",
       SAGE_LOGIN_RATE_LIMIT: "10000",
+      // Each test signs in a fresh account: at the standard cost that was 2-4 s of argon2 a test on a loaded machine.
+      SAGE_PASSWORD_COST: "minimum",
       GEMINI_API_KEY: "e2e-fake-key",
       GEMINI_BASE_URL: `http://127.0.0.1:${fakeGemini}/v1beta`,
       SAGE_EMBEDDER: "gemini",

@@ -26,7 +26,7 @@ function addAccounts(prefix: string, count: number): Promise<Account>[] {
     return { promise, resolve, reject };
   });
   const cli = spawn(process.execPath, [CLI, "add-users"], {
-    env: { ...process.env, SAGE_DATA_DIR: e2eDataDir(E2E_PORT), SAGE_LOG_LEVEL: "silent" },
+    env: { ...process.env, SAGE_DATA_DIR: e2eDataDir(E2E_PORT), SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD_COST: "minimum" },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";

@@ -10,8 +10,8 @@ const temp = makeTempDir();
 afterEach(() => temp.remove());
 
 /** The app on its defaults, but for a test's password cost unless `deps` says otherwise. */
-async function start(password: string, deps: Partial<AppDeps> = { passwordHasher: testPasswordHasher }) {
-  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password });
+async function start(password: string, deps: Partial<AppDeps> = { passwordHasher: testPasswordHasher }, env: Record<string, string> = {}) {
+  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password, ...env });
   const store = openStore({ dataDir: config.dataDir });
   const { app } = await createApp({ config, store, providers: createProviders(config), logger: false, ...deps });
   const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
@@ -28,6 +28,23 @@ it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lan
   expect(passwordHash).not.toContain("a-long-password");
   await close();
 });
+
+it(
+  "SAGE_PASSWORD_COST=minimum stores OWASP's minimum (19 MiB, 2 passes, 1 lane); stored passwords keep working when it changes",
+  { timeout: 60_000 },
+  async () => {
+    const light = await start("a-long-password", {}, { SAGE_PASSWORD_COST: "minimum" });
+    expect((await light.login("a-long-password")).statusCode).toBe(200);
+    const { passwordHash } = await light.store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow();
+    expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    await light.close();
+
+    const standard = await start("a-long-password", {});
+    expect((await standard.login("a-long-password")).statusCode).toBe(200);
+    expect((await standard.login("not-the-password")).statusCode).toBe(401);
+    await standard.close();
+  },
+);
 
 it("a login right after start-up waits for the demo account to follow a changed password", async () => {
   const first = await start("first-password");

@@ -19,7 +19,7 @@ import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
-import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
+import { hasherFor, type PasswordHasher } from "./modules/auth/password.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
@@ -124,7 +124,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
 
   const auth = createAuthModule({
     db: store.db,
-    hasher: deps.passwordHasher ?? productionHasher,
+    hasher: deps.passwordHasher ?? hasherFor(config.passwordCost),
     sessionDays: config.sessionDays,
     demoUser: config.demoUser,
     loginRateLimit: config.loginRateLimit,

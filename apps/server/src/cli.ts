@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { loadConfig } from "./config.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
-import { productionHasher } from "./modules/auth/password.ts";
+import { hasherFor } from "./modules/auth/password.ts";
 import { openStore } from "./store/open-store.ts";
 
 const USAGE = `Usage: sage-admin add-user <username> <password>
@@ -27,7 +27,7 @@ async function withAuth(run: (auth: AuthService) => Promise<number>) {
   const config = loadConfig();
   const store = openStore({ dataDir: config.dataDir });
   try {
-    return await run(createAuthService({ repo: createAuthRepo(store.db), hasher: productionHasher, sessionDays: config.sessionDays }));
+    return await run(createAuthService({ repo: createAuthRepo(store.db), hasher: hasherFor(config.passwordCost), sessionDays: config.sessionDays }));
   } finally {
     await store.close();
   }

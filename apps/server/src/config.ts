@@ -37,6 +37,7 @@ const envSchema = z.object({
   SAGE_PASSWORD: z.string().min(1).max(1000).optional(),
   SAGE_SESSION_DAYS: z.coerce.number().positive().default(30),
   SAGE_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  SAGE_PASSWORD_COST: z.enum(["standard", "minimum"]).default("standard"),
   SAGE_SECURE_COOKIES: booleanString,
   SAGE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SAGE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
@@ -134,6 +135,8 @@ export interface Config {
   demoUser: { username: string; password: string };
   sessionDays: number;
   loginRateLimit: number;
+  /** How costly stored password hashes are to make (SAGE_PASSWORD_COST): argon2id's standard, or OWASP's minimum. */
+  passwordCost: Env["SAGE_PASSWORD_COST"];
   secureCookies: boolean;
   logLevel: Env["SAGE_LOG_LEVEL"];
   maxBodyBytes: number;
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoUser: { username: e.SAGE_USERNAME, password: e.SAGE_PASSWORD ?? DEFAULT_DEMO_PASSWORD },
     sessionDays: e.SAGE_SESSION_DAYS,
     loginRateLimit: e.SAGE_LOGIN_RATE_LIMIT,
+    passwordCost: e.SAGE_PASSWORD_COST,
     secureCookies: e.SAGE_SECURE_COOKIES,
     logLevel: e.SAGE_LOG_LEVEL,
     maxBodyBytes: e.SAGE_MAX_BODY_BYTES,

@@ -32,3 +32,11 @@ export function argon2Hasher(cost: Argon2Cost): PasswordHasher {
 }
 
 export const productionHasher = argon2Hasher(PRODUCTION_ARGON2);
+
+/** OWASP's minimum for argon2id (19 MiB, 2 passes, 1 lane): about a sixth of the standard cost, for small machines. */
+export const MINIMUM_ARGON2: Argon2Cost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/** The hasher for SAGE_PASSWORD_COST. Hashes already stored keep verifying whatever the setting (the cost is in each). */
+export function hasherFor(cost: "standard" | "minimum"): PasswordHasher {
+  return cost === "minimum" ? argon2Hasher(MINIMUM_ARGON2) : productionHasher;
+}
