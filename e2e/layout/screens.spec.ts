@@ -136,6 +136,13 @@ for (const viewport of WIDTHS) {
       await visit(page, `/conversations/${seeded.conversationId}`);
       await expect(page.getByText("Draft the agenda for the Q3 board review.")).toBeVisible();
       await audit.check("conversation");
+      // A tool SAGE ran: the line opened to its input and result, then its technical Details.
+      const toolRun = page.getByTestId("tool-run").first();
+      await press(toolRun.locator("summary").first());
+      await expect(toolRun.getByRole("region", { name: "Result" })).toBeVisible();
+      await press(toolRun.getByText("Details", { exact: true }));
+      await expect(toolRun.getByText("searchDocuments")).toBeVisible();
+      await audit.check("tool-run-open");
       await press(page.getByRole("button", { name: "Edit name" }));
       await audit.check("conversation-rename");
       await page.route(`**/api/conversations/${seeded.conversationId}`, (route) =>
@@ -159,11 +166,20 @@ for (const viewport of WIDTHS) {
 
       const filesToggle = page.getByRole("button", { name: /Files panel/ });
       const small = await filesToggle.isVisible();
+      // A draft that matches files: the closed Files panel says how many (issue 33 item 12).
+      await page.getByRole("textbox", { name: "Message" }).fill("board minutes revenue");
       if (small) {
+        await expect(page.getByTestId("files-count-badge")).toBeVisible({ timeout: 15_000 });
+        await audit.check("files-count-badge");
         await press(filesToggle);
         await expect(page.getByRole("heading", { name: "Conversation Knowledge" })).toBeVisible();
         await audit.check("files-panel");
       }
+      // A file's preview with its text (issue 33 items 4, 11).
+      await press(page.getByRole("button", { name: seeded.uploadName, exact: true }));
+      await expect(topDialog(page).getByTestId("preview-document-text")).toContainText("Revenue grew eleven percent");
+      await audit.check("file-preview-text");
+      await closeTopLayer(page);
       await press(page.getByRole("button", { name: "Add Knowledge" }));
       await expect(page.getByRole("dialog", { name: /Add Knowledge/ })).toBeVisible();
       await audit.check("add-knowledge-dialog");
@@ -220,6 +236,15 @@ for (const viewport of WIDTHS) {
       await press(page.getByRole("button", { name: `Open folder ${seeded.folderName}` }));
       await expect(items.getByTestId("knowledge-item")).toHaveCount(1);
       await audit.check("knowledge-folder");
+
+      await visit(page, "/settings?section=schedules");
+      const schedule = page.getByRole("listitem", { name: seeded.scheduleTitle });
+      await expect(schedule).toBeVisible();
+      await press(schedule.getByRole("button", { name: "History" }));
+      await audit.check("schedules");
+      await visit(page, "/settings?section=accounts");
+      await expect(page.getByRole("heading", { name: "Accounts", exact: true })).toBeVisible();
+      await audit.check("accounts");
 
       await visit(page, "/settings?section=user-preferences");
       await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();

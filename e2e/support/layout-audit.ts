@@ -176,7 +176,8 @@ function auditInPage(scopeSelector: string | null): LayoutFinding[] {
     "a[href], button, input:not([type='hidden']), select, textarea, [role='button'], [role='tab'], [role='radio'], [role='menuitem'], [role='checkbox'], [tabindex]:not([tabindex='-1'])",
   );
   for (const element of interactive) {
-    if (hiddenFromUsers(element) || srOnly(element)) continue;
+    // checkVisibility: what a closed <details> holds is laid out but not shown.
+    if (hiddenFromUsers(element) || srOnly(element) || !element.checkVisibility()) continue;
     const css = style(element);
     if (css.display === "none" || css.visibility === "hidden" || css.pointerEvents === "none") continue;
     const box = element.getBoundingClientRect();

@@ -1,10 +1,13 @@
 import { expect, type APIRequestContext } from "@playwright/test";
+import { fakeGemini } from "./fake-gemini.ts";
 
 /** What the layout walk opens: a busy conversation and a system knowledge base with a folder. */
 export interface SeededScreens {
   conversationId: number;
   conversationName: string;
   failedFileName: string;
+  uploadName: string;
+  scheduleTitle: string;
   folderName: string;
   noteName: string;
 }
@@ -102,6 +105,23 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   });
   expect(upload.status(), await upload.text()).toBeLessThan(300);
 
+  // A tool the assistant ran: a collapsed line in the chat with its input, result and Details (issue 33 items 8, 9).
+  await fakeGemini.script(
+    { functionCalls: [{ name: "searchDocuments", args: { query: "board minutes revenue against plan" } }] },
+    { text: "The minutes say revenue grew eleven percent against plan." },
+  );
+  const turn = await request.post(`/api/conversations/${id}/turn`, { data: { content: "What do the minutes say about revenue?" } });
+  expect(turn.status(), await turn.text()).toBe(200);
+
+  const scheduleTitle = "Weekday morning briefing on the board papers, the hiring plan and the investor letter";
+  await post(request, "/api/schedules", {
+    title: scheduleTitle,
+    prompt: "Brief me on what the board needs from me today.",
+    rrule: "DTSTART;TZID=Europe/Zurich:20261127T070000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+    timezone: "Europe/Zurich",
+    conversationId: id,
+  });
+
   const folderName = "Board papers and quarterly reviews";
   const folder = await post(request, "/api/folders", { name: folderName, type: "folder", conversationId: 0, parentId: 0, path: "" });
   await post(request, "/api/files", {
@@ -134,5 +154,13 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   });
   await post(request, "/api/memories", { content: "Prefers emails under 100 words" });
 
-  return { conversationId: id, conversationName: LONG_CONVERSATION_NAME, failedFileName: FAILED_LINK_NAME, folderName, noteName: note.name as string };
+  return {
+    conversationId: id,
+    conversationName: LONG_CONVERSATION_NAME,
+    failedFileName: FAILED_LINK_NAME,
+    uploadName: "board-minutes.txt",
+    scheduleTitle,
+    folderName,
+    noteName: note.name as string,
+  };
 }

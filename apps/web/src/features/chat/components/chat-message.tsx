@@ -70,7 +70,7 @@ function CitationChips({ citations, onOpen }: { citations: Citation[]; onOpen?: 
               type="button"
               data-testid="citation-chip"
               className="inline-flex max-w-72 items-center gap-1 rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-              title={citation.content.slice(0, 300)}
+              title={`${parts.join(" · ")}\n${citation.content.slice(0, 300)}`}
               aria-label={`Source ${citation.n}: ${parts.join(", ")}`}
               disabled={!onOpen}
               onClick={() => onOpen?.(citation)}

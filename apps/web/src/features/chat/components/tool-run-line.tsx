@@ -29,12 +29,15 @@ export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "arg
         </summary>
         <div className="mt-2 grid gap-2 text-foreground">
           <section aria-label="Input" className="grid gap-1">
-            <h4 className="font-medium">Input</h4>
+            <p className="font-medium">Input</p>
             <ToolArguments args={call.args} label="Tool input" />
           </section>
           <section aria-label="Result" className="grid gap-1">
-            <h4 className="font-medium">Result</h4>
-            <p className="max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words">
+            <p className="font-medium">Result</p>
+            <p
+              tabIndex={0}
+              className="max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
               {ran ? resultText(call.result) : toolOutcome(call)}
             </p>
           </section>
@@ -42,7 +45,11 @@ export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "arg
             <p>
               Tool: <span className="font-mono">{call.name}</span>
             </p>
-            <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words">
+            <pre
+              tabIndex={0}
+              aria-label="Tool input and result as JSON"
+              className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
               {JSON.stringify({ args: call.args, result: call.result }, null, 2)}
             </pre>
           </DetailsDisclosure>

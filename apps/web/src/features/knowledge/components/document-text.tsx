@@ -28,7 +28,7 @@ export function DocumentText({ sections, filename, focusSource }: DocumentTextPr
             aria-label={sectionLabel(section.source, filename)}
             className={cn("border-b p-3 last:border-b-0", isFocused && "bg-primary/5")}
           >
-            <h4 className="mb-1 text-xs font-semibold text-muted-foreground uppercase">{sectionLabel(section.source, filename)}</h4>
+            <h3 className="mb-1 text-xs font-semibold text-muted-foreground uppercase">{sectionLabel(section.source, filename)}</h3>
             <p className="text-sm whitespace-pre-wrap break-words">{section.text}</p>
           </section>
         );
