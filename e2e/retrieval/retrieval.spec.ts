@@ -117,5 +117,5 @@ test("the Knowledge Base vector buttons export a backup and reset after confirma
   await expect(page.getByTestId("vector-status")).toContainText(/: 0 of \d+ chunks? vectorized/);
 
   await page.getByRole("button", { name: "Re-vectorize DB" }).click();
-  await expect(toasts.filter({ hasText: /Re-vectorized \d+ chunks?/ })).toBeVisible();
+  await expect(toasts.filter({ hasText: /Search is ready again for \d+ passages?\./ })).toBeVisible();
 });

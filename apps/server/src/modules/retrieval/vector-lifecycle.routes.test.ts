@@ -196,7 +196,7 @@ describe("vector database lifecycle", () => {
     const call = (url: string) => t.app.inject({ method: "POST", url, headers: { cookie }, payload: {} });
     const exported = (await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } })).rawPayload;
 
-    expect((await call("/api/vectors/revectorize")).json().message).toBe("Re-vectorized 1 chunk with fake:a:256.");
+    expect((await call("/api/vectors/revectorize")).json().message).toBe("Search is ready again for 1 passage.");
     expect((await call("/api/reset_vector_db")).json().message).toMatch(/^Vector database reset: 1 vector removed\./);
     const { payload, headers } = multipart("backup.zip", exported);
     const imported = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...headers }, payload });

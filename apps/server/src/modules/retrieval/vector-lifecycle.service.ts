@@ -80,10 +80,15 @@ export function createVectorLifecycleService(deps: {
       const job = await jobs.enqueue({ kind: REVECTORIZE_JOB, userId });
       const finished = await Promise.race([jobs.waitFor(job.id), delay(REVECTORIZE_INLINE_WAIT_MS, null, { ref: false })]);
       if (finished?.status === "done")
-        return { message: `Re-vectorized ${countOf(finished.processed, "chunk")} with ${embedder.id}.`, processed: finished.processed, job_id: job.id };
+        // In words (issue 33 item 8); which embedder did it is in the vector status's Details.
+        return { message: `Search is ready again for ${countOf(finished.processed, "passage")}.`, processed: finished.processed, job_id: job.id };
       if (finished?.status === "failed") throw new AppError("revectorize_failed", 502, `Re-vectorizing failed: ${finished.error ?? "unknown error"}`);
       const current = await jobs.get(job.id);
-      return { message: `Re-vectorizing ${countOf(current?.total ?? 0, "chunk")} in the background.`, processed: current?.processed ?? 0, job_id: job.id };
+      return {
+        message: `Preparing search again for ${countOf(current?.total ?? 0, "passage")}; it goes on in the background.`,
+        processed: current?.processed ?? 0,
+        job_id: job.id,
+      };
     },
 
     /**
