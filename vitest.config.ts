@@ -25,6 +25,7 @@ const SYSTEM = [
   "**/ingestion.routes.test.ts",
   "**/upload-types.routes.test.ts",
   "**/item-text.routes.test.ts",
+  "**/attachments-turn.routes.test.ts",
   "**/ways-in.routes.test.ts",
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",

@@ -204,6 +204,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     approvals: externalTools.approvals,
     mail: accounts.mail,
     calendar: accounts.calendar,
+    attachments: knowledge.attachments,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
     moreTools: schedules.tools,

@@ -98,6 +98,7 @@ const envSchema = z.object({
   GEMINI_BASE_URL: z.string().url().optional(),
   SAGE_LLM_BASE_URL: z.string().url().optional(),
   SAGE_LLM_API_KEY: z.string().optional(),
+  SAGE_LLM_VISION: booleanString,
   SAGE_EMBEDDER: z.enum(["auto", "gemini", "openai-compatible", "local", "none"]).default("auto"),
   SAGE_EMBEDDING_MODEL: z.string().optional(),
   SAGE_LOCAL_EMBEDDING_MODEL: z.string().default("Xenova/bge-small-en-v1.5"),
@@ -177,6 +178,8 @@ export interface Config {
     geminiBaseUrl?: string;
     baseUrl?: string;
     apiKey?: string;
+    /** Whether the OpenAI-compatible model sees pictures (SAGE_LLM_VISION); Gemini always does. */
+    vision: boolean;
   };
   embedder: {
     kind: Env["SAGE_EMBEDDER"];
@@ -306,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       geminiBaseUrl: e.GEMINI_BASE_URL,
       baseUrl: e.SAGE_LLM_BASE_URL,
       apiKey: e.SAGE_LLM_API_KEY,
+      vision: e.SAGE_LLM_VISION,
     },
     embedder: { kind: e.SAGE_EMBEDDER, model: e.SAGE_EMBEDDING_MODEL, localModel: e.SAGE_LOCAL_EMBEDDING_MODEL },
     webSearch: {

@@ -6,6 +6,9 @@ import { memorySchema } from "./memories.ts";
 import { reminderSchema } from "./reminders.ts";
 import type { StreamProtocol } from "./stream-event.ts";
 
+/** Files one message may carry. */
+export const MAX_ATTACHMENTS = 10;
+
 /** POST /api/conversations/{id}/turn: one whole assistant turn, run on the server (the events: `turnEventSchema`). */
 export const turnRequestSchema = z.object({
   content: z
@@ -14,6 +17,8 @@ export const turnRequestSchema = z.object({
     .refine((value) => value.trim() !== "", "content must not be empty"),
   /** One of the models the server allows; the server's default chat model when omitted. */
   model: z.string().max(200).optional(),
+  /** Files uploaded to the conversation that go with the message: images as pictures, other files as their text. */
+  attachments: z.array(z.number().int().positive()).max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files can go with one message`).optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
@@ -77,7 +82,12 @@ export const CHAT_TEXTS = {
   defaultSource: "Knowledge Base",
   /** Added to an answer the model stopped because it reached its length limit (finish reason "length"). */
   cutOff: "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.",
+  /** Before a turn whose attached pictures the model cannot see: it is given the text read from them instead. */
+  imagesAsText: "This model cannot see pictures, so SAGE gave it the text read from your pictures instead.",
 } as const;
+
+/** 400 for a turn naming a file that is not one of the conversation's files. */
+export const attachmentNotFound = (fileId: number) => `File ${fileId} is not one of this conversation's files`;
 
 /**
  * The chat's toast for a turn whose model call failed: the spec's text when the model is Gemini, the same words

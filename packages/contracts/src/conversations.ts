@@ -74,10 +74,18 @@ export const toolCallRecordSchema = z.object({
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 
+/** A file the user attached to a message (issue 32): an item of the conversation's knowledge. */
+export const messageAttachmentSchema = z.object({
+  fileId: z.number().int().positive(),
+  name: z.string(),
+  mimeType: z.string().nullable(),
+});
+export type MessageAttachment = z.infer<typeof messageAttachmentSchema>;
+
 /**
  * A saved message. Messages saved by an assistant turn carry more, each field present only when not empty:
  * a model message its `citations` (the document passages its answer drew on) and `toolCalls` (the tools its
- * reply ran); a user message its `context` (the knowledge snippets the model saw beside it).
+ * reply ran); a user message its `context` (the knowledge snippets the model saw beside it) and `attachments`.
  */
 export const messageSchema = z.object({
   id: z.number().int(),
@@ -88,6 +96,7 @@ export const messageSchema = z.object({
   citations: z.array(citationSchema).optional(),
   toolCalls: z.array(toolCallRecordSchema).optional(),
   context: z.array(citationSchema).optional(),
+  attachments: z.array(messageAttachmentSchema).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 /** Sorted by id ascending. */

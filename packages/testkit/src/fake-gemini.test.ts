@@ -35,6 +35,21 @@ describe("fake Gemini server through the AI SDK", () => {
     expect(pieces.length).toBeGreaterThan(1);
   });
 
+  it("takes pictures Gemini takes, and refuses a GIF or bytes that are not the picture named, as Gemini does", async () => {
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    const ask = (mimeType: string, data: string) =>
+      fetch(`${fake.baseUrl}/models/gemini-2.0-flash:generateContent`, {
+        method: "POST",
+        body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "look" }, { inlineData: { mimeType, data } }] }] }),
+      });
+    expect((await ask("image/png", png.toString("base64"))).status).toBe(200);
+    const gif = await ask("image/gif", Buffer.from("GIF89a").toString("base64"));
+    expect([gif.status, (await gif.json()).error.message]).toEqual([400, "Unsupported MIME type: image/gif"]);
+    const notPng = await ask("image/png", Buffer.from("not a picture").toString("base64"));
+    expect(notPng.status).toBe(400);
+    expect((await notPng.json()).error.message).toMatch(/^Unable to process input image/);
+  });
+
   it("returns scripted function calls", async () => {
     fake.script({ functionCalls: [{ name: "searchDocuments", args: { query: "budget" } }] });
     const response = await fetch(`${fake.baseUrl}/models/gemini-2.0-flash:generateContent`, {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { functionDeclarationErrors } from "./fake-gemini-schema.ts";
+import { inlineDataErrors } from "./fake-gemini-parts.ts";
 
 /** One scripted model turn. With nothing scripted the fake echoes the last user text. */
 export interface FakeReply {
@@ -141,7 +142,7 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     }
 
     // As strict as Google: a declaration the real API refuses fails the whole request (fake-gemini-schema.ts).
-    const refused = functionDeclarationErrors(body);
+    const refused = functionDeclarationErrors(body) ?? inlineDataErrors(body);
     if (refused) return send(response, 400, refused);
 
     const reply: FakeReply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(body)}` };

@@ -31,10 +31,11 @@ export interface MessagesTable {
   role: "user" | "model";
   content: string;
   createdAt: string;
-  /** JSON arrays (NULL when empty): Citation[], ToolCallRecord[], and the user message's context Citation[]. */
+  /** JSON arrays (NULL when empty): Citation[], ToolCallRecord[], and the user message's context Citation[] and MessageAttachment[]. */
   citations: string | null;
   toolCalls: string | null;
   context: string | null;
+  attachments: string | null;
 }
 
 export interface RemindersTable {

@@ -26,6 +26,7 @@ import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
 import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
+import type { TurnAttachmentsPort } from "../knowledge/knowledge.module.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
@@ -64,6 +65,8 @@ export function createAssistantModule(deps: {
   mail?: MailPort;
   /** The user's synced calendars (listEvents, findFreeTime, createEvent, updateEvent). */
   calendar?: CalendarPort;
+  /** Files attached to a message (the knowledge module's); without it a turn with attachments is refused. */
+  attachments?: TurnAttachmentsPort;
   maxToolSteps: number;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
@@ -91,6 +94,7 @@ export function createAssistantModule(deps: {
     tools,
     approvals: deps.approvals,
     memory: deps.memory,
+    attachments: deps.attachments,
     maxToolSteps: deps.maxToolSteps,
     log: deps.warn,
   });

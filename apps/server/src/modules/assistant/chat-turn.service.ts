@@ -11,10 +11,11 @@ import {
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
-import { AppError } from "../../http/app-error.ts";
+import { AppError, badRequest } from "../../http/app-error.ts";
 import type { EventStreamWriter } from "../../http/event-stream.ts";
 import { LLM_NOT_CONFIGURED_MESSAGE, type LlmProvider, type LlmReply, type LlmRequest, type LlmToolCall } from "../../providers/llm/llm.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
+import type { TurnAttachment, TurnAttachmentsPort } from "../knowledge/knowledge.module.ts";
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
@@ -45,6 +46,8 @@ export interface PreparedTurn {
   userId: number;
   conversationId: number;
   content: string;
+  /** Files attached to the message, read before the stream starts (a wrong id is a 400). */
+  attachments: TurnAttachment[];
   /** Null when no model is configured. */
   modelId: string | null;
   history: Message[];
@@ -66,6 +69,8 @@ export interface ChatTurnDeps {
   approvals: ApprovalPort;
   /** The user's memories and their "Let SAGE remember" switch; without it, turns have no memory. */
   memory?: Pick<MemoryPort, "forTurn">;
+  /** Files attached to messages; without it a message with attachments is refused. */
+  attachments?: TurnAttachmentsPort;
   /** Model replies per turn (SAGE_MAX_TOOL_STEPS). */
   maxToolSteps: number;
   now?: () => Date;
@@ -118,7 +123,10 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     async prepare(userId: number, conversationId: number, request: TurnRequest): Promise<PreparedTurn> {
       const modelId = deps.resolveModel(request.model);
       const history = await deps.conversations.messages(userId, conversationId);
-      return { userId, conversationId, content: request.content, modelId, history };
+      const wanted = request.attachments ?? [];
+      if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
+      const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
+      return { userId, conversationId, content: request.content, attachments, modelId, history };
     },
 
     /**
@@ -137,7 +145,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       const ledger = createCitationLedger();
       // A passage found twice (two copies of a file) is one citation, given to the model and shown once.
       const context = [...new Set(ledger.cite(await gatherContext(turn)))];
-      const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context }]);
+      const attachments = turn.attachments.map(({ fileId, name, mimeType }) => ({ fileId, name, mimeType }));
+      const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context, attachments }]);
       events.send({ type: "user-message", message: userMessage! });
       if (signal.aborted) return { type: "done", messages: [] };
 
@@ -148,10 +157,14 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         signal,
         log: deps.log,
       });
-      const messages = turnHistory(turn.history, turn.content + knowledgeContext(context));
+      const attached = attachedForModel(turn.attachments, llm.vision ?? false);
+      if (attached.picturesAsText) events.send({ type: "notice", text: CHAT_TEXTS.imagesAsText });
+      const messages = turnHistory(turn.history, turn.content + attached.text + knowledgeContext(context), attached.pictures);
       // Decision 031: what the user typed is theirs; a snippet put beside it is not, and taints the turn.
       const untrusted = createUntrustedContent([...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content]);
       for (const snippet of context) untrusted.read(snippet.filename);
+      // An attached file is not what the user typed either: a document or a photo may carry instructions.
+      for (const attachment of turn.attachments) untrusted.read(attachment.name);
       const { memory, off } = await gatherMemory(turn);
       const system = sagePersona(now(), memory);
       const tools = await deps.tools.forUser(userId, off);
@@ -262,3 +275,19 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 }
 
 export type ChatTurnService = ReturnType<typeof createChatTurnService>;
+
+/**
+ * What the model is given for the attached files: pictures as pictures when it sees them, otherwise (and for
+ * every other file) the text read from them after the message.
+ */
+function attachedForModel(attachments: readonly TurnAttachment[], vision: boolean) {
+  const pictures = vision ? attachments.flatMap((attachment) => (attachment.picture ? [attachment.picture] : [])) : [];
+  const text = attachments
+    .map((attachment) =>
+      vision && attachment.picture
+        ? `\n\n[Attached picture: ${attachment.name}]`
+        : `\n\n[Attached file: ${attachment.name}]\n${attachment.text.trim() || "(no text could be read from it)"}`,
+    )
+    .join("");
+  return { pictures, text, picturesAsText: !vision && attachments.some((attachment) => attachment.picture) };
+}

@@ -1,15 +1,16 @@
 import type { Message } from "@sage/contracts/conversations";
-import type { LlmMessage } from "../../providers/llm/llm.ts";
+import type { LlmMessage, LlmPicture } from "../../providers/llm/llm.ts";
 
 /** How much history a turn sends the model: the most recent messages within both bounds. */
 export const HISTORY_LIMIT = { messages: 100, characters: 200_000 };
 
 /**
  * The saved messages as the model's history (text only, 'model' as the assistant), followed by the new user
- * message as the model sees it (with its knowledge context). The new message always goes, whatever its size.
+ * message as the model sees it (with its knowledge context and attached pictures). The new message always goes,
+ * whatever its size. Earlier messages' attachments are not sent again.
  */
-export function turnHistory(saved: readonly Message[], userContent: string): LlmMessage[] {
-  const kept: LlmMessage[] = [{ role: "user", content: userContent }];
+export function turnHistory(saved: readonly Message[], userContent: string, pictures: readonly LlmPicture[] = []): LlmMessage[] {
+  const kept: LlmMessage[] = [{ role: "user", content: userContent, ...(pictures.length ? { pictures: [...pictures] } : {}) }];
   let characters = userContent.length;
   for (let index = saved.length - 1; index >= 0 && kept.length < HISTORY_LIMIT.messages; index--) {
     const message = saved[index]!;

@@ -1,9 +1,9 @@
-import type { Citation, Message, MessageRole, ToolCallRecord } from "@sage/contracts/conversations";
+import type { Citation, Message, MessageAttachment, MessageRole, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Store } from "../../store/open-store.ts";
 import type { MessageRow } from "../../store/schema.ts";
 
 const conversationColumns = ["id", "name", "createdAt"] as const;
-const messageColumns = ["id", "conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context"] as const;
+const messageColumns = ["id", "conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments"] as const;
 
 /** A message to save; the turn's details are optional and stored only when not empty. */
 export interface NewMessage {
@@ -12,6 +12,7 @@ export interface NewMessage {
   citations?: Citation[];
   toolCalls?: ToolCallRecord[];
   context?: Citation[];
+  attachments?: MessageAttachment[];
 }
 
 const toJsonColumn = (items: readonly unknown[] | undefined) => (items?.length ? JSON.stringify(items) : null);
@@ -22,6 +23,7 @@ function toMessage(row: MessageRow): Message {
   if (row.citations) message.citations = JSON.parse(row.citations) as Citation[];
   if (row.toolCalls) message.toolCalls = JSON.parse(row.toolCalls) as ToolCallRecord[];
   if (row.context) message.context = JSON.parse(row.context) as Citation[];
+  if (row.attachments) message.attachments = JSON.parse(row.attachments) as MessageAttachment[];
   return message;
 }
 
@@ -37,7 +39,7 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
   const insertOwnedMessage = store.prepare<MessageRow>((argument) =>
     db
       .insertInto("messages")
-      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context"])
+      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments"])
       .expression((eb) =>
         eb
           .selectFrom("conversations")
@@ -49,9 +51,10 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             inner.val(argument<string | null>(3)).as("citations"),
             inner.val(argument<string | null>(4)).as("toolCalls"),
             inner.val(argument<string | null>(5)).as("context"),
+            inner.val(argument<string | null>(6)).as("attachments"),
           ])
-          .where("id", "=", argument<number>(6))
-          .where("userId", "=", argument<number>(7))
+          .where("id", "=", argument<number>(7))
+          .where("userId", "=", argument<number>(8))
           .where("deletedAt", "is", null),
       )
       .returning(messageColumns),
@@ -199,6 +202,7 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             toJsonColumn(message.citations),
             toJsonColumn(message.toolCalls),
             toJsonColumn(message.context),
+            toJsonColumn(message.attachments),
             conversationId,
             userId,
           );

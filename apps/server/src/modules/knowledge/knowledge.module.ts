@@ -15,9 +15,11 @@ import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type Resto
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 import { createMailKnowledge, type MailKnowledgePort } from "./mail-knowledge.ts";
+import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachments.ts";
 
 export type { KnowledgeIndex } from "./ingestion.ts";
 export type { MailKnowledgePort } from "./mail-knowledge.ts";
+export type { TurnAttachment, TurnAttachmentsPort } from "./turn-attachments.ts";
 export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge.repo.ts";
 export { restoredItemFromBackup } from "./knowledge.repo.ts";
 
@@ -61,6 +63,8 @@ export interface KnowledgeBackupPort {
 export interface KnowledgeModule extends AppModule {
   backup: KnowledgeBackupPort;
   mail: MailKnowledgePort;
+  /** Files attached to a chat message (issue 32). */
+  attachments: TurnAttachmentsPort;
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -114,6 +118,7 @@ export function createKnowledgeModule(deps: {
   });
 
   return {
+    attachments: createTurnAttachments({ repo, blobs: deps.blobs, index: deps.index }),
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),
     backup: {
       summary: repo.summary,

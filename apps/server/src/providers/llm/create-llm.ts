@@ -12,7 +12,7 @@ export function createLlm(config: Config["llm"]): LlmProvider | null {
   }
   if (config.provider === "openai-compatible") {
     if (!config.baseUrl) return null;
-    return createOpenAiCompatibleLlm({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey });
+    return createOpenAiCompatibleLlm({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey, vision: config.vision });
   }
   return null;
 }

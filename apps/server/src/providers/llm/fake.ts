@@ -30,7 +30,7 @@ function lastUserText(prompt: LanguageModelV3Prompt): string {
 }
 
 /** An in-memory LlmProvider for unit tests (no HTTP): a scripted AI SDK mock model behind the real adapter. */
-export function createFakeLlm(options: { modelId?: string; allowedModels?: string[] } = {}): FakeLlm {
+export function createFakeLlm(options: { modelId?: string; allowedModels?: string[]; vision?: boolean } = {}): FakeLlm {
   const modelId = options.modelId ?? "fake-model";
   const queue: FakeLlmReply[] = [];
   const prompts: unknown[] = [];
@@ -72,7 +72,14 @@ export function createFakeLlm(options: { modelId?: string; allowedModels?: strin
   });
 
   return {
-    ...createLanguageModelLlm({ provider: "fake", modelId, allowedModels: options.allowedModels ?? [modelId], keySet: false, languageModel: () => model }),
+    ...createLanguageModelLlm({
+      provider: "fake",
+      modelId,
+      allowedModels: options.allowedModels ?? [modelId],
+      keySet: false,
+      vision: options.vision ?? false,
+      languageModel: () => model,
+    }),
     script: (...replies) => void queue.push(...replies),
     prompts,
   };

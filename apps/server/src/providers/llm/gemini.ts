@@ -20,6 +20,7 @@ export function createGeminiLlm(options: GeminiLlmOptions): LlmProvider {
     allowedModels: options.allowedModels,
     keySet: Boolean(options.apiKey),
     baseUrl: options.baseUrl,
+    vision: true,
     languageModel: (modelId) => google(modelId),
     // Cast: @ai-sdk/google and ai may resolve different provider-utils copies; the runtime shape is the same.
     webSearchTool: () => google.tools.googleSearch({}) as unknown as Tool,

@@ -18,6 +18,7 @@ export interface LanguageModelLlmOptions {
   allowedModels: readonly string[];
   keySet: boolean;
   baseUrl?: string;
+  vision?: boolean;
   /** The AI SDK model for a model id (every provider SAGE ships gives the v3 specification's models). */
   languageModel(modelId: string): LanguageModelV3;
   /** The vendor's web search as a provider tool (Gemini's Google Search grounding). */
@@ -33,6 +34,7 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
     allowedModels: options.allowedModels,
     keySet: options.keySet,
     baseUrl: options.baseUrl,
+    vision: options.vision ?? false,
 
     async generate(request) {
       const model = options.languageModel(request.modelId ?? options.modelId);
@@ -104,7 +106,16 @@ function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
   const result: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      if (message.content.trim()) result.push({ role: "user", content: message.content });
+      if (message.pictures?.length) {
+        result.push({
+          role: "user",
+          content: [
+            ...(message.content.trim() ? [{ type: "text" as const, text: message.content }] : []),
+            // A file part: the provider prompt (which streamReply builds directly) knows pictures only as files.
+            ...message.pictures.map((picture) => ({ type: "file" as const, data: picture.data, mediaType: picture.mediaType })),
+          ],
+        });
+      } else if (message.content.trim()) result.push({ role: "user", content: message.content });
     } else if (message.role === "assistant") {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) {

@@ -26,6 +26,12 @@ export interface ToolSchemaProblem {
   detail: string;
 }
 
+/** A picture that goes with a user message (an attached image). */
+export interface LlmPicture {
+  data: Uint8Array;
+  mediaType: string;
+}
+
 export interface LlmToolCall {
   id: string;
   name: string;
@@ -33,7 +39,7 @@ export interface LlmToolCall {
 }
 
 export type LlmMessage =
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; pictures?: LlmPicture[] }
   | { role: "assistant"; content: string; toolCalls?: LlmToolCall[] }
   | { role: "tool"; results: { id: string; name: string; result: unknown }[] };
 
@@ -83,6 +89,8 @@ export interface LlmProvider {
   readonly keySet: boolean;
   /** The base URL requests go to, for the settings page; undefined means the vendor default. */
   readonly baseUrl?: string;
+  /** Whether the model sees pictures; without it, an attached picture goes as the text read from it. */
+  readonly vision?: boolean;
   /** One model reply. Failures are ProviderError; an abort rejects with the abort's own error. */
   generate(request: LlmRequest): Promise<LlmReply>;
   /**

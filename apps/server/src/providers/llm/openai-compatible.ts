@@ -7,6 +7,8 @@ export interface OpenAiCompatibleLlmOptions {
   apiKey?: string;
   modelId: string;
   allowedModels: readonly string[];
+  /** The model takes pictures (a vision model such as llava or gpt-4o). */
+  vision?: boolean;
 }
 
 /** Any server speaking the OpenAI chat completions API (Ollama, LM Studio, vLLM, llama.cpp ...). */
@@ -18,6 +20,7 @@ export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): 
     allowedModels: options.allowedModels,
     keySet: Boolean(options.apiKey),
     baseUrl: options.baseUrl,
+    vision: options.vision ?? false,
     languageModel: (modelId) => provider.chatModel(modelId),
   });
 }

@@ -1,7 +1,8 @@
-import { SendIcon, SquareIcon } from "lucide-react";
-import type { KeyboardEvent } from "react";
+import { PaperclipIcon, SendIcon, SquareIcon } from "lucide-react";
+import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
+import { MessageAttachments, type ComposerAttachment } from "./message-attachments";
 import { VoiceInputButton } from "./voice-input-button";
 
 interface ChatInputProps {
@@ -10,11 +11,25 @@ interface ChatInputProps {
   onSend: (text: string) => void;
   onStop: () => void;
   sending: boolean;
+  /** Files that go with the next message (uploaded already), and how to add or take one off. */
+  attachments?: ComposerAttachment[];
+  onAttach?: (files: File[]) => void;
+  onRemoveAttachment?: (fileId: number) => void;
+  /** A file is still uploading: Send waits for it. */
+  attaching?: boolean;
 }
 
 /** Enter sends, Shift+Enter is a newline, blank text never sends; a stop button replaces Send while replying. */
-export function ChatInput({ value, onChange, onSend, onStop, sending }: ChatInputProps) {
-  const canSend = value.trim() !== "" && !sending;
+export function ChatInput({ value, onChange, onSend, onStop, sending, attachments = [], onAttach, onRemoveAttachment, attaching }: ChatInputProps) {
+  const canSend = value.trim() !== "" && !sending && !attaching && !attachments.some((attachment) => attachment.pending);
+  const picker = useRef<HTMLInputElement>(null);
+
+  /** A pasted or dropped picture or file goes with the message (a screenshot, a photo of a whiteboard). */
+  function takeFiles(event: ClipboardEvent | DragEvent, files: FileList | undefined) {
+    if (!onAttach || !files || files.length === 0) return;
+    event.preventDefault();
+    onAttach([...files]);
+  }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -24,13 +39,35 @@ export function ChatInput({ value, onChange, onSend, onStop, sending }: ChatInpu
 
   return (
     <form
-      className="flex items-end gap-2 border-t p-3"
+      className="flex flex-wrap items-end gap-2 border-t p-3"
       onSubmit={(event) => {
         event.preventDefault();
         if (canSend) onSend(value);
       }}
+      onDragOver={(event) => onAttach && event.dataTransfer.types.includes("Files") && event.preventDefault()}
+      onDrop={(event) => takeFiles(event, event.dataTransfer.files)}
     >
+      {attachments.length > 0 ? <MessageAttachments attachments={attachments} onRemove={onRemoveAttachment} className="w-full max-w-none" /> : null}
+      {onAttach ? (
+        <>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            aria-label="Files to attach"
+            onChange={(event) => {
+              if (event.target.files?.length) onAttach([...event.target.files]);
+              event.target.value = "";
+            }}
+          />
+          <Button type="button" variant="ghost" size="icon" aria-label="Attach pictures or files" disabled={sending} onClick={() => picker.current?.click()}>
+            <PaperclipIcon aria-hidden />
+          </Button>
+        </>
+      ) : null}
       <Textarea
+        onPaste={(event) => takeFiles(event, event.clipboardData?.files)}
         aria-label="Message"
         placeholder="Type your message..."
         value={value}

@@ -1,8 +1,9 @@
 import { citationSection } from "@sage/contracts/chat-turn";
-import type { Citation } from "@sage/contracts/conversations";
+import type { Citation, MessageAttachment } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
 import { MarkdownMessage } from "@/components/markdown-message";
 import { DetailsDisclosure } from "@/components/ui/details-disclosure";
+import { MessageAttachments } from "./message-attachments";
 
 interface ChatMessageProps {
   /** The detail screen calls the model's role `ai`. */
@@ -20,10 +21,12 @@ interface ChatMessageProps {
   messageId?: number;
   /** The message a search opened: marked until the user sends something. */
   highlighted?: boolean;
+  /** Files the user sent with the message. */
+  attachments?: MessageAttachment[];
 }
 
 /** One chat bubble, with its citation chips. */
-export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details, messageId, highlighted }: ChatMessageProps) {
+export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details, messageId, highlighted, attachments }: ChatMessageProps) {
   return (
     <li
       data-testid={notice ? "chat-notice" : "chat-message"}
@@ -33,6 +36,7 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
       data-streaming={streaming ? "true" : undefined}
       className={cn("flex flex-col gap-1.5", role === "user" ? "items-end" : "items-start")}
     >
+      {attachments?.length ? <MessageAttachments attachments={attachments} className="justify-end" /> : null}
       <div
         className={cn(
           "max-w-[85%] rounded-2xl px-4 py-2 text-sm shadow-xs",

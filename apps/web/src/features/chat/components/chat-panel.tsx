@@ -1,11 +1,15 @@
 import type { Citation, Message } from "@sage/contracts/conversations";
+import { useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useRef, useState } from "react";
+import { toastError } from "@/components/ui/toast-error";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
+import { attachFile } from "../api/attach-file";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
+import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ToolRunLine } from "./tool-run-line";
@@ -53,11 +57,41 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     else if (focused === undefined || messages) endRef.current?.scrollIntoView?.({ block: "end" });
   }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
 
+  const queryClient = useQueryClient();
+  const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
+  const [attaching, setAttaching] = useState(0);
+  const placeholders = useRef(0);
+  async function attach(files: File[]) {
+    setAttaching((count) => count + files.length);
+    for (const file of files) {
+      // Shown at once: a picture is read (text recognition) before the upload answers, which can take seconds.
+      const placeholder = { fileId: -++placeholders.current, name: file.name, mimeType: file.type || null, pending: true };
+      setAttachments((list) => [...list, placeholder]);
+      try {
+        const attached = await attachFile(conversationId, file);
+        setAttachments((list) => [...list.filter((each) => each.fileId !== attached.fileId && each.fileId !== placeholder.fileId), attached]);
+        // The conversation's files list shows the new file.
+        void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
+      } catch (error) {
+        setAttachments((list) => list.filter((each) => each.fileId !== placeholder.fileId));
+        toastError({ title: `Could not attach ${file.name}`, error, fallback: "The file could not be uploaded", fields: ["error", "message"] });
+      } finally {
+        setAttaching((count) => count - 1);
+      }
+    }
+  }
+
   async function send(text: string) {
     const content = text.trim();
-    if (!content || turn.sending) return;
+    if (!content || turn.sending || attaching > 0) return;
     setDraft("");
-    const { nothingSaved } = await turn.send(content);
+    const sent = attachments;
+    setAttachments([]);
+    const { nothingSaved } = await turn.send(
+      content,
+      sent.map((attachment) => attachment.fileId),
+    );
+    if (nothingSaved) setAttachments((current) => (current.length ? current : sent));
     // Nothing was saved (no model, or the turn was refused): give the user their words back rather than lose them.
     if (nothingSaved) setDraftState((current) => (current.trim() ? current : content));
   }
@@ -86,6 +120,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
                 onOpenCitation={onOpenCitation}
                 messageId={message.id}
                 highlighted={message.id === focused}
+                attachments={message.attachments}
               />
             </Fragment>
           ))}
@@ -117,7 +152,17 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         <div ref={endRef} />
       </div>
       <div ref={composerRef}>
-        <ChatInput value={draft} onChange={setDraft} onSend={(text) => void send(text)} onStop={turn.stop} sending={turn.sending} />
+        <ChatInput
+          value={draft}
+          onChange={setDraft}
+          onSend={(text) => void send(text)}
+          onStop={turn.stop}
+          sending={turn.sending}
+          attachments={attachments}
+          onAttach={(files) => void attach(files)}
+          onRemoveAttachment={(fileId) => setAttachments((list) => list.filter((each) => each.fileId !== fileId))}
+          attaching={attaching > 0}
+        />
       </div>
     </section>
   );

@@ -48,7 +48,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
 
   /** Runs one turn; answers true when nothing was saved, so the caller can give the user their words back. */
-  async function send(content: string): Promise<{ nothingSaved: boolean }> {
+  async function send(content: string, attachments: number[] = []): Promise<{ nothingSaved: boolean }> {
     const controller = new AbortController();
     abortRef.current = controller;
     setSending(true);
@@ -63,7 +63,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
-      for await (const event of runTurn(conversationId, { content, model: model() }, controller.signal)) {
+      for await (const event of runTurn(conversationId, { content, model: model(), ...(attachments.length ? { attachments } : {}) }, controller.signal)) {
         if (event.type === "unreadable") {
           unsure = true;
           continue;
@@ -90,7 +90,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           const { memory } = event;
           setRemembered((list) => [...list, memory]);
         } else if (event.type === "notice") {
-          setNotice(event.text);
+          // Pictures sent as their text is news, not the no-model answer the notice bubble is for.
+          if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });
+          else setNotice(event.text);
         } else if (event.type === "tool-call") {
           toolRan = true;
           calledWith.set(event.id, event.args);
