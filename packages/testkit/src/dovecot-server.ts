@@ -64,6 +64,8 @@ listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A wrong password is answered at once: tests of login failures need not wait two seconds each.
+auth_failure_delay = 0
 default_login_user = ${root ? "dovenull" : me.username}
 default_internal_user = ${root ? "dovecot" : me.username}
 default_internal_group = ${root ? "dovecot" : me.username}
@@ -137,9 +139,11 @@ namespace inbox {
   }
 }
 
-/** Just enough IMAP to seed a mailbox: APPEND, and deleting or moving a message by Message-ID. */
+/** Just enough IMAP to seed a mailbox and look into it: APPEND, reading a folder, deleting or moving by Message-ID. */
 export interface ImapSession {
   append(folder: string, message: string): Promise<void>;
+  /** Every message of a folder: its flags and its whole text (ASCII mail only: the literal's length is in bytes). */
+  messages(folder: string): Promise<{ flags: string[]; raw: string }[]>;
   /** Flags the message \Deleted and expunges it. */
   remove(folder: string, messageId: string): Promise<void>;
   move(from: string, to: string, messageId: string): Promise<void>;
@@ -203,6 +207,18 @@ async function openSession(host: string, port: number, user: string, password: s
   return {
     async append(folder, message) {
       await command(`APPEND "${folder}"`, message.replace(/\r?\n/g, "\r\n"));
+    },
+    async messages(folder) {
+      await command(`SELECT "${folder}"`);
+      const answer = await command("UID FETCH 1:* (FLAGS BODY.PEEK[])");
+      const found: { flags: string[]; raw: string }[] = [];
+      const head = /^\* \d+ FETCH \(.*?FLAGS \(([^)]*)\).*?BODY\[\] \{(\d+)\}\r\n/gm;
+      for (let match = head.exec(answer); match; match = head.exec(answer)) {
+        const start = match.index + match[0].length;
+        found.push({ flags: match[1]!.split(" ").filter(Boolean), raw: answer.slice(start, start + Number(match[2])) });
+        head.lastIndex = start + Number(match[2]);
+      }
+      return found;
     },
     async remove(folder, messageId) {
       const uid = await uidOf(folder, messageId);
