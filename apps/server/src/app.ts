@@ -63,6 +63,8 @@ export interface SageApp {
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
+  /** The mail poll round, run now (the app runs it every 20 seconds): answers how many syncs it started. */
+  syncDueMail(now?: Date): Promise<number>;
 }
 
 /** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
@@ -261,5 +263,6 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schedules: schedules.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
+    syncDueMail: accounts.syncDueMail,
   };
 }

@@ -15,7 +15,7 @@ import { connectCaldav } from "../../providers/calendar/caldav-client.ts";
 import { expandCalendar } from "../../providers/calendar/expand-calendar.ts";
 import { fetchIcs } from "../../providers/calendar/ics-fetch.ts";
 import { createCalendarEventsRepo } from "./calendar-events.repo.ts";
-import { CALENDAR_SYNC_EVERY_MS } from "./accounts.service.ts";
+import { MAIL_ROUND_MS } from "./accounts.service.ts";
 import type { ConnectCaldav } from "./calendar-sync.ts";
 import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
@@ -35,6 +35,8 @@ export interface AccountsModule extends AppModule {
   mail: MailPort;
   calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
+  /** The mail poll round (every MAIL_ROUND_MS in a running app): answers how many accounts it started syncing. */
+  syncDueMail(now?: Date): Promise<number>;
   /** Syncs each of the user's calendars now (their time zone changed). */
   syncCalendarsOf(userId: number): Promise<void>;
 }
@@ -93,14 +95,19 @@ export function createAccountsModule(deps: {
     mail,
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
+    syncDueMail: service.syncDueMail,
     async syncCalendarsOf(userId) {
       for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
     },
     register(app) {
       registerAccountRoutes(app, { service });
-      // Calendars are synced every 15 minutes: each minute, those not synced for 15 minutes get a sync job.
+      // One round every 20 seconds: mail not synced for 100 seconds (so new mail arrives within 2 minutes) and
+      // calendars not synced for 15 minutes get a sync job.
       app.addHook("onReady", async () => {
-        round = setInterval(() => service.syncDueCalendars().catch((error) => deps.warn("the calendar sync round failed", error)), CALENDAR_SYNC_EVERY_MS / 15);
+        round = setInterval(() => {
+          service.syncDueMail().catch((error) => deps.warn("the mail sync round failed", error));
+          service.syncDueCalendars().catch((error) => deps.warn("the calendar sync round failed", error));
+        }, MAIL_ROUND_MS);
         round.unref();
       });
       app.addHook("onClose", async () => clearInterval(round));

@@ -169,6 +169,39 @@ describe("connecting a calendar", () => {
   });
 });
 
+describe("the mail poll round", () => {
+  const touched = (id: number, status: string, secondsAgo: number) =>
+    t.store.sqlite
+      .prepare("UPDATE accounts SET status = ?, updated_at = ? WHERE id = ?")
+      .run(status, new Date(Date.now() - secondsAgo * 1000).toISOString(), id);
+
+  it("syncs mail not synced for 100 seconds, so new mail is in within 2 minutes; a failing account only every 15 minutes", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id as number;
+    await t.jobs.idle();
+    touched(id, "ok", 30);
+    expect(await t.syncDueMail()).toBe(0);
+    touched(id, "ok", 101);
+    expect(await t.syncDueMail()).toBe(1);
+    await t.jobs.idle();
+    // The loopback server is refused: the round's sync failed, and says so.
+    expect((await call("GET", "/api/accounts")).json()[0]).toMatchObject({ status: "error", error: blocked });
+    touched(id, "error", 5 * 60);
+    expect(await t.syncDueMail()).toBe(0);
+    touched(id, "error", 16 * 60);
+    expect(await t.syncDueMail()).toBe(1);
+    await t.jobs.idle();
+  });
+
+  it("leaves alone an account whose password cannot be opened, and the calendars", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id as number;
+    await call("POST", "/api/accounts", { kind: "calendar", name: "Holidays", icsUrl: "https://127.0.0.1/holidays.ics" });
+    await t.jobs.idle();
+    t.store.sqlite.prepare("UPDATE accounts SET secrets = 'v1:sealed:with:another-key' WHERE id = ?").run(id);
+    t.store.sqlite.prepare("UPDATE accounts SET status = 'ok', updated_at = ?").run(new Date(Date.now() - 3600_000).toISOString());
+    expect(await t.syncDueMail()).toBe(0);
+  });
+});
+
 describe("changing and removing an account", () => {
   it("renames it and changes its folders, keeping the stored password when none is sent", async () => {
     const id = (await call("POST", "/api/accounts", account)).json().id;

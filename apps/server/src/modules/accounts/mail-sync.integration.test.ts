@@ -116,6 +116,20 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items").get()).toEqual({ n: 0 });
   });
 
+  it("the background round brings in new mail without the user asking", async () => {
+    const id = (await api("POST", "/api/accounts", { ...account(), folders: ["INBOX"] })).json().id as number;
+    await t.jobs.idle();
+    const before = (await accountState()).counts.messages as number;
+    const imap = await dovecot.session();
+    await imap.append("INBOX", anna(60, "Flight to Oslo moved", "Your flight to Oslo now leaves at 7:40.", 0));
+    await imap.close();
+    // Two minutes later (the round's clock), the account is due; the app's timer would have started this itself.
+    expect(await t.syncDueMail(new Date(Date.now() + 2 * 60_000))).toBe(1);
+    await t.jobs.idle();
+    expect(await accountState()).toMatchObject({ id, status: "ok", counts: { messages: before + 1 } });
+    expect((await search("flight Oslo 7:40"))[0]!.content).toContain("now leaves at 7:40");
+  });
+
   it("a sync interrupted by a restart resumes where it stopped, fetching nothing twice", async () => {
     const imap = await dovecot.session();
     for (let n = 20; n < 24; n++) await imap.append("INBOX", anna(n, `Weekly report ${n}`, `Report number ${n} on the harbour project.`, 2));
