@@ -1,8 +1,9 @@
-import type { Kysely } from "kysely";
 import type { AppModule } from "../../http/app-module.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { connectImap, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Store } from "../../store/open-store.ts";
+import type { BackupPart } from "../backup/backup.module.ts";
+import { createAccountsBackup } from "./accounts-backup.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -39,11 +40,13 @@ export interface AccountsModule extends AppModule {
   syncDueMail(now?: Date): Promise<number>;
   /** Syncs each of the user's calendars now (their time zone changed). */
   syncCalendarsOf(userId: number): Promise<void>;
+  /** Accounts (without secrets) and their synced mail headers in the knowledge backup, in this order. */
+  backupParts: BackupPart[];
 }
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
 export function createAccountsModule(deps: {
-  db: Kysely<Database>;
+  store: Pick<Store, "db" | "prepare">;
   jobs: JobQueue;
   box: SecretBox;
   knowledge: MailKnowledgePort;
@@ -58,8 +61,9 @@ export function createAccountsModule(deps: {
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
 }): AccountsModule {
-  const repo = createAccountsRepo(deps.db);
-  const calendar = createCalendarEventsRepo(deps.db);
+  const repo = createAccountsRepo(deps.store.db);
+  const calendar = createCalendarEventsRepo(deps.store.db);
+  const backup = createAccountsBackup(deps.store);
   const service = createAccountsService({
     calendar,
     connectCaldav: deps.connectCaldav ?? connectCaldav,
@@ -96,6 +100,7 @@ export function createAccountsModule(deps: {
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
     syncDueMail: service.syncDueMail,
+    backupParts: [backup.accounts, backup.messages] as BackupPart[],
     async syncCalendarsOf(userId) {
       for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
     },
