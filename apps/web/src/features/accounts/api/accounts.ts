@@ -26,6 +26,12 @@ export const useTestConnection = () =>
     mutationFn: (account: CreateAnyAccountRequest) => apiRequest("/api/accounts/test", { method: "POST", body: account, schema: testConnectionResponseSchema }),
   });
 
+/** PATCH /api/accounts/{id}: the account's new settings or secret (a password entered again starts a sync). */
+export const useUpdateAccount = () =>
+  useRefreshingMutation(({ id, patch }: { id: number; patch: object }) =>
+    apiRequest(`/api/accounts/${id}`, { method: "PATCH", body: patch, schema: accountSchema }),
+  );
+
 export const useSyncAccount = () => useRefreshingMutation((id: number) => apiRequest(`/api/accounts/${id}/sync`, { method: "POST", schema: accountSchema }));
 
 export const useDeleteAccount = () => useRefreshingMutation((id: number) => apiRequest(`/api/accounts/${id}`, { method: "DELETE" }));
