@@ -81,6 +81,12 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(budget[0]!.content).toContain("From: Anna Berg <anna@example.com>");
     expect(budget[0]!.content).toContain("4.2 million");
     expect(budget[0]!.metadata.filename).toMatch(/^Quarterly budget review - Anna Berg, 2026-11-19 \(\d+\)\.eml$/);
+    // The preview's text starts with the headers, a blank line, then the body (the web app shows them as a mail's head).
+    const budgetItem = t.store.sqlite.prepare("SELECT item_id AS id FROM mail_messages WHERE message_id = '<m1@example.com>'").get() as { id: number };
+    const [firstSection] = (await api("GET", `/api/files/${budgetItem.id}/text`)).json().sections;
+    expect(firstSection.text).toMatch(
+      /^From: Anna Berg <anna@example\.com>\nTo: Exec <exec@example\.com>\nDate: .+\nSubject: Quarterly budget review\n\nPlease approve/,
+    );
     const folders = JSON.stringify((await api("GET", "/api/folders")).json());
     expect(folders).toContain("Work mail/Mail/INBOX");
     expect(folders).toContain("Work mail/Mail/Sent");
