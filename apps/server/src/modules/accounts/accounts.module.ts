@@ -105,7 +105,7 @@ export function createAccountsModule(deps: {
       for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
     },
     register(app) {
-      registerAccountRoutes(app, { service });
+      registerAccountRoutes(app, { service, agenda });
       // One round every 20 seconds: mail not synced for 100 seconds (so new mail arrives within 2 minutes) and
       // calendars not synced for 15 minutes get a sync job.
       app.addHook("onReady", async () => {

@@ -169,6 +169,65 @@ describe("connecting a calendar", () => {
   });
 });
 
+describe("GET /api/calendar/events", () => {
+  const day = "2026-11-27";
+  const ics = { kind: "calendar", name: "Holidays", icsUrl: "https://127.0.0.1/holidays.ics" };
+  function seedEvent(accountId: number, title: string, start: string, end: string, userId = 3) {
+    const db = t.store.sqlite;
+    const object = db.prepare("INSERT INTO calendar_objects (account_id, href, ics) VALUES (?, ?, 'BEGIN:VCALENDAR')").run(accountId, title).lastInsertRowid;
+    db.prepare(
+      "INSERT INTO calendar_events (account_id, user_id, object_id, uid, title, location, start_at, end_at) VALUES (?, ?, ?, ?, ?, 'Room 4', ?, ?)",
+    ).run(accountId, userId, object, `${title}@test`, title, start, end);
+  }
+
+  it("lists the events overlapping the range, earliest first; says whether a calendar is connected", async () => {
+    const range = `from=${day}T00:00:00Z&to=${day}T23:59:59Z`;
+    expect((await call("GET", `/api/calendar/events?${range}`)).json()).toEqual({ connected: false, events: [] });
+    const id = (await call("POST", "/api/accounts", ics)).json().id as number;
+    await t.jobs.idle();
+    seedEvent(id, "Board call", `${day}T15:00:00.000Z`, `${day}T16:00:00.000Z`);
+    seedEvent(id, "Breakfast with Anna", `${day}T07:30:00.000Z`, `${day}T08:30:00.000Z`);
+    seedEvent(id, "Tomorrow's review", "2026-11-28T09:00:00.000Z", "2026-11-28T10:00:00.000Z");
+    const listed = await call("GET", `/api/calendar/events?${range}`);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      connected: true,
+      events: [
+        {
+          id: expect.any(Number),
+          title: "Breakfast with Anna",
+          start: `${day}T07:30:00.000Z`,
+          end: `${day}T08:30:00.000Z`,
+          allDay: false,
+          location: "Room 4",
+          calendar: "Holidays",
+        },
+        {
+          id: expect.any(Number),
+          title: "Board call",
+          start: `${day}T15:00:00.000Z`,
+          end: `${day}T16:00:00.000Z`,
+          allDay: false,
+          location: "Room 4",
+          calendar: "Holidays",
+        },
+      ],
+    });
+    // Another user sees none of them.
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", `/api/calendar/events?${range}`, undefined, other.cookie)).json()).toEqual({ connected: false, events: [] });
+  });
+
+  it("refuses a range that is missing, backwards or longer than 31 days", async () => {
+    for (const query of ["", `from=${day}T10:00:00Z&to=${day}T09:00:00Z`, "from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z", "from=tomorrow&to=later"]) {
+      const response = await call("GET", `/api/calendar/events?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toEqual({ error: "from and to must be ISO date-times, from before to, at most 31 days apart", code: "validation_error" });
+    }
+    expect((await t.app.inject({ method: "GET", url: `/api/calendar/events?from=${day}T00:00:00Z&to=${day}T23:00:00Z` })).statusCode).toBe(401);
+  });
+});
+
 describe("the mail poll round", () => {
   const touched = (id: number, status: string, secondsAgo: number) =>
     t.store.sqlite

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAnyAccountRequest } from "@sage/contracts/accounts";
-import { calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
+import { calendarEventsResponseSchema, calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
 
 export const accountsQueryKey = ["accounts"] as const;
@@ -66,3 +66,12 @@ export function useSaveTimeZone() {
     },
   });
 }
+
+/** GET /api/calendar/events: the synced events overlapping [from, to) (the Today panel's meetings), read again each 5 minutes. */
+export const useCalendarEvents = (from: Date, to: Date) =>
+  useQuery({
+    queryKey: ["calendar-events", from.toISOString(), to.toISOString()],
+    queryFn: () =>
+      getJson(`/api/calendar/events?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`, calendarEventsResponseSchema),
+    refetchInterval: 5 * 60_000,
+  });
