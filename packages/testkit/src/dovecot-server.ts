@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -42,7 +42,14 @@ function systemIds(name: string): { uid: number; gid: number } {
  * A real Dovecot IMAP server on a free loopback port, with one user whose maildir lives in a temporary folder:
  * plain-text login without TLS (loopback only), INBOX, Sent and Drafts.
  */
-export async function startDovecot(options: { user?: string; password?: string } = {}): Promise<DovecotServer> {
+export async function startDovecot(
+  options: {
+    user?: string;
+    password?: string;
+    /** Messages written straight into the INBOX's Maildir before the server starts (a large mailbox in seconds, no APPEND). */
+    inbox?: Iterable<{ raw: string; received: Date }>;
+  } = {},
+): Promise<DovecotServer> {
   const user = options.user ?? "anna";
   const password = options.password ?? "app-password-1";
   const temp = makeTempDir("sage-dovecot-");
@@ -55,6 +62,7 @@ export async function startDovecot(options: { user?: string; password?: string }
   chmodSync(dir, 0o755);
   if (root) for (const sub of ["mail", "home"]) chownSync(path.join(dir, sub), mailIds.uid, mailIds.gid);
   writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}\n`);
+  if (options.inbox) seedMaildir(path.join(dir, "mail", user), options.inbox, root ? mailIds : null);
   const config = `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -136,6 +144,32 @@ namespace inbox {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+}
+
+/**
+ * Writes messages into a Maildir's cur/ as Dovecot would have delivered them (seen, CRLF lines), each file's
+ * modification time its received date (what IMAP SEARCH SINCE reads); owned by the mail user when run as root.
+ */
+function seedMaildir(maildir: string, messages: Iterable<{ raw: string; received: Date }>, owner: { uid: number; gid: number } | null) {
+  for (const sub of ["", "cur", "new", "tmp"]) mkdirSync(path.join(maildir, sub), { recursive: true });
+  let n = 0;
+  for (const message of messages) {
+    const seconds = Math.floor(message.received.getTime() / 1000);
+    const file = path.join(maildir, "cur", `${seconds}.M${++n}P1.sage-seed:2,S`);
+    writeFileSync(file, message.raw.replace(/\r?\n/g, "\r\n"));
+    utimesSync(file, message.received, message.received);
+  }
+  if (owner) {
+    const chownTree = (folder: string) => {
+      chownSync(folder, owner.uid, owner.gid);
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const full = path.join(folder, entry.name);
+        if (entry.isDirectory()) chownTree(full);
+        else chownSync(full, owner.uid, owner.gid);
+      }
+    };
+    chownTree(path.dirname(maildir));
   }
 }
 
