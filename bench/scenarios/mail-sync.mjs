@@ -101,7 +101,7 @@ export async function mailSync({ quick }) {
     const sage = await startSage({ label: "mail", env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_EMBEDDER: "none" } });
     try {
       const cookie = await sage.login();
-      const { latencies: idle } = await probeHealthDuring(sage.url, () => sleep(3000));
+      const { latencies: idle } = await probeHealthDuring(sage.url, () => sleep(10_000));
       const startedAt = performance.now();
       const { result: indexed, latencies: during } = await probeHealthDuring(sage.url, async () => {
         const response = await fetch(`${sage.url}/api/accounts`, {
