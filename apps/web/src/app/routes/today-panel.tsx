@@ -69,7 +69,7 @@ export function TodayPanel() {
               {meetings.map((event) => (
                 <li key={event.id} className="flex items-baseline gap-2 text-sm">
                   <span className="w-32 shrink-0 text-xs text-muted-foreground tabular-nums">{when(event, now)}</span>
-                  <span className="min-w-0 flex-1 truncate" title={event.location ? `${event.title} (${event.location})` : event.title}>
+                  <span className="min-w-0 flex-1 truncate" title={event.location ? `${event.title} · ${event.location}` : event.title}>
                     {event.title}
                     {event.location && <span className="text-muted-foreground">{` · ${event.location}`}</span>}
                   </span>
@@ -89,11 +89,15 @@ export function TodayPanel() {
             <p className="mt-1 text-sm text-muted-foreground">{TODAY_TEXTS.noReminders}</p>
           ) : (
             <ul className="mt-1 grid gap-1">
-              {dueToday.slice(0, 5).map((reminder) => (
-                <li key={reminder.id} className="truncate text-sm" title={reminder.title}>
-                  {reminder.due.allDay ? reminder.title : `${format(reminder.due.date, "HH:mm")} ${reminder.title}`}
-                </li>
-              ))}
+              {dueToday.slice(0, 5).map((reminder) => {
+                // The title names the whole line, so a cut one can still be read (the layout audit's rule).
+                const line = reminder.due.allDay ? reminder.title : `${format(reminder.due.date, "HH:mm")} ${reminder.title}`;
+                return (
+                  <li key={reminder.id} className="truncate text-sm" title={line}>
+                    {line}
+                  </li>
+                );
+              })}
             </ul>
           )}
         </section>
