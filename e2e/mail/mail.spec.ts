@@ -45,7 +45,10 @@ function* inbox() {
 let dovecot: DovecotServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 test.beforeAll(async () => {
-  [dovecot, smtp] = await Promise.all([startDovecot({ user: "exec@example.com", password: PASSWORD, inbox: inbox() }), startSmtp("exec@example.com", PASSWORD)]);
+  [dovecot, smtp] = await Promise.all([
+    startDovecot({ user: "exec@example.com", password: PASSWORD, inbox: inbox() }),
+    startSmtp("exec@example.com", PASSWORD),
+  ]);
 });
 test.afterAll(async () => Promise.all([dovecot?.stop(), smtp?.close()]));
 
@@ -115,7 +118,11 @@ test("connect a mail account, watch it sync, ask about a mail and open its citat
 
   // A send waits for Approve, then is delivered.
   await fakeGemini.script(
-    { functionCalls: [{ name: "sendEmail", args: { to: ["anna@example.com"], subject: "Re: Contract with Nordlicht", body: "Anna, I will sign it tomorrow." } }] },
+    {
+      functionCalls: [
+        { name: "sendEmail", args: { to: ["anna@example.com"], subject: "Re: Contract with Nordlicht", body: "Anna, I will sign it tomorrow." } },
+      ],
+    },
     { text: "Sent." },
   );
   await send(page, "Tell Anna I will sign it tomorrow");
