@@ -17,6 +17,7 @@ import { notesUnderLoad } from "./scenarios/notes-under-load.mjs";
 import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 import { schedules } from "./scenarios/schedules.mjs";
+import { mailSync } from "./scenarios/mail-sync.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -39,6 +40,7 @@ const scenarios = {
   "health-during-ingest": healthDuringIngest,
   "notes-under-load": notesUnderLoad,
   schedules,
+  "mail-sync": mailSync,
   "ocr-pdf-300": ocrPdf,
 };
 

@@ -63,6 +63,8 @@ export interface SageApp {
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
+  /** The mail poll round, run now (the app runs it every 20 seconds): answers how many syncs it started. */
+  syncDueMail(now?: Date): Promise<number>;
 }
 
 /** Wherever a password or token could sit in a logged object, pino writes "[secret]" instead (decision 030). */
@@ -156,12 +158,24 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store, semantic: retrieval.semantic, warn });
+  const box = createSecretBox(loadSecretKey(store.dataDir, config.secretKey));
+  const accounts = createAccountsModule({
+    store,
+    jobs,
+    box,
+    knowledge: knowledge.mail,
+    search: retrieval.search,
+    rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
+    maxMessageBytes: config.maxUploadBytes,
+    defaultTimeZone: config.defaultTimeZone,
+    warn,
+  });
   const backup = createBackupModule({
     store,
     knowledge: knowledge.backup,
     retrieval: retrieval.backup,
     conversations: conversations.port,
-    parts: [memory.backup],
+    parts: [memory.backup, ...accounts.backupParts],
     warn,
   });
   const externalTools = createExternalToolsModule({
@@ -170,18 +184,6 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     approvalTimeoutMs: config.mcp.approvalTimeoutMs,
     maxResultChars: config.mcp.maxResultChars,
     checkToolSchema: providers.llm?.checkToolSchema,
-    warn,
-  });
-  const box = createSecretBox(loadSecretKey(store.dataDir, config.secretKey));
-  const accounts = createAccountsModule({
-    db: store.db,
-    jobs,
-    box,
-    knowledge: knowledge.mail,
-    search: retrieval.search,
-    rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
-    maxMessageBytes: config.maxUploadBytes,
-    defaultTimeZone: config.defaultTimeZone,
     warn,
   });
   // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
@@ -262,5 +264,6 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schedules: schedules.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
+    syncDueMail: accounts.syncDueMail,
   };
 }

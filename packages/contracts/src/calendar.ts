@@ -37,3 +37,31 @@ export const timeZoneRequestSchema = z.object({
     .max(100, CALENDAR_FEED_ERRORS.timeZoneInvalid)
     .refine(isTimeZone, CALENDAR_FEED_ERRORS.timeZoneInvalid),
 });
+
+export const CALENDAR_EVENTS_ERRORS = {
+  range: "from and to must be ISO date-times, from before to, at most 31 days apart",
+} as const;
+
+/** GET /api/calendar/events?from&to: the synced events overlapping [from, to), for the Today panel. */
+export const calendarEventsQuerySchema = z
+  .object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+  .refine(({ from, to }) => Date.parse(from) < Date.parse(to) && Date.parse(to) - Date.parse(from) <= 31 * 86_400_000, {
+    error: CALENDAR_EVENTS_ERRORS.range,
+  });
+
+export const calendarEventSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  /** UTC ISO date-times; an all-day event runs from its day's start to the next day's in the user's time zone. */
+  start: z.string(),
+  end: z.string(),
+  allDay: z.boolean(),
+  location: z.string(),
+  /** The calendar account's name. */
+  calendar: z.string(),
+});
+export type CalendarEvent = z.infer<typeof calendarEventSchema>;
+
+/** `connected` is false while the user has no calendar account, so the page can say so rather than "no meetings". */
+export const calendarEventsResponseSchema = z.object({ connected: z.boolean(), events: z.array(calendarEventSchema) });
+export type CalendarEventsResponse = z.infer<typeof calendarEventsResponseSchema>;

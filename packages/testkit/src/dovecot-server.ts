@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -42,7 +42,14 @@ function systemIds(name: string): { uid: number; gid: number } {
  * A real Dovecot IMAP server on a free loopback port, with one user whose maildir lives in a temporary folder:
  * plain-text login without TLS (loopback only), INBOX, Sent and Drafts.
  */
-export async function startDovecot(options: { user?: string; password?: string } = {}): Promise<DovecotServer> {
+export async function startDovecot(
+  options: {
+    user?: string;
+    password?: string;
+    /** Messages written straight into the INBOX's Maildir before the server starts (a large mailbox in seconds, no APPEND). */
+    inbox?: Iterable<{ raw: string; received: Date }>;
+  } = {},
+): Promise<DovecotServer> {
   const user = options.user ?? "anna";
   const password = options.password ?? "app-password-1";
   const temp = makeTempDir("sage-dovecot-");
@@ -55,6 +62,7 @@ export async function startDovecot(options: { user?: string; password?: string }
   chmodSync(dir, 0o755);
   if (root) for (const sub of ["mail", "home"]) chownSync(path.join(dir, sub), mailIds.uid, mailIds.gid);
   writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}\n`);
+  if (options.inbox) seedMaildir(path.join(dir, "mail", user), options.inbox, root ? mailIds : null);
   const config = `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -64,6 +72,8 @@ listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A wrong password is answered at once: tests of login failures need not wait two seconds each.
+auth_failure_delay = 0
 default_login_user = ${root ? "dovenull" : me.username}
 default_internal_user = ${root ? "dovecot" : me.username}
 default_internal_group = ${root ? "dovecot" : me.username}
@@ -137,9 +147,37 @@ namespace inbox {
   }
 }
 
-/** Just enough IMAP to seed a mailbox: APPEND, and deleting or moving a message by Message-ID. */
+/**
+ * Writes messages into a Maildir's cur/ as Dovecot would have delivered them (seen, CRLF lines), each file's
+ * modification time its received date (what IMAP SEARCH SINCE reads); owned by the mail user when run as root.
+ */
+function seedMaildir(maildir: string, messages: Iterable<{ raw: string; received: Date }>, owner: { uid: number; gid: number } | null) {
+  for (const sub of ["", "cur", "new", "tmp"]) mkdirSync(path.join(maildir, sub), { recursive: true });
+  let n = 0;
+  for (const message of messages) {
+    const seconds = Math.floor(message.received.getTime() / 1000);
+    const file = path.join(maildir, "cur", `${seconds}.M${++n}P1.sage-seed:2,S`);
+    writeFileSync(file, message.raw.replace(/\r?\n/g, "\r\n"));
+    utimesSync(file, message.received, message.received);
+  }
+  if (owner) {
+    const chownTree = (folder: string) => {
+      chownSync(folder, owner.uid, owner.gid);
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const full = path.join(folder, entry.name);
+        if (entry.isDirectory()) chownTree(full);
+        else chownSync(full, owner.uid, owner.gid);
+      }
+    };
+    chownTree(path.dirname(maildir));
+  }
+}
+
+/** Just enough IMAP to seed a mailbox and look into it: APPEND, reading a folder, deleting or moving by Message-ID. */
 export interface ImapSession {
   append(folder: string, message: string): Promise<void>;
+  /** Every message of a folder: its flags and its whole text (ASCII mail only: the literal's length is in bytes). */
+  messages(folder: string): Promise<{ flags: string[]; raw: string }[]>;
   /** Flags the message \Deleted and expunges it. */
   remove(folder: string, messageId: string): Promise<void>;
   move(from: string, to: string, messageId: string): Promise<void>;
@@ -203,6 +241,18 @@ async function openSession(host: string, port: number, user: string, password: s
   return {
     async append(folder, message) {
       await command(`APPEND "${folder}"`, message.replace(/\r?\n/g, "\r\n"));
+    },
+    async messages(folder) {
+      await command(`SELECT "${folder}"`);
+      const answer = await command("UID FETCH 1:* (FLAGS BODY.PEEK[])");
+      const found: { flags: string[]; raw: string }[] = [];
+      const head = /^\* \d+ FETCH \(.*?FLAGS \(([^)]*)\).*?BODY\[\] \{(\d+)\}\r\n/gm;
+      for (let match = head.exec(answer); match; match = head.exec(answer)) {
+        const start = match.index + match[0].length;
+        found.push({ flags: match[1]!.split(" ").filter(Boolean), raw: answer.slice(start, start + Number(match[2])) });
+        head.lastIndex = start + Number(match[2]);
+      }
+      return found;
     },
     async remove(folder, messageId) {
       const uid = await uidOf(folder, messageId);

@@ -82,6 +82,7 @@ export async function createTestApp(
     knowledgeIndex: built.knowledgeIndex,
     schedules: built.schedules,
     syncDueCalendars: built.syncDueCalendars,
+    syncDueMail: built.syncDueMail,
     store,
     config,
     login,

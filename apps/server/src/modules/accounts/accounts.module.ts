@@ -1,8 +1,9 @@
-import type { Kysely } from "kysely";
 import type { AppModule } from "../../http/app-module.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { connectImap, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Store } from "../../store/open-store.ts";
+import type { BackupPart } from "../backup/backup.module.ts";
+import { createAccountsBackup } from "./accounts-backup.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
@@ -15,17 +16,17 @@ import { connectCaldav } from "../../providers/calendar/caldav-client.ts";
 import { expandCalendar } from "../../providers/calendar/expand-calendar.ts";
 import { fetchIcs } from "../../providers/calendar/ics-fetch.ts";
 import { createCalendarEventsRepo } from "./calendar-events.repo.ts";
-import { CALENDAR_SYNC_EVERY_MS } from "./accounts.service.ts";
+import { MAIL_ROUND_MS } from "./accounts.service.ts";
 import type { ConnectCaldav } from "./calendar-sync.ts";
 import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
-export { MailSendError, type MailToSend } from "./mail-sender.ts";
+export { MailSendError, type MailToSend, type SavedDraft } from "./mail-sender.ts";
 
-/** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
+/** What the assistant's mail tools use: the user's synced mail (read-only), drafts (nothing leaves), and sending, which only sendEmail does after Approve. */
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send" | "draft">;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;
@@ -35,13 +36,17 @@ export interface AccountsModule extends AppModule {
   mail: MailPort;
   calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
+  /** The mail poll round (every MAIL_ROUND_MS in a running app): answers how many accounts it started syncing. */
+  syncDueMail(now?: Date): Promise<number>;
   /** Syncs each of the user's calendars now (their time zone changed). */
   syncCalendarsOf(userId: number): Promise<void>;
+  /** Accounts (without secrets) and their synced mail headers in the knowledge backup, in this order. */
+  backupParts: BackupPart[];
 }
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
 export function createAccountsModule(deps: {
-  db: Kysely<Database>;
+  store: Pick<Store, "db" | "prepare">;
   jobs: JobQueue;
   box: SecretBox;
   knowledge: MailKnowledgePort;
@@ -56,8 +61,9 @@ export function createAccountsModule(deps: {
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
 }): AccountsModule {
-  const repo = createAccountsRepo(deps.db);
-  const calendar = createCalendarEventsRepo(deps.db);
+  const repo = createAccountsRepo(deps.store.db);
+  const calendar = createCalendarEventsRepo(deps.store.db);
+  const backup = createAccountsBackup(deps.store);
   const service = createAccountsService({
     calendar,
     connectCaldav: deps.connectCaldav ?? connectCaldav,
@@ -93,14 +99,20 @@ export function createAccountsModule(deps: {
     mail,
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
+    syncDueMail: service.syncDueMail,
+    backupParts: [backup.accounts, backup.messages] as BackupPart[],
     async syncCalendarsOf(userId) {
       for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
     },
     register(app) {
-      registerAccountRoutes(app, { service });
-      // Calendars are synced every 15 minutes: each minute, those not synced for 15 minutes get a sync job.
+      registerAccountRoutes(app, { service, agenda });
+      // One round every 20 seconds: mail not synced for 100 seconds (so new mail arrives within 2 minutes) and
+      // calendars not synced for 15 minutes get a sync job.
       app.addHook("onReady", async () => {
-        round = setInterval(() => service.syncDueCalendars().catch((error) => deps.warn("the calendar sync round failed", error)), CALENDAR_SYNC_EVERY_MS / 15);
+        round = setInterval(() => {
+          service.syncDueMail().catch((error) => deps.warn("the mail sync round failed", error));
+          service.syncDueCalendars().catch((error) => deps.warn("the calendar sync round failed", error));
+        }, MAIL_ROUND_MS);
         round.unref();
       });
       app.addHook("onClose", async () => clearInterval(round));

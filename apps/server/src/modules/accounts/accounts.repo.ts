@@ -50,6 +50,17 @@ export function createAccountsRepo(db: Kysely<Database>) {
     calendarsDue: (before: string) =>
       db.selectFrom("accounts").selectAll().where("kind", "=", "calendar").where("status", "in", ["ok", "error"]).where("updatedAt", "<", before).execute(),
 
+    /** Mail accounts of every user last touched before `before` (ok ones) or `errorBefore` (failed ones): the poll round. */
+    mailDue: (before: string, errorBefore: string) =>
+      db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("kind", "=", "mail")
+        .where((eb) =>
+          eb.or([eb.and([eb("status", "=", "ok"), eb("updatedAt", "<", before)]), eb.and([eb("status", "=", "error"), eb("updatedAt", "<", errorBefore)])]),
+        )
+        .execute(),
+
     messageCount: async (accountId: number) =>
       Number(
         (

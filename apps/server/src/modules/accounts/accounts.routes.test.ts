@@ -169,6 +169,98 @@ describe("connecting a calendar", () => {
   });
 });
 
+describe("GET /api/calendar/events", () => {
+  const day = "2026-11-27";
+  const ics = { kind: "calendar", name: "Holidays", icsUrl: "https://127.0.0.1/holidays.ics" };
+  function seedEvent(accountId: number, title: string, start: string, end: string, userId = 3) {
+    const db = t.store.sqlite;
+    const object = db.prepare("INSERT INTO calendar_objects (account_id, href, ics) VALUES (?, ?, 'BEGIN:VCALENDAR')").run(accountId, title).lastInsertRowid;
+    db.prepare(
+      "INSERT INTO calendar_events (account_id, user_id, object_id, uid, title, location, start_at, end_at) VALUES (?, ?, ?, ?, ?, 'Room 4', ?, ?)",
+    ).run(accountId, userId, object, `${title}@test`, title, start, end);
+  }
+
+  it("lists the events overlapping the range, earliest first; says whether a calendar is connected", async () => {
+    const range = `from=${day}T00:00:00Z&to=${day}T23:59:59Z`;
+    expect((await call("GET", `/api/calendar/events?${range}`)).json()).toEqual({ connected: false, events: [] });
+    const id = (await call("POST", "/api/accounts", ics)).json().id as number;
+    await t.jobs.idle();
+    seedEvent(id, "Board call", `${day}T15:00:00.000Z`, `${day}T16:00:00.000Z`);
+    seedEvent(id, "Breakfast with Anna", `${day}T07:30:00.000Z`, `${day}T08:30:00.000Z`);
+    seedEvent(id, "Tomorrow's review", "2026-11-28T09:00:00.000Z", "2026-11-28T10:00:00.000Z");
+    const listed = await call("GET", `/api/calendar/events?${range}`);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      connected: true,
+      events: [
+        {
+          id: expect.any(Number),
+          title: "Breakfast with Anna",
+          start: `${day}T07:30:00.000Z`,
+          end: `${day}T08:30:00.000Z`,
+          allDay: false,
+          location: "Room 4",
+          calendar: "Holidays",
+        },
+        {
+          id: expect.any(Number),
+          title: "Board call",
+          start: `${day}T15:00:00.000Z`,
+          end: `${day}T16:00:00.000Z`,
+          allDay: false,
+          location: "Room 4",
+          calendar: "Holidays",
+        },
+      ],
+    });
+    // Another user sees none of them.
+    const other = await t.loginAsNewUser();
+    expect((await call("GET", `/api/calendar/events?${range}`, undefined, other.cookie)).json()).toEqual({ connected: false, events: [] });
+  });
+
+  it("refuses a range that is missing, backwards or longer than 31 days", async () => {
+    for (const query of ["", `from=${day}T10:00:00Z&to=${day}T09:00:00Z`, "from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z", "from=tomorrow&to=later"]) {
+      const response = await call("GET", `/api/calendar/events?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toEqual({ error: "from and to must be ISO date-times, from before to, at most 31 days apart", code: "validation_error" });
+    }
+    expect((await t.app.inject({ method: "GET", url: `/api/calendar/events?from=${day}T00:00:00Z&to=${day}T23:00:00Z` })).statusCode).toBe(401);
+  });
+});
+
+describe("the mail poll round", () => {
+  const touched = (id: number, status: string, secondsAgo: number) =>
+    t.store.sqlite
+      .prepare("UPDATE accounts SET status = ?, updated_at = ? WHERE id = ?")
+      .run(status, new Date(Date.now() - secondsAgo * 1000).toISOString(), id);
+
+  it("syncs mail not synced for 100 seconds, so new mail is in within 2 minutes; a failing account only every 15 minutes", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id as number;
+    await t.jobs.idle();
+    touched(id, "ok", 30);
+    expect(await t.syncDueMail()).toBe(0);
+    touched(id, "ok", 101);
+    expect(await t.syncDueMail()).toBe(1);
+    await t.jobs.idle();
+    // The loopback server is refused: the round's sync failed, and says so.
+    expect((await call("GET", "/api/accounts")).json()[0]).toMatchObject({ status: "error", error: blocked });
+    touched(id, "error", 5 * 60);
+    expect(await t.syncDueMail()).toBe(0);
+    touched(id, "error", 16 * 60);
+    expect(await t.syncDueMail()).toBe(1);
+    await t.jobs.idle();
+  });
+
+  it("leaves alone an account whose password cannot be opened, and the calendars", async () => {
+    const id = (await call("POST", "/api/accounts", account)).json().id as number;
+    await call("POST", "/api/accounts", { kind: "calendar", name: "Holidays", icsUrl: "https://127.0.0.1/holidays.ics" });
+    await t.jobs.idle();
+    t.store.sqlite.prepare("UPDATE accounts SET secrets = 'v1:sealed:with:another-key' WHERE id = ?").run(id);
+    t.store.sqlite.prepare("UPDATE accounts SET status = 'ok', updated_at = ?").run(new Date(Date.now() - 3600_000).toISOString());
+    expect(await t.syncDueMail()).toBe(0);
+  });
+});
+
 describe("changing and removing an account", () => {
   it("renames it and changes its folders, keeping the stored password when none is sent", async () => {
     const id = (await call("POST", "/api/accounts", account)).json().id;

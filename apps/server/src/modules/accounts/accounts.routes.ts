@@ -1,10 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { ACCOUNT_ERRORS, createAccountRequestSchema, updateAccountRequestSchema, updateCalendarAccountSchema } from "@sage/contracts/accounts";
 import { idParamsSchema } from "@sage/contracts/common";
+import { CALENDAR_EVENTS_ERRORS, calendarEventsQuerySchema, type CalendarEventsResponse } from "@sage/contracts/calendar";
 import type { z } from "zod";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { AccountsService } from "./accounts.service.ts";
+import type { CalendarAgenda } from "./calendar-agenda.ts";
+
+/** Events one request may list: a day's or a week's agenda is a handful. */
+const EVENTS_LIMIT = 200;
 
 /** The contract's messages are sentences the form shows as they are; a field without its own says which field. */
 function parseAccountInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
@@ -21,8 +26,21 @@ function parseId(params: unknown): number {
   return result.data.id;
 }
 
-export function registerAccountRoutes(app: FastifyInstance, deps: { service: AccountsService }) {
-  const { service } = deps;
+export function registerAccountRoutes(app: FastifyInstance, deps: { service: AccountsService; agenda: CalendarAgenda }) {
+  const { service, agenda } = deps;
+
+  app.get("/api/calendar/events", async (request): Promise<CalendarEventsResponse> => {
+    const user = requireUser(request);
+    const query = calendarEventsQuerySchema.safeParse(request.query ?? {});
+    if (!query.success) throw badRequest(CALENDAR_EVENTS_ERRORS.range, "validation_error");
+    const from = new Date(query.data.from).toISOString();
+    const to = new Date(query.data.to).toISOString();
+    const events = await agenda.list(user.id, from, to, EVENTS_LIMIT);
+    return {
+      connected: await agenda.hasCalendar(user.id),
+      events: events.map(({ id, title, start, end, allDay, location, calendar }) => ({ id, title, start, end, allDay, location, calendar })),
+    };
+  });
 
   app.get("/api/accounts", async (request) => service.list(requireUser(request).id));
 

@@ -23,6 +23,14 @@ export const MAIL_SYNC_JOB = "accounts.mail-sync";
 export const CALENDAR_SYNC_JOB = "accounts.calendar-sync";
 /** Calendars are synced this often (issue 30), besides on demand. */
 export const CALENDAR_SYNC_EVERY_MS = 15 * 60_000;
+/**
+ * Mail is polled (issue 30: at most every 2 minutes): the round runs every MAIL_ROUND_MS and syncs accounts not
+ * touched for MAIL_POLL_MS, so a new message is in SAGE within two minutes of reaching the server.
+ */
+export const MAIL_POLL_MS = 100_000;
+export const MAIL_ROUND_MS = 20_000;
+/** A failing account is tried again only this often: a wrong password retried every 2 minutes can get it locked. */
+const MAIL_RETRY_FAILED_MS = 15 * 60_000;
 /** A sync interrupted by restarts is resumed this often: each run goes on from the last message it recorded. */
 const MAX_SYNC_RESUMES = 10;
 
@@ -106,9 +114,10 @@ export function createAccountsService(
     return row;
   }
 
-  async function startSync(row: AccountRow): Promise<void> {
-    await repo.update(row.id, { status: "syncing", error: null, syncProcessed: 0, syncTotal: 0 });
-    if (queued.has(row.id)) return;
+  /** A background poll (`quiet`) keeps the status: the sync itself shows "syncing" only when it finds new mail. */
+  async function startSync(row: AccountRow, options: { quiet?: boolean } = {}): Promise<void> {
+    if (!options.quiet) await repo.update(row.id, { status: "syncing", error: null, syncProcessed: 0, syncTotal: 0 });
+    if (queued.has(row.id) || (options.quiet && running.has(row.id))) return;
     queued.add(row.id);
     await jobs.enqueue({ kind: row.kind === "calendar" ? CALENDAR_SYNC_JOB : MAIL_SYNC_JOB, userId: row.userId, payload: { accountId: row.id } });
   }
@@ -237,6 +246,14 @@ export function createAccountsService(
       const due = await repo.calendarsDue(new Date(now.getTime() - CALENDAR_SYNC_EVERY_MS).toISOString());
       for (const row of due) await startSync(row);
       return due.length;
+    },
+
+    /** The mail poll round: a quiet sync for each mail account due (see MAIL_POLL_MS), of every user. */
+    async syncDueMail(now = new Date()): Promise<number> {
+      const due = await repo.mailDue(new Date(now.getTime() - MAIL_POLL_MS).toISOString(), new Date(now.getTime() - MAIL_RETRY_FAILED_MS).toISOString());
+      const ready = due.filter((row) => box.open(row.secrets ?? "") !== null);
+      for (const row of ready) await startSync(row, { quiet: true });
+      return ready.length;
     },
 
     /** Deletes the account and everything it synced (its knowledge folder, with the messages' text and files). */

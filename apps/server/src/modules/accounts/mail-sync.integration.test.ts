@@ -81,6 +81,12 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(budget[0]!.content).toContain("From: Anna Berg <anna@example.com>");
     expect(budget[0]!.content).toContain("4.2 million");
     expect(budget[0]!.metadata.filename).toMatch(/^Quarterly budget review - Anna Berg, 2026-11-19 \(\d+\)\.eml$/);
+    // The preview's text starts with the headers, a blank line, then the body (the web app shows them as a mail's head).
+    const budgetItem = t.store.sqlite.prepare("SELECT item_id AS id FROM mail_messages WHERE message_id = '<m1@example.com>'").get() as { id: number };
+    const [firstSection] = (await api("GET", `/api/files/${budgetItem.id}/text`)).json().sections;
+    expect(firstSection.text).toMatch(
+      /^From: Anna Berg <anna@example\.com>\nTo: Exec <exec@example\.com>\nDate: .+\nSubject: Quarterly budget review\n\nPlease approve/,
+    );
     const folders = JSON.stringify((await api("GET", "/api/folders")).json());
     expect(folders).toContain("Work mail/Mail/INBOX");
     expect(folders).toContain("Work mail/Mail/Sent");
@@ -114,6 +120,20 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(JSON.stringify((await api("GET", "/api/folders")).json())).not.toContain("Work mail");
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM mail_messages").get()).toEqual({ n: 0 });
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items").get()).toEqual({ n: 0 });
+  });
+
+  it("the background round brings in new mail without the user asking", async () => {
+    const id = (await api("POST", "/api/accounts", { ...account(), folders: ["INBOX"] })).json().id as number;
+    await t.jobs.idle();
+    const before = (await accountState()).counts.messages as number;
+    const imap = await dovecot.session();
+    await imap.append("INBOX", anna(60, "Flight to Oslo moved", "Your flight to Oslo now leaves at 7:40.", 0));
+    await imap.close();
+    // Two minutes later (the round's clock), the account is due; the app's timer would have started this itself.
+    expect(await t.syncDueMail(new Date(Date.now() + 2 * 60_000))).toBe(1);
+    await t.jobs.idle();
+    expect(await accountState()).toMatchObject({ id, status: "ok", counts: { messages: before + 1 } });
+    expect((await search("flight Oslo 7:40"))[0]!.content).toContain("now leaves at 7:40");
   });
 
   it("a sync interrupted by a restart resumes where it stopped, fetching nothing twice", async () => {

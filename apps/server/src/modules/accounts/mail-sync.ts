@@ -95,7 +95,8 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
 
     const total = plans.reduce((sum, plan) => sum + plan.toFetch.length, 0);
     let processed = 0;
-    await repo.update(accountId, { syncProcessed: 0, syncTotal: total });
+    // A background poll that finds new mail shows its progress like a sync the user started.
+    await repo.update(accountId, { syncProcessed: 0, syncTotal: total, ...(total > 0 ? { status: "syncing" as const } : {}) });
     for (const plan of plans) {
       if (plan.toFetch.length === 0) continue;
       await connection.openFolder(plan.folder);

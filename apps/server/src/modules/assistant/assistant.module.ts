@@ -16,6 +16,7 @@ import { createReminderTool } from "./tools/create-reminder-tool.ts";
 import { readThreadTool } from "./tools/read-thread-tool.ts";
 import { searchMailTool } from "./tools/search-mail-tool.ts";
 import { sendEmailTool } from "./tools/send-email-tool.ts";
+import { draftEmailTool } from "./tools/draft-email-tool.ts";
 import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
@@ -32,9 +33,9 @@ export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
 export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts";
 
-/** searchMail, readThread and sendEmail (behind Approve), for users who connected a mail account. */
+/** searchMail, readThread, draftEmail and sendEmail (behind Approve), for users who connected a mail account. */
 function mailTools(mail: MailPort): ToolSource {
-  const tools = [searchMailTool(mail), readThreadTool(mail), sendEmailTool(mail)];
+  const tools = [searchMailTool(mail), readThreadTool(mail), draftEmailTool(mail), sendEmailTool(mail)];
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
 }
 

@@ -15,6 +15,9 @@ export interface BackupPart<Row extends { id: number } = { id: number }> {
   exportPage(userId: number, afterId: number, size: number): Row[];
   /** One step of emptying the user's rows; 0 once none is left (runs in a short transaction). */
   emptyStepSync(userId: number, limit: number): number;
-  /** Writes restored rows (runs in a short transaction, a batch at a time). */
-  insertSync(userId: number, rows: Row[]): void;
+  /**
+   * Writes restored rows (runs in a short transaction, a batch at a time), after every item: `restored.itemId` turns
+   * an item id of the backup into the restored item's (undefined for one not in it).
+   */
+  insertSync(userId: number, rows: Row[], restored: { itemId(backupId: number): number | undefined }): void;
 }

@@ -116,9 +116,10 @@ export async function restoreBackup(
     }
   }
 
+  const restoredIds = { itemId: (backupId: number) => created.get(backupId)?.id };
   for (const part of carried) {
     for await (const rows of archive.rows(`${part.name}.jsonl`, part.schema)) {
-      store.transaction(() => part.insertSync(userId, rows));
+      store.transaction(() => part.insertSync(userId, rows, restoredIds));
       await pace();
     }
   }

@@ -30,10 +30,10 @@ export interface FetchedMessage {
 export interface ImapConnection {
   /** Every folder's path, as the server names it. */
   listFolders(): Promise<string[]>;
-  /** The folder the server marks as Sent (\\Sent), else one named "Sent", else null. */
-  sentFolder(): Promise<string | null>;
-  /** Stores a message in a folder (a sent mail's copy in Sent), marked read. */
-  append(folder: string, message: Buffer): Promise<void>;
+  /** The folder the server marks with this SPECIAL-USE flag (RFC 6154), else the one named after it ("Sent", "Drafts"), else null. */
+  specialFolder(use: "\\Sent" | "\\Drafts"): Promise<string | null>;
+  /** Stores a message in a folder, marked read (a sent mail's copy in Sent; a draft, also flagged \\Draft). */
+  append(folder: string, message: Buffer, options?: { draft?: boolean }): Promise<void>;
   /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
   openFolder(folder: string): Promise<{ uidValidity: string; exists: number }>;
   /** UIDs of the open folder's messages received on or after the date. */
@@ -112,15 +112,16 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
       return folders.map((folder) => folder.path);
     },
 
-    async sentFolder() {
+    async specialFolder(use) {
       const folders = await client.list().catch((error: unknown) => {
         throw classify(error);
       });
-      return (folders.find((folder) => folder.specialUse === "\\Sent") ?? folders.find((folder) => folder.path.toLowerCase() === "sent"))?.path ?? null;
+      const name = use.slice(1).toLowerCase();
+      return (folders.find((folder) => folder.specialUse === use) ?? folders.find((folder) => folder.path.toLowerCase() === name))?.path ?? null;
     },
 
-    async append(folder, message) {
-      await client.append(folder, message, ["\\Seen"]).catch((error: unknown) => {
+    async append(folder, message, options = {}) {
+      await client.append(folder, message, options.draft ? ["\\Seen", "\\Draft"] : ["\\Seen"]).catch((error: unknown) => {
         throw classify(error);
       });
     },

@@ -1,6 +1,9 @@
 import { isBlockedAddress } from "../../http/safe-fetch.ts";
 import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
+import { composeMail, type OutgoingMail } from "./compose-mail.ts";
 import { MailConnectionError } from "./mail-connection-error.ts";
+
+export type { OutgoingMail } from "./compose-mail.ts";
 
 export interface SmtpServer {
   host: string;
@@ -10,16 +13,6 @@ export interface SmtpServer {
   user: string;
   password?: string;
   accessToken?: string;
-}
-
-export interface OutgoingMail {
-  from: string;
-  to: string[];
-  cc: string[];
-  subject: string;
-  text: string;
-  /** The Message-ID replied to: kept as In-Reply-To and References, so the reply joins its thread. */
-  inReplyTo?: string;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -56,20 +49,10 @@ export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mai
     debug: false,
   });
   // Built once, so the copy kept in Sent is byte for byte what was sent.
-  const { default: MailComposer } = await import("nodemailer/lib/mail-composer/index.js");
-  const composed = new MailComposer({
-    from: mail.from,
-    to: mail.to,
-    cc: mail.cc.length > 0 ? mail.cc : undefined,
-    subject: mail.subject,
-    text: mail.text,
-    date: new Date(),
-    ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo, references: mail.inReplyTo } : {}),
-  }).compile();
-  const raw = await composed.build();
+  const { messageId, raw } = await composeMail(mail);
   try {
     await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc] }, raw });
-    return { messageId: composed.messageId(), raw };
+    return { messageId, raw };
   } catch (error) {
     throw classify(error);
   } finally {

@@ -1,8 +1,9 @@
 import { ConversationList } from "@/features/conversations/components/conversation-list";
 import { UpcomingRemindersWidget } from "@/features/reminders/components/upcoming-reminders-widget";
 import { useDocumentTitle } from "@/lib/use-document-title";
+import { TodayPanel } from "./today-panel";
 
-/** /conversations: the landing text, the conversation list and the upcoming reminders. */
+/** /conversations: the landing text, Today (meetings and reminders due), the upcoming reminders and the conversation list. */
 export function ConversationsPage() {
   useDocumentTitle("My Conversations");
   return (
@@ -13,6 +14,7 @@ export function ConversationsPage() {
           <span className="font-medium text-foreground">Your Personal AI Assistant</span> - Start a new conversation or continue an existing one.
         </p>
       </header>
+      <TodayPanel />
       <UpcomingRemindersWidget />
       <ConversationList />
     </div>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAnyAccountRequest } from "@sage/contracts/accounts";
-import { calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
+import { calendarEventsResponseSchema, calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
 
 export const accountsQueryKey = ["accounts"] as const;
@@ -25,6 +25,12 @@ export const useTestConnection = () =>
   useMutation({
     mutationFn: (account: CreateAnyAccountRequest) => apiRequest("/api/accounts/test", { method: "POST", body: account, schema: testConnectionResponseSchema }),
   });
+
+/** PATCH /api/accounts/{id}: the account's new settings or secret (a password entered again starts a sync). */
+export const useUpdateAccount = () =>
+  useRefreshingMutation(({ id, patch }: { id: number; patch: object }) =>
+    apiRequest(`/api/accounts/${id}`, { method: "PATCH", body: patch, schema: accountSchema }),
+  );
 
 export const useSyncAccount = () => useRefreshingMutation((id: number) => apiRequest(`/api/accounts/${id}/sync`, { method: "POST", schema: accountSchema }));
 
@@ -60,3 +66,12 @@ export function useSaveTimeZone() {
     },
   });
 }
+
+/** GET /api/calendar/events: the synced events overlapping [from, to) (the Today panel's meetings), read again each 5 minutes. */
+export const useCalendarEvents = (from: Date, to: Date) =>
+  useQuery({
+    queryKey: ["calendar-events", from.toISOString(), to.toISOString()],
+    queryFn: () =>
+      getJson(`/api/calendar/events?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`, calendarEventsResponseSchema),
+    refetchInterval: 5 * 60_000,
+  });

@@ -90,6 +90,32 @@ describe("Settings > Accounts", () => {
   });
 });
 
+describe("Settings > Accounts: a restored account", () => {
+  it("asks for the password a backup did not hold, and saves it for both servers", async () => {
+    const smtp = { host: "smtp.gmail.com", port: 465, secure: true, user: "me@gmail.com" };
+    let listed: Account[] = [account({ status: "password-needed", progress: null, smtp })];
+    const api = fakeApi()
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", () => Response.json(listed))
+      .on("PATCH", "/api/accounts/1", () => {
+        listed = [account({ smtp })];
+        return Response.json(listed[0]);
+      });
+    const { user } = renderWithProviders(<AccountsSection />);
+    const form = within(await screen.findByRole("form", { name: "Enter the password of Work mail" }));
+    expect(screen.getByText("Password needed")).toBeTruthy();
+    await user.type(form.getByLabelText("Password or app password"), "new app pass");
+    await user.click(form.getByRole("button", { name: "Save password" }));
+    expect(await screen.findByText("Synced 1,240 of 10,000 messages")).toBeTruthy();
+    expect(api.requests("PATCH", "/api/accounts/1")[0]!.body).toEqual({
+      imap: { host: "imap.gmail.com", port: 993, secure: true, user: "me@gmail.com", password: "new app pass" },
+      smtp: { ...smtp, password: "new app pass" },
+    });
+    expect(screen.queryByRole("form", { name: "Enter the password of Work mail" })).toBeNull();
+  });
+});
+
 describe("Settings > Accounts: calendars", () => {
   it("connects a Google calendar by its secret ICS address, saying first what failed, and lists it with its events", async () => {
     let listed: Account[] = [];

@@ -5,6 +5,7 @@ import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
 import { ConnectCalendarForm } from "./connect-calendar-form";
+import { PasswordAgainForm } from "./password-again-form";
 import { RemindersFeed } from "./reminders-feed";
 import { TimeZoneSetting } from "./time-zone-setting";
 
@@ -39,6 +40,7 @@ function AccountCard({ account }: { account: Account }) {
         {account.lastSyncAt ? ` · last synced ${new Date(account.lastSyncAt).toLocaleString()}` : ""}
       </p>
       {account.error && <p className="text-sm break-words text-destructive">{account.error}</p>}
+      {account.status === "password-needed" && <PasswordAgainForm account={account} />}
       <div className="flex gap-2">
         <Button
           type="button"
@@ -154,9 +156,9 @@ export function AccountsSection() {
         Accounts
       </h2>
       <p className="text-sm text-muted-foreground">
-        SAGE copies the mail of your INBOX and Sent folders into your knowledge base so the assistant can search it. It sends mail only after you approve each
-        message. Calendars are read every 15 minutes; SAGE adds or changes an event only after you approve it. Your password is stored encrypted and never shown
-        again.
+        SAGE copies the mail of your INBOX and Sent folders into your knowledge base so the assistant can search it, checking for new mail every 2 minutes. It
+        sends mail only after you approve each message. Calendars are read every 15 minutes; SAGE adds or changes an event only after you approve it. Your
+        password is stored encrypted and never shown again.
       </p>
       {accounts.isPending && <p className="text-sm text-muted-foreground">Loading...</p>}
       {accounts.isError && <p className="text-sm text-destructive">Failed to load the accounts</p>}

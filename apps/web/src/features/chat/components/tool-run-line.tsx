@@ -2,6 +2,7 @@ import type { ToolCallRecord } from "@sage/contracts/conversations";
 import { Wrench } from "lucide-react";
 import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { toolInWords, toolOutcome } from "../tool-in-words";
+import { DraftSavedNote, savedDraftOf } from "./draft-saved-note";
 import { ToolArguments } from "./tool-arguments";
 
 /** What came back, as text: a string as it is, else the result's readable fields, else JSON. */
@@ -20,6 +21,7 @@ function resultText(result: unknown): string {
  */
 export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "args" | "result" | "approval"> }) {
   const ran = call.approval?.answer === undefined || call.approval.answer === "approved";
+  const draft = ran ? savedDraftOf(call.name, call.result) : null;
   return (
     <li data-testid="tool-run" className="flex flex-col items-start">
       <details className="max-w-[85%] rounded-lg border bg-background px-3 py-1.5 text-xs text-muted-foreground">
@@ -55,6 +57,7 @@ export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "arg
           </DetailsDisclosure>
         </div>
       </details>
+      {draft && <DraftSavedNote draft={draft} />}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { cn } from "@/lib/cn";
+import { MailHeaders, splitMailHeaders } from "./mail-headers";
 
 interface DocumentTextProps {
   sections: { source: string; text: string }[];
@@ -17,10 +18,13 @@ export function DocumentText({ sections, filename, focusSource }: DocumentTextPr
   useEffect(() => {
     focused.current?.scrollIntoView?.({ block: "start" });
   }, [focusSource, sections]);
+  const isMail = filename.toLowerCase().endsWith(".eml");
   return (
     <div className="mt-1 max-h-96 overflow-y-auto rounded-md border" data-testid="preview-document-text">
       {sections.map((section, index) => {
         const isFocused = focusSource !== undefined && section.source === focusSource;
+        // A mail's first section starts with its headers: shown as a message's head, its text below.
+        const mail = isMail && index === 0 ? splitMailHeaders(section.text) : null;
         return (
           <section
             key={`${index}-${section.source}`}
@@ -29,7 +33,8 @@ export function DocumentText({ sections, filename, focusSource }: DocumentTextPr
             className={cn("border-b p-3 last:border-b-0", isFocused && "bg-primary/5")}
           >
             <h3 className="mb-1 text-xs font-semibold text-muted-foreground uppercase">{sectionLabel(section.source, filename)}</h3>
-            <p className="text-sm whitespace-pre-wrap break-words">{section.text}</p>
+            {mail && <MailHeaders headers={mail.headers} />}
+            <p className="text-sm whitespace-pre-wrap break-words">{mail ? mail.body : section.text}</p>
           </section>
         );
       })}

@@ -59,4 +59,32 @@ describe("ItemPreviewSheet", () => {
     const download = screen.getByRole("link", { name: "Download" });
     expect(download.getAttribute("href")).toBe("/api/files/5/download");
   });
+
+  it("shows a mail with its From, To, Cc, Date and Subject above its text", async () => {
+    const text =
+      "From: Anna Berg <anna@example.com>\nTo: Exec <exec@example.com>\nCc: CFO <cfo@example.com>\nDate: Thu, 19 Nov 2026 09:00:00 +0000\nSubject: Quarterly budget\n\nPlease approve the budget by Friday.";
+    fakeApi().on("GET", "/api/files/5/text", Response.json({ sections: [{ source: "", text }] }));
+    renderWithProviders(<ItemPreviewSheet item={{ ...item, name: "Quarterly budget - Anna Berg, 2026-11-19 (42).eml" }} onClose={() => {}} />);
+    const headers = await screen.findByTestId("mail-headers");
+    const terms = [...headers.querySelectorAll("dt")].map((term) => term.textContent);
+    const values = [...headers.querySelectorAll("dd")].map((value) => value.textContent);
+    expect(terms).toEqual(["From", "To", "Cc", "Date", "Subject"]);
+    expect(values).toEqual([
+      "Anna Berg <anna@example.com>",
+      "Exec <exec@example.com>",
+      "CFO <cfo@example.com>",
+      "Thu, 19 Nov 2026 09:00:00 +0000",
+      "Quarterly budget",
+    ]);
+    const body = screen.getByTestId("preview-document-text").querySelector("p")!;
+    expect(body.textContent).toBe("Please approve the budget by Friday.");
+  });
+
+  it("shows a text file that merely starts with From: as it is", async () => {
+    fakeApi().on("GET", "/api/files/5/text", Response.json({ sections: [{ source: "", text: "From: the board\nWe met on Monday." }] }));
+    renderWithProviders(<ItemPreviewSheet item={{ ...item, name: "minutes.txt" }} onClose={() => {}} />);
+    const text = await screen.findByTestId("preview-document-text");
+    expect(within(text).queryByTestId("mail-headers")).toBeNull();
+    expect(text.textContent).toContain("From: the board\nWe met on Monday.");
+  });
 });

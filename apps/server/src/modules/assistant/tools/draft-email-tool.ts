@@ -1,0 +1,42 @@
+import { MailSendError, type MailPort } from "../../accounts/accounts.module.ts";
+import type { AssistantTool } from "./assistant-tool.ts";
+import { MAIL_ARG_TEXTS, MAIL_PARAMETERS, readMailArgs } from "./mail-tool-args.ts";
+
+export const DRAFT_EMAIL_TEXTS = {
+  ...MAIL_ARG_TEXTS,
+  saved: (folder: string, account: string) => `Saved as a draft in ${folder} of ${account}. Nothing was sent.`,
+} as const;
+
+/**
+ * draftEmail saves a draft in the user's own Drafts folder: nothing leaves, so it runs at once, with no card (the
+ * user sends it from their mail program, or asks SAGE's sendEmail, which asks first). The result names the account
+ * and folder, and the provider's web mail when there is one, which the chat shows as "Open in mail".
+ */
+export function draftEmailTool(mail: MailPort): AssistantTool {
+  return {
+    name: "draftEmail",
+    description:
+      "Save an e-mail as a draft in the Drafts folder of the user's connected mail account, without sending it. " +
+      "Use it when the user asks for a draft, or to prepare a reply they will check and send themselves.",
+    parameters: MAIL_PARAMETERS,
+    readOnly: false,
+    async run(args, context) {
+      const read = readMailArgs(args);
+      if ("refusal" in read) return { result: read.refusal };
+      try {
+        const saved = await mail.draft(context.userId, read.mail);
+        const { to, cc, subject } = read.mail;
+        return {
+          result: {
+            success: true,
+            message: DRAFT_EMAIL_TEXTS.saved(saved.folder, saved.account),
+            draft: { ...saved, to, cc, subject },
+          },
+        };
+      } catch (error) {
+        if (error instanceof MailSendError) return { result: { success: false, message: error.message } };
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeApi } from "@/test/fake-api";
+import { renderWithProviders } from "@/test/render-with-providers";
+import { TODAY_TEXTS, TodayPanel } from "./today-panel";
+
+// 10:00 local time on a Friday; the panel asks for today and tomorrow.
+const NOW = new Date(2026, 10, 27, 10, 0);
+const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).toISOString();
+const EVENTS = /^\/api\/calendar\/events\?from=/;
+const reminder = (id: number, title: string, dueDate: string) => ({
+  id,
+  title,
+  description: "",
+  dueDate,
+  priority: "medium",
+  type: "reminder",
+  status: "unread",
+  conversationId: null,
+  createdAt: "2026-11-20T08:00:00.000Z",
+  updatedAt: "2026-11-20T08:00:00.000Z",
+});
+const event = (id: number, title: string, start: string, end: string, location = "") => ({ id, title, start, end, allDay: false, location, calendar: "Work" });
+
+describe("TodayPanel", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(NOW);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("lists the meetings still to come (one under way), tomorrow's labelled, and the reminders due today", async () => {
+    const api = fakeApi()
+      .on(
+        "GET",
+        EVENTS,
+        Response.json({
+          connected: true,
+          events: [
+            event(1, "Breakfast with Anna", at(27, 7, 30), at(27, 8, 30)),
+            event(2, "Budget review", at(27, 9, 30), at(27, 10, 30), "Room 4"),
+            event(3, "Board call", at(27, 15), at(27, 16)),
+            event(4, "Flight to Oslo", at(28, 7, 40), at(28, 9)),
+          ],
+        }),
+      )
+      .on(
+        "GET",
+        "/api/reminders",
+        Response.json([reminder(1, "Sign the lease", "2026-11-27"), reminder(2, "Call the bank", at(27, 16)), reminder(3, "Renew passport", "2026-12-15")]),
+      );
+    renderWithProviders(<TodayPanel />);
+    const panel = await screen.findByTestId("today-panel");
+    expect(within(panel).getByRole("heading", { level: 2 }).textContent).toBe("Today, Friday 27 November");
+    const meetings = within(within(panel).getByRole("region", { name: "Next meetings" })).getAllByRole("listitem");
+    expect(meetings.map((item) => item.textContent)).toEqual(["Now, until 10:30Budget review · Room 4", "15:00Board call", "Tomorrow 07:40Flight to Oslo"]);
+    const due = within(panel).getByRole("region", { name: "Reminders due today (2)" });
+    expect(
+      within(due)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(expect.arrayContaining(["Sign the lease", "16:00 Call the bank"]));
+    const [request] = api.requests("GET", EVENTS);
+    const query = new URLSearchParams(request!.path.split("?")[1]);
+    expect(query.get("from")).toBe(new Date(2026, 10, 27).toISOString());
+    expect(query.get("to")).toBe(new Date(2026, 10, 29).toISOString());
+  });
+
+  it("says so in plain words when the calendar is empty and nothing is due", async () => {
+    fakeApi()
+      .on("GET", EVENTS, Response.json({ connected: true, events: [] }))
+      .on("GET", "/api/reminders", Response.json([]));
+    renderWithProviders(<TodayPanel />);
+    const panel = await screen.findByTestId("today-panel");
+    expect(panel.textContent).toContain(TODAY_TEXTS.noMeetings);
+    expect(panel.textContent).toContain(TODAY_TEXTS.noReminders);
+  });
+
+  it("is not shown without a calendar and with nothing due; with a reminder due, it invites connecting a calendar", async () => {
+    const api = fakeApi()
+      .on("GET", EVENTS, Response.json({ connected: false, events: [] }))
+      .on("GET", "/api/reminders", Response.json([]));
+    const { unmount } = renderWithProviders(<TodayPanel />);
+    await vi.waitFor(() => expect(api.requests("GET", "/api/reminders")).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByTestId("today-panel")).toBeNull();
+    unmount();
+
+    api.on("GET", "/api/reminders", Response.json([reminder(1, "Sign the lease", "2026-11-27")]));
+    renderWithProviders(<TodayPanel />);
+    const panel = await screen.findByTestId("today-panel");
+    expect(within(panel).getByRole("link", { name: TODAY_TEXTS.noCalendar }).getAttribute("href")).toBe("/settings");
+  });
+});
