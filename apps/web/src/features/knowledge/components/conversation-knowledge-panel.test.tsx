@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
@@ -36,5 +36,15 @@ describe("ConversationKnowledgePanel", () => {
     await user.click(name);
     const preview = await screen.findByRole("dialog", { name: longName });
     expect(within(preview).getByTestId("preview-description").textContent).toBe("The board's pack for March");
+  });
+
+  it("marks a file Processing while it is read, and drops the mark by itself once it is ready (issue 33 item 15)", { timeout: 10_000 }, async () => {
+    const api = fakeApi().on("GET", "/api/conversations/7/files", Response.json([{ ...file, status: "processing", chunkCount: 0 }]));
+    renderWithProviders(<ConversationKnowledgePanel conversationId={7} />);
+    const row = (await screen.findByRole("button", { name: longName })).closest("li")!;
+    expect(within(row).getByText("Processing")).toBeTruthy();
+    // The next look at the list (the panel asks again while a file is being read) finds it ready.
+    api.on("GET", "/api/conversations/7/files", Response.json([file]));
+    await waitFor(() => expect(within(screen.getByRole("button", { name: longName }).closest("li")!).queryByText("Processing")).toBeNull(), { timeout: 5000 });
   });
 });
