@@ -212,6 +212,39 @@ export interface ScheduleRunsTable {
   error: string | null;
 }
 
+/** The commitments ledger (migration 0985, decision 041). */
+export interface CommitmentsTable {
+  id: Generated<number>;
+  userId: number;
+  direction: "mine" | "owed-to-me";
+  kind: "promise" | "request";
+  owner: string;
+  counterparty: string;
+  what: string;
+  /** YYYY-MM-DD or null. */
+  dueDate: string | null;
+  status: Generated<"open" | "done" | "dismissed">;
+  quote: string;
+  sourceKind: "mail" | "document" | "note" | "message";
+  itemId: number | null;
+  page: number | null;
+  conversationId: number | null;
+  messageId: number | null;
+  sourceTitle: string;
+  sourceDate: string | null;
+  reminderId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Each source the ledger has read once: "item" (knowledge item id) or "message" (message id). */
+export interface CommitmentScansTable {
+  userId: number;
+  sourceKind: "item" | "message";
+  sourceId: number;
+  scannedAt: string;
+}
+
 export interface MailFoldersTable {
   accountId: number;
   folder: string;
@@ -294,6 +327,8 @@ export interface Database {
   calendarObjects: CalendarObjectsTable;
   calendarEvents: CalendarEventsTable;
   calendarPreferences: CalendarPreferencesTable;
+  commitments: CommitmentsTable;
+  commitmentScans: CommitmentScansTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.
