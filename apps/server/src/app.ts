@@ -17,6 +17,7 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
+import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { productionHasher, type PasswordHasher } from "./modules/auth/password.ts";
@@ -60,6 +61,8 @@ export interface SageApp {
   knowledgeIndex: KnowledgeIndexPort;
   /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
   schedules: SchedulesModule["control"];
+  /** The commitments ledger: read the user's new items now (tests). */
+  commitments: CommitmentsModule["control"];
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
@@ -184,6 +187,15 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     defaultTimeZone: config.defaultTimeZone,
     warn,
   });
+  const commitments = createCommitmentsModule({
+    db: store.db,
+    jobs,
+    llm: providers.llm,
+    search: retrieval.search,
+    reminders: reminders.port,
+    now: deps.now,
+    warn,
+  });
   // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
   const bound: { turns?: UnattendedTurnPort } = {};
   const schedules = createSchedulesModule({
@@ -206,7 +218,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     calendar: accounts.calendar,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
-    moreTools: schedules.tools,
+    moreTools: [...schedules.tools, ...commitments.tools],
     warn,
   });
   bound.turns = assistant.turns;
@@ -223,6 +235,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     externalTools,
     accounts,
     schedules,
+    commitments,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -259,6 +272,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     blobs,
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
+    commitments: commitments.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
   };

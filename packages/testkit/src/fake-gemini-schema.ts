@@ -168,7 +168,8 @@ export function schemaMismatch(value: unknown, schema: Record<string, unknown>, 
   if (value === null) return schema.nullable === true ? undefined : `${at} is null but the schema is not nullable`;
   const type = typeof schema.type === "string" ? schema.type.toUpperCase() : undefined;
   const anyOf = field(schema, "anyOf");
-  if (Array.isArray(anyOf)) return anyOf.some((option) => schemaMismatch(value, option as Record<string, unknown>, at) === undefined) ? undefined : `${at} matches none of anyOf`;
+  if (Array.isArray(anyOf))
+    return anyOf.some((option) => schemaMismatch(value, option as Record<string, unknown>, at) === undefined) ? undefined : `${at} matches none of anyOf`;
   switch (type) {
     case "STRING":
       if (typeof value !== "string") return `${at} should be a string`;

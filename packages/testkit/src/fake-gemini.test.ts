@@ -24,7 +24,12 @@ describe("fake Gemini server through the AI SDK", () => {
   it("answers structured output with the scripted JSON, and refuses what Gemini would", async () => {
     const schema = jsonSchema<{ items: { name: string; due: string | null }[] }>({
       type: "object",
-      properties: { items: { type: "array", items: { type: "object", properties: { name: { type: "string" }, due: { type: ["string", "null"] } }, required: ["name", "due"] } } },
+      properties: {
+        items: {
+          type: "array",
+          items: { type: "object", properties: { name: { type: "string" }, due: { type: ["string", "null"] } }, required: ["name", "due"] },
+        },
+      },
       required: ["items"],
     });
     fake.script({ json: { items: [{ name: "deck", due: null }] } });
@@ -40,9 +45,9 @@ describe("fake Gemini server through the AI SDK", () => {
 
     // A string format other than date-time is refused, as the real API does.
     const dated = jsonSchema({ type: "object", properties: { due: { type: "string", format: "date" } }, required: ["due"] });
-    await expect(generateText({ model: google()("gemini-2.0-flash"), prompt: "list", output: Output.object({ schema: dated }), maxRetries: 0 })).rejects.toThrow(
-      /only 'enum' and 'date-time' are supported/,
-    );
+    await expect(
+      generateText({ model: google()("gemini-2.0-flash"), prompt: "list", output: Output.object({ schema: dated }), maxRetries: 0 }),
+    ).rejects.toThrow(/only 'enum' and 'date-time' are supported/);
   });
 
   it("echoes the user text when nothing is scripted", async () => {

@@ -156,10 +156,15 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     let reply: FakeReply = queue.shift() ?? (responseSchema ? { json: emptyValue(responseSchema) } : { text: `Fake reply to: ${lastUserText(body)}` });
     if (responseSchema && !reply.error) {
       const mismatch = reply.json === undefined ? "the scripted reply has no json" : schemaMismatch(reply.json, responseSchema);
-      if (mismatch) return send(response, 500, { error: { code: 500, message: `fake-gemini: a scripted reply Gemini could not give for this responseSchema: ${mismatch}`, status: "INTERNAL" } });
+      if (mismatch)
+        return send(response, 500, {
+          error: { code: 500, message: `fake-gemini: a scripted reply Gemini could not give for this responseSchema: ${mismatch}`, status: "INTERNAL" },
+        });
       reply = { ...reply, text: JSON.stringify(reply.json) };
     } else if (reply.json !== undefined && !reply.error) {
-      return send(response, 500, { error: { code: 500, message: "fake-gemini: a json reply was scripted but the request asked for no responseSchema", status: "INTERNAL" } });
+      return send(response, 500, {
+        error: { code: 500, message: "fake-gemini: a json reply was scripted but the request asked for no responseSchema", status: "INTERNAL" },
+      });
     }
     const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);
     if (reply.delayMs && action === "generateContent") await sleep(reply.delayMs);

@@ -81,6 +81,7 @@ export async function createTestApp(
     blobs: built.blobs,
     knowledgeIndex: built.knowledgeIndex,
     schedules: built.schedules,
+    commitments: built.commitments,
     syncDueCalendars: built.syncDueCalendars,
     store,
     config,
