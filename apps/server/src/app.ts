@@ -197,13 +197,27 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
-  const bound: { turns?: UnattendedTurnPort } = {};
+  const bound: {
+    turns?: UnattendedTurnPort;
+    webSearch?: (query: string, signal?: AbortSignal) => Promise<{ response: string; sources: { title: string; url: string }[] }>;
+  } = {};
+  const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
   const schedules = createSchedulesModule({
     store,
     turns: { run: (request) => bound.turns!.run(request) },
     conversations: conversations.port,
     starter: conversations.starter,
     now: deps.now,
+    briefing: {
+      calendar: accounts.calendar,
+      reminders: reminders.port,
+      commitments: commitments.port,
+      mail: accounts.mail,
+      webSearch: webSearchSetUp ? (query, signal) => bound.webSearch!(query, signal) : null,
+      llm: providers.llm,
+      messages: conversations.messages,
+    },
+    defaultTimeZone: config.defaultTimeZone,
     warn,
   });
   const assistant = createAssistantModule({
@@ -222,6 +236,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   bound.turns = assistant.turns;
+  bound.webSearch = assistant.webSearch;
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,

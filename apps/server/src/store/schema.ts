@@ -23,6 +23,8 @@ export interface ConversationsTable {
   updatedAt: string;
   /** Set when the user deleted it; restorable until the purge (decision 035). */
   deletedAt: string | null;
+  /** A scheduled run wrote here since the user last opened it (migration 0986). */
+  unreadSince: Generated<string | null>;
 }
 
 export interface MessagesTable {
@@ -192,6 +194,10 @@ export interface SchedulesTable {
   paused: Generated<number>;
   /** The next occurrence (UTC ISO); null when paused or the rule has ended. */
   nextRunAt: string | null;
+  /** A built-in schedule the server assembles ("briefing"), null for a prompt (migration 0986). */
+  template: string | null;
+  /** The template's JSON settings. */
+  options: Generated<string>;
   createdAt: string;
   updatedAt: string;
 }

@@ -25,7 +25,7 @@ export type { MailHit, ThreadMessage } from "./mail-search.ts";
 export { MailSendError, type MailToSend } from "./mail-sender.ts";
 
 /** What the assistant's mail tools use: the user's synced mail (read-only), and sending, which only sendEmail does after Approve. */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send">;
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply"> & Pick<MailSender, "sender" | "send">;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;

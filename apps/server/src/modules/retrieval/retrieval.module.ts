@@ -135,7 +135,9 @@ export function createRetrievalModule(deps: {
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
-    search: { search: retrieval.search, itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)),
+    search: {
+      search: retrieval.search,
+      itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)),
       itemPieces: (userId, itemId) => chunks.itemPieces(userId, itemId),
     },
     semantic: embedder && {
