@@ -82,6 +82,8 @@ export const commitmentListSchema = z.object({
     message: z.string().nullable(),
     /** When the ledger last read new items (UTC ISO), null before the first time. */
     lastRunAt: z.string().nullable(),
+    /** Whether it is reading new items now. */
+    running: z.boolean(),
   }),
 });
 export type CommitmentList = z.infer<typeof commitmentListSchema>;

@@ -47,8 +47,21 @@ export function createCommitmentsModule(deps: {
 }): CommitmentsModule {
   const now = deps.now ?? (() => new Date());
   const repo = createCommitmentsRepo(deps.db);
-  const service = createCommitmentsService({ repo, reminders: deps.reminders, modelAvailable: deps.llm !== null, now });
   const { llm } = deps;
+  const isRunning = async (userId: number) => {
+    const last = await deps.jobs.latestOfKind(userId, EXTRACT_JOB);
+    return last !== undefined && (last.status === "queued" || last.status === "processing");
+  };
+  const service = createCommitmentsService({
+    repo,
+    reminders: deps.reminders,
+    modelAvailable: llm !== null,
+    now,
+    running: isRunning,
+    scan: async (userId) => {
+      if (!(await isRunning(userId))) await deps.jobs.enqueue({ kind: EXTRACT_JOB, userId });
+    },
+  });
 
   if (llm) {
     deps.jobs.register<Record<string, never>>(
@@ -70,9 +83,7 @@ export function createCommitmentsModule(deps: {
   async function sweep() {
     if (!llm) return;
     for (const userId of await repo.userIds()) {
-      const last = await deps.jobs.latestOfKind(userId, EXTRACT_JOB);
-      if (last && (last.status === "queued" || last.status === "processing")) continue;
-      if (await hasNew(userId)) await deps.jobs.enqueue({ kind: EXTRACT_JOB, userId });
+      if (!(await isRunning(userId)) && (await hasNew(userId))) await deps.jobs.enqueue({ kind: EXTRACT_JOB, userId });
     }
   }
 

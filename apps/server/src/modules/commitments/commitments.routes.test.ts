@@ -156,7 +156,7 @@ describe("the commitments ledger", () => {
     expect(JSON.stringify(calls[1]!.body.contents)).toContain("An e-mail the user received");
 
     const open = (await api("GET", "/api/commitments")).json();
-    expect(open.extraction).toMatchObject({ available: true, message: null, lastRunAt: at });
+    expect(open.extraction).toMatchObject({ available: true, message: null, lastRunAt: at, running: false });
     expect(open.commitments.map((c: any) => [c.what, c.direction, c.dueDate, c.source.kind])).toEqual([
       ["Send the deck", "mine", "2026-11-27", "mail"],
       ["Review Dan's contract", "mine", "2026-11-30", "message"],
@@ -217,6 +217,8 @@ describe("the commitments ledger", () => {
     await t.jobs.idle();
     await t.commitments.extractNow(3);
     const list = (await t.app.inject({ method: "GET", url: "/api/commitments", headers: { cookie } })).json();
-    expect(list).toEqual({ commitments: [], extraction: { available: false, message: COMMITMENT_TEXTS.noModel, lastRunAt: null } });
+    expect(list).toEqual({ commitments: [], extraction: { available: false, message: COMMITMENT_TEXTS.noModel, lastRunAt: null, running: false } });
+    const scan = await t.app.inject({ method: "POST", url: "/api/commitments/scan", headers: { cookie } });
+    expect([scan.statusCode, scan.json().error]).toEqual([409, COMMITMENT_TEXTS.noModel]);
   });
 });

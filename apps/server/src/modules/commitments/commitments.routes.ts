@@ -21,6 +21,8 @@ export function registerCommitmentRoutes(app: FastifyInstance, deps: { service: 
     return service.list(user.id, query.data);
   });
 
+  app.post("/api/commitments/scan", async (request, reply) => reply.status(202).send(await service.scan(requireUser(request).id)));
+
   app.patch("/api/commitments/:id", async (request) => {
     const user = requireUser(request);
     const id = parseId(request.params);

@@ -7,7 +7,7 @@ import {
   type UpdateCommitmentRequest,
 } from "@sage/contracts/commitments";
 import { REMINDER_TITLE_MAX, type Reminder } from "@sage/contracts/reminders";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
 import type { CommitmentRow, CommitmentsRepo } from "./commitments.repo.ts";
 
@@ -42,7 +42,16 @@ export function commitmentLine(commitment: Pick<Commitment, "direction" | "owner
   return commitment.direction === "mine" ? `${commitment.what} (for ${commitment.counterparty})` : `${commitment.owner}: ${commitment.what}`;
 }
 
-export function createCommitmentsService(deps: { repo: CommitmentsRepo; reminders: RemindersPort; modelAvailable: boolean; now: () => Date }) {
+export function createCommitmentsService(deps: {
+  repo: CommitmentsRepo;
+  reminders: RemindersPort;
+  modelAvailable: boolean;
+  now: () => Date;
+  /** Whether the user's extraction job is queued or running. */
+  running(userId: number): Promise<boolean>;
+  /** Queues the user's extraction now (Look for new commitments now). */
+  scan(userId: number): Promise<void>;
+}) {
   const { repo } = deps;
   const find = async (userId: number, id: number) => {
     const row = await repo.get(userId, id);
@@ -58,8 +67,16 @@ export function createCommitmentsService(deps: { repo: CommitmentsRepo; reminder
           available: deps.modelAvailable,
           message: deps.modelAvailable ? null : COMMITMENT_TEXTS.noModel,
           lastRunAt: await repo.lastScanAt(userId),
+          running: await deps.running(userId),
         },
       };
+    },
+
+    /** Look for new commitments now, rather than at the next round; without a model there is nothing to do. */
+    async scan(userId: number): Promise<{ queued: boolean }> {
+      if (!deps.modelAvailable) throw new AppError("no_model", 409, COMMITMENT_TEXTS.noModel);
+      await deps.scan(userId);
+      return { queued: true };
     },
 
     async update(userId: number, id: number, change: UpdateCommitmentRequest): Promise<Commitment> {

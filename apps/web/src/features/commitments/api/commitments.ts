@@ -23,6 +23,8 @@ export function useCommitments(filter: CommitmentFilter) {
   return useQuery({
     queryKey: [...commitmentsQueryKey, filter.show ?? "both", filter.status],
     queryFn: async (): Promise<CommitmentList | null> => getJson(`/api/commitments?${params}`, commitmentListSchema),
+    // While SAGE reads new items, the list is read again until it is done.
+    refetchInterval: (query) => (query.state.data?.extraction.running ? 2_000 : false),
   });
 }
 
@@ -36,6 +38,10 @@ export function useCommitmentActions() {
     update: useMutation({
       mutationFn: ({ id, change }: { id: number; change: UpdateCommitmentRequest }) =>
         apiRequest(`/api/commitments/${id}`, { method: "PATCH", body: change, schema: commitmentSchema }),
+      onSuccess: refresh,
+    }),
+    scan: useMutation({
+      mutationFn: () => apiRequest("/api/commitments/scan", { method: "POST" }),
       onSuccess: refresh,
     }),
     remind: useMutation({

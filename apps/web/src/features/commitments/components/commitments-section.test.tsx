@@ -35,7 +35,7 @@ const plan: Commitment = {
   source: { kind: "message", itemId: null, page: null, conversationId: 8, messageId: 90, title: "Planning", date: at },
 };
 const list = (commitments: Commitment[], available = true) =>
-  Response.json({ commitments, extraction: { available, message: available ? null : COMMITMENT_TEXTS.noModel, lastRunAt: at } });
+  Response.json({ commitments, extraction: { available, message: available ? null : COMMITMENT_TEXTS.noModel, lastRunAt: at, running: false } });
 
 describe("Settings > Commitments", () => {
   it("lists commitments with their quoted source one click away, and makes a reminder in one click", async () => {

@@ -37,6 +37,8 @@ export function CommitmentsSection({ onOpenSource }: { onOpenSource(target: Comm
   const [status, setStatus] = useState<CommitmentStatus | "all">("open");
   const list = useCommitments({ show: show === "both" ? undefined : show, status });
   const commitments = list.data?.commitments;
+  const actions = useCommitmentActions();
+  const extraction = list.data?.extraction;
   return (
     <section aria-labelledby="commitments-heading" className="grid gap-4">
       <div className="grid gap-1">
@@ -51,6 +53,16 @@ export function CommitmentsSection({ onOpenSource }: { onOpenSource(target: Comm
         </p>
       )}
       <div className="flex flex-wrap items-end gap-3">
+        {extraction?.available && (
+          <Button
+            type="button"
+            variant="outline"
+            disabled={extraction.running || actions.scan.isPending}
+            onClick={() => actions.scan.mutate(undefined, { onError: failed })}
+          >
+            {extraction.running ? "Reading new items…" : "Look for new commitments now"}
+          </Button>
+        )}
         <label className="grid gap-1 text-sm font-medium">
           Show
           <select className={selectClass} value={show} onChange={(event) => setShow(event.target.value as CommitmentDirection | "both")}>
