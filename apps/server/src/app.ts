@@ -17,6 +17,7 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
+import { createPushModule, type PushModule } from "./modules/push/push.module.ts";
 import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
@@ -61,6 +62,8 @@ export interface SageApp {
   knowledgeIndex: KnowledgeIndexPort;
   /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
   schedules: SchedulesModule["control"];
+  /** Web push: the reminders round, run now (tests). */
+  push: PushModule["control"];
   /** The commitments ledger: read the user's new items now (tests). */
   commitments: CommitmentsModule["control"];
   createUser(username: string, password: string): Promise<User>;
@@ -187,6 +190,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     defaultTimeZone: config.defaultTimeZone,
     warn,
   });
+  const push = createPushModule({ db: store.db, box, allowPrivate: config.fetchAllowPrivate, reminders: reminders.port, now: deps.now, warn });
   const commitments = createCommitmentsModule({
     db: store.db,
     jobs,
@@ -218,6 +222,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       messages: conversations.messages,
     },
     defaultTimeZone: config.defaultTimeZone,
+    notify: push.runEvent,
     warn,
   });
   const assistant = createAssistantModule({
@@ -251,6 +256,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     accounts,
     schedules,
     commitments,
+    push,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -288,6 +294,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
     commitments: commitments.control,
+    push: push.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
   };

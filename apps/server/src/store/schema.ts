@@ -251,6 +251,32 @@ export interface CommitmentScansTable {
   scannedAt: string;
 }
 
+/** Web push (migration 0986): the VAPID key pair (private half sealed), subscriptions, switches, reminders pushed. */
+export interface PushKeysTable {
+  id: number;
+  publicKey: string;
+  privateKey: string;
+  createdAt: string;
+}
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  userId: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  createdAt: string;
+}
+export interface PushSettingsTable {
+  userId: number;
+  reminders: Generated<number>;
+  runs: Generated<number>;
+  approvals: Generated<number>;
+}
+export interface PushSentRemindersTable {
+  reminderId: number;
+  dueDate: string;
+}
+
 export interface MailFoldersTable {
   accountId: number;
   folder: string;
@@ -335,6 +361,10 @@ export interface Database {
   calendarPreferences: CalendarPreferencesTable;
   commitments: CommitmentsTable;
   commitmentScans: CommitmentScansTable;
+  pushKeys: PushKeysTable;
+  pushSubscriptions: PushSubscriptionsTable;
+  pushSettings: PushSettingsTable;
+  pushSentReminders: PushSentRemindersTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

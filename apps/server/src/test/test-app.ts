@@ -82,6 +82,7 @@ export async function createTestApp(
     knowledgeIndex: built.knowledgeIndex,
     schedules: built.schedules,
     commitments: built.commitments,
+    push: built.push,
     syncDueCalendars: built.syncDueCalendars,
     store,
     config,

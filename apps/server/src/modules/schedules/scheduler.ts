@@ -25,6 +25,8 @@ export interface SchedulerDeps {
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: ConversationStarterPort;
   now: () => Date;
+  /** Tells the user's devices that a run finished or waits for Approve (web push). */
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number): void;
   /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
   briefing?: BriefingSources;
   log(message: string, error?: unknown): void;
@@ -108,6 +110,7 @@ export function createScheduler(deps: SchedulerDeps) {
               signal: controller.signal,
               onWaitingApproval: () => {
                 waitingApproval = true;
+                deps.notify?.(schedule.userId, "approvals", schedule.title, conversationId);
                 void repo.updateRun(runId, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
               },
               onApprovalAnswered: () => {
@@ -126,6 +129,7 @@ export function createScheduler(deps: SchedulerDeps) {
         messageIds: JSON.stringify(outcome.messageIds),
         error: status === "interrupted" ? "The server stopped during this run; it was not run again." : (outcome.error ?? null),
       });
+      if (status !== "interrupted") deps.notify?.(schedule.userId, "runs", schedule.title, conversationId);
     } catch (error) {
       if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
       const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";

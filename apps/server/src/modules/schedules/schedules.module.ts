@@ -29,6 +29,8 @@ export function createSchedulesModule(deps: {
   now?: () => Date;
   /** What the morning briefing reads; bound late, as the assistant's turns are. */
   briefing?: BriefingSources;
+  /** Web push of finished runs and runs waiting for Approve. */
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number): void;
   /** The briefing's zone until the user picks one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
@@ -42,6 +44,7 @@ export function createSchedulesModule(deps: {
     starter: deps.starter,
     now,
     briefing: deps.briefing,
+    notify: deps.notify,
     log: deps.warn,
   });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });

@@ -2,6 +2,7 @@ import type { Citation } from "@sage/contracts/conversations";
 import { useCallback, useState } from "react";
 import { useSearchParams } from "wouter";
 import { CommitmentsSection } from "@/features/commitments/components/commitments-section";
+import { NotificationsSection } from "@/features/notifications/components/notifications-section";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { AccountsSection } from "@/features/accounts/components/accounts-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
@@ -54,6 +55,7 @@ export function SettingsPage() {
             <div className="flex flex-col gap-6">
               <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />
               <ModelSettings />
+              <NotificationsSection />
             </div>
           ) : section === "schedules" ? (
             <SchedulesSection />
