@@ -102,12 +102,18 @@ export function createPushService(deps: {
         }
       }
     },
-    /** What the scheduler tells: a run finished, or waits for the user's Approve. */
-    runEvent(userId: number, kind: Extract<PushKind, "runs" | "approvals">, title: string, conversationId: number) {
-      const payload: PushPayload =
-        kind === "runs"
-          ? { kind, title, body: "SAGE finished this scheduled task.", url: `/conversations/${conversationId}` }
-          : { kind, title, body: "A scheduled task is waiting for your approval.", url: `/conversations/${conversationId}` };
+    /** What the scheduler tells: a run ended (how), or waits for the user's Approve. */
+    runEvent(userId: number, kind: Extract<PushKind, "runs" | "approvals">, title: string, conversationId: number, outcome = "succeeded") {
+      const url = `/conversations/${conversationId}`;
+      const body =
+        kind === "approvals"
+          ? "A scheduled task is waiting for your approval."
+          : outcome === "succeeded"
+            ? "SAGE finished this scheduled task."
+            : outcome === "not-approved"
+              ? "This scheduled task stopped: a step was not approved."
+              : "This scheduled task could not finish.";
+      const payload: PushPayload = { kind, title, body, url };
       const sending = notify(userId, payload)
         .catch((error: unknown) => deps.warn("a push could not be sent", error))
         .finally(() => pending.delete(sending));

@@ -26,7 +26,7 @@ export interface SchedulerDeps {
   starter: ConversationStarterPort;
   now: () => Date;
   /** Tells the user's devices that a run finished or waits for Approve (web push). */
-  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number): void;
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
   /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
   briefing?: BriefingSources;
   log(message: string, error?: unknown): void;
@@ -129,7 +129,7 @@ export function createScheduler(deps: SchedulerDeps) {
         messageIds: JSON.stringify(outcome.messageIds),
         error: status === "interrupted" ? "The server stopped during this run; it was not run again." : (outcome.error ?? null),
       });
-      if (status !== "interrupted") deps.notify?.(schedule.userId, "runs", schedule.title, conversationId);
+      if (status !== "interrupted") deps.notify?.(schedule.userId, "runs", schedule.title, conversationId, status);
     } catch (error) {
       if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
       const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";

@@ -30,7 +30,7 @@ export function createSchedulesModule(deps: {
   /** What the morning briefing reads; bound late, as the assistant's turns are. */
   briefing?: BriefingSources;
   /** Web push of finished runs and runs waiting for Approve. */
-  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number): void;
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
   /** The briefing's zone until the user picks one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
