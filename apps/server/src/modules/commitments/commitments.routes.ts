@@ -26,6 +26,7 @@ export function registerCommitmentRoutes(app: FastifyInstance, deps: { service: 
   app.patch("/api/commitments/:id", async (request) => {
     const user = requireUser(request);
     const id = parseId(request.params);
+    await service.check(user.id, id);
     const body = updateCommitmentRequestSchema.safeParse(request.body ?? {});
     if (!body.success) throw badRequest(body.error.issues[0]?.message ?? COMMITMENT_TEXTS.nothingToUpdate, "validation_error");
     return service.update(user.id, id, body.data);

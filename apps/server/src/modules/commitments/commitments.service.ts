@@ -79,6 +79,11 @@ export function createCommitmentsService(deps: {
       return { queued: true };
     },
 
+    /** A 404 for an id that is not the user's, before the body is looked at (another user's id reads as none). */
+    async check(userId: number, id: number) {
+      await find(userId, id);
+    },
+
     async update(userId: number, id: number, change: UpdateCommitmentRequest): Promise<Commitment> {
       await find(userId, id);
       await repo.update(userId, id, change, deps.now().toISOString());
