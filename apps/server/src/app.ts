@@ -17,6 +17,8 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
+import { createPushModule, type PushModule } from "./modules/push/push.module.ts";
+import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { hasherFor, type PasswordHasher } from "./modules/auth/password.ts";
@@ -60,6 +62,10 @@ export interface SageApp {
   knowledgeIndex: KnowledgeIndexPort;
   /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
   schedules: SchedulesModule["control"];
+  /** Web push: the reminders round, run now (tests). */
+  push: PushModule["control"];
+  /** The commitments ledger: read the user's new items now (tests). */
+  commitments: CommitmentsModule["control"];
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
@@ -186,14 +192,39 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
+  const push = createPushModule({ db: store.db, box, allowPrivate: config.fetchAllowPrivate, reminders: reminders.port, now: deps.now, warn });
+  const commitments = createCommitmentsModule({
+    db: store.db,
+    jobs,
+    llm: providers.llm,
+    search: retrieval.search,
+    reminders: reminders.port,
+    now: deps.now,
+    warn,
+  });
   // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
-  const bound: { turns?: UnattendedTurnPort } = {};
+  const bound: {
+    turns?: UnattendedTurnPort;
+    webSearch?: (query: string, signal?: AbortSignal) => Promise<{ response: string; sources: { title: string; url: string }[] }>;
+  } = {};
+  const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
   const schedules = createSchedulesModule({
     store,
     turns: { run: (request) => bound.turns!.run(request) },
     conversations: conversations.port,
     starter: conversations.starter,
     now: deps.now,
+    briefing: {
+      calendar: accounts.calendar,
+      reminders: reminders.port,
+      commitments: commitments.port,
+      mail: accounts.mail,
+      webSearch: webSearchSetUp ? (query, signal) => bound.webSearch!(query, signal) : null,
+      llm: providers.llm,
+      messages: conversations.messages,
+    },
+    defaultTimeZone: config.defaultTimeZone,
+    notify: push.runEvent,
     warn,
   });
   const assistant = createAssistantModule({
@@ -209,10 +240,11 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     attachments: knowledge.attachments,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
-    moreTools: schedules.tools,
+    moreTools: [...schedules.tools, ...commitments.tools],
     warn,
   });
   bound.turns = assistant.turns;
+  bound.webSearch = assistant.webSearch;
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -226,6 +258,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     externalTools,
     accounts,
     schedules,
+    commitments,
+    push,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -262,6 +296,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     blobs,
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
+    commitments: commitments.control,
+    push: push.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
     syncDueMail: accounts.syncDueMail,

@@ -127,3 +127,34 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkFirst(request));
   }
 });
+
+/*
+ * Web push (decision 041): the server sends { kind, title, body, url } encrypted to this browser; it is shown as a
+ * notification even with no SAGE tab open, and a click opens (or focuses) SAGE at `url`, a path in SAGE only.
+ */
+self.addEventListener("push", (event) => {
+  let message = { title: "SAGE", body: "", url: "/conversations" };
+  try {
+    message = { ...message, ...event.data.json() };
+  } catch {
+    // A message that is not JSON still says something arrived.
+  }
+  const url = typeof message.url === "string" && message.url.startsWith("/") && !message.url.startsWith("//") ? message.url : "/conversations";
+  event.waitUntil(self.registration.showNotification(message.title, { body: message.body, icon: "/icons/icon-192.png", tag: url, data: { url } }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? "/conversations", self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        return open.navigate(url);
+      }
+      return self.clients.openWindow(url);
+    })(),
+  );
+});

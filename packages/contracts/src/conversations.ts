@@ -7,8 +7,11 @@ export const conversationSchema = z.object({
   createdAt: z.string(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
-/** GET /api/conversations: each item carries the first line of its last message when it has one. */
-export const conversationListItemSchema = conversationSchema.extend({ lastMessage: z.string().optional() });
+/**
+ * GET /api/conversations: each item carries the first line of its last message when it has one, and `unread`
+ * when a scheduled run wrote into it since the user last opened it (decision 041).
+ */
+export const conversationListItemSchema = conversationSchema.extend({ lastMessage: z.string().optional(), unread: z.literal(true).optional() });
 export type ConversationListItem = z.infer<typeof conversationListItemSchema>;
 export const conversationListSchema = z.array(conversationListItemSchema);
 
@@ -47,11 +50,19 @@ export type MessageRole = z.infer<typeof messageRoleSchema>;
  */
 export const citationSchema = z.object({
   n: z.number().int().positive(),
+  /** The cited knowledge item; 0 for a source that is not a file (`kind` says what it is). */
   fileId: z.number().int(),
   filename: z.string(),
   source: z.string(),
   score: z.number(),
   content: z.string(),
+  /**
+   * What the chip points at when it is not a file passage (the morning briefing's lines, decision 041): a calendar
+   * event, a reminder, a conversation's message, a web page. Absent for a file.
+   */
+  kind: z.enum(["file", "event", "reminder", "message", "url"]).optional(),
+  /** Where the chip opens: an https URL (a web page) or a path in SAGE (/conversations/12). */
+  href: z.string().optional(),
 });
 export type Citation = z.infer<typeof citationSchema>;
 

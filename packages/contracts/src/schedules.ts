@@ -83,6 +83,8 @@ export const scheduleSchema = z.object({
   summary: z.string(),
   lastRunAt: z.string().nullable(),
   lastStatus: z.enum(SCHEDULE_RUN_STATUSES).nullable(),
+  /** "briefing": the built-in morning briefing, which the server assembles (its prompt is only a description). */
+  template: z.enum(["briefing"]).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -107,3 +109,46 @@ export const scheduleRunSchema = z.object({
 });
 export type ScheduleRun = z.infer<typeof scheduleRunSchema>;
 export const scheduleRunListSchema = z.array(scheduleRunSchema);
+
+export const BRIEFING_TOPICS_MAX = 5;
+export const BRIEFING_TOPIC_MAX = 100;
+
+/** The morning briefing's texts: its section headings, notes, and the 400s of its settings. */
+export const BRIEFING_TEXTS = {
+  title: "Morning briefing",
+  prompt: "Morning briefing: today's meetings, reminders due, commitments due, mail that may need a reply, and news on my topics",
+  meetings: "Today's meetings",
+  reminders: "Reminders due",
+  commitments: "Commitments due",
+  mail: "Mail that may need a reply",
+  news: "News",
+  noCalendar: "No calendar is connected, so meetings are left out: connect one in Settings > Accounts.",
+  noWebSearch: "News is left out: web search is not set up.",
+  newsFailed: "News could not be fetched this time.",
+  nothing: "Nothing needs you today.",
+  noSource: "(no source)",
+  more: (count: number) => `and ${count} more`,
+  timeInvalid: "Give the time as HH:MM, such as 07:00",
+  topicsTooMany: `Name at most ${BRIEFING_TOPICS_MAX} news topics`,
+  topicInvalid: `A news topic must be 1 to ${BRIEFING_TOPIC_MAX} characters`,
+} as const;
+
+/** PUT /api/schedules/briefing: switch the briefing on or off, and when it runs, and its news topics. */
+export const briefingSettingsSchema = z.object({
+  enabled: z.boolean(),
+  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, BRIEFING_TEXTS.timeInvalid),
+  days: z.enum(["daily", "weekdays"]),
+  timezone,
+  topics: z
+    .array(z.string({ error: BRIEFING_TEXTS.topicInvalid }).trim().min(1, BRIEFING_TEXTS.topicInvalid).max(BRIEFING_TOPIC_MAX, BRIEFING_TEXTS.topicInvalid))
+    .max(BRIEFING_TOPICS_MAX, BRIEFING_TEXTS.topicsTooMany),
+});
+export type BriefingSettings = z.infer<typeof briefingSettingsSchema>;
+
+/** GET /api/schedules/briefing: the settings, and the schedule behind them once set up. */
+export const briefingSchema = briefingSettingsSchema.extend({
+  scheduleId: z.number().int().nullable(),
+  conversationId: z.number().int().nullable(),
+  nextRunAt: z.string().nullable(),
+});
+export type Briefing = z.infer<typeof briefingSchema>;

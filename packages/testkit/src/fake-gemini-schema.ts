@@ -134,3 +134,87 @@ export function functionDeclarationErrors(body: unknown): GeminiErrorBody | unde
   }
   return problems.length > 0 ? { error: { code: 400, message: problems.map((problem) => `* ${problem}\n`).join(""), status: "INVALID_ARGUMENT" } } : undefined;
 }
+
+/**
+ * The 400 the real API would answer for the body's structured-output settings (`generationConfig.responseSchema`,
+ * a Schema like a function's parameters, and `responseMimeType`), or undefined. A response schema without the JSON
+ * MIME type is refused, as Google documents: "responseSchema ... requires responseMimeType application/json".
+ */
+export function responseSchemaErrors(body: unknown): GeminiErrorBody | undefined {
+  const config = isObject(body) ? field(body, "generationConfig") : undefined;
+  if (!isObject(config)) return undefined;
+  const schema = field(config, "responseSchema");
+  if (schema === undefined) return undefined;
+  const at = "generation_config.response_schema";
+  const violations: { field: string; description: string }[] = [];
+  parseErrors(schema, at, violations);
+  if (violations.length > 0) {
+    const details = [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: violations }];
+    return { error: { code: 400, message: violations.map((violation) => violation.description).join("\n"), status: "INVALID_ARGUMENT", details } };
+  }
+  const problems: string[] = [];
+  const mime = field(config, "responseMimeType");
+  if (mime !== "application/json" && mime !== "text/x.enum")
+    problems.push("GenerateContentRequest.generation_config.response_mime_type: response_schema requires response_mime_type application/json or text/x.enum");
+  semanticErrors(schema as Record<string, unknown>, `GenerateContentRequest.${at}`, true, problems);
+  return problems.length > 0 ? { error: { code: 400, message: problems.map((problem) => `* ${problem}\n`).join(""), status: "INVALID_ARGUMENT" } } : undefined;
+}
+
+/**
+ * Why a value could not be what Gemini writes for this response schema (its output always conforms), or undefined.
+ * A scripted reply that does not conform is a mistake in the test, never something a caller must survive.
+ */
+export function schemaMismatch(value: unknown, schema: Record<string, unknown>, at = "$"): string | undefined {
+  if (value === null) return schema.nullable === true ? undefined : `${at} is null but the schema is not nullable`;
+  const type = typeof schema.type === "string" ? schema.type.toUpperCase() : undefined;
+  const anyOf = field(schema, "anyOf");
+  if (Array.isArray(anyOf))
+    return anyOf.some((option) => schemaMismatch(value, option as Record<string, unknown>, at) === undefined) ? undefined : `${at} matches none of anyOf`;
+  switch (type) {
+    case "STRING":
+      if (typeof value !== "string") return `${at} should be a string`;
+      if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return `${at} should be one of ${JSON.stringify(schema.enum)}`;
+      return undefined;
+    case "NUMBER":
+      return typeof value === "number" ? undefined : `${at} should be a number`;
+    case "INTEGER":
+      return Number.isInteger(value) ? undefined : `${at} should be an integer`;
+    case "BOOLEAN":
+      return typeof value === "boolean" ? undefined : `${at} should be a boolean`;
+    case "ARRAY":
+      if (!Array.isArray(value)) return `${at} should be an array`;
+      for (const [index, item] of value.entries()) {
+        const problem = isObject(schema.items) ? schemaMismatch(item, schema.items, `${at}[${index}]`) : undefined;
+        if (problem) return problem;
+      }
+      return undefined;
+    case "OBJECT": {
+      if (!isObject(value)) return `${at} should be an object`;
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      for (const name of Array.isArray(schema.required) ? schema.required : []) if (!(String(name) in value)) return `${at}.${String(name)} is required`;
+      for (const [name, item] of Object.entries(value)) {
+        if (!Object.hasOwn(properties, name)) return `${at}.${name} is not in the schema`;
+        const problem = schemaMismatch(item, properties[name] as Record<string, unknown>, `${at}.${name}`);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The smallest value that conforms (what the fake answers in JSON mode when nothing was scripted). */
+export function emptyValue(schema: Record<string, unknown>): unknown {
+  const type = typeof schema.type === "string" ? schema.type.toUpperCase() : undefined;
+  if (type === "OBJECT") {
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
+    return Object.fromEntries(required.map((name) => [name, emptyValue((properties[name] ?? {}) as Record<string, unknown>)]));
+  }
+  if (type === "ARRAY") return [];
+  if (type === "STRING") return Array.isArray(schema.enum) ? schema.enum[0] : "";
+  if (type === "NUMBER" || type === "INTEGER") return 0;
+  if (type === "BOOLEAN") return false;
+  return null;
+}

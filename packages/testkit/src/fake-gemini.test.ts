@@ -1,5 +1,5 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { embedMany, generateText, streamText } from "ai";
+import { embedMany, generateText, jsonSchema, Output, streamText } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fakeEmbedding, startFakeGemini, type FakeGemini } from "./fake-gemini.ts";
 
@@ -19,6 +19,35 @@ describe("fake Gemini server through the AI SDK", () => {
     expect(result.text).toBe("Hello from the fake");
     expect(fake.requests[0]).toMatchObject({ model: "gemini-2.0-flash", action: "generateContent", apiKey: "test-key" });
     expect(JSON.stringify(fake.requests[0]!.body.contents)).toContain("Hi there");
+  });
+
+  it("answers structured output with the scripted JSON, and refuses what Gemini would", async () => {
+    const schema = jsonSchema<{ items: { name: string; due: string | null }[] }>({
+      type: "object",
+      properties: {
+        items: {
+          type: "array",
+          items: { type: "object", properties: { name: { type: "string" }, due: { type: ["string", "null"] } }, required: ["name", "due"] },
+        },
+      },
+      required: ["items"],
+    });
+    fake.script({ json: { items: [{ name: "deck", due: null }] } });
+    const result = await generateText({ model: google()("gemini-2.0-flash"), prompt: "list", output: Output.object({ schema }) });
+    expect(result.output).toEqual({ items: [{ name: "deck", due: null }] });
+    expect(fake.requests[0]!.body.generationConfig).toMatchObject({ responseMimeType: "application/json", responseSchema: { type: "object" } });
+
+    // A scripted reply the schema forbids is the test's mistake: Gemini never writes one.
+    fake.script({ json: { items: [{ name: 3, due: null }] } });
+    await expect(generateText({ model: google()("gemini-2.0-flash"), prompt: "list", output: Output.object({ schema }), maxRetries: 0 })).rejects.toThrow(
+      /\$\.items\[0\]\.name should be a string/,
+    );
+
+    // A string format other than date-time is refused, as the real API does.
+    const dated = jsonSchema({ type: "object", properties: { due: { type: "string", format: "date" } }, required: ["due"] });
+    await expect(
+      generateText({ model: google()("gemini-2.0-flash"), prompt: "list", output: Output.object({ schema: dated }), maxRetries: 0 }),
+    ).rejects.toThrow(/only 'enum' and 'date-time' are supported/);
   });
 
   it("echoes the user text when nothing is scripted", async () => {

@@ -1,12 +1,17 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { functionDeclarationErrors } from "./fake-gemini-schema.ts";
 import { inlineDataErrors } from "./fake-gemini-parts.ts";
+import { emptyValue, functionDeclarationErrors, responseSchemaErrors, schemaMismatch } from "./fake-gemini-schema.ts";
 
 /** One scripted model turn. With nothing scripted the fake echoes the last user text. */
 export interface FakeReply {
   text?: string;
+  /**
+   * Structured output: the reply as JSON, for a request with a responseSchema. It must conform to the request's
+   * schema (the real API's output always does); a reply that does not is answered 500 naming the mismatch.
+   */
+  json?: unknown;
   /** Streamed replies send the text in these pieces (default: word by word). */
   chunks?: string[];
   functionCalls?: { name: string; args: Record<string, unknown> }[];
@@ -145,7 +150,23 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     const refused = functionDeclarationErrors(body) ?? inlineDataErrors(body);
     if (refused) return send(response, 400, refused);
 
-    const reply: FakeReply = queue.shift() ?? { text: `Fake reply to: ${lastUserText(body)}` };
+    const refusedSchema = responseSchemaErrors(body);
+    if (refusedSchema) return send(response, 400, refusedSchema);
+    const responseSchema = body.generationConfig?.responseSchema as Record<string, unknown> | undefined;
+
+    let reply: FakeReply = queue.shift() ?? (responseSchema ? { json: emptyValue(responseSchema) } : { text: `Fake reply to: ${lastUserText(body)}` });
+    if (responseSchema && !reply.error) {
+      const mismatch = reply.json === undefined ? "the scripted reply has no json" : schemaMismatch(reply.json, responseSchema);
+      if (mismatch)
+        return send(response, 500, {
+          error: { code: 500, message: `fake-gemini: a scripted reply Gemini could not give for this responseSchema: ${mismatch}`, status: "INTERNAL" },
+        });
+      reply = { ...reply, text: JSON.stringify(reply.json) };
+    } else if (reply.json !== undefined && !reply.error) {
+      return send(response, 500, {
+        error: { code: 500, message: "fake-gemini: a json reply was scripted but the request asked for no responseSchema", status: "INTERNAL" },
+      });
+    }
     const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);
     if (reply.delayMs && action === "generateContent") await sleep(reply.delayMs);
     if (reply.error) {

@@ -23,6 +23,8 @@ export interface ConversationsTable {
   updatedAt: string;
   /** Set when the user deleted it; restorable until the purge (decision 035). */
   deletedAt: string | null;
+  /** A scheduled run wrote here since the user last opened it (migration 0986). */
+  unreadSince: Generated<string | null>;
 }
 
 export interface MessagesTable {
@@ -193,6 +195,10 @@ export interface SchedulesTable {
   paused: Generated<number>;
   /** The next occurrence (UTC ISO); null when paused or the rule has ended. */
   nextRunAt: string | null;
+  /** A built-in schedule the server assembles ("briefing"), null for a prompt (migration 0986). */
+  template: string | null;
+  /** The template's JSON settings. */
+  options: Generated<string>;
   createdAt: string;
   updatedAt: string;
 }
@@ -211,6 +217,65 @@ export interface ScheduleRunsTable {
   /** JSON array of the ids of the messages the run wrote. */
   messageIds: Generated<string>;
   error: string | null;
+}
+
+/** The commitments ledger (migration 0985, decision 041). */
+export interface CommitmentsTable {
+  id: Generated<number>;
+  userId: number;
+  direction: "mine" | "owed-to-me";
+  kind: "promise" | "request";
+  owner: string;
+  counterparty: string;
+  what: string;
+  /** YYYY-MM-DD or null. */
+  dueDate: string | null;
+  status: Generated<"open" | "done" | "dismissed">;
+  quote: string;
+  sourceKind: "mail" | "document" | "note" | "message";
+  itemId: number | null;
+  page: number | null;
+  conversationId: number | null;
+  messageId: number | null;
+  sourceTitle: string;
+  sourceDate: string | null;
+  reminderId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Each source the ledger has read once: "item" (knowledge item id) or "message" (message id). */
+export interface CommitmentScansTable {
+  userId: number;
+  sourceKind: "item" | "message";
+  sourceId: number;
+  scannedAt: string;
+}
+
+/** Web push (migration 0986): the VAPID key pair (private half sealed), subscriptions, switches, reminders pushed. */
+export interface PushKeysTable {
+  id: number;
+  publicKey: string;
+  privateKey: string;
+  createdAt: string;
+}
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  userId: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  createdAt: string;
+}
+export interface PushSettingsTable {
+  userId: number;
+  reminders: Generated<number>;
+  runs: Generated<number>;
+  approvals: Generated<number>;
+}
+export interface PushSentRemindersTable {
+  reminderId: number;
+  dueDate: string;
 }
 
 export interface MailFoldersTable {
@@ -295,6 +360,12 @@ export interface Database {
   calendarObjects: CalendarObjectsTable;
   calendarEvents: CalendarEventsTable;
   calendarPreferences: CalendarPreferencesTable;
+  commitments: CommitmentsTable;
+  commitmentScans: CommitmentScansTable;
+  pushKeys: PushKeysTable;
+  pushSubscriptions: PushSubscriptionsTable;
+  pushSettings: PushSettingsTable;
+  pushSentReminders: PushSentRemindersTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -81,6 +81,8 @@ export async function createTestApp(
     blobs: built.blobs,
     knowledgeIndex: built.knowledgeIndex,
     schedules: built.schedules,
+    commitments: built.commitments,
+    push: built.push,
     syncDueCalendars: built.syncDueCalendars,
     syncDueMail: built.syncDueMail,
     store,

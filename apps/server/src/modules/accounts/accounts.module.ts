@@ -25,8 +25,11 @@ import type { ConnectImap } from "./mail-sync.ts";
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
 export { MailSendError, type MailToSend, type SavedDraft } from "./mail-sender.ts";
 
-/** What the assistant's mail tools use: the user's synced mail (read-only), drafts (nothing leaves), and sending, which only sendEmail does after Approve. */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread"> & Pick<MailSender, "sender" | "send" | "draft">;
+/**
+ * What the assistant's mail tools and the morning briefing use: the user's synced mail (read-only), drafts (nothing
+ * leaves), and sending, which only sendEmail does after Approve.
+ */
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply"> & Pick<MailSender, "sender" | "send" | "draft">;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;

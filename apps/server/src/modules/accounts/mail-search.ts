@@ -1,6 +1,7 @@
 import { MAX_SEARCH_LIMIT, type SearchResult } from "@sage/contracts/retrieval";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import type { AccountsRepo, MailFilters, MailMessageRow } from "./accounts.repo.ts";
+import { readSettings } from "./account-settings.ts";
 
 /** Messages one searchMail answers with. */
 const MAIL_RESULTS = 8;
@@ -53,6 +54,12 @@ const threadSubjects = (subject: string) => {
   return [...new Set([subject, core, ...["Re", "RE", "Fwd", "FW", "Fw", "AW"].map((prefix) => `${prefix}: ${core}`)])];
 };
 
+/** Messages looked at to learn whom the user writes to, and which threads they answered. */
+const HISTORY_MESSAGES = 5_000;
+const SENT_FOLDER = /sent|gesendet|envoy|enviad|inviat|verzonden|skickat|wysłane/i;
+const addressesIn = (header: string) => (header.toLowerCase().match(/[^\s<>,;"']+@[^\s<>,;"']+/g) ?? []).map((address) => address.replace(/[.)]+$/, ""));
+const threadKey = (subject: string) => subject.replace(REPLY_PREFIX, "").trim().toLowerCase();
+
 /** searchMail and readThread over the user's synced mail: the knowledge index finds the words, the headers filter. */
 export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSearchPort }) {
   const { repo } = deps;
@@ -82,6 +89,47 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
         seen.add(message.id);
         hits.push({ ...hitOf(message), excerpt: result.content, citation: mailCitation(message, result.content, result.score, result.metadata.chunk_id) });
         if (hits.length === MAIL_RESULTS) break;
+      }
+      return hits;
+    },
+
+    /**
+     * Mail that may need the user's answer (the morning briefing): received since `since` from someone the user has
+     * written to, in a thread the user has not written in since. Newest first, one per thread.
+     */
+    async awaitingReply(userId: number, since: string): Promise<MailHit[]> {
+      const own = new Map(
+        (await repo.list(userId)).flatMap((account) => {
+          if (account.kind !== "mail") return [];
+          const user = readSettings(account).imap?.user?.toLowerCase() ?? "";
+          return [[account.id, user.includes("@") ? user : null] as const];
+        }),
+      );
+      const history = await repo.recent(userId, {}, HISTORY_MESSAGES);
+      const sentBy = (message: MailMessageRow) => {
+        const address = own.get(message.accountId);
+        return SENT_FOLDER.test(message.folder) || (address !== null && address !== undefined && addressesIn(message.fromAddress).includes(address));
+      };
+      const writesTo = new Set<string>();
+      const answered = new Map<string, string>(); // thread -> when the user last wrote in it
+      for (const message of history) {
+        if (!sentBy(message)) continue;
+        for (const address of addressesIn(message.toAddress)) writesTo.add(address);
+        const key = threadKey(message.subject);
+        const at = message.date ?? "";
+        if ((answered.get(key) ?? "") < at) answered.set(key, at);
+      }
+      const hits: MailHit[] = [];
+      const seen = new Set<string>();
+      for (const message of history) {
+        if (!message.date || message.date < since || sentBy(message)) continue;
+        const key = threadKey(message.subject);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (!addressesIn(message.fromAddress).some((address) => writesTo.has(address))) continue;
+        if ((answered.get(key) ?? "") > message.date) continue;
+        const excerpt = opening(userId, message);
+        hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) });
       }
       return hits;
     },

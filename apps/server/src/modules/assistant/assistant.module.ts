@@ -74,7 +74,7 @@ export function createAssistantModule(deps: {
   /** Tools other modules offer every user (the schedules module's scheduleTask). */
   moreTools?: AssistantTool[];
   warn(message: string, error?: unknown): void;
-}): AppModule & { turns: UnattendedTurnPort } {
+}): AppModule & { turns: UnattendedTurnPort; webSearch: ReturnType<typeof createAssistantService>["webSearch"] } {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
     [
@@ -101,6 +101,8 @@ export function createAssistantModule(deps: {
   });
   return {
     turns: createUnattendedTurns(chatTurns),
+    /** The web search the chat uses (the morning briefing's news). */
+    webSearch: service.webSearch,
     register(app) {
       registerAssistantRoutes(app, { service });
       registerChatTurnRoutes(app, { chatTurns });

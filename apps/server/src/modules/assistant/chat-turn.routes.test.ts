@@ -67,6 +67,7 @@ describe("POST /api/conversations/{id}/turn", () => {
       "performWebSearch",
       "saveMemory",
       "scheduleTask",
+      "listCommitments",
     ]);
   });
 

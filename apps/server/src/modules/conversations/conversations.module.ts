@@ -26,6 +26,8 @@ export interface ConversationMessagesPort {
 /** Starts a conversation for work no one typed (a schedule's runs, decision 036). */
 export interface ConversationStarterPort {
   create(userId: number, name: string): Promise<{ id: number }>;
+  /** A run wrote into the conversation while no one watched: unread until opened. */
+  markUnread(userId: number, conversationId: number, at: string): Promise<void>;
 }
 
 export interface ConversationsModule extends AppModule {
@@ -48,7 +50,7 @@ export function createConversationsModule(deps: {
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },
     messages: { messages: service.messages, appendMessages: service.appendMessages },
-    starter: { create: service.create },
+    starter: { create: service.create, markUnread: service.markUnread },
     register: (app) => {
       registerConversationRoutes(app, { service });
       let timer: NodeJS.Timeout | undefined;

@@ -79,10 +79,22 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
   );
 
   return {
+    /** Marks the conversation unread (a scheduled run wrote into it) or read (the user opened it); false when not the user's. */
+    async setUnread(userId: number, id: number, since: string | null) {
+      const result = await db
+        .updateTable("conversations")
+        .set({ unreadSince: since })
+        .where("id", "=", id)
+        .where("userId", "=", userId)
+        .where("deletedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     list: (userId: number) =>
       db
         .selectFrom("conversations as c")
-        .select(["c.id", "c.name", "c.createdAt"])
+        .select(["c.id", "c.name", "c.createdAt", "c.unreadSince"])
         // The last message (messages_conversation index: one step back from the end).
         .select((eb) =>
           eb.selectFrom("messages as m").select("m.content").whereRef("m.conversationId", "=", "c.id").orderBy("m.id", "desc").limit(1).as("lastMessage"),

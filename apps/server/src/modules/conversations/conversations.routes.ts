@@ -30,6 +30,8 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { service
 
   app.post("/api/conversations/:id/restore", async (request) => service.restore(requireUser(request).id, idOf(request.params)));
 
+  app.post("/api/conversations/:id/read", async (request) => service.markRead(requireUser(request).id, idOf(request.params)));
+
   app.get("/api/conversations/:id", async (request) => service.get(requireUser(request).id, idOf(request.params)));
 
   app.patch("/api/conversations/:id", async (request) => {

@@ -114,9 +114,9 @@ export function createConversationsService(deps: {
     const cached = lists.get(userId);
     if (cached) return cached;
     const version = versions.get(userId) ?? 0;
-    const fresh = (await repo.list(userId)).map(({ lastMessage, ...conversation }) => {
+    const fresh = (await repo.list(userId)).map(({ lastMessage, unreadSince, ...conversation }) => {
       const line = lastMessage ? firstLine(lastMessage) : "";
-      return line ? { ...conversation, lastMessage: line } : conversation;
+      return { ...conversation, ...(line ? { lastMessage: line } : {}), ...(unreadSince ? { unread: true as const } : {}) };
     });
     if ((versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
     return fresh;
@@ -144,6 +144,19 @@ export function createConversationsService(deps: {
   return {
     list,
     listJson,
+    /** A scheduled run wrote here: the list shows it unread until the user opens it (decision 041). */
+    async markUnread(userId: number, id: number, at: string) {
+      if (await repo.setUnread(userId, id, at)) changed(userId);
+    },
+    /** The user opened it. */
+    async markRead(userId: number, id: number) {
+      await requireOwned(userId, id);
+      if ((await list(userId)).find((item) => item.id === id)?.unread) {
+        await repo.setUnread(userId, id, null);
+        changed(userId);
+      }
+      return { ok: true as const };
+    },
     /** The user's messages (in conversations not deleted) holding every word of `query`, newest first. */
     async searchMessages(userId: number, query: string, limit: number): Promise<MessageSearchHit[]> {
       const matcher = messageMatcher(query, fold);

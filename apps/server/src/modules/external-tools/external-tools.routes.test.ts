@@ -85,7 +85,16 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(names.at(-1)).toBe("done");
     expect(names).not.toContain("approval-required");
     const declared = modelCalls()[0]!.body.tools[0].functionDeclarations.map((declaration: any) => declaration.name);
-    expect(declared).toEqual(["createReminder", "searchDocuments", "performWebSearch", "saveMemory", "scheduleTask", "notes__read_note", "notes__write_note"]);
+    expect(declared).toEqual([
+      "createReminder",
+      "searchDocuments",
+      "performWebSearch",
+      "saveMemory",
+      "scheduleTask",
+      "listCommitments",
+      "notes__read_note",
+      "notes__write_note",
+    ]);
     expect(received.find(([event]) => event === "tool-result")![1]).toMatchObject({
       name: "notes__read_note",
       result: { success: true, result: "Board meeting on Thursday" },

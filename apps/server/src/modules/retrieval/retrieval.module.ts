@@ -68,6 +68,8 @@ export interface DocumentSearchPort {
   search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
   /** An item's indexed text in order, the chunks' overlaps removed (a mail read whole); '' when none. */
   itemText(userId: number, itemId: number): string;
+  /** An item's pieces in order with where each came from ('page 3', a heading), to place a quote on its page. */
+  itemPieces(userId: number, itemId: number): { source: string; content: string }[];
 }
 
 /**
@@ -133,7 +135,11 @@ export function createRetrievalModule(deps: {
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
 
   return {
-    search: { search: retrieval.search, itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)) },
+    search: {
+      search: retrieval.search,
+      itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)),
+      itemPieces: (userId, itemId) => chunks.itemPieces(userId, itemId),
+    },
     semantic: embedder && {
       embedderId: embedder.id,
       async embedDocuments(texts) {

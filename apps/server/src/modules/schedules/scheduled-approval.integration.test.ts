@@ -1,4 +1,5 @@
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { startPushReceiver, type PushReceiver } from "@sage/testkit/push-receiver";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNATTENDED_REASON } from "../assistant/assistant.module.ts";
 import { startSmtp } from "../../test/smtp-test-server.ts";
@@ -7,10 +8,11 @@ import { createTestApp, type TestApp } from "../../test/test-app.ts";
 describe("a scheduled run that reaches sendEmail, with a real SMTP server", () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let gemini: FakeGemini;
+  let phone: PushReceiver;
   beforeAll(async () => {
-    [smtp, gemini] = await Promise.all([startSmtp("exec@example.com", "smtp-app-password"), startFakeGemini()]);
+    [smtp, gemini, phone] = await Promise.all([startSmtp("exec@example.com", "smtp-app-password"), startFakeGemini(), startPushReceiver()]);
   });
-  afterAll(async () => Promise.all([smtp?.close(), gemini?.close()]));
+  afterAll(async () => Promise.all([smtp?.close(), gemini?.close(), phone?.close()]));
 
   let t: TestApp;
   let cookie: string;
@@ -20,7 +22,14 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     smtp.received.length = 0;
     clock = new Date("2026-07-15T04:59:00Z");
     t = await createTestApp({
-      env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", GEMINI_API_KEY: "mail-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none" },
+      // Private addresses allowed: the push receiver listens on 127.0.0.1.
+      env: {
+        SAGE_FETCH_ALLOW_PRIVATE: "true",
+        SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1",
+        GEMINI_API_KEY: "mail-key",
+        GEMINI_BASE_URL: gemini.baseUrl,
+        SAGE_EMBEDDER: "none",
+      },
       now: () => clock,
     });
     cookie = await t.login();
@@ -63,8 +72,14 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     throw new Error("the run never waited for approval");
   }
 
-  it("stops at sendEmail: nothing is sent, the run waits for approval, and the card is pending for the user", async () => {
+  it("stops at sendEmail: nothing is sent, the run waits for approval, the card is pending and the user's phone told", async () => {
+    phone.received.length = 0;
+    expect((await api("POST", "/api/push/subscriptions", phone.subscription())).statusCode).toBe(201);
     const { id } = await runUntilWaiting();
+    await t.push.idle();
+    expect(phone.received.map((push) => JSON.parse(push.payload))).toEqual([
+      expect.objectContaining({ kind: "approvals", title: "Thank Anna", body: "A scheduled task is waiting for your approval." }),
+    ]);
     const { approvals } = (await api("GET", "/api/approvals")).json();
     expect(approvals).toEqual([
       expect.objectContaining({ name: "sendEmail", reason: UNATTENDED_REASON, args: expect.objectContaining({ to: ["anna@example.com"] }) }),
@@ -80,6 +95,13 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     expect(smtp.received).toEqual([]);
     const messages = (await api("GET", `/api/conversations/${run.conversationId}/messages`)).json();
     expect(messages.at(-1).toolCalls[0]).toMatchObject({ name: "sendEmail", approval: { answer: "declined", reason: UNATTENDED_REASON } });
+    await t.push.idle();
+    expect(JSON.parse(phone.received.at(-1)!.payload)).toEqual({
+      kind: "runs",
+      title: "Thank Anna",
+      body: "This scheduled task stopped: a step was not approved.",
+      url: `/conversations/${run.conversationId}`,
+    });
   });
 
   it("sends only once the user approves, and the run then finishes", async () => {

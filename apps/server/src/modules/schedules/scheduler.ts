@@ -5,6 +5,7 @@ import type { UnattendedTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
 import { latestOccurrence, nextOccurrences, parseRecurrence } from "./recurrence.ts";
 import type { ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
+import { composeBriefing, type BriefingSources } from "./morning-briefing.ts";
 
 /** An occurrence run this long after its time was missed (the server was down): it is marked late. */
 const LATE_AFTER_MS = 60_000;
@@ -24,7 +25,25 @@ export interface SchedulerDeps {
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: ConversationStarterPort;
   now: () => Date;
+  /** Tells the user's devices that a run finished or waits for Approve (web push). */
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
+  /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
+  briefing?: BriefingSources;
   log(message: string, error?: unknown): void;
+}
+
+/** The briefing's settings kept in the schedule's options. */
+export function briefingOptions(schedule: Pick<ScheduleRow, "options">): { time: string; days: "daily" | "weekdays"; topics: string[] } {
+  try {
+    const options = JSON.parse(schedule.options) as { time?: string; days?: string; topics?: unknown };
+    return {
+      time: options.time ?? "07:00",
+      days: options.days === "daily" ? "daily" : "weekdays",
+      topics: Array.isArray(options.topics) ? options.topics.filter((topic): topic is string => typeof topic === "string") : [],
+    };
+  } catch {
+    return { time: "07:00", days: "weekdays", topics: [] };
+  }
 }
 
 /**
@@ -81,21 +100,27 @@ export function createScheduler(deps: SchedulerDeps) {
       }
       const conversationId = await conversationFor(schedule);
       await repo.updateRun(runId, { conversationId, ...(waited ? { startedAt: now().toISOString() } : {}) });
-      const outcome = await deps.turns.run({
-        userId: schedule.userId,
-        conversationId,
-        prompt: schedule.prompt,
-        signal: controller.signal,
-        onWaitingApproval: () => {
-          waitingApproval = true;
-          void repo.updateRun(runId, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
-        },
-        onApprovalAnswered: () => {
-          if (!waitingApproval) return;
-          waitingApproval = false;
-          void repo.updateRun(runId, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
-        },
-      });
+      const outcome =
+        schedule.template === "briefing" && deps.briefing
+          ? await briefing(schedule, conversationId, deps.briefing)
+          : await deps.turns.run({
+              userId: schedule.userId,
+              conversationId,
+              prompt: schedule.prompt,
+              signal: controller.signal,
+              onWaitingApproval: () => {
+                waitingApproval = true;
+                deps.notify?.(schedule.userId, "approvals", schedule.title, conversationId);
+                void repo.updateRun(runId, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
+              },
+              onApprovalAnswered: () => {
+                if (!waitingApproval) return;
+                waitingApproval = false;
+                void repo.updateRun(runId, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
+              },
+            });
+      // What a run wrote shows as unread on its conversation until the user opens it.
+      if (outcome.messageIds.length > 0) await deps.starter.markUnread(schedule.userId, conversationId, now().toISOString());
       // Closing the server aborts the turn: what it wrote is saved, and the run says it was interrupted.
       const status = controller.signal.aborted ? "interrupted" : outcome.status;
       await repo.updateRun(runId, {
@@ -104,6 +129,7 @@ export function createScheduler(deps: SchedulerDeps) {
         messageIds: JSON.stringify(outcome.messageIds),
         error: status === "interrupted" ? "The server stopped during this run; it was not run again." : (outcome.error ?? null),
       });
+      if (status !== "interrupted") deps.notify?.(schedule.userId, "runs", schedule.title, conversationId, status);
     } catch (error) {
       if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
       const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";
@@ -113,6 +139,20 @@ export function createScheduler(deps: SchedulerDeps) {
     } finally {
       release();
     }
+  }
+
+  /** The morning briefing: one message the server assembles, with its citations (morning-briefing.ts). */
+  async function briefing(schedule: ScheduleRow, conversationId: number, sources: BriefingSources) {
+    const { topics } = briefingOptions(schedule);
+    const { content, citations } = await composeBriefing(sources, {
+      userId: schedule.userId,
+      timezone: schedule.timezone,
+      topics,
+      now: now(),
+      signal: controller.signal,
+    });
+    const [message] = sources.messages.appendMessages(schedule.userId, conversationId, [{ role: "model", content, citations }]);
+    return { status: "succeeded" as const, messageIds: message ? [message.id] : [], error: undefined as string | undefined };
   }
 
   function launch(runId: number, schedule: ScheduleRow) {

@@ -2,11 +2,14 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { AssistantTool, UnattendedTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
+import type { BriefingSources } from "./morning-briefing.ts";
 import { createScheduler } from "./scheduler.ts";
 import { createSchedulesRepo } from "./schedules.repo.ts";
 import { registerScheduleRoutes } from "./schedules.routes.ts";
 import { scheduleTaskTool } from "./schedule-task-tool.ts";
 import { createSchedulesService } from "./schedules.service.ts";
+
+export type { BriefingSources } from "./morning-briefing.ts";
 
 export interface SchedulesModule extends AppModule {
   /** Runs what is due now and settles when every started run has finished (tests and the bench). */
@@ -24,17 +27,32 @@ export function createSchedulesModule(deps: {
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: ConversationStarterPort;
   now?: () => Date;
+  /** What the morning briefing reads; bound late, as the assistant's turns are. */
+  briefing?: BriefingSources;
+  /** Web push of finished runs and runs waiting for Approve. */
+  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
+  /** The briefing's zone until the user picks one. */
+  defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
 }): SchedulesModule & { tools: AssistantTool[] } {
   const now = deps.now ?? (() => new Date());
   const repo = createSchedulesRepo(deps.store);
-  const scheduler = createScheduler({ repo, turns: deps.turns, conversations: deps.conversations, starter: deps.starter, now, log: deps.warn });
+  const scheduler = createScheduler({
+    repo,
+    turns: deps.turns,
+    conversations: deps.conversations,
+    starter: deps.starter,
+    now,
+    briefing: deps.briefing,
+    notify: deps.notify,
+    log: deps.warn,
+  });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
   return {
     tools: [scheduleTaskTool({ service, now })],
     control: { tick: scheduler.tick, idle: scheduler.idle },
     register(app) {
-      registerScheduleRoutes(app, { service });
+      registerScheduleRoutes(app, { service, defaultTimeZone: deps.defaultTimeZone });
       app.addHook("onReady", () => scheduler.start());
       app.addHook("onClose", () => scheduler.stop());
     },

@@ -2,7 +2,21 @@ import type { Updateable } from "kysely";
 import type { Store } from "../../store/open-store.ts";
 import type { ScheduleRunsTable, SchedulesTable } from "../../store/schema.ts";
 
-const COLUMNS = ["id", "userId", "title", "prompt", "rrule", "timezone", "conversationId", "paused", "nextRunAt", "createdAt", "updatedAt"] as const;
+const COLUMNS = [
+  "id",
+  "userId",
+  "title",
+  "prompt",
+  "rrule",
+  "timezone",
+  "conversationId",
+  "paused",
+  "nextRunAt",
+  "template",
+  "options",
+  "createdAt",
+  "updatedAt",
+] as const;
 const RUN_COLUMNS = [
   "id",
   "scheduleId",
@@ -28,6 +42,10 @@ export interface ScheduleRow {
   conversationId: number | null;
   paused: number;
   nextRunAt: string | null;
+  /** "briefing" for the morning briefing (assembled by the server), null for a prompt. */
+  template: string | null;
+  /** The template's JSON settings. */
+  options: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -82,7 +100,13 @@ export function createSchedulesRepo(store: Pick<Store, "db" | "prepare" | "trans
     find: (userId: number, id: number) =>
       db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst() as Promise<ScheduleRow | undefined>,
 
-    insert: (row: Omit<ScheduleRow, "id" | "paused">) =>
+    /** The user's morning briefing, if it was ever set up. */
+    briefing: (userId: number) =>
+      db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("template", "=", "briefing").executeTakeFirst() as Promise<
+        ScheduleRow | undefined
+      >,
+
+    insert: (row: Omit<ScheduleRow, "id" | "paused" | "template" | "options"> & Partial<Pick<ScheduleRow, "paused" | "template" | "options">>) =>
       db.insertInto("schedules").values(row).returning(COLUMNS).executeTakeFirstOrThrow() as Promise<ScheduleRow>,
 
     update: (userId: number, id: number, changes: Updateable<SchedulesTable>) =>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
-import { SCHEDULE_ERRORS, createScheduleRequestSchema, updateScheduleRequestSchema } from "@sage/contracts/schedules";
+import { SCHEDULE_ERRORS, briefingSettingsSchema, createScheduleRequestSchema, updateScheduleRequestSchema } from "@sage/contracts/schedules";
 import type { z } from "zod";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
@@ -20,8 +20,15 @@ function parseId(params: unknown): number {
 }
 
 /** /api/schedules: each user's scheduled prompts, Run now, and each schedule's history of runs. */
-export function registerScheduleRoutes(app: FastifyInstance, deps: { service: SchedulesService }) {
+export function registerScheduleRoutes(app: FastifyInstance, deps: { service: SchedulesService; defaultTimeZone: string }) {
   const { service } = deps;
+  // The built-in morning briefing (decision 041): one per user, switched on and set here, listed with the others.
+  app.get("/api/schedules/briefing", async (request) => service.briefing(requireUser(request).id, deps.defaultTimeZone));
+  app.put("/api/schedules/briefing", async (request) => {
+    const user = requireUser(request);
+    return service.setBriefing(user.id, parseScheduleInput(briefingSettingsSchema, request.body));
+  });
+
   app.get("/api/schedules", async (request) => service.list(requireUser(request).id));
 
   app.post("/api/schedules", async (request, reply) => {

@@ -1,9 +1,18 @@
-import { SCHEDULE_ERRORS, type CreateScheduleRequest, type Schedule, type ScheduleRun, type UpdateScheduleRequest } from "@sage/contracts/schedules";
+import {
+  BRIEFING_TEXTS,
+  SCHEDULE_ERRORS,
+  type Briefing,
+  type BriefingSettings,
+  type CreateScheduleRequest,
+  type Schedule,
+  type ScheduleRun,
+  type UpdateScheduleRequest,
+} from "@sage/contracts/schedules";
 import { badRequest, notFound } from "../../http/app-error.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
-import { describeRecurrence, nextOccurrences, parseRecurrence } from "./recurrence.ts";
+import { checkTimezone, describeRecurrence, nextOccurrences, parseRecurrence, toWallClock } from "./recurrence.ts";
 import type { RunRow, ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
-import type { Scheduler } from "./scheduler.ts";
+import { briefingOptions, type Scheduler } from "./scheduler.ts";
 
 export const toRun = (row: RunRow): ScheduleRun => ({
   id: row.id,
@@ -24,6 +33,13 @@ function firstRun(rrule: string, timezone: string, now: Date): string {
   const next = nextOccurrences(parseRecurrence(rrule, timezone), now, 1)[0];
   if (!next) throw badRequest(SCHEDULE_ERRORS.rruleNeverRuns, "invalid_rrule");
   return next.toISOString();
+}
+
+/** The briefing's rule: at `time` in the zone, every day or every weekday, counting from today. */
+export function briefingRule(settings: Pick<BriefingSettings, "time" | "days" | "timezone">, now: Date): string {
+  const day = toWallClock(now, settings.timezone).toISOString().slice(0, 10).replaceAll("-", "");
+  const rule = settings.days === "daily" ? "RRULE:FREQ=DAILY" : "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR";
+  return `DTSTART;TZID=${settings.timezone}:${day}T${settings.time.replace(":", "")}00\n${rule}`;
 }
 
 /** What a schedule says in plain words, with its next three runs (the settings list and scheduleTask's card). */
@@ -79,6 +95,7 @@ export function createSchedulesService(deps: {
       summary: shown.summary,
       lastRunAt: last?.startedAt ?? null,
       lastStatus: last?.status ?? null,
+      template: row.template === "briefing" ? "briefing" : null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
@@ -99,7 +116,54 @@ export function createSchedulesService(deps: {
     return toSchedule(row, (await repo.lastRuns(userId)).get(row.id));
   }
 
+  function toBriefing(row: ScheduleRow | undefined, fallbackZone: string): Briefing {
+    if (!row)
+      return { enabled: false, time: "07:00", days: "weekdays", timezone: fallbackZone, topics: [], scheduleId: null, conversationId: null, nextRunAt: null };
+    const options = briefingOptions(row);
+    return {
+      enabled: row.paused === 0,
+      time: options.time,
+      days: options.days,
+      timezone: row.timezone,
+      topics: options.topics,
+      scheduleId: row.id,
+      conversationId: row.conversationId,
+      nextRunAt: row.paused === 0 ? row.nextRunAt : null,
+    };
+  }
+
   return {
+    /** The morning briefing's settings; off, at 07:00 on weekdays in `fallbackZone`, until first saved. */
+    briefing: async (userId: number, fallbackZone: string): Promise<Briefing> => toBriefing(await repo.briefing(userId), fallbackZone),
+
+    /** Switches the briefing on or off and sets when it runs and its topics; the one schedule behind it is made once. */
+    async setBriefing(userId: number, settings: BriefingSettings): Promise<Briefing> {
+      checkTimezone(settings.timezone);
+      const rrule = briefingRule(settings, now());
+      const nextRunAt = firstRun(rrule, settings.timezone, now());
+      const options = JSON.stringify({ time: settings.time, days: settings.days, topics: settings.topics });
+      const at = now().toISOString();
+      const current = await repo.briefing(userId);
+      const row = current
+        ? await repo.update(userId, current.id, { rrule, timezone: settings.timezone, options, paused: settings.enabled ? 0 : 1, nextRunAt, updatedAt: at })
+        : await repo.insert({
+            userId,
+            title: BRIEFING_TEXTS.title,
+            prompt: BRIEFING_TEXTS.prompt,
+            rrule,
+            timezone: settings.timezone,
+            conversationId: null,
+            nextRunAt,
+            template: "briefing",
+            options,
+            paused: settings.enabled ? 0 : 1,
+            createdAt: at,
+            updatedAt: at,
+          });
+      deps.scheduler.changed();
+      return toBriefing(row, settings.timezone);
+    },
+
     async list(userId: number): Promise<Schedule[]> {
       const [rows, last] = await Promise.all([repo.list(userId), repo.lastRuns(userId)]);
       return rows.map((row) => toSchedule(row, last.get(row.id)));

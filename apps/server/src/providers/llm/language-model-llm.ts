@@ -1,5 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { APICallError, generateText, jsonSchema, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
+import { APICallError, generateText, jsonSchema, Output, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
 import {
   ProviderError,
   type LlmFinishReason,
@@ -54,6 +54,22 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
           finishReason: result.finishReason,
           usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
         };
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+
+    async generateObject(request) {
+      try {
+        const result = await generateText({
+          model: options.languageModel(request.modelId ?? options.modelId),
+          system: request.system || undefined,
+          prompt: request.prompt,
+          output: Output.object({ schema: jsonSchema(request.schema as JSONSchema7) }),
+          maxRetries: 0,
+          abortSignal: request.signal,
+        });
+        return result.output;
       } catch (error) {
         throw failure(error);
       }

@@ -74,6 +74,16 @@ export interface LlmReply {
   usage: LlmUsage;
 }
 
+/** A reply shaped by a JSON Schema (the vendor's structured output: Gemini's responseSchema, OpenAI's json_schema). */
+export interface LlmObjectRequest {
+  modelId?: string;
+  system?: string;
+  prompt: string;
+  /** The reply's shape; keep to what every vendor takes (no $ref, no string formats but date-time). */
+  schema: JsonSchema;
+  signal?: AbortSignal;
+}
+
 export interface GroundedAnswer {
   text: string;
   sources: { title: string; url: string }[];
@@ -93,6 +103,8 @@ export interface LlmProvider {
   readonly vision?: boolean;
   /** One model reply. Failures are ProviderError; an abort rejects with the abort's own error. */
   generate(request: LlmRequest): Promise<LlmReply>;
+  /** One reply as JSON matching the schema (parsed, not yet validated by the caller). Failures are ProviderError. */
+  generateObject(request: LlmObjectRequest): Promise<unknown>;
   /**
    * Why a tool with these parameters cannot be given to this model; undefined when it can. Absent when the vendor
    * takes any JSON Schema (OpenAI-compatible servers). Such a tool is left out of requests, never failing them.

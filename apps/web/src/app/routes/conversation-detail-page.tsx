@@ -9,6 +9,7 @@ import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
 import { displayName } from "@/features/conversations/conversation-list-view";
+import { useMarkRead } from "@/features/conversations/hooks/use-mark-read";
 import { useNameAfterExchange } from "@/features/conversations/hooks/use-name-after-exchange";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { ConversationKnowledgePanel } from "@/features/knowledge/components/conversation-knowledge-panel";
@@ -85,6 +86,7 @@ export function ConversationDetailPage() {
   const conversation = useConversation(id);
   const messages = useMessages(id);
   useNameAfterExchange(id, conversation.data, messages.data);
+  useMarkRead(id, messages.data?.length);
   useDocumentTitle(conversation.isPending ? undefined : conversation.data ? displayName(conversation.data) : "Conversation not found");
   const [draft, setDraft] = useState("");
   // ?message=ID: opened from a message search hit, which the chat shows and marks.

@@ -1,4 +1,9 @@
+import type { Citation } from "@sage/contracts/conversations";
+import { useCallback, useState } from "react";
 import { useSearchParams } from "wouter";
+import { CommitmentsSection } from "@/features/commitments/components/commitments-section";
+import { NotificationsSection } from "@/features/notifications/components/notifications-section";
+import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
 import { AccountsSection } from "@/features/accounts/components/accounts-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
@@ -19,6 +24,9 @@ export function SettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const section = parseSettingsSection(searchParams.get("section"));
   useDocumentTitle(`${SETTINGS_SECTIONS.find((item) => item.id === section)!.label} - Settings`);
+  // A commitment's source opens as a cited passage: the file's preview at the quoted sentence.
+  const [source, setSource] = useState<Citation | null>(null);
+  const closeSource = useCallback(() => setSource(null), []);
   const { theme, isSystemTheme, setTheme, setSystemTheme } = useTheme();
   const conversations = useConversations();
   const conversationName = (conversationId: number) => {
@@ -47,9 +55,23 @@ export function SettingsPage() {
             <div className="flex flex-col gap-6">
               <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />
               <ModelSettings />
+              <NotificationsSection />
             </div>
           ) : section === "schedules" ? (
             <SchedulesSection />
+          ) : section === "commitments" ? (
+            <CommitmentsSection
+              onOpenSource={(target) =>
+                setSource({
+                  n: 1,
+                  fileId: target.itemId,
+                  filename: target.title,
+                  source: target.page ? `page ${target.page}` : "",
+                  score: 1,
+                  content: target.quote,
+                })
+              }
+            />
           ) : section === "memory" ? (
             <MemorySection />
           ) : (
@@ -57,6 +79,7 @@ export function SettingsPage() {
           )}
         </div>
       </div>
+      <CitedPassageSheet citation={source} onClose={closeSource} />
     </div>
   );
 }

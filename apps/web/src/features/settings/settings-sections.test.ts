@@ -14,5 +14,6 @@ describe("parseSettingsSection", () => {
     expect(parseSettingsSection("tools")).toBe("tools");
     expect(parseSettingsSection("accounts")).toBe("accounts");
     expect(parseSettingsSection("schedules")).toBe("schedules");
+    expect(parseSettingsSection("commitments")).toBe("commitments");
   });
 });

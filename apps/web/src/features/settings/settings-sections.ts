@@ -5,6 +5,7 @@ export const SETTINGS_SECTIONS = [
   { id: "tools", label: "Tools" },
   { id: "accounts", label: "Accounts" },
   { id: "schedules", label: "Schedules" },
+  { id: "commitments", label: "Commitments" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

@@ -1,4 +1,5 @@
 import { citationSection } from "@sage/contracts/chat-turn";
+import { Link } from "wouter";
 import type { Citation, MessageAttachment } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
 import { MarkdownMessage } from "@/components/markdown-message";
@@ -61,27 +62,67 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
   );
 }
 
-/** "[1] report.pdf · page 4": the file and the page or section (the score is in the passage's Details, decision 038). */
+const CHIP_CLASS =
+  "inline-flex max-w-72 items-center gap-1 rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
+
+/** What a chip that is not a file passage is, in words (the morning briefing's sources). */
+const KIND_WORDS = { event: "Event", reminder: "Reminder", message: "Your message", url: "Web page", file: "" } as const;
+
+/**
+ * "[1] report.pdf · page 4": the file and the page or section (the score is in the passage's Details, decision 038).
+ * A chip with a link (a web page, a conversation) opens it; an event's or a reminder's chip shows what it is.
+ */
 function CitationChips({ citations, onOpen }: { citations: Citation[]; onOpen?: (citation: Citation) => void }) {
   return (
     <ul aria-label="Sources" className="flex max-w-[85%] flex-wrap gap-1.5">
       {citations.map((citation) => {
         const section = citationSection(citation.source);
         const parts = [citation.filename, ...(section && section !== citation.filename ? [section] : [])];
+        const kind = citation.kind && citation.kind !== "file" ? KIND_WORDS[citation.kind] : "";
+        const label = `Source ${citation.n}: ${kind ? `${kind}, ` : ""}${parts.join(", ")}`;
+        const inner = (
+          <>
+            <span className="font-medium text-foreground">[{citation.n}]</span>
+            <span className="truncate">{parts.join(" · ")}</span>
+          </>
+        );
+        // The title names the whole (maybe cut) name first, then the passage.
+        const title = `${parts.join(" · ")}\n${citation.content.slice(0, 300)}`;
         return (
           <li key={citation.n}>
-            <button
-              type="button"
-              data-testid="citation-chip"
-              className="inline-flex max-w-72 items-center gap-1 rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-              title={`${parts.join(" · ")}\n${citation.content.slice(0, 300)}`}
-              aria-label={`Source ${citation.n}: ${parts.join(", ")}`}
-              disabled={!onOpen}
-              onClick={() => onOpen?.(citation)}
-            >
-              <span className="font-medium text-foreground">[{citation.n}]</span>
-              <span className="truncate">{parts.join(" · ")}</span>
-            </button>
+            {citation.href?.startsWith("/") ? (
+              <Link href={citation.href} data-testid="citation-chip" className={CHIP_CLASS} title={title} aria-label={label}>
+                {inner}
+              </Link>
+            ) : citation.href?.startsWith("https://") || citation.href?.startsWith("http://") ? (
+              <a
+                href={citation.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="citation-chip"
+                className={CHIP_CLASS}
+                title={title}
+                aria-label={label}
+              >
+                {inner}
+              </a>
+            ) : kind ? (
+              <span data-testid="citation-chip" className={CHIP_CLASS} title={title} aria-label={label}>
+                {inner}
+              </span>
+            ) : (
+              <button
+                type="button"
+                data-testid="citation-chip"
+                className={CHIP_CLASS}
+                title={title}
+                aria-label={label}
+                disabled={!onOpen}
+                onClick={() => onOpen?.(citation)}
+              >
+                {inner}
+              </button>
+            )}
           </li>
         );
       })}

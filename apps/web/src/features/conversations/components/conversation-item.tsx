@@ -14,7 +14,10 @@ interface ConversationItemProps {
   onDelete: () => void;
 }
 
-/** One conversation as a 200px card (grid) or a row (list): name or Untitled, its last message's first line, 'MMM d, yyyy', and its menu. */
+/**
+ * One conversation as a 200px card (grid) or a row (list): name or Untitled (a dot before it while a scheduled run's
+ * message is unread), its last message's first line, 'MMM d, yyyy', and its menu.
+ */
 export function ConversationItem({ conversation, view, onEditName, onDelete }: ConversationItemProps) {
   const name = displayName(conversation);
   return (
@@ -39,6 +42,15 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
           data-testid="conversation-name"
           title={name}
         >
+          {conversation.unread && (
+            <span
+              data-testid="conversation-unread"
+              className="mr-1.5 inline-block size-2 rounded-full bg-primary align-middle"
+              title="New since you last opened it"
+              aria-hidden
+            />
+          )}
+          {conversation.unread && <span className="sr-only">Unread: </span>}
           {name}
         </span>
         {conversation.lastMessage && (

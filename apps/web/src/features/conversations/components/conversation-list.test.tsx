@@ -102,6 +102,25 @@ describe("Conversation cards", () => {
   });
 });
 
+describe("Unread conversations", () => {
+  it("mark one a scheduled run wrote into, in the grid and the list", async () => {
+    fakeApi().on(
+      "GET",
+      "/api/conversations",
+      Response.json([
+        { id: 7, name: "Morning briefing", createdAt: at, lastMessage: "Morning briefing", unread: true },
+        { ...board, lastMessage: "Read already" },
+      ]),
+    );
+    const { user } = renderWithProviders(<ConversationList />);
+    const unread = await screen.findByRole("link", { name: /Unread: Morning briefing/ });
+    expect(within(unread).getByTestId("conversation-unread")).toBeTruthy();
+    expect(within(screen.getByRole("link", { name: /Board prep/ })).queryByTestId("conversation-unread")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "List view" }));
+    expect(within(screen.getByRole("link", { name: /Unread: Morning briefing/ })).getByTestId("conversation-unread")).toBeTruthy();
+  });
+});
+
 describe("Searching conversations", () => {
   it("finds the words inside messages too, each hit linked to its message", async () => {
     const { user, api } = openList();

@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
+  briefingSchema,
   scheduleListSchema,
   scheduleRunListSchema,
   scheduleRunSchema,
   scheduleSchema,
+  type Briefing,
+  type BriefingSettings,
   type CreateScheduleRequest,
   type Schedule,
   type ScheduleRun,
@@ -49,4 +52,20 @@ export function useScheduleActions() {
       onSuccess: refresh,
     }),
   };
+}
+
+export const briefingQueryKey = [...schedulesQueryKey, "briefing"] as const;
+
+/** The morning briefing's settings (off until first saved). */
+export function useBriefing() {
+  return useQuery({ queryKey: briefingQueryKey, queryFn: async (): Promise<Briefing | null> => getJson("/api/schedules/briefing", briefingSchema) });
+}
+
+/** Saves the briefing's settings; the schedules list shows it too. */
+export function useSaveBriefing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: BriefingSettings) => apiRequest("/api/schedules/briefing", { method: "PUT", body: settings, schema: briefingSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: schedulesQueryKey }),
+  });
 }

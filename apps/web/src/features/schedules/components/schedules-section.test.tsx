@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { Schedule, ScheduleRun } from "@sage/contracts/schedules";
+import { BRIEFING_TEXTS, type Briefing, type Schedule, type ScheduleRun } from "@sage/contracts/schedules";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ const brief: Schedule = {
   summary: "every weekday at 07:00 (Europe/Zurich)",
   lastRunAt: "2026-11-27T06:00:02.000Z",
   lastStatus: "waiting-approval",
+  template: null,
   createdAt: at,
   updatedAt: at,
 };
@@ -38,9 +39,21 @@ const lateRun: ScheduleRun = {
   error: null,
 };
 
+const briefingOff: Briefing = {
+  enabled: false,
+  time: "07:00",
+  days: "weekdays",
+  timezone: "Europe/Zurich",
+  topics: [],
+  scheduleId: null,
+  conversationId: null,
+  nextRunAt: null,
+};
+
 describe("Settings > Schedules", () => {
   it("lists each schedule in plain words with its next run, its last run's status, and a history linking to the conversation", async () => {
     const api = fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
       .on("GET", "/api/schedules", Response.json([brief]))
       .on("GET", "/api/schedules/4/runs", Response.json([lateRun]))
       .on("PATCH", "/api/schedules/4", Response.json({ ...brief, paused: true, nextRunAt: null }))
@@ -64,6 +77,7 @@ describe("Settings > Schedules", () => {
 
   it("creates a weekly schedule from the readable recurrence picker, in the chosen time zone", async () => {
     const api = fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
       .on("GET", "/api/schedules", Response.json([]))
       .on("POST", "/api/schedules", Response.json(brief, { status: 201 }));
     renderWithProviders(<SchedulesSection />);
@@ -80,5 +94,39 @@ describe("Settings > Schedules", () => {
     const body = api.requests("POST", "/api/schedules")[0]!.body as Record<string, string>;
     expect(body).toMatchObject({ title: "Board prep", prompt: "List what the board will ask", timezone: "America/New_York" });
     expect(body.rrule).toMatch(/^DTSTART;TZID=America\/New_York:\d{8}T070000\nRRULE:FREQ=WEEKLY;BYDAY=TH$/);
+  });
+
+  it("switches the morning briefing on at a time, with news topics", async () => {
+    const on: Briefing = {
+      ...briefingOff,
+      enabled: true,
+      time: "06:30",
+      topics: ["AI chips", "Swiss franc"],
+      scheduleId: 8,
+      nextRunAt: "2026-11-30T05:30:00.000Z",
+    };
+    const api = fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules", Response.json([]))
+      .on("PUT", "/api/schedules/briefing", () => {
+        api.on("GET", "/api/schedules/briefing", Response.json(on));
+        return Response.json(on);
+      });
+    renderWithProviders(<SchedulesSection />);
+    const form = await screen.findByRole("form", { name: BRIEFING_TEXTS.title });
+    await userEvent.click(within(form).getByLabelText("Send me the morning briefing"));
+    const time = within(form).getByLabelText("At");
+    await userEvent.clear(time);
+    await userEvent.type(time, "06:30");
+    await userEvent.type(within(form).getByLabelText(/News topics/), "AI chips, Swiss franc");
+    await userEvent.click(within(form).getByRole("button", { name: "Save briefing" }));
+    await waitFor(() => expect(api.requests("PUT", "/api/schedules/briefing")).toHaveLength(1));
+    expect(api.requests("PUT", "/api/schedules/briefing")[0]!.body).toMatchObject({
+      enabled: true,
+      time: "06:30",
+      days: "weekdays",
+      topics: ["AI chips", "Swiss franc"],
+    });
+    expect(await screen.findByText("Next briefing: Mon, 30 Nov 2026, 06:30")).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toastError } from "@/components/ui/toast-error";
 import { useScheduleActions, useScheduleRuns, useSchedules } from "../api/schedules";
+import { BriefingCard } from "./briefing-card";
 import { browserTimezone, formatRunTime, knownTimezones, toRule, WEEK_DAYS, type Repeat } from "../recurrence-rule";
 
 const failed = (error: unknown) => toastError({ error, fallback: "Something went wrong" });
@@ -25,6 +26,7 @@ export function SchedulesSection() {
           leave SAGE (an email, an external tool) waits for your approval.
         </p>
       </div>
+      <BriefingCard />
       <CreateScheduleForm />
       {schedules.data && schedules.data.length === 0 && <p className="text-sm text-muted-foreground">No schedules yet.</p>}
       <ul aria-label="Schedules" className="grid gap-2">

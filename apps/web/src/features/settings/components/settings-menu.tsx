@@ -1,4 +1,4 @@
-import { BookOpenIcon, BrainIcon, CalendarClockIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
+import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
@@ -9,6 +9,7 @@ const ICONS = {
   tools: WrenchIcon,
   accounts: MailIcon,
   schedules: CalendarClockIcon,
+  commitments: HandshakeIcon,
 } as const;
 
 interface SettingsMenuProps {
