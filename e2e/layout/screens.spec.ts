@@ -246,6 +246,10 @@ for (const viewport of WIDTHS) {
       await expect(page.getByRole("heading", { name: "Accounts", exact: true })).toBeVisible();
       await audit.check("accounts");
 
+      await visit(page, "/settings?section=commitments");
+      await expect(page.getByRole("heading", { name: "Commitments", exact: true })).toBeVisible();
+      await audit.check("commitments");
+
       await visit(page, "/settings?section=user-preferences");
       await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
       await audit.check("user-preferences");
