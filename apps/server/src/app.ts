@@ -23,6 +23,7 @@ import { productionHasher, type PasswordHasher } from "./modules/auth/password.t
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createDocumentsOutModule } from "./modules/documents-out/documents-out.module.ts";
 import { createExternalToolsModule } from "./modules/external-tools/external-tools.module.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
@@ -194,6 +195,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     now: deps.now,
     warn,
   });
+  const documentsOut = createDocumentsOutModule({ files: knowledge.generated, conversations: conversations.reader });
   const assistant = createAssistantModule({
     llm: providers.llm,
     webSearch: providers.webSearch,
@@ -206,7 +208,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     calendar: accounts.calendar,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
-    moreTools: schedules.tools,
+    moreTools: [...schedules.tools, ...documentsOut.tools],
     warn,
   });
   bound.turns = assistant.turns;
@@ -223,6 +225,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     externalTools,
     accounts,
     schedules,
+    documentsOut,
     createCalendarFeedModule({
       db: store.db,
       box,

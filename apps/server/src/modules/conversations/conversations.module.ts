@@ -23,6 +23,12 @@ export interface ConversationMessagesPort {
   appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
 }
 
+/** A conversation and its messages, read whole (an export); a 404 when it is not the user's. */
+export interface ConversationReaderPort {
+  conversation(userId: number, conversationId: number): Promise<{ id: number; name: string; createdAt: string }>;
+  messages(userId: number, conversationId: number): Promise<Message[]>;
+}
+
 /** Starts a conversation for work no one typed (a schedule's runs, decision 036). */
 export interface ConversationStarterPort {
   create(userId: number, name: string): Promise<{ id: number }>;
@@ -31,6 +37,7 @@ export interface ConversationStarterPort {
 export interface ConversationsModule extends AppModule {
   port: ConversationsPort;
   messages: ConversationMessagesPort;
+  reader: ConversationReaderPort;
   starter: ConversationStarterPort;
 }
 
@@ -48,6 +55,7 @@ export function createConversationsModule(deps: {
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },
     messages: { messages: service.messages, appendMessages: service.appendMessages },
+    reader: { conversation: service.get, messages: service.messages },
     starter: { create: service.create },
     register: (app) => {
       registerConversationRoutes(app, { service });
