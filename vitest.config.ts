@@ -26,6 +26,7 @@ const SYSTEM = [
   "**/upload-types.routes.test.ts",
   "**/item-text.routes.test.ts",
   "**/ways-in.routes.test.ts",
+  "**/create-document.routes.test.ts", // generated files read like uploads, in conversion processes
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",
