@@ -8,6 +8,7 @@ import { ChatPanel } from "@/features/chat/components/chat-panel";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { ExportMenu } from "@/features/conversations/components/export-menu";
 import { displayName } from "@/features/conversations/conversation-list-view";
 import { useNameAfterExchange } from "@/features/conversations/hooks/use-name-after-exchange";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
@@ -131,24 +132,27 @@ export function ConversationDetailPage() {
       <header className="flex items-center gap-2 border-b px-4 py-2 max-sm:px-2">
         <BackButton />
         <ConversationNameEditor conversation={conversation.data} />
-        {threeColumns ? null : (
-          <div className="ml-auto flex shrink-0 gap-1">
-            <PanelSheet
-              label="Files"
-              icon={FilesIcon}
-              side="left"
-              description="This conversation's knowledge files and the files relevant to your message"
-              count={relevantCount}
-              countLabel={`${relevantCount} relevant ${relevantCount === 1 ? "file" : "files"}`}
-            >
-              {knowledge}
-              {relevant}
-            </PanelSheet>
-            <PanelSheet label="Reminders" icon={BellIcon} side="right" description="This conversation's reminders">
-              {reminders}
-            </PanelSheet>
-          </div>
-        )}
+        <div className="ml-auto flex shrink-0 gap-1">
+          <ExportMenu conversationId={conversationId} />
+          {threeColumns ? null : (
+            <>
+              <PanelSheet
+                label="Files"
+                icon={FilesIcon}
+                side="left"
+                description="This conversation's knowledge files and the files relevant to your message"
+                count={relevantCount}
+                countLabel={`${relevantCount} relevant ${relevantCount === 1 ? "file" : "files"}`}
+              >
+                {knowledge}
+                {relevant}
+              </PanelSheet>
+              <PanelSheet label="Reminders" icon={BellIcon} side="right" description="This conversation's reminders">
+                {reminders}
+              </PanelSheet>
+            </>
+          )}
+        </div>
       </header>
       {/* The chat keeps its place in the tree, so crossing the breakpoint never loses a draft or a reply in progress. */}
       <div className={cn("min-h-0 flex-1", threeColumns ? "grid grid-cols-[280px_minmax(0,1fr)_320px]" : "flex flex-col")}>

@@ -6,6 +6,7 @@ import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
+import { DocumentCard, createdDocument } from "./document-card";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ToolRunLine } from "./tool-run-line";
@@ -76,9 +77,14 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         <ul ref={listRef} className="flex flex-col gap-3" aria-live="polite">
           {(messages ?? []).map((message) => (
             <Fragment key={message.id}>
-              {message.toolCalls?.map((call) => (
-                <ToolRunLine key={`${message.id}-${call.id}`} call={call} />
-              ))}
+              {message.toolCalls?.map((call) => {
+                const document = createdDocument(call);
+                return document ? (
+                  <DocumentCard key={`${message.id}-${call.id}`} document={document} />
+                ) : (
+                  <ToolRunLine key={`${message.id}-${call.id}`} call={call} />
+                );
+              })}
               <ChatMessage
                 role={message.role === "user" ? "user" : "ai"}
                 content={message.content}
@@ -93,9 +99,10 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
-          {turn.toolRuns.map((call) => (
-            <ToolRunLine key={`live-${call.id}`} call={call} />
-          ))}
+          {turn.toolRuns.map((call) => {
+            const document = createdDocument(call);
+            return document ? <DocumentCard key={`live-${call.id}`} document={document} /> : <ToolRunLine key={`live-${call.id}`} call={call} />;
+          })}
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}

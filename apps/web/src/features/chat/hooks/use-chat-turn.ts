@@ -89,6 +89,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "memory-saved") {
           const { memory } = event;
           setRemembered((list) => [...list, memory]);
+        } else if (event.type === "document-created") {
+          // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
+          void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
         } else if (event.type === "notice") {
           setNotice(event.text);
         } else if (event.type === "tool-call") {
