@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
+import { badRequest } from "./http/app-error.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
 import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
@@ -135,6 +136,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     store,
     log: (error) => warn("a conversation's deletion left work undone", error),
     fold: (text) => searchText(text).toLowerCase(),
+    checkModel: (model) => {
+      const allowed = providers.llm?.allowedModels ?? [];
+      if (!allowed.includes(model)) throw badRequest(`Model "${model}" is not allowed. Allowed models: ${allowed.join(", ")}`, "model_not_allowed");
+    },
   });
   const retrieval = createRetrievalModule({
     store,

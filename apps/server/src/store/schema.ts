@@ -23,6 +23,10 @@ export interface ConversationsTable {
   updatedAt: string;
   /** Set when the user deleted it; restorable until the purge (decision 035). */
   deletedAt: string | null;
+  /** When the user pinned it to the top of the list; null when not pinned. */
+  pinnedAt: string | null;
+  /** The model the user chose for it; null for the server's default. */
+  model: string | null;
 }
 
 export interface MessagesTable {

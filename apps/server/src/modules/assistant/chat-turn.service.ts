@@ -103,6 +103,18 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     return { off: new Set(["memory"]) };
   }
 
+  /** The conversation's chosen model while the server still allows it (the settings may have changed since). */
+  async function chosenModel(userId: number, conversationId: number): Promise<string | undefined> {
+    const chosen = await deps.conversations.chosenModel?.(userId, conversationId);
+    if (!chosen) return undefined;
+    try {
+      deps.resolveModel(chosen);
+      return chosen;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The model's reply for one step of the loop, streamed into the transcript. */
   function modelReply(
     llm: LlmProvider,
@@ -116,8 +128,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 
   return {
     async prepare(userId: number, conversationId: number, request: TurnRequest): Promise<PreparedTurn> {
-      const modelId = deps.resolveModel(request.model);
       const history = await deps.conversations.messages(userId, conversationId);
+      const modelId = deps.resolveModel(request.model ?? (await chosenModel(userId, conversationId)));
       return { userId, conversationId, content: request.content, modelId, history };
     },
 

@@ -5,6 +5,9 @@ import { Link, useParams, useSearch } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
+import { ConversationModelPicker } from "@/features/chat/components/conversation-model-picker";
+import { toastError } from "@/components/ui/toast-error";
+import { useUpdateConversation } from "@/features/conversations/api/update-conversation";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
@@ -98,6 +101,7 @@ export function ConversationDetailPage() {
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).
   const [citation, setCitation] = useState<Citation | null>(null);
   const closeCitation = useCallback(() => setCitation(null), []);
+  const update = useUpdateConversation();
 
   if (conversation.isPending) return <p className="p-6 text-center text-muted-foreground">Loading...</p>;
   if (!conversation.data) {
@@ -124,6 +128,7 @@ export function ConversationDetailPage() {
       onDraftChange={setDraft}
       onOpenCitation={setCitation}
       focusMessageId={focusMessageId}
+      model={conversation.data.model}
     />
   );
 
@@ -132,7 +137,14 @@ export function ConversationDetailPage() {
       <header className="flex items-center gap-2 border-b px-4 py-2 max-sm:px-2">
         <BackButton />
         <ConversationNameEditor conversation={conversation.data} />
-        <div className="ml-auto flex shrink-0 gap-1">
+        <div className="ml-auto flex shrink-0 items-center gap-1">
+          <ConversationModelPicker
+            value={conversation.data.model}
+            disabled={update.isPending}
+            onChange={(model) =>
+              update.mutate({ id: conversationId, model }, { onError: (error) => toastError({ error, fallback: "Failed to change the model" }) })
+            }
+          />
           <ExportMenu conversationId={conversationId} />
           {threeColumns ? null : (
             <>

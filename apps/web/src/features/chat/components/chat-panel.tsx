@@ -23,13 +23,15 @@ interface ChatPanelProps {
   onOpenCitation?: (citation: Citation) => void;
   /** A message to show and highlight instead of the end (opened from a message search hit). */
   focusMessageId?: number;
+  /** The model chosen for this conversation; the default model when undefined. */
+  model?: string;
 }
 
 /** The centre chat: saved messages, the turn in progress (streamed, with typing state and stop), and the input. */
-export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation, focusMessageId }: ChatPanelProps) {
+export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation, focusMessageId, model }: ChatPanelProps) {
   const settings = useAssistantSettings();
   const modelRef = useRef<string | undefined>(undefined);
-  modelRef.current = settings.data?.modelId ?? undefined;
+  modelRef.current = model ?? settings.data?.modelId ?? undefined;
   const turn = useChatTurn({ conversationId, messagesQueryKey, model: () => modelRef.current });
   const [draft, setDraftState] = useState("");
   const endRef = useRef<HTMLDivElement>(null);
