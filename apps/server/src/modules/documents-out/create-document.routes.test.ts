@@ -61,8 +61,16 @@ describe("createDocument in a turn", () => {
     expect(html).toContain("Count again in April");
     expect(docxFootnotes(html)).toEqual([expect.stringMatching(/^zebra-report\.txt/)]);
 
-    const files = (await api("GET", `/api/conversations/${conversationId}/files`)).json();
-    expect(files.map((file: { name: string; status: string }) => [file.name, file.status])).toContainEqual(["Zebra census.docx", "ready"]);
+    // Read in the background, like a large upload: listed at once, ready once read.
+    await expect
+      .poll(
+        async () =>
+          (await api("GET", `/api/conversations/${conversationId}/files`)).json().map((file: { name: string; status: string }) => [file.name, file.status]),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toContainEqual(["Zebra census.docx", "ready"]);
     const found = (await api("POST", "/api/search", { query: "April", conversationId })).json();
     expect(found[0].metadata.filename).toBe("Zebra census.docx");
     // The saved answer keeps the call, so the chat shows the file's card after a reload.

@@ -60,7 +60,7 @@ export interface KnowledgeBackupPort {
 
 /** Files SAGE made (createDocument): saved in a conversation's knowledge and read like any upload. */
 export interface GeneratedFilesPort {
-  /** Stores the file and reads it (briefly waiting, as for a small upload); answers the item (an identical file already there: that one). */
+  /** Stores the file and queues its reading; answers the item (an identical file already there: that one). */
   add(
     userId: number,
     conversationId: number,
@@ -128,7 +128,8 @@ export function createKnowledgeModule(deps: {
     generated: {
       async add(userId, conversationId, file) {
         const stored = await addKnowledge.storeUpload(file.name, file.mimeType, Readable.from([file.bytes]));
-        const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId, description: file.description });
+        // Read in the background: the chat shows the file at once, and it becomes searchable when read.
+        const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId, description: file.description }, { waitBriefly: false });
         return { id: outcome.file.id, name: outcome.file.name };
       },
     },
