@@ -26,7 +26,10 @@ const SYSTEM = [
   "**/upload-types.routes.test.ts",
   "**/item-text.routes.test.ts",
   "**/ways-in.routes.test.ts",
-  "**/create-document.routes.test.ts", // generated files read like uploads, in conversion processes
+  // Documents SAGE writes: each in a writer thread; created ones are then read like uploads, in conversion processes.
+  "**/create-document.routes.test.ts",
+  "**/conversation-export.routes.test.ts",
+  "**/write-in-thread.test.ts",
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",

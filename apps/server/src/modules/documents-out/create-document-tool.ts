@@ -1,8 +1,9 @@
 import { DOCUMENT_TEXTS, createDocumentArgsSchema } from "@sage/contracts/documents-out";
 import type { AssistantTool } from "../assistant/assistant.module.ts";
 import type { GeneratedFilesPort } from "../knowledge/knowledge.module.ts";
-import { markdownDocument } from "./markdown-document.ts";
-import { DOCUMENT_MIME_TYPES, documentFileName, writeDocument } from "./write-document.ts";
+import { DOCUMENT_MIME_TYPES, documentFileName } from "./write-document.ts";
+import { writeDocumentInThread } from "./write-in-thread.ts";
+import { citedIn } from "./write-job.ts";
 
 /**
  * createDocument: Markdown written as a Word, PowerPoint, Excel or PDF file, saved in the conversation's knowledge
@@ -32,14 +33,14 @@ export function createDocumentTool(files: GeneratedFilesPort): AssistantTool {
       const parsed = createDocumentArgsSchema.safeParse(args);
       if (!parsed.success) return { result: { success: false, error: parsed.error.issues[0]?.message ?? DOCUMENT_TEXTS.failed } };
       const { format, title, content } = parsed.data;
-      const model = markdownDocument(title, content, context.citation);
-      const bytes = await writeDocument(format, model);
+      const citations = citedIn(content, context.citation);
+      const bytes = await writeDocumentInThread({ kind: "markdown", format, title, content, citations });
       context.signal.throwIfAborted();
       const name = documentFileName(title, format);
       const description = `${DOCUMENT_TEXTS.formatNames[format]} created by SAGE`;
       const saved = await files.add(context.userId, context.conversationId, { name, mimeType: DOCUMENT_MIME_TYPES[format], bytes, description });
       const document = { fileId: saved.id, name: saved.name, format };
-      return { result: { success: true, ...document, footnotes: model.notes.length }, document };
+      return { result: { success: true, ...document }, document };
     },
   };
 }
