@@ -6,6 +6,7 @@ const BUILT_IN: Record<string, string> = {
   searchDocuments: "Search your documents",
   performWebSearch: "Search the web",
   saveMemory: "Remember a fact",
+  createDocument: "Create a document",
 };
 
 /** "flight_status" / "flightStatus" / "flight-status" -> "flight status". */
