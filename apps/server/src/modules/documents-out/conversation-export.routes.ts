@@ -12,8 +12,9 @@ export function registerConversationExportRoutes(app: FastifyInstance, deps: { c
   app.get("/api/conversations/:id/export", async (request, reply) => {
     const userId = requireUser(request).id;
     const { id } = parseInput(idParamsSchema, request.params, "path");
-    const { format } = parseInput(conversationExportQuerySchema, request.query, "query");
+    // Whose it is comes first: another user's conversation is not found, whatever the query says.
     const conversation = await deps.conversations.conversation(userId, id);
+    const { format } = parseInput(conversationExportQuerySchema, request.query, "query");
     const messages = await deps.conversations.messages(userId, id);
     const file = await exportConversation({ name: conversation.name, messages }, format);
     return reply
