@@ -54,6 +54,10 @@ describe("createDocument in a turn", () => {
       title: "Zebra census",
       content: "## Findings\n\nWe counted 41 zebras at the north gate [1].\n\n- Count again in April",
     });
+    // The model is offered the tool and told when to use it.
+    const asked = gemini.requests.filter((request) => request.action === "streamGenerateContent")[0]!.body;
+    expect(asked.tools[0].functionDeclarations.map((declaration: { name: string }) => declaration.name)).toContain("createDocument");
+    expect(asked.systemInstruction.parts[0].text).toContain("write it with createDocument");
     const created = received.find(([event]) => event === "document-created")![1];
     expect(created).toEqual({ fileId: expect.any(Number), name: "Zebra census.docx", format: "docx" });
     const html = await docxHtml(await download(created.fileId));
