@@ -322,7 +322,7 @@ describe("ChatPanel opened at a found message", () => {
     stream.send("user-message", { message: userMessage("Make a deck of the outline") });
     const args = { format: "pptx", title: "Q3 review", content: "## Revenue" };
     stream.send("tool-call", { id: "call-1", name: "createDocument", args });
-    const result = { success: true, fileId: 41, name: "Q3 review.pptx", format: "pptx", footnotes: 0 };
+    const result = { success: true, fileId: 41, name: "Q3 review.pptx", format: "pptx" };
     stream.send("tool-result", { id: "call-1", name: "createDocument", result });
     stream.send("document-created", { fileId: 41, name: "Q3 review.pptx", format: "pptx" });
     const card = await screen.findByTestId("document-card");
