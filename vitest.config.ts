@@ -30,6 +30,7 @@ const SYSTEM = [
   "**/create-document.routes.test.ts",
   "**/conversation-export.routes.test.ts",
   "**/write-in-thread.test.ts",
+  "**/write-document.test.ts", // loads the four writers and three readers: seconds, not milliseconds
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",
