@@ -15,6 +15,14 @@ const when = (iso: string) => {
 const citationOf = (message: Message) => (n: number) => message.citations?.find((citation: Citation) => citation.n === n);
 export const titleOf = (conversation: ExportedConversation) => conversation.name.trim() || "Untitled";
 
+/** The files SAGE made in this answer (createDocument calls that succeeded), by name. */
+const madeFiles = (message: Message) =>
+  (message.toolCalls ?? []).flatMap((call) => {
+    const result = call.result as { success?: unknown; name?: unknown } | null;
+    return call.name === "createDocument" && result?.success === true && typeof result.name === "string" ? [result.name] : [];
+  });
+export const createdLine = (name: string) => `Created: ${name}`;
+
 /**
  * The conversation as one document: a heading per message (who and when), the answers' Markdown, what the user
  * typed as plain paragraphs, and every cited passage as a footnote (numbered across the whole conversation).
@@ -28,6 +36,7 @@ export function conversationDocument(conversation: ExportedConversation): Docume
     if (message.role === "user") {
       for (const paragraph of message.content.split(/\n\s*\n/)) if (paragraph.trim()) blocks.push({ kind: "paragraph", inlines: [{ text: paragraph.trim() }] });
     } else blocks.push(...parseMarkdown(message.content, citationOf(message), notes));
+    for (const name of madeFiles(message)) blocks.push({ kind: "paragraph", inlines: [{ text: createdLine(name), italic: true }] });
   }
   return { title: titleOf(conversation), blocks, notes: notes.notes };
 }
@@ -43,7 +52,7 @@ export function conversationMarkdown(conversation: ExportedConversation): string
       const citations = numbers.split(",").map((part) => cite(Number(part.trim())));
       return citations.every(Boolean) ? citations.map((citation) => `[^${notes.noteFor(citation!)}]`).join("") : whole;
     });
-    parts.push(`## ${speaker(message)} · ${when(message.createdAt)}`, content.trim());
+    parts.push(`## ${speaker(message)} · ${when(message.createdAt)}`, content.trim(), ...madeFiles(message).map((name) => `_${createdLine(name)}_`));
   }
   if (notes.notes.length > 0) parts.push(notes.notes.map((note) => `[^${note.n}]: ${note.text}`).join("\n"));
   return `${parts.join("\n\n")}\n`;

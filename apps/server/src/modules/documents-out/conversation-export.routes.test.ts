@@ -15,16 +15,18 @@ beforeAll(async () => {
   // Two answers, each numbering its own passages from [1], as turns do.
   t.store.sqlite.exec("BEGIN");
   const insert = t.store.sqlite.prepare(
-    "INSERT INTO messages (conversation_id, role, content, citations, created_at) VALUES (?, ?, ?, ?, '2026-11-27T10:00:00.000Z')",
+    "INSERT INTO messages (conversation_id, role, content, citations, tool_calls, created_at) VALUES (?, ?, ?, ?, ?, '2026-11-27T10:00:00.000Z')",
   );
-  insert.run(conversationId, "user", "What did revenue do?", null);
-  insert.run(conversationId, "model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]));
-  insert.run(conversationId, "user", "And hiring?", null);
+  insert.run(conversationId, "user", "What did revenue do?", null, null);
+  insert.run(conversationId, "model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]), null);
+  insert.run(conversationId, "user", "And hiring?", null, null);
   insert.run(
     conversationId,
     "model",
     "Two engineers joined [1], as planned [2].",
     JSON.stringify([cited(1, "hr.docx", "hr.docx"), cited(2, "q3-report.pdf", "q3-report.pdf/page 4")]),
+    // The answer made a deck: the export names the file under it.
+    JSON.stringify([{ id: "c1", name: "createDocument", args: {}, result: { success: true, fileId: 9, name: "Hiring.pptx", format: "pptx" } }]),
   );
   t.store.sqlite.exec("COMMIT");
 });
@@ -44,7 +46,7 @@ describe("GET /api/conversations/{id}/export", () => {
     const text = response.body;
     expect(text.startsWith("# Q3 board prep\n\n## You · ")).toBe(true);
     expect(text).toContain("Revenue grew **12%** [^1].");
-    expect(text).toContain("Two engineers joined [^2], as planned [^1].");
+    expect(text).toContain("Two engineers joined [^2], as planned [^1].\n\n_Created: Hiring.pptx_");
     expect(text.trimEnd().endsWith("[^1]: q3-report.pdf, page 4\n[^2]: hr.docx")).toBe(true);
   });
 
@@ -63,6 +65,7 @@ describe("GET /api/conversations/{id}/export", () => {
     const [page] = await pdfPages(response.rawPayload);
     expect(page).toContain("What did revenue do?");
     expect(page).toContain("Two engineers joined [2], as planned [1].");
+    expect(page).toContain("Created: Hiring.pptx");
     expect(page).toMatch(/1 q3-report\.pdf, page 4\s*2 hr\.docx\s*$/);
   });
 
