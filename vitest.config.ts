@@ -27,6 +27,11 @@ const SYSTEM = [
   "**/item-text.routes.test.ts",
   "**/attachments-turn.routes.test.ts",
   "**/ways-in.routes.test.ts",
+  // Documents SAGE writes: each in a writer thread; created ones are then read like uploads, in conversion processes.
+  "**/create-document.routes.test.ts",
+  "**/conversation-export.routes.test.ts",
+  "**/write-in-thread.test.ts",
+  "**/write-document.test.ts", // loads the four writers and three readers: seconds, not milliseconds
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",

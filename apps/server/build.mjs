@@ -34,6 +34,11 @@ const EXTERNAL = [
   "mbox-reader",
   "ical.js",
   "rtf.js",
+  // Document writers (decision 042): loaded on a document's first creation; pdfkit reads its font metrics from its folder.
+  "docx",
+  "pptxgenjs",
+  "exceljs",
+  "pdfkit",
   "@fastify/ajv-compiler",
   "@fastify/fast-json-stringify-compiler",
   // CommonJS that @fastify/cookie loads with import(): bundled, esbuild would give it only a default export.

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { User } from "@sage/contracts/auth";
 import type { Config } from "./config.ts";
 import type { AppModule } from "./http/app-module.ts";
+import { badRequest } from "./http/app-error.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { createHostAllowList, registerHostCheck } from "./http/host-check.ts";
 import { notJson, registerJsonBodyParser } from "./http/json-body.ts";
@@ -25,6 +26,7 @@ import { hasherFor, type PasswordHasher } from "./modules/auth/password.ts";
 import { createBackupModule } from "./modules/backup/backup.module.ts";
 import { createConversationsModule } from "./modules/conversations/conversations.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createDocumentsOutModule } from "./modules/documents-out/documents-out.module.ts";
 import { createExternalToolsModule } from "./modules/external-tools/external-tools.module.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
@@ -142,6 +144,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     store,
     log: (error) => warn("a conversation's deletion left work undone", error),
     fold: (text) => searchText(text).toLowerCase(),
+    checkModel: (model) => {
+      const allowed = providers.llm?.allowedModels ?? [];
+      if (!allowed.includes(model)) throw badRequest(`Model "${model}" is not allowed. Allowed models: ${allowed.join(", ")}`, "model_not_allowed");
+    },
   });
   const retrieval = createRetrievalModule({
     store,
@@ -227,6 +233,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     notify: push.runEvent,
     warn,
   });
+  const documentsOut = createDocumentsOutModule({ files: knowledge.generated, conversations: conversations.reader });
   const assistant = createAssistantModule({
     llm: providers.llm,
     webSearch: providers.webSearch,
@@ -240,7 +247,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     attachments: knowledge.attachments,
     maxToolSteps: config.maxToolSteps,
     toolSources: [externalTools.tools.toolsFor],
-    moreTools: [...schedules.tools, ...commitments.tools],
+    moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools],
     warn,
   });
   bound.turns = assistant.turns;
@@ -260,6 +267,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schedules,
     commitments,
     push,
+    documentsOut,
     createCalendarFeedModule({
       db: store.db,
       box,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_MESSAGE_LENGTH, citationSchema, messageSchema } from "./conversations.ts";
+import { documentCreatedSchema } from "./documents-out.ts";
 import { streamErrorSchema } from "./errors.ts";
 import { approvalRequiredEventSchema } from "./external-tools.ts";
 import { memorySchema } from "./memories.ts";
@@ -40,6 +41,7 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => 
  *   tool-result       what the tool gave back to the model
  *   reminder-created  a reminder the assistant created
  *   memory-saved      a memory the assistant saved (saveMemory); the chat offers Undo
+ *   document-created  a file the assistant made (createDocument), saved in the conversation's knowledge
  *   notice            a reply that is not from the model (no model configured); never saved
  *   error             a failure (the status a JSON reply would have had; `provider` when the model's call failed);
  *                     the turn goes on to save its fallback text
@@ -56,6 +58,7 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   event("tool-result", { id: z.string(), name: z.string(), result: z.unknown() }),
   event("reminder-created", { reminder: reminderSchema }),
   event("memory-saved", { memory: memorySchema }),
+  event("document-created", documentCreatedSchema.shape),
   event("notice", { text: z.string() }),
   event("error", { ...streamErrorSchema.shape, provider: z.string().optional() }),
   event("done", { messages: z.array(messageSchema) }),

@@ -5,6 +5,10 @@ export const conversationSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   createdAt: z.string(),
+  /** Pinned to the top of the list (absent when not). */
+  pinned: z.boolean().optional(),
+  /** The model the user chose for this conversation (absent: the server's default chat model). */
+  model: z.string().optional(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 /**
@@ -35,10 +39,18 @@ export const DEFAULT_CONVERSATION_NAME = "New Conversation";
 export const createConversationBodySchema = z.object({
   name: z.string().max(MAX_CONVERSATION_NAME).default(DEFAULT_CONVERSATION_NAME),
 });
-/** PATCH /api/conversations/{id}: rename sends whatever is in the input, including empty. */
-export const updateConversationBodySchema = z.object({
-  name: z.string().max(MAX_CONVERSATION_NAME),
-});
+/**
+ * PATCH /api/conversations/{id}: rename sends whatever is in the input, including empty; `pinned` pins it to the top
+ * of the list or unpins it; `model` picks one of the allowed models for its turns (null: the default again).
+ */
+export const updateConversationBodySchema = z
+  .object({
+    name: z.string().max(MAX_CONVERSATION_NAME).optional(),
+    pinned: z.boolean().optional(),
+    model: z.string().trim().min(1).max(200).nullable().optional(),
+  })
+  .refine((body) => body.name !== undefined || body.pinned !== undefined || body.model !== undefined, "Send a name, pinned or model");
+export type UpdateConversationBody = z.infer<typeof updateConversationBodySchema>;
 
 /** Stored roles; the detail screen shows `model` as `ai`. */
 export const messageRoleSchema = z.enum(["user", "model"]);

@@ -25,6 +25,10 @@ export interface ConversationsTable {
   deletedAt: string | null;
   /** A scheduled run wrote here since the user last opened it (migration 0986). */
   unreadSince: Generated<string | null>;
+  /** When the user pinned it to the top of the list; null when not pinned. */
+  pinnedAt: string | null;
+  /** The model the user chose for it; null for the server's default. */
+  model: string | null;
 }
 
 export interface MessagesTable {

@@ -68,7 +68,21 @@ describe("POST /api/conversations/{id}/turn", () => {
       "saveMemory",
       "scheduleTask",
       "listCommitments",
+      "createDocument",
     ]);
+  });
+
+  it("asks the model chosen for the conversation, unless the turn names one; the default again once it is cleared", async () => {
+    await start({ SAGE_ALLOWED_MODELS: "gemini-2.5-flash,gemini-2.5-pro" });
+    const patch = (model: string | null) =>
+      t.app.inject({ method: "PATCH", url: `/api/conversations/${conversationId}`, payload: { model }, headers: { cookie } });
+    expect((await patch("gemini-2.5-pro")).json()).toMatchObject({ id: conversationId, model: "gemini-2.5-pro" });
+    gemini.script({ text: "Pro." }, { text: "Flash." }, { text: "Default." });
+    await turn("Which model?");
+    await turn("And now?", { model: "gemini-2.5-flash" });
+    expect((await patch(null)).json()).not.toHaveProperty("model");
+    await turn("And now?");
+    expect(modelCalls().map((request) => request.model)).toEqual(["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.0-flash"]);
   });
 
   it("sends the saved history, and the new message with its knowledge context, which is kept with the turn", async () => {

@@ -8,7 +8,7 @@ import {
   type TurnEventOf,
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
-import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
+import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
@@ -108,6 +108,18 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     return { off: new Set(["memory"]) };
   }
 
+  /** The conversation's chosen model while the server still allows it (the settings may have changed since). */
+  async function chosenModel(userId: number, conversationId: number): Promise<string | undefined> {
+    const chosen = await deps.conversations.chosenModel?.(userId, conversationId);
+    if (!chosen) return undefined;
+    try {
+      deps.resolveModel(chosen);
+      return chosen;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The model's reply for one step of the loop, streamed into the transcript. */
   function modelReply(
     llm: LlmProvider,
@@ -121,8 +133,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 
   return {
     async prepare(userId: number, conversationId: number, request: TurnRequest): Promise<PreparedTurn> {
-      const modelId = deps.resolveModel(request.model);
       const history = await deps.conversations.messages(userId, conversationId);
+      const modelId = deps.resolveModel(request.model ?? (await chosenModel(userId, conversationId)));
       const wanted = request.attachments ?? [];
       if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
       const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
@@ -198,7 +210,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         }
         const callId = call.id || `call-${step}`;
         events.send({ type: "tool-call", id: callId, name: call.name, args: call.args });
-        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, { cite: ledger.cite, emit: events.send }, signal);
+        const citation = (n: number) => ledger.find(n) ?? earlierCitation(turn.history, n);
+        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, { cite: ledger.cite, citation, emit: events.send }, signal);
         if (signal.aborted) break;
         for (const label of outcome.untrustedFrom ?? []) untrusted.read(label);
         events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result });
@@ -207,6 +220,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           events.send({ type: "reminder-created", reminder: outcome.reminder });
         }
         if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
+        if (outcome.document) events.send({ type: "document-created", ...outcome.document });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
         transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result, ...(approval ? { approval } : {}) });
         messages.push(
@@ -228,7 +242,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     call: LlmToolCall,
     turn: PreparedTurn,
     untrusted: UntrustedContent,
-    helpers: Pick<ToolContext, "cite"> & { emit: TurnEvents["send"] },
+    helpers: Pick<ToolContext, "cite" | "citation"> & { emit: TurnEvents["send"] },
     signal: AbortSignal,
   ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]> }> {
     const tool = tools.find(call.name);
@@ -261,7 +275,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     tool: AssistantTool,
     call: LlmToolCall,
     turn: PreparedTurn,
-    helpers: Pick<ToolContext, "cite">,
+    helpers: Pick<ToolContext, "cite" | "citation">,
     signal: AbortSignal,
   ): Promise<ToolOutcome> {
     try {
@@ -290,4 +304,13 @@ function attachedForModel(attachments: readonly TurnAttachment[], vision: boolea
     )
     .join("");
   return { pictures, text, picturesAsText: !vision && attachments.some((attachment) => attachment.picture) };
+}
+
+/** The passage [n] of the latest earlier answer that cites one (the model turning an answer into a document). */
+function earlierCitation(history: readonly Message[], n: number): Citation | undefined {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const found = history[index]!.citations?.find((citation) => citation.n === n);
+    if (found) return found;
+  }
+  return undefined;
 }

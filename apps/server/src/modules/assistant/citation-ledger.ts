@@ -31,6 +31,11 @@ export function createCitationLedger() {
         return citation;
       });
     },
+    /** The passage numbered n in this turn. */
+    find(n: number): Citation | undefined {
+      for (const citation of known.values()) if (citation.n === n) return citation;
+      return undefined;
+    },
     /** The passages not yet shown under an answer; they go under the answer being saved. */
     takeWaiting(): Citation[] {
       const taken = waiting;

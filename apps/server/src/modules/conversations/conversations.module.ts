@@ -21,6 +21,14 @@ export interface ConversationMessagesPort {
   messages(userId: number, conversationId: number): Promise<Message[]>;
   /** Saves messages in one synchronous transaction (a stopped turn saves from an abort listener); answers the stored rows. */
   appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
+  /** The model the user chose for the conversation, if any. */
+  chosenModel?(userId: number, conversationId: number): Promise<string | undefined>;
+}
+
+/** A conversation and its messages, read whole (an export); a 404 when it is not the user's. */
+export interface ConversationReaderPort {
+  conversation(userId: number, conversationId: number): Promise<{ id: number; name: string; createdAt: string }>;
+  messages(userId: number, conversationId: number): Promise<Message[]>;
 }
 
 /** Starts a conversation for work no one typed (a schedule's runs, decision 036). */
@@ -33,6 +41,7 @@ export interface ConversationStarterPort {
 export interface ConversationsModule extends AppModule {
   port: ConversationsPort;
   messages: ConversationMessagesPort;
+  reader: ConversationReaderPort;
   starter: ConversationStarterPort;
 }
 
@@ -44,12 +53,19 @@ export function createConversationsModule(deps: {
   log: (error: unknown) => void;
   /** How message search folds text (knowledge search's folding, passed in by the app). */
   fold?: FoldText;
+  /** Refuses a model the server does not allow (a conversation's chosen model). */
+  checkModel?: (model: string) => void;
 }): ConversationsModule {
-  const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log, fold: deps.fold });
+  const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log, fold: deps.fold, checkModel: deps.checkModel });
   const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },
-    messages: { messages: service.messages, appendMessages: service.appendMessages },
+    messages: {
+      messages: service.messages,
+      appendMessages: service.appendMessages,
+      chosenModel: async (userId, id) => (await service.get(userId, id)).model,
+    },
+    reader: { conversation: service.get, messages: service.messages },
     starter: { create: service.create, markUnread: service.markUnread },
     register: (app) => {
       registerConversationRoutes(app, { service });

@@ -2,7 +2,13 @@ import type { Citation, Message, MessageAttachment, MessageRole, ToolCallRecord 
 import type { Store } from "../../store/open-store.ts";
 import type { MessageRow } from "../../store/schema.ts";
 
-const conversationColumns = ["id", "name", "createdAt"] as const;
+const conversationColumns = ["id", "name", "createdAt", "pinnedAt", "model"] as const;
+
+/** A stored conversation as the API answers it: `pinned` and `model` only when set. */
+export function toConversation<T extends { id: number; name: string; createdAt: string; pinnedAt: string | null; model: string | null }>(row: T) {
+  const { pinnedAt, model, ...rest } = row;
+  return { ...rest, ...(pinnedAt ? { pinned: true as const } : {}), ...(model ? { model } : {}) };
+}
 const messageColumns = ["id", "conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments"] as const;
 
 /** A message to save; the turn's details are optional and stored only when not empty. */
@@ -94,13 +100,16 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
     list: (userId: number) =>
       db
         .selectFrom("conversations as c")
-        .select(["c.id", "c.name", "c.createdAt", "c.unreadSince"])
+        .select(["c.id", "c.name", "c.createdAt", "c.pinnedAt", "c.model", "c.unreadSince"])
         // The last message (messages_conversation index: one step back from the end).
         .select((eb) =>
           eb.selectFrom("messages as m").select("m.content").whereRef("m.conversationId", "=", "c.id").orderBy("m.id", "desc").limit(1).as("lastMessage"),
         )
         .where("c.userId", "=", userId)
         .where("c.deletedAt", "is", null)
+        // Pinned first, the latest pin on top; then newest first.
+        .orderBy((eb) => eb.case().when("c.pinnedAt", "is", null).then(1).else(0).end())
+        .orderBy("c.pinnedAt", "desc")
         .orderBy("c.createdAt", "desc")
         .orderBy("c.id", "desc")
         .execute(),
@@ -137,10 +146,16 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
       return db.insertInto("conversations").values({ userId, name, createdAt: now, updatedAt: now }).returning(conversationColumns).executeTakeFirstOrThrow();
     },
 
-    rename: (userId: number, id: number, name: string) =>
+    /** Renames, pins or unpins, or sets the model (null: the default); undefined when there is no such live conversation. */
+    update: (userId: number, id: number, change: { name?: string; pinned?: boolean; model?: string | null }) =>
       db
         .updateTable("conversations")
-        .set({ name, updatedAt: new Date().toISOString() })
+        .set({
+          updatedAt: new Date().toISOString(),
+          ...(change.name === undefined ? {} : { name: change.name }),
+          ...(change.pinned === undefined ? {} : { pinnedAt: change.pinned ? new Date().toISOString() : null }),
+          ...(change.model === undefined ? {} : { model: change.model }),
+        })
         .where("userId", "=", userId)
         .where("id", "=", id)
         .where("deletedAt", "is", null)

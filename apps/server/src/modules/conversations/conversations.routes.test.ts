@@ -36,6 +36,43 @@ describe("conversations", () => {
     expect((await call("GET", `/api/conversations/${first.id}`)).json().name).toBe("");
   });
 
+  it("pins a conversation to the top of the list, the latest pin first, and unpins it", async () => {
+    const older = await create("Older");
+    const middle = await create("Middle");
+    const newest = await create("Newest");
+    const order = async () => (await call("GET", "/api/conversations")).json().map((c: any) => [c.name, c.pinned ?? false]);
+    expect((await call("PATCH", `/api/conversations/${older.id}`, { pinned: true })).json()).toMatchObject({ id: older.id, name: "Older", pinned: true });
+    expect(await order()).toEqual([
+      ["Older", true],
+      ["Newest", false],
+      ["Middle", false],
+    ]);
+    await call("PATCH", `/api/conversations/${middle.id}`, { pinned: true });
+    expect((await order()).map(([name]: [string]) => name)).toEqual(["Middle", "Older", "Newest"]);
+    const unpinned = (await call("PATCH", `/api/conversations/${older.id}`, { pinned: false })).json();
+    expect(unpinned).not.toHaveProperty("pinned");
+    expect(await order()).toEqual([
+      ["Middle", true],
+      ["Newest", false],
+      ["Older", false],
+    ]);
+    // Kept with the conversation, as the store holds it (a restart reads it back).
+    await t.app.close();
+    const reopened = await t.reopen();
+    const list = (await reopened.inject({ method: "GET", url: "/api/conversations", headers: { cookie } })).json();
+    expect(list[0]).toMatchObject({ id: middle.id, pinned: true });
+    expect(newest.id).toBeGreaterThan(0);
+    await reopened.close();
+  });
+
+  it("refuses a model the server does not allow, and keeps the conversation as it was", async () => {
+    const conversation = await create("Plain");
+    const refused = await call("PATCH", `/api/conversations/${conversation.id}`, { model: "gpt-9" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: "model_not_allowed", error: expect.stringContaining('Model "gpt-9" is not allowed') });
+    expect((await call("GET", `/api/conversations/${conversation.id}`)).json()).toEqual(conversation);
+  });
+
   it("rejects bad input with a 400 and changes nothing", async () => {
     const conversation = await create("Keep");
     const badName = await call("PATCH", `/api/conversations/${conversation.id}`, { name: 42 });

@@ -37,8 +37,7 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { service
   app.patch("/api/conversations/:id", async (request) => {
     const userId = requireUser(request).id;
     const id = idOf(request.params);
-    const { name } = parseInput(updateConversationBodySchema, request.body, "body");
-    return service.rename(userId, id, name);
+    return service.update(userId, id, parseInput(updateConversationBodySchema, request.body, "body"));
   });
 
   app.delete("/api/conversations/:id", async (request) => {

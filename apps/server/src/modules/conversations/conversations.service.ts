@@ -6,11 +6,12 @@ import {
   type DeletedConversation,
   type Message,
   type MessageSearchHit,
+  type UpdateConversationBody,
 } from "@sage/contracts/conversations";
 import { notFound } from "../../http/app-error.ts";
 import { conversationTitle, firstLine } from "./conversation-title.ts";
 import { messageMatcher, type FoldText } from "./message-matcher.ts";
-import type { ConversationsRepo, NewMessage } from "./conversations.repo.ts";
+import { toConversation, type ConversationsRepo, type NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
 // Message lists (as their JSON) kept in memory for the conversations used most recently, about this many bytes in all.
@@ -37,6 +38,8 @@ export function createConversationsService(deps: {
   log?: (error: unknown) => void;
   /** How message search folds text; knowledge search's folding in the app, so both find the same words. */
   fold?: FoldText;
+  /** Refuses (400) a model the server does not allow; the assistant's check, passed in by the app. */
+  checkModel?: (model: string) => void;
 }) {
   const { repo } = deps;
   const deletedListeners: ConversationDeletedListener[] = [];
@@ -114,7 +117,8 @@ export function createConversationsService(deps: {
     const cached = lists.get(userId);
     if (cached) return cached;
     const version = versions.get(userId) ?? 0;
-    const fresh = (await repo.list(userId)).map(({ lastMessage, unreadSince, ...conversation }) => {
+    const fresh = (await repo.list(userId)).map(({ lastMessage, unreadSince, ...row }) => {
+      const conversation = toConversation(row);
       const line = lastMessage ? firstLine(lastMessage) : "";
       return { ...conversation, ...(line ? { lastMessage: line } : {}), ...(unreadSince ? { unread: true as const } : {}) };
     });
@@ -197,16 +201,18 @@ export function createConversationsService(deps: {
 
     async create(userId: number, name: string) {
       try {
-        return await repo.insert(userId, name);
+        return toConversation(await repo.insert(userId, name));
       } finally {
         changed(userId);
       }
     },
 
-    async rename(userId: number, id: number, name: string) {
-      const conversation = await repo.rename(userId, id, name).finally(() => changed(userId));
+    /** Renames, pins or unpins, or picks the model (one the server allows; null for the default). */
+    async update(userId: number, id: number, change: UpdateConversationBody) {
+      if (change.model) deps.checkModel?.(change.model);
+      const conversation = await repo.update(userId, id, change).finally(() => changed(userId));
       if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
-      return conversation;
+      return toConversation(conversation);
     },
 
     /** Deletes the conversation for the user: it leaves every list but is kept, whole, until the purge. */
@@ -227,7 +233,7 @@ export function createConversationsService(deps: {
       const conversation = await repo.restore(userId, id).finally(() => changed(userId));
       if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
       for (const listener of restoredListeners) await listener(userId, id).catch((error: unknown) => deps.log?.(error));
-      return conversation;
+      return toConversation(conversation);
     },
 
     /** Deletes for good what was deleted more than DELETED_CONVERSATION_DAYS ago; answers how many. */

@@ -164,6 +164,7 @@ export function createAddKnowledgeService(deps: {
       userId: number,
       stored: StoredUpload,
       input: { conversationId?: number; parentId?: number; description?: string; relativePath?: string },
+      options: { waitBriefly?: boolean } = {},
     ): Promise<UploadOutcome> {
       const placed = await placement.placement(userId, input);
       if (stored.size === 0) throw badRequest("The file is empty");
@@ -186,7 +187,7 @@ export function createAddKnowledgeService(deps: {
         status: "queued",
       });
       const job = await ingestion.enqueue({ id, userId });
-      if (stored.size <= deps.limits.inlineMaxBytes) await ingestion.waitBriefly(job);
+      if (stored.size <= deps.limits.inlineMaxBytes && options.waitBriefly !== false) await ingestion.waitBriefly(job);
       const file = await knowledge.apiItem(userId, id);
       if (file.status === "ready") return { kind: "ready", file };
       if (file.status === "stored" || file.status === "failed")

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { AppModule } from "../../http/app-module.ts";
 import type { SafeFetchResult } from "../../http/safe-fetch.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -60,11 +60,22 @@ export interface KnowledgeBackupPort {
   sweepDeletedBlobs(): Promise<void>;
 }
 
+/** Files SAGE made (createDocument): saved in a conversation's knowledge and read like any upload. */
+export interface GeneratedFilesPort {
+  /** Stores the file and queues its reading; answers the item (an identical file already there: that one). */
+  add(
+    userId: number,
+    conversationId: number,
+    file: { name: string; mimeType: string; bytes: Buffer; description: string },
+  ): Promise<{ id: number; name: string }>;
+}
+
 export interface KnowledgeModule extends AppModule {
   backup: KnowledgeBackupPort;
   mail: MailKnowledgePort;
   /** Files attached to a chat message (issue 32). */
   attachments: TurnAttachmentsPort;
+  generated: GeneratedFilesPort;
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -119,6 +130,14 @@ export function createKnowledgeModule(deps: {
 
   return {
     attachments: createTurnAttachments({ repo, blobs: deps.blobs, index: deps.index }),
+    generated: {
+      async add(userId, conversationId, file) {
+        const stored = await addKnowledge.storeUpload(file.name, file.mimeType, Readable.from([file.bytes]));
+        // Read in the background: the chat shows the file at once, and it becomes searchable when read.
+        const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId, description: file.description }, { waitBriefly: false });
+        return { id: outcome.file.id, name: outcome.file.name };
+      },
+    },
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),
     backup: {
       summary: repo.summary,

@@ -11,6 +11,7 @@ import {
   uploadFieldsSchema,
 } from "@sage/contracts/knowledge";
 import { badRequest } from "../../http/app-error.ts";
+import { contentDisposition } from "../../http/content-disposition.ts";
 import { isMultipartRequest, readMultipartForm } from "../../http/multipart-form.ts";
 import { USER_ID_FIELDS, assertOwnUserId, requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
@@ -19,12 +20,6 @@ import type { KnowledgeService } from "./knowledge.service.ts";
 
 /** The upload form: a file and at most five text fields (userId, conversationId, parentId, path, description), with room to spare. */
 const UPLOAD_FORM_LIMITS = { fields: 20, fieldBytes: 65_536 };
-
-/** RFC 6266 filename: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /** The upload reply the web app reads: `status`, `processingResult` (with `error`) and `chunks_processed`. */
 function uploadReply(outcome: UploadOutcome): { status: number; body: object } {

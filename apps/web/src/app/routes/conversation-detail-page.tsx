@@ -5,9 +5,13 @@ import { Link, useParams, useSearch } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { ChatPanel } from "@/features/chat/components/chat-panel";
+import { ConversationModelPicker } from "@/features/chat/components/conversation-model-picker";
+import { toastError } from "@/components/ui/toast-error";
+import { useUpdateConversation } from "@/features/conversations/api/update-conversation";
 import { useConversation } from "@/features/conversations/api/get-conversation";
 import { messagesQueryKey, useMessages } from "@/features/conversations/api/get-messages";
 import { ConversationNameEditor } from "@/features/conversations/components/conversation-name-editor";
+import { ExportMenu } from "@/features/conversations/components/export-menu";
 import { displayName } from "@/features/conversations/conversation-list-view";
 import { useMarkRead } from "@/features/conversations/hooks/use-mark-read";
 import { useNameAfterExchange } from "@/features/conversations/hooks/use-name-after-exchange";
@@ -99,6 +103,7 @@ export function ConversationDetailPage() {
   // A citation chip in the chat opens the cited file's preview (the knowledge feature's).
   const [citation, setCitation] = useState<Citation | null>(null);
   const closeCitation = useCallback(() => setCitation(null), []);
+  const update = useUpdateConversation();
 
   if (conversation.isPending) return <p className="p-6 text-center text-muted-foreground">Loading...</p>;
   if (!conversation.data) {
@@ -125,6 +130,7 @@ export function ConversationDetailPage() {
       onDraftChange={setDraft}
       onOpenCitation={setCitation}
       focusMessageId={focusMessageId}
+      model={conversation.data.model}
     />
   );
 
@@ -133,24 +139,34 @@ export function ConversationDetailPage() {
       <header className="flex items-center gap-2 border-b px-4 py-2 max-sm:px-2">
         <BackButton />
         <ConversationNameEditor conversation={conversation.data} />
-        {threeColumns ? null : (
-          <div className="ml-auto flex shrink-0 gap-1">
-            <PanelSheet
-              label="Files"
-              icon={FilesIcon}
-              side="left"
-              description="This conversation's knowledge files and the files relevant to your message"
-              count={relevantCount}
-              countLabel={`${relevantCount} relevant ${relevantCount === 1 ? "file" : "files"}`}
-            >
-              {knowledge}
-              {relevant}
-            </PanelSheet>
-            <PanelSheet label="Reminders" icon={BellIcon} side="right" description="This conversation's reminders">
-              {reminders}
-            </PanelSheet>
-          </div>
-        )}
+        <div className="ml-auto flex shrink-0 items-center gap-1">
+          <ConversationModelPicker
+            value={conversation.data.model}
+            disabled={update.isPending}
+            onChange={(model) =>
+              update.mutate({ id: conversationId, model }, { onError: (error) => toastError({ error, fallback: "Failed to change the model" }) })
+            }
+          />
+          <ExportMenu conversationId={conversationId} />
+          {threeColumns ? null : (
+            <>
+              <PanelSheet
+                label="Files"
+                icon={FilesIcon}
+                side="left"
+                description="This conversation's knowledge files and the files relevant to your message"
+                count={relevantCount}
+                countLabel={`${relevantCount} relevant ${relevantCount === 1 ? "file" : "files"}`}
+              >
+                {knowledge}
+                {relevant}
+              </PanelSheet>
+              <PanelSheet label="Reminders" icon={BellIcon} side="right" description="This conversation's reminders">
+                {reminders}
+              </PanelSheet>
+            </>
+          )}
+        </div>
       </header>
       {/* The chat keeps its place in the tree, so crossing the breakpoint never loses a draft or a reply in progress. */}
       <div className={cn("min-h-0 flex-1", threeColumns ? "grid grid-cols-[280px_minmax(0,1fr)_320px]" : "flex flex-col")}>

@@ -7,6 +7,7 @@ const BUILT_IN: Record<string, string> = {
   performWebSearch: "Search the web",
   saveMemory: "Remember a fact",
   draftEmail: "Save an e-mail draft",
+  createDocument: "Create a document",
 };
 
 /** "flight_status" / "flightStatus" / "flight-status" -> "flight status". */

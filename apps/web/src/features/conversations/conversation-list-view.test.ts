@@ -20,4 +20,9 @@ describe("filterAndSortConversations", () => {
     expect(names(filterAndSortConversations(conversations, "  ALPHA ", "recent"))).toEqual(["Alpha Review"]);
     expect(filterAndSortConversations(conversations, "nothing", "recent")).toEqual([]);
   });
+  it("keeps pinned conversations on top, in the server's order, whatever the sort", () => {
+    const withPins = conversations.map((conversation) => (conversation.id === 1 || conversation.id === 4 ? { ...conversation, pinned: true } : conversation));
+    expect(names(filterAndSortConversations(withPins, "", "recent"))).toEqual(["beta plan", "Zeta", "", "Alpha Review"]);
+    expect(names(filterAndSortConversations(withPins, "", "name"))).toEqual(["beta plan", "Zeta", "Alpha Review", ""]);
+  });
 });

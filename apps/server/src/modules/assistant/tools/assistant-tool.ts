@@ -1,4 +1,5 @@
 import type { Citation } from "@sage/contracts/conversations";
+import type { DocumentCreated } from "@sage/contracts/documents-out";
 import type { Memory } from "@sage/contracts/memories";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { SearchResult } from "@sage/contracts/retrieval";
@@ -14,6 +15,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Numbers document passages for this turn, so the model can cite them as [n] and the answer shows them. */
   cite(results: readonly SearchResult[]): Citation[];
+  /** The passage an answer cites as [n]: this turn's, else the latest earlier answer's (createDocument's footnotes). */
+  citation(n: number): Citation | undefined;
 }
 
 /** What a tool run produced. */
@@ -26,6 +29,8 @@ export interface ToolOutcome {
   sources?: WebSource[];
   /** A memory the run saved. */
   memory?: Memory;
+  /** A file the run made and saved in the conversation's knowledge (createDocument). */
+  document?: DocumentCreated;
   /**
    * Where the result's text came from when the user did not type it (a document's name, a web site, an external
    * tool): the rest of the turn counts as having read untrusted content (decision 031).

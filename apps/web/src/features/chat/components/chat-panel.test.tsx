@@ -315,4 +315,24 @@ describe("ChatPanel opened at a found message", () => {
     await user.type(messageBox(), "Thanks{Enter}");
     await waitFor(() => expect(screen.getAllByTestId("chat-message").some((item) => item.getAttribute("aria-current"))).toBe(false));
   });
+
+  it("shows a file SAGE made as a card with Download, while the turn runs and once saved", async () => {
+    const { user, stream } = await openConversation();
+    await user.type(messageBox(), "Make a deck of the outline{Enter}");
+    stream.send("user-message", { message: userMessage("Make a deck of the outline") });
+    const args = { format: "pptx", title: "Q3 review", content: "## Revenue" };
+    stream.send("tool-call", { id: "call-1", name: "createDocument", args });
+    const result = { success: true, fileId: 41, name: "Q3 review.pptx", format: "pptx" };
+    stream.send("tool-result", { id: "call-1", name: "createDocument", result });
+    stream.send("document-created", { fileId: 41, name: "Q3 review.pptx", format: "pptx" });
+    const card = await screen.findByTestId("document-card");
+    expect(card.textContent).toContain("Q3 review.pptxPowerPoint deck");
+    expect(within(card).getByRole("link", { name: "Download Q3 review.pptx" }).getAttribute("href")).toBe("/api/files/41/download");
+    expect(screen.queryByTestId("tool-run")).toBeNull();
+
+    stream.send("done", { messages: [{ ...modelMessage(2, "Here is your deck."), toolCalls: [{ id: "call-1", name: "createDocument", args, result }] }] });
+    stream.close();
+    await screen.findByRole("button", { name: "Send message" });
+    expect(screen.getAllByTestId("document-card").map((item) => within(item).getByRole("link").getAttribute("href"))).toEqual(["/api/files/41/download"]);
+  });
 });

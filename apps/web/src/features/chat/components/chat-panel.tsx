@@ -9,6 +9,7 @@ import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
+import { DocumentCard, createdDocument } from "./document-card";
 import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
@@ -26,13 +27,15 @@ interface ChatPanelProps {
   onOpenCitation?: (citation: Citation) => void;
   /** A message to show and highlight instead of the end (opened from a message search hit). */
   focusMessageId?: number;
+  /** The model chosen for this conversation; the default model when undefined. */
+  model?: string;
 }
 
 /** The centre chat: saved messages, the turn in progress (streamed, with typing state and stop), and the input. */
-export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation, focusMessageId }: ChatPanelProps) {
+export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftChange, onOpenCitation, focusMessageId, model }: ChatPanelProps) {
   const settings = useAssistantSettings();
   const modelRef = useRef<string | undefined>(undefined);
-  modelRef.current = settings.data?.modelId ?? undefined;
+  modelRef.current = model ?? settings.data?.modelId ?? undefined;
   const turn = useChatTurn({ conversationId, messagesQueryKey, model: () => modelRef.current });
   const [draft, setDraftState] = useState("");
   const endRef = useRef<HTMLDivElement>(null);
@@ -110,9 +113,14 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         <ul ref={listRef} className="flex flex-col gap-3" aria-live="polite">
           {(messages ?? []).map((message) => (
             <Fragment key={message.id}>
-              {message.toolCalls?.map((call) => (
-                <ToolRunLine key={`${message.id}-${call.id}`} call={call} />
-              ))}
+              {message.toolCalls?.map((call) => {
+                const document = createdDocument(call);
+                return document ? (
+                  <DocumentCard key={`${message.id}-${call.id}`} document={document} />
+                ) : (
+                  <ToolRunLine key={`${message.id}-${call.id}`} call={call} />
+                );
+              })}
               <ChatMessage
                 role={message.role === "user" ? "user" : "ai"}
                 content={message.content}
@@ -128,9 +136,10 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
-          {turn.toolRuns.map((call) => (
-            <ToolRunLine key={`live-${call.id}`} call={call} />
-          ))}
+          {turn.toolRuns.map((call) => {
+            const document = createdDocument(call);
+            return document ? <DocumentCard key={`live-${call.id}`} document={document} /> : <ToolRunLine key={`live-${call.id}`} call={call} />;
+          })}
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}

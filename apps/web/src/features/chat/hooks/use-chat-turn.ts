@@ -89,6 +89,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "memory-saved") {
           const { memory } = event;
           setRemembered((list) => [...list, memory]);
+        } else if (event.type === "document-created") {
+          // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
+          void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
         } else if (event.type === "notice") {
           // Pictures sent as their text is news, not the no-model answer the notice bubble is for.
           if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });

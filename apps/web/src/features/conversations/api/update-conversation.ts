@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { conversationSchema, type Conversation } from "@sage/contracts/conversations";
+import { conversationSchema, type Conversation, type UpdateConversationBody } from "@sage/contracts/conversations";
 import { apiRequest } from "@/lib/api-client";
 import { conversationQueryKey } from "./get-conversation";
 import { conversationsQueryKey } from "./get-conversations";
 
-/** Rename sends whatever is in the input, including an empty name. */
-export function updateConversation({ id, name }: { id: number | string; name: string }): Promise<Conversation> {
-  return apiRequest(`/api/conversations/${id}`, { method: "PATCH", body: { name }, schema: conversationSchema });
+/** Rename sends whatever is in the input, including an empty name; pin and model change only themselves. */
+export function updateConversation({ id, ...change }: { id: number | string } & UpdateConversationBody): Promise<Conversation> {
+  return apiRequest(`/api/conversations/${id}`, { method: "PATCH", body: change, schema: conversationSchema });
 }
 
 export function useUpdateConversation() {

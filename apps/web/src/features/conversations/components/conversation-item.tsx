@@ -1,6 +1,6 @@
 import type { ConversationListItem } from "@sage/contracts/conversations";
 import { format } from "date-fns";
-import { MessageSquareIcon, MoreVerticalIcon, PencilIcon, Trash2Icon } from "lucide-react";
+import { MessageSquareIcon, MoreVerticalIcon, PencilIcon, PinIcon, PinOffIcon, Trash2Icon } from "lucide-react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -12,13 +12,14 @@ interface ConversationItemProps {
   view: ConversationView;
   onEditName: () => void;
   onDelete: () => void;
+  onTogglePin: () => void;
 }
 
 /**
  * One conversation as a 200px card (grid) or a row (list): name or Untitled (a dot before it while a scheduled run's
  * message is unread), its last message's first line, 'MMM d, yyyy', and its menu.
  */
-export function ConversationItem({ conversation, view, onEditName, onDelete }: ConversationItemProps) {
+export function ConversationItem({ conversation, view, onEditName, onDelete, onTogglePin }: ConversationItemProps) {
   const name = displayName(conversation);
   return (
     <li
@@ -36,7 +37,11 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
           view === "grid" ? "flex-col" : "items-center pr-14",
         )}
       >
-        <MessageSquareIcon className="size-5 shrink-0 text-primary" aria-hidden />
+        {conversation.pinned ? (
+          <PinIcon className="size-5 shrink-0 text-primary" aria-label="Pinned" role="img" data-testid="conversation-pinned" />
+        ) : (
+          <MessageSquareIcon className="size-5 shrink-0 text-primary" aria-hidden />
+        )}
         <span
           className={cn("min-w-0 flex-1 font-medium", view === "grid" ? "line-clamp-3 pr-8 text-lg" : "truncate")}
           data-testid="conversation-name"
@@ -78,6 +83,9 @@ export function ConversationItem({ conversation, view, onEditName, onDelete }: C
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end">
+          <DropdownMenuItem onSelect={onTogglePin}>
+            {conversation.pinned ? <PinOffIcon aria-hidden /> : <PinIcon aria-hidden />} {conversation.pinned ? "Unpin" : "Pin to top"}
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={onEditName}>
             <PencilIcon aria-hidden /> Edit Name
           </DropdownMenuItem>

@@ -139,3 +139,28 @@ describe("Searching conversations", () => {
     expect(api.requests("GET", "/api/conversations/search?q=z%C3%BCrich&limit=20")).toHaveLength(1);
   });
 });
+
+describe("Pinning a conversation", () => {
+  it("pins from the card's menu: the server is told, and the card moves to the top marked Pinned", async () => {
+    let listed: Array<{ id: number; name: string; createdAt: string; pinned?: boolean }> = [
+      { id: 6, name: "Newer", createdAt: "2031-03-05T09:00:00.000Z" },
+      board,
+    ];
+    const api = fakeApi()
+      .on("GET", "/api/conversations", () => Response.json(listed))
+      .on("PATCH", "/api/conversations/5", () => {
+        listed = [{ ...board, pinned: true }, listed[0]!];
+        return Response.json({ ...board, pinned: true });
+      });
+    const { user } = renderWithProviders(<ConversationList />);
+    await screen.findByText("Newer");
+    expect(screen.getAllByTestId("conversation-name").map((name) => name.textContent)).toEqual(["Newer", "Board prep"]);
+    await user.click(screen.getByRole("button", { name: "Actions for Board prep" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Pin to top" }));
+    expect(api.requests("PATCH", "/api/conversations/5").map((request) => request.body)).toEqual([{ pinned: true }]);
+    await waitFor(() => expect(screen.getAllByTestId("conversation-name").map((name) => name.textContent)).toEqual(["Board prep", "Newer"]));
+    expect(within(screen.getAllByTestId("conversation-item")[0]!).getByRole("img", { name: "Pinned" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Actions for Board prep" }));
+    expect(await screen.findByRole("menuitem", { name: "Unpin" })).toBeTruthy();
+  });
+});

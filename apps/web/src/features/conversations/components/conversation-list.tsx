@@ -70,6 +70,17 @@ export function ConversationList() {
     );
   }
 
+  function togglePin(conversation: Conversation) {
+    const pinned = !conversation.pinned;
+    update.mutate(
+      { id: conversation.id, pinned },
+      {
+        onSuccess: () => success(pinned ? "Conversation pinned to the top" : "Conversation unpinned"),
+        onError: () => failure(pinned ? "Failed to pin conversation" : "Failed to unpin conversation"),
+      },
+    );
+  }
+
   function confirmDelete() {
     if (!deleting) return;
     const id = deleting.id;
@@ -113,6 +124,7 @@ export function ConversationList() {
             view={view}
             onEditName={() => setEditing(conversation)}
             onDelete={() => setDeleting(conversation)}
+            onTogglePin={() => togglePin(conversation)}
           />
         ))}
       </ul>

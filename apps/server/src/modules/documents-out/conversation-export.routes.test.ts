@@ -1,0 +1,80 @@
+import type { Citation } from "@sage/contracts/conversations";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { docxFootnotes, docxHtml, pdfPages } from "./test/read-back.ts";
+
+let t: TestApp;
+let cookie: string;
+let conversationId: number;
+const cited = (n: number, filename: string, source: string): Citation => ({ n, fileId: 0, filename, source, score: 0.8, content: "passage" });
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { SAGE_EMBEDDER: "none" } });
+  cookie = await t.login();
+  conversationId = (await get("POST", "/api/conversations", { name: "Q3 board prep" })).json().id;
+  // Two answers, each numbering its own passages from [1], as turns do.
+  t.store.sqlite.exec("BEGIN");
+  const insert = t.store.sqlite.prepare(
+    "INSERT INTO messages (conversation_id, role, content, citations, tool_calls, created_at) VALUES (?, ?, ?, ?, ?, '2026-11-27T10:00:00.000Z')",
+  );
+  insert.run(conversationId, "user", "What did revenue do?", null, null);
+  insert.run(conversationId, "model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]), null);
+  insert.run(conversationId, "user", "And hiring?", null, null);
+  insert.run(
+    conversationId,
+    "model",
+    "Two engineers joined [1], as planned [2].",
+    JSON.stringify([cited(1, "hr.docx", "hr.docx"), cited(2, "q3-report.pdf", "q3-report.pdf/page 4")]),
+    // The answer made a deck: the export names the file under it.
+    JSON.stringify([{ id: "c1", name: "createDocument", args: {}, result: { success: true, fileId: 9, name: "Hiring.pptx", format: "pptx" } }]),
+  );
+  t.store.sqlite.exec("COMMIT");
+});
+afterAll(() => t?.close());
+
+function get(method: "GET" | "POST", url: string, payload?: object) {
+  return t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+}
+const exported = (format: string) => get("GET", `/api/conversations/${conversationId}/export?format=${format}`);
+
+describe("GET /api/conversations/{id}/export", () => {
+  it("md: every message under who said it, citations as footnotes numbered across the conversation", async () => {
+    const response = await exported("md");
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+    expect(response.headers["content-disposition"]).toContain('filename="Q3 board prep.md"');
+    const text = response.body;
+    expect(text.startsWith("# Q3 board prep\n\n## You · ")).toBe(true);
+    expect(text).toContain("Revenue grew **12%** [^1].");
+    expect(text).toContain("Two engineers joined [^2], as planned [^1].\n\n_Created: Hiring.pptx_");
+    expect(text.trimEnd().endsWith("[^1]: q3-report.pdf, page 4\n[^2]: hr.docx")).toBe(true);
+  });
+
+  it("docx: the messages as Word headings and text, and each citation a footnote", async () => {
+    const response = await exported("docx");
+    expect(response.headers["content-disposition"]).toContain('filename="Q3 board prep.docx"');
+    const html = await docxHtml(response.rawPayload);
+    expect(html).toMatch(/<h2>You · .*<\/h2><p>What did revenue do\?<\/p><h2>SAGE · /);
+    expect(html).toContain("<strong>12%</strong>");
+    expect(docxFootnotes(html)).toEqual(["q3-report.pdf, page 4", "hr.docx", "q3-report.pdf, page 4"]);
+  });
+
+  it("pdf: the messages' text and the footnotes at the foot of the page", async () => {
+    const response = await exported("pdf");
+    expect(response.headers["content-type"]).toBe("application/pdf");
+    const [page] = await pdfPages(response.rawPayload);
+    expect(page).toContain("What did revenue do?");
+    expect(page).toContain("Two engineers joined [2], as planned [1].");
+    expect(page).toContain("Created: Hiring.pptx");
+    expect(page).toMatch(/1 q3-report\.pdf, page 4\s*2 hr\.docx\s*$/);
+  });
+
+  it("refuses an unknown format, and another user's conversation, with a JSON error", async () => {
+    const bad = await exported("odt");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toContain("format must be md, docx or pdf");
+    const { cookie: otherCookie } = await t.loginAsNewUser();
+    const response = await t.app.inject({ method: "GET", url: `/api/conversations/${conversationId}/export?format=md`, headers: { cookie: otherCookie } });
+    expect(response.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import { inflateRawSync } from "node:zlib";
+import { expect, test, type Page } from "@playwright/test";
+import { signIn } from "../support/auth.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
+
+// The fake Gemini's reply queue is shared: these tests run one after another.
+test.describe.configure({ mode: "serial" });
+
+/** A zip's entries by name, inflated (read through the central directory, as an office program does). */
+function zipEntries(zip: Buffer): Map<string, string> {
+  const entries = new Map<string, string>();
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(end + 16);
+  for (let count = zip.readUInt16LE(end + 10); count > 0; count--) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + size);
+    entries.set(name, (method === 8 ? inflateRawSync(data) : data).toString("utf8"));
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+const OUTLINE = `Make a deck from this outline:
+1. Where we are: revenue up 12%
+2. What we will do: hire two engineers
+3. What we need: the board's approval`;
+
+const DECK = [
+  "# Board update",
+  "## Where we are",
+  "- Revenue up 12%",
+  "Notes: Open with the revenue number.",
+  "## What we will do",
+  "- Hire two engineers",
+  "## What we need",
+  "- The board's approval",
+].join("\n\n");
+
+async function send(page: Page, text: string) {
+  const input = page.getByRole("textbox", { name: "Message" });
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+test("a deck made from an outline shows as a card, downloads as a pptx with a slide per heading, and stays after a reload", async ({ page }) => {
+  // A turn, a file written and read, a download and a reload: more than the default 30 s on a busy two-core machine.
+  test.setTimeout(90_000);
+  await fakeGemini.reset();
+  await signIn(page);
+  const conversationId = (await (await page.request.post("/api/conversations", { data: { name: `Deck ${Date.now()}` } })).json()).id;
+  await page.goto(`/conversations/${conversationId}`);
+  await fakeGemini.script(
+    { functionCalls: [{ name: "createDocument", args: { format: "pptx", title: "Board update", content: DECK } }] },
+    { text: "Your deck is ready: four slides with speaker notes." },
+  );
+  await send(page, OUTLINE);
+
+  const card = page.getByTestId("document-card");
+  // The first document a server writes loads the writer (a few seconds on a busy machine).
+  await expect(card).toContainText("Board update.pptx", { timeout: 30_000 });
+  await expect(card).toContainText("PowerPoint deck");
+  await expect(page.getByTestId("chat-message").last()).toContainText("Your deck is ready");
+  const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("link", { name: "Download Board update.pptx" }).click()]);
+  expect(download.suggestedFilename()).toBe("Board update.pptx");
+  const entries = zipEntries(await readFile(await download.path()));
+  const slides = [...entries.keys()].filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
+  expect(slides).toHaveLength(4); // the title slide and one per ## heading
+  expect(entries.get("ppt/slides/slide2.xml")).toContain("Where we are");
+  expect([...entries.entries()].some(([name, xml]) => name.startsWith("ppt/notesSlides/") && xml.includes("Open with the revenue number."))).toBe(true);
+
+  // The file is in the conversation's knowledge, and the card is drawn again from the saved answer.
+  await page.reload();
+  await expect(page.getByTestId("document-card")).toContainText("Board update.pptx");
+  await expect(page.getByTestId("document-card").getByRole("link", { name: "Download Board update.pptx" })).toHaveAttribute(
+    "href",
+    /^\/api\/files\/\d+\/download$/,
+  );
+  const files = await (await page.request.get(`/api/conversations/${conversationId}/files`)).json();
+  expect(files.map((file: { name: string }) => file.name)).toContain("Board update.pptx");
+});
+
+test("the chat page's Export menu downloads the conversation as Markdown", async ({ page }) => {
+  await fakeGemini.reset();
+  await signIn(page);
+  const conversationId = (await (await page.request.post("/api/conversations", { data: { name: "Export me" } })).json()).id;
+  await page.goto(`/conversations/${conversationId}`);
+  await fakeGemini.script({ text: "The board meets on Friday." });
+  await send(page, "When does the board meet?");
+  await expect(page.getByTestId("chat-message").last()).toContainText("The board meets on Friday.");
+  await page.getByRole("button", { name: "Export this conversation" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Markdown (.md)" }).click()]);
+  expect(download.suggestedFilename()).toBe("Export me.md");
+  const text = await readFile(await download.path(), "utf8");
+  expect(text).toMatch(/^# Export me\n\n## You · .*\n\nWhen does the board meet\?\n\n## SAGE · .*\n\nThe board meets on Friday\.\n$/);
+});
