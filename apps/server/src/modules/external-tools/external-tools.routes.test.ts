@@ -92,6 +92,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       "saveMemory",
       "scheduleTask",
       "listCommitments",
+      "createDocument",
       "notes__read_note",
       "notes__write_note",
     ]);
