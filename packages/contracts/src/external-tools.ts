@@ -69,6 +69,8 @@ export const approvalRequiredEventSchema = z.object({
   kind: z.enum(["tool", "memory"]).optional(),
   /** The call in plain words, line by line (scheduleTask: the schedule and its next three runs); the arguments stay one click away. */
   summary: z.array(z.string()).optional(),
+  /** The conversation whose turn asks: a scheduled run's card is shown there, since nobody watched the run. */
+  conversationId: z.number().int().optional(),
 });
 export type ApprovalRequest = z.infer<typeof approvalRequiredEventSchema>;
 export const pendingApprovalsResponseSchema = z.object({ approvals: z.array(approvalRequiredEventSchema) });

@@ -263,7 +263,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       call.args,
       signal,
       (request) => helpers.emit({ type: "approval-required", ...request }),
-      { ...card, ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}) },
+      { ...card, conversationId: turn.conversationId, ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}) },
     );
     const approval = { ...card, answer };
     if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };

@@ -26,7 +26,7 @@ export function createApprovals(options: { timeoutMs: number }) {
       args: Record<string, unknown>,
       signal: AbortSignal,
       announce: (request: ApprovalRequest) => void,
-      card: Pick<ApprovalRequest, "reason" | "kind" | "summary"> = {},
+      card: Pick<ApprovalRequest, "reason" | "kind" | "summary" | "conversationId"> = {},
     ): Promise<ApprovalAnswer> {
       const approvalId = randomUUID();
       return new Promise<ApprovalAnswer>((resolve) => {

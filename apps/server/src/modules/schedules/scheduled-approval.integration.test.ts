@@ -81,9 +81,17 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
       expect.objectContaining({ kind: "approvals", title: "Thank Anna", body: "A scheduled task is waiting for your approval." }),
     ]);
     const { approvals } = (await api("GET", "/api/approvals")).json();
+    // The card names the schedule's conversation, so its chat page shows it (nobody watched the run's stream).
+    const { conversationId } = (await api("GET", "/api/schedules")).json()[0];
     expect(approvals).toEqual([
-      expect.objectContaining({ name: "sendEmail", reason: UNATTENDED_REASON, args: expect.objectContaining({ to: ["anna@example.com"] }) }),
+      expect.objectContaining({
+        name: "sendEmail",
+        reason: UNATTENDED_REASON,
+        args: expect.objectContaining({ to: ["anna@example.com"] }),
+        conversationId,
+      }),
     ]);
+    expect(conversationId).toEqual(expect.any(Number));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.received).toEqual([]);
     expect((await api("GET", "/api/schedules")).json()[0].lastStatus).toBe("waiting-approval");

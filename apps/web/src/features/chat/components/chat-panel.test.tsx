@@ -30,6 +30,7 @@ async function openConversation() {
   const stream = eventStreamReply();
   const api = fakeApi()
     .on("GET", "/api/assistant/settings", Response.json(settings))
+    .on("GET", "/api/approvals", Response.json({ approvals: [] }))
     .on("GET", MESSAGES, Response.json([]))
     .on("POST", TURN, () => stream.response);
   const view = renderWithProviders(<Conversation />);
@@ -100,6 +101,30 @@ describe("ChatPanel", () => {
     await screen.findByText("Sent.");
     expect(shownMessages().map((message) => message.text)).toEqual(["Mail Anna", "I will send it now.", "Sent."]);
   });
+
+  it("shows the card a scheduled run left in this conversation, sends the answer, and reads the messages again", async () => {
+    const { user, api } = await openConversation();
+    const runCard = {
+      approvalId: "run-1",
+      name: "sendEmail",
+      args: { to: ["anna@example.com"], subject: "Thanks" },
+      reason: "SAGE was running a scheduled task on its own; nothing leaves SAGE without your approval.",
+      conversationId: 7,
+    };
+    const otherConversation = { ...runCard, approvalId: "run-2", conversationId: 8 };
+    api.on("GET", "/api/approvals", Response.json({ approvals: [runCard, otherConversation] }));
+    api.on("POST", "/api/approvals/run-1", Response.json({ approvalId: "run-1", approved: true }));
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Send email" }, { timeout: 8000 });
+    expect(screen.getAllByRole("group", { name: "SAGE wants to run Send email" })).toHaveLength(1);
+    expect(card.textContent).toContain("scheduled task");
+    api.on("GET", "/api/approvals", Response.json({ approvals: [otherConversation] }));
+    api.on("GET", MESSAGES, Response.json([modelMessage(5, "Sent the thank-you to Anna.")]));
+    await user.click(within(card).getByRole("button", { name: "Approve" }));
+    expect(api.requests("POST", "/api/approvals/run-1").map((request) => request.body)).toEqual([{ approved: true }]);
+    // The run goes on on the server; its message appears without a reload.
+    await screen.findByText("Sent the thank-you to Anna.", undefined, { timeout: 8000 });
+    expect(screen.queryByRole("group", { name: "SAGE wants to run Send email" })).toBeNull();
+  }, 20_000);
 
   it("keeps a collapsed line of what ran after Approve, which opens to the input and the result, and stays once saved", async () => {
     const { user, api, stream } = await openConversation();
@@ -301,6 +326,7 @@ describe("ChatPanel opened at a found message", () => {
     const saved = [userMessage("Book Zürich"), modelMessage(2, "The Zürich hotel is booked."), modelMessage(3, "Anything else?")];
     fakeApi()
       .on("GET", "/api/assistant/settings", Response.json(settings))
+      .on("GET", "/api/approvals", Response.json({ approvals: [] }))
       .on("GET", MESSAGES, Response.json(saved))
       .on("POST", TURN, () => stream.response);
     function Found() {

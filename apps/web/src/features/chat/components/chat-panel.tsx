@@ -4,7 +4,9 @@ import { Fragment, useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
 import { attachFile } from "../api/attach-file";
+import { answerApproval } from "../api/answer-approval";
 import { useAssistantSettings } from "../api/get-assistant-settings";
+import { pendingApprovalsQueryKey, useWaitingApprovals } from "../api/get-pending-approvals";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
@@ -61,6 +63,31 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
 
   const queryClient = useQueryClient();
+
+  // Cards a scheduled run left here while nobody watched; its answer is saved when the run goes on, so the
+  // messages are read again for a while after the user answers.
+  const waiting = useWaitingApprovals(Number(conversationId));
+  const shownLive = new Set(turn.approvals.map((approval) => approval.approvalId));
+  const runCards = (waiting.data ?? []).filter((approval) => !shownLive.has(approval.approvalId));
+  const [followUntil, setFollowUntil] = useState(0);
+  useEffect(() => {
+    if (followUntil <= Date.now()) return;
+    const timer = setInterval(() => {
+      void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+      if (followUntil <= Date.now()) clearInterval(timer);
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [followUntil, messagesQueryKey, queryClient]);
+  async function answerRunCard(approvalId: string, approved: boolean) {
+    try {
+      await answerApproval(approvalId, { approved });
+      setFollowUntil(Date.now() + 60_000);
+    } catch (error) {
+      toastError({ error, fallback: "The answer could not be sent" });
+    }
+    void queryClient.invalidateQueries({ queryKey: pendingApprovalsQueryKey });
+  }
+
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
   const [attaching, setAttaching] = useState(0);
   const placeholders = useRef(0);
@@ -140,6 +167,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             const document = createdDocument(call);
             return document ? <DocumentCard key={`live-${call.id}`} document={document} /> : <ToolRunLine key={`live-${call.id}`} call={call} />;
           })}
+          {runCards.map((approval) => (
+            <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => answerRunCard(approval.approvalId, approved)} />
+          ))}
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
           ))}

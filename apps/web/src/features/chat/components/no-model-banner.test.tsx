@@ -8,7 +8,9 @@ import { ChatPanel } from "./chat-panel";
 const settings = (provider: string, modelId: string | null) => ({ provider, modelId, allowedModels: [], keySet: false, baseUrl: null, webSearch: "none" });
 
 function openChat(provider: string, modelId: string | null) {
-  fakeApi().on("GET", "/api/assistant/settings", Response.json(settings(provider, modelId)));
+  fakeApi()
+    .on("GET", "/api/assistant/settings", Response.json(settings(provider, modelId)))
+    .on("GET", "/api/approvals", Response.json({ approvals: [] }));
   return renderWithProviders(<ChatPanel conversationId="7" messages={[]} messagesQueryKey={["conversations", "7", "messages"]} />);
 }
 
