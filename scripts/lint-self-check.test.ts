@@ -81,7 +81,7 @@ describe("the lint rules reject", () => {
   });
 
   it("production code importing a devDependency or another package's dependency, but not test fixtures doing so", async () => {
-    const devOnly = 'import { Document } from "docx";\nexport const x = Document;\n';
+    const devOnly = 'import { PDFDocument } from "pdf-lib";\nexport const x = PDFDocument;\n';
     expect(await rulesBroken("apps/server/src/modules/knowledge/probe.ts", devOnly)).toContain("import-x/no-extraneous-dependencies");
     expect(await rulesBroken("apps/web/src/lib/probe.ts", 'import Fastify from "fastify";\nexport const x = Fastify;\n')).toContain(
       "import-x/no-extraneous-dependencies",

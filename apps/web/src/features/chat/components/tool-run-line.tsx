@@ -49,7 +49,7 @@ export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "arg
             </p>
             <pre
               tabIndex={0}
-              aria-label="Tool input and result as JSON"
+              aria-label="The call and what came back, as JSON"
               className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 whitespace-pre-wrap break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
             >
               {JSON.stringify({ args: call.args, result: call.result }, null, 2)}
