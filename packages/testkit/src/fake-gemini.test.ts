@@ -21,6 +21,18 @@ describe("fake Gemini server through the AI SDK", () => {
     expect(JSON.stringify(fake.requests[0]!.body.contents)).toContain("Hi there");
   });
 
+  it("keeps a reply scripted for a chat turn from a structured request that comes first (a background job)", async () => {
+    const schema = jsonSchema<{ items: string[] }>({
+      type: "object",
+      properties: { items: { type: "array", items: { type: "string" } } },
+      required: ["items"],
+    });
+    fake.script({ text: "The chat's answer" });
+    const job = await generateText({ model: google()("gemini-2.0-flash"), prompt: "extract", output: Output.object({ schema }) });
+    expect(job.output).toEqual({ items: [] });
+    expect((await generateText({ model: google()("gemini-2.0-flash"), prompt: "chat" })).text).toBe("The chat's answer");
+  });
+
   it("answers structured output with the scripted JSON, and refuses what Gemini would", async () => {
     const schema = jsonSchema<{ items: { name: string; due: string | null }[] }>({
       type: "object",

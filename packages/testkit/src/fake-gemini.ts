@@ -154,7 +154,12 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     if (refusedSchema) return send(response, 400, refusedSchema);
     const responseSchema = body.generationConfig?.responseSchema as Record<string, unknown> | undefined;
 
-    let reply: FakeReply = queue.shift() ?? (responseSchema ? { json: emptyValue(responseSchema) } : { text: `Fake reply to: ${lastUserText(body)}` });
+    // Structured requests (a background job asking for JSON) take the first scripted json reply, and chat requests the
+    // first other one: a job's call at a random moment never takes the reply a test scripted for its chat turn.
+    const scripted = queue.findIndex((each) => (each.json !== undefined) === Boolean(responseSchema));
+    let reply: FakeReply =
+      (scripted >= 0 ? queue.splice(scripted, 1)[0] : undefined) ??
+      (responseSchema ? { json: emptyValue(responseSchema) } : { text: `Fake reply to: ${lastUserText(body)}` });
     if (responseSchema && !reply.error) {
       const mismatch = reply.json === undefined ? "the scripted reply has no json" : schemaMismatch(reply.json, responseSchema);
       if (mismatch)
@@ -162,10 +167,6 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
           error: { code: 500, message: `fake-gemini: a scripted reply Gemini could not give for this responseSchema: ${mismatch}`, status: "INTERNAL" },
         });
       reply = { ...reply, text: JSON.stringify(reply.json) };
-    } else if (reply.json !== undefined && !reply.error) {
-      return send(response, 500, {
-        error: { code: 500, message: "fake-gemini: a json reply was scripted but the request asked for no responseSchema", status: "INTERNAL" },
-      });
     }
     const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);
     if (reply.delayMs && action === "generateContent") await sleep(reply.delayMs);
