@@ -198,7 +198,16 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
-  const push = createPushModule({ db: store.db, box, allowPrivate: config.fetchAllowPrivate, reminders: reminders.port, now: deps.now, warn });
+  const push = createPushModule({
+    db: store.db,
+    box,
+    allowPrivate: config.fetchAllowPrivate,
+    contact: config.pushContact,
+    reminders: reminders.port,
+    timeZone: accounts.calendar.timeZone,
+    now: deps.now,
+    warn,
+  });
   const commitments = createCommitmentsModule({
     db: store.db,
     jobs,

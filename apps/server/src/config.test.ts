@@ -23,6 +23,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ HOST: "localhost" }).host).toBe("localhost");
   });
 
+  it("takes a mailto: or https: push contact and refuses anything else with how to write one", () => {
+    expect(loadConfig({}).pushContact).toBe("mailto:sage@localhost");
+    expect(loadConfig({ SAGE_PUSH_CONTACT: "mailto:it@example.com" }).pushContact).toBe("mailto:it@example.com");
+    expect(loadConfig({ SAGE_PUSH_CONTACT: "https://sage.example.com" }).pushContact).toBe("https://sage.example.com");
+    for (const bad of ["it@example.com", "http://sage.example.com", "mailto:it"])
+      expect(() => loadConfig({ SAGE_PUSH_CONTACT: bad }), bad).toThrow(/SAGE_PUSH_CONTACT: give a mailto: address or an https: page/);
+  });
+
   it("reads SAGE_ALLOWED_HOSTS as names or addresses without a scheme or port", () => {
     expect(loadConfig({}).allowedHosts).toEqual([]);
     expect(loadConfig({ SAGE_ALLOWED_HOSTS: " sage.example.com, .corp.example ,192.168.1.20,[fd00::20]," }).allowedHosts).toEqual([

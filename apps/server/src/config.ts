@@ -68,6 +68,13 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((value) => !value || isKnownZone(value), "give a time zone name such as Europe/Prague or America/New_York"),
+  SAGE_PUSH_CONTACT: z
+    .string()
+    .optional()
+    .refine(
+      (value) => !value || /^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/i.test(value) || /^https:\/\/[^\s/]+\.[^\s/]+/i.test(value),
+      "give a mailto: address or an https: page where the push services can reach you, such as mailto:it@example.com",
+    ),
   SAGE_ACCOUNT_ALLOW_HOSTS: z
     .string()
     .optional()
@@ -161,6 +168,8 @@ export interface Config {
   secretKey: Buffer | null;
   /** The time zone of a user who has not set one (SAGE_TIME_ZONE, else the server's own). */
   defaultTimeZone: string;
+  /** Who push services may contact about this server's pushes (RFC 8292 "sub"; SAGE_PUSH_CONTACT). */
+  pushContact: string;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
   /** External tools: the administrator's MCP server file and the limits every call runs under. */
@@ -294,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountAllowHosts: e.SAGE_ACCOUNT_ALLOW_HOSTS,
     secretKey: e.SAGE_SECRET_KEY ? secretKeyBytes(e.SAGE_SECRET_KEY) : null,
     defaultTimeZone: e.SAGE_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    pushContact: e.SAGE_PUSH_CONTACT ?? "mailto:sage@localhost",
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     mcp: {
       configPath: path.resolve(e.SAGE_MCP_CONFIG ?? path.join(e.SAGE_DATA_DIR, "mcp.json")),

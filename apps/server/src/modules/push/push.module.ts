@@ -27,7 +27,9 @@ export function createPushModule(deps: {
   db: Kysely<Database>;
   box: SecretBox;
   allowPrivate: boolean;
+  contact: string;
   reminders: Pick<RemindersPort, "list">;
+  timeZone(userId: number): Promise<string>;
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): PushModule {
@@ -35,7 +37,9 @@ export function createPushModule(deps: {
     repo: createPushRepo(deps.db),
     box: deps.box,
     allowPrivate: deps.allowPrivate,
+    contact: deps.contact,
     reminders: deps.reminders,
+    timeZone: deps.timeZone,
     now: deps.now ?? (() => new Date()),
     warn: deps.warn,
   });

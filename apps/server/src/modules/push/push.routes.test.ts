@@ -109,6 +109,36 @@ describe("web push", () => {
     expect((await api("GET", "/api/push")).json().devices).toBe(0);
   });
 
+  it("pushes a whole-day reminder at 08:00 in the user's time zone, signed with the contact the operator set", async () => {
+    let clock = new Date("2026-11-28T08:30:00Z");
+    t = await createTestApp({
+      env: {
+        GEMINI_API_KEY: "push-key",
+        GEMINI_BASE_URL: gemini.baseUrl,
+        SAGE_EMBEDDER: "none",
+        SAGE_FETCH_ALLOW_PRIVATE: "true",
+        SAGE_PUSH_CONTACT: "mailto:it@example.com",
+      },
+      now: () => clock,
+    });
+    const cookie = await t.login();
+    const api = (method: "POST" | "PUT", url: string, payload: object) => t.app.inject({ method, url, headers: { cookie }, payload });
+    expect((await api("PUT", "/api/calendar/time-zone", { timeZone: "America/New_York" })).statusCode).toBe(200);
+    expect((await api("POST", "/api/push/subscriptions", receiver.subscription("laptop"))).statusCode).toBe(201);
+    await api("POST", "/api/reminders", { title: "Board pack", dueDate: "2026-11-28", priority: "high", type: "reminder", status: "unread" });
+    const before = receiver.received.length;
+
+    // 08:30 UTC is 03:30 in New York: too early for a whole-day reminder.
+    await t.push.pushDueReminders();
+    expect(receiver.received).toHaveLength(before);
+
+    clock = new Date("2026-11-28T13:00:30Z"); // 08:00:30 in New York (EST, UTC-5)
+    await t.push.pushDueReminders();
+    const pushed = receiver.received.slice(before);
+    expect(pushed.map((push) => JSON.parse(push.payload).title)).toEqual(["Board pack"]);
+    expect(pushed[0]).toMatchObject({ path: "/push/laptop", claims: { sub: "mailto:it@example.com" } });
+  });
+
   it("posts only to public https push services unless private addresses are allowed", () => {
     expect(pushEndpointAllowed("https://fcm.googleapis.com/fcm/send/abc", false)).toBe(true);
     for (const endpoint of [

@@ -1,22 +1,27 @@
 import { PUSH_TEXTS, type PushKind, type PushPayload, type PushSettings, type PushStatus, type PushSubscriptionInput } from "@sage/contracts/push";
 import type { Reminder } from "@sage/contracts/reminders";
+import { zonedToUtc } from "../../providers/calendar/zoned-time.ts";
 import { badRequest } from "../../http/app-error.ts";
 import { createPushSender, generateVapidKeys, pushEndpointAllowed, type VapidKeys } from "../../providers/push/web-push.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { PushRepo } from "./push.repo.ts";
 
-/** Who the push services may contact about this server's messages (RFC 8292 asks for a mailto: or https: URL). */
-const VAPID_SUBJECT = "mailto:sage@localhost";
 /** A reminder is pushed when due, unless it was due longer ago than this (turning push on does not replay a backlog). */
 const REMINDER_WINDOW_MS = 6 * 3_600_000;
-/** A whole-day reminder (YYYY-MM-DD) is pushed at this hour of its day, UTC. */
-const WHOLE_DAY_HOUR_UTC = 8;
+/** A whole-day reminder (YYYY-MM-DD) is pushed at this hour of its day, in the user's time zone. */
+const WHOLE_DAY_HOUR = 8;
+/** Apple's push service refuses a contact at localhost (403 BadJwtToken), so such a setup is named once in the log. */
+const APPLE_PUSH = /(^|\.)push\.apple\.com$/i;
 
 export function createPushService(deps: {
   repo: PushRepo;
   box: SecretBox;
   allowPrivate: boolean;
+  /** Who the push services may contact about this server's messages (RFC 8292: a mailto: or https: URL). */
+  contact: string;
   reminders: { list(userId: number): Promise<Reminder[]> };
+  /** The user's time zone (whole-day reminders are pushed at 08:00 there). */
+  timeZone(userId: number): Promise<string>;
   now: () => Date;
   warn(message: string, error?: unknown): void;
 }) {
@@ -51,7 +56,7 @@ export function createPushService(deps: {
     if (!(await repo.wants(userId, payload.kind))) return 0;
     const devices = await repo.subscriptions(userId);
     if (devices.length === 0) return 0;
-    const sender = createPushSender({ keys: await vapid(), subject: VAPID_SUBJECT, allowPrivate: deps.allowPrivate });
+    const sender = createPushSender({ keys: await vapid(), subject: deps.contact, allowPrivate: deps.allowPrivate });
     let sent = 0;
     for (const device of devices) {
       const result = await sender.send(device, JSON.stringify(payload));
@@ -61,10 +66,12 @@ export function createPushService(deps: {
     return sent;
   }
 
-  const dueAt = (reminder: Reminder) =>
-    /^\d{4}-\d{2}-\d{2}$/.test(reminder.dueDate)
-      ? Date.parse(`${reminder.dueDate}T${String(WHOLE_DAY_HOUR_UTC).padStart(2, "0")}:00:00Z`)
-      : Date.parse(reminder.dueDate);
+  const dueAt = (reminder: Reminder, timeZone: string) => {
+    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(reminder.dueDate);
+    if (!day) return Date.parse(reminder.dueDate);
+    return zonedToUtc({ year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: WHOLE_DAY_HOUR, minute: 0, second: 0 }, timeZone);
+  };
+  let warnedContact = false;
 
   return {
     notify,
@@ -73,6 +80,10 @@ export function createPushService(deps: {
     },
     async subscribe(userId: number, input: PushSubscriptionInput) {
       if (!pushEndpointAllowed(input.endpoint, deps.allowPrivate)) throw badRequest(PUSH_TEXTS.endpointRefused, "push_endpoint_refused");
+      if (!warnedContact && /@localhost$/i.test(deps.contact) && APPLE_PUSH.test(new URL(input.endpoint).hostname)) {
+        warnedContact = true;
+        deps.warn("Apple devices get no notifications until SAGE_PUSH_CONTACT names a real mailto: address or https: page");
+      }
       await repo.subscribe(userId, input.endpoint, input.keys.p256dh, input.keys.auth, deps.now().toISOString());
       return { ok: true as const };
     },
@@ -89,8 +100,9 @@ export function createPushService(deps: {
       const now = deps.now().getTime();
       for (const userId of await repo.usersWithDevices()) {
         if (!(await repo.wants(userId, "reminders"))) continue;
+        const timeZone = await deps.timeZone(userId);
         for (const reminder of await deps.reminders.list(userId)) {
-          const due = dueAt(reminder);
+          const due = dueAt(reminder, timeZone);
           if (!(due <= now && now - due <= REMINDER_WINDOW_MS)) continue;
           if (!(await repo.markReminderPushed(reminder.id, reminder.dueDate))) continue;
           await notify(userId, {
