@@ -151,7 +151,8 @@ self.addEventListener("notificationclick", (event) => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
       if (open) {
-        await open.focus();
+        // Focus is refused without the user's click behind it; the page should still move to the notification's.
+        await open.focus().catch(() => undefined);
         return open.navigate(url);
       }
       return self.clients.openWindow(url);

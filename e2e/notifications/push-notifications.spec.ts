@@ -1,0 +1,67 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { login } from "../support/auth.ts";
+
+// The service worker is what shows a push with no SAGE tab open; the config blocks workers for every other test.
+test.use({ serviceWorkers: "allow" });
+
+/** The page's worker registration, once it controls the page (a push goes to the registration, not the tab). */
+async function controlledPage(page: Page) {
+  await login(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+/** Delivers a push message as the browser's push service would: a trusted `push` event in the worker (DevTools). */
+async function deliverPush(context: BrowserContext, page: Page, data: string) {
+  const cdp = await context.newCDPSession(page);
+  type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
+  const registrations: Registration[] = [];
+  cdp.on("ServiceWorker.workerRegistrationUpdated", (event: { registrations: Registration[] }) => {
+    registrations.push(...event.registrations.filter((registration) => !registration.isDeleted));
+  });
+  await cdp.send("ServiceWorker.enable");
+  await expect.poll(() => registrations.length).toBeGreaterThan(0);
+  const origin = new URL(page.url()).origin;
+  await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId: registrations[0]!.registrationId, data });
+  return cdp;
+}
+
+const shown = (page: Page) =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((notice) => ({ title: notice.title, body: notice.body, url: notice.data?.url as string }));
+  });
+
+test.describe("Push notifications", () => {
+  test.beforeEach(async ({ context, baseURL }) => {
+    await context.grantPermissions(["notifications"], { origin: baseURL! });
+  });
+
+  test("a pushed reminder is shown as a notification, and clicking it opens SAGE at its conversation", async ({ page, context }) => {
+    await controlledPage(page);
+    await deliverPush(context, page, JSON.stringify({ kind: "reminders", title: "Call the auditor", body: "Your reminder is due.", url: "/conversations/42" }));
+    // The worker may have to start for the push first: give it longer than a page assertion on a loaded machine.
+    await expect.poll(() => shown(page), { timeout: 20_000 }).toEqual([{ title: "Call the auditor", body: "Your reminder is due.", url: "/conversations/42" }]);
+
+    // A click on the notification (what the operating system reports) opens SAGE at the pushed page.
+    const worker = context.serviceWorkers()[0]!;
+    await worker.evaluate(async () => {
+      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const [notice] = await scope.registration.getNotifications();
+      scope.dispatchEvent(new NotificationEvent("notificationclick", { notification: notice! }));
+    });
+    await expect(page).toHaveURL(/\/conversations\/42$/);
+    await expect.poll(() => shown(page)).toEqual([]);
+  });
+
+  test("a push that is not SAGE's JSON, or points outside SAGE, still says something and opens only SAGE", async ({ page, context }) => {
+    await controlledPage(page);
+    await deliverPush(context, page, "not json");
+    await expect.poll(() => shown(page), { timeout: 20_000 }).toEqual([{ title: "SAGE", body: "", url: "/conversations" }]);
+    await deliverPush(context, page, JSON.stringify({ kind: "runs", title: "Markets", body: "Done.", url: "//evil.example/x" }));
+    await expect.poll(async () => (await shown(page)).find((notice) => notice.title === "Markets")?.url).toBe("/conversations");
+  });
+});
