@@ -49,9 +49,14 @@ test.describe("Push notifications", () => {
     // A click on the notification (what the operating system reports) opens SAGE at the pushed page.
     const worker = context.serviceWorkers()[0]!;
     await worker.evaluate(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      // The worker's own globals (the e2e project's types are a window's).
+      const scope = self as unknown as {
+        registration: ServiceWorkerRegistration;
+        dispatchEvent(event: Event): boolean;
+        NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+      };
       const [notice] = await scope.registration.getNotifications();
-      scope.dispatchEvent(new NotificationEvent("notificationclick", { notification: notice! }));
+      scope.dispatchEvent(new scope.NotificationEvent("notificationclick", { notification: notice! }));
     });
     await expect(page).toHaveURL(/\/conversations\/42$/);
     await expect.poll(() => shown(page)).toEqual([]);
