@@ -29,6 +29,7 @@ const SYSTEM = [
   "**/ways-in.routes.test.ts",
   // Documents SAGE writes: each in a writer thread; created ones are then read like uploads, in conversion processes.
   "**/create-document.routes.test.ts",
+  "**/document-drafts.routes.test.ts",
   "**/conversation-export.routes.test.ts",
   "**/write-in-thread.test.ts",
   "**/write-document.test.ts", // loads the four writers and three readers: seconds, not milliseconds

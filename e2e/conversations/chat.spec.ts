@@ -71,6 +71,8 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "scheduleTask",
     "listCommitments",
     "createDocument",
+    "reviseDocument",
+    "readDocumentDraft",
     // The e2e server's external tools (e2e/support/start-server.mjs); notes__outline is left out (decision 029).
     "notes__read_note",
     "notes__write_note",

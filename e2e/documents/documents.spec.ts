@@ -99,3 +99,59 @@ test("the chat page's Export menu downloads the conversation as Markdown", async
   const text = await readFile(await download.path(), "utf8");
   expect(text).toMatch(/^# Export me\n\n## You · .*\n\nWhen does the board meet\?\n\n## SAGE · .*\n\nThe board meets on Friday\.\n$/);
 });
+
+test("the canvas: edit a deck's draft, preview it, export it again, and SAGE revises the edited text", async ({ page }) => {
+  test.setTimeout(120_000);
+  await fakeGemini.reset();
+  await signIn(page);
+  const conversationId = (await (await page.request.post("/api/conversations", { data: { name: `Canvas ${Date.now()}` } })).json()).id;
+  await page.goto(`/conversations/${conversationId}`);
+  await fakeGemini.script(
+    { functionCalls: [{ name: "createDocument", args: { format: "pptx", title: "Board update", content: DECK } }] },
+    { text: "Your deck is ready." },
+  );
+  await send(page, OUTLINE);
+  const card = page.getByTestId("document-card");
+  await expect(card).toContainText("Board update.pptx", { timeout: 30_000 });
+
+  // The draft opens beside the chat with the Markdown the deck was written from.
+  await card.getByRole("button", { name: "Edit draft Board update.pptx" }).click();
+  const canvas = page.getByRole("dialog", { name: "Draft: Board update" });
+  await expect(canvas).toBeVisible();
+  const text = canvas.getByRole("textbox", { name: "Text (Markdown)" });
+  await expect(text).toHaveValue(DECK);
+  await expect(canvas.getByRole("status")).toHaveText("Exported");
+  await text.fill(DECK.replace("Revenue up 12%", "Revenue up 14%, audited"));
+  await expect(canvas.getByRole("status")).toHaveText("Unsaved changes");
+  await canvas.getByRole("tab", { name: "Preview" }).click();
+  await expect(canvas.getByTestId("draft-preview").getByRole("heading", { name: "Where we are" })).toBeVisible();
+  await expect(canvas.getByTestId("draft-preview")).toContainText("Revenue up 14%, audited");
+
+  // Export saves the edit and writes the deck again; the new file downloads with the edit in it.
+  await canvas.getByRole("button", { name: "Export" }).click();
+  await expect(canvas.getByRole("status")).toHaveText("Exported", { timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), canvas.getByRole("link", { name: /^Download Board update.*\.pptx$/ }).click()]);
+  const entries = zipEntries(await readFile(await download.path()));
+  expect(entries.get("ppt/slides/slide2.xml")).toContain("Revenue up 14%, audited");
+  await page.keyboard.press("Escape");
+  await expect(canvas).toBeHidden();
+
+  // Asked for a change, SAGE reads the edited draft and revises it: a new card, whose draft holds the revision.
+  const revised = DECK.replace("Revenue up 12%", "Revenue up 14%, audited").replace("- Hire two engineers", "- Hire two engineers by March");
+  await fakeGemini.script(
+    { functionCalls: [{ name: "readDocumentDraft", args: {} }] },
+    { functionCalls: [{ name: "reviseDocument", args: { content: revised } }] },
+    { text: "I added the hiring date." },
+  );
+  await send(page, "Add that we hire by March");
+  await expect(page.getByTestId("chat-message").last()).toContainText("I added the hiring date.", { timeout: 30_000 });
+  await expect(page.getByTestId("document-card")).toHaveCount(2);
+  await page
+    .getByTestId("document-card")
+    .last()
+    .getByRole("button", { name: /^Edit draft Board update/ })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Draft: Board update" }).getByRole("textbox", { name: "Text (Markdown)" })).toHaveValue(
+    /Revenue up 14%, audited[\s\S]*Hire two engineers by March/,
+  );
+});

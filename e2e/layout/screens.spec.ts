@@ -102,7 +102,7 @@ for (const viewport of WIDTHS) {
       // Conversations: grid, list, the item menu and its dialogs, the reminders sheet and its form.
       await page.goto("/conversations");
       await expect(page.locator("html")).toHaveClass(new RegExp(`(^|\\s)${theme}(\\s|$)`));
-      await expect(page.getByTestId("conversation-item")).toHaveCount(3);
+      await expect(page.getByTestId("conversation-item")).toHaveCount(4);
       await expect(page.getByTestId("upcoming-reminders").getByRole("listitem").first()).toBeVisible();
       await audit.check("conversations-grid");
       await press(page.getByRole("button", { name: "List view" }));
@@ -163,6 +163,18 @@ for (const viewport of WIDTHS) {
       await expect(toast).toHaveCount(0, { timeout: 10_000 });
       await page.unroute(`**/api/conversations/${seeded.conversationId}`);
       await press(page.getByRole("button", { name: "Cancel" }));
+
+      // The canvas: a document's draft beside the chat, in the editor and in the preview (issue 32).
+      await visit(page, `/conversations/${seeded.draftConversationId}`);
+      await press(page.getByTestId("document-card").getByRole("button", { name: /^Edit draft/ }));
+      const canvas = page.getByRole("dialog", { name: /^Draft: / });
+      await expect(canvas.getByRole("textbox", { name: "Text (Markdown)" })).toHaveValue(/Revenue grew eleven percent/);
+      await audit.check("draft-canvas");
+      await press(canvas.getByRole("tab", { name: "Preview" }));
+      await expect(canvas.getByTestId("draft-preview").getByRole("table")).toBeVisible();
+      await audit.check("draft-canvas-preview");
+      await closeTopLayer(page);
+      await visit(page, `/conversations/${seeded.conversationId}`);
 
       const filesToggle = page.getByRole("button", { name: /Files panel/ });
       const small = await filesToggle.isVisible();

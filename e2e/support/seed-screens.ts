@@ -4,6 +4,8 @@ import { fakeGemini } from "./fake-gemini.ts";
 /** What the layout walk opens: a busy conversation and a system knowledge base with a folder. */
 export interface SeededScreens {
   conversationId: number;
+  /** A conversation with a document SAGE made (its draft opens in the canvas). */
+  draftConversationId: number;
   conversationName: string;
   failedFileName: string;
   uploadName: string;
@@ -113,6 +115,26 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   const turn = await request.post(`/api/conversations/${id}/turn`, { data: { content: "What do the minutes say about revenue?" } });
   expect(turn.status(), await turn.text()).toBe(200);
 
+  // A document SAGE made, whose draft opens in the canvas (issue 32).
+  const deck = await post(request, "/api/conversations", { name: "Quarterly board deck" });
+  await fakeGemini.script(
+    {
+      functionCalls: [
+        {
+          name: "createDocument",
+          args: {
+            format: "docx",
+            title: "Quarterly board review memo for the audit and remuneration committees",
+            content: "# Board review\n\n## Revenue\n\n- Revenue grew eleven percent against plan\n\n## Hiring\n\n| Team | Hires |\n|---|---|\n| Sales | 4 |",
+          },
+        },
+      ],
+    },
+    { text: "The memo is ready." },
+  );
+  const deckTurn = await request.post(`/api/conversations/${deck.id}/turn`, { data: { content: "Write the board memo" } });
+  expect(deckTurn.status(), await deckTurn.text()).toBe(200);
+
   const scheduleTitle = "Weekday morning briefing on the board papers, the hiring plan and the investor letter";
   await post(request, "/api/schedules", {
     title: scheduleTitle,
@@ -156,6 +178,7 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
 
   return {
     conversationId: id,
+    draftConversationId: deck.id as number,
     conversationName: LONG_CONVERSATION_NAME,
     failedFileName: FAILED_LINK_NAME,
     uploadName: "board-minutes.txt",

@@ -242,7 +242,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     notify: push.runEvent,
     warn,
   });
-  const documentsOut = createDocumentsOutModule({ files: knowledge.generated, conversations: conversations.reader });
+  const documentsOut = createDocumentsOutModule({ db: store.db, files: knowledge.generated, conversations: conversations.reader, now: deps.now });
   const assistant = createAssistantModule({
     llm: providers.llm,
     webSearch: providers.webSearch,

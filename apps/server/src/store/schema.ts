@@ -248,6 +248,25 @@ export interface CommitmentsTable {
   updatedAt: string;
 }
 
+/** A document's Markdown draft, editable in the canvas (migration 1030, decision 047). */
+export interface DocumentDraftsTable {
+  id: Generated<number>;
+  userId: number;
+  conversationId: number;
+  format: "docx" | "pptx" | "xlsx" | "pdf";
+  title: string;
+  content: string;
+  /** JSON: the passages its [n] marks name (Citation[]), kept from the turns that wrote it. */
+  citations: Generated<string>;
+  version: Generated<number>;
+  modelVersion: Generated<number>;
+  fileId: number | null;
+  fileName: string | null;
+  exportedVersion: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** Each source the ledger has read once: "item" (knowledge item id) or "message" (message id). */
 export interface CommitmentScansTable {
   userId: number;
@@ -370,6 +389,7 @@ export interface Database {
   pushSubscriptions: PushSubscriptionsTable;
   pushSettings: PushSettingsTable;
   pushSentReminders: PushSentRemindersTable;
+  documentDrafts: DocumentDraftsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -69,6 +69,8 @@ describe("POST /api/conversations/{id}/turn", () => {
       "scheduleTask",
       "listCommitments",
       "createDocument",
+      "reviseDocument",
+      "readDocumentDraft",
     ]);
   });
 

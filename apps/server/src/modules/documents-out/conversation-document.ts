@@ -15,11 +15,13 @@ const when = (iso: string) => {
 const citationOf = (message: Message) => (n: number) => message.citations?.find((citation: Citation) => citation.n === n);
 export const titleOf = (conversation: ExportedConversation) => conversation.name.trim() || "Untitled";
 
-/** The files SAGE made in this answer (createDocument calls that succeeded), by name. */
+/** The files SAGE made in this answer (createDocument and reviseDocument calls that succeeded), by name. */
 const madeFiles = (message: Message) =>
   (message.toolCalls ?? []).flatMap((call) => {
     const result = call.result as { success?: unknown; name?: unknown } | null;
-    return call.name === "createDocument" && result?.success === true && typeof result.name === "string" ? [result.name] : [];
+    return (call.name === "createDocument" || call.name === "reviseDocument") && result?.success === true && typeof result.name === "string"
+      ? [result.name]
+      : [];
   });
 export const createdLine = (name: string) => `Created: ${name}`;
 

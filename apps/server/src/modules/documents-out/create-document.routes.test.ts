@@ -59,7 +59,7 @@ describe("createDocument in a turn", () => {
     expect(asked.tools[0].functionDeclarations.map((declaration: { name: string }) => declaration.name)).toContain("createDocument");
     expect(asked.systemInstruction.parts[0].text).toContain("write it with createDocument");
     const created = received.find(([event]) => event === "document-created")![1];
-    expect(created).toEqual({ fileId: expect.any(Number), name: "Zebra census.docx", format: "docx" });
+    expect(created).toEqual({ fileId: expect.any(Number), name: "Zebra census.docx", format: "docx", draftId: expect.any(Number) });
     const html = await docxHtml(await download(created.fileId));
     expect(html).toContain("<h2>Findings</h2>");
     expect(html).toContain("Count again in April");

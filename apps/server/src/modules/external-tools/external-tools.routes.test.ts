@@ -93,6 +93,8 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       "scheduleTask",
       "listCommitments",
       "createDocument",
+      "reviseDocument",
+      "readDocumentDraft",
       "notes__read_note",
       "notes__write_note",
     ]);
