@@ -51,6 +51,28 @@ async function open(browser: Browser, viewport: { width: number; height: number 
   return context;
 }
 
+/** A batch of two files for the description step; the first one's heading is the suggestion. */
+const DESCRIBED_FILES = [
+  {
+    name: "quarterly-board-review-revenue-against-plan-and-hiring-plan-2026.md",
+    mimeType: "text/markdown",
+    buffer: Buffer.from("# Quarterly board review: revenue against plan and the hiring plan\n\nRevenue grew eleven percent."),
+  },
+  { name: "investor-letter.txt", mimeType: "text/plain", buffer: Buffer.from("Dear investors, the quarter closed ahead of plan.") },
+];
+
+/** A call waiting for Approve or Decline in the seeded conversation, with long words as a real one has. */
+const pendingApproval = (conversationId: number) => ({
+  approvalId: "layout-walk-approval",
+  name: "notes__write_note",
+  args: {
+    name: "board-review-follow-ups-for-the-chair-and-the-audit-committee",
+    text: "Send the revenue appendix and the hiring plan summary to every director before the Thursday review; confirm the venue.",
+  },
+  reason: "This request follows text from board-minutes.txt, which SAGE did not write: check it before it runs.",
+  conversationId,
+});
+
 const topDialog = (page: Page) => page.locator("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open']").last();
 
 /**
@@ -212,6 +234,21 @@ for (const viewport of WIDTHS) {
       await closeTopLayer(page);
       if (small && (await topDialog(page).count()) > 0) await closeTopLayer(page);
 
+      // A card waiting for the user's Approve or Decline, with its Details open (issue 33 items 8, 9). The card a
+      // run left is asked for every 5 s; this one is answered by the test, so no turn waits on it.
+      await page.route("**/api/approvals", (route) =>
+        route.request().method() === "GET" ? route.fulfill({ json: { approvals: [pendingApproval(seeded.conversationId)] } }) : route.fallback(),
+      );
+      const approvalCard = page.getByTestId("approval-card");
+      await expect(approvalCard).toBeVisible({ timeout: 15_000 });
+      await expect(approvalCard.getByRole("button", { name: "Approve" })).toBeVisible();
+      await expect(approvalCard.getByRole("button", { name: "Decline" })).toBeVisible();
+      await approvalCard.scrollIntoViewIfNeeded();
+      await press(approvalCard.getByText("Details", { exact: true }));
+      await expect(approvalCard.getByLabel("Arguments")).toBeVisible();
+      await audit.check("approval-card");
+      await page.unroute("**/api/approvals");
+
       await visit(page, "/conversations/999999");
       await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
       await audit.check("conversation-not-found");
@@ -245,6 +282,17 @@ for (const viewport of WIDTHS) {
       await expect(items.getByTestId("knowledge-item").nth(2)).toBeVisible();
       await audit.check("knowledge-search");
       await page.getByLabel("Search knowledge base").fill("");
+      // Adding a batch: the description step, pre-filled from the file's text, with "Use this description for all
+      // remaining files" (issue 33 item 3). Closed with Discard: nothing is added.
+      await press(page.getByRole("button", { name: "Add Knowledge" }));
+      await page.getByLabel("Choose files").setInputFiles(DESCRIBED_FILES);
+      await press(topDialog(page).getByRole("button", { name: "Next" }));
+      await expect(topDialog(page).getByLabel("Description")).toHaveValue("Quarterly board review: revenue against plan and the hiring plan");
+      await expect(topDialog(page).getByRole("button", { name: "Use this description for all remaining files" })).toBeVisible();
+      await audit.check("add-knowledge-describe");
+      await page.keyboard.press("Escape");
+      await press(page.getByRole("button", { name: "Discard", exact: true }));
+      await expect(page.getByRole("dialog")).toHaveCount(0);
       await press(page.getByRole("button", { name: `Open folder ${seeded.folderName}` }));
       await expect(items.getByTestId("knowledge-item")).toHaveCount(1);
       await audit.check("knowledge-folder");
@@ -284,6 +332,17 @@ for (const viewport of WIDTHS) {
       await visit(page, "/no-such-page");
       await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
       await audit.check("not-found");
+
+      // Last, as it loads the app again with no model: the chat's banner before anything is typed (issue 33 item 13).
+      await page.route("**/api/assistant/settings", (route) =>
+        route.fulfill({ json: { provider: "none", modelId: null, allowedModels: [], keySet: false, baseUrl: null, webSearch: "none" } }),
+      );
+      await page.goto(`/conversations/${seeded.conversationId}`);
+      const banner = page.getByRole("region", { name: "No AI model is connected" });
+      await expect(banner).toBeVisible();
+      await press(banner.getByText("Technical details"));
+      await expect(banner.getByText(/GEMINI_API_KEY/)).toBeVisible();
+      await audit.check("no-model-banner");
       await context.close();
 
       const reports = [...loginAudit.reports, ...audit.reports];

@@ -94,6 +94,23 @@ export const listFoldersQuerySchema = z.object({
   userId: userIdField,
 });
 
+/** `inline=1` asks for the file to open in the browser's own viewer (Open) instead of being saved (Download). */
+export const fileDownloadQuerySchema = z.object({
+  inline: z.enum(["0", "1"]).optional(),
+});
+
+/**
+ * Files a browser shows by itself, safely: PDFs in its viewer, pictures, and plain text (served as text/plain, so an
+ * uploaded page never runs on SAGE's origin). Others (Office files, TIFF, mail) are only downloaded.
+ */
+const OPENS_IN_BROWSER = new Set(["pdf", "png", "jpg", "jpeg", "webp", "txt", "md", "csv", "html", "htm"]);
+
+/** Whether the preview offers Open for this file name (GET /api/files/{id}/download?inline=1). */
+export function opensInBrowser(filename: string): boolean {
+  const extension = /\.([^.]+)$/.exec(filename.trim())?.[1]?.toLowerCase();
+  return extension !== undefined && OPENS_IN_BROWSER.has(extension);
+}
+
 /** Paths join names with "/", so a name may not contain one. */
 export const NAME_SLASH_MESSAGE = "Name cannot contain '/'";
 const noSlash = (value: string) => !value.includes("/");

@@ -132,6 +132,30 @@ describe("knowledge tree", () => {
     expect((await kb.call("GET", `/api/files/${folder.id}/download`)).statusCode).toBe(400);
   });
 
+  it("opens a PDF, a picture or a text in the browser with ?inline=1, safely; other kinds are still saved", async () => {
+    const pdf = (await kb.upload({}, { filename: "Board pack.pdf", content: Buffer.from("%PDF-1.4\n%%EOF\n"), type: "application/pdf" })).json().file;
+    const opened = await kb.call("GET", `/api/files/${pdf.id}/download?inline=1`);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers["content-type"]).toBe("application/pdf");
+    expect(opened.headers["content-disposition"]).toBe(`inline; filename="Board pack.pdf"; filename*=UTF-8''Board%20pack.pdf`);
+    expect(opened.headers["x-content-type-options"]).toBe("nosniff");
+    expect(opened.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+    expect((await kb.call("GET", `/api/files/${pdf.id}/download`)).headers["content-disposition"]).toMatch(/^attachment;/);
+    // An uploaded web page opens as plain text: its markup shows, its scripts never run on SAGE's origin.
+    const page = (await kb.upload({}, { filename: "page.html", content: Buffer.from("<script>alert(1)</script>"), type: "text/html" })).json().file;
+    const shown = await kb.call("GET", `/api/files/${page.id}/download?inline=1`);
+    expect(shown.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(shown.headers["content-disposition"]).toMatch(/^inline;/);
+    // A sheet opens as text; a mail, which the browser cannot show, is saved even when asked to open. A bad value is a 400.
+    const sheet = (await kb.upload({}, { filename: "Budget.csv", content: Buffer.from("a,b\n1,2\n"), type: "text/csv" })).json().file;
+    expect((await kb.call("GET", `/api/files/${sheet.id}/download?inline=1`)).headers["content-type"]).toBe("text/plain; charset=utf-8");
+    const mail = (
+      await kb.upload({}, { filename: "Note.eml", content: Buffer.from("Subject: Hi\r\n\r\nHello there, board.\r\n"), type: "message/rfc822" })
+    ).json().file;
+    expect((await kb.call("GET", `/api/files/${mail.id}/download?inline=1`)).headers["content-disposition"]).toMatch(/^attachment;/);
+    expect((await kb.call("GET", `/api/files/${pdf.id}/download?inline=yes`)).statusCode).toBe(400);
+  });
+
   it("keeps each user's knowledge private: another user's ids are 404 and a foreign userId is 403", async () => {
     const folder = await kb.folder("Mine");
     const file = (await kb.upload({ parentId: folder.id }, txt("Private text"))).json().file;

@@ -3,8 +3,10 @@ import { idParamsSchema } from "@sage/contracts/common";
 import {
   createFileRequestSchema,
   createFolderRequestSchema,
+  fileDownloadQuerySchema,
   listFilesQuerySchema,
   listFoldersQuerySchema,
+  opensInBrowser,
   processNoteRequestSchema,
   processUrlRequestSchema,
   updateFileRequestSchema,
@@ -17,6 +19,13 @@ import { USER_ID_FIELDS, assertOwnUserId, requireUser } from "../../http/session
 import { parseInput } from "../../http/validate.ts";
 import type { AddKnowledgeService, UploadOutcome, UrlOutcome } from "./add-knowledge.service.ts";
 import type { KnowledgeService } from "./knowledge.service.ts";
+
+/**
+ * A file opened in the browser runs nothing and loads nothing but itself (object-src for the browser's PDF viewer),
+ * and cannot be framed.
+ */
+const DOWNLOAD_POLICY =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; object-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The upload form: a file and at most five text fields (userId, conversationId, parentId, path, description), with room to spare. */
 const UPLOAD_FORM_LIMITS = { fields: 20, fieldBytes: 65_536 };
@@ -119,10 +128,15 @@ export function registerKnowledgeRoutes(app: FastifyInstance, deps: { knowledge:
   app.get("/api/files/:id/download", async (request, reply) => {
     const user = requireUser(request);
     const { id } = parseInput(idParamsSchema, request.params, "path");
+    const { inline } = parseInput(fileDownloadQuerySchema, request.query, "query");
     const file = await knowledge.download(user.id, id);
+    // Open: only kinds a browser shows safely, and any text as plain text, so an uploaded page never runs here.
+    const open = inline === "1" && opensInBrowser(file.filename);
+    const contentType = open && file.contentType.startsWith("text/") ? "text/plain; charset=utf-8" : file.contentType;
     return reply
-      .header("content-type", file.contentType)
-      .header("content-disposition", contentDisposition(file.filename))
+      .header("content-type", contentType)
+      .header("content-disposition", contentDisposition(file.filename, open ? "inline" : "attachment"))
+      .header("content-security-policy", DOWNLOAD_POLICY)
       .header("x-content-type-options", "nosniff")
       .header("cache-control", "private, no-store")
       .send(file.body);

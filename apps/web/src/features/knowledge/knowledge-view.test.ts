@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { foldersFromPicked } from "./folder-entries";
-import { folderTrail, itemLocation, itemsIn, pageListLabel, preview, searchItems, splitSupported, subfolders } from "./knowledge-view";
+import { folderTrail, itemLocation, itemsIn, pageListLabel, preview, searchItems, searchKnowledge, splitSupported, subfolders } from "./knowledge-view";
 
 const item = (id: number, name: string, parentId = 0, extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
   id,
@@ -89,6 +89,18 @@ describe("knowledge view helpers", () => {
     const items = [item(1, "Reports"), item(2, "Q1 report.pdf", 1, { type: "file" }), item(3, "notes.txt", 0, { type: "file" })];
     expect(searchItems(items, "REPORT").map((entry) => entry.name)).toEqual(["Reports", "Q1 report.pdf"]);
     expect(searchItems(items, "  ")).toEqual([]);
+  });
+
+  it("says the text matched only when the passage holds a word searched for (the index finds names too)", () => {
+    const items = [item(1, "zebra-crossings.txt", 0, { type: "file" }), item(2, "Zebra facts.txt", 0, { type: "file" })];
+    const hits = [
+      { fileId: 1, passage: "Road markings for the school entrance." },
+      { fileId: 2, passage: "Every zebra has its own stripes." },
+    ];
+    expect(searchKnowledge(items, "zebra", hits).map((result) => [result.item.name, result.match])).toEqual([
+      ["Zebra facts.txt", 'Name and text match: "Every zebra has its own stripes."'],
+      ["zebra-crossings.txt", "Name matches"],
+    ]);
   });
 
   it("says where a search result sits, so files with one name are told apart", () => {

@@ -94,9 +94,12 @@ export function searchKnowledge(items: KnowledgeItem[], query: string, contentHi
   const named = new Set(byName.map((item) => item.id));
   const byId = new Map(items.map((item) => [item.id, item]));
   const passages = new Map(contentHits.map((hit) => [hit.fileId, passageAround(hit.passage, query)]));
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const results: KnowledgeMatch[] = byName.map((item) => {
     const passage = passages.get(item.id);
-    return { item, match: passage ? `Name and text match: "${passage}"` : "Name matches" };
+    // The index finds a file by its name too: its text matched only when the passage holds a word searched for.
+    const textToo = passage !== undefined && words.some((word) => passage.toLowerCase().includes(word));
+    return { item, match: textToo ? `Name and text match: "${passage}"` : "Name matches" };
   });
   for (const hit of contentHits) {
     const item = byId.get(hit.fileId);

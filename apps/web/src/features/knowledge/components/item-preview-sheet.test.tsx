@@ -38,7 +38,7 @@ describe("ItemPreviewSheet", () => {
     expect(details.textContent).toContain("0.9009");
   });
 
-  it("shows the document's text page by page, the cited page marked, with Download", async () => {
+  it("shows the document's text page by page, the cited page marked, with Download and Open", async () => {
     fakeApi().on(
       "GET",
       "/api/files/5/text",
@@ -58,6 +58,10 @@ describe("ItemPreviewSheet", () => {
     expect(pages[1]!.className).toContain("bg-primary/5");
     const download = screen.getByRole("link", { name: "Download" });
     expect(download.getAttribute("href")).toBe("/api/files/5/download");
+    // A PDF opens in the browser's own viewer, in a new tab.
+    const open = screen.getByRole("link", { name: "Open" });
+    expect(open.getAttribute("href")).toBe("/api/files/5/download?inline=1");
+    expect(open.getAttribute("target")).toBe("_blank");
   });
 
   it("shows a mail with its From, To, Cc, Date and Subject above its text", async () => {
@@ -78,6 +82,9 @@ describe("ItemPreviewSheet", () => {
     ]);
     const body = screen.getByTestId("preview-document-text").querySelector("p")!;
     expect(body.textContent).toBe("Please approve the budget by Friday.");
+    // A browser cannot show a mail file itself: Download only.
+    expect(screen.getByRole("link", { name: "Download" })).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Open" })).toBeNull();
   });
 
   it("shows a text file that merely starts with From: as it is", async () => {

@@ -1,8 +1,8 @@
-import { DownloadIcon } from "lucide-react";
+import { DownloadIcon, ExternalLinkIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { citationSection } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
-import type { KnowledgeItem } from "@sage/contracts/knowledge";
+import { opensInBrowser, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { MarkdownMessage } from "@/components/markdown-message";
 import { Button } from "@/components/ui/button";
 import { DetailsDisclosure } from "@/components/ui/details-disclosure";
@@ -23,7 +23,8 @@ interface ItemPreviewSheetProps {
 
 /**
  * The side sheet: a cited passage when one was opened, name, size, description (editable), the URL or the note's
- * content, and a document's text by page, slide or sheet (the cited one in view) with Download.
+ * content, and a document's text by page, slide or sheet (the cited one in view) with Download, and Open where the
+ * browser can show the file itself.
  */
 export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetProps) {
   const [editing, setEditing] = useState(false);
@@ -148,12 +149,19 @@ export function ItemPreviewSheet({ item, onClose, passage }: ItemPreviewSheetPro
         ) : null}
         {/* Outside the list of terms: a definition list holds only dt/dd groups (axe). */}
         {item && item.type !== "folder" && item.type !== "url" ? (
-          <div className="px-4 pb-4">
+          <div className="flex flex-wrap gap-2 px-4 pb-4">
             <Button asChild variant="outline" size="sm">
               <a href={`/api/files/${item.id}/download`} download={item.name}>
                 <DownloadIcon aria-hidden /> Download
               </a>
             </Button>
+            {opensInBrowser(item.type === "note" ? `${item.name}.txt` : item.name) ? (
+              <Button asChild variant="outline" size="sm">
+                <a href={`/api/files/${item.id}/download?inline=1`} target="_blank" rel="noopener noreferrer">
+                  <ExternalLinkIcon aria-hidden /> Open
+                </a>
+              </Button>
+            ) : null}
           </div>
         ) : null}
       </SheetContent>
