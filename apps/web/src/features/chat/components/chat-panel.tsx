@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
+import { activateBranch } from "../api/activate-branch";
 import { attachFile } from "../api/attach-file";
 import { answerApproval } from "../api/answer-approval";
 import { useAssistantSettings } from "../api/get-assistant-settings";
@@ -126,6 +127,27 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     if (nothingSaved) setDraftState((current) => (current.trim() ? current : content));
   }
 
+  /** Sends a user message again, edited: a new version beside the old one, with the same files. */
+  function sendEdited(message: Message, text: string) {
+    if (turn.sending) return;
+    const files = (message.attachments ?? []).map((attachment) => attachment.fileId);
+    void turn.send(text, files, { kind: "edit", messageId: message.id });
+  }
+  const regenerate = (message: Message) => {
+    if (!turn.sending) void turn.send("", [], { kind: "regenerate", messageId: message.id });
+  };
+  async function showBranch(messageId: number) {
+    try {
+      const shown = await activateBranch(conversationId, messageId);
+      queryClient.setQueryData<Message[]>(
+        messagesQueryKey,
+        [...shown].sort((a, b) => a.id - b.id),
+      );
+    } catch (error) {
+      toastError({ error, fallback: "That version could not be shown" });
+    }
+  }
+
   const visibleLive = turn.live.filter((message) => message.content.trim() !== "");
 
   return (
@@ -156,6 +178,13 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
                 messageId={message.id}
                 highlighted={message.id === focused}
                 attachments={message.attachments}
+                actions={{
+                  siblings: message.siblings,
+                  onShowBranch: (id) => void showBranch(id),
+                  onRegenerate: message.role === "model" && message.id > 0 ? () => regenerate(message) : undefined,
+                  busy: turn.sending,
+                }}
+                onEditSend={message.role === "user" ? (text) => sendEdited(message, text) : undefined}
               />
             </Fragment>
           ))}
