@@ -9,6 +9,7 @@ import { answerApproval } from "../api/answer-approval";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { pendingApprovalsQueryKey, useWaitingApprovals } from "../api/get-pending-approvals";
 import { useChatTurn } from "../hooks/use-chat-turn";
+import { useVoiceMode } from "../hooks/use-voice-mode";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
@@ -17,6 +18,7 @@ import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ToolRunLine } from "./tool-run-line";
+import { VoiceModeButton } from "./voice-mode-button";
 
 interface ChatPanelProps {
   conversationId: string;
@@ -148,6 +150,15 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     }
   }
 
+  // Hands-free: what the user says is sent, and the answer saved for it is read aloud.
+  const voice = useVoiceMode({
+    send,
+    lastAnswer: () => {
+      const last = queryClient.getQueryData<Message[]>(messagesQueryKey)?.at(-1);
+      return last?.role === "model" ? last.content : undefined;
+    },
+  });
+
   const visibleLive = turn.live.filter((message) => message.content.trim() !== "");
 
   return (
@@ -230,6 +241,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           onAttach={(files) => void attach(files)}
           onRemoveAttachment={(fileId) => setAttachments((list) => list.filter((each) => each.fileId !== fileId))}
           attaching={attaching > 0}
+          voiceMode={<VoiceModeButton voice={voice} />}
         />
       </div>
     </section>
