@@ -3,7 +3,7 @@ import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // Issue 32, decision 045: edit and regenerate keep the replaced messages as versions the user steps through.
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const message = (page: Page, role: "user" | "ai") => page.locator(`[data-testid="chat-message"][data-role="${role}"]`);
