@@ -158,6 +158,15 @@ for (const viewport of WIDTHS) {
       await visit(page, `/conversations/${seeded.conversationId}`);
       await expect(page.getByText("Draft the agenda for the Q3 board review.")).toBeVisible();
       await audit.check("conversation");
+      // A regenerated answer's versions: stepped back to the first, then forward again (issue 32, decision 045).
+      const answer = page.locator('[data-testid="chat-message"][data-role="ai"]').last();
+      await expect(answer.getByRole("group", { name: "Version 2 of 2" })).toBeVisible();
+      await press(answer.getByRole("button", { name: "Previous version" }));
+      await expect(answer.getByRole("group", { name: "Version 1 of 2" })).toBeVisible();
+      await expect(answer).toContainText("The minutes say revenue grew eleven percent against plan.");
+      await audit.check("message-versions");
+      await press(answer.getByRole("button", { name: "Next version" }));
+      await expect(answer.getByRole("group", { name: "Version 2 of 2" })).toBeVisible();
       // A tool SAGE ran: the line opened to its input and result, then its technical Details.
       const toolRun = page.getByTestId("tool-run").first();
       await press(toolRun.locator("summary").first());

@@ -114,6 +114,14 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   );
   const turn = await request.post(`/api/conversations/${id}/turn`, { data: { content: "What do the minutes say about revenue?" } });
   expect(turn.status(), await turn.text()).toBe(200);
+  // The answer regenerated: the chat shows its two versions as < 2/2 > (issue 32, decision 045); both ran the tool.
+  const shown = (await (await request.get(`/api/conversations/${id}/messages`)).json()) as Array<{ id: number }>;
+  await fakeGemini.script(
+    { functionCalls: [{ name: "searchDocuments", args: { query: "board minutes revenue against plan" } }] },
+    { text: "Per the minutes, revenue beat the plan by eleven percent." },
+  );
+  const again = await request.post(`/api/conversations/${id}/messages/${shown.at(-1)!.id}/regenerate`, { data: {} });
+  expect(again.status(), await again.text()).toBe(200);
 
   // A document SAGE made, whose draft opens in the canvas (issue 32).
   const deck = await post(request, "/api/conversations", { name: "Quarterly board deck" });

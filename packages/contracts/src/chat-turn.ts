@@ -23,6 +23,15 @@ export const turnRequestSchema = z.object({
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
+/**
+ * POST /api/conversations/{id}/messages/{messageId}/edit: the user's message, edited, sent again as a new branch
+ * beside the old one (decision 045); the answer is a turn's event stream, like /turn's.
+ */
+export const editMessageRequestSchema = turnRequestSchema;
+/** POST /api/conversations/{id}/messages/{messageId}/regenerate: a new answer beside SAGE's answer, streamed like a turn. */
+export const regenerateRequestSchema = turnRequestSchema.pick({ model: true });
+export type RegenerateRequest = z.infer<typeof regenerateRequestSchema>;
+
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
 /**

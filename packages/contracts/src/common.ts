@@ -7,3 +7,8 @@ export const idParamsSchema = z.object({
 
 /** `userId` as the client passes it on knowledge calls; the server checks it matches the session. */
 export const userIdField = z.coerce.number().int().positive().optional();
+
+/** A message of a conversation in a URL path (`/api/conversations/{id}/messages/{messageId}/...`). */
+export const messageParamsSchema = idParamsSchema.extend({
+  messageId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});

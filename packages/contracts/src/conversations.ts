@@ -120,6 +120,11 @@ export const messageSchema = z.object({
   toolCalls: z.array(toolCallRecordSchema).optional(),
   context: z.array(citationSchema).optional(),
   attachments: z.array(messageAttachmentSchema).optional(),
+  /**
+   * The message's branches, itself included, oldest first (decision 045): present when an edit or a regenerated
+   * answer made more than one. POST .../messages/{messageId}/activate shows another.
+   */
+  siblings: z.array(z.number().int()).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 /** Sorted by id ascending. */

@@ -42,6 +42,10 @@ export interface MessagesTable {
   toolCalls: string | null;
   context: string | null;
   attachments: string | null;
+  /** The message this one follows (NULL: a first message); its siblings are branches (migration 1000, decision 045). */
+  parentId: number | null;
+  /** The highest rank in a conversation ends its active path. */
+  branchRank: Generated<number>;
 }
 
 export interface RemindersTable {

@@ -6,6 +6,7 @@ import {
   stepLimitReached,
   type TurnEvent,
   type TurnEventOf,
+  type RegenerateRequest,
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
 import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
@@ -51,6 +52,10 @@ export interface PreparedTurn {
   /** Null when no model is configured. */
   modelId: string | null;
   history: Message[];
+  /** An edit: the message the new user message follows (null: it is the first), a branch beside the edited one. */
+  parentId?: number | null;
+  /** A regenerated answer: the saved user message answered again (nothing new is saved for the user). */
+  answering?: Message;
   /**
    * Nobody is watching (a scheduled run, decision 036): a tool that changes the outside world or sends anything
    * out (askFirst, reach "outside") waits for the user's Approve, whatever its settings.
@@ -131,14 +136,41 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     return llm.generate({ ...request, modelId: turn.modelId!, signal: withModelTimeout(signal), onText: transcript.streamText });
   }
 
+  async function prepareWith(userId: number, conversationId: number, request: TurnRequest, history: Message[]): Promise<PreparedTurn> {
+    const modelId = deps.resolveModel(request.model ?? (await chosenModel(userId, conversationId)));
+    const wanted = request.attachments ?? [];
+    if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
+    const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
+    return { userId, conversationId, content: request.content, attachments, modelId, history };
+  }
+
+  function branchPoint(userId: number, conversationId: number, messageId: number, kind: "edit" | "regenerate") {
+    if (!deps.conversations.branchPoint) throw badRequest("This server cannot edit or regenerate messages");
+    return deps.conversations.branchPoint(userId, conversationId, messageId, kind);
+  }
+
   return {
     async prepare(userId: number, conversationId: number, request: TurnRequest): Promise<PreparedTurn> {
-      const history = await deps.conversations.messages(userId, conversationId);
-      const modelId = deps.resolveModel(request.model ?? (await chosenModel(userId, conversationId)));
-      const wanted = request.attachments ?? [];
-      if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
-      const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
-      return { userId, conversationId, content: request.content, attachments, modelId, history };
+      return prepareWith(userId, conversationId, request, await deps.conversations.messages(userId, conversationId));
+    },
+
+    /** An edited user message, sent as a new branch beside the old one; the model reads only what came before it. */
+    async prepareEdit(userId: number, conversationId: number, messageId: number, request: TurnRequest): Promise<PreparedTurn> {
+      const point = await branchPoint(userId, conversationId, messageId, "edit");
+      return { ...(await prepareWith(userId, conversationId, request, point.history)), parentId: point.parentId };
+    },
+
+    /** A new answer to the user message an answer replied to, as a branch beside that answer. */
+    async prepareRegenerate(userId: number, conversationId: number, messageId: number, request: RegenerateRequest): Promise<PreparedTurn> {
+      const point = await branchPoint(userId, conversationId, messageId, "regenerate");
+      const user = point.user!;
+      const turn = await prepareWith(userId, conversationId, { content: user.content, ...(request.model ? { model: request.model } : {}) }, point.history);
+      // The files sent with the message go again while they are still there; a file deleted since is left out.
+      const wanted = (user.attachments ?? []).map((attachment) => attachment.fileId);
+      if (wanted.length > 0 && deps.attachments) {
+        turn.attachments = await deps.attachments.forTurn(userId, conversationId, wanted).catch(() => []);
+      }
+      return { ...turn, answering: user };
     },
 
     /**
@@ -158,14 +190,24 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       // A passage found twice (two copies of a file) is one citation, given to the model and shown once.
       const context = [...new Set(ledger.cite(await gatherContext(turn)))];
       const attachments = turn.attachments.map(({ fileId, name, mimeType }) => ({ fileId, name, mimeType }));
-      const [userMessage] = deps.conversations.appendMessages(userId, conversationId, [{ role: "user", content: turn.content, context, attachments }]);
-      events.send({ type: "user-message", message: userMessage! });
+      const userMessage =
+        turn.answering ??
+        deps.conversations.appendMessages(userId, conversationId, [
+          { role: "user", content: turn.content, context, attachments, ...(turn.parentId !== undefined ? { parentId: turn.parentId } : {}) },
+        ])[0]!;
+      events.send({ type: "user-message", message: userMessage });
       if (signal.aborted) return { type: "done", messages: [] };
 
       const transcript = createTurnTranscript({
         takeCitations: ledger.takeWaiting,
         send: events.send,
-        append: (messages) => deps.conversations.appendMessages(userId, conversationId, messages),
+        // The answer follows its user message, wherever the conversation's end is by then (decision 045).
+        append: (messages) =>
+          deps.conversations.appendMessages(
+            userId,
+            conversationId,
+            messages.map((message, index) => (index === 0 ? { ...message, parentId: userMessage.id } : message)),
+          ),
         signal,
         log: deps.log,
       });

@@ -21,6 +21,13 @@ export interface ConversationMessagesPort {
   messages(userId: number, conversationId: number): Promise<Message[]>;
   /** Saves messages in one synchronous transaction (a stopped turn saves from an abort listener); answers the stored rows. */
   appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
+  /** Where an edit or a regenerated answer branches off, and what the model reads before it (decision 045). */
+  branchPoint?(
+    userId: number,
+    conversationId: number,
+    messageId: number,
+    kind: "edit" | "regenerate",
+  ): Promise<{ parentId: number | null; history: Message[]; user?: Message }>;
   /** The model the user chose for the conversation, if any. */
   chosenModel?(userId: number, conversationId: number): Promise<string | undefined>;
 }
@@ -63,6 +70,7 @@ export function createConversationsModule(deps: {
     messages: {
       messages: service.messages,
       appendMessages: service.appendMessages,
+      branchPoint: service.branchPoint,
       chosenModel: async (userId, id) => (await service.get(userId, id)).model,
     },
     reader: { conversation: service.get, messages: service.messages },

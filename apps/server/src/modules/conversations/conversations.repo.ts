@@ -1,6 +1,7 @@
 import type { Citation, Message, MessageAttachment, MessageRole, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Store } from "../../store/open-store.ts";
 import type { MessageRow } from "../../store/schema.ts";
+import { messageTree } from "./message-tree.ts";
 
 const conversationColumns = ["id", "name", "createdAt", "pinnedAt", "model"] as const;
 
@@ -9,7 +10,19 @@ export function toConversation<T extends { id: number; name: string; createdAt: 
   const { pinnedAt, model, ...rest } = row;
   return { ...rest, ...(pinnedAt ? { pinned: true as const } : {}), ...(model ? { model } : {}) };
 }
-const messageColumns = ["id", "conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments"] as const;
+const messageColumns = [
+  "id",
+  "conversationId",
+  "role",
+  "content",
+  "createdAt",
+  "citations",
+  "toolCalls",
+  "context",
+  "attachments",
+  "parentId",
+  "branchRank",
+] as const;
 
 /** A message to save; the turn's details are optional and stored only when not empty. */
 export interface NewMessage {
@@ -19,12 +32,17 @@ export interface NewMessage {
   toolCalls?: ToolCallRecord[];
   context?: Citation[];
   attachments?: MessageAttachment[];
+  /**
+   * The message it follows: undefined for the end of the active path (a new message in the conversation); another
+   * message (or null, the first message) makes it a new branch there (an edit, a regenerated answer).
+   */
+  parentId?: number | null;
 }
 
 const toJsonColumn = (items: readonly unknown[] | undefined) => (items?.length ? JSON.stringify(items) : null);
 
 /** A stored row as the API answers it: the JSON details parsed, and absent when there are none. */
-function toMessage(row: MessageRow): Message {
+export function toMessage(row: MessageRow): Message {
   const message: Message = { id: row.id, conversationId: row.conversationId, role: row.role, content: row.content, createdAt: row.createdAt };
   if (row.citations) message.citations = JSON.parse(row.citations) as Citation[];
   if (row.toolCalls) message.toolCalls = JSON.parse(row.toolCalls) as ToolCallRecord[];
@@ -45,7 +63,7 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
   const insertOwnedMessage = store.prepare<MessageRow>((argument) =>
     db
       .insertInto("messages")
-      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments"])
+      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments", "parentId", "branchRank"])
       .expression((eb) =>
         eb
           .selectFrom("conversations")
@@ -58,12 +76,24 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             inner.val(argument<string | null>(4)).as("toolCalls"),
             inner.val(argument<string | null>(5)).as("context"),
             inner.val(argument<string | null>(6)).as("attachments"),
+            inner.val(argument<number | null>(7)).as("parentId"),
+            inner.val(argument<number>(8)).as("branchRank"),
           ])
-          .where("id", "=", argument<number>(7))
-          .where("userId", "=", argument<number>(8))
+          .where("id", "=", argument<number>(9))
+          .where("userId", "=", argument<number>(10))
           .where("deletedAt", "is", null),
       )
       .returning(messageColumns),
+  );
+  // The active path's end: the highest rank (messages_conversation_rank index).
+  const selectLeaf = store.prepare<{ id: number; branchRank: number }>((argument) =>
+    db.selectFrom("messages").select(["id", "branchRank"]).where("conversationId", "=", argument<number>(0)).orderBy("branchRank", "desc").limit(1),
+  );
+  const setRank = store.prepare((argument) =>
+    db
+      .updateTable("messages")
+      .set({ branchRank: argument<number>(0) })
+      .where("id", "=", argument<number>(1)),
   );
   const nameOf = store.prepare<{ name: string }>((argument) => db.selectFrom("conversations").select("name").where("id", "=", argument<number>(0)));
   const firstUserMessage = store.prepare<{ content: string }>((argument) =>
@@ -101,9 +131,15 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
       db
         .selectFrom("conversations as c")
         .select(["c.id", "c.name", "c.createdAt", "c.pinnedAt", "c.model", "c.unreadSince"])
-        // The last message (messages_conversation index: one step back from the end).
+        // The active path's last message (messages_conversation_rank index: one step back from the end).
         .select((eb) =>
-          eb.selectFrom("messages as m").select("m.content").whereRef("m.conversationId", "=", "c.id").orderBy("m.id", "desc").limit(1).as("lastMessage"),
+          eb
+            .selectFrom("messages as m")
+            .select("m.content")
+            .whereRef("m.conversationId", "=", "c.id")
+            .orderBy("m.branchRank", "desc")
+            .limit(1)
+            .as("lastMessage"),
         )
         .where("c.userId", "=", userId)
         .where("c.deletedAt", "is", null)
@@ -212,16 +248,43 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
     renameFromDefault: (conversationId: number, name: string, defaultName: string): boolean =>
       renameFromDefault.run(name, conversationId, defaultName).changes > 0,
 
-    listMessages: (conversationId: number): Message[] => selectMessages.all(conversationId).map(toMessage),
+    /** The active path, first message first; a message with other branches lists them all (`siblings`). */
+    listMessages: (conversationId: number): Message[] => {
+      const tree = messageTree(selectMessages.all(conversationId));
+      return tree.activePath().map((row) => {
+        const siblings = tree.siblingsOf(row.id);
+        return siblings.length > 1 ? { ...toMessage(row), siblings: siblings.map((sibling) => sibling.id) } : toMessage(row);
+      });
+    },
+    /** Every message of the conversation, branches included, as a tree (the caller checked whose it is). */
+    messageTree: (conversationId: number) => messageTree(selectMessages.all(conversationId)),
     /**
-     * Appends messages to the user's conversation in one transaction and returns the stored rows; null when
-     * the conversation is not theirs (then nothing is stored).
+     * Shows the branch the message is on: it and the branch below it shown last become the active path. False when
+     * the message is not in the conversation.
      */
-    appendMessages: (userId: number, conversationId: number, messages: readonly NewMessage[]): Message[] | null =>
+    activate: (conversationId: number, messageId: number): boolean =>
+      store.transaction(() => {
+        const tree = messageTree(selectMessages.all(conversationId));
+        if (!tree.get(messageId)) return false;
+        let rank = tree.topRank();
+        for (const node of tree.descent(messageId)) setRank.run(++rank, node.id);
+        return true;
+      }),
+    /**
+     * Appends messages to the user's conversation in one transaction and returns the stored rows (`branched` when
+     * the first went elsewhere than the active path's end); null when the conversation is not theirs (then nothing
+     * is stored).
+     */
+    appendMessages: (userId: number, conversationId: number, messages: readonly NewMessage[]): { rows: Message[]; branched: boolean } | null =>
       store.transaction(() => {
         const now = new Date().toISOString();
         const rows: Message[] = [];
+        let leaf = selectLeaf.get(conversationId);
+        const first = messages[0]?.parentId;
+        const branched = first !== undefined && first !== (leaf?.id ?? null);
         for (const message of messages) {
+          const parentId = message.parentId !== undefined ? message.parentId : (leaf?.id ?? null);
+          const branchRank = (leaf?.branchRank ?? 0) + 1;
           const row = insertOwnedMessage.get(
             message.role,
             message.content,
@@ -230,14 +293,17 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
             toJsonColumn(message.toolCalls),
             toJsonColumn(message.context),
             toJsonColumn(message.attachments),
+            parentId,
+            branchRank,
             conversationId,
             userId,
           );
           if (!row) return null;
+          leaf = { id: row.id, branchRank };
           rows.push(toMessage(row));
         }
         if (rows.length > 0) touchConversation.run(now, conversationId);
-        return rows;
+        return { rows, branched };
       }),
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParamsSchema } from "@sage/contracts/common";
+import { idParamsSchema, messageParamsSchema } from "@sage/contracts/common";
 import { appendMessageBodySchema, createConversationBodySchema, messageSearchQuerySchema, updateConversationBodySchema } from "@sage/contracts/conversations";
 import { requireUser } from "../../http/session-guard.ts";
 import { sendJson } from "../../http/send-json.ts";
@@ -48,6 +48,12 @@ export function registerConversationRoutes(app: FastifyInstance, deps: { service
   app.get("/api/conversations/:id/messages", async (request, reply) =>
     sendJson(reply, await service.listMessages(requireUser(request).id, idOf(request.params))),
   );
+
+  // Shows the branch the message is on (decision 045); answers the messages as then shown.
+  app.post("/api/conversations/:id/messages/:messageId/activate", async (request, reply) => {
+    const { id, messageId } = parseInput(messageParamsSchema, request.params, "path");
+    return sendJson(reply, await service.activate(requireUser(request).id, id, messageId));
+  });
 
   app.post("/api/conversations/:id/messages", async (request, reply) => {
     const userId = requireUser(request).id;

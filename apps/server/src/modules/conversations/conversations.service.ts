@@ -8,12 +8,13 @@ import {
   type MessageSearchHit,
   type UpdateConversationBody,
 } from "@sage/contracts/conversations";
-import { notFound } from "../../http/app-error.ts";
+import { badRequest, notFound } from "../../http/app-error.ts";
 import { conversationTitle, firstLine } from "./conversation-title.ts";
 import { messageMatcher, type FoldText } from "./message-matcher.ts";
-import { toConversation, type ConversationsRepo, type NewMessage } from "./conversations.repo.ts";
+import { toConversation, toMessage, type ConversationsRepo, type NewMessage } from "./conversations.repo.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
+const MESSAGE_NOT_FOUND = "Message not found";
 // Message lists (as their JSON) kept in memory for the conversations used most recently, about this many bytes in all.
 const MESSAGE_CACHE_BYTES = 16 * 1_048_576;
 
@@ -99,10 +100,13 @@ export function createConversationsService(deps: {
   }
 
   function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Message[] {
-    const rows = repo.appendMessages(userId, id, messages);
-    if (!rows) throw notFound(CONVERSATION_NOT_FOUND);
+    const appended = repo.appendMessages(userId, id, messages);
+    if (!appended) throw notFound(CONVERSATION_NOT_FOUND);
+    const { rows, branched } = appended;
     const cached = messageLists.get(id);
-    if (cached) rememberMessages(id, withMessages(cached, rows));
+    // A new branch replaces part of the shown path (and adds a sibling to a message): read again when next asked.
+    if (branched) forgetMessages(id);
+    else if (cached) rememberMessages(id, withMessages(cached, rows));
     let title: string | undefined;
     try {
       title = titleAfterExchange(id, rows);
@@ -262,9 +266,46 @@ export function createConversationsService(deps: {
     /** Saves messages in one transaction, synchronously, and answers the stored rows. */
     appendMessages,
 
+    /** Shows the branch the message is on (decision 045) and answers the conversation's messages as then shown. */
+    async activate(userId: number, id: number, messageId: number): Promise<MessageListJson> {
+      await requireOwned(userId, id);
+      const done = repo.activate(id, messageId);
+      if (!done) throw notFound(MESSAGE_NOT_FOUND);
+      forgetMessages(id);
+      changed(userId); // the list's last message may be another one now
+      return messagesOf(id);
+    },
+
+    /**
+     * Where an edit or a regeneration branches off (decision 045): for an edit of the user's message, its parent
+     * and the history before it; for a regenerated answer, the user message it answers and the history before that.
+     */
+    async branchPoint(
+      userId: number,
+      id: number,
+      messageId: number,
+      kind: "edit" | "regenerate",
+    ): Promise<{ parentId: number | null; history: Message[]; user?: Message }> {
+      await requireOwned(userId, id);
+      const tree = repo.messageTree(id);
+      const target = tree.get(messageId);
+      if (!target) throw notFound(MESSAGE_NOT_FOUND);
+      if (kind === "edit") {
+        if (target.role !== "user") throw badRequest("Only your own messages can be edited");
+        const history = target.parentId === null ? [] : tree.pathTo(target.parentId);
+        return { parentId: target.parentId, history: history.map(toMessage) };
+      }
+      if (target.role !== "model") throw badRequest("Only SAGE's answers can be regenerated");
+      const path = tree.pathTo(target.id);
+      let at = path.length - 1;
+      while (at >= 0 && path[at]!.role !== "user") at--;
+      if (at < 0) throw badRequest("This answer follows no message of yours to answer again");
+      return { parentId: path[at]!.id, history: path.slice(0, at).map(toMessage), user: toMessage(path[at]!) };
+    },
+
     /** Saves the message and answers the conversation's updated message list as JSON. */
     async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<MessageListJson> {
-      appendMessages(userId, id, [message]);
+      appendMessages(userId, id, [{ role: message.role, content: message.content }]);
       return messagesOf(id);
     },
   };

@@ -1,4 +1,4 @@
-import { turnProtocol, type TurnEvent, type TurnRequest } from "@sage/contracts/chat-turn";
+import { turnProtocol, type RegenerateRequest, type TurnEvent, type TurnRequest } from "@sage/contracts/chat-turn";
 import { fromWireEvent } from "@sage/contracts/stream-event";
 import { postEventStream } from "@/lib/api-event-stream";
 
@@ -18,8 +18,21 @@ export interface UnreadableTurnEvent {
  * turn (bad input, unknown conversation) throws ApiError; aborting `signal` (Stop) closes the stream, which stops
  * the turn on the server.
  */
-export async function* runTurn(conversationId: string, body: TurnRequest, signal?: AbortSignal): AsyncGenerator<TurnEvent | UnreadableTurnEvent> {
-  const reply = await postEventStream(`/api/conversations/${encodeURIComponent(conversationId)}/turn`, body, signal);
+export function runTurn(conversationId: string, body: TurnRequest, signal?: AbortSignal) {
+  return streamTurn(`/api/conversations/${encodeURIComponent(conversationId)}/turn`, body, signal);
+}
+
+/** Where a turn on a new branch starts (decision 045): an edited message of the user's, or an answer asked again. */
+export type BranchStart = { kind: "edit"; messageId: number } | { kind: "regenerate"; messageId: number };
+
+/** POST .../messages/{messageId}/edit or /regenerate: a turn like runTurn's, on a new branch beside the message. */
+export function runBranchTurn(conversationId: string, start: BranchStart, body: TurnRequest | RegenerateRequest, signal?: AbortSignal) {
+  const url = `/api/conversations/${encodeURIComponent(conversationId)}/messages/${start.messageId}/${start.kind}`;
+  return streamTurn(url, body, signal);
+}
+
+async function* streamTurn(url: string, body: TurnRequest | RegenerateRequest, signal?: AbortSignal): AsyncGenerator<TurnEvent | UnreadableTurnEvent> {
+  const reply = await postEventStream(url, body, signal);
   if (!("events" in reply)) throw new Error("The turn was not streamed");
   for await (const { event, data } of reply.events) {
     const read = fromWireEvent(turnProtocol, event, data);

@@ -1,5 +1,5 @@
 import { PaperclipIcon, SendIcon, SquareIcon } from "lucide-react";
-import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { MessageAttachments, type ComposerAttachment } from "./message-attachments";
@@ -17,10 +17,12 @@ interface ChatInputProps {
   onRemoveAttachment?: (fileId: number) => void;
   /** A file is still uploading: Send waits for it. */
   attaching?: boolean;
+  /** Voice mode's button and state, beside the microphone. */
+  voiceMode?: ReactNode;
 }
 
 /** Enter sends, Shift+Enter is a newline, blank text never sends; a stop button replaces Send while replying. */
-export function ChatInput({ value, onChange, onSend, onStop, sending, attachments = [], onAttach, onRemoveAttachment, attaching }: ChatInputProps) {
+export function ChatInput({ value, onChange, onSend, onStop, sending, attachments = [], onAttach, onRemoveAttachment, attaching, voiceMode }: ChatInputProps) {
   const canSend = value.trim() !== "" && !sending && !attaching && !attachments.some((attachment) => attachment.pending);
   const picker = useRef<HTMLInputElement>(null);
 
@@ -76,6 +78,7 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
         rows={2}
         className="max-h-48 min-h-12 flex-1 resize-none"
       />
+      {voiceMode}
       <VoiceInputButton onTranscript={(text) => !sending && onSend(text)} disabled={sending} />
       {sending ? (
         <Button type="button" variant="outline" onClick={onStop} aria-label="Stop generating">

@@ -1,9 +1,12 @@
 import { citationSection } from "@sage/contracts/chat-turn";
+import { useState } from "react";
 import { Link } from "wouter";
 import type { Citation, MessageAttachment } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
 import { MarkdownMessage } from "@/components/markdown-message";
 import { DetailsDisclosure } from "@/components/ui/details-disclosure";
+import { EditMessageForm } from "./edit-message-form";
+import { MessageActions, type MessageActionsProps } from "./message-actions";
 import { MessageAttachments } from "./message-attachments";
 
 interface ChatMessageProps {
@@ -24,10 +27,42 @@ interface ChatMessageProps {
   highlighted?: boolean;
   /** Files the user sent with the message. */
   attachments?: MessageAttachment[];
+  /** A saved message's row of actions (Copy, Read aloud, versions, Regenerate); none while it streams. */
+  actions?: Pick<MessageActionsProps, "siblings" | "onShowBranch" | "onRegenerate" | "busy">;
+  /** Sends the user's message again, edited, as a new version (decision 045). */
+  onEditSend?: (content: string) => void;
 }
 
-/** One chat bubble, with its citation chips. */
-export function ChatMessage({ role, content, streaming, notice, citations, onOpenCitation, details, messageId, highlighted, attachments }: ChatMessageProps) {
+/** One chat bubble, with its citation chips and its actions. */
+export function ChatMessage({
+  role,
+  content,
+  streaming,
+  notice,
+  citations,
+  onOpenCitation,
+  details,
+  messageId,
+  highlighted,
+  attachments,
+  actions,
+  onEditSend,
+}: ChatMessageProps) {
+  const [editing, setEditing] = useState(false);
+  if (editing && onEditSend) {
+    return (
+      <li data-testid="chat-message" data-role={role} data-message-id={messageId} className="flex flex-col items-end gap-1.5">
+        <EditMessageForm
+          initial={content}
+          onCancel={() => setEditing(false)}
+          onSend={(text) => {
+            setEditing(false);
+            onEditSend(text);
+          }}
+        />
+      </li>
+    );
+  }
   return (
     <li
       data-testid={notice ? "chat-notice" : "chat-message"}
@@ -58,6 +93,9 @@ export function ChatMessage({ role, content, streaming, notice, citations, onOpe
         </DetailsDisclosure>
       ) : null}
       {citations?.length ? <CitationChips citations={citations} onOpen={onOpenCitation} /> : null}
+      {actions && messageId !== undefined && !streaming ? (
+        <MessageActions role={role} messageId={messageId} content={content} {...actions} onEdit={onEditSend ? () => setEditing(true) : undefined} />
+      ) : null}
     </li>
   );
 }

@@ -3,11 +3,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { useToastClearance } from "@/components/ui/use-toast-clearance";
+import { activateBranch } from "../api/activate-branch";
 import { attachFile } from "../api/attach-file";
 import { answerApproval } from "../api/answer-approval";
 import { useAssistantSettings } from "../api/get-assistant-settings";
 import { pendingApprovalsQueryKey, useWaitingApprovals } from "../api/get-pending-approvals";
 import { useChatTurn } from "../hooks/use-chat-turn";
+import { useVoiceMode } from "../hooks/use-voice-mode";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
 import { ChatMessage } from "./chat-message";
@@ -16,6 +18,7 @@ import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ToolRunLine } from "./tool-run-line";
+import { VoiceModeButton } from "./voice-mode-button";
 
 interface ChatPanelProps {
   conversationId: string;
@@ -126,6 +129,36 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     if (nothingSaved) setDraftState((current) => (current.trim() ? current : content));
   }
 
+  /** Sends a user message again, edited: a new version beside the old one, with the same files. */
+  function sendEdited(message: Message, text: string) {
+    if (turn.sending) return;
+    const files = (message.attachments ?? []).map((attachment) => attachment.fileId);
+    void turn.send(text, files, { kind: "edit", messageId: message.id });
+  }
+  const regenerate = (message: Message) => {
+    if (!turn.sending) void turn.send("", [], { kind: "regenerate", messageId: message.id });
+  };
+  async function showBranch(messageId: number) {
+    try {
+      const shown = await activateBranch(conversationId, messageId);
+      queryClient.setQueryData<Message[]>(
+        messagesQueryKey,
+        [...shown].sort((a, b) => a.id - b.id),
+      );
+    } catch (error) {
+      toastError({ error, fallback: "That version could not be shown" });
+    }
+  }
+
+  // Hands-free: what the user says is sent, and the answer saved for it is read aloud.
+  const voice = useVoiceMode({
+    send,
+    lastAnswer: () => {
+      const last = queryClient.getQueryData<Message[]>(messagesQueryKey)?.at(-1);
+      return last?.role === "model" ? last.content : undefined;
+    },
+  });
+
   const visibleLive = turn.live.filter((message) => message.content.trim() !== "");
 
   return (
@@ -156,6 +189,13 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
                 messageId={message.id}
                 highlighted={message.id === focused}
                 attachments={message.attachments}
+                actions={{
+                  siblings: message.siblings,
+                  onShowBranch: (id) => void showBranch(id),
+                  onRegenerate: message.role === "model" && message.id > 0 ? () => regenerate(message) : undefined,
+                  busy: turn.sending,
+                }}
+                onEditSend={message.role === "user" ? (text) => sendEdited(message, text) : undefined}
               />
             </Fragment>
           ))}
@@ -201,6 +241,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           onAttach={(files) => void attach(files)}
           onRemoveAttachment={(fileId) => setAttachments((list) => list.filter((each) => each.fileId !== fileId))}
           attaching={attaching > 0}
+          voiceMode={<VoiceModeButton voice={voice} />}
         />
       </div>
     </section>

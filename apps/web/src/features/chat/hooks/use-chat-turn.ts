@@ -8,7 +8,7 @@ import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
-import { runTurn } from "../api/run-turn";
+import { runBranchTurn, runTurn, type BranchStart } from "../api/run-turn";
 import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
 
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
@@ -18,6 +18,18 @@ const withMessages = (list: Message[] | undefined, added: Message[]) => [
   ...(list ?? []).filter((message) => !added.some((item) => item.id === message.id)),
   ...added,
 ];
+
+/**
+ * The shown list up to where a new branch starts: before an edited message, or after the user message an answer
+ * being regenerated replied to.
+ */
+function cutAt(list: Message[] | undefined, start: BranchStart): Message[] | undefined {
+  if (!list) return list;
+  let at = list.findIndex((message) => message.id === start.messageId);
+  if (at < 0) return list;
+  if (start.kind === "regenerate") while (at > 0 && list[at - 1]!.role === "model") at--;
+  return list.slice(0, at);
+}
 
 interface ChatTurnOptions {
   conversationId: string;
@@ -47,12 +59,17 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
 
   const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
 
-  /** Runs one turn; answers true when nothing was saved, so the caller can give the user their words back. */
-  async function send(content: string, attachments: number[] = []): Promise<{ nothingSaved: boolean }> {
+  /**
+   * Runs one turn (on a new branch when `branch` says where: an edit, a regenerated answer); answers true when
+   * nothing was saved, so the caller can give the user their words back.
+   */
+  async function send(content: string, attachments: number[] = [], branch?: BranchStart): Promise<{ nothingSaved: boolean }> {
     const controller = new AbortController();
     abortRef.current = controller;
     setSending(true);
-    setPendingUser(content);
+    setPendingUser(branch?.kind === "regenerate" ? null : content);
+    // What the branch replaces leaves the screen at once; the list is read again (with the versions) at the end.
+    if (branch) queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => cutAt(list, branch));
     setNotice(null);
     setLive(EMPTY_LIVE_TURN);
     let turn = EMPTY_LIVE_TURN;
@@ -63,7 +80,11 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
-      for await (const event of runTurn(conversationId, { content, model: model(), ...(attachments.length ? { attachments } : {}) }, controller.signal)) {
+      const request = { content, model: model(), ...(attachments.length ? { attachments } : {}) };
+      const events = branch
+        ? runBranchTurn(conversationId, branch, branch.kind === "edit" ? request : { model: request.model }, controller.signal)
+        : runTurn(conversationId, request, controller.signal);
+      for await (const event of events) {
         if (event.type === "unreadable") {
           unsure = true;
           continue;
@@ -113,7 +134,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         toastError({ error, fallback: CHAT_TEXTS.unknownError });
       }
     } finally {
-      if (finished && unsure) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+      if (finished && (unsure || branch)) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
       if (!finished) {
         // Stopped or cut off: keep what was shown (the server saved it too); read the list again when unsure.
         const shown = turn.messages.filter((message) => message.content.trim() !== "");

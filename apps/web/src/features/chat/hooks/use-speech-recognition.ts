@@ -6,7 +6,7 @@ interface RecognitionResultList {
   length: number;
   [index: number]: { isFinal: boolean; 0: { transcript: string } };
 }
-interface Recognition {
+export interface Recognition {
   lang: string;
   continuous: boolean;
   interimResults: boolean;
@@ -18,7 +18,7 @@ interface Recognition {
 }
 type RecognitionConstructor = new () => Recognition;
 
-function recognitionConstructor(): RecognitionConstructor | undefined {
+export function recognitionConstructor(): RecognitionConstructor | undefined {
   if (typeof window === "undefined") return undefined;
   const candidate = window as unknown as { SpeechRecognition?: RecognitionConstructor; webkitSpeechRecognition?: RecognitionConstructor };
   return candidate.SpeechRecognition ?? candidate.webkitSpeechRecognition;
