@@ -208,10 +208,13 @@ test("a whole turn is one HTTP request from the browser", async ({ page }) => {
   const requests: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
-    // Only the turn's own traffic: the reminder lists refetch after a new reminder, as before, and the page asks for
-    // cards a scheduled run left (every 5 s) whatever the turn does.
+    // Only the turn's own traffic: the reminder lists refetch after a new reminder, as before, the page asks for
+    // cards a scheduled run left (every 5 s) whatever the turn does, and marks the opened conversation read once
+    // (late on a loaded machine).
     const background = ["/api/reminders", "/api/recommend-files", "/api/approvals"];
-    if (url.pathname.startsWith("/api/") && !background.some((prefix) => url.pathname.startsWith(prefix))) requests.push(`${request.method()} ${url.pathname}`);
+    const markRead = url.pathname === `/api/conversations/${conversationId}/read`;
+    if (url.pathname.startsWith("/api/") && !markRead && !background.some((prefix) => url.pathname.startsWith(prefix)))
+      requests.push(`${request.method()} ${url.pathname}`);
   });
   await send(page, "Remind me to call Bo");
   await turnDone(page);
