@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
@@ -42,13 +42,15 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
   /** Tools that ran in this turn, shown as they finish; the saved messages carry them once the turn is done. */
   const [toolRuns, setToolRuns] = useState<ToolCallRecord[]>([]);
+  /** The steps of a research run in this turn, as they happen (decision 046). */
+  const [research, setResearch] = useState<ResearchStep[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
   const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
 
   /** Runs one turn; answers true when nothing was saved, so the caller can give the user their words back. */
-  async function send(content: string, attachments: number[] = []): Promise<{ nothingSaved: boolean }> {
+  async function send(content: string, attachments: number[] = [], options: { research?: boolean } = {}): Promise<{ nothingSaved: boolean }> {
     const controller = new AbortController();
     abortRef.current = controller;
     setSending(true);
@@ -59,11 +61,13 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     let userSaved = false;
     let finished = false;
     let toolRan = false;
+    let researched = false;
     const calledWith = new Map<string, Record<string, unknown>>();
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
-      for await (const event of runTurn(conversationId, { content, model: model(), ...(attachments.length ? { attachments } : {}) }, controller.signal)) {
+      const request = { content, model: model(), ...(attachments.length ? { attachments } : {}), ...(options.research ? { research: true } : {}) };
+      for await (const event of runTurn(conversationId, request, controller.signal)) {
         if (event.type === "unreadable") {
           unsure = true;
           continue;
@@ -92,6 +96,10 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "document-created") {
           // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
           void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
+        } else if (event.type === "research-step") {
+          researched = true;
+          const { item } = event;
+          setResearch((steps) => [...steps, item]);
         } else if (event.type === "notice") {
           // Pictures sent as their text is news, not the no-model answer the notice bubble is for.
           if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });
@@ -130,12 +138,14 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
             })),
           );
         }
-        if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+        // A stopped research run's answer is written by the server (what it found so far): read the list again.
+        if (!userSaved || !controller.signal.aborted || researched) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
       }
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
       setApprovals([]);
       setToolRuns([]);
+      setResearch([]);
       setPendingUser(null);
       setSending(false);
     }
@@ -162,6 +172,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     notice,
     approvals,
     toolRuns,
+    research,
     answer,
     remembered,
     forgetShown,
