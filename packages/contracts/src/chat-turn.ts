@@ -27,14 +27,16 @@ export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
 /**
  * One step of a research run (decision 046), as the chat shows it live: the questions planned, a search run (on the
- * web or in the user's documents), a page being read, the report being written, or the run stopped.
+ * web or in the user's documents), a page being read, the report being written, or the gathering stopped by the time
+ * limit (a user's Stop closes the stream: it has no event).
  */
 export const researchStepSchema = z.discriminatedUnion("step", [
   z.object({ step: z.literal("planned"), questions: z.array(z.string()) }),
   z.object({ step: z.literal("searching"), query: z.string(), where: z.enum(["web", "documents"]) }),
   z.object({ step: z.literal("reading"), url: z.string(), title: z.string().optional() }),
   z.object({ step: z.literal("writing"), sources: z.number().int().nonnegative() }),
-  z.object({ step: z.literal("stopped"), reason: z.enum(["user", "time"]) }),
+  /** The time limit ended the gathering; the report is written from what was found. */
+  z.object({ step: z.literal("stopped"), reason: z.literal("time") }),
 ]);
 export type ResearchStep = z.infer<typeof researchStepSchema>;
 
@@ -117,14 +119,12 @@ export const RESEARCH_TEXTS = {
   searchingDocuments: (query: string) => `Searching your documents: ${query}`,
   reading: (label: string) => `Reading ${label}`,
   writing: (sources: number) => `Writing the report from ${sources} source${sources === 1 ? "" : "s"}`,
-  stoppedByUser: "Research stopped",
   stoppedByTime: "Time limit reached: writing up what was found",
   noModel: "Research needs a language model.",
-  /** The saved answer of a run stopped before its report was written. */
+  /** The saved answer of a run stopped before its report was written (the chat shows it at once, then the saved one). */
+  stopped: "Research stopped before the report was written.",
   stoppedBeforeReport: (found: number) =>
-    found > 0
-      ? "Research stopped before the report was written. Sources found so far:"
-      : "Research stopped before the report was written; no sources had been found yet.",
+    `Research stopped before the report was written. ${found > 0 ? "Sources found so far:" : "No sources had been found yet."}`,
 } as const;
 
 export const attachmentNotFound = (fileId: number) => `File ${fileId} is not one of this conversation's files`;

@@ -37,7 +37,7 @@ function stepLine(step: Exclude<ResearchStep, { step: "planned" }>): { icon: typ
     case "writing":
       return { icon: NotebookPen, text: RESEARCH_TEXTS.writing(step.sources) };
     case "stopped":
-      return { icon: OctagonX, text: step.reason === "time" ? RESEARCH_TEXTS.stoppedByTime : RESEARCH_TEXTS.stoppedByUser };
+      return { icon: OctagonX, text: RESEARCH_TEXTS.stoppedByTime };
   }
 }
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CHAT_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS, RESEARCH_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
@@ -138,8 +138,13 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
             })),
           );
         }
-        // A stopped research run's answer is written by the server (what it found so far): read the list again.
-        if (!userSaved || !controller.signal.aborted || researched) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+        if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+        else if (researched && shown.length === 0) {
+          // A research run stopped before its report: say so at once; the server's answer (with the sources found
+          // so far as chips) replaces it once the server has seen the Stop.
+          addMessages([{ id: -Date.now(), conversationId: Number(conversationId), role: "model", content: RESEARCH_TEXTS.stopped, createdAt: now }]);
+          setTimeout(() => void queryClient.invalidateQueries({ queryKey: messagesQueryKey }), 1500);
+        }
       }
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
