@@ -103,7 +103,7 @@ for (const viewport of WIDTHS) {
       // Conversations: grid, list, the item menu and its dialogs, the reminders sheet and its form.
       await page.goto("/conversations");
       await expect(page.locator("html")).toHaveClass(new RegExp(`(^|\\s)${theme}(\\s|$)`));
-      await expect(page.getByTestId("conversation-item")).toHaveCount(3);
+      await expect(page.getByTestId("conversation-item")).toHaveCount(4);
       await expect(page.getByTestId("upcoming-reminders").getByRole("listitem").first()).toBeVisible();
       await audit.check("conversations-grid");
       await press(page.getByRole("button", { name: "List view" }));

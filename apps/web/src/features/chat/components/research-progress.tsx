@@ -64,7 +64,7 @@ export function ResearchProgress({ steps, live = false }: { steps: readonly Rese
             </ol>
           </>
         ) : null}
-        <ul aria-label="Research steps" role={live ? "log" : undefined} className="mt-1 grid gap-0.5 text-xs text-muted-foreground">
+        <ul aria-label="Research steps" className="mt-1 grid gap-0.5 text-xs text-muted-foreground">
           {rest.map((step, index) => {
             const { icon: Icon, text } = stepLine(step);
             const current = live && index === rest.length - 1 && step.step !== "stopped";
