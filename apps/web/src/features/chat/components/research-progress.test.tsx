@@ -53,7 +53,7 @@ describe("the composer's Research action", () => {
   it("sends the next message as a research topic once, then goes back to Send", () => {
     const onSend = vi.fn();
     const { rerender } = render(<ChatInput value="Electric trucks" onChange={() => {}} onSend={onSend} onStop={() => {}} sending={false} />);
-    const toggle = screen.getByRole("button", { name: RESEARCH_TEXTS.action, exact: true });
+    const toggle = screen.getByRole("button", { name: RESEARCH_TEXTS.action });
     fireEvent.click(toggle);
     expect(toggle.getAttribute("aria-pressed")).toBe("true");
     expect(screen.getByRole("textbox", { name: "Message" }).getAttribute("placeholder")).toBe("What should SAGE research?");
