@@ -67,6 +67,7 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "createReminder",
     "searchDocuments",
     "performWebSearch",
+    "research",
     "saveMemory",
     "scheduleTask",
     "listCommitments",

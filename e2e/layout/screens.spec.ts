@@ -8,6 +8,7 @@ import { screenAuditor } from "../support/screen-audit.ts";
 import { seedScreens, type SeededScreens } from "../support/seed-screens.ts";
 import { toastWith } from "../support/toasts.ts";
 import { createUser } from "../support/users.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
 
 /**
  * Every route and the main dialogs and sheets, at three widths in both themes: no sideways overflow, nothing
@@ -124,7 +125,7 @@ for (const viewport of WIDTHS) {
       // Conversations: grid, list, the item menu and its dialogs, the reminders sheet and its form.
       await page.goto("/conversations");
       await expect(page.locator("html")).toHaveClass(new RegExp(`(^|\\s)${theme}(\\s|$)`));
-      await expect(page.getByTestId("conversation-item")).toHaveCount(4);
+      await expect(page.getByTestId("conversation-item")).toHaveCount(5);
       await expect(page.getByTestId("upcoming-reminders").getByRole("listitem").first()).toBeVisible();
       await audit.check("conversations-grid");
       await press(page.getByRole("button", { name: "List view" }));
@@ -257,6 +258,24 @@ for (const viewport of WIDTHS) {
       await expect(approvalCard.getByLabel("Arguments")).toBeVisible();
       await audit.check("approval-card");
       await page.unroute("**/api/approvals");
+
+      // Research (decision 046): a finished report with its steps and chips, then a run in progress, stopped.
+      await visit(page, `/conversations/${seeded.researchConversationId}`);
+      await expect(page.getByTestId("research-progress")).toContainText("Reading Electric truck sales 2026");
+      await expect(page.getByTestId("citation-chip").first()).toBeVisible();
+      await audit.check("research-report");
+      await fakeGemini.script(
+        { json: { questions: ["electric truck prices in 2026", "charging depots for a fleet of forty trucks"] } },
+        // The search answers only after the screen is checked; the run is stopped before then.
+        { text: "Prices fell.", sources: [{ title: "Truck prices", uri: "http://127.0.0.1:9/prices" }], delayMs: 60_000 },
+      );
+      await press(page.getByRole("button", { name: "Research", exact: true }));
+      await page.getByRole("textbox", { name: "Message" }).fill("Electric truck prices and charging for our fleet");
+      await press(page.getByRole("button", { name: "Start research" }));
+      await expect(page.getByTestId("research-step").last()).toHaveText(/^Searching the web: /, { timeout: 15_000 });
+      await audit.check("research-progress");
+      await press(page.getByRole("button", { name: "Stop generating" }));
+      await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 
       await visit(page, "/conversations/999999");
       await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { fakeGemini } from "./fake-gemini.ts";
+import { TRUCK_SALES_PAGE, startLocalSite } from "./local-site.ts";
 
 /** What the layout walk opens: a busy conversation and a system knowledge base with a folder. */
 export interface SeededScreens {
@@ -12,6 +13,8 @@ export interface SeededScreens {
   scheduleTitle: string;
   folderName: string;
   noteName: string;
+  /** A conversation whose answer is a research report: its steps above it, a chip for the page it read. */
+  researchConversationId: number;
 }
 
 export const LONG_CONVERSATION_NAME = "Q3 board review: revenue, the hiring plan and the product roadmap for the next two quarters";
@@ -143,6 +146,34 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   const deckTurn = await request.post(`/api/conversations/${deck.id}/turn`, { data: { content: "Write the board memo" } });
   expect(deckTurn.status(), await deckTurn.text()).toBe(200);
 
+  // A research report (decision 046): planned questions, two searches, a page read from a local site, and the report.
+  const research = await post(request, "/api/conversations", { name: "Electric trucks for the fleet: market, charging and the business case" });
+  const site = await startLocalSite({ "/sales": TRUCK_SALES_PAGE });
+  try {
+    await fakeGemini.script(
+      { json: { questions: ["electric truck registrations in Europe 2026", "depot charging for heavy electric trucks"] } },
+      { text: "Registrations doubled.", sources: [{ title: "Electric truck sales 2026", uri: `${site.origin}/sales` }] },
+      { text: "Depot charging is the main constraint." },
+      {
+        text: [
+          "## Summary",
+          "",
+          "Registrations of heavy electric trucks in Europe doubled in 2026, to 21,400 vehicles [1].",
+          "",
+          "## What to watch",
+          "",
+          "- Depot charging is the main constraint on orders [1].",
+        ].join("\n"),
+      },
+    );
+    const researched = await request.post(`/api/conversations/${research.id as number}/turn`, {
+      data: { content: "Electric trucks for our fleet", research: true },
+    });
+    expect(researched.status(), await researched.text()).toBe(200);
+  } finally {
+    await site.close();
+  }
+
   const scheduleTitle = "Weekday morning briefing on the board papers, the hiring plan and the investor letter";
   await post(request, "/api/schedules", {
     title: scheduleTitle,
@@ -193,5 +224,6 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
     scheduleTitle,
     folderName,
     noteName: note.name as string,
+    researchConversationId: research.id as number,
   };
 }

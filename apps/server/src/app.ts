@@ -255,6 +255,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     calendar: accounts.calendar,
     attachments: knowledge.attachments,
     maxToolSteps: config.maxToolSteps,
+    pages: knowledge.pages,
+    research: config.research,
     toolSources: [externalTools.tools.toolsFor],
     moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools],
     warn,

@@ -92,6 +92,9 @@ const envSchema = z.object({
   SAGE_CHAT_MODEL: z.string().min(1).default("gemini-2.0-flash"),
   SAGE_ALLOWED_MODELS: z.string().optional(),
   SAGE_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(50).default(5),
+  SAGE_RESEARCH_MAX_QUESTIONS: z.coerce.number().int().min(1).max(10).default(4),
+  SAGE_RESEARCH_MAX_PAGES: z.coerce.number().int().min(0).max(20).default(5),
+  SAGE_RESEARCH_MAX_MINUTES: z.coerce.number().min(0.1).max(30).default(5),
   SAGE_MCP_CONFIG: z.string().min(1).optional(),
   SAGE_MCP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   SAGE_MCP_APPROVAL_TIMEOUT_MS: z.coerce
@@ -172,6 +175,8 @@ export interface Config {
   pushContact: string;
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
+  /** A research run's limits (decision 046): questions planned (each searched on the web and in documents), pages read, minutes. */
+  research: { maxQuestions: number; maxPages: number; maxMs: number };
   /** External tools: the administrator's MCP server file and the limits every call runs under. */
   mcp: {
     configPath: string;
@@ -305,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultTimeZone: e.SAGE_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     pushContact: e.SAGE_PUSH_CONTACT ?? "mailto:sage@localhost",
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
+    research: { maxQuestions: e.SAGE_RESEARCH_MAX_QUESTIONS, maxPages: e.SAGE_RESEARCH_MAX_PAGES, maxMs: Math.round(e.SAGE_RESEARCH_MAX_MINUTES * 60_000) },
     mcp: {
       configPath: path.resolve(e.SAGE_MCP_CONFIG ?? path.join(e.SAGE_DATA_DIR, "mcp.json")),
       timeoutMs: e.SAGE_MCP_TIMEOUT_MS,

@@ -20,6 +20,8 @@ export const turnRequestSchema = z.object({
   model: z.string().max(200).optional(),
   /** Files uploaded to the conversation that go with the message: images as pictures, other files as their text. */
   attachments: z.array(z.number().int().positive()).max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files can go with one message`).optional(),
+  /** The composer's Research action: the message is a topic SAGE researches and writes a cited report on (decision 046). */
+  research: z.boolean().optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
@@ -31,6 +33,21 @@ export const editMessageRequestSchema = turnRequestSchema;
 /** POST /api/conversations/{id}/messages/{messageId}/regenerate: a new answer beside SAGE's answer, streamed like a turn. */
 export const regenerateRequestSchema = turnRequestSchema.pick({ model: true });
 export type RegenerateRequest = z.infer<typeof regenerateRequestSchema>;
+
+/**
+ * One step of a research run (decision 046), as the chat shows it live: the questions planned, a search run (on the
+ * web or in the user's documents), a page being read, the report being written, or the gathering stopped by the time
+ * limit (a user's Stop closes the stream: it has no event).
+ */
+export const researchStepSchema = z.discriminatedUnion("step", [
+  z.object({ step: z.literal("planned"), questions: z.array(z.string()) }),
+  z.object({ step: z.literal("searching"), query: z.string(), where: z.enum(["web", "documents"]) }),
+  z.object({ step: z.literal("reading"), url: z.string(), title: z.string().optional() }),
+  z.object({ step: z.literal("writing"), sources: z.number().int().nonnegative() }),
+  /** The time limit ended the gathering; the report is written from what was found. */
+  z.object({ step: z.literal("stopped"), reason: z.literal("time") }),
+]);
+export type ResearchStep = z.infer<typeof researchStepSchema>;
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
@@ -51,6 +68,7 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => 
  *   reminder-created  a reminder the assistant created
  *   memory-saved      a memory the assistant saved (saveMemory); the chat offers Undo
  *   document-created  a file the assistant made (createDocument), saved in the conversation's knowledge
+ *   research-step     a step of a research run (planned, searching, reading, writing, stopped; decision 046)
  *   notice            a reply that is not from the model (no model configured); never saved
  *   error             a failure (the status a JSON reply would have had; `provider` when the model's call failed);
  *                     the turn goes on to save its fallback text
@@ -68,6 +86,7 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   event("reminder-created", { reminder: reminderSchema }),
   event("memory-saved", { memory: memorySchema }),
   event("document-created", documentCreatedSchema.shape),
+  event("research-step", { item: researchStepSchema }),
   event("notice", { text: z.string() }),
   event("error", { ...streamErrorSchema.shape, provider: z.string().optional() }),
   event("done", { messages: z.array(messageSchema) }),
@@ -99,6 +118,24 @@ export const CHAT_TEXTS = {
 } as const;
 
 /** 400 for a turn naming a file that is not one of the conversation's files. */
+/** What a research run says in the chat (decision 046). */
+export const RESEARCH_TEXTS = {
+  action: "Research",
+  actionHint: "Research this topic: SAGE searches the web and your documents, reads the best pages and writes a cited report",
+  title: "Research",
+  planned: "Planned questions",
+  searchingWeb: (query: string) => `Searching the web: ${query}`,
+  searchingDocuments: (query: string) => `Searching your documents: ${query}`,
+  reading: (label: string) => `Reading ${label}`,
+  writing: (sources: number) => `Writing the report from ${sources} source${sources === 1 ? "" : "s"}`,
+  stoppedByTime: "Time limit reached: writing up what was found",
+  noModel: "Research needs a language model.",
+  /** The saved answer of a run stopped before its report was written (the chat shows it at once, then the saved one). */
+  stopped: "Research stopped before the report was written.",
+  stoppedBeforeReport: (found: number) =>
+    `Research stopped before the report was written. ${found > 0 ? "Sources found so far:" : "No sources had been found yet."}`,
+} as const;
+
 export const attachmentNotFound = (fileId: number) => `File ${fileId} is not one of this conversation's files`;
 
 /**

@@ -27,7 +27,8 @@ import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
 import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
-import type { TurnAttachmentsPort } from "../knowledge/knowledge.module.ts";
+import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.module.ts";
+import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
@@ -69,6 +70,10 @@ export function createAssistantModule(deps: {
   /** Files attached to a message (the knowledge module's); without it a turn with attachments is refused. */
   attachments?: TurnAttachmentsPort;
   maxToolSteps: number;
+  /** Web pages a research run reads (the knowledge module's safe reader); without it research reads none. */
+  pages?: WebPagesPort;
+  /** A research run's limits (decision 046). */
+  research: ResearchLimits;
   /** Tools added per user for each turn (external MCP tools). */
   toolSources?: ToolSource[];
   /** Tools other modules offer every user (the schedules module's scheduleTask). */
@@ -81,6 +86,7 @@ export function createAssistantModule(deps: {
       createReminderTool(deps.reminders),
       searchDocumentsTool(deps.search),
       webSearchTool(service.webSearch),
+      researchTool({ llm: deps.llm, webSearch: service.webSearch, search: deps.search, pages: deps.pages, limits: deps.research, log: deps.warn }),
       saveMemoryTool(deps.memory),
       ...(deps.moreTools ?? []),
     ],

@@ -65,6 +65,7 @@ describe("POST /api/conversations/{id}/turn", () => {
       "createReminder",
       "searchDocuments",
       "performWebSearch",
+      "research",
       "saveMemory",
       "scheduleTask",
       "listCommitments",

@@ -4,6 +4,7 @@ import {
   followUpException,
   followUpFailed,
   stepLimitReached,
+  type ResearchStep,
   type TurnEvent,
   type TurnEventOf,
   type RegenerateRequest,
@@ -61,6 +62,8 @@ export interface PreparedTurn {
    * out (askFirst, reach "outside") waits for the user's Approve, whatever its settings.
    */
   unattended?: boolean;
+  /** The composer's Research action: the turn starts with a research run on the message (decision 046). */
+  research?: boolean;
 }
 
 export interface ChatTurnDeps {
@@ -141,7 +144,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     const wanted = request.attachments ?? [];
     if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
     const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
-    return { userId, conversationId, content: request.content, attachments, modelId, history };
+    return { userId, conversationId, content: request.content, attachments, modelId, history, ...(request.research ? { research: true } : {}) };
   }
 
   function branchPoint(userId: number, conversationId: number, messageId: number, kind: "edit" | "regenerate") {
@@ -224,11 +227,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       const tools = await deps.tools.forUser(userId, off);
       let lastTool = "";
       let reminderCreated = false;
+      // The Research action: the first step is the research run on what the user typed, as if the model had called it.
+      let forced: LlmToolCall | undefined =
+        turn.research && tools.find("research") ? { id: "research-1", name: "research", args: { topic: turn.content } } : undefined;
       for (;;) {
         const step = transcript.beginReply();
         let reply: LlmReply;
         try {
-          reply = await modelReply(llm, turn, { system, messages, tools: tools.declarations }, transcript, signal);
+          reply = forced
+            ? { text: "", toolCalls: [forced], finishReason: "tool-calls", usage: { inputTokens: undefined, outputTokens: undefined } }
+            : await modelReply(llm, turn, { system, messages, tools: tools.declarations }, transcript, signal);
+          forced = undefined;
         } catch (error) {
           if (signal.aborted) break;
           const failure = modelFailure(error);
@@ -253,7 +262,16 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         const callId = call.id || `call-${step}`;
         events.send({ type: "tool-call", id: callId, name: call.name, args: call.args });
         const citation = (n: number) => ledger.find(n) ?? earlierCitation(turn.history, n);
-        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, { cite: ledger.cite, citation, emit: events.send }, signal);
+        const helpers = {
+          cite: ledger.cite,
+          citeOther: ledger.citeOther,
+          citation,
+          progress: (item: ResearchStep) => events.send({ type: "research-step", item }),
+          whenStopped: transcript.whenStopped,
+          emit: events.send,
+        };
+        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, helpers, signal);
+        transcript.whenStopped(null);
         if (signal.aborted) break;
         for (const label of outcome.untrustedFrom ?? []) untrusted.read(label);
         events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result });
@@ -284,7 +302,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     call: LlmToolCall,
     turn: PreparedTurn,
     untrusted: UntrustedContent,
-    helpers: Pick<ToolContext, "cite" | "citation"> & { emit: TurnEvents["send"] },
+    helpers: ToolHelpers & { emit: TurnEvents["send"] },
     signal: AbortSignal,
   ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]> }> {
     const tool = tools.find(call.name);
@@ -313,15 +331,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   }
 
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(
-    tool: AssistantTool,
-    call: LlmToolCall,
-    turn: PreparedTurn,
-    helpers: Pick<ToolContext, "cite" | "citation">,
-    signal: AbortSignal,
-  ): Promise<ToolOutcome> {
+  async function runTool(tool: AssistantTool, call: LlmToolCall, turn: PreparedTurn, helpers: ToolHelpers, signal: AbortSignal): Promise<ToolOutcome> {
     try {
-      return await tool.run(call.args, { userId: turn.userId, conversationId: turn.conversationId, signal, ...helpers });
+      const { cite, citeOther, citation, progress, whenStopped } = helpers;
+      const context: ToolContext = { userId: turn.userId, conversationId: turn.conversationId, signal, cite, citeOther, citation, progress, whenStopped };
+      return await tool.run(call.args, turn.modelId ? { ...context, modelId: turn.modelId } : context);
     } catch (error) {
       if (isAbort(error) && signal.aborted) return { result: { success: false, error: "Stopped" } };
       deps.log(`tool ${call.name} failed`, error);
@@ -331,6 +345,9 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 }
 
 export type ChatTurnService = ReturnType<typeof createChatTurnService>;
+
+/** What a tool run gets from the turn besides its arguments. */
+type ToolHelpers = Pick<ToolContext, "cite" | "citeOther" | "citation" | "progress" | "whenStopped">;
 
 /**
  * What the model is given for the attached files: pictures as pictures when it sees them, otherwise (and for

@@ -31,6 +31,19 @@ export function createCitationLedger() {
         return citation;
       });
     },
+    /** Sources that are not file passages (a web page a research run read), numbered with the rest. */
+    citeOther(items: readonly Omit<Citation, "n">[]): Citation[] {
+      return items.map((item) => {
+        const key = `${item.kind ?? ""}\n${item.href ?? item.filename}\n${item.content.trim()}`;
+        let citation = known.get(key);
+        if (!citation) {
+          citation = { n: known.size + 1, ...item };
+          known.set(key, citation);
+          waiting.push(citation);
+        }
+        return citation;
+      });
+    },
     /** The passage numbered n in this turn. */
     find(n: number): Citation | undefined {
       for (const citation of known.values()) if (citation.n === n) return citation;

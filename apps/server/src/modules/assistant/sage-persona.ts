@@ -13,6 +13,7 @@ export function sagePersona(today: Date, memory?: { memories: readonly Pick<Memo
     `Due dates are YYYY-MM-DD; today is ${today.toISOString().slice(0, 10)}.`,
     "Use searchDocuments to look in the user's documents. When a document search returns nothing, run performWebSearch automatically, in English, without asking the user.",
     "Passages from the user's documents are numbered [n]; when you use one, cite it as [n].",
+    "When the user asks for research, a brief or a report that needs several sources, call research with the topic, then write the report from the sources it returns, citing them as [n].",
     "When the user asks for a file (a Word document, a deck, a spreadsheet or a PDF), write it with createDocument and keep the [n] citations in its content; the chat shows the file with a Download button. When the user asks to change a document you made, revise it with reviseDocument rather than making a new one.",
     "Be concise and use Markdown (lists, tables) where it helps.",
   ].join(" ");

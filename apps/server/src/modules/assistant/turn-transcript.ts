@@ -42,6 +42,8 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
   let waitingCalls: ToolCallRecord[] = [];
   let waitingSources: WebSource[] = [];
   let saved: Message[] | undefined;
+  /** What a stopped turn's answer says while a long tool run is going on (research). */
+  let stopNote: (() => string) | null = null;
 
   /** Text the model wrote: it takes the passages, the waiting calls and the web pages it drew on. */
   function addModelText(text: string): Draft {
@@ -68,6 +70,8 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
   // Stop: the partial answer is saved at once, before anything else can happen in this conversation.
   const onAbort = () => {
     try {
+      // The run's own words, with the sources it had found as the note's chips.
+      if (stopNote && !streamed.trim()) addModelText(stopNote());
       save();
     } catch (error) {
       deps.log("could not save a stopped turn's answer", error);
@@ -131,6 +135,11 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
     /** Web pages a tool found: listed as links under the next answer. */
     addSources(sources: readonly WebSource[]) {
       waitingSources.push(...sources);
+    },
+
+    /** Sets (or clears) what the answer says if the user stops the turn during the current tool run. */
+    whenStopped(note: (() => string) | null) {
+      stopNote = note;
     },
 
     /** Saves the messages (once: a stop may have saved them already) and answers them as saved. */

@@ -46,8 +46,9 @@ export function createNotes() {
 }
 export type Notes = ReturnType<typeof createNotes>;
 
-/** "report.pdf, page 4" (the file and the page or section it came from, as the chat's chip says). */
-export function noteText(citation: Pick<Citation, "filename" | "source">): string {
+/** "report.pdf, page 4" (the file and the page or section it came from, as the chat's chip says); a web page's title and address. */
+export function noteText(citation: Pick<Citation, "filename" | "source" | "kind" | "href">): string {
+  if (citation.kind === "url" && citation.href) return `${citation.filename}, ${citation.href}`;
   const section = citationSection(citation.source);
   return section && section !== citation.filename ? `${citation.filename}, ${section}` : citation.filename || "Knowledge Base";
 }

@@ -89,6 +89,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       "createReminder",
       "searchDocuments",
       "performWebSearch",
+      "research",
       "saveMemory",
       "scheduleTask",
       "listCommitments",

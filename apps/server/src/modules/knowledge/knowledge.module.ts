@@ -8,6 +8,7 @@ import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
+import { createWebPages, type WebPagesPort } from "./web-pages.ts";
 import { createDocumentReader } from "../../documents/documents.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createFolderPaths } from "./folder-paths.ts";
@@ -20,6 +21,7 @@ import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachme
 export type { KnowledgeIndex } from "./ingestion.ts";
 export type { MailKnowledgePort } from "./mail-knowledge.ts";
 export type { TurnAttachment, TurnAttachmentsPort } from "./turn-attachments.ts";
+export type { ReadPage, WebPagesPort } from "./web-pages.ts";
 export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge.repo.ts";
 export { restoredItemFromBackup } from "./knowledge.repo.ts";
 
@@ -76,6 +78,8 @@ export interface KnowledgeModule extends AppModule {
   /** Files attached to a chat message (issue 32). */
   attachments: TurnAttachmentsPort;
   generated: GeneratedFilesPort;
+  /** Web pages read on demand (research, decision 046). */
+  pages: WebPagesPort;
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -138,6 +142,7 @@ export function createKnowledgeModule(deps: {
         return { id: outcome.file.id, name: outcome.file.name };
       },
     },
+    pages: createWebPages({ fetchUrl: deps.fetchUrl, documents }),
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),
     backup: {
       summary: repo.summary,

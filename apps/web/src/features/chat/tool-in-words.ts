@@ -5,6 +5,7 @@ const BUILT_IN: Record<string, string> = {
   createReminder: "Create a reminder",
   searchDocuments: "Search your documents",
   performWebSearch: "Search the web",
+  research: "Research",
   saveMemory: "Remember a fact",
   draftEmail: "Save an e-mail draft",
   createDocument: "Create a document",

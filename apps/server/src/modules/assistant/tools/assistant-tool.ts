@@ -1,3 +1,4 @@
+import type { ResearchStep } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { DocumentCreated } from "@sage/contracts/documents-out";
 import type { Memory } from "@sage/contracts/memories";
@@ -15,6 +16,14 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Numbers document passages for this turn, so the model can cite them as [n] and the answer shows them. */
   cite(results: readonly SearchResult[]): Citation[];
+  /** Numbers other sources (a web page research read) with the turn's passages. */
+  citeOther(items: readonly Omit<Citation, "n">[]): Citation[];
+  /** Shows a step of a long run (research) in the chat as it happens. */
+  progress(step: ResearchStep): void;
+  /** What the saved answer says if the user stops the turn while this run is going on (null: nothing special). */
+  whenStopped(note: (() => string) | null): void;
+  /** The turn's model (research plans with it). */
+  modelId?: string;
   /** The passage an answer cites as [n]: this turn's, else the latest earlier answer's (createDocument's footnotes). */
   citation(n: number): Citation | undefined;
 }

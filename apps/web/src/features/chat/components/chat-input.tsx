@@ -1,5 +1,6 @@
-import { PaperclipIcon, SendIcon, SquareIcon } from "lucide-react";
-import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
+import { RESEARCH_TEXTS } from "@sage/contracts/chat-turn";
+import { PaperclipIcon, SendIcon, SquareIcon, Telescope } from "lucide-react";
+import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { MessageAttachments, type ComposerAttachment } from "./message-attachments";
@@ -8,7 +9,8 @@ import { VoiceInputButton } from "./voice-input-button";
 interface ChatInputProps {
   value: string;
   onChange: (value: string) => void;
-  onSend: (text: string) => void;
+  /** `research`: the composer's Research action is on (decision 046). */
+  onSend: (text: string, options: { research?: boolean }) => void;
   onStop: () => void;
   sending: boolean;
   /** Files that go with the next message (uploaded already), and how to add or take one off. */
@@ -25,6 +27,12 @@ interface ChatInputProps {
 export function ChatInput({ value, onChange, onSend, onStop, sending, attachments = [], onAttach, onRemoveAttachment, attaching, voiceMode }: ChatInputProps) {
   const canSend = value.trim() !== "" && !sending && !attaching && !attachments.some((attachment) => attachment.pending);
   const picker = useRef<HTMLInputElement>(null);
+  /** The Research action: the next message is a topic SAGE researches and reports on. */
+  const [research, setResearch] = useState(false);
+  const submit = () => {
+    onSend(value, research ? { research: true } : {});
+    setResearch(false);
+  };
 
   /** A pasted or dropped picture or file goes with the message (a screenshot, a photo of a whiteboard). */
   function takeFiles(event: ClipboardEvent | DragEvent, files: FileList | undefined) {
@@ -36,7 +44,7 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    if (canSend) onSend(value);
+    if (canSend) submit();
   }
 
   return (
@@ -44,7 +52,7 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
       className="flex flex-wrap items-end gap-2 border-t p-3"
       onSubmit={(event) => {
         event.preventDefault();
-        if (canSend) onSend(value);
+        if (canSend) submit();
       }}
       onDragOver={(event) => onAttach && event.dataTransfer.types.includes("Files") && event.preventDefault()}
       onDrop={(event) => takeFiles(event, event.dataTransfer.files)}
@@ -68,10 +76,22 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
           </Button>
         </>
       ) : null}
+      <Button
+        type="button"
+        variant={research ? "secondary" : "ghost"}
+        size="icon"
+        aria-label={RESEARCH_TEXTS.action}
+        title={RESEARCH_TEXTS.actionHint}
+        aria-pressed={research}
+        disabled={sending}
+        onClick={() => setResearch((on) => !on)}
+      >
+        <Telescope aria-hidden />
+      </Button>
       <Textarea
         onPaste={(event) => takeFiles(event, event.clipboardData?.files)}
         aria-label="Message"
-        placeholder="Type your message..."
+        placeholder={research ? "What should SAGE research?" : "Type your message..."}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={onKeyDown}
@@ -79,14 +99,14 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
         className="max-h-48 min-h-12 flex-1 resize-none"
       />
       {voiceMode}
-      <VoiceInputButton onTranscript={(text) => !sending && onSend(text)} disabled={sending} />
+      <VoiceInputButton onTranscript={(text) => !sending && onSend(text, {})} disabled={sending} />
       {sending ? (
         <Button type="button" variant="outline" onClick={onStop} aria-label="Stop generating">
           <SquareIcon aria-hidden /> Stop
         </Button>
       ) : (
-        <Button type="submit" disabled={!canSend} aria-label="Send message">
-          <SendIcon aria-hidden /> Send
+        <Button type="submit" disabled={!canSend} aria-label={research ? "Start research" : "Send message"}>
+          {research ? <Telescope aria-hidden /> : <SendIcon aria-hidden />} {research ? RESEARCH_TEXTS.action : "Send"}
         </Button>
       )}
     </form>

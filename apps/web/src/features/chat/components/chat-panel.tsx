@@ -17,6 +17,7 @@ import { DocumentCard, createdDocument } from "./document-card";
 import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
+import { ResearchProgress, researchStepsOf } from "./research-progress";
 import { ToolRunLine } from "./tool-run-line";
 import { VoiceModeButton } from "./voice-mode-button";
 
@@ -114,7 +115,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     }
   }
 
-  async function send(text: string) {
+  async function send(text: string, options: { research?: boolean } = {}) {
     const content = text.trim();
     if (!content || turn.sending || attaching > 0) return;
     setDraft("");
@@ -123,6 +124,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     const { nothingSaved } = await turn.send(
       content,
       sent.map((attachment) => attachment.fileId),
+      options,
     );
     if (nothingSaved) setAttachments((current) => (current.length ? current : sent));
     // Nothing was saved (no model, or the turn was refused): give the user their words back rather than lose them.
@@ -133,10 +135,10 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   function sendEdited(message: Message, text: string) {
     if (turn.sending) return;
     const files = (message.attachments ?? []).map((attachment) => attachment.fileId);
-    void turn.send(text, files, { kind: "edit", messageId: message.id });
+    void turn.send(text, files, { branch: { kind: "edit", messageId: message.id } });
   }
   const regenerate = (message: Message) => {
-    if (!turn.sending) void turn.send("", [], { kind: "regenerate", messageId: message.id });
+    if (!turn.sending) void turn.send("", [], { branch: { kind: "regenerate", messageId: message.id } });
   };
   async function showBranch(messageId: number) {
     try {
@@ -175,6 +177,8 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             <Fragment key={message.id}>
               {message.toolCalls?.map((call) => {
                 const document = createdDocument(call);
+                const researched = researchStepsOf(call);
+                if (researched) return <ResearchProgress key={`${message.id}-${call.id}`} steps={researched} />;
                 return document ? (
                   <DocumentCard key={`${message.id}-${call.id}`} document={document} />
                 ) : (
@@ -200,10 +204,12 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             </Fragment>
           ))}
           {turn.pendingUser !== null && <ChatMessage role="user" content={turn.pendingUser} />}
+          {turn.research.length > 0 && <ResearchProgress steps={turn.research} live />}
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
           {turn.toolRuns.map((call) => {
+            if (call.name === "research" && turn.research.length > 0) return null;
             const document = createdDocument(call);
             return document ? <DocumentCard key={`live-${call.id}`} document={document} /> : <ToolRunLine key={`live-${call.id}`} call={call} />;
           })}
@@ -218,7 +224,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             <RememberedLine key={`memory-${memory.id}`} memory={memory} onUndone={() => turn.forgetShown(memory.id)} />
           ))}
         </ul>
-        {turn.sending && visibleLive.length === 0 && (
+        {turn.sending && visibleLive.length === 0 && turn.research.length === 0 && (
           <p className="mt-3 flex items-center gap-2 text-sm text-muted-foreground" role="status" data-testid="typing-indicator">
             <span className="inline-flex gap-1" aria-hidden>
               <span className="size-1.5 animate-bounce rounded-full bg-current" />
@@ -234,7 +240,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
         <ChatInput
           value={draft}
           onChange={setDraft}
-          onSend={(text) => void send(text)}
+          onSend={(text, options) => void send(text, options)}
           onStop={turn.stop}
           sending={turn.sending}
           attachments={attachments}

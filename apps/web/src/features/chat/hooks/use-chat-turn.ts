@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS, RESEARCH_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
@@ -54,16 +54,23 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
   /** Tools that ran in this turn, shown as they finish; the saved messages carry them once the turn is done. */
   const [toolRuns, setToolRuns] = useState<ToolCallRecord[]>([]);
+  /** The steps of a research run in this turn, as they happen (decision 046). */
+  const [research, setResearch] = useState<ResearchStep[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
   const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
 
   /**
-   * Runs one turn (on a new branch when `branch` says where: an edit, a regenerated answer); answers true when
-   * nothing was saved, so the caller can give the user their words back.
+   * Runs one turn (on a new branch when `options.branch` says where: an edit, a regenerated answer; a research run
+   * when `options.research`); answers true when nothing was saved, so the caller can give the user their words back.
    */
-  async function send(content: string, attachments: number[] = [], branch?: BranchStart): Promise<{ nothingSaved: boolean }> {
+  async function send(
+    content: string,
+    attachments: number[] = [],
+    options: { research?: boolean; branch?: BranchStart } = {},
+  ): Promise<{ nothingSaved: boolean }> {
+    const { branch } = options;
     const controller = new AbortController();
     abortRef.current = controller;
     setSending(true);
@@ -76,11 +83,12 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     let userSaved = false;
     let finished = false;
     let toolRan = false;
+    let researched = false;
     const calledWith = new Map<string, Record<string, unknown>>();
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
-      const request = { content, model: model(), ...(attachments.length ? { attachments } : {}) };
+      const request = { content, model: model(), ...(attachments.length ? { attachments } : {}), ...(options.research ? { research: true } : {}) };
       const events = branch
         ? runBranchTurn(conversationId, branch, branch.kind === "edit" ? request : { model: request.model }, controller.signal)
         : runTurn(conversationId, request, controller.signal);
@@ -113,6 +121,10 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "document-created") {
           // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
           void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
+        } else if (event.type === "research-step") {
+          researched = true;
+          const { item } = event;
+          setResearch((steps) => [...steps, item]);
         } else if (event.type === "notice") {
           // Pictures sent as their text is news, not the no-model answer the notice bubble is for.
           if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });
@@ -152,11 +164,18 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           );
         }
         if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
+        else if (researched && shown.length === 0) {
+          // A research run stopped before its report: say so at once; the server's answer (with the sources found
+          // so far as chips) replaces it once the server has seen the Stop.
+          addMessages([{ id: -Date.now(), conversationId: Number(conversationId), role: "model", content: RESEARCH_TEXTS.stopped, createdAt: now }]);
+          setTimeout(() => void queryClient.invalidateQueries({ queryKey: messagesQueryKey }), 1500);
+        }
       }
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
       setApprovals([]);
       setToolRuns([]);
+      setResearch([]);
       setPendingUser(null);
       setSending(false);
     }
@@ -183,6 +202,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     notice,
     approvals,
     toolRuns,
+    research,
     answer,
     remembered,
     forgetShown,
