@@ -260,7 +260,9 @@ test("web search: the grounded answer's sources are shown under the answer as li
 test("the model failing: the plain failure text is shown and saved, the error toasted, the user's words kept", async ({ page }) => {
   await fakeGemini.script({ error: { status: 500, message: "model exploded" } });
   await send(page, "Words I do not want to lose");
+  // The plain words first (issue 33 item 8), the spec's text beneath them for whoever needs the detail.
   await expect(toastWith(page, "Gemini API error: 502 Bad Gateway")).toBeVisible();
+  await expect(toastWith(page, "Gemini API error: 502 Bad Gateway")).toContainText("The model service did not answer");
   await turnDone(page);
   await expect(aiMessages(page).last()).toContainText(MODEL_FAILED);
   await expect(userMessages(page).last()).toHaveText(/Words I do not want to lose/);

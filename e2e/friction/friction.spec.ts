@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { makePdf } from "../../apps/server/src/documents/test/test-documents.ts";
+import { makeScannedPdf, renderA4Page } from "../../apps/server/src/documents/test/test-images.ts";
 import { makeWorkbook } from "../../apps/server/src/documents/test/test-office-files.ts";
 import { signIn } from "../support/auth.ts";
 import { toastWith } from "../support/toasts.ts";
@@ -215,6 +216,31 @@ async function recordToasts(page: Page): Promise<string[]> {
   });
   return shown;
 }
+
+test("item 15: a file shows Processing in the conversation's files while it is read, and loses it once searchable", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const { id } = (await post(page, "/api/conversations", { name: `Scans ${Date.now()}` })) as { id: number };
+  // Four scanned pages: each is read by text recognition, seconds of work the page can be seen waiting for.
+  const pages = ["Osprey", "Heron", "Plover", "Curlew"].map((bird) => renderA4Page([`The ${bird} survey was approved on Monday.`]));
+  const response = await page.request.post("/api/upload", {
+    multipart: {
+      file: { name: "bird-surveys.pdf", mimeType: "application/pdf", buffer: await makeScannedPdf(pages) },
+      conversationId: String(id),
+      parentId: "0",
+      description: "Surveys",
+    },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+  await page.goto(`/conversations/${id}`);
+  const row = page.getByRole("button", { name: "bird-surveys.pdf", exact: true }).locator("xpath=ancestor::li[1]");
+  const badge = row.locator("[data-slot=badge]", { hasText: "Processing" });
+  await expect(badge).toBeVisible();
+  // Nobody reloads: the mark goes by itself once the file can be searched.
+  await expect(badge).toHaveCount(0, { timeout: 90_000 });
+  const found = await page.request.post("/api/search", { data: { query: "Curlew survey", conversationId: id } });
+  expect(JSON.stringify(await found.json())).toContain("Curlew");
+});
 
 test("item 16: tabs are titled after their page, and results already on screen come without a toast", async ({ page }) => {
   test.setTimeout(120_000); // two pages, a folder, a description and three reminder dialogs on a loaded machine
