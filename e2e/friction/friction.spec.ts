@@ -3,6 +3,7 @@ import { makePdf } from "../../apps/server/src/documents/test/test-documents.ts"
 import { makeScannedPdf, renderA4Page } from "../../apps/server/src/documents/test/test-images.ts";
 import { makeWorkbook } from "../../apps/server/src/documents/test/test-office-files.ts";
 import { signIn } from "../support/auth.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
 import { toastWith } from "../support/toasts.ts";
 
 /**
@@ -216,6 +217,26 @@ async function recordToasts(page: Page): Promise<string[]> {
   });
   return shown;
 }
+
+test("item 14: one passage in two copies of a file is shown as one chip", async ({ page }) => {
+  test.setTimeout(90_000);
+  await fakeGemini.reset();
+  await signIn(page);
+  const { id } = (await post(page, "/api/conversations", { name: `Zebras ${Date.now()}` })) as { id: number };
+  const census = { name: "zebra-census.txt", mimeType: "text/plain", buffer: Buffer.from("The zebra census for March: 41 zebras counted at the north gate.") };
+  // The same file in the conversation and in the knowledge base: two items holding the same passage.
+  await upload(page, census, id);
+  await upload(page, census, 0);
+  await page.goto(`/conversations/${id}`);
+  const input = page.getByRole("textbox", { name: "Message" });
+  const answers = page.locator('[data-testid="chat-message"][data-role="ai"]');
+
+  await fakeGemini.script({ text: "You counted 41 zebras in March [1]." });
+  await input.fill("How many zebras were counted in March?");
+  await input.press("Enter");
+  await expect(answers.last()).toContainText("You counted 41 zebras in March [1].");
+  await expect(answers.last().getByTestId("citation-chip")).toHaveCount(1);
+});
 
 test("item 15: a file shows Processing in the conversation's files while it is read, and loses it once searchable", async ({ page }) => {
   test.setTimeout(120_000);
