@@ -15,6 +15,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/conversations/:id": { name: "Taken over" },
   "POST /api/conversations/:id/messages": { role: "user", content: "hello" },
   "POST /api/conversations/:id/turn": { content: "hello" },
+  "POST /api/conversations/:id/messages/:messageId/edit": { content: "hello" },
   "PATCH /api/reminders/:id": { priority: "low" },
   "PATCH /api/files/:id": { name: "Taken over" },
   "PATCH /api/memories/:id": { content: "Taken over" },

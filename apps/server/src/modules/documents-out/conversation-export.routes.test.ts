@@ -14,9 +14,16 @@ beforeAll(async () => {
   conversationId = (await get("POST", "/api/conversations", { name: "Q3 board prep" })).json().id;
   // Two answers, each numbering its own passages from [1], as turns do.
   t.store.sqlite.exec("BEGIN");
-  const insert = t.store.sqlite.prepare(
-    "INSERT INTO messages (conversation_id, role, content, citations, tool_calls, created_at) VALUES (?, ?, ?, ?, ?, '2026-11-27T10:00:00.000Z')",
+  // One path (decision 045): each message follows the one before it, the last one the end of what is shown.
+  const row = t.store.sqlite.prepare(
+    "INSERT INTO messages (conversation_id, role, content, citations, tool_calls, created_at, parent_id, branch_rank) VALUES (?, ?, ?, ?, ?, '2026-11-27T10:00:00.000Z', ?, ?)",
   );
+  let parent: number | null = null;
+  const insert = {
+    run(...values: [number, string, string, string | null, string | null]) {
+      parent = Number(row.run(...values, parent, (parent ?? 0) + 1).lastInsertRowid);
+    },
+  };
   insert.run(conversationId, "user", "What did revenue do?", null, null);
   insert.run(conversationId, "model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]), null);
   insert.run(conversationId, "user", "And hiring?", null, null);
