@@ -93,6 +93,16 @@ describe("the document writers, read back by other programs", () => {
     expect(pages[0]).toMatch(/1 q3-report\.pdf, page 4\s*2 plan\.docx\s*$/);
   });
 
+  it("pdf: names in other alphabets and with any European accent print as typed; characters no font has become ?", async () => {
+    const text = "Meeting with Dvořák in Łódź, Ελένη in Αθήνα and Дмитрий in Москва; then 東京 🚀.";
+    const [page] = await pdfPages(
+      await writeDocument("pdf", markdownDocument("Trip to Kraków", `## Plan\n\n${text}\n\n| City | Host |\n|---|---|\n| Brno | Šárka |`, cite)),
+    );
+    expect(page).toContain("Trip to Kraków");
+    expect(page).toContain("Meeting with Dvořák in Łódź, Ελένη in Αθήνα and Дмитрий in Москва; then ?? ?.");
+    expect(page).toMatch(/Brno\s*Šárka/);
+  });
+
   it("pdf: a long text runs over pages, each page's footnotes under its own text", async () => {
     const paragraphs = Array.from(
       { length: 40 },

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { Block, DocumentModel, Inline, Note } from "./markdown-document.ts";
 import { inlineText } from "./markdown-document.ts";
 
@@ -6,25 +7,27 @@ const BODY = 11;
 const NOTE_SIZE = 8.5;
 const HEADING_SIZES = [20, 16, 13.5, 12, 11, 11];
 
+/** DejaVu (Bitstream Vera licence): Latin with every European accent, Greek, Cyrillic, Hebrew and Arabic letters. */
+const FACES = {
+  Body: "DejaVuSans.ttf",
+  "Body-Bold": "DejaVuSans-Bold.ttf",
+  "Body-Oblique": "DejaVuSans-Oblique.ttf",
+  "Body-BoldOblique": "DejaVuSans-BoldOblique.ttf",
+  Mono: "DejaVuSansMono.ttf",
+} as const;
+type Face = keyof typeof FACES;
+const facePath = (file: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`);
+
 /**
- * The PDF's standard fonts know Windows-1252's characters only: others (arrows, CJK, emoji) would print as
- * garbage, so they are replaced by "?" and the text stays readable (decision 042).
+ * Text the body font can draw: characters it has no glyph for (Chinese, Japanese, emoji) become "?", so a line
+ * stays readable instead of showing empty boxes (decision 042). `hasGlyph` is the embedded font's own answer.
  */
-const WIN_ANSI_EXTRA = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ";
-export function pdfSafe(text: string): string {
-  return text.replace(/[^\n\t\u0020-\u007e\u00a0-\u00ff]/gu, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : "?"));
+export function pdfSafe(text: string, hasGlyph: (codePoint: number) => boolean): string {
+  return text.replace(/[^\n\t]/gu, (char) => (hasGlyph(char.codePointAt(0)!) ? char : "?"));
 }
 
-const fontOf = (inline: { bold?: boolean; italic?: boolean; code?: boolean }) =>
-  inline.code
-    ? "Courier"
-    : inline.bold && inline.italic
-      ? "Helvetica-BoldOblique"
-      : inline.bold
-        ? "Helvetica-Bold"
-        : inline.italic
-          ? "Helvetica-Oblique"
-          : "Helvetica";
+const fontOf = (inline: { bold?: boolean; italic?: boolean; code?: boolean }): Face =>
+  inline.code ? "Mono" : inline.bold && inline.italic ? "Body-BoldOblique" : inline.bold ? "Body-Bold" : inline.italic ? "Body-Oblique" : "Body";
 
 /**
  * A PDF (A4) with real footnotes: each cited passage's note sits at the foot of the page where it is first
@@ -32,7 +35,12 @@ const fontOf = (inline: { bold?: boolean; italic?: boolean; code?: boolean }) =>
  */
 export async function writePdf(model: DocumentModel): Promise<Buffer> {
   const { default: PDFDocument } = await import("pdfkit");
-  const doc = new PDFDocument({ size: "A4", margin: MARGIN, bufferPages: true, info: { Title: pdfSafe(model.title), Creator: "SAGE" } });
+  const doc = new PDFDocument({ size: "A4", margin: MARGIN, bufferPages: true, font: facePath(FACES.Body), info: { Title: model.title, Creator: "SAGE" } });
+  for (const [face, file] of Object.entries(FACES)) doc.registerFont(face, facePath(file));
+  // pdfkit keeps the loaded font (fontkit's) on the document; it answers which characters have a glyph.
+  const loaded = (doc.font("Body") as unknown as { _font?: { font?: { hasGlyphForCodePoint?(codePoint: number): boolean } } })._font?.font;
+  const hasGlyph = (codePoint: number) => codePoint < 0x80 || loaded?.hasGlyphForCodePoint?.(codePoint) !== false;
+  const safe = (text: string) => pdfSafe(text, hasGlyph);
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {
@@ -45,9 +53,9 @@ export async function writePdf(model: DocumentModel): Promise<Buffer> {
   const page = () => doc.bufferedPageRange().start + doc.bufferedPageRange().count - 1;
   const noteHeight = (note: Note) =>
     doc
-      .font("Helvetica")
+      .font("Body")
       .fontSize(NOTE_SIZE)
-      .heightOfString(pdfSafe(`${note.n}  ${note.text}`), { width }) + 2;
+      .heightOfString(safe(`${note.n}  ${note.text}`), { width }) + 2;
   const notesHeight = (notes: readonly Note[]) => (notes.length ? 10 + notes.reduce((sum, note) => sum + noteHeight(note), 0) : 0);
   const byNumber = new Map(model.notes.map((note) => [note.n, note]));
 
@@ -67,17 +75,17 @@ export async function writePdf(model: DocumentModel): Promise<Buffer> {
   function write(inlines: readonly Inline[], options: { size: number; x?: number; width?: number; prefix?: string; bold?: boolean }) {
     const x = options.x ?? MARGIN;
     const boxWidth = options.width ?? width;
-    const parts: Array<{ text: string; font: string; size: number; link?: string }> = [];
-    if (options.prefix) parts.push({ text: options.prefix, font: "Helvetica", size: options.size });
+    const parts: Array<{ text: string; font: Face; size: number; link?: string }> = [];
+    if (options.prefix) parts.push({ text: options.prefix, font: "Body", size: options.size });
     for (const inline of inlines) {
-      if ("note" in inline) parts.push({ text: `[${inline.note}]`, font: "Helvetica", size: options.size * 0.75 });
-      else parts.push({ text: pdfSafe(inline.text), font: fontOf({ ...inline, bold: inline.bold || options.bold }), size: options.size, link: inline.link });
+      if ("note" in inline) parts.push({ text: `[${inline.note}]`, font: "Body", size: options.size * 0.75 });
+      else parts.push({ text: safe(inline.text), font: fontOf({ ...inline, bold: inline.bold || options.bold }), size: options.size, link: inline.link });
     }
     if (parts.length === 0) return;
     const plain = parts.map((part) => part.text).join("");
     room(
       doc
-        .font(options.bold ? "Helvetica-Bold" : "Helvetica")
+        .font(options.bold ? "Body-Bold" : "Body")
         .fontSize(options.size)
         .heightOfString(plain, { width: boxWidth }) +
         options.size * 0.4,
@@ -96,9 +104,9 @@ export async function writePdf(model: DocumentModel): Promise<Buffer> {
     const columns = Math.max(...rows.map((row) => row.length));
     const cellWidth = width / columns;
     rows.forEach((row, rowIndex) => {
-      const font = rowIndex === 0 ? "Helvetica-Bold" : "Helvetica";
+      const font: Face = rowIndex === 0 ? "Body-Bold" : "Body";
       doc.font(font).fontSize(9.5);
-      const texts = Array.from({ length: columns }, (_, column) => pdfSafe(inlineText(row[column] ?? [])));
+      const texts = Array.from({ length: columns }, (_, column) => safe(inlineText(row[column] ?? [])));
       const height = Math.max(...texts.map((text) => doc.heightOfString(text || " ", { width: cellWidth - 8 }))) + 8;
       room(height, row.flat());
       const top = doc.y;
@@ -164,10 +172,10 @@ export async function writePdf(model: DocumentModel): Promise<Buffer> {
     y += 6;
     for (const note of notes) {
       doc
-        .font("Helvetica")
+        .font("Body")
         .fontSize(NOTE_SIZE)
         .fillColor("black")
-        .text(pdfSafe(`${note.n}  ${note.text}`), MARGIN, y, { width });
+        .text(safe(`${note.n}  ${note.text}`), MARGIN, y, { width });
       y += noteHeight(note);
     }
   }
