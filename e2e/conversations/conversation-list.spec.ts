@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
 import { toastWith } from "../support/toasts.ts";
 
 const items = (page: Page) => page.getByTestId("conversation-item");
@@ -257,4 +258,28 @@ test("failed rename and delete from the list show their error toasts and change 
   await page.getByRole("dialog", { name: "Delete Conversation" }).getByRole("button", { name: "Delete" }).click();
   await expect(toastWith(page, "Failed to delete conversation")).toBeVisible();
   expect((await (await page.request.get(`/api/conversations/${id}`)).json()).name).toBe(name);
+});
+
+test("the search box finds words inside messages, accents or not, and a hit opens the conversation at that message", async ({ page }) => {
+  test.setTimeout(60_000);
+  const name = `Offsite ${Date.now()}`;
+  const id = await createConversation(page, name);
+  await fakeGemini.reset();
+  await fakeGemini.script({ text: "The offsite is booked at the Café Müller in Zürich for the second week of March." });
+  const turn = await page.request.post(`/api/conversations/${id}/turn`, { data: { content: "Where is the offsite?" } });
+  expect(turn.ok()).toBe(true);
+
+  await page.goto("/conversations");
+  // Typed without accents and in another case: the message is still found.
+  await page.getByPlaceholder("Search conversations...").fill("cafe MULLER zurich");
+  const hits = page.getByRole("list", { name: "Messages found" });
+  const hit = hits.getByRole("link").filter({ hasText: name });
+  await expect(hit).toContainText("Café Müller in Zürich");
+  await expect(hit).toContainText("SAGE");
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/conversations/${id}\\?message=\\d+$`));
+  const marked = page.locator('[data-testid="chat-message"][aria-current="true"]');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText("Café Müller in Zürich");
+  await expect(marked).toBeInViewport();
 });

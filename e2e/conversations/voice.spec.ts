@@ -8,6 +8,9 @@ test.describe.configure({ mode: "serial", timeout: 90_000 });
 interface VoiceStub {
   /** What the stubbed voice was asked to say, in order. */
   spoken: string[];
+  /** The language of each thing said, and of each recognition started. */
+  spokenLanguages: string[];
+  heardLanguages: string[];
   /** How many times speaking was cut short. */
   cancels: number;
   /** Recognitions started and not yet stopped. */
@@ -29,6 +32,8 @@ function installSpeechStubs() {
   let utterance: any = null;
   const stub = {
     spoken: [] as string[],
+    spokenLanguages: [] as string[],
+    heardLanguages: [] as string[],
     cancels: 0,
     get listening() {
       return live.size;
@@ -53,6 +58,7 @@ function installSpeechStubs() {
     onerror: any = null;
     onend: any = null;
     start() {
+      stub.heardLanguages.push(this.lang);
       live.add(this);
     }
     stop() {
@@ -74,6 +80,7 @@ function installSpeechStubs() {
       speak(next: any) {
         utterance = next;
         stub.spoken.push(next.text);
+        stub.spokenLanguages.push(next.lang);
       },
       cancel() {
         if (!utterance) return;
@@ -89,6 +96,7 @@ function installSpeechStubs() {
 
 const stub = (page: Page) => ({
   spoken: () => page.evaluate(() => window.voiceStub.spoken),
+  languages: () => page.evaluate(() => ({ spoken: window.voiceStub.spokenLanguages, heard: window.voiceStub.heardLanguages })),
   cancels: () => page.evaluate(() => window.voiceStub.cancels),
   listening: () => page.evaluate(() => window.voiceStub.listening),
   say: (text: string, final: boolean) => page.evaluate(([words, done]) => window.voiceStub.say(words as string, done as boolean), [text, final] as const),
@@ -159,4 +167,28 @@ test("Read aloud says an answer and can be stopped; voice mode is hidden without
   await answer.getByRole("button", { name: "Read aloud" }).click();
   await stub(page).finishSpeaking();
   await expect(answer.getByRole("button", { name: "Read aloud" })).toBeVisible();
+});
+
+test("the voice language chosen in Settings is the one SAGE listens and reads aloud in", async ({ page }) => {
+  await page.addInitScript(installSpeechStubs);
+  await signIn(page);
+  await page.goto("/settings?section=user-preferences");
+  const language = page.getByRole("combobox", { name: "Voice language" });
+  await expect(language).toHaveValue("en-US");
+  await language.selectOption({ label: "Français" });
+  const { id } = await (await page.request.post("/api/conversations", { data: { name: "Voix" } })).json();
+  await page.goto(`/conversations/${id}`);
+
+  await fakeGemini.script({ text: "Le lancement est le 14 mars." });
+  await page.getByRole("textbox", { name: "Message" }).fill("Quand est le lancement ?");
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+  const answer = page.locator('[data-testid="chat-message"][data-role="ai"]');
+  await expect(answer).toHaveText(/Le lancement est le 14 mars\./);
+  await answer.getByRole("button", { name: "Read aloud" }).click();
+  await page.getByRole("button", { name: "Start voice mode" }).click();
+  await expect.poll(() => stub(page).listening()).toBe(1);
+  expect(await stub(page).languages()).toEqual({ spoken: ["fr-FR"], heard: ["fr-FR"] });
+  // Kept in this browser: the choice is still there after a reload.
+  await page.goto("/settings?section=user-preferences");
+  await expect(page.getByRole("combobox", { name: "Voice language" })).toHaveValue("fr-FR");
 });

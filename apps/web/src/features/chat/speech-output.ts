@@ -1,3 +1,4 @@
+import { voiceLanguage } from "@/lib/voice-language";
 /** The browser's speech synthesis (Read aloud, voice mode), or undefined where it has none. */
 export function speechSynthesisOrNone(): SpeechSynthesis | undefined {
   return typeof window !== "undefined" && "speechSynthesis" in window && typeof window.SpeechSynthesisUtterance === "function"
@@ -18,7 +19,7 @@ export function spokenText(markdown: string): string {
 }
 
 /**
- * Says the text (en-US, the spec's voice language), stopping anything being said first; `onEnd` runs when it is done
+ * Says the text (in the chosen voice language, en-US by default), stopping anything being said first; `onEnd` runs when it is done
  * or stopped. Answers false where the browser cannot speak.
  */
 export function speak(text: string, onEnd: () => void): boolean {
@@ -26,7 +27,7 @@ export function speak(text: string, onEnd: () => void): boolean {
   if (!synthesis) return false;
   synthesis.cancel();
   const utterance = new SpeechSynthesisUtterance(spokenText(text));
-  utterance.lang = "en-US";
+  utterance.lang = voiceLanguage();
   utterance.onend = onEnd;
   utterance.onerror = onEnd;
   synthesis.speak(utterance);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { speechErrorText } from "../speech-errors";
+import { voiceLanguage } from "@/lib/voice-language";
 
 /** The slice of the Web Speech API used here (not in every TypeScript DOM lib). */
 interface RecognitionResultList {
@@ -27,7 +28,7 @@ export function recognitionConstructor(): RecognitionConstructor | undefined {
 export type VoiceState = "idle" | "listening" | "stopped" | "error";
 
 /**
- * Voice input in en-US, continuous, with interim results; idle -> listening -> stopped or error.
+ * Voice input in the chosen voice language (en-US by default), continuous, with interim results; idle -> listening -> stopped or error.
  * Each final transcript goes to `onFinalTranscript`.
  */
 export function useSpeechRecognition(onFinalTranscript: (text: string) => void) {
@@ -46,7 +47,7 @@ export function useSpeechRecognition(onFinalTranscript: (text: string) => void) 
   const start = useCallback(() => {
     if (!Constructor) return;
     const recognition = new Constructor();
-    recognition.lang = "en-US";
+    recognition.lang = voiceLanguage();
     recognition.continuous = true;
     recognition.interimResults = true;
     recognition.onresult = (event) => {

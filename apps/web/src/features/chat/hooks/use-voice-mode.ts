@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { speechErrorText } from "../speech-errors";
 import { speak, stopSpeaking } from "../speech-output";
 import { recognitionConstructor, type Recognition } from "./use-speech-recognition";
+import { voiceLanguage } from "@/lib/voice-language";
 
 /** What voice mode is doing: off, or listening to the user, waiting for SAGE, saying the answer, or just stopped. */
 export type VoiceModeState = "off" | "listening" | "thinking" | "speaking" | "stopped";
@@ -10,7 +11,7 @@ export type VoiceModeState = "off" | "listening" | "thinking" | "speaking" | "st
 const STOPPED_MS = 4000;
 
 /**
- * A hands-free conversation: listen (en-US), send what was said at the pause the browser ends a phrase with, wait
+ * A hands-free conversation: listen (in the voice language), send what was said at the pause the browser ends a phrase with, wait
  * for the answer, say it, listen again. Speaking stops as soon as the user talks. Needs the browser's speech
  * recognition (`supported`); the answer is said only where the browser can speak.
  */
@@ -42,7 +43,7 @@ export function useVoiceMode({ send, lastAnswer }: { send: (text: string) => Pro
   function listen() {
     if (!Constructor || recognition.current) return;
     const heard = new Constructor();
-    heard.lang = "en-US";
+    heard.lang = voiceLanguage();
     heard.continuous = true;
     heard.interimResults = true;
     heard.onresult = (event) => {
