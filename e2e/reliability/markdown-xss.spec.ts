@@ -99,6 +99,8 @@ async function expectInert(page: Page, container: Locator, markers: string[]) {
 }
 
 test("saved chat messages render every payload inert", async ({ page }) => {
+  // Sixty messages saved one by one, then each marker looked for: slow on a loaded two-core machine.
+  test.setTimeout(60_000);
   const conversation = await (await page.request.post("/api/conversations", { data: { name: `XSS ${Date.now()}` } })).json();
   for (const payload of PAYLOADS) {
     const saved = await page.request.post(`/api/conversations/${conversation.id}/messages`, { data: { role: "model", content: payload.text } });
@@ -107,7 +109,8 @@ test("saved chat messages render every payload inert", async ({ page }) => {
   await page.goto(`/conversations/${conversation.id}`);
   const messages = page.locator('[data-testid="chat-message"][data-role="ai"]');
   await expect(messages).toHaveCount(PAYLOADS.length);
-  await expectInert(page, messages, MARKERS);
+  // What the messages say (SAGE's own buttons under them draw icons, which are not the payloads').
+  await expectInert(page, messages.getByTestId("message-body"), MARKERS);
 });
 
 test("a streamed model reply with every payload renders inert", async ({ page }) => {
@@ -119,7 +122,7 @@ test("a streamed model reply with every payload renders inert", async ({ page })
   await input.fill("Show me the payloads");
   await input.press("Enter");
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 20_000 });
-  await expectInert(page, page.locator('[data-testid="chat-message"][data-role="ai"]'), MARKERS);
+  await expectInert(page, page.locator('[data-testid="chat-message"][data-role="ai"]').getByTestId("message-body"), MARKERS);
 });
 
 test("the /test-gemini response renders every payload inert", async ({ page }) => {

@@ -74,6 +74,7 @@ export function ChatMessage({
     >
       {attachments?.length ? <MessageAttachments attachments={attachments} className="justify-end" /> : null}
       <div
+        data-testid="message-body"
         className={cn(
           "max-w-[85%] rounded-2xl px-4 py-2 text-sm shadow-xs",
           highlighted && "ring-2 ring-amber-500 ring-offset-2 ring-offset-background",
