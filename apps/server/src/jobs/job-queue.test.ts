@@ -83,6 +83,44 @@ describe("job queue", () => {
     expect(maxActive).toBe(2);
   });
 
+  it("runs jobs that wait on another server beside the bounded ones: a sync never holds up the reading it queues", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db, concurrency: 2 });
+    cleanups.push(() => queue.stop());
+    const syncs = [deferred(), deferred(), deferred()];
+    const reads = [deferred(), deferred(), deferred()];
+    const started: string[] = [];
+    queue.register<{ index: number }>(
+      "sync",
+      async ({ payload }) => {
+        started.push(`sync ${payload.index}`);
+        await syncs[payload.index]!.promise;
+      },
+      { waitsOnNetwork: true },
+    );
+    queue.register<{ index: number }>("read", async ({ payload }) => {
+      started.push(`read ${payload.index}`);
+      await reads[payload.index]!.promise;
+    });
+    await queue.start();
+    const jobs = [];
+    for (let index = 0; index < 3; index++) jobs.push(await queue.enqueue({ kind: "sync", userId: 1, payload: { index } }));
+    for (let index = 0; index < 3; index++) jobs.push(await queue.enqueue({ kind: "read", userId: 1, payload: { index } }));
+    while (started.length < 4) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Two syncs (their own bound) and two reads (the queue's bound) at once; the third of each waits its turn.
+    expect(started.sort()).toEqual(["read 0", "read 1", "sync 0", "sync 1"]);
+    reads[0]!.resolve();
+    while (started.length < 5) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toContain("read 2");
+    syncs[0]!.resolve();
+    while (started.length < 6) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toContain("sync 2");
+    [...syncs, ...reads].forEach((gate) => gate.resolve());
+    const results = await Promise.all(jobs.map((job) => queue.waitFor(job.id)));
+    expect(results.every((job) => job.status === "done")).toBe(true);
+  });
+
   it("does not run jobs of a kind nobody registered, and runs them once a handler appears", async () => {
     const store = setup();
     const queue = createJobQueue({ db: store.db });

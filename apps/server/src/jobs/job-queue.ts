@@ -25,6 +25,12 @@ export interface HandlerOptions {
   maxResumes?: number;
   /** Runs after a job failed for good (its error recorded); e.g. to mark the item it worked on. */
   onFailed?: (job: Job, error: string) => Promise<void>;
+  /**
+   * A job that spends its time waiting on another server (a mail or calendar sync) runs beside the `concurrency`
+   * jobs instead of holding one of their slots: the documents a mail sync adds are read while it waits for the next
+   * batch, instead of one at a time behind it.
+   */
+  waitsOnNetwork?: boolean;
 }
 
 export interface EnqueueInput {
@@ -43,6 +49,8 @@ export interface JobQueue {
   register<P>(kind: string, handler: JobHandler<P>, options?: HandlerOptions): void;
   /** Persists a queued job and schedules it (once the queue has started). */
   enqueue(input: EnqueueInput): Promise<Job>;
+  /** Persists several queued jobs in one statement (a mail sync's batch), in the order given. */
+  enqueueMany(inputs: EnqueueInput[]): Promise<void>;
   get(id: number): Promise<Job | undefined>;
   /** The newest job that worked on the item, if any. */
   latestForItem(itemId: number): Promise<Job | undefined>;
@@ -60,14 +68,27 @@ export interface JobQueue {
 
 export const INTERRUPTED_REASON = "Interrupted by a server restart";
 const MAX_RESUMES = 2;
+/** How many jobs that wait on other servers run at once, beside the `concurrency` ones. */
+const WAITING_CONCURRENCY = 2;
 /** Why a job interrupted once more than its kind resumes is failed instead. */
 export const interruptedTooOften = (runs: number) => `${INTERRUPTED_REASON} ${runs} times, so it was not resumed again`;
+
+const jobRow = (input: EnqueueInput, timestamp: string) => ({
+  kind: input.kind,
+  userId: input.userId,
+  itemId: input.itemId ?? null,
+  payload: JSON.stringify(input.payload ?? {}),
+  status: "queued" as const,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
 
 export function createJobQueue(options: { db: Kysely<Database>; concurrency?: number; log?: (message: string, error?: unknown) => void }): JobQueue {
   const { db } = options;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
-  const running = new Set<number>();
+  /** The running jobs' ids, each with whether it waits on another server (counted apart). */
+  const running = new Map<number, boolean>();
   const waiters = new Map<number, Array<(job: Job) => void>>();
   let idleWaiters: Array<() => void> = [];
   let started = false;
@@ -135,11 +156,13 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     try {
       do {
         pumpAgain = false;
-        while (running.size < concurrency && !stopped) {
-          const kinds = [...handlers.keys()];
+        while (!stopped) {
+          const waiting = [...running.values()].filter(Boolean).length;
+          const room = { working: running.size - waiting < concurrency, waiting: waiting < WAITING_CONCURRENCY };
+          const kinds = [...handlers].filter(([, entry]) => (entry.options.waitsOnNetwork ? room.waiting : room.working)).map(([kind]) => kind);
           if (kinds.length === 0) break;
           let query = db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("kind", "in", kinds);
-          if (running.size > 0) query = query.where("id", "not in", [...running]);
+          if (running.size > 0) query = query.where("id", "not in", [...running.keys()]);
           const next = await query.orderBy("id").limit(1).executeTakeFirst();
           if (!next) break;
           const claimed = await db
@@ -149,7 +172,7 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
             .where("status", "=", "queued")
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) === 0) continue;
-          running.add(next.id);
+          running.set(next.id, handlers.get(next.kind)!.options.waitsOnNetwork === true);
           const job = { ...next, status: "processing" as const, attempts: next.attempts + 1 };
           void run(job)
             .catch((error: unknown) => options.log?.(`job ${job.id} bookkeeping failed`, error))
@@ -174,22 +197,19 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     },
 
     async enqueue(input) {
-      const timestamp = now();
-      const job = await db
-        .insertInto("jobs")
-        .values({
-          kind: input.kind,
-          userId: input.userId,
-          itemId: input.itemId ?? null,
-          payload: JSON.stringify(input.payload ?? {}),
-          status: "queued",
-          createdAt: timestamp,
-          updatedAt: timestamp,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const job = await db.insertInto("jobs").values(jobRow(input, now())).returningAll().executeTakeFirstOrThrow();
       void pump();
       return job;
+    },
+
+    async enqueueMany(inputs) {
+      if (inputs.length === 0) return;
+      const timestamp = now();
+      await db
+        .insertInto("jobs")
+        .values(inputs.map((input) => jobRow(input, timestamp)))
+        .execute();
+      void pump();
     },
 
     get: fetchJob,

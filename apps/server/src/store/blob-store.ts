@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { readdir, rename, rm, stat } from "node:fs/promises";
+import { readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
@@ -42,6 +42,20 @@ export function createBlobStore(uploadsDir: string) {
         throw error;
       }
       return { key, size };
+    },
+
+    /** Bytes already in memory (a fetched mail): one write and a rename, no stream; many may run at once. */
+    async putBytes(bytes: Buffer): Promise<{ key: string; size: number }> {
+      const key = randomUUID();
+      const temporary = path.join(uploadsDir, `.tmp-${key}`);
+      try {
+        await writeFile(temporary, bytes, { flag: "wx" });
+        await rename(temporary, pathOf(key));
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return { key, size: bytes.length };
     },
 
     async size(key: string): Promise<number | null> {

@@ -89,7 +89,9 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** Every synced message of the account, for a sync to compare with the server. */
     messagesOf: (accountId: number) => db.selectFrom("mailMessages").select(MESSAGE_COLUMNS).where("accountId", "=", accountId).execute(),
 
-    insertMessage: (message: Omit<MailMessageRow, "id"> & { userId: number }) => db.insertInto("mailMessages").values(message).execute(),
+    insertMessages: async (messages: Array<Omit<MailMessageRow, "id"> & { userId: number }>) => {
+      if (messages.length > 0) await db.insertInto("mailMessages").values(messages).execute();
+    },
 
     /** Drops the account's record of synced messages and folders (their knowledge folder is gone). */
     forgetMessages: async (accountId: number) => {

@@ -61,6 +61,8 @@ export function createAccountsService(
       {
         onInterrupted: "resume",
         maxResumes: MAX_SYNC_RESUMES,
+        // A sync waits on the mail server; the messages it adds are read in the job slots meanwhile.
+        waitsOnNetwork: true,
         async onFailed(job) {
           const { accountId } = JSON.parse(job.payload) as { accountId: number };
           const account = await repo.findById(accountId);

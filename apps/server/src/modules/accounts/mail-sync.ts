@@ -1,12 +1,12 @@
 import { connectionProblemMessage } from "@sage/contracts/accounts";
-import { MailConnectionError, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import { MailConnectionError, type FetchedMessage, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
 import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
 import type { AccountsRepo, MailMessageRow } from "./accounts.repo.ts";
 
 /** Messages fetched per round trip: small enough that progress moves and a restart loses little. */
-const FETCH_BATCH = 25;
+const FETCH_BATCH = 50;
 /** The knowledge folder below the account's own that holds its mail (its calendar will sit beside it). */
 export const MAIL_FOLDER = "Mail";
 const DAY_MS = 86_400_000;
@@ -33,6 +33,39 @@ function itemName(message: { subject: string; from: string; date: string | null;
   return `${message.subject || "(no subject)"} - ${sender}, ${day} (${message.uid}).eml`.replace(/[\\/]/g, "-");
 }
 
+/** One fetched batch as .eml items (read in the background) and the account's record of its messages. */
+async function storeBatch(
+  deps: MailSyncDeps,
+  where: { accountId: number; userId: number; folderId: number; folder: string },
+  batch: FetchedMessage[],
+): Promise<void> {
+  const withBytes = batch.filter((message) => message.source);
+  const itemIds = await deps.knowledge.addMails(
+    where.userId,
+    where.folderId,
+    withBytes.map((message) => ({
+      name: itemName(message),
+      bytes: message.source!,
+      description: `From ${message.from || "unknown sender"}${message.date ? `, ${message.date.slice(0, 10)}` : ""}, ${where.folder}`,
+    })),
+  );
+  const itemOf = new Map(withBytes.map((message, index) => [message.uid, itemIds[index]!]));
+  await deps.repo.insertMessages(
+    batch.map((message) => ({
+      accountId: where.accountId,
+      userId: where.userId,
+      folder: where.folder,
+      uid: message.uid,
+      messageId: message.messageId,
+      subject: message.subject,
+      fromAddress: message.from,
+      toAddress: message.to,
+      date: message.date,
+      itemId: itemOf.get(message.uid) ?? null,
+    })),
+  );
+}
+
 /** What a failed sync tells the user: the step that failed in plain words, never the library's message. */
 export function syncFailure(error: unknown, imap: { host: string; port: number }): string {
   if (error instanceof MailConnectionError) return connectionProblemMessage(error.problem, { ...imap, folder: error.folder });
@@ -42,8 +75,8 @@ export function syncFailure(error: unknown, imap: { host: string; port: number }
 /**
  * One sync of one mail account, incremental and safe to run again (a restart resumes it): per folder, a changed
  * UIDVALIDITY drops what was synced from it; messages gone from the server (deleted, moved, or older than
- * sinceDays) are removed; new UIDs are fetched in small batches, each message stored as an .eml item that the
- * knowledge base reads in a conversion process, and recorded at once, so a stop loses at most one batch.
+ * sinceDays) are removed; new UIDs are fetched in small batches, each batch's messages stored as .eml items that
+ * the knowledge base reads in a conversion process, and recorded at once, so a stop loses at most one batch.
  */
 export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Promise<void> {
   const { repo } = deps;
@@ -101,31 +134,19 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
       if (plan.toFetch.length === 0) continue;
       await connection.openFolder(plan.folder);
       const folderId = await deps.knowledge.ensureFolders(account.userId, rootId, [MAIL_FOLDER, plan.folder]);
+      // The next batch is fetched while this one is stored: the server's answer and the disk overlap.
+      const fetchBatch = (start: number) => {
+        const fetching = connection!.fetch(plan.toFetch.slice(start, start + FETCH_BATCH), deps.maxMessageBytes);
+        fetching.catch(() => {}); // awaited below; a sync that stops first must not leave it unhandled
+        return fetching;
+      };
+      let next = fetchBatch(0);
       for (let start = 0; start < plan.toFetch.length; start += FETCH_BATCH) {
+        const batch = await next;
+        if (start + FETCH_BATCH < plan.toFetch.length) next = fetchBatch(start + FETCH_BATCH);
         // The account may have been deleted meanwhile: its folder is then gone, and nothing more is added.
         if (!(await repo.findById(accountId))) return;
-        const batch = await connection.fetch(plan.toFetch.slice(start, start + FETCH_BATCH), deps.maxMessageBytes);
-        for (const message of batch) {
-          const itemId = message.source
-            ? await deps.knowledge.addMail(account.userId, folderId, {
-                name: itemName(message),
-                bytes: message.source,
-                description: `From ${message.from || "unknown sender"}${message.date ? `, ${message.date.slice(0, 10)}` : ""}, ${plan.folder}`,
-              })
-            : null;
-          await repo.insertMessage({
-            accountId,
-            userId: account.userId,
-            folder: plan.folder,
-            uid: message.uid,
-            messageId: message.messageId,
-            subject: message.subject,
-            fromAddress: message.from,
-            toAddress: message.to,
-            date: message.date,
-            itemId,
-          });
-        }
+        await storeBatch(deps, { accountId, userId: account.userId, folderId, folder: plan.folder }, batch);
         processed += batch.length;
         await repo.update(accountId, { syncProcessed: processed });
       }

@@ -180,6 +180,10 @@ export function createIngestion(deps: IngestionDeps) {
     ingest,
     enqueue,
 
+    /** Queues the reading of items just inserted with the status queued (a mail sync's batch), in one statement. */
+    queueNew: (items: Array<{ id: number; userId: number }>) =>
+      jobs.enqueueMany(items.map((item) => ({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } }))),
+
     /** Stops reading these items (they were deleted): their reader processes are killed at once. */
     cancel(itemIds: number[]) {
       for (const id of itemIds) reading.get(id)?.abort();

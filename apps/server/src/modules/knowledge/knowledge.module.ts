@@ -143,7 +143,7 @@ export function createKnowledgeModule(deps: {
       },
     },
     pages: createWebPages({ fetchUrl: deps.fetchUrl, documents }),
-    mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, enqueue: ingestion.enqueue, sweep }),
+    mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, queueNew: ingestion.queueNew, sweep }),
     backup: {
       summary: repo.summary,
       exportPage: repo.exportPage,

@@ -316,6 +316,19 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
       });
     },
 
+    /** Items with no text of their own (files), in one statement: their ids, in the order given. */
+    async insertItems(items: Array<Omit<NewKnowledgeItem, "createdAt" | "updatedAt" | "content">>): Promise<number[]> {
+      if (items.length === 0) return [];
+      const now = new Date().toISOString();
+      const rows = await db
+        .insertInto("knowledgeItems")
+        .values(items.map((item) => ({ ...item, createdAt: now, updatedAt: now })))
+        .returning("id")
+        .execute();
+      // One INSERT gives its rows rising ids in the order of its values.
+      return rows.map((row) => row.id).sort((a, b) => a - b);
+    },
+
     /** A status change writes only the item's row; its text is written only when `content` is given. */
     async updateItem(id: number, { content, ...changes }: KnowledgeItemUpdate) {
       const updatedAt = new Date().toISOString();

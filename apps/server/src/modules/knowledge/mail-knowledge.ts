@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
 import type { BlobStore } from "../../store/blob-store.ts";
 import { cleanFilename } from "./clean-filename.ts";
 import type { FolderPaths } from "./folder-paths.ts";
@@ -16,8 +15,12 @@ export interface MailKnowledgePort {
   createRootFolder(userId: number, name: string): Promise<number>;
   /** The chain of folders below a folder, each made if missing; answers the last one's id. */
   ensureFolders(userId: number, parentId: number, names: string[]): Promise<number>;
-  /** Stores the message and queues its reading; answers the item's id. */
-  addMail(userId: number, folderId: number, mail: { name: string; bytes: Buffer; description: string }): Promise<number>;
+  /**
+   * Stores a batch of messages and queues their reading; answers the items' ids in the order given. The files are
+   * written side by side and the items and jobs recorded by one statement each: per message, the sync paid a dozen
+   * waits on a busy server (12-23 ms a message), more than reading it costs.
+   */
+  addMails(userId: number, folderId: number, mails: Array<{ name: string; bytes: Buffer; description: string }>): Promise<number[]>;
   /** Deletes a message's item and the folder of its attachments. */
   removeMail(userId: number, itemId: number): Promise<void>;
   /** Deletes a folder and everything in it. */
@@ -30,7 +33,7 @@ export function createMailKnowledge(deps: {
   repo: KnowledgeRepo;
   blobs: BlobStore;
   folders: FolderPaths;
-  enqueue(item: { id: number; userId: number }): Promise<unknown>;
+  queueNew(items: Array<{ id: number; userId: number }>): Promise<unknown>;
   sweep(): Promise<void>;
 }): MailKnowledgePort {
   const { repo } = deps;
@@ -55,27 +58,38 @@ export function createMailKnowledge(deps: {
       return where.parentId!;
     },
 
-    async addMail(userId, folderId, mail) {
+    async addMails(userId, folderId, mails) {
+      if (mails.length === 0) return [];
       const parent = await folder(userId, folderId);
       if (!parent) throw new Error("the account's folder is gone");
-      const name = cleanFilename(mail.name, "message.eml");
-      const { key, size } = await deps.blobs.put(Readable.from([mail.bytes]));
-      const id = await repo.insertItem({
-        userId,
-        conversationId: null,
-        parentId: folderId,
-        type: "file",
-        name,
-        path: joinPath(parent.path, name),
-        description: mail.description,
-        mimeType: "message/rfc822",
-        size,
-        storageKey: key,
-        contentHash: createHash("sha256").update(mail.bytes).digest("hex"),
-        status: "queued",
+      const stored = await Promise.all(mails.map((mail) => deps.blobs.putBytes(mail.bytes)));
+      const items = mails.map((mail, index) => {
+        const name = cleanFilename(mail.name, "message.eml");
+        return {
+          userId,
+          conversationId: null,
+          parentId: folderId,
+          type: "file" as const,
+          name,
+          path: joinPath(parent.path, name),
+          description: mail.description,
+          mimeType: "message/rfc822",
+          size: stored[index]!.size,
+          storageKey: stored[index]!.key,
+          contentHash: createHash("sha256").update(mail.bytes).digest("hex"),
+          status: "queued" as const,
+        };
       });
-      await deps.enqueue({ id, userId });
-      return id;
+      let ids: number[];
+      try {
+        ids = await repo.insertItems(items);
+      } catch (error) {
+        // One statement: no item was recorded, so no file is kept.
+        await deps.blobs.remove(stored.map((blob) => blob.key));
+        throw error;
+      }
+      await deps.queueNew(ids.map((id) => ({ id, userId })));
+      return ids;
     },
 
     async removeMail(userId, itemId) {
