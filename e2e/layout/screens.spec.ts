@@ -4,7 +4,7 @@ import { login } from "../support/auth.ts";
 import { preloadAxe } from "../support/accessibility-audit.ts";
 import { coveringElement } from "../support/layout-audit.ts";
 import { BASE_URL } from "../support/ports.ts";
-import { screenAuditor } from "../support/screen-audit.ts";
+import { SCREENSHOTS, screenAuditor } from "../support/screen-audit.ts";
 import { seedScreens, type SeededScreens } from "../support/seed-screens.ts";
 import { toastWith } from "../support/toasts.ts";
 import { createUser } from "../support/users.ts";
@@ -186,7 +186,7 @@ for (const viewport of WIDTHS) {
       await page.getByRole("textbox", { name: "Message" }).fill("What should the board see first?");
       expect.soft(await coveringElement(page, "button[aria-label='Send message']"), "the Send button is covered while a toast shows").toBeNull();
       expect.soft(await coveringElement(page, "textarea[aria-label='Message']"), "the message box is covered while a toast shows").toBeNull();
-      await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.jpeg`), type: "jpeg", quality: 80 });
+      if (SCREENSHOTS) await page.screenshot({ path: testInfo.outputPath(`${label}-conversation-toast.jpeg`), type: "jpeg", quality: 80 });
       // Closed, or gone by itself after 5 seconds: either way no toast stays for the screens after.
       await toast
         .getByRole("button", { name: "Close" })

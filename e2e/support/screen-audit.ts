@@ -12,6 +12,9 @@ export interface ScreenReport {
   axe: AxeFinding[];
 }
 
+/** Screenshots of every screen for a reviewer: always outside CI, and in CI with SAGE_E2E_SCREENSHOTS=1. */
+export const SCREENSHOTS = process.env.SAGE_E2E_SCREENSHOTS === "1" || !process.env.CI;
+
 const key = (finding: LayoutFinding) => `${finding.rule}|${finding.target}|${finding.detail}`;
 
 /**
@@ -45,8 +48,10 @@ export function screenAuditor(page: Page, testInfo: TestInfo, label: string) {
       const layoutMs = since();
       const axe = await auditAccessibility(page);
       const axeMs = since();
-      // JPEG: a fraction of PNG's encoding time, and plenty for a reviewer's eye.
-      await page.screenshot({ path: testInfo.outputPath(`${label}-${screen}.jpeg`), type: "jpeg", quality: 80, animations: "disabled", caret: "hide" });
+      // JPEG: a fraction of PNG's encoding time, and plenty for a reviewer's eye. CI keeps no results, so it takes
+      // none unless asked (a sixth of a walk's time); a failing screen is still described by its findings.
+      if (SCREENSHOTS)
+        await page.screenshot({ path: testInfo.outputPath(`${label}-${screen}.jpeg`), type: "jpeg", quality: 80, animations: "disabled", caret: "hide" });
       reports.push({ screen, ms: { at, layout: layoutMs, axe: axeMs, screenshot: since() }, layout, transient, axe });
     },
     /** Every layout finding, and every axe violation of serious or critical impact, one line each. */
