@@ -97,6 +97,48 @@ describe("conversion pool", () => {
     );
   });
 
+  it("reads a batch of mails in one round trip, a document that fails failing alone", async () => {
+    const mail = (subject: string, body: string) =>
+      [
+        `From: Anna <anna@example.com>`,
+        `Subject: ${subject}`,
+        "Date: Mon, 2 Nov 2026 09:00:00 +0000",
+        "Content-Type: text/plain; charset=utf-8",
+        "",
+        body,
+      ].join("\r\n");
+    const big = file("big.txt", "Lots of words in a very long line. ".repeat(40_000));
+    const inputs = [
+      { kind: "file" as const, extension: "eml" as const, path: file("one.eml", mail("Falcon budget", "The Falcon budget is approved.")) },
+      { kind: "file" as const, extension: "txt" as const, path: big },
+      { kind: "file" as const, extension: "eml" as const, path: path.join(temp.dir, "missing.eml") },
+      { kind: "file" as const, extension: "eml" as const, path: file("two.eml", mail("Heron survey", "The heron survey starts Monday.")) },
+    ];
+    const documents = await pool({ maxTextBytes: MB }).convertMany(inputs);
+    expect(documents).toHaveLength(4);
+    const [first, tooBig, missing, last] = documents;
+    expect(first).not.toBeInstanceOf(Error);
+    expect((first as { chunks: { content: string }[] }).chunks.map((chunk) => chunk.content).join(" ")).toContain("The Falcon budget is approved.");
+    expect(tooBig).toBeInstanceOf(Error);
+    expect((tooBig as Error).message).toBe("The document is too large to process: it holds more than 1 MB of text");
+    expect(missing).toBeInstanceOf(Error);
+    expect((last as { chunks: { content: string }[] }).chunks.map((chunk) => chunk.content).join(" ")).toContain("The heron survey starts Monday.");
+  });
+
+  it("rejects a whole batch when its reader dies, and the next batch still reads", async () => {
+    const conversions = pool({ memoryMb: 256 });
+    const bomb = file("batch-bomb.docx", await makeDocxBomb(400 * MB, { hideSize: true }));
+    const note = file("after.txt", "Still working after the bomb.");
+    await expect(
+      conversions.convertMany([
+        { kind: "file", extension: "txt", path: note },
+        { kind: "file", extension: "docx", path: bomb },
+      ]),
+    ).rejects.toThrow("The document is too large to process: reading it needed more than 256 MB of memory");
+    const [after] = await conversions.convertMany([{ kind: "file", extension: "txt", path: note }]);
+    expect((after as { chunks: { content: string }[] }).chunks[0]!.content).toBe("Still working after the bomb.");
+  }, 60_000);
+
   it("keeps one process started before any document, past the idle time, and replaces it when it dies", async () => {
     const conversions = pool({ keepWarm: true, idleMs: 50 });
     await expect.poll(() => conversions.processIds().length, { timeout: 30_000 }).toBe(1);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { forkEntry } from "../entry-point.ts";
 import type { Chunk } from "./chunker.ts";
 import { decodeChunks } from "./chunk-wire.ts";
-import type { ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.entry.ts";
+import type { BatchResult, ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.entry.ts";
 import type { ConversionInput } from "./convert-input.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
@@ -58,6 +58,12 @@ export interface ConversionPool {
    * them can start while the rest is read) and the document resolves with `chunks` empty.
    */
   convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument>;
+  /**
+   * Reads small documents one after another in one process and one round trip; answers each one's document, or the
+   * error it alone failed with, in the order given. The time limit is per document. Rejects as a whole only when the
+   * process dies (a memory or time limit, a crash), when the caller should read them one by one to learn which.
+   */
+  convertMany(inputs: ConversionInput[], signal?: AbortSignal): Promise<Array<ConvertedDocument | ConversionError>>;
   /** Ends every conversion process (the server is shutting down). */
   close(): Promise<void>;
   /** The process ids of the conversion processes running now (started, busy or idle). */
@@ -208,13 +214,39 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     return new ConversionError(`The document could not be processed: its reader stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   }
 
-  function run(slot: Slot, input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument> {
+  /** One document's extras as the server keeps them (no empty fields). */
+  const documentOf = (chunks: Chunk[], extras: ConversionExtras): ConvertedDocument => {
+    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = extras;
+    return withoutUndefined({
+      chunks: notProcessedReason ? [] : chunks,
+      notProcessedReason,
+      ocrPages,
+      ocrFailedPages,
+      ocrUnclearPages,
+      attachments,
+      pagesNotRead,
+    });
+  };
+  const batchDocument = (result: BatchResult): ConvertedDocument | ConversionError => {
+    if (result.type === "error") return new ConversionError(result.message, result.detail);
+    const { type: _type, bytes, ...extras } = result;
+    return documentOf(decodeChunks(bytes), extras);
+  };
+
+  function run(slot: Slot, body: { input: ConversionInput }, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument>;
+  function run(slot: Slot, body: { batch: ConversionInput[] }, onChunks?: undefined, signal?: AbortSignal): Promise<Array<ConvertedDocument | ConversionError>>;
+  function run(
+    slot: Slot,
+    body: { input: ConversionInput } | { batch: ConversionInput[] },
+    onChunks?: (chunks: Chunk[]) => void,
+    signal?: AbortSignal,
+  ): Promise<ConvertedDocument | Array<ConvertedDocument | ConversionError>> {
     const { child } = slot;
     const id = nextId++;
     const chunks: Chunk[] = [];
     let killedFor: KillReason | undefined;
     let garbled: string | undefined;
-    return new Promise<ConvertedDocument>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const kill = (reason: KillReason) => {
         killedFor ??= reason;
         killGroup(child);
@@ -252,20 +284,21 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
           timer = setTimeout(() => kill("time"), options.timeoutMs);
           return;
         }
+        if (reply.type === "batch-done") {
+          let documents: Array<ConvertedDocument | ConversionError>;
+          try {
+            documents = reply.results.map(batchDocument);
+          } catch (error) {
+            garbled = (error as Error).message;
+            return void killGroup(child);
+          }
+          finish();
+          return resolve(documents);
+        }
         finish();
         if (reply.type === "error") return reject(new ConversionError(reply.message, reply.detail));
-        const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = reply;
-        resolve(
-          withoutUndefined({
-            chunks: notProcessedReason ? [] : chunks,
-            notProcessedReason,
-            ocrPages,
-            ocrFailedPages,
-            ocrUnclearPages,
-            attachments,
-            pagesNotRead,
-          }),
-        );
+        const { type: _type, id: _id, ...extras } = reply;
+        resolve(documentOf(chunks, extras));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         finish();
@@ -276,7 +309,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       child.ref();
       child.channel?.ref();
       const limits = { maxExpandedBytes: options.maxExpandedBytes, maxTextBytes: options.maxTextBytes, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES };
-      const request: ConversionRequest = { id, input, limits };
+      const request: ConversionRequest = { id, limits, ...body };
       child.send(request);
     });
   }
@@ -289,7 +322,19 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       const slot = await acquire();
       try {
         if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
-        return await run(slot, input, onChunks, signal);
+        return await run(slot, { input }, onChunks, signal);
+      } finally {
+        release(slot);
+      }
+    },
+
+    async convertMany(inputs, signal) {
+      if (inputs.length === 0) return [];
+      if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
+      const slot = await acquire();
+      try {
+        if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
+        return await run(slot, { batch: inputs }, undefined, signal);
       } finally {
         release(slot);
       }

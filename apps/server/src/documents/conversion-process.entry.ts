@@ -12,11 +12,14 @@ import { tooLargeToProcess } from "./zip-expansion.ts";
  * exhausts memory, loops or crashes its parser takes down only this process (the pool in conversion-pool.ts
  * enforces the limits and starts another). Started by the pool with `fork`; speaks over the IPC channel.
  */
-export interface ConversionRequest {
+export type ConversionRequest = {
   id: number;
-  input: ConversionInput;
   limits: ConversionLimits & { maxTextBytes: number };
-}
+} & (
+  | { input: ConversionInput }
+  /** Small documents read one after another and answered together (a mail sync's batch): one round trip. */
+  | { batch: ConversionInput[] }
+);
 
 /** What a document gave besides its chunks (see ExtractedDocument). */
 export interface ConversionExtras {
@@ -35,7 +38,11 @@ export type ConversionReply =
   /** One more page read by text recognition: the document is still moving (resets the pool's time limit). */
   | { id: number; type: "progress" }
   | ({ id: number; type: "done" } & ConversionExtras)
-  | { id: number; type: "error"; message: string; detail?: string };
+  | { id: number; type: "error"; message: string; detail?: string }
+  /** A batch's documents in the order asked, each its chunks (chunk-wire.ts) or why it failed. */
+  | { id: number; type: "batch-done"; results: BatchResult[] };
+
+export type BatchResult = ({ type: "done"; bytes: Uint8Array } & ConversionExtras) | { type: "error"; message: string; detail?: string };
 
 /**
  * Chunks go back in slices of at most this size, so the server never decodes one huge message in a single turn.
@@ -47,19 +54,30 @@ const FIRST_SLICE_BYTES = 16 * 1024;
 
 const send = (reply: ConversionReply) => process.send!(reply);
 
-async function handle({ id, input, limits }: ConversionRequest) {
-  ocrProgress.onPage = () => send({ id, type: "progress" });
+/** Why a document failed, as the server shows it; the detail (a parser's own words) goes only to the log. */
+function failure(error: unknown): { message: string; detail?: string } {
+  const detail = error instanceof ConversionError ? error.detail : undefined;
+  return { message: error instanceof Error ? error.message : String(error), ...(detail ? { detail } : {}) };
+}
+
+/** One document's sections and what else its converter found, checked against the text limit. */
+async function read(input: ConversionInput, limits: ConversionRequest["limits"]) {
+  const document = await convertInput(input, limits);
+  const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = document;
+  const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead };
+  if (notProcessedReason) return { extras: { ...extras, notProcessedReason }, sections: [] };
+  const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
+  if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
+  return { extras, sections: document.sections };
+}
+
+async function handleOne(id: number, input: ConversionInput, limits: ConversionRequest["limits"]) {
   try {
-    const document = await convertInput(input, limits);
-    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = document;
-    const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead };
-    if (notProcessedReason) return send({ id, type: "done", ...extras, notProcessedReason });
-    const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
-    if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);
+    const { extras, sections } = await read(input, limits);
     let slice: Chunk[] = [];
     let sliceBytes = 0;
     let sliceLimit = FIRST_SLICE_BYTES;
-    for (const chunk of eachChunk(document.sections)) {
+    for (const chunk of eachChunk(sections)) {
       slice.push(chunk);
       sliceBytes += chunk.content.length + chunk.source.length;
       if (sliceBytes >= sliceLimit) {
@@ -72,8 +90,30 @@ async function handle({ id, input, limits }: ConversionRequest) {
     if (slice.length > 0) send({ id, type: "chunks", bytes: encodeChunks(slice) });
     send({ id, type: "done", ...extras });
   } catch (error) {
-    const detail = error instanceof ConversionError ? error.detail : undefined;
-    send({ id, type: "error", message: error instanceof Error ? error.message : String(error), ...(detail ? { detail } : {}) });
+    send({ id, type: "error", ...failure(error) });
+  }
+}
+
+/** Each document of the batch in turn; one failing fails only itself. Progress after each keeps the time limit per document. */
+async function handleBatch(id: number, batch: ConversionInput[], limits: ConversionRequest["limits"]) {
+  const results: BatchResult[] = [];
+  for (const input of batch) {
+    try {
+      const { extras, sections } = await read(input, limits);
+      results.push({ type: "done", ...extras, bytes: encodeChunks([...eachChunk(sections)]) });
+    } catch (error) {
+      results.push({ type: "error", ...failure(error) });
+    }
+    send({ id, type: "progress" });
+  }
+  send({ id, type: "batch-done", results });
+}
+
+async function handle(request: ConversionRequest) {
+  const { id, limits } = request;
+  ocrProgress.onPage = () => send({ id, type: "progress" });
+  try {
+    await ("batch" in request ? handleBatch(id, request.batch, limits) : handleOne(id, request.input, limits));
   } finally {
     ocrProgress.onPage = undefined;
   }

@@ -1,6 +1,7 @@
 import { chunkSections, type Chunk } from "./chunker.ts";
 import { createConversionPool, type ConversionPoolOptions, type ConvertedDocument } from "./conversion-pool.ts";
 import type { ConversionInput } from "./convert-input.ts";
+import type { ConversionError } from "./extracted-document.ts";
 import { sectionsFromMarkdown } from "./extracted-document.ts";
 import { closeOcr } from "./ocr/ocr-engine.ts";
 
@@ -40,6 +41,11 @@ export interface DocumentReader {
    * item was deleted) kills the reader and rejects with CANCELLED_REASON.
    */
   convert(input: ConversionInput, onChunks?: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<ConvertedDocument>;
+  /**
+   * Reads small documents (a batch of mails) in one round trip: each one's document or the ConversionError it
+   * alone failed with, in order. Rejects only when the reader died; read them one by one then to learn which.
+   */
+  convertMany(inputs: ConversionInput[], signal?: AbortSignal): Promise<Array<ConvertedDocument | ConversionError>>;
   /** Ends every process reading documents (the server is shutting down). */
   close(): Promise<void>;
 }
@@ -48,6 +54,7 @@ export function createDocumentReader(options: DocumentReaderOptions): DocumentRe
   const pool = createConversionPool(options);
   return {
     convert: (input, onChunks, signal) => pool.convert(input, onChunks, signal),
+    convertMany: (inputs, signal) => pool.convertMany(inputs, signal),
     async close() {
       await pool.close();
       // Text recognition run in this process (tests, scripts) ends too, rather than waiting for its idle timeout.

@@ -121,6 +121,45 @@ describe("job queue", () => {
     expect(results.every((job) => job.status === "done")).toBe(true);
   });
 
+  it("runs jobs of a one-at-a-time kind in turn, leaving the other slot to other kinds", async () => {
+    const store = setup();
+    const queue = createJobQueue({ db: store.db, concurrency: 2 });
+    cleanups.push(() => queue.stop());
+    const batches = [deferred(), deferred(), deferred()];
+    const upload = deferred();
+    const started: string[] = [];
+    queue.register<{ index: number }>(
+      "batch",
+      async ({ payload }) => {
+        started.push(`batch ${payload.index}`);
+        await batches[payload.index]!.promise;
+      },
+      { oneAtATime: true },
+    );
+    queue.register("upload", async () => {
+      started.push("upload");
+      await upload.promise;
+    });
+    await queue.start();
+    const jobs = [];
+    for (let index = 0; index < 3; index++) jobs.push(await queue.enqueue({ kind: "batch", userId: 1, payload: { index } }));
+    jobs.push(await queue.enqueue({ kind: "upload", userId: 1 }));
+    while (started.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The upload queued behind three batches runs beside the first; the second batch waits for the first.
+    expect(started).toEqual(["batch 0", "upload"]);
+    upload.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toEqual(["batch 0", "upload"]);
+    batches[0]!.resolve();
+    while (started.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    expect(started.at(-1)).toBe("batch 1");
+    batches.forEach((gate) => gate.resolve());
+    const results = await Promise.all(jobs.map((job) => queue.waitFor(job.id)));
+    expect(results.every((job) => job.status === "done")).toBe(true);
+    expect(started).toEqual(["batch 0", "upload", "batch 1", "batch 2"]);
+  });
+
   it("does not run jobs of a kind nobody registered, and runs them once a handler appears", async () => {
     const store = setup();
     const queue = createJobQueue({ db: store.db });

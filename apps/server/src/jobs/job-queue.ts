@@ -31,6 +31,11 @@ export interface HandlerOptions {
    * batch, instead of one at a time behind it.
    */
   waitsOnNetwork?: boolean;
+  /**
+   * At most one job of this kind runs at a time; the other slot stays free for other kinds (an upload is read while a
+   * mailbox is). Two of a mail sync's batches read at once only fought each other for the two cores (decision 049).
+   */
+  oneAtATime?: boolean;
 }
 
 export interface EnqueueInput {
@@ -49,8 +54,6 @@ export interface JobQueue {
   register<P>(kind: string, handler: JobHandler<P>, options?: HandlerOptions): void;
   /** Persists a queued job and schedules it (once the queue has started). */
   enqueue(input: EnqueueInput): Promise<Job>;
-  /** Persists several queued jobs in one statement (a mail sync's batch), in the order given. */
-  enqueueMany(inputs: EnqueueInput[]): Promise<void>;
   get(id: number): Promise<Job | undefined>;
   /** The newest job that worked on the item, if any. */
   latestForItem(itemId: number): Promise<Job | undefined>;
@@ -87,8 +90,8 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
   const { db } = options;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
-  /** The running jobs' ids, each with whether it waits on another server (counted apart). */
-  const running = new Map<number, boolean>();
+  /** The running jobs' ids, each with its kind and whether it waits on another server (counted apart). */
+  const running = new Map<number, { kind: string; waitsOnNetwork: boolean }>();
   const waiters = new Map<number, Array<(job: Job) => void>>();
   let idleWaiters: Array<() => void> = [];
   let started = false;
@@ -157,9 +160,12 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
       do {
         pumpAgain = false;
         while (!stopped) {
-          const waiting = [...running.values()].filter(Boolean).length;
+          const waiting = [...running.values()].filter((job) => job.waitsOnNetwork).length;
           const room = { working: running.size - waiting < concurrency, waiting: waiting < WAITING_CONCURRENCY };
-          const kinds = [...handlers].filter(([, entry]) => (entry.options.waitsOnNetwork ? room.waiting : room.working)).map(([kind]) => kind);
+          const runningKinds = new Set([...running.values()].map((job) => job.kind));
+          const kinds = [...handlers]
+            .filter(([kind, entry]) => (entry.options.waitsOnNetwork ? room.waiting : room.working) && !(entry.options.oneAtATime && runningKinds.has(kind)))
+            .map(([kind]) => kind);
           if (kinds.length === 0) break;
           let query = db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("kind", "in", kinds);
           if (running.size > 0) query = query.where("id", "not in", [...running.keys()]);
@@ -172,7 +178,7 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
             .where("status", "=", "queued")
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) === 0) continue;
-          running.set(next.id, handlers.get(next.kind)!.options.waitsOnNetwork === true);
+          running.set(next.id, { kind: next.kind, waitsOnNetwork: handlers.get(next.kind)!.options.waitsOnNetwork === true });
           const job = { ...next, status: "processing" as const, attempts: next.attempts + 1 };
           void run(job)
             .catch((error: unknown) => options.log?.(`job ${job.id} bookkeeping failed`, error))
@@ -200,16 +206,6 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
       const job = await db.insertInto("jobs").values(jobRow(input, now())).returningAll().executeTakeFirstOrThrow();
       void pump();
       return job;
-    },
-
-    async enqueueMany(inputs) {
-      if (inputs.length === 0) return;
-      const timestamp = now();
-      await db
-        .insertInto("jobs")
-        .values(inputs.map((input) => jobRow(input, timestamp)))
-        .execute();
-      void pump();
     },
 
     get: fetchJob,

@@ -8,29 +8,20 @@ import { SliceQueue } from "./slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
+import { VECTOR_WARNING, ocrFields, readWarning } from "./read-warnings.ts";
+import { readTogether } from "./read-together.ts";
+
+export { VECTOR_WARNING, ocrFailedWarning, ocrUnclearWarning, pagesNotReadWarning } from "./read-warnings.ts";
 
 export const INGEST_JOB = "knowledge.ingest";
+/** Many small items read together (a mail sync's batch, decision 049). */
+export const INGEST_BATCH_JOB = "knowledge.ingest-batch";
 /**
  * How often a document being read checks that its item is still kept: an item can go without the knowledge service
  * (its conversation deleted, kept restorable, or purged by cascade; a restore replacing the knowledge base), and its
  * reader must stop then too.
  */
 const ITEM_CHECK_MS = 1000;
-export const VECTOR_WARNING = "Saved, but it might not appear in search results: semantic indexing failed";
-export const pagesNotReadWarning = ({ read, total }: { read: number; total: number }) =>
-  `Saved, but only its first ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} pages were read (the limit for one document): the rest is not searchable`;
-export const ocrFailedWarning = (pages: number[]) =>
-  `Saved, but text recognition gave up on ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")}: their text is missing`;
-/** Pages whose OCR was too unsure to keep (decision 034): said in plain words, the text is left out rather than stored as garbage. */
-export const ocrUnclearWarning = (pages: number[]) =>
-  `Saved, but ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")} could not be read reliably (a blurred or faint scan, or a language text recognition does not read): ${pages.length === 1 ? "its" : "their"} text is left out`;
-
-/** What the item records of text recognition (decision 016). */
-const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
-  ocrPages: JSON.stringify(document.ocrPages ?? []),
-  ocrFailedPages: JSON.stringify(document.ocrFailedPages ?? []),
-});
-
 /**
  * What ingestion needs from the search index (the retrieval module provides it): store an item's chunks and
  * embed them, or drop them. A failed embedding is reported, not thrown: the text is still searchable by words.
@@ -41,6 +32,10 @@ export interface KnowledgeIndex {
     item: { id: number; userId: number; conversationId: number | null },
     chunks: Chunk[] | AsyncIterable<Chunk[]>,
   ): Promise<{ chunkCount: number; vectorError?: unknown }>;
+  /** Many small items' chunks together (a batch of mails), a few commits in all; null for an item deleted meanwhile. */
+  indexItems(
+    entries: Array<{ item: { id: number; userId: number; conversationId: number | null }; chunks: Chunk[] }>,
+  ): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
   removeItem(itemId: number): void;
   /** Stores an item's chunks for word search at once; `vectors` settles once they are embedded, after the answer. */
   indexNow(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
@@ -56,7 +51,7 @@ export interface IngestionDeps {
   folders: FolderPaths;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   /** Reads documents into chunks outside the server process (documents/). */
-  documents: Pick<DocumentReader, "convert">;
+  documents: Pick<DocumentReader, "convert" | "convertMany">;
   warn(message: string, error?: unknown): void;
   /** How long a request waits for its ingestion before answering that it continues in the background. */
   inlineWaitMs: number;
@@ -115,7 +110,7 @@ export function createIngestion(deps: IngestionDeps) {
       if (extracted.status === "rejected") throw extracted.reason;
       if (indexed.status === "rejected") throw indexed.reason;
       const document = extracted.value;
-      if (document.attachments?.length) await addAttachmentItems({ ...deps, enqueue }, item, document.attachments);
+      if (document.attachments?.length) await addAttachments(item, document);
       if (document.notProcessedReason) {
         deps.index.removeItem(item.id);
         await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0, ...ocrFields(document) });
@@ -123,16 +118,7 @@ export function createIngestion(deps: IngestionDeps) {
       }
       const { chunkCount, vectorError } = indexed.value;
       if (vectorError) deps.warn(`vectorising knowledge item ${item.id} failed`, vectorError);
-      const warning = vectorError
-        ? VECTOR_WARNING
-        : document.pagesNotRead
-          ? pagesNotReadWarning(document.pagesNotRead)
-          : document.ocrFailedPages?.length
-            ? ocrFailedWarning(document.ocrFailedPages)
-            : document.ocrUnclearPages?.length
-              ? ocrUnclearWarning(document.ocrUnclearPages)
-              : null;
-      await repo.updateItem(item.id, { status: "ready", statusReason: warning, chunkCount, ...ocrFields(document) });
+      await repo.updateItem(item.id, { status: "ready", statusReason: readWarning(document, vectorError), chunkCount, ...ocrFields(document) });
     } catch (error) {
       // Its item (or its conversation) was deleted while it was read: nothing to mark failed. An item kept for a
       // restorable conversation goes back to queued, with none of its half-read chunks searchable.
@@ -170,6 +156,33 @@ export function createIngestion(deps: IngestionDeps) {
     },
   });
 
+  const addAttachments = (item: KnowledgeItemRow, document: ConvertedDocument) =>
+    addAttachmentItems({ ...deps, enqueue }, item, document.attachments ?? []).then(() => undefined);
+  // Each item's outcome is recorded on it; a failure of one is not the batch's.
+  let gate: Promise<unknown> = Promise.resolve();
+  const readAlone = (itemId: number) => ingest(itemId).catch(() => undefined);
+
+  jobs.register<{ itemIds: number[] }>(
+    INGEST_BATCH_JOB,
+    async ({ payload }) => {
+      const run = gate.then(() => readTogether({ ...deps, readAlone, addAttachments }, payload.itemIds));
+      gate = run.catch(() => undefined);
+      return run;
+    },
+    {
+      onInterrupted: "resume",
+      maxResumes: 1,
+      onFailed: async (job: Job, reason: string) => {
+        const { itemIds } = JSON.parse(job.payload) as { itemIds: number[] };
+        const unread = (await repo.getItemsByIds(itemIds)).filter((item) => item.status === "queued" || item.status === "processing");
+        await repo.updateItems(
+          unread.map((item) => item.id),
+          { status: "failed", statusReason: reason },
+        );
+      },
+    },
+  );
+
   /** Marks the item queued and queues its ingestion. */
   async function enqueue(item: { id: number; userId: number }): Promise<Job> {
     await repo.updateItem(item.id, { status: "queued", statusReason: null });
@@ -180,9 +193,9 @@ export function createIngestion(deps: IngestionDeps) {
     ingest,
     enqueue,
 
-    /** Queues the reading of items just inserted with the status queued (a mail sync's batch), in one statement. */
-    queueNew: (items: Array<{ id: number; userId: number }>) =>
-      jobs.enqueueMany(items.map((item) => ({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } }))),
+    /** Queues the reading of the user's files just inserted with the status queued (a mail sync's batch), read together. */
+    queueNew: (userId: number, itemIds: number[]) =>
+      itemIds.length === 0 ? Promise.resolve(undefined) : jobs.enqueue({ kind: INGEST_BATCH_JOB, userId, payload: { itemIds } }),
 
     /** Stops reading these items (they were deleted): their reader processes are killed at once. */
     cancel(itemIds: number[]) {

@@ -277,6 +277,28 @@ export function createKnowledgeRepo(store: Pick<Store, "db" | "prepare">) {
     /** Only for background jobs, which run outside any request (the job row carries the owner). Without its text. */
     getItemById: (id: number) => db.selectFrom("knowledgeItems").selectAll().where("id", "=", id).executeTakeFirst(),
 
+    /** Only for background jobs, as getItemById: the items of these ids that still exist. */
+    getItemsByIds: (ids: number[]) => (ids.length === 0 ? Promise.resolve([]) : db.selectFrom("knowledgeItems").selectAll().where("id", "in", ids).execute()),
+
+    /**
+     * The same status change for many items in one statement (a batch of mails read together); with `chunkCounts`,
+     * each item's own count.
+     */
+    async updateItems(ids: number[], changes: Omit<KnowledgeItemUpdate, "content" | "chunkCount">, chunkCounts?: ReadonlyMap<number, number>) {
+      if (ids.length === 0) return;
+      const chunkCount =
+        chunkCounts?.size &&
+        sql<number>`CASE ${sql.ref("id")} ${sql.join(
+          [...chunkCounts].map(([id, count]) => sql`WHEN ${id} THEN ${count}`),
+          sql` `,
+        )} ELSE 0 END`;
+      await db
+        .updateTable("knowledgeItems")
+        .set({ ...changes, ...(chunkCount ? { chunkCount } : {}), updatedAt: new Date().toISOString() })
+        .where("id", "in", ids)
+        .execute();
+    },
+
     /** False once the item is gone or its conversation was deleted (decision 035): nothing to read it for now. */
     isKept: async (id: number) =>
       (await db

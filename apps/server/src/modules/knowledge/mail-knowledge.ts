@@ -16,9 +16,9 @@ export interface MailKnowledgePort {
   /** The chain of folders below a folder, each made if missing; answers the last one's id. */
   ensureFolders(userId: number, parentId: number, names: string[]): Promise<number>;
   /**
-   * Stores a batch of messages and queues their reading; answers the items' ids in the order given. The files are
-   * written side by side and the items and jobs recorded by one statement each: per message, the sync paid a dozen
-   * waits on a busy server (12-23 ms a message), more than reading it costs.
+   * Stores a batch of messages and queues their reading, together (decision 049); answers the items' ids in the order
+   * given. The files are written together and the items recorded by one statement: per message, the sync paid a
+   * dozen waits on a busy server (12-23 ms a message), more than reading it costs.
    */
   addMails(userId: number, folderId: number, mails: Array<{ name: string; bytes: Buffer; description: string }>): Promise<number[]>;
   /** Deletes a message's item and the folder of its attachments. */
@@ -33,7 +33,7 @@ export function createMailKnowledge(deps: {
   repo: KnowledgeRepo;
   blobs: BlobStore;
   folders: FolderPaths;
-  queueNew(items: Array<{ id: number; userId: number }>): Promise<unknown>;
+  queueNew(userId: number, itemIds: number[]): Promise<unknown>;
   sweep(): Promise<void>;
 }): MailKnowledgePort {
   const { repo } = deps;
@@ -62,7 +62,7 @@ export function createMailKnowledge(deps: {
       if (mails.length === 0) return [];
       const parent = await folder(userId, folderId);
       if (!parent) throw new Error("the account's folder is gone");
-      const stored = await Promise.all(mails.map((mail) => deps.blobs.putBytes(mail.bytes)));
+      const stored = await deps.blobs.putMany(mails.map((mail) => mail.bytes));
       const items = mails.map((mail, index) => {
         const name = cleanFilename(mail.name, "message.eml");
         return {
@@ -88,7 +88,7 @@ export function createMailKnowledge(deps: {
         await deps.blobs.remove(stored.map((blob) => blob.key));
         throw error;
       }
-      await deps.queueNew(ids.map((id) => ({ id, userId })));
+      await deps.queueNew(userId, ids);
       return ids;
     },
 

@@ -29,6 +29,8 @@ export { searchText } from "./index/search-text.ts";
 /** What ingestion uses to make an item searchable (or not any more). */
 export interface KnowledgeIndexPort {
   indexItem(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<{ chunkCount: number; vectorError?: unknown }>;
+  /** Many small items together (a batch of mails); null for an item deleted meanwhile. */
+  indexItems(entries: Array<{ item: IndexedItem; chunks: ChunkInput[] }>): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
   removeItem(itemId: number): void;
   /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
   indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
@@ -164,6 +166,23 @@ export function createRetrievalModule(deps: {
         } catch (error) {
           return { chunkCount, vectorError: error };
         }
+      },
+      async indexItems(entries) {
+        const counts = await chunks.replaceItemsChunks(entries);
+        const indexed: Array<{ chunkCount: number; vectorError?: unknown } | null> = [];
+        for (const [index, chunkCount] of counts.entries()) {
+          if (chunkCount === null) {
+            indexed.push(null);
+            continue;
+          }
+          try {
+            await vectorizer.indexItem(entries[index]!.item.id);
+            indexed.push({ chunkCount });
+          } catch (error) {
+            indexed.push({ chunkCount, vectorError: error });
+          }
+        }
+        return indexed;
       },
       removeItem: (itemId) => chunks.removeItemChunks(itemId),
       async indexNow(item, itemChunks) {

@@ -86,4 +86,30 @@ describe("chunk store: an item's chunks written in batches", () => {
     expect(store.sqlite.prepare("SELECT content FROM chunks").pluck().all()).toEqual(["kept text"]);
     expect(found(store, "orphan")).toBe(0);
   });
+
+  it("stores many small items together, each with its own chunks, skipping one deleted meanwhile", async () => {
+    const store = open();
+    const chunks = createChunkStore(store.sqlite);
+    const mails = Array.from({ length: 120 }, (_, index) => ({
+      item: emptyItem(store, `mail ${index}.eml`),
+      chunks: [
+        { position: 0, source: "", content: `mail ${index} greeting word${index}` },
+        { position: 1, source: "", content: `mail ${index} heron survey` },
+      ],
+    }));
+    const deleted = { item: { id: 999_999, userId: 3, conversationId: null }, chunks: [{ position: 0, source: "", content: "orphan text" }] };
+    // One long message among the short ones goes in by itself, in batches.
+    const long = {
+      item: emptyItem(store, "long.eml"),
+      chunks: Array.from({ length: 900 }, (_, position) => ({ position, source: "", content: `long thread line ${position}` })),
+    };
+    const counts = await chunks.replaceItemsChunks([...mails.slice(0, 60), deleted, long, ...mails.slice(60)]);
+
+    expect(counts).toEqual([...mails.slice(0, 60).map(() => 2), null, 900, ...mails.slice(60).map(() => 2)]);
+    expect(rowsOf(store, mails[37]!.item.id).map((row) => row.content)).toEqual(["mail 37 greeting word37", "mail 37 heron survey"]);
+    expect(rowsOf(store, long.item.id)).toHaveLength(900);
+    expect(found(store, "heron")).toBe(120);
+    expect(found(store, "word119")).toBe(1);
+    expect(found(store, "orphan")).toBe(0);
+  });
 });
