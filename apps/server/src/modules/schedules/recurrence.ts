@@ -1,6 +1,7 @@
 import * as rrulePackage from "rrule";
 import { SCHEDULE_ERRORS } from "@sage/contracts/schedules";
 import { badRequest } from "../../http/app-error.ts";
+import { isTimeZone, wallTime, zonedToUtc } from "../../providers/calendar/zoned-time.ts";
 
 // rrule ships CommonJS (UMD) with ES module types: Node's import gives its exports under `default`.
 const { RRule } = ((rrulePackage as unknown as { default?: typeof rrulePackage }).default ?? rrulePackage) as typeof rrulePackage;
@@ -33,40 +34,13 @@ const START = /^DTSTART(?:;TZID=([^:;]+))?:(\d{8}T\d{6})(Z?)$/;
 
 /** Throws the plain 400 when `zone` is not an IANA time zone Node knows. */
 export function checkTimezone(zone: string): void {
-  try {
-    formatter(zone); // a formatter per zone, made once (making one costs about 0.5 ms)
-  } catch {
-    throw badRequest(SCHEDULE_ERRORS.timezoneInvalid(zone), "invalid_timezone");
-  }
+  if (!isTimeZone(zone)) throw badRequest(SCHEDULE_ERRORS.timezoneInvalid(zone), "invalid_timezone");
 }
 
-const wallParts = new Map<string, Intl.DateTimeFormat>();
-function formatter(zone: string) {
-  let format = wallParts.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    wallParts.set(zone, format);
-  }
-  return format;
-}
-
-/** The wall clock in `zone` at `instant`, as a Date whose UTC fields are that wall clock. */
+/** The wall clock in `zone` at `instant`, as a Date whose UTC fields are that wall clock (rrule's floating times). */
 export function toWallClock(instant: Date, zone: string): Date {
-  const parts = Object.fromEntries(
-    formatter(zone)
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return new Date(Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!));
+  const wall = wallTime(instant.getTime(), zone);
+  return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
 }
 
 /**
@@ -74,13 +48,15 @@ export function toWallClock(instant: Date, zone: string): Date {
  * taken an hour later, as calendars do; a time that happens twice (autumn) is its first.
  */
 export function fromWallClock(wall: Date, zone: string): Date {
-  const offsetAt = (instant: number) => toWallClock(new Date(instant), zone).getTime() - Math.floor(instant / 1000) * 1000;
-  const guess = wall.getTime();
-  const first = guess - offsetAt(guess);
-  const second = guess - offsetAt(first);
-  if (toWallClock(new Date(second), zone).getTime() === guess) return new Date(Math.min(first, second));
-  if (toWallClock(new Date(first), zone).getTime() === guess) return new Date(first);
-  return new Date(Math.max(first, second));
+  const fields = {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+  };
+  return new Date(zonedToUtc(fields, zone));
 }
 
 function checkRuleLine(line: string) {
