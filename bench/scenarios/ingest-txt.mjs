@@ -1,7 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { passage } from "../lib/corpus.mjs";
 import { figure, round } from "../lib/figure.mjs";
+import { timeIndexFloor } from "../lib/index-floor.mjs";
 import { jobDurationMs, uploadAndWait, waitForItem } from "../lib/ingest.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
 import { makeDataDir, ROOT, startSage } from "../lib/server.mjs";
@@ -49,42 +50,17 @@ async function readAndChunkMbPerS(file, runs = 5) {
  * the cost of committing in batches (segments and merges) and of serving requests meanwhile.
  */
 async function indexFloorMs(file, readAndChunkMs, runs = 2) {
-  const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
-  const { createLexicalIndex } = await import(path.join(ROOT, "apps/server/src/modules/retrieval/index/lexical-index.ts"));
   const { convertTxt } = await import(path.join(documents, "converters/convert-txt.ts"));
   const { chunkSections } = await import(path.join(documents, "chunker.ts"));
   const chunks = chunkSections(convertTxt(readFileSync(file)).sections);
-  let best = Infinity;
-  for (let run = 0; run < runs; run++) {
-    const dataDir = makeDataDir("txt-floor");
-    const store = openStore({ dataDir });
-    try {
-      store.sqlite.pragma("foreign_keys = OFF");
-      const fts = createLexicalIndex(store.sqlite).ensure(1);
-      store.sqlite.exec(`DROP TRIGGER ${fts}_insert`);
-      store.sqlite
-        .prepare(
-          "INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (1, 1, 'file', 'notes.txt', 'notes.txt', 'ready', '', '')",
-        )
-        .run();
-      const insert = store.sqlite.prepare(
-        "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (1, 1, NULL, ?, ?, ?, '')",
-      );
-      const index = store.sqlite.prepare(
-        `INSERT INTO ${fts}(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id WHERE c.item_id = 1`,
-      );
-      const startedAt = performance.now();
-      store.sqlite.transaction(() => {
-        for (const chunk of chunks) insert.run(chunk.position, chunk.source, chunk.content);
-        index.run();
-      })();
-      best = Math.min(best, performance.now() - startedAt);
-    } finally {
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  return readAndChunkMs + best;
+  const floor = await timeIndexFloor("txt-floor", runs, ({ sqlite, item, chunk, indexAll }) =>
+    sqlite.transaction(() => {
+      item.run(1, "notes.txt", "notes.txt");
+      for (const { position, source, content } of chunks) chunk.run(1, position, source, content);
+      indexAll.run();
+    })(),
+  );
+  return readAndChunkMs + floor.ms;
 }
 
 /**

@@ -1,12 +1,12 @@
-import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot } from "../../packages/testkit/src/dovecot-server.ts";
 import { passage } from "../lib/corpus.mjs";
 import { figure, percentile, round } from "../lib/figure.mjs";
 import { probeHealthDuring } from "../lib/health-probe.mjs";
+import { timeIndexFloor } from "../lib/index-floor.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
-import { makeDataDir, memoryOf, ROOT, startSage } from "../lib/server.mjs";
+import { memoryOf, ROOT, startSage } from "../lib/server.mjs";
 
 const require = createRequire(path.join(ROOT, "apps/server/package.json"));
 const Database = require("better-sqlite3");
@@ -69,48 +69,23 @@ async function mailIndexFloorMs(sources, fetchMs, runs = 2) {
   const documents = path.join(ROOT, "apps/server/src/documents");
   const { convertEml } = await import(path.join(documents, "converters/convert-eml.ts"));
   const { chunkSections } = await import(path.join(documents, "chunker.ts"));
-  const { openStore } = await import(path.join(ROOT, "apps/server/src/store/open-store.ts"));
-  const { createLexicalIndex } = await import(path.join(ROOT, "apps/server/src/modules/retrieval/index/lexical-index.ts"));
-  let best = Infinity;
-  let chunkCount = 0;
-  for (let run = 0; run < runs; run++) {
-    const dataDir = makeDataDir("mail-floor");
-    const store = openStore({ dataDir });
-    try {
-      store.sqlite.pragma("foreign_keys = OFF");
-      const fts = createLexicalIndex(store.sqlite).ensure(1);
-      store.sqlite.exec(`DROP TRIGGER ${fts}_insert`);
-      const item = store.sqlite.prepare(
-        "INSERT INTO knowledge_items (id, user_id, type, name, path, status, created_at, updated_at) VALUES (?, 1, 'file', ?, ?, 'ready', '', '')",
-      );
-      const insert = store.sqlite.prepare(
-        "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 1, NULL, ?, ?, ?, '')",
-      );
-      const index = store.sqlite.prepare(
-        `INSERT INTO ${fts}(rowid, title, content) SELECT c.id, ki.name, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id`,
-      );
-      const startedAt = performance.now();
-      const read = [];
-      for (const message of sources) {
-        const document = await convertEml(message.source);
-        read.push({ ...message, chunks: chunkSections(document.sections) });
-      }
-      store.sqlite.transaction(() => {
-        for (const message of read) {
-          const name = `${message.subject} (${message.uid}).eml`;
-          item.run(message.uid, name, name);
-          for (const chunk of message.chunks) insert.run(message.uid, chunk.position, chunk.source, chunk.content);
-        }
-        index.run();
-      })();
-      best = Math.min(best, performance.now() - startedAt);
-      chunkCount = read.reduce((sum, message) => sum + message.chunks.length, 0);
-    } finally {
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  const floor = await timeIndexFloor("mail-floor", runs, async ({ sqlite, item, chunk, indexAll }) => {
+    const read = [];
+    for (const message of sources) {
+      const document = await convertEml(message.source);
+      read.push({ ...message, chunks: chunkSections(document.sections) });
     }
-  }
-  return { ms: fetchMs + best, readAndIndexMs: best, chunks: chunkCount };
+    sqlite.transaction(() => {
+      for (const message of read) {
+        const name = `${message.subject} (${message.uid}).eml`;
+        item.run(message.uid, name, name);
+        for (const { position, source, content } of message.chunks) chunk.run(message.uid, position, source, content);
+      }
+      indexAll.run();
+    })();
+    return read.reduce((sum, message) => sum + message.chunks.length, 0);
+  });
+  return { ms: fetchMs + floor.ms, readAndIndexMs: floor.ms, chunks: floor.result };
 }
 
 /** Polls the store until every message is an indexed (ready) knowledge item and the account's sync is over. */
