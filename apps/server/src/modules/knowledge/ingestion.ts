@@ -159,29 +159,21 @@ export function createIngestion(deps: IngestionDeps) {
   const addAttachments = (item: KnowledgeItemRow, document: ConvertedDocument) =>
     addAttachmentItems({ ...deps, enqueue }, item, document.attachments ?? []).then(() => undefined);
   // Each item's outcome is recorded on it; a failure of one is not the batch's.
-  let gate: Promise<unknown> = Promise.resolve();
   const readAlone = (itemId: number) => ingest(itemId).catch(() => undefined);
 
-  jobs.register<{ itemIds: number[] }>(
-    INGEST_BATCH_JOB,
-    async ({ payload }) => {
-      const run = gate.then(() => readTogether({ ...deps, readAlone, addAttachments }, payload.itemIds));
-      gate = run.catch(() => undefined);
-      return run;
+  jobs.register<{ itemIds: number[] }>(INGEST_BATCH_JOB, async ({ payload }) => readTogether({ ...deps, readAlone, addAttachments }, payload.itemIds), {
+    oneAtATime: true,
+    onInterrupted: "resume",
+    maxResumes: 1,
+    onFailed: async (job: Job, reason: string) => {
+      const { itemIds } = JSON.parse(job.payload) as { itemIds: number[] };
+      const unread = (await repo.getItemsByIds(itemIds)).filter((item) => item.status === "queued" || item.status === "processing");
+      await repo.updateItems(
+        unread.map((item) => item.id),
+        { status: "failed", statusReason: reason },
+      );
     },
-    {
-      onInterrupted: "resume",
-      maxResumes: 1,
-      onFailed: async (job: Job, reason: string) => {
-        const { itemIds } = JSON.parse(job.payload) as { itemIds: number[] };
-        const unread = (await repo.getItemsByIds(itemIds)).filter((item) => item.status === "queued" || item.status === "processing");
-        await repo.updateItems(
-          unread.map((item) => item.id),
-          { status: "failed", statusReason: reason },
-        );
-      },
-    },
-  );
+  });
 
   /** Marks the item queued and queues its ingestion. */
   async function enqueue(item: { id: number; userId: number }): Promise<Job> {
