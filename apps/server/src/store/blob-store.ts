@@ -27,6 +27,19 @@ export function createBlobStore(uploadsDir: string) {
     await Promise.all([...keys].filter((key): key is string => !!key).map((key) => rm(pathOf(key), { force: true })));
   };
 
+  /** Writes a blob under a temporary name and renames it into place; the temporary file goes if either fails. */
+  const intoPlace = async (key: string, write: (temporary: string) => Promise<unknown> | void, now = false) => {
+    const temporary = path.join(uploadsDir, `.tmp-${key}`);
+    try {
+      await write(temporary);
+      if (now) renameSync(temporary, pathOf(key));
+      else await rename(temporary, pathOf(key));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  };
+
   return {
     pathOf,
 
@@ -40,19 +53,12 @@ export function createBlobStore(uploadsDir: string) {
     async put(source: Readable, options: { maxBytes?: number; key?: string } = {}): Promise<{ key: string; size: number }> {
       const key = options.key ?? randomUUID();
       pathOf(key);
-      const temporary = path.join(uploadsDir, `.tmp-${key}`);
       let size = 0;
       source.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (options.maxBytes !== undefined && size > options.maxBytes) source.destroy(new BlobTooLargeError(options.maxBytes));
       });
-      try {
-        await pipeline(source, createWriteStream(temporary, { flags: "wx" }));
-        await rename(temporary, pathOf(key));
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await intoPlace(key, (temporary) => pipeline(source, createWriteStream(temporary, { flags: "wx" })));
       return { key, size };
     },
 
@@ -64,21 +70,8 @@ export function createBlobStore(uploadsDir: string) {
      */
     async putMany(list: Buffer[]): Promise<Array<{ key: string; size: number }>> {
       const keys = list.map(() => randomUUID());
-      const write = async (bytes: Buffer, key: string, now: boolean) => {
-        const temporary = path.join(uploadsDir, `.tmp-${key}`);
-        try {
-          if (now) {
-            writeFileSync(temporary, bytes, { flag: "wx" });
-            renameSync(temporary, pathOf(key));
-          } else {
-            await writeFile(temporary, bytes, { flag: "wx" });
-            await rename(temporary, pathOf(key));
-          }
-        } catch (error) {
-          await rm(temporary, { force: true });
-          throw error;
-        }
-      };
+      const write = (bytes: Buffer, key: string, now: boolean) =>
+        intoPlace(key, (temporary) => (now ? writeFileSync(temporary, bytes, { flag: "wx" }) : writeFile(temporary, bytes, { flag: "wx" })), now);
       const large = Promise.allSettled(list.map((bytes, index) => (bytes.length > SMALL_FILE_BYTES ? write(bytes, keys[index]!, false) : undefined)));
       let failure: unknown;
       let turnBytes = 0;
