@@ -27,6 +27,17 @@ const day = (offsetDays: number, hours = 10) => {
   return date.toISOString();
 };
 
+/**
+ * Later today, at least two hours ahead (tomorrow morning once today is nearly over): a reminder due at 23:00 fell
+ * due during a walk run after 23:00, and its notification covered every screen.
+ */
+const laterToday = () => {
+  const date = new Date(Date.now() + 3 * 3_600_000);
+  if (date.getDate() !== new Date().getDate()) return day(1, 9);
+  date.setMinutes(0, 0, 0);
+  return date.toISOString();
+};
+
 async function post(request: APIRequestContext, url: string, data: Record<string, unknown>) {
   const response = await request.post(url, { data });
   expect(response.status(), `${url}: ${await response.text()}`).toBeLessThan(300);
@@ -69,7 +80,7 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
     {
       title: "Send the board deck to every director before the Thursday review",
       description: "Include the revenue appendix and the hiring plan summary.",
-      dueDate: day(0, 23),
+      dueDate: laterToday(),
       priority: "high",
     },
     { title: "Confirm the venue", description: "", dueDate: day(-2), priority: "low" },
