@@ -314,30 +314,28 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     });
   }
 
+  /** A process for the work, checking before and after the wait that it is still wanted, and released after. */
+  async function withSlot<T>(signal: AbortSignal | undefined, work: (slot: Slot) => Promise<T>): Promise<T> {
+    if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
+    const slot = await acquire();
+    try {
+      if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
+      return await work(slot);
+    } finally {
+      release(slot);
+    }
+  }
+
   if (options.keepWarm) warmUp();
 
   return {
     async convert(input, onChunks, signal) {
-      if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
-      const slot = await acquire();
-      try {
-        if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
-        return await run(slot, { input }, onChunks, signal);
-      } finally {
-        release(slot);
-      }
+      return withSlot(signal, (slot) => run(slot, { input }, onChunks, signal));
     },
 
     async convertMany(inputs, signal) {
       if (inputs.length === 0) return [];
-      if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
-      const slot = await acquire();
-      try {
-        if (signal?.aborted) throw new ConversionError(CANCELLED_REASON);
-        return await run(slot, { batch: inputs }, undefined, signal);
-      } finally {
-        release(slot);
-      }
+      return withSlot(signal, (slot) => run(slot, { batch: inputs }, undefined, signal));
     },
 
     processIds: () => [...slots].flatMap((slot) => (slot.child.pid ? [slot.child.pid] : [])),

@@ -112,6 +112,15 @@ export function createRetrievalModule(deps: {
   const chunks = createChunkStore(sqlite, lexicalIndex, lexicalMerges);
   const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  /** Embeds an item whose chunks are stored; a failure is reported, not thrown (its words are still searchable). */
+  const withVectors = async (itemId: number, chunkCount: number): Promise<{ chunkCount: number; vectorError?: unknown }> => {
+    try {
+      await vectorizer.indexItem(itemId);
+      return { chunkCount };
+    } catch (error) {
+      return { chunkCount, vectorError: error };
+    }
+  };
   const catchingUp = new Set<number>();
   const retrieval = createRetrievalService({
     chunks,
@@ -158,30 +167,11 @@ export function createRetrievalModule(deps: {
       fuse: fuseScores,
     },
     index: {
-      async indexItem(item, itemChunks) {
-        const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
-        try {
-          await vectorizer.indexItem(item.id);
-          return { chunkCount };
-        } catch (error) {
-          return { chunkCount, vectorError: error };
-        }
-      },
+      indexItem: async (item, itemChunks) => withVectors(item.id, await chunks.replaceItemChunks(item, itemChunks)),
       async indexItems(entries) {
         const counts = await chunks.replaceItemsChunks(entries);
         const indexed: Array<{ chunkCount: number; vectorError?: unknown } | null> = [];
-        for (const [index, chunkCount] of counts.entries()) {
-          if (chunkCount === null) {
-            indexed.push(null);
-            continue;
-          }
-          try {
-            await vectorizer.indexItem(entries[index]!.item.id);
-            indexed.push({ chunkCount });
-          } catch (error) {
-            indexed.push({ chunkCount, vectorError: error });
-          }
-        }
+        for (const [index, chunkCount] of counts.entries()) indexed.push(chunkCount === null ? null : await withVectors(entries[index]!.item.id, chunkCount));
         return indexed;
       },
       removeItem: (itemId) => chunks.removeItemChunks(itemId),
