@@ -11,7 +11,7 @@ import { build } from "esbuild";
 const EXTERNAL = [
   "better-sqlite3",
   "argon2",
-  "hnswlib-node",
+  "usearch",
   "sqlite-vec",
   "onnxruntime-node",
   "pdfjs-dist",

@@ -1,5 +1,6 @@
 // The retrieval service run in the bench's own process on a cached search store, and the "limit" beside it:
-// the bare ANN query (hnswlib searchKnn on the very index the service loaded) plus the bare FTS5 query.
+// the bare ANN query (usearch, on the very index file the service saved and reads back) plus the bare FTS5 query.
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -9,22 +10,6 @@ import { DEMO_USER_ID, EMBEDDERS } from "./search-store.mjs";
 
 const serverSrc = path.join(ROOT, "apps/server/src");
 const requireFromServer = createRequire(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
-
-/** Records every HNSW index created from now on (the service builds its index lazily, on first search). */
-function captureHnswIndexes() {
-  const addon = requireFromServer("hnswlib-node");
-  const Original = addon.HierarchicalNSW;
-  const created = [];
-  // The addon's prototype is read-only, so the class itself is swapped for a recording subclass meanwhile.
-  const Recording = class extends Original {
-    constructor(...args) {
-      super(...args);
-      created.push(this);
-    }
-  };
-  Object.defineProperty(addon, "HierarchicalNSW", { value: Recording, writable: true, configurable: true });
-  return { created, restore: () => Object.defineProperty(addon, "HierarchicalNSW", { value: Original, writable: true, configurable: true }) };
-}
 
 /** Whether a server run saved an index of this size in the store's vector-index folder (read back on start). */
 export function savedIndexFor(dataDir, dimensions) {
@@ -42,6 +27,7 @@ export async function openInProcess(dataDir, dimensions) {
   const { createVectorStore } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
   const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/index/query-terms.ts"));
   const { lexicalTable } = await import(path.join(serverSrc, "modules/retrieval/index/lexical-index.ts"));
+  const { ANN_CONFIG, candidatesFor } = await import(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
   const store = openStore({ dataDir });
   const embedder = {
     id: EMBEDDERS[dimensions].id,
@@ -59,32 +45,30 @@ export async function openInProcess(dataDir, dimensions) {
 
   let index = null;
   /**
-   * Loads the service's index as the server does at start-up (read back from the index folder, else built) and
-   * keeps a handle on it for the bare ANN; saves a freshly built one so the server's run can read it back.
+   * Loads the service's index as the server does at start-up (read back from the index folder, else built), saves
+   * it if it was built or changed, and reads that same file into a bare usearch index for the limit.
    */
   async function warm() {
     const hadSavedIndex = savedIndexFor(dataDir, dimensions);
-    const capture = captureHnswIndexes();
     const startedAt = performance.now();
-    try {
-      await vectors.warm(embedder.id, DEMO_USER_ID);
-    } finally {
-      capture.restore();
-    }
+    await vectors.warm(embedder.id, DEMO_USER_ID);
     const ms = performance.now() - startedAt;
-    index = capture.created.at(-1) ?? null;
-    if (!index) throw new Error("the service made no HNSW index (is the store below the HNSW threshold?)");
-    if (!hadSavedIndex) vectors.persist();
+    vectors.persist();
+    const file = path.join(indexDir, `${DEMO_USER_ID}-${createHash("sha256").update(embedder.id).digest("hex").slice(0, 16)}.usearch`);
+    if (!existsSync(file)) throw new Error("the service saved no HNSW index (is the store below the HNSW threshold?)");
+    const { Index } = requireFromServer("usearch");
+    index = new Index({ ...ANN_CONFIG, dimensions });
+    index.load(file);
     return { ms, readBack: hadSavedIndex };
   }
 
   /** Bare ANN + bare FTS5 for one query with `candidates` hits each, as the service asks its indexes for. */
   function bare(query, candidates) {
-    const vector = Array.from(embedText(query.trim(), dimensions));
+    const vector = embedText(query.trim(), dimensions);
     const match = ftsOrQuery(queryTerms(query));
     const annStart = performance.now();
-    index.setEf(Math.max(64, candidates * 2));
-    index.searchKnn(vector, candidates);
+    // As many candidates as the partition asks its ANN for; rescoring them is the service's own cost.
+    index.search(vector, candidatesFor(candidates, index.size()), 1);
     const annMs = performance.now() - annStart;
     const ftsStart = performance.now();
     bareFts.all(match, candidates);

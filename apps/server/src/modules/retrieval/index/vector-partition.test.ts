@@ -1,4 +1,7 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
 import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
 
 function unit(seed: number, dimensions = 16): Float32Array {
@@ -12,10 +15,27 @@ function unit(seed: number, dimensions = 16): Float32Array {
   return vector.map((value) => value / norm);
 }
 
+/** A partition over a map that stands for the chunk_vectors table, where a large partition reads its float vectors. */
+function tableAndPartition(dimensions = 16) {
+  const table = new Map<number, Float32Array>();
+  const source = (chunkIds: number[]) => new Map(chunkIds.flatMap((chunkId) => (table.has(chunkId) ? [[chunkId, table.get(chunkId)!] as const] : [])));
+  const partition = new VectorPartition(dimensions, source);
+  return {
+    table,
+    source,
+    partition,
+    /** Stores the vector as the vector store does: the table first, then the index. */
+    put(chunkId: number, conversationId: number | null, vector: Float32Array) {
+      table.set(chunkId, vector);
+      partition.add(chunkId, conversationId, vector);
+    },
+  };
+}
+
 describe("VectorPartition", () => {
   it("finds the nearest vector exactly while small and through HNSW once large, honouring removals and scope", () => {
-    const partition = new VectorPartition(16);
-    for (let id = 1; id <= HNSW_THRESHOLD + 500; id++) partition.add(id, id % 10 === 0 ? 7 : null, unit(id));
+    const { partition, put } = tableAndPartition();
+    for (let id = 1; id <= HNSW_THRESHOLD + 500; id++) put(id, id % 10 === 0 ? 7 : null, unit(id));
     expect(partition.size).toBe(HNSW_THRESHOLD + 500);
 
     const [best] = partition.search(unit(1234), {}, 5);
@@ -31,31 +51,73 @@ describe("VectorPartition", () => {
   });
 
   it("keeps an HNSW search to its scope, whether the scope is every member or only some", () => {
-    const partition = new VectorPartition(16);
+    const { partition, put } = tableAndPartition();
     // 5,000 system vectors and 1,000 of conversation 7: both scopes are too large for the exact search.
-    for (let id = 1; id <= 6000; id++) partition.add(id, id > 5000 ? 7 : null, unit(id));
+    for (let id = 1; id <= 6000; id++) put(id, id > 5000 ? 7 : null, unit(id));
     const systemOnly = partition.search(unit(5500), { conversationId: null }, 10);
     expect(systemOnly).toHaveLength(10);
     expect(systemOnly.every((hit) => hit.chunkId <= 5000)).toBe(true);
     expect(partition.search(unit(5500), { conversationId: 7 }, 10).map((hit) => hit.chunkId)).toContain(5500);
     expect(partition.search(unit(5500), { conversationId: 8 }, 10).every((hit) => hit.chunkId <= 5000)).toBe(true);
     // A conversation with no vectors of its own while every member is a system one: the whole partition, unfiltered.
-    const systemPartition = new VectorPartition(16);
-    for (let id = 1; id <= 5000; id++) systemPartition.add(id, null, unit(id));
+    const { partition: systemPartition, put: putSystem } = tableAndPartition();
+    for (let id = 1; id <= 5000; id++) putSystem(id, null, unit(id));
     expect(systemPartition.search(unit(4321), { conversationId: 9 }, 10).map((hit) => hit.chunkId)).toContain(4321);
   });
 
   it("answers a narrow scope of an HNSW partition from the vectors as they are now, after replacements and removals", () => {
-    const partition = new VectorPartition(16);
-    for (let id = 1; id <= HNSW_THRESHOLD + 100; id++) partition.add(id, id <= 50 ? 3 : null, unit(id));
+    const { partition, put } = tableAndPartition();
+    for (let id = 1; id <= HNSW_THRESHOLD + 100; id++) put(id, id <= 50 ? 3 : null, unit(id));
     // Conversation 3's scope (every system vector plus its 50) is small enough for the exact search.
     expect(partition.search(unit(20), { conversationId: 3 }, 1)[0]!.chunkId).toBe(20);
     const opposite = unit(20).map((value) => -value);
-    partition.add(20, 3, opposite);
+    put(20, 3, opposite);
     expect(partition.search(unit(20), { conversationId: 3 }, 3).map((hit) => hit.chunkId)).not.toContain(20);
     const [replaced] = partition.search(opposite, { conversationId: 3 }, 1);
     expect(replaced).toEqual({ chunkId: 20, similarity: expect.closeTo(1, 4) });
     partition.remove(20);
     expect(partition.search(opposite, { conversationId: 3 }, 3).map((hit) => hit.chunkId)).not.toContain(20);
+  });
+
+  it("scores the ANN's candidates with the stored float vectors, and forgets a chunk the table no longer has", () => {
+    const { partition, put, table } = tableAndPartition(64);
+    for (let id = 1; id <= HNSW_THRESHOLD * 2; id++) put(id, null, unit(id, 64));
+    // The int8 graph only proposes: the similarity given is the float vectors' own, so the best match scores 1.
+    const [best] = partition.search(unit(3210, 64), {}, 3);
+    expect(best).toEqual({ chunkId: 3210, similarity: expect.closeTo(1, 5) });
+    // Deleted from the table behind the index's back (an FK cascade): never returned, and dropped from the index.
+    table.delete(1234);
+    expect(partition.search(unit(1234, 64), {}, 5).map((hit) => hit.chunkId)).not.toContain(1234);
+    expect(partition.has(1234)).toBe(false);
+    expect(partition.size).toBe(HNSW_THRESHOLD * 2 - 1);
+  });
+
+  it("saves an HNSW partition and reads it back searchable, replacing a float32 graph an older version saved", () => {
+    const temp = makeTempDir();
+    try {
+      const base = path.join(temp.dir, "3-index");
+      writeFileSync(`${base}.hnsw`, "an hnswlib graph from before decision 050");
+      const { partition, put, source } = tableAndPartition();
+      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, id === 7 ? 4 : null, unit(id));
+      expect(partition.save(base)).toBe(true);
+      expect(partition.save(base)).toBe(false); // unchanged since
+      expect(existsSync(`${base}.hnsw`)).toBe(false);
+      const read = VectorPartition.load(base, source)!;
+      expect(read.summary()).toEqual(partition.summary());
+      expect(read.search(unit(1500), {}, 1)[0]!.chunkId).toBe(1500);
+      expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
+      expect(read.search(unit(7), { conversationId: 5 }, 3).map((hit) => hit.chunkId)).not.toContain(7);
+      expect(VectorPartition.load(path.join(temp.dir, "missing"), source)).toBeNull();
+      // usearch crashes the process on a damaged graph: one that differs from what was saved is never handed to it.
+      const graph = readFileSync(`${base}.usearch`);
+      const middle = graph.length >> 1;
+      graph.writeUInt8(graph.readUInt8(middle) ^ 0xff, middle);
+      writeFileSync(`${base}.usearch`, graph);
+      expect(VectorPartition.load(base, source)).toBeNull();
+      writeFileSync(`${base}.usearch`, graph.subarray(0, graph.length >> 1));
+      expect(VectorPartition.load(base, source)).toBeNull();
+    } finally {
+      temp.remove();
+    }
   });
 });

@@ -1,34 +1,59 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import hnswlib from "hnswlib-node";
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
+import { Index, MetricKind, ScalarKind } from "usearch";
 
 /** Below this many vectors a partition is searched exactly; at and above it, through HNSW. */
 export const HNSW_THRESHOLD = 2000;
-/** A scope at most this large is searched exactly even in an HNSW partition (filtered HNSW degrades when narrow). */
+/** A scope at most this large is searched exactly even in an HNSW partition (a filtered ANN degrades when narrow). */
 const EXACT_SCOPE_LIMIT = 4000;
+/**
+ * The ANN holds each vector as int8 (decision 050): a quarter of float32's memory, so a million 768-d vectors take
+ * about 1 GB with their graph instead of 3.3 GB. Its order is rough, so it only proposes candidates; they are scored
+ * again with the stored float vectors. The search expansion is the number of candidates asked for (usearch searches
+ * with the larger of the two), so it is set low here and the candidates grow with the partition instead.
+ */
+export const ANN_CONFIG = {
+  // Cosine equals the inner product on unit vectors; usearch's int8 keeps far more of it under cosine (inner product
+  // saturated: 5,000 close 8-d vectors lost half their own nearest match among 41 candidates, cosine none).
+  metric: MetricKind.Cos,
+  quantization: ScalarKind.I8,
+  connectivity: 32,
+  expansion_add: 128,
+  expansion_search: 32,
+  multi: false,
+};
+/**
+ * Candidates the ANN proposes for k results in a partition of `size`: enough that rescoring finds the true top k.
+ * Each costs a row read from the table (about 22 us: a float32 vector spills to overflow pages). On the bench's
+ * vectors, for the 40 a search asks: 50 gave recall@10 1.0 at 100k, 80 gave 0.954 and 120 gave 0.976 at a million
+ * (decision 050).
+ */
+export const candidatesFor = (k: number, size: number) => (size > 250_000 ? 3 * k : k + 10);
 
 export type ScopeFilter = { conversationId?: number | null };
+/** The stored float vectors of these chunks (the chunk_vectors table); a chunk it lacks is gone. */
+export type VectorSource = (chunkIds: number[]) => Map<number, Float32Array>;
 
 /**
- * The in-memory ANN index of one user's vectors from one embedder. Vectors are unit length, so inner product is
- * cosine similarity. Labels are chunk ids; callers verify hits against the table, so a chunk deleted behind the
- * index's back (an FK cascade) is dropped there and forgotten here.
+ * The in-memory index of one user's vectors from one embedder. Vectors are unit length, so inner product is cosine
+ * similarity. Small partitions keep their float vectors and are searched exactly; large ones keep an int8 HNSW graph
+ * and read float vectors from `source` only for the candidates they score. Labels are chunk ids; callers verify hits
+ * against the table, so a chunk deleted behind the index's back (an FK cascade) is dropped there and forgotten here.
  */
 export class VectorPartition {
   private readonly members = new Map<number, number | null>();
   private readonly byConversation = new Map<number | null, Set<number>>();
   private flat: Map<number, Float32Array> | null = new Map();
-  private hnsw: hnswlib.HierarchicalNSW | null = null;
-  /**
-   * Copies of HNSW points read by exact searches. Reading a point back from hnswlib builds a JavaScript array of
-   * every dimension: under load that was 65% of the server's CPU (notes-under-load bench). Bounded to two scopes'
-   * worth (12 MB at 384 dimensions).
-   */
-  private readonly pointCopies = new Map<number, Float32Array>();
-  private capacity = 0;
-  /** Changed since it was last saved or read back: only then is it worth rewriting (170 MB at 100k x 384). */
+  private ann: Index | null = null;
+  /** Float vectors read from the source for exact scope searches and rescoring; bounded to two scopes' worth. */
+  private readonly floatCopies = new Map<number, Float32Array>();
+  /** Changed since it was last saved or read back: only then is it worth rewriting (about 1 GB at 1M x 768). */
   private dirty = true;
 
-  constructor(readonly dimensions: number) {}
+  constructor(
+    readonly dimensions: number,
+    private readonly source: VectorSource,
+  ) {}
 
   get size(): number {
     return this.members.size;
@@ -50,8 +75,7 @@ export class VectorPartition {
       if (this.flat.size >= HNSW_THRESHOLD) this.promote();
       return;
     }
-    this.ensureCapacity(this.members.size + 1);
-    this.hnsw!.addPoint(Array.from(vector), chunkId, true);
+    this.ann!.add(BigInt(chunkId), vector);
   }
 
   remove(chunkId: number): void {
@@ -60,29 +84,31 @@ export class VectorPartition {
     this.dirty = true;
     this.members.delete(chunkId);
     this.byConversation.get(conversationId)?.delete(chunkId);
-    this.pointCopies.delete(chunkId);
+    this.floatCopies.delete(chunkId);
     if (this.flat) this.flat.delete(chunkId);
-    else this.hnsw!.markDelete(chunkId);
+    else this.ann!.remove(BigInt(chunkId));
   }
 
-  /** The k most similar chunk ids within the scope, best first. */
+  /** The k most similar chunk ids within the scope, best first, with their exact similarity. */
   search(query: Float32Array, scope: ScopeFilter, k: number): { chunkId: number; similarity: number }[] {
-    if (this.members.size === 0) return [];
+    if (this.members.size === 0 || k <= 0) return [];
     const inScope = this.scopeSize(scope);
-    // A scope of every member needs no filter, so HNSW serves it as well as any; exact search of a few thousand
+    if (this.flat) return topK(this.scopedIds(scope) ?? this.members.keys(), (chunkId) => dot(query, this.flat!.get(chunkId)!), k);
+    // A scope of every member needs no filter, so the ANN serves it as well as any; exact search of a few thousand
     // vectors on each query was most of a busy server's CPU.
-    if (this.flat || (inScope <= EXACT_SCOPE_LIMIT && inScope < this.members.size)) {
-      return topK(this.scopedIds(scope) ?? this.members.keys(), (chunkId) => dot(query, this.vectorOf(chunkId)), k);
+    if (inScope <= EXACT_SCOPE_LIMIT && inScope < this.members.size) return this.rescore(query, this.scopedIds(scope)!, k);
+    // A wider scope than every member's: the ANN is asked for as many more candidates as the scope is smaller, and
+    // the ones outside it are dropped before rescoring.
+    const wanted = Math.min(this.members.size, Math.ceil((candidatesFor(k, this.members.size) * this.members.size) / inScope));
+    const found = this.ann!.search(query, wanted, 1);
+    const candidates: number[] = [];
+    for (const key of found.keys) {
+      const chunkId = Number(key);
+      const conversationId = this.members.get(chunkId);
+      if (conversationId === undefined) continue;
+      if (inScope === this.members.size || conversationId === null || conversationId === scope.conversationId) candidates.push(chunkId);
     }
-    const hnsw = this.hnsw!;
-    hnsw.setEf(Math.max(64, k * 2));
-    // A scope holding every member (a conversation without files of its own, over the system knowledge) needs no
-    // filter: the filter is a call into JavaScript for every node HNSW visits, which made such searches 10x slower.
-    const { conversationId } = scope;
-    const filter =
-      inScope === this.members.size ? undefined : (label: number) => this.members.get(label) === null || this.members.get(label) === conversationId;
-    const found = hnsw.searchKnn(Array.from(query), Math.min(k, inScope), filter);
-    return found.neighbors.map((chunkId, index) => ({ chunkId, similarity: 1 - found.distances[index]! }));
+    return this.rescore(query, candidates, k);
   }
 
   /** Count, largest and sum of the member ids: equal to the table's when a read-back index is up to date. */
@@ -96,11 +122,20 @@ export class VectorPartition {
     return { count: this.members.size, maxChunkId, sumChunkIds };
   }
 
-  /** Writes an HNSW partition (index + members) so the next start-up reads it instead of rebuilding; false when unchanged. */
+  /**
+   * Writes an HNSW partition (graph + members) so the next start-up reads it instead of rebuilding; false when
+   * unchanged. Each file is written aside and renamed into place, the graph first: usearch crashes the process on a
+   * damaged graph file, so `load` reads only a graph whose length and checksum the members' file vouches for.
+   */
   save(basePath: string): boolean {
-    if (!this.hnsw || !this.dirty) return false;
-    this.hnsw.writeIndexSync(`${basePath}.hnsw`);
-    writeFileSync(`${basePath}.json`, JSON.stringify({ dimensions: this.dimensions, members: [...this.members] }));
+    if (!this.ann || !this.dirty) return false;
+    this.ann.save(`${basePath}.usearch.tmp`);
+    const graph = { bytes: statSync(`${basePath}.usearch.tmp`).size, crc32: fileCrc32(`${basePath}.usearch.tmp`) };
+    renameSync(`${basePath}.usearch.tmp`, `${basePath}.usearch`);
+    writeFileSync(`${basePath}.json.tmp`, JSON.stringify({ dimensions: this.dimensions, graph, members: [...this.members] }));
+    renameSync(`${basePath}.json.tmp`, `${basePath}.json`);
+    // A float32 graph that hnswlib wrote before decision 050: never read again.
+    if (existsSync(`${basePath}.hnsw`)) rmSync(`${basePath}.hnsw`, { force: true });
     this.dirty = false;
     return true;
   }
@@ -119,16 +154,22 @@ export class VectorPartition {
     return missing;
   }
 
-  /** Reads a saved partition (index + members); null when there is none or it cannot be read. */
-  static load(basePath: string): VectorPartition | null {
+  /** Reads a saved partition (graph + members); null when there is none or it cannot be read. */
+  static load(basePath: string, source: VectorSource): VectorPartition | null {
     try {
-      const meta = JSON.parse(readFileSync(`${basePath}.json`, "utf8")) as { dimensions: number; members: [number, number | null][] };
-      const partition = new VectorPartition(meta.dimensions);
-      const hnsw = new hnswlib.HierarchicalNSW("ip", meta.dimensions);
-      hnsw.readIndexSync(`${basePath}.hnsw`, true);
+      const meta = JSON.parse(readFileSync(`${basePath}.json`, "utf8")) as {
+        dimensions: number;
+        graph?: { bytes: number; crc32: number };
+        members: [number, number | null][];
+      };
+      const file = `${basePath}.usearch`;
+      if (!meta.graph || statSync(file).size !== meta.graph.bytes || fileCrc32(file) !== meta.graph.crc32) return null;
+      const partition = new VectorPartition(meta.dimensions, source);
+      const ann = new Index({ ...ANN_CONFIG, dimensions: meta.dimensions });
+      ann.load(file);
+      if (ann.dimensions() !== meta.dimensions) return null;
       partition.flat = null;
-      partition.hnsw = hnsw;
-      partition.capacity = hnsw.getMaxElements();
+      partition.ann = ann;
       partition.dirty = false;
       for (const [chunkId, conversationId] of meta.members) {
         partition.members.set(chunkId, conversationId);
@@ -157,36 +198,49 @@ export class VectorPartition {
     return system.concat([...(this.byConversation.get(scope.conversationId) ?? [])]);
   }
 
-  private vectorOf(chunkId: number): Float32Array {
-    if (this.flat) return this.flat.get(chunkId)!;
-    let copy = this.pointCopies.get(chunkId);
-    if (!copy) {
-      if (this.pointCopies.size >= 2 * EXACT_SCOPE_LIMIT) this.pointCopies.clear();
-      copy = Float32Array.from(this.hnsw!.getPoint(chunkId));
-      this.pointCopies.set(chunkId, copy);
+  /** The k best of these members by their stored float vectors; a member the source no longer has is forgotten. */
+  private rescore(query: Float32Array, chunkIds: number[], k: number): { chunkId: number; similarity: number }[] {
+    const vectors = new Map<number, Float32Array>();
+    const missing: number[] = [];
+    for (const chunkId of chunkIds) {
+      const copy = this.floatCopies.get(chunkId);
+      if (copy) vectors.set(chunkId, copy);
+      else missing.push(chunkId);
     }
-    return copy;
+    if (missing.length > 0) {
+      const read = this.source(missing);
+      if (this.floatCopies.size + missing.length > 2 * EXACT_SCOPE_LIMIT) this.floatCopies.clear();
+      for (const chunkId of missing) {
+        const vector = read.get(chunkId);
+        if (!vector) {
+          this.remove(chunkId);
+          continue;
+        }
+        vectors.set(chunkId, vector);
+        this.floatCopies.set(chunkId, vector);
+      }
+    }
+    return topK(vectors.keys(), (chunkId) => dot(query, vectors.get(chunkId)!), k);
   }
 
   private promote() {
     const flat = this.flat!;
     this.flat = null;
-    this.capacity = 0;
-    this.hnsw = new hnswlib.HierarchicalNSW("ip", this.dimensions);
-    this.ensureCapacity(flat.size * 2);
-    for (const [chunkId, vector] of flat) this.hnsw.addPoint(Array.from(vector), chunkId, true);
+    this.ann = new Index({ ...ANN_CONFIG, dimensions: this.dimensions });
+    for (const [chunkId, vector] of flat) this.ann.add(BigInt(chunkId), vector);
   }
+}
 
-  private ensureCapacity(needed: number) {
-    if (!this.hnsw) return;
-    if (this.capacity === 0) {
-      this.capacity = Math.max(needed, HNSW_THRESHOLD * 2);
-      this.hnsw.initIndex({ maxElements: this.capacity, m: 16, efConstruction: 100, allowReplaceDeleted: true });
-    } else if (this.hnsw.getCurrentCount() >= this.capacity) {
-      // Full slots may be deleted ones that replaceDeleted would reuse; growing anyway is simpler and safe.
-      this.capacity *= 2;
-      this.hnsw.resizeIndex(this.capacity);
-    }
+/** CRC-32 of a file read a megabyte at a time (a graph of a million vectors is a gigabyte: about 0.15 s). */
+function fileCrc32(file: string): number {
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(file, "r");
+  try {
+    let crc = 0;
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) crc = crc32(buffer.subarray(0, read), crc);
+    return crc;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -13,8 +13,16 @@ afterEach(async () => {
   temp.remove();
 });
 
+/**
+ * A unit vector in general position. (sin(seed + index x b) put every vector on one circle, a plane of the space: a
+ * vector off that plane had no near neighbour, and an HNSW graph need not keep a way to reach such a node.)
+ */
 function vectorFor(seed: number): number[] {
-  const vector = Array.from({ length: 8 }, (_, index) => Math.sin(seed * 12.9898 + index * 78.233));
+  let state = (seed * 2654435761) % 2147483648;
+  const vector = Array.from({ length: 8 }, () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648 - 0.5;
+  });
   const norm = Math.hypot(...vector);
   return vector.map((value) => value / norm);
 }
@@ -60,7 +68,7 @@ describe("vector store", () => {
     const savedAt = statSync(
       path.join(
         indexDir,
-        readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!,
+        readdirSync(indexDir).find((name) => name.endsWith(".usearch"))!,
       ),
     ).mtimeMs;
     expect(second.persist()).toBe(0);
@@ -70,7 +78,7 @@ describe("vector store", () => {
       statSync(
         path.join(
           indexDir,
-          readdirSync(indexDir).find((name) => name.endsWith(".hnsw"))!,
+          readdirSync(indexDir).find((name) => name.endsWith(".usearch"))!,
         ),
       ).mtimeMs,
     ).toBeGreaterThanOrEqual(savedAt);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SearchScope } from "./lexical-search.ts";
-import { VectorPartition } from "./vector-partition.ts";
+import { VectorPartition, type VectorSource } from "./vector-partition.ts";
 
 export interface VectorRow {
   chunkId: number;
@@ -82,6 +82,14 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
   const exportPage = sqlite.prepare(
     "SELECT chunk_id AS chunkId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT ?",
   );
+  const floatsOf = sqlite.prepare(
+    "SELECT chunk_id AS chunkId, vector FROM chunk_vectors WHERE embedder_id = ? AND chunk_id IN (SELECT value FROM json_each(?))",
+  );
+  /** Where a partition reads the float vectors it rescores with: the table, which is the truth. */
+  const sourceFor =
+    (embedderId: string): VectorSource =>
+    (chunkIds) =>
+      new Map((floatsOf.all(embedderId, JSON.stringify(chunkIds)) as { chunkId: number; vector: Buffer }[]).map((row) => [row.chunkId, fromBlob(row.vector)]));
   const summaryOf = sqlite.prepare(
     `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
@@ -95,7 +103,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     if (building.has(key(embedderId, userId))) return null;
     const summary = summaryOf.get(embedderId, userId) as ReturnType<VectorPartition["summary"]>;
     if (summary.count === 0) return null;
-    const saved = options.indexDir ? VectorPartition.load(basePath(embedderId, userId)) : null;
+    const saved = options.indexDir ? VectorPartition.load(basePath(embedderId, userId), sourceFor(embedderId)) : null;
     if (saved && saved.dimensions === (dimensionsOf.get(embedderId, userId) as { dimensions: number }).dimensions) {
       const current = saved.summary();
       if (current.count === summary.count && current.maxChunkId === summary.maxChunkId && current.sumChunkIds === summary.sumChunkIds) {
@@ -109,7 +117,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       let partition: VectorPartition | null = null;
       for (const row of loadRows.iterate(embedderId, userId) as Iterable<PageRow>) {
         const vector = fromBlob(row.vector);
-        partition ??= new VectorPartition(vector.length);
+        partition ??= new VectorPartition(vector.length, sourceFor(embedderId));
         partition.add(row.chunkId, row.conversationId, vector);
       }
       if (partition) partitions.set(key(embedderId, userId), partition);
@@ -165,7 +173,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         for (const row of rows) {
           if (partition?.has(row.chunkId)) continue; // read back from the saved index (catch-up)
           const vector = fromBlob(row.vector);
-          if (!partition) inBuild.set(name, (partition = new VectorPartition(vector.length)));
+          if (!partition) inBuild.set(name, (partition = new VectorPartition(vector.length, sourceFor(embedderId))));
           partition.add(row.chunkId, row.conversationId, vector);
           // An HNSW insert costs about 1 ms at 100k: yield often enough that requests never wait long.
           if (performance.now() - sliceStart > BUILD_SLICE_MS) {
