@@ -42,10 +42,13 @@ const scenarios = {
   schedules,
   "mail-sync": mailSync,
   "ocr-pdf-300": ocrPdf,
+  // A million chunks at 768 dimensions (issue 34): the first run generates the store and builds its index (about
+  // 20 minutes here), later runs read both back.
+  "search-1m": (options) => search({ ...options, scales: [{ files: 100_000, dimensions: [768] }] }),
 };
 
 // Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
-const OPT_IN = new Set(["ocr-pdf-300"]);
+const OPT_IN = new Set(["ocr-pdf-300", "search-1m"]);
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");

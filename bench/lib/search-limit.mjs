@@ -76,10 +76,45 @@ export async function openInProcess(dataDir, dimensions) {
     return { annMs, ftsMs, totalMs: annMs + ftsMs };
   }
 
+  /**
+   * Recall@k of the service's vector search (the ANN's candidates, rescored) against an exact scan of the same float
+   * vectors: usearch's exactSearch over the table, 100,000 rows at a time.
+   */
+  function recall(queryTexts, k = 10) {
+    const { exactSearch } = requireFromServer("usearch");
+    const queries = queryTexts.map((text) => embedText(text.trim(), dimensions));
+    const matrix = new Float32Array(queries.length * dimensions);
+    queries.forEach((vector, index) => matrix.set(vector, index * dimensions));
+    const exact = queries.map(() => []);
+    const page = store.sqlite.prepare(
+      "SELECT chunk_id AS chunkId, vector FROM chunk_vectors WHERE embedder_id = ? AND user_id = ? AND chunk_id > ? ORDER BY chunk_id LIMIT 100000",
+    );
+    for (let rows = page.all(embedder.id, DEMO_USER_ID, 0); rows.length > 0; rows = page.all(embedder.id, DEMO_USER_ID, rows.at(-1).chunkId)) {
+      const data = new Float32Array(rows.length * dimensions);
+      rows.forEach((row, index) => new Uint8Array(data.buffer, index * dimensions * 4, dimensions * 4).set(row.vector));
+      const found = exactSearch(data, matrix, dimensions, k, "ip", 2);
+      for (let query = 0; query < queries.length; query++) {
+        for (let rank = 0; rank < Number(found.counts[query]); rank++) {
+          const at = query * k + rank;
+          exact[query].push([1 - found.distances[at], rows[Number(found.keys[at])].chunkId]);
+        }
+        exact[query] = exact[query].sort((a, b) => b[0] - a[0]).slice(0, k);
+      }
+    }
+    let total = 0;
+    queries.forEach((vector, index) => {
+      const truth = new Set(exact[index].map(([, chunkId]) => chunkId));
+      const hits = vectors.search(embedder.id, Array.from(vector), { userId: DEMO_USER_ID }, k);
+      total += hits.filter((hit) => truth.has(hit.chunkId)).length / k;
+    });
+    return total / queries.length;
+  }
+
   return {
     service,
     warm,
     bare,
+    recall,
     search: (query) => service.search({ userId: DEMO_USER_ID, query, limit: 5 }),
     recommend: (queryText) => service.recommend({ userId: DEMO_USER_ID, queryText, limit: 5 }),
     close: () => store.close(),

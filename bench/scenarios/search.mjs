@@ -52,13 +52,15 @@ const stats = (ms) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95) });
  * the service loaded) plus the bare FTS5 query on the same store. At 10k files the run also measures
  * POST /api/recommend-files. Searches are timed only once the vector index answers.
  */
-export async function search({ quick }) {
-  const scales = quick
-    ? [{ files: 1000, dimensions: [384] }]
-    : [
-        { files: 1000, dimensions: [384, 768] },
-        { files: 10_000, dimensions: [384, 768] },
-      ];
+export async function search({ quick, scales: given }) {
+  const scales =
+    given ??
+    (quick
+      ? [{ files: 1000, dimensions: [384] }]
+      : [
+          { files: 1000, dimensions: [384, 768] },
+          { files: 10_000, dimensions: [384, 768] },
+        ]);
   const rounds = quick ? 2 : 4;
   const searchQueries = queries(QUERIES);
   const recommendQueries = messages(QUERIES);
@@ -67,7 +69,7 @@ export async function search({ quick }) {
   try {
     for (const scale of scales) {
       const chunks = scale.files * 10;
-      const dataDir = await searchStore({ files: scale.files, chunksPerFile: 10 });
+      const dataDir = await searchStore({ files: scale.files, chunksPerFile: 10, dimensions: scale.dimensions });
       await buildMissingIndexes(dataDir, scale.dimensions);
       for (const dimensions of scale.dimensions) {
         const params = { chunks, files: scale.files, dimensions, queries: QUERIES, rounds };
@@ -77,6 +79,7 @@ export async function search({ quick }) {
         const local = await openInProcess(dataDir, dimensions);
         const localIndex = await local.warm();
         for (const query of searchQueries) await local.search(query);
+        const recallAt10 = local.recall(searchQueries);
         const savedIndex = savedIndexFor(dataDir, dimensions);
         const spawnedAt = performance.now();
         const sage = await startSage({ dataDir, env: fake.envFor(dimensions), label: "search" });
@@ -148,7 +151,7 @@ export async function search({ quick }) {
         const bareServer = stats(bareMs);
         const recommend = withRecommend ? stats(recommendMs) : null;
 
-        const tag = `${chunks / 1000}k_${dimensions}d`;
+        const tag = chunks >= 1_000_000 ? `${chunks / 1_000_000}m_${dimensions}d` : `${chunks / 1000}k_${dimensions}d`;
         const detail = { ...params, limitP50Ms: round(limit.p50), limitP95Ms: round(limit.p95) };
         const idleDetail = { limitAfterIdleP50Ms: round(idleLimit.p50), limitAfterIdleP95Ms: round(idleLimit.p95) };
         out.push(
@@ -158,7 +161,7 @@ export async function search({ quick }) {
             unit: "ms",
             limit: limit.p95,
             better: "lower",
-            target: chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : null,
+            target: chunks >= 1_000_000 ? "<= 30 ms" : chunks >= 100_000 ? "<= 20 ms and <= 2x limit" : null,
             params: { ...detail, ...idleDetail, p50Ms: round(http.p50), serverRssMb: round(rssMb, 0) },
           }),
           // The p50 over HTTP is printed without its 2x target (decision 021): the least server around the same search
@@ -226,12 +229,29 @@ export async function search({ quick }) {
               serviceP50Ms: round(service.p50),
             },
           }),
+          // Issue 34's million: the server's memory with its index loaded, and what the ANN finds of the exact top 10.
+          figure({
+            name: `search.server_rss.${tag}`,
+            value: rssMb,
+            unit: "MB",
+            better: "lower",
+            target: chunks >= 1_000_000 ? "<= 2048 MB" : null,
+            params,
+          }),
+          figure({
+            name: `search.ann_recall_at_10.${tag}`,
+            value: recallAt10,
+            unit: "recall",
+            better: "higher",
+            target: chunks >= 1_000_000 ? ">= 0.95" : null,
+            params: { ...params, note: "the service's vector search (ANN candidates rescored) against an exact scan of the table's vectors" },
+          }),
           figure({
             name: `search.index_ready.${tag}`,
             value: indexReadyMs,
             unit: "ms",
             better: "lower",
-            target: null,
+            target: chunks >= 1_000_000 ? "<= 5000 ms" : null,
             params: {
               ...params,
               savedIndex,

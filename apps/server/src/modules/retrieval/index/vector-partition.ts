@@ -25,10 +25,10 @@ export const ANN_CONFIG = {
 /**
  * Candidates the ANN proposes for k results in a partition of `size`: enough that rescoring finds the true top k.
  * Each costs a row read from the table (about 22 us: a float32 vector spills to overflow pages). On the bench's
- * vectors, for the 40 a search asks: 50 gave recall@10 1.0 at 100k, 80 gave 0.954 and 120 gave 0.976 at a million
- * (decision 050).
+ * vectors: 50 for a search's 40 gave recall@10 1.0 at 100k; at a million, for k = 10, 30 gave 0.80, 120 gave 0.934
+ * and 200 gave 0.976 (decision 050).
  */
-export const candidatesFor = (k: number, size: number) => (size > 250_000 ? 3 * k : k + 10);
+export const candidatesFor = (k: number, size: number) => (size > 250_000 ? Math.max(3 * k, 200) : k + 10);
 
 export type ScopeFilter = { conversationId?: number | null };
 /** The stored float vectors of these chunks (the chunk_vectors table); a chunk it lacks is gone. */
