@@ -1,6 +1,5 @@
 // The retrieval service run in the bench's own process on a cached search store, and the "limit" beside it:
 // the bare ANN query (usearch, on the very index file the service saved and reads back) plus the bare FTS5 query.
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -24,7 +23,7 @@ export function savedIndexFor(dataDir, dimensions) {
 export async function openInProcess(dataDir, dimensions) {
   const { openStore } = await import(path.join(serverSrc, "store/open-store.ts"));
   const { benchRetrieval } = await import(path.join(ROOT, "bench/lib/retrieval-service.ts"));
-  const { createVectorStore } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
+  const { createVectorStore, savedIndexBase } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
   const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/index/query-terms.ts"));
   const { lexicalTable } = await import(path.join(serverSrc, "modules/retrieval/index/lexical-index.ts"));
   const { ANN_CONFIG, candidatesFor } = await import(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
@@ -54,7 +53,7 @@ export async function openInProcess(dataDir, dimensions) {
     await vectors.warm(embedder.id, DEMO_USER_ID);
     const ms = performance.now() - startedAt;
     vectors.persist();
-    const file = path.join(indexDir, `${DEMO_USER_ID}-${createHash("sha256").update(embedder.id).digest("hex").slice(0, 16)}.usearch`);
+    const file = `${savedIndexBase(indexDir, embedder.id, DEMO_USER_ID)}.usearch`;
     if (!existsSync(file)) throw new Error("the service saved no HNSW index (is the store below the HNSW threshold?)");
     const { Index } = requireFromServer("usearch");
     index = new Index({ ...ANN_CONFIG, dimensions });

@@ -24,6 +24,10 @@ const BUILD_SLICE_MS = 10;
 export const toBlob = (vector: ArrayLike<number>) => Buffer.from(Float32Array.from(vector).buffer);
 export const fromBlob = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
+/** Where a user's partition of one embedder is saved in `indexDir`, without its extension (.usearch, .json). */
+export const savedIndexBase = (indexDir: string, embedderId: string, userId: number) =>
+  path.join(indexDir, `${userId}-${createHash("sha256").update(embedderId).digest("hex").slice(0, 16)}`);
+
 /**
  * Chunk vectors: the `chunk_vectors` table is the truth (one row per chunk and embedder, gone with its chunk by
  * cascade); an in-memory index per (embedder, user) is built from it on first use and kept in step by this store.
@@ -94,8 +98,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     `SELECT count(*) AS count, coalesce(max(chunk_id), 0) AS maxChunkId, coalesce(sum(chunk_id), 0) AS sumChunkIds
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
   );
-  const basePath = (embedderId: string, userId: number) =>
-    path.join(options.indexDir!, `${userId}-${createHash("sha256").update(embedderId).digest("hex").slice(0, 16)}`);
+  const basePath = (embedderId: string, userId: number) => savedIndexBase(options.indexDir!, embedderId, userId);
 
   function partitionFor(embedderId: string, userId: number): VectorPartition | null {
     const cached = partitions.get(key(embedderId, userId));
