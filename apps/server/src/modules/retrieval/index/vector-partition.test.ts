@@ -1,15 +1,18 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
 
+/** A random unit vector per seed (mulberry32: distinct seeds give distinct vectors). */
 function unit(seed: number, dimensions = 16): Float32Array {
   const vector = new Float32Array(dimensions);
-  let state = seed * 2654435761;
+  let state = seed >>> 0;
   for (let index = 0; index < dimensions; index++) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    vector[index] = state / 2147483648 - 0.5;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    vector[index] = ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
   }
   const norm = Math.hypot(...vector);
   return vector.map((value) => value / norm);
@@ -116,6 +119,90 @@ describe("VectorPartition", () => {
       expect(VectorPartition.load(base, source)).toBeNull();
       writeFileSync(`${base}.usearch`, graph.subarray(0, graph.length >> 1));
       expect(VectorPartition.load(base, source)).toBeNull();
+    } finally {
+      temp.remove();
+    }
+  });
+  it("reads a saved graph back as it is on disk and saves only what was added since, beside it", () => {
+    const temp = makeTempDir();
+    try {
+      const base = path.join(temp.dir, "3-index");
+      const { partition, put, table, source } = tableAndPartition();
+      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, null, unit(id));
+      partition.save(base);
+      const graph = readFileSync(`${base}.usearch`);
+
+      const read = VectorPartition.load(base, source)!;
+      for (let id = 5001; id <= 5100; id++) {
+        table.set(id, unit(id));
+        read.add(id, id === 5050 ? 9 : null, unit(id));
+      }
+      read.remove(1500);
+      table.delete(1500);
+      expect(read.search(unit(5020), {}, 1)[0]!.chunkId).toBe(5020);
+      expect(read.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
+      expect(read.save(base)).toBe(true);
+      // The graph on disk is untouched: a million vectors' gigabyte is not rewritten for a hundred additions.
+      expect(readFileSync(`${base}.usearch`).equals(graph)).toBe(true);
+      expect(existsSync(`${base}.delta.usearch`)).toBe(true);
+
+      const again = VectorPartition.load(base, source)!;
+      expect(again.summary()).toEqual(read.summary());
+      expect(again.search(unit(5020), {}, 1)[0]!.chunkId).toBe(5020);
+      expect(again.search(unit(700), {}, 1)[0]!.chunkId).toBe(700);
+      expect(again.search(unit(5050), { conversationId: 9 }, 1)[0]!.chunkId).toBe(5050);
+      expect(again.search(unit(5050), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(5050);
+      expect(again.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
+
+      // A damaged delta is left out with its members, which the vector store then adds again from the table.
+      const delta = readFileSync(`${base}.delta.usearch`);
+      delta.writeUInt8(delta.readUInt8(delta.length >> 1) ^ 0xff, delta.length >> 1);
+      writeFileSync(`${base}.delta.usearch`, delta);
+      const withoutDelta = VectorPartition.load(base, source)!;
+      expect(withoutDelta.size).toBe(HNSW_THRESHOLD + 10 - 1);
+      expect(withoutDelta.has(5020)).toBe(false);
+      expect(withoutDelta.search(unit(700), {}, 1)[0]!.chunkId).toBe(700);
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it("saves a read-back partition whole again when its graph was deleted from disk meanwhile", () => {
+    const temp = makeTempDir();
+    try {
+      const base = path.join(temp.dir, "3-index");
+      const { partition, put, table, source } = tableAndPartition();
+      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, null, unit(id));
+      partition.save(base);
+      const read = VectorPartition.load(base, source)!;
+      rmSync(`${base}.usearch`);
+      rmSync(`${base}.json`);
+      table.set(9000, unit(9000));
+      read.add(9000, null, unit(9000));
+      expect(read.save(base)).toBe(true);
+      const again = VectorPartition.load(base, source)!;
+      expect(again.size).toBe(HNSW_THRESHOLD + 11);
+      expect(again.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
+      expect(again.search(unit(9000), {}, 1)[0]!.chunkId).toBe(9000);
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it("reads back a partition saved with members listed as JSON pairs (before decision 052)", () => {
+    const temp = makeTempDir();
+    try {
+      const base = path.join(temp.dir, "3-index");
+      const { partition, put, source } = tableAndPartition();
+      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, id === 7 ? 4 : null, unit(id));
+      partition.save(base);
+      const meta = JSON.parse(readFileSync(`${base}.json`, "utf8")) as { graph: unknown };
+      const members = [...Array(HNSW_THRESHOLD + 10).keys()].map((index) => [index + 1, index + 1 === 7 ? 4 : null]);
+      writeFileSync(`${base}.json`, JSON.stringify({ dimensions: 16, graph: meta.graph, members }));
+      const read = VectorPartition.load(base, source)!;
+      expect(read.summary()).toEqual(partition.summary());
+      expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
+      expect(statSync(`${base}.usearch`).size).toBeGreaterThan(0);
     } finally {
       temp.remove();
     }
