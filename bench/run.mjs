@@ -11,6 +11,7 @@ import { chatTurn } from "./scenarios/chat-turn.mjs";
 import { search } from "./scenarios/search.mjs";
 import { ingestPdf } from "./scenarios/ingest-pdf.mjs";
 import { ingestTxt } from "./scenarios/ingest-txt.mjs";
+import { ingest1m } from "./scenarios/ingest-1m.mjs";
 import { revectorize } from "./scenarios/revectorize.mjs";
 import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
 import { notesUnderLoad } from "./scenarios/notes-under-load.mjs";
@@ -45,10 +46,11 @@ const scenarios = {
   // A million chunks at 768 dimensions (issue 34): the first run generates the store and builds its index (about
   // 20 minutes here), later runs read both back.
   "search-1m": (options) => search({ ...options, scales: [{ files: 100_000, dimensions: [768] }] }),
+  "ingest-1m": ingest1m,
 };
 
 // Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
-const OPT_IN = new Set(["ocr-pdf-300", "search-1m"]);
+const OPT_IN = new Set(["ocr-pdf-300", "search-1m", "ingest-1m"]);
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");

@@ -65,9 +65,10 @@ async function indexFloorMs(file, readAndChunkMs, runs = 2) {
 
 /**
  * A text file through POST /api/upload and a long note through POST /api/process-note, no embedder: MB/s from
- * job start to done (chunks stored and indexed by FTS5), beside reading and chunking the same text directly.
+ * job start to done (chunks stored and indexed by FTS5), beside reading and chunking the same text directly. Into a
+ * fresh store, or into `dataDir` (a copy of a large one) with `tag` after each figure's name.
  */
-export async function ingestTxt({ quick }) {
+export async function ingestTxt({ quick, dataDir, tag = "" }) {
   const megabytes = quick ? 2 : 8;
   const dir = makeDataDir("txt-input");
   const file = path.join(dir, "notes.txt");
@@ -76,7 +77,7 @@ export async function ingestTxt({ quick }) {
   const limit = await readAndChunkMbPerS(file);
   // Notes of the same size from different seeds.
   const notes = Array.from({ length: NOTES }, (_, index) => notesText(900_000, 12 + index));
-  const sage = await startSage({ label: "txt", env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" } });
+  const sage = await startSage({ label: "txt", dataDir, env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "" } });
   try {
     const cookie = await sage.login();
     // Each floor is measured in this process just before its job, once the server is quiet (just after start its
@@ -122,7 +123,7 @@ export async function ingestTxt({ quick }) {
     const noteMbPerS = median.mb / (median.jobMs / 1000);
     return [
       figure({
-        name: "ingest.txt_mb_per_s",
+        name: `ingest.txt_mb_per_s${tag}`,
         value: txtMb / (jobMs / 1000),
         unit: "MB/s",
         limit: limit.mbPerS,
@@ -131,7 +132,7 @@ export async function ingestTxt({ quick }) {
         params: txtParams,
       }),
       figure({
-        name: "ingest.note_mb_per_s",
+        name: `ingest.note_mb_per_s${tag}`,
         value: noteMbPerS,
         unit: "MB/s",
         limit: median.limit.mbPerS,
@@ -142,7 +143,7 @@ export async function ingestTxt({ quick }) {
       // The same job times against the index floor: read + chunk leaves out the FTS5 index, which alone takes more
       // than twice as long, so the issue's 0.5 is held against the floor instead (docs/decisions/007).
       figure({
-        name: "ingest.txt_vs_index_floor",
+        name: `ingest.txt_vs_index_floor${tag}`,
         value: txtMb / (jobMs / 1000),
         unit: "MB/s",
         limit: txtMb / (floorMs / 1000),
@@ -151,7 +152,7 @@ export async function ingestTxt({ quick }) {
         params: txtParams,
       }),
       figure({
-        name: "ingest.note_vs_index_floor",
+        name: `ingest.note_vs_index_floor${tag}`,
         value: noteMbPerS,
         unit: "MB/s",
         limit: median.mb / (median.floorMs / 1000),
