@@ -38,6 +38,7 @@ const SYSTEM = [
   "**/cli.test.ts",
   "**/external-tools.routes.test.ts",
   "**/embedder-in-thread.test.ts",
+  "**/vector-merge.test.ts", // merges vector graphs in a worker thread
   "**/expand-calendar.test.ts", // ical.js in its reader thread
   "**/*.integration.test.ts", // real servers: Dovecot for mail, local models
   // ESLint itself, on probes of each house rule.

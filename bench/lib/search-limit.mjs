@@ -26,7 +26,9 @@ export async function openInProcess(dataDir, dimensions) {
   const { createVectorStore, savedIndexBase } = await import(path.join(serverSrc, "modules/retrieval/index/vector-store.ts"));
   const { queryTerms, ftsOrQuery } = await import(path.join(serverSrc, "modules/retrieval/index/query-terms.ts"));
   const { lexicalTable } = await import(path.join(serverSrc, "modules/retrieval/index/lexical-index.ts"));
-  const { ANN_CONFIG, candidatesFor } = await import(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
+  const { candidatesFor } = await import(path.join(serverSrc, "modules/retrieval/index/vector-partition.ts"));
+  const { ANN_CONFIG } = await import(path.join(serverSrc, "modules/retrieval/index/vector-graph-file.ts"));
+  const { savedGraphFile } = await import(path.join(serverSrc, "modules/retrieval/index/vector-graphs.ts"));
   const store = openStore({ dataDir });
   const embedder = {
     id: EMBEDDERS[dimensions].id,
@@ -53,8 +55,8 @@ export async function openInProcess(dataDir, dimensions) {
     await vectors.warm(embedder.id, DEMO_USER_ID);
     const ms = performance.now() - startedAt;
     vectors.persist();
-    const file = `${savedIndexBase(indexDir, embedder.id, DEMO_USER_ID)}.usearch`;
-    if (!existsSync(file)) throw new Error("the service saved no HNSW index (is the store below the HNSW threshold?)");
+    const file = savedGraphFile(savedIndexBase(indexDir, embedder.id, DEMO_USER_ID));
+    if (!file || !existsSync(file)) throw new Error("the service saved no HNSW index (is the store below the HNSW threshold?)");
     const { Index } = requireFromServer("usearch");
     index = new Index({ ...ANN_CONFIG, dimensions });
     index.load(file);

@@ -226,6 +226,7 @@ export function createRetrievalModule(deps: {
       app.addHook("onClose", async () => {
         await lexicalMerges.stop();
         mergeConnection.close();
+        await vectors.stopMerges();
         try {
           vectors.persist();
         } catch (error) {

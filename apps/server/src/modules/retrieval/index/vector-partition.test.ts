@@ -1,22 +1,12 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
+import { unitVector } from "./test-vectors.ts";
+import { mergeGraph } from "./vector-merge.ts";
 import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
 
-/** A random unit vector per seed (mulberry32: distinct seeds give distinct vectors). */
-function unit(seed: number, dimensions = 16): Float32Array {
-  const vector = new Float32Array(dimensions);
-  let state = seed >>> 0;
-  for (let index = 0; index < dimensions; index++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    vector[index] = ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  }
-  const norm = Math.hypot(...vector);
-  return vector.map((value) => value / norm);
-}
+const unit = unitVector;
 
 /** A partition over a map that stands for the chunk_vectors table, where a large partition reads its float vectors. */
 function tableAndPartition(dimensions = 16) {
@@ -33,6 +23,23 @@ function tableAndPartition(dimensions = 16) {
       partition.add(chunkId, conversationId, vector);
     },
   };
+}
+
+/** A partition of HNSW_THRESHOLD + 10 vectors saved to `base` in a temporary folder, removed after `work`. */
+function withSavedPartition(
+  work: (saved: ReturnType<typeof tableAndPartition> & { base: string; dir: string }) => void,
+  conversationOf: (chunkId: number) => number | null = () => null,
+) {
+  const temp = makeTempDir();
+  try {
+    const base = path.join(temp.dir, "3-index");
+    const saved = tableAndPartition();
+    for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) saved.put(id, conversationOf(id), unit(id));
+    saved.partition.save(base);
+    work({ ...saved, base, dir: temp.dir });
+  } finally {
+    temp.remove();
+  }
 }
 
 describe("VectorPartition", () => {
@@ -123,13 +130,9 @@ describe("VectorPartition", () => {
       temp.remove();
     }
   });
+
   it("reads a saved graph back as it is on disk and saves only what was added since, beside it", () => {
-    const temp = makeTempDir();
-    try {
-      const base = path.join(temp.dir, "3-index");
-      const { partition, put, table, source } = tableAndPartition();
-      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, null, unit(id));
-      partition.save(base);
+    withSavedPartition(({ table, source, base }) => {
       const graph = readFileSync(`${base}.usearch`);
 
       const read = VectorPartition.load(base, source)!;
@@ -144,7 +147,7 @@ describe("VectorPartition", () => {
       expect(read.save(base)).toBe(true);
       // The graph on disk is untouched: a million vectors' gigabyte is not rewritten for a hundred additions.
       expect(readFileSync(`${base}.usearch`).equals(graph)).toBe(true);
-      expect(existsSync(`${base}.delta.usearch`)).toBe(true);
+      expect(existsSync(`${base}.delta-0.usearch`)).toBe(true);
 
       const again = VectorPartition.load(base, source)!;
       expect(again.summary()).toEqual(read.summary());
@@ -155,25 +158,18 @@ describe("VectorPartition", () => {
       expect(again.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
 
       // A damaged delta is left out with its members, which the vector store then adds again from the table.
-      const delta = readFileSync(`${base}.delta.usearch`);
+      const delta = readFileSync(`${base}.delta-0.usearch`);
       delta.writeUInt8(delta.readUInt8(delta.length >> 1) ^ 0xff, delta.length >> 1);
-      writeFileSync(`${base}.delta.usearch`, delta);
+      writeFileSync(`${base}.delta-0.usearch`, delta);
       const withoutDelta = VectorPartition.load(base, source)!;
       expect(withoutDelta.size).toBe(HNSW_THRESHOLD + 10 - 1);
       expect(withoutDelta.has(5020)).toBe(false);
       expect(withoutDelta.search(unit(700), {}, 1)[0]!.chunkId).toBe(700);
-    } finally {
-      temp.remove();
-    }
+    });
   });
 
   it("saves a read-back partition whole again when its graph was deleted from disk meanwhile", () => {
-    const temp = makeTempDir();
-    try {
-      const base = path.join(temp.dir, "3-index");
-      const { partition, put, table, source } = tableAndPartition();
-      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, null, unit(id));
-      partition.save(base);
+    withSavedPartition(({ table, source, base }) => {
       const read = VectorPartition.load(base, source)!;
       rmSync(`${base}.usearch`);
       rmSync(`${base}.json`);
@@ -184,27 +180,64 @@ describe("VectorPartition", () => {
       expect(again.size).toBe(HNSW_THRESHOLD + 11);
       expect(again.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
       expect(again.search(unit(9000), {}, 1)[0]!.chunkId).toBe(9000);
-    } finally {
-      temp.remove();
-    }
+    });
   });
 
   it("reads back a partition saved with members listed as JSON pairs (before decision 052)", () => {
-    const temp = makeTempDir();
-    try {
-      const base = path.join(temp.dir, "3-index");
-      const { partition, put, source } = tableAndPartition();
-      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, id === 7 ? 4 : null, unit(id));
-      partition.save(base);
-      const meta = JSON.parse(readFileSync(`${base}.json`, "utf8")) as { graph: unknown };
-      const members = [...Array(HNSW_THRESHOLD + 10).keys()].map((index) => [index + 1, index + 1 === 7 ? 4 : null]);
-      writeFileSync(`${base}.json`, JSON.stringify({ dimensions: 16, graph: meta.graph, members }));
+    withSavedPartition(
+      ({ partition, source, base }) => {
+        const meta = JSON.parse(readFileSync(`${base}.json`, "utf8")) as { graph: unknown };
+        const members = [...Array(HNSW_THRESHOLD + 10).keys()].map((index) => [index + 1, index + 1 === 7 ? 4 : null]);
+        writeFileSync(`${base}.json`, JSON.stringify({ dimensions: 16, graph: meta.graph, members }));
+        const read = VectorPartition.load(base, source)!;
+        expect(read.summary()).toEqual(partition.summary());
+        expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
+        expect(statSync(`${base}.usearch`).size).toBeGreaterThan(0);
+      },
+      (id) => (id === 7 ? 4 : null),
+    );
+  });
+
+  it("merges the vectors added and removed beside a read-back graph into a new graph, while changes go on", () => {
+    withSavedPartition(({ table, source, base, dir }) => {
       const read = VectorPartition.load(base, source)!;
-      expect(read.summary()).toEqual(partition.summary());
-      expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
-      expect(statSync(`${base}.usearch`).size).toBeGreaterThan(0);
-    } finally {
-      temp.remove();
-    }
+      const putRead = (id: number) => {
+        table.set(id, unit(id));
+        read.add(id, null, unit(id));
+      };
+      const drop = (id: number) => {
+        table.delete(id);
+        read.remove(id);
+      };
+      for (let id = 10_001; id <= 10_600; id++) putRead(id);
+      drop(5);
+      drop(10_005);
+      expect(read.mergeDue(1000)).toBe(false);
+      expect(read.mergeDue(500)).toBe(true);
+
+      const job = read.beginMerge(base);
+      expect(read.mergeDue(500)).toBe(false); // one merge at a time
+      // Meanwhile: an addition, a removal from the saved graph and one from what is being merged.
+      putRead(20_001);
+      drop(6);
+      drop(10_006);
+      read.finishMerge(mergeGraph(job, source));
+
+      const found = (partitionToAsk: VectorPartition, id: number) => partitionToAsk.search(unit(id), {}, 1)[0]?.chunkId;
+      for (const id of [7, 1999, 10_001, 10_600, 20_001]) expect(found(read, id)).toBe(id);
+      for (const id of [5, 6, 10_005, 10_006]) expect(found(read, id)).not.toBe(id);
+
+      expect(read.save(base)).toBe(true);
+      // The graph saved first is merged away; the merged one and the one addition since are what is on disk.
+      const files = readdirSync(dir).filter((name) => name.endsWith(".usearch"));
+      expect(files).not.toContain("3-index.usearch");
+      expect(files.filter((name) => /^3-index\.g\w+\.usearch$/.test(name))).toHaveLength(1);
+      expect(files).toContain("3-index.delta-0.usearch");
+
+      const again = VectorPartition.load(base, source)!;
+      expect(again.summary()).toEqual(read.summary());
+      for (const id of [7, 10_300, 20_001]) expect(found(again, id)).toBe(id);
+      for (const id of [5, 6, 10_005, 10_006]) expect(found(again, id)).not.toBe(id);
+    });
   });
 });

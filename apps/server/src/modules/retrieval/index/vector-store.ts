@@ -2,8 +2,12 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
+import { startThread } from "../../../entry-point.ts";
 import type { SearchScope } from "./lexical-search.ts";
+import type { GraphFile } from "./vector-graph-file.ts";
+import type { MergeThreadData } from "./vector-merge-thread.entry.ts";
 import { VectorPartition, type VectorSource } from "./vector-partition.ts";
 
 export interface VectorRow {
@@ -33,7 +37,7 @@ export const savedIndexBase = (indexDir: string, embedderId: string, userId: num
  * cascade); an in-memory index per (embedder, user) is built from it on first use and kept in step by this store.
  * Every hit is checked against the table, so the index can never return a deleted chunk.
  */
-export function createVectorStore(sqlite: BetterSqlite3.Database, options: { indexDir?: string } = {}) {
+export function createVectorStore(sqlite: BetterSqlite3.Database, options: { indexDir?: string; mergeMinimum?: number } = {}) {
   const partitions = new Map<string, VectorPartition>();
   const key = (embedderId: string, userId: number) => `${userId}\u0000${embedderId}`;
   const insert = sqlite.prepare(
@@ -99,6 +103,46 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
   );
   const basePath = (embedderId: string, userId: number) => savedIndexBase(options.indexDir!, embedderId, userId);
+  const merges = new Map<string, { worker: Worker; done: Promise<void> }>();
+
+  /**
+   * Merges a saved partition's graphs in a worker thread once enough was added or removed beside its mapped graph
+   * (vector-graphs.ts), then maps the result and saves. Searches go on against the graphs as they are meanwhile.
+   */
+  function mergeIfDue(embedderId: string, userId: number, partition: VectorPartition) {
+    const name = key(embedderId, userId);
+    if (!options.indexDir || sqlite.memory || merges.has(name) || !partition.mergeDue(options.mergeMinimum)) return;
+    const base = basePath(embedderId, userId);
+    const job = partition.beginMerge(base);
+    const workerData: MergeThreadData = { job, databaseFile: sqlite.name, embedderId };
+    let worker: Worker;
+    try {
+      worker = startThread(new URL("./vector-merge-thread.entry.ts", import.meta.url), { workerData });
+    } catch {
+      partition.abandonMerge();
+      return;
+    }
+    let graph: GraphFile | null = null;
+    worker.on("message", (message: { graph: GraphFile }) => (graph = message.graph));
+    // A failed merge leaves the graphs as they were; the next addition tries again.
+    worker.on("error", () => undefined);
+    const done = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
+      .then(() => {
+        if (!graph || partitions.get(name) !== partition) return partition.abandonMerge();
+        try {
+          partition.finishMerge(graph);
+        } catch {
+          return partition.abandonMerge();
+        }
+        try {
+          partition.save(base);
+        } catch {
+          // saved at shutdown instead
+        }
+      })
+      .finally(() => merges.delete(name));
+    merges.set(name, { worker, done });
+  }
 
   function partitionFor(embedderId: string, userId: number): VectorPartition | null {
     const cached = partitions.get(key(embedderId, userId));
@@ -111,6 +155,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       const current = saved.summary();
       if (current.count === summary.count && current.maxChunkId === summary.maxChunkId && current.sumChunkIds === summary.sumChunkIds) {
         partitions.set(key(embedderId, userId), saved);
+        mergeIfDue(embedderId, userId, saved);
         return saved;
       }
       const caughtUp = catchUp(embedderId, userId, saved);
@@ -237,6 +282,10 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
         if (existing && existing.dimensions === row.vector.length) existing.add(row.chunkId, row.conversationId, Float32Array.from(row.vector));
         else if (existing) invalidate(name);
       }
+      for (const userId of new Set(rows.map((row) => row.userId))) {
+        const partition = partitions.get(key(embedderId, userId));
+        if (partition) mergeIfDue(embedderId, userId, partition);
+      }
     },
 
     /** The k chunks most similar to the query vector within the scope, verified against the table. */
@@ -261,6 +310,20 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     async warm(embedderId: string, userId: number): Promise<void> {
       if (partitionFor(embedderId, userId)) return;
       await building.get(key(embedderId, userId));
+    },
+
+    /** Stops merges still running (at shutdown, before `persist`): their partitions are saved as they are. */
+    async stopMerges(): Promise<void> {
+      const running = [...merges.values()];
+      for (const { worker } of running) void worker.terminate();
+      await Promise.all(running.map(({ done }) => done));
+    },
+
+    mergesRunning: () => merges.size,
+
+    /** Resolves when no merge is running (tests, benches). */
+    async mergesDone(): Promise<void> {
+      while (merges.size > 0) await Promise.all([...merges.values()].map(({ done }) => done));
     },
 
     /** Saves every HNSW partition changed since it was read or saved (at shutdown), so start-up need not rebuild them. */

@@ -1,0 +1,86 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { openStore, type Store } from "../../../store/open-store.ts";
+import { insertKnowledge } from "../retrieval-test-helpers.ts";
+import { unitVector } from "./test-vectors.ts";
+import { createVectorStore } from "./vector-store.ts";
+
+let store: Store;
+let temp: ReturnType<typeof makeTempDir>;
+afterEach(async () => {
+  await store.close();
+  temp.remove();
+});
+
+const vectorFor = (seed: number) => Array.from(unitVector(seed, 8));
+
+describe("vector store merges", () => {
+  it("merges what was added beside a read-back graph in a worker thread, answering throughout, and reads the result back", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const indexDir = path.join(temp.dir, "vector-index");
+    const addChunks = (vectors: ReturnType<typeof createVectorStore>, name: string, count: number) => {
+      const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) });
+      vectors.upsert(
+        "test:8",
+        chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
+      );
+      return chunkIds;
+    };
+    const first = createVectorStore(store.sqlite, { indexDir });
+    const old = addChunks(first, "old.txt", 3000);
+    await first.warm("test:8", 3);
+    expect(first.persist()).toBe(1);
+
+    // Restarted: the saved graph is mapped; 1,000 additions pass a fifth of it and the merge minimum set here.
+    const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500 });
+    await restarted.warm("test:8", 3);
+    const added = addChunks(restarted, "new.txt", 1000);
+    const top = (vectors: ReturnType<typeof createVectorStore>, chunkId: number) => vectors.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
+    expect(top(restarted, added[500]!)).toBe(added[500]); // while the merge runs
+    await restarted.mergesDone();
+
+    const graphs = readdirSync(indexDir).filter((name) => name.endsWith(".usearch"));
+    expect(graphs).toHaveLength(1);
+    expect(graphs[0]).toMatch(/\.g\w+\.usearch$/);
+    expect(top(restarted, added[999]!)).toBe(added[999]);
+    expect(top(restarted, old[1234]!)).toBe(old[1234]);
+    // Saved when the merge was taken in: nothing is left to write at shutdown, and the next start reads it back.
+    expect(restarted.persist()).toBe(0);
+    const again = createVectorStore(store.sqlite, { indexDir });
+    expect(top(again, added[10]!)).toBe(added[10]);
+    expect(top(again, old[10]!)).toBe(old[10]);
+  });
+
+  it("stops a running merge at shutdown and saves the graphs as they are", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const indexDir = path.join(temp.dir, "vector-index");
+    const chunks = (name: string, count: number) =>
+      insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) }).chunkIds;
+    const rows = (chunkIds: number[]) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) }));
+    const first = createVectorStore(store.sqlite, { indexDir });
+    const old = chunks("old.txt", 3000);
+    first.upsert("test:8", rows(old));
+    await first.warm("test:8", 3);
+    expect(first.persist()).toBe(1);
+
+    const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500 });
+    await restarted.warm("test:8", 3);
+    const added = chunks("new.txt", 1000);
+    restarted.upsert("test:8", rows(added));
+    expect(restarted.mergesRunning()).toBe(1);
+    await restarted.stopMerges();
+    expect(restarted.persist()).toBe(1);
+    expect(readdirSync(indexDir).filter((name) => name.includes(".g"))).toEqual([]);
+
+    const again = createVectorStore(store.sqlite, { indexDir });
+    const top = (chunkId: number) => again.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
+    expect(top(added[321]!)).toBe(added[321]);
+    expect(top(old[321]!)).toBe(old[321]);
+  });
+});
