@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { chmodSync, chownSync, existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import { userInfo } from "node:os";
+import path from "node:path";
+import { makeTempDir } from "./temp-dir.ts";
+
+/** Where Debian's postgresql-15 package puts the server; tests that need it skip, saying so, when it is absent. */
+export const POSTGRES_BIN = "/usr/lib/postgresql/15/bin";
+export const postgresInstalled = () => ["initdb", "postgres", "createdb"].every((name) => existsSync(path.join(POSTGRES_BIN, name)));
+export const POSTGRES_MISSING = "PostgreSQL 15 is not installed (apt-get install -y postgresql): the PostgreSQL integration tests are skipped";
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/sage`: the database made at start. */
+  url: string;
+  host: string;
+  port: number;
+  /** The superuser every database belongs to (trust authentication: loopback and the temp folder's socket only). */
+  user: string;
+  /** The temporary folder: the data directory (`data/`), the unix socket and the server's log. */
+  dir: string;
+  /** Makes a fresh, empty database on this server (far cheaper than another server) and answers its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Stops the server (fast shutdown) and removes the folder. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The postgres system user Debian's package makes: initdb and postgres refuse to run as root. */
+function systemIds(name: string): { uid: number; gid: number } {
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`${name}:`));
+  if (!line) throw new Error(`no system user ${name}`);
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** Runs a PostgreSQL program to its end; rejects with its output when it fails. */
+function run(program: string, args: string[], options: SpawnOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(POSTGRES_BIN, program), args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${program} exited with ${code}: ${output}`))));
+  });
+}
+
+/**
+ * A real PostgreSQL 15 server on a free loopback port, its data directory and unix socket in a temporary folder,
+ * with one database (`sage`). Durability is off (fsync, full-page writes, synchronous commit): a test's data need not
+ * survive a power cut, and initdb plus start-up take well under two seconds that way. As root, the folder is the
+ * postgres system user's and the programs run as that user.
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  const temp = makeTempDir("sage-postgres-");
+  const dir = temp.dir;
+  const dataDir = path.join(dir, "data");
+  const port = await freePort();
+  const me = userInfo();
+  const ids = me.uid === 0 ? systemIds("postgres") : { uid: me.uid, gid: me.gid };
+  chmodSync(dir, 0o700);
+  if (me.uid === 0) chownSync(dir, ids.uid, ids.gid);
+  // The environment's locale and PG* variables must not leak in: C gives English messages and byte-order sorting.
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", LANG: "C" };
+  const asOwner: SpawnOptions = { env, cwd: dir, ...(me.uid === 0 ? ids : {}) };
+  const user = "postgres";
+  let child: ChildProcess | undefined;
+  let output = "";
+  const stop = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child!.once("exit", resolve));
+      child.kill("SIGINT"); // fast shutdown: open sessions are ended, not waited for
+      await exited;
+    }
+    temp.remove();
+  };
+  try {
+    await run(
+      "initdb",
+      ["--pgdata", dataDir, "--username", user, "--auth", "trust", "--encoding", "UTF8", "--locale", "C", "--no-sync", "--no-instructions"],
+      asOwner,
+    );
+    const settings = {
+      listen_addresses: "127.0.0.1",
+      port: String(port),
+      unix_socket_directories: dir,
+      fsync: "off",
+      full_page_writes: "off",
+      synchronous_commit: "off",
+      max_connections: "50",
+      shared_buffers: "16MB",
+      logging_collector: "off",
+    };
+    const args = ["-D", dataDir, ...Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`])];
+    child = spawn(path.join(POSTGRES_BIN, "postgres"), args, { ...asOwner, stdio: ["ignore", "pipe", "pipe"] });
+    const ready = new Promise<void>((resolve, reject) => {
+      for (const stream of [child!.stdout, child!.stderr])
+        stream?.on("data", (chunk: Buffer) => {
+          output = (output + chunk.toString()).slice(-8000);
+          if (output.includes("database system is ready to accept connections")) resolve();
+        });
+      child!.once("exit", (code) => reject(new Error(`postgres exited (${code}) before it was ready: ${output}`)));
+      setTimeout(() => reject(new Error(`postgres did not start within 30 s: ${output}`)), 30_000).unref();
+    });
+    await ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const host = "127.0.0.1";
+  const urlOf = (database: string) => `postgres://${user}@${host}:${port}/${database}`;
+  let made = 0;
+  const createDatabase = async (name = `test_${++made}_${process.pid}`) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+    await run("createdb", ["--host", host, "--port", String(port), "--username", user, name], { env });
+    return urlOf(name);
+  };
+  try {
+    await createDatabase("sage");
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: urlOf("sage"), host, port, user, dir, createDatabase, stop };
+}
