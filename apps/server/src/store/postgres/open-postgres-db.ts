@@ -4,6 +4,8 @@ import pg from "pg";
 import type { Database } from "../schema.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 
+// Beside this file in the source. Not yet in the bundle: build.mjs copies only SQLite's folder to dist/migrations, which
+// this URL would name from dist/main.js; the step that wires PostgreSQL into the server must ship this folder too.
 const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
 
 const INT8 = 20; // BIGINT columns, count(*)
