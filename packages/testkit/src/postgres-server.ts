@@ -75,7 +75,14 @@ export async function startPostgres(): Promise<PostgresServer> {
   const user = "postgres";
   let child: ChildProcess | undefined;
   let output = "";
+  // A test file that times out in afterAll never calls stop(): the server would outlive the test process.
+  const stopOnExit = () => {
+    child?.kill("SIGQUIT"); // immediate shutdown: exit handlers cannot wait
+    temp.remove();
+  };
+  process.once("exit", stopOnExit);
   const stop = async () => {
+    process.off("exit", stopOnExit);
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child!.once("exit", resolve));
       child.kill("SIGINT"); // fast shutdown: open sessions are ended, not waited for
