@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database, JobRow } from "../store/schema.ts";
 
@@ -86,8 +87,27 @@ const jobRow = (input: EnqueueInput, timestamp: string) => ({
   updatedAt: timestamp,
 });
 
-export function createJobQueue(options: { db: Kysely<Database>; concurrency?: number; log?: (message: string, error?: unknown) => void }): JobQueue {
+/** How long a claim on a job holds unless its process renews it (a third of it apart). */
+export const JOB_LEASE_MS = 30_000;
+
+export function createJobQueue(options: {
+  db: Kysely<Database>;
+  concurrency?: number;
+  log?: (message: string, error?: unknown) => void;
+  /**
+   * Other SAGE processes use the same database (PostgreSQL). A job then belongs to the process that claimed it while
+   * that process renews its lease: a process that starts takes over only the jobs whose lease ran out, and every
+   * process looks for such jobs, and for jobs another process queued, as it renews its own (decision 053). Alone on
+   * its database (SQLite), every job still marked running at start was interrupted by the restart.
+   */
+  shared?: boolean;
+  leaseMs?: number;
+}): JobQueue {
   const { db } = options;
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+  /** This queue's name on the jobs it claims. */
+  const owner = randomUUID();
+  let renewal: ReturnType<typeof setInterval> | undefined;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
   /** The running jobs' ids, each with its kind and whether it waits on another server (counted apart). */
@@ -135,10 +155,13 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     }
+    // Only while the job is still this queue's: one whose lease ran out (the process stalled) belongs to whichever
+    // process took it over, and its outcome is that one's to write.
     await db
       .updateTable("jobs")
-      .set({ status: failure === null ? "done" : "failed", error: failure, updatedAt: now() })
+      .set({ status: failure === null ? "done" : "failed", error: failure, updatedAt: now(), leaseOwner: null, leaseExpiresMs: null })
       .where("id", "=", job.id)
+      .where("leaseOwner", "=", owner)
       .execute();
     if (failure !== null && entry.options.onFailed) {
       await entry.options.onFailed(job, failure).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
@@ -146,6 +169,54 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     // The row is gone when its item was deleted meanwhile (FK cascade): waiters still get an answer.
     const finished = await fetchJob(job.id);
     settle(finished ?? { ...job, status: "failed", error: failure ?? "The job's item was deleted" });
+  }
+
+  /**
+   * Queues again (or fails, past its resumes) each job marked running whose process is gone: at start alone on the
+   * database every such job, shared only those whose lease ran out. Each is taken back with the owner and lease it
+   * was read with, so of two processes recovering at once only one does it.
+   */
+  async function recoverInterrupted() {
+    let query = db.selectFrom("jobs").selectAll().where("status", "=", "processing");
+    if (options.shared) query = query.where((where) => where.or([where("leaseExpiresMs", "is", null), where("leaseExpiresMs", "<", Date.now())]));
+    for (const job of await query.execute()) {
+      if (running.has(job.id)) continue;
+      const entry = handlers.get(job.kind);
+      const resumable = entry?.options.onInterrupted !== "fail";
+      // `attempts` counts runs, so the resumes so far are one less.
+      const resume = resumable && job.attempts - 1 < (entry?.options.maxResumes ?? MAX_RESUMES);
+      const reason = resume ? null : resumable ? interruptedTooOften(job.attempts) : INTERRUPTED_REASON;
+      let takeBack = db
+        .updateTable("jobs")
+        .set({ status: resume ? "queued" : "failed", error: reason, updatedAt: now(), leaseOwner: null, leaseExpiresMs: null })
+        .where("id", "=", job.id)
+        .where("status", "=", "processing");
+      takeBack = job.leaseOwner === null ? takeBack.where("leaseOwner", "is", null) : takeBack.where("leaseOwner", "=", job.leaseOwner);
+      takeBack = job.leaseExpiresMs === null ? takeBack.where("leaseExpiresMs", "is", null) : takeBack.where("leaseExpiresMs", "=", job.leaseExpiresMs);
+      const taken = await takeBack.executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0 || reason === null) continue;
+      await entry?.options.onFailed?.(job, reason).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
+    }
+  }
+
+  /** Shared: renews the leases of the jobs running here, takes over those of processes that died, and pumps. */
+  async function renewAndLookAround() {
+    if (stopped) return;
+    if (running.size > 0) {
+      await db
+        .updateTable("jobs")
+        .set({ leaseExpiresMs: Date.now() + leaseMs })
+        .where("id", "in", [...running.keys()])
+        .where("leaseOwner", "=", owner)
+        .execute();
+    }
+    await recoverInterrupted();
+    await pump();
+  }
+
+  /** Pumps without waiting: a failed claim (the database unreachable for a moment) is logged, and the next pump retries. */
+  function pumpSoon() {
+    pump().catch((error: unknown) => options.log?.("could not claim jobs", error));
   }
 
   /** Claims runnable jobs up to the concurrency bound; re-entrant calls fold into one more pass. */
@@ -173,18 +244,18 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
           if (!next) break;
           const claimed = await db
             .updateTable("jobs")
-            .set({ status: "processing", attempts: next.attempts + 1, updatedAt: now() })
+            .set({ status: "processing", attempts: next.attempts + 1, updatedAt: now(), leaseOwner: owner, leaseExpiresMs: Date.now() + leaseMs })
             .where("id", "=", next.id)
             .where("status", "=", "queued")
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) === 0) continue;
           running.set(next.id, { kind: next.kind, waitsOnNetwork: handlers.get(next.kind)!.options.waitsOnNetwork === true });
-          const job = { ...next, status: "processing" as const, attempts: next.attempts + 1 };
+          const job = { ...next, status: "processing" as const, attempts: next.attempts + 1, leaseOwner: owner };
           void run(job)
             .catch((error: unknown) => options.log?.(`job ${job.id} bookkeeping failed`, error))
             .finally(() => {
               running.delete(job.id);
-              void pump();
+              pumpSoon();
               checkIdle();
             });
         }
@@ -199,12 +270,12 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
     register(kind, handler, handlerOptions = {}) {
       if (handlers.has(kind)) throw new Error(`a job handler for "${kind}" is already registered`);
       handlers.set(kind, { handler: handler as JobHandler<unknown>, options: handlerOptions });
-      void pump();
+      pumpSoon();
     },
 
     async enqueue(input) {
       const job = await db.insertInto("jobs").values(jobRow(input, now())).returningAll().executeTakeFirstOrThrow();
-      void pump();
+      pumpSoon();
       return job;
     },
 
@@ -232,20 +303,12 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
 
     async start() {
       if (started) return;
-      const interrupted = await db.selectFrom("jobs").selectAll().where("status", "=", "processing").execute();
-      for (const job of interrupted) {
-        const entry = handlers.get(job.kind);
-        const resumable = entry?.options.onInterrupted !== "fail";
-        // `attempts` counts runs, so the resumes so far are one less.
-        if (resumable && job.attempts - 1 < (entry?.options.maxResumes ?? MAX_RESUMES)) {
-          await db.updateTable("jobs").set({ status: "queued", updatedAt: now() }).where("id", "=", job.id).execute();
-        } else {
-          const reason = resumable ? interruptedTooOften(job.attempts) : INTERRUPTED_REASON;
-          await db.updateTable("jobs").set({ status: "failed", error: reason, updatedAt: now() }).where("id", "=", job.id).execute();
-          await entry?.options.onFailed?.(job, reason).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
-        }
-      }
+      await recoverInterrupted();
       started = true;
+      if (options.shared) {
+        renewal = setInterval(() => void renewAndLookAround().catch((error: unknown) => options.log?.("job lease renewal failed", error)), leaseMs / 3);
+        renewal.unref();
+      }
       await pump();
     },
 
@@ -256,6 +319,7 @@ export function createJobQueue(options: { db: Kysely<Database>; concurrency?: nu
 
     async stop() {
       stopped = true;
+      clearInterval(renewal);
       if (running.size === 0) return;
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
     },

@@ -139,6 +139,9 @@ export interface JobsTable {
   error: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The process running the job (job-queue.ts), and until when its claim holds unless renewed. */
+  leaseOwner: string | null;
+  leaseExpiresMs: number | null;
 }
 
 export interface MemoriesTable {

@@ -1,5 +1,5 @@
 import { POSTGRES_MISSING, postgresInstalled, startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
-import type { Generated } from "kysely";
+import { sql, type Generated } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresDb, type PostgresDb } from "./open-postgres-db.ts";
 
@@ -120,5 +120,24 @@ describe.skipIf(!installed)("the store on PostgreSQL, through Kysely as the modu
     await chunk(1);
     const pending = await index.selectFrom("lexicalPending").selectAll().where("userId", "=", userId).execute();
     expect(pending).toEqual([{ chunkId: before, userId }]);
+  });
+  it("goes on answering after the database ends its idle connections, saying so instead of ending the process", async () => {
+    const lost: string[] = [];
+    const other = await openPostgresDb({ url: server.url, onConnectionLost: (error) => lost.push((error as Error & { code?: string }).code ?? "") });
+    try {
+      await sql`SELECT 1`.execute(other.db);
+      // As a database restart or an administrator does: every other session of this database is ended.
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(store.db);
+      const deadline = Date.now() + 5_000;
+      while (lost.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lost).toContain("57P01");
+      const users = await other.db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      expect(typeof users.n).toBe("number");
+    } finally {
+      await other.close();
+    }
   });
 });

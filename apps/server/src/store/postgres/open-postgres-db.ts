@@ -28,8 +28,16 @@ export interface PostgresDb {
 }
 
 /** Opens a pool on a `postgres://` URL, brings the schema up to date, and answers Kysely over it. */
-export async function openPostgresDb(options: { url: string; migrationsDir?: string; maxConnections?: number }): Promise<PostgresDb> {
+export async function openPostgresDb(options: {
+  url: string;
+  migrationsDir?: string;
+  maxConnections?: number;
+  /** An idle connection was lost (the database restarted, a network cut): the pool replaces it at the next query. */
+  onConnectionLost?: (error: Error) => void;
+}): Promise<PostgresDb> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types });
+  // Without a listener, an idle connection's error (57P01 when the database shuts down) would end the process.
+  pool.on("error", (error) => options.onConnectionLost?.(error));
   try {
     await migratePostgres(pool, options.migrationsDir ?? defaultMigrationsDir);
   } catch (error) {

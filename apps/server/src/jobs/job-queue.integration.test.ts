@@ -1,0 +1,141 @@
+import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
+import { postgresTestDatabases, type TestDatabase } from "../test/test-databases.ts";
+import { deferred, jobQueueCases } from "./job-queue-test-helpers.ts";
+import { createJobQueue, type JobQueue } from "./job-queue.ts";
+
+const installed = postgresInstalled();
+if (!installed) console.warn(POSTGRES_MISSING);
+
+describe.skipIf(!installed)("the job queue on PostgreSQL", () => {
+  const databases = postgresTestDatabases();
+  afterAll(() => databases.stop());
+  jobQueueCases("PostgreSQL", databases.open);
+
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** A database with a user, and `processes` more pools on it: each stands for one SAGE process. */
+  async function sharedDatabase(processes: number): Promise<TestDatabase[]> {
+    const first = await databases.open();
+    cleanups.push(() => first.close());
+    await first.db.insertInto("users").values({ id: 1, username: "u", passwordHash: "x", createdAt: "2025-01-01" }).execute();
+    const pools: TestDatabase[] = [];
+    for (let index = 0; index < processes; index++) {
+      const opened = await openPostgresDb({ url: first.url! });
+      pools.push({ ...opened, url: first.url });
+      cleanups.push(() => opened.close());
+    }
+    return pools;
+  }
+
+  function sharedQueue(database: TestDatabase, options: { leaseMs?: number; concurrency?: number } = {}): JobQueue {
+    const queue = createJobQueue({ db: database.db, shared: true, leaseMs: options.leaseMs ?? 600, concurrency: options.concurrency });
+    cleanups.push(() => queue.stop());
+    return queue;
+  }
+
+  const statusOf = async (database: TestDatabase, id: number) =>
+    database.db.selectFrom("jobs").select(["status", "attempts", "leaseOwner"]).where("id", "=", id).executeTakeFirstOrThrow();
+
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`gave up waiting; last: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("runs each job once when two processes' queues share the database, and an idle process takes what a busy one queued", async () => {
+    const [a, b] = await sharedDatabase(2);
+    const runs: string[] = [];
+    const queues = { a: sharedQueue(a!, { concurrency: 1 }), b: sharedQueue(b!, { concurrency: 1 }) };
+    const hold = deferred();
+    for (const [name, queue] of Object.entries(queues)) {
+      queue.register<{ hold?: boolean }>("work", async ({ job, payload }) => {
+        runs.push(`${name}:${job.id}`);
+        if (payload.hold) await hold.promise;
+      });
+      await queue.start();
+    }
+    const held = await queues.a.enqueue({ kind: "work", userId: 1, payload: { hold: true } });
+    await until(
+      () => statusOf(a!, held.id),
+      (row) => row.status === "processing",
+    );
+    // A is busy with the held job: what it queues now is run by B, which finds it as it renews its leases.
+    const waiting = await queues.a.enqueue({ kind: "work", userId: 1 });
+    await until(
+      () => statusOf(a!, waiting.id),
+      (row) => row.status === "done",
+    );
+    expect(runs).toContain(`b:${waiting.id}`);
+
+    const many = [];
+    for (let index = 0; index < 30; index++) many.push(await (index % 2 ? queues.a : queues.b).enqueue({ kind: "work", userId: 1 }));
+    hold.resolve();
+    for (const job of [held, ...many])
+      await until(
+        () => statusOf(a!, job.id),
+        (row) => row.status === "done",
+      );
+    const ids = runs.map((run) => Number(run.split(":")[1]));
+    expect(ids).toHaveLength(new Set(ids).size);
+    expect(ids.sort((x, y) => x - y)).toEqual([held.id, waiting.id, ...many.map((job) => job.id)].sort((x, y) => x - y));
+  });
+
+  it("a process that starts leaves alone the jobs another process is running", async () => {
+    const [a, b] = await sharedDatabase(2);
+    const gate = deferred();
+    const first = sharedQueue(a!);
+    first.register("long", async () => gate.promise);
+    await first.start();
+    const job = await first.enqueue({ kind: "long", userId: 1 });
+    await until(
+      () => statusOf(a!, job.id),
+      (row) => row.status === "processing",
+    );
+
+    const second = sharedQueue(b!);
+    second.register("long", async () => {
+      throw new Error("ran twice");
+    });
+    await second.start();
+    // Three of the first queue's renewals later the job is still the first queue's.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
+    gate.resolve();
+    expect(await first.waitFor(job.id)).toMatchObject({ status: "done", attempts: 1, error: null, leaseOwner: null });
+  });
+
+  it("takes over the job of a process that died once its lease runs out, and runs it to the end", async () => {
+    const [a, b] = await sharedDatabase(2);
+    const dying = createJobQueue({ db: a!.db, shared: true, leaseMs: 600 });
+    dying.register("report", async () => new Promise(() => undefined)); // never ends: the process dies in it
+    await dying.start();
+    const job = await dying.enqueue({ kind: "report", userId: 1 });
+    await until(
+      () => statusOf(b!, job.id),
+      (row) => row.status === "processing",
+    );
+    // The process "dies": its connection pool closes, so it renews nothing any more.
+    await a!.close();
+
+    const survivor = sharedQueue(b!);
+    const ran: number[] = [];
+    survivor.register("report", async ({ job: running }) => void ran.push(running.id));
+    await survivor.start();
+    expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing" }); // its lease still holds
+    const done = await until(
+      () => statusOf(b!, job.id),
+      (row) => row.status === "done",
+    );
+    expect(done).toMatchObject({ attempts: 2, leaseOwner: null });
+    expect(ran).toEqual([job.id]);
+  });
+});

@@ -1,0 +1,44 @@
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
+import type { Kysely } from "kysely";
+import { openStore } from "../store/open-store.ts";
+import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
+import type { Database } from "../store/schema.ts";
+
+/** A fresh database with SAGE's schema, as the modules reach it (Kysely), on either engine. */
+export interface TestDatabase {
+  db: Kysely<Database>;
+  /** The PostgreSQL database's URL, for a second "process" on it (another pool). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** Opens a fresh test database; tests written once run on each engine (decision 053). */
+export type OpenTestDatabase = () => Promise<TestDatabase>;
+
+export const openSqliteTestDatabase: OpenTestDatabase = async () => {
+  const temp = makeTempDir();
+  const store = openStore({ dataDir: temp.dir });
+  return {
+    db: store.db,
+    async close() {
+      await store.close();
+      temp.remove();
+    },
+  };
+};
+
+/** One PostgreSQL server for a test file, started on first use, and a fresh database on it per `open`. */
+export function postgresTestDatabases(): { open: OpenTestDatabase; stop(): Promise<void> } {
+  let server: Promise<PostgresServer> | undefined;
+  return {
+    async open() {
+      const url = await (await (server ??= startPostgres())).createDatabase();
+      const opened = await openPostgresDb({ url });
+      return { db: opened.db, url, close: opened.close };
+    },
+    async stop() {
+      await (await server)?.stop();
+    },
+  };
+}
