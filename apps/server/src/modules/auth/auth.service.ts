@@ -12,14 +12,22 @@ const SESSION_CACHE_MS = 10_000;
 const SESSION_CACHE_ENTRIES = 10_000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function createAuthService(deps: { repo: AuthRepo; hasher: PasswordHasher; sessionDays: number; now?: () => number }) {
+export function createAuthService(deps: {
+  repo: AuthRepo;
+  hasher: PasswordHasher;
+  sessionDays: number;
+  now?: () => number;
+  /** Other processes share the database: a logout there must end the session here at once, so nothing is cached. */
+  shared?: boolean;
+}) {
   const { repo, hasher } = deps;
+  const cacheMs = deps.shared ? 0 : SESSION_CACHE_MS;
   const now = deps.now ?? Date.now;
   const sessionMs = deps.sessionDays * DAY_MS;
   // Verifying against a real hash when the user is unknown keeps timing the same for both failures.
   let decoyHash: Promise<string> | undefined;
   // Every API request authenticates; sessions confirmed in the last few seconds skip the database.
-  // One process owns the store, and logout removes its entry at once, so the cache cannot outlive a logout.
+  // Alone on its store, a process's logout removes the entry at once, so the cache cannot outlive a logout.
   const recent = new Map<string, { user: User; expiresAtMs: number; checkedAt: number }>();
 
   return {
@@ -59,7 +67,7 @@ export function createAuthService(deps: { repo: AuthRepo; hasher: PasswordHasher
       const tokenHash = hashToken(token);
       const current = now();
       const cached = recent.get(tokenHash);
-      if (cached && current - cached.checkedAt < SESSION_CACHE_MS && cached.expiresAtMs > current) return cached.user;
+      if (cached && current - cached.checkedAt < cacheMs && cached.expiresAtMs > current) return cached.user;
       const row = await repo.findSessionUser(tokenHash, current);
       if (!row) {
         recent.delete(tokenHash);
@@ -72,7 +80,7 @@ export function createAuthService(deps: { repo: AuthRepo; hasher: PasswordHasher
       }
       const user = { id: row.id, username: row.username };
       if (recent.size >= SESSION_CACHE_ENTRIES) recent.clear();
-      recent.set(tokenHash, { user, expiresAtMs, checkedAt: current });
+      if (cacheMs > 0) recent.set(tokenHash, { user, expiresAtMs, checkedAt: current });
       return user;
     },
 

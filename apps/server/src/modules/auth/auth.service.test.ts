@@ -1,0 +1,4 @@
+import { openSqliteTestDatabase } from "../../test/test-databases.ts";
+import { authCases } from "./auth-test-helpers.ts";
+
+authCases("SQLite", openSqliteTestDatabase);
