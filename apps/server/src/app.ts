@@ -130,7 +130,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
-  const blobs = createBlobStore(store.uploadsDir);
+  const blobs = createBlobStore(store.uploadsDir, { shared: config.files.shared });
 
   const auth = createAuthModule({
     db: store.db,

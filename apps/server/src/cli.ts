@@ -25,7 +25,7 @@ async function* accountLines(): AsyncGenerator<{ line: number; username: string;
 
 async function withAuth(run: (auth: AuthService) => Promise<number>) {
   const config = loadConfig();
-  const store = openStore({ dataDir: config.dataDir });
+  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir });
   try {
     return await run(createAuthService({ repo: createAuthRepo(store.db), hasher: hasherFor(config.passwordCost), sessionDays: config.sessionDays }));
   } finally {

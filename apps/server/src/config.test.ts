@@ -10,9 +10,14 @@ describe("loadConfig", () => {
     expect(config.host).toBe("127.0.0.1");
     expect(config.port).toBe(5000);
     expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.files).toEqual({ dir: path.join(config.dataDir, "uploads"), shared: false });
     expect(config.demoUser).toEqual({ username: "demo", password: "sage-demo" });
     expect(config.llm.provider).toBe("none");
     expect(config.llm.chatModel).toBe("gemini-2.0-flash");
+  });
+
+  it("stores files in the folder SAGE_FILES_DIR names, which other processes may share", () => {
+    expect(loadConfig({ SAGE_FILES_DIR: "/srv/sage-files" }).files).toEqual({ dir: "/srv/sage-files", shared: true });
   });
 
   it("refuses to start on a non-loopback HOST without SAGE_PASSWORD, and says why", () => {

@@ -32,6 +32,7 @@ const envSchema = z.object({
       "give host names or addresses without a scheme or port, separated by commas (a leading dot takes the subdomains too)",
     ),
   SAGE_DATA_DIR: z.string().min(1).default("./data"),
+  SAGE_FILES_DIR: z.string().min(1).optional(),
   SAGE_WEB_DIR: z.string().min(1).optional(),
   SAGE_USERNAME: z.string().min(1).max(200).default("demo"),
   SAGE_PASSWORD: z.string().min(1).max(1000).optional(),
@@ -142,6 +143,11 @@ export interface Config {
   /** Host names the server answers to besides its own address and localhost (DNS rebinding, decision 027). */
   allowedHosts: string[];
   dataDir: string;
+  /**
+   * Where uploaded and generated files are stored (SAGE_FILES_DIR, default <data>/uploads). A folder named by the
+   * setting may be shared by several SAGE processes on one database (decision 054).
+   */
+  files: { dir: string; shared: boolean };
   webDir: string;
   demoUser: { username: string; password: string };
   sessionDays: number;
@@ -281,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     allowedHosts: e.SAGE_ALLOWED_HOSTS,
     dataDir: path.resolve(e.SAGE_DATA_DIR),
+    files: { dir: path.resolve(e.SAGE_FILES_DIR ?? path.join(e.SAGE_DATA_DIR, "uploads")), shared: e.SAGE_FILES_DIR !== undefined },
     webDir: path.resolve(e.SAGE_WEB_DIR ?? webDirDefault),
     demoUser: { username: e.SAGE_USERNAME, password: e.SAGE_PASSWORD ?? DEFAULT_DEMO_PASSWORD },
     sessionDays: e.SAGE_SESSION_DAYS,

@@ -7,7 +7,7 @@ import { StoreError, openStore } from "./store/open-store.ts";
 async function main() {
   const config = loadConfig();
   const providers = createProviders(config);
-  const store = openStore({ dataDir: config.dataDir, backgroundCheckpoints: true });
+  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, backgroundCheckpoints: true });
   const { app, accountsReady } = await createApp({ config, store, providers });
 
   let closing = false;

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { createBlobStore } from "./blob-store.ts";
@@ -22,5 +23,23 @@ describe("blob store", () => {
     expect(new Set(stored.map((blob) => blob.key)).size).toBe(files.length);
     stored.forEach((blob, index) => expect(readFileSync(blobs.pathOf(blob.key)).equals(files[index]!)).toBe(true));
     expect(readdirSync(temp.dir).filter((name) => name.startsWith(".tmp-"))).toEqual([]);
+  });
+
+  it("at start-up removes the half-written files a crash left; in a shared folder only those no process touched for an hour", async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    const now = Date.parse("2026-11-28T09:00:00Z");
+    const temporary = (name: string, minutesAgo: number) => {
+      writeFileSync(path.join(temp.dir, name), "half");
+      const at = new Date(now - minutesAgo * 60_000);
+      utimesSync(path.join(temp.dir, name), at, at);
+    };
+    temporary(".tmp-old", 90);
+    temporary(".tmp-recent", 5);
+    writeFileSync(path.join(temp.dir, "kept-key"), "whole");
+    await createBlobStore(temp.dir, { shared: true, now: () => now }).removeTemporaries();
+    expect(readdirSync(temp.dir).sort()).toEqual([".tmp-recent", "kept-key"]);
+    await createBlobStore(temp.dir, { now: () => now }).removeTemporaries();
+    expect(readdirSync(temp.dir)).toEqual(["kept-key"]);
   });
 });

@@ -16,7 +16,11 @@ const FILE_COST_BYTES = 16 * 1024;
  * Uploaded bytes live under the data dir, named by a random key (never the user's filename).
  * Writes go to a temp name and are renamed into place, so a crash never leaves a half file under a real key.
  */
-export function createBlobStore(uploadsDir: string) {
+/** A temporary file touched this recently may be another process's upload in progress (a shared folder). */
+const SHARED_TEMPORARY_MS = 3_600_000;
+
+export function createBlobStore(uploadsDir: string, options: { shared?: boolean; now?: () => number } = {}) {
+  const now = options.now ?? Date.now;
   const pathOf = (key: string) => {
     if (!/^[\w-]+$/.test(key)) throw new Error(`invalid blob key: ${key}`);
     return path.join(uploadsDir, key);
@@ -105,10 +109,19 @@ export function createBlobStore(uploadsDir: string) {
       }
     },
 
-    /** Removes the half-written files of uploads a crash cut off (at start-up, when no upload is running). */
+    /**
+     * Removes the half-written files of uploads a crash cut off (at start-up, when no upload of this process is
+     * running). In a folder other processes share, only those untouched for an hour: the others may be theirs.
+     */
     async removeTemporaries(): Promise<void> {
-      const names = await readdir(uploadsDir).catch(() => [] as string[]);
-      await Promise.all(names.filter((name) => name.startsWith(".tmp-")).map((name) => rm(path.join(uploadsDir, name), { force: true })));
+      const names = (await readdir(uploadsDir).catch(() => [] as string[])).filter((name) => name.startsWith(".tmp-"));
+      await Promise.all(
+        names.map(async (name) => {
+          const file = path.join(uploadsDir, name);
+          if (options.shared && now() - ((await stat(file).catch(() => null))?.mtimeMs ?? 0) < SHARED_TEMPORARY_MS) return;
+          await rm(file, { force: true });
+        }),
+      );
     },
 
     remove,

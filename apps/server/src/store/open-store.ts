@@ -42,9 +42,9 @@ function ensureWritableDir(dir: string) {
 }
 
 /** Opens (creating if needed) the SQLite store in `dataDir` and brings its schema up to date. */
-export function openStore(options: { dataDir: string; migrationsDir?: string; backgroundCheckpoints?: boolean }): Store {
+export function openStore(options: { dataDir: string; uploadsDir?: string; migrationsDir?: string; backgroundCheckpoints?: boolean }): Store {
   const dataDir = path.resolve(options.dataDir);
-  const uploadsDir = path.join(dataDir, "uploads");
+  const uploadsDir = path.resolve(options.uploadsDir ?? path.join(dataDir, "uploads"));
   ensureWritableDir(dataDir);
   ensureWritableDir(uploadsDir);
 

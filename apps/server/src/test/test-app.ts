@@ -46,7 +46,7 @@ export async function createTestApp(
     ...options.env,
   });
   await options.beforeOpen?.(config.dataDir);
-  const store = openStore({ dataDir: config.dataDir });
+  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir });
   const providers = options.providers?.(config) ?? createProviders(config);
   const passwordHasher = options.passwordHasher ?? testPasswordHasher;
   const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now });

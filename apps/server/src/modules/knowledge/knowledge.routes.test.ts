@@ -1,6 +1,8 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MOVE_INTO_ITSELF_MESSAGE } from "@sage/contracts/knowledge";
+import { makeTempDir } from "@sage/testkit/temp-dir";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 
@@ -202,5 +204,25 @@ describe("knowledge tree", () => {
     expect(empty.json().error).toMatch(/Nothing to change/);
     expect((await kb.call("POST", "/api/files", { type: "pdf" })).statusCode).toBe(400);
     expect((await kb.call("POST", "/api/files", { type: "url", content: "javascript:alert(1)" })).json().error).toBe("Please enter a valid http or https URL");
+  });
+});
+
+describe("where files live", () => {
+  it("keeps uploaded bytes in the folder SAGE_FILES_DIR names, outside the data folder, and serves them from there", async () => {
+    const files = makeTempDir("sage-files-");
+    const shared = await createTestApp({ env: { SAGE_FILES_DIR: files.dir } });
+    try {
+      const client = knowledgeClient(shared, await shared.login());
+      const bytes = Buffer.from("Quarterly numbers, kept where every SAGE process can read them.\n");
+      const file = (await client.upload({}, { filename: "q3.txt", content: bytes, type: "text/plain" })).json().file;
+      expect(readdirSync(files.dir)).toHaveLength(1);
+      expect(existsSync(path.join(shared.store.dataDir, "uploads")) ? readdirSync(path.join(shared.store.dataDir, "uploads")) : []).toEqual([]);
+      expect((await client.call("GET", `/api/files/${file.id}/download`)).rawPayload.equals(bytes)).toBe(true);
+      await client.call("DELETE", `/api/files/${file.id}`);
+      expect(readdirSync(files.dir)).toEqual([]);
+    } finally {
+      await shared.close();
+      files.remove();
+    }
   });
 });
