@@ -71,4 +71,6 @@ await build({
   logLevel: "warning",
 });
 cpSync("src/store/migrations", "dist/migrations", { recursive: true });
+// PostgreSQL's twin schema (store/postgres/open-postgres-db.ts finds it here in the bundle).
+cpSync("src/store/postgres/migrations", "dist/postgres-migrations", { recursive: true });
 console.log(`server built: apps/server/dist/main.js, dist/cli.js and ${Object.keys(entries).length} process and thread entries`);

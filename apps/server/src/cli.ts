@@ -4,10 +4,14 @@ import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { hasherFor } from "./modules/auth/password.ts";
 import { openStore } from "./store/open-store.ts";
+import { copySqliteToPostgres, CopyError } from "./store/postgres/copy-to-postgres.ts";
 
 const USAGE = `Usage: sage-admin add-user <username> <password>
        sage-admin add-users < accounts.txt     (one "username password" per line)
-  Adds accounts to the store in SAGE_DATA_DIR (default ./data). Each account sees only its own data.`;
+  Adds accounts to the store in SAGE_DATA_DIR (default ./data). Each account sees only its own data.
+       sage-admin migrate --from <data folder> --to <postgres://...> [--files <folder>]
+  Copies a SQLite installation (every table, and its stored files into --files or SAGE_FILES_DIR) into an empty
+  PostgreSQL database, checking each table's count.`;
 
 const SHORT_PASSWORD = "The password must be at least 8 characters.";
 
@@ -43,8 +47,34 @@ async function addUser(auth: AuthService, username: string, password: string) {
  * `add-users` for a team (one process and one store opening for all of them). A line that fails is reported with
  * its number and the others are still added; the exit code is 1 if any failed.
  */
+/** `migrate --from <dir> --to <url> [--files <dir>]`: the copy's counts as it goes, then what to do next. */
+async function migrate(args: string[]) {
+  const option = (name: string) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const from = option("from");
+  const to = option("to");
+  if (!from || !to || !/^postgres(ql)?:\/\//.test(to)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const { files } = loadConfig();
+  const filesDir = option("files") ?? (files.shared ? files.dir : undefined);
+  try {
+    const report = await copySqliteToPostgres({ dataDir: from, url: to, filesDir, onTable: (name, rows) => console.log(`${name}: ${rows} rows`) });
+    console.log(`files: ${report.files.count} (${report.files.bytes} bytes) in ${report.files.dir}`);
+    console.log(`Copied. Keep the secret key with it (${from}/secret.key, or SAGE_SECRET_KEY): saved passwords and keys are encrypted with it.`);
+    return 0;
+  } catch (error) {
+    console.error(error instanceof CopyError ? error.message : `The copy failed and was rolled back: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
 async function main(args: string[]) {
   const [command, username, password] = args;
+  if (command === "migrate") return migrate(args.slice(1));
   if (command === "add-users" && args.length === 1) {
     return withAuth(async (auth) => {
       let failed = 0;

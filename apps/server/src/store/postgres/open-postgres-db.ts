@@ -4,9 +4,9 @@ import pg from "pg";
 import type { Database } from "../schema.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 
-// Beside this file in the source. Not yet in the bundle: build.mjs copies only SQLite's folder to dist/migrations, which
-// this URL would name from dist/main.js; the step that wires PostgreSQL into the server must ship this folder too.
-const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
+// Beside this file in the source; in the bundle (dist/, flat) build.mjs copies them to dist/postgres-migrations, since
+// dist/migrations holds SQLite's.
+const defaultMigrationsDir = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./migrations/" : "./postgres-migrations/", import.meta.url));
 
 const INT8 = 20; // BIGINT columns, count(*)
 const NUMERIC = 1700; // sum() and avg() of integers
