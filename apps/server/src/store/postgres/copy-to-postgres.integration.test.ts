@@ -43,6 +43,13 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
         .returning("id")
         .executeTakeFirstOrThrow();
       await t.store.db.insertInto("messages").values({ conversationId: conversation.id, role: "user", content: "When do we open?", createdAt: at }).execute();
+      // A vector as the retrieval module stores it (float32 bytes), which the copy must keep bit for bit.
+      const chunkId = (t.store.sqlite.prepare("SELECT id FROM chunks WHERE item_id = ? LIMIT 1").get(file.id) as { id: number }).id;
+      t.store.sqlite
+        .prepare(
+          "INSERT INTO chunk_vectors (chunk_id, embedder_id, dimensions, user_id, conversation_id, vector, created_at) VALUES (?, 'test:4', 4, 3, NULL, ?, ?)",
+        )
+        .run(chunkId, Buffer.from(Float32Array.of(0.1, -0.2, 0.3, 1 / 3).buffer), at);
       await t.close();
 
       const { url } = await databases.open();
@@ -55,6 +62,7 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
       expect(rowsIn("knowledge_items")).toBe(2);
       expect(rowsIn("chunks")).toBeGreaterThan(0);
       expect(rowsIn("messages")).toBe(1);
+      expect(rowsIn("chunk_vectors")).toBe(1);
       expect(copied).toEqual(report.tables.map((table) => table.name));
 
       const source = openStore({ dataDir: data.dir });
