@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { unitVector } from "./test-vectors.ts";
+import { unitVector } from "@sage/testkit/unit-vector";
 import { createVectorStore } from "./vector-store.ts";
 
 let store: Store;

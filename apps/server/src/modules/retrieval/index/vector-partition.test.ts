@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { unitVector } from "./test-vectors.ts";
+import { unitVector } from "@sage/testkit/unit-vector";
 import { mergeGraph } from "./vector-merge.ts";
 import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
 
