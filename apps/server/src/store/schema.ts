@@ -144,6 +144,17 @@ export interface JobsTable {
   leaseExpiresMs: number | null;
 }
 
+/** A tool call waiting for its user's answer, shared by the processes on one PostgreSQL database (decision 057). */
+export interface ApprovalsTable {
+  id: string;
+  userId: number;
+  /** The ApprovalRequest the card shows, as JSON. */
+  request: string;
+  answer: "approved" | "declined" | "timed-out" | null;
+  expiresAtMs: number;
+  createdAt: string;
+}
+
 export interface MemoriesTable {
   id: Generated<number>;
   userId: number;
@@ -376,6 +387,7 @@ export interface Database {
   knowledgeItemTexts: KnowledgeItemTextsTable;
   blobDeletions: BlobDeletionsTable;
   jobs: JobsTable;
+  approvals: ApprovalsTable;
   memories: MemoriesTable;
   memorySettings: MemorySettingsTable;
   memoryVectors: MemoryVectorsTable;

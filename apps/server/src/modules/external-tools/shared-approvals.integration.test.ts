@@ -1,0 +1,73 @@
+import type { ApprovalRequest } from "@sage/contracts/external-tools";
+import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
+import { openPgSignals } from "../../store/postgres/pg-signals.ts";
+import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { createSharedApprovals } from "./shared-approvals.ts";
+
+const installed = postgresInstalled();
+if (!installed) console.warn(POSTGRES_MISSING);
+
+describe.skipIf(!installed)("approvals shared by the processes on one PostgreSQL database", () => {
+  const databases = postgresTestDatabases();
+  afterAll(() => databases.stop());
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** Two processes' approvals on one fresh database (each its own pool and signals connection), and user 7. */
+  async function twoProcesses(timeoutMs = 60_000) {
+    const first = await databases.open();
+    cleanups.push(() => first.close());
+    await first.db.insertInto("users").values({ id: 7, username: "anna", passwordHash: "x", createdAt: "x" }).execute();
+    const processes = [];
+    for (let index = 0; index < 2; index++) {
+      const database = await openPostgresDb({ url: first.url! });
+      const signals = await openPgSignals(first.url!);
+      cleanups.push(async () => {
+        await signals.close();
+        await database.close();
+      });
+      processes.push(await createSharedApprovals({ db: database.db, signals, timeoutMs }));
+    }
+    return processes as [(typeof processes)[0], (typeof processes)[0]];
+  }
+
+  /** Asks on `process` and resolves once the card is announced (recorded for every process to see). */
+  async function ask(process: Awaited<ReturnType<typeof twoProcesses>>[0], signal = new AbortController().signal) {
+    let answer!: Promise<string>;
+    const request = await new Promise<ApprovalRequest>((announced) => {
+      answer = process.request(7, "notes__write_note", { name: "Board" }, signal, announced, { reason: "It writes to your notes." });
+    });
+    return { request, answer };
+  }
+
+  it("an approval posted to another process releases the turn waiting in this one, once, by its own user only", async () => {
+    const [a, b] = await twoProcesses();
+    const { request, answer } = await ask(a);
+    expect(await b.pending(7)).toEqual([
+      { approvalId: request.approvalId, name: "notes__write_note", args: { name: "Board" }, reason: "It writes to your notes." },
+    ]);
+    expect(await b.pending(8)).toEqual([]);
+    expect(await b.answer(8, request.approvalId, true)).toBe(false);
+    expect(await b.answer(7, request.approvalId, true)).toBe(true);
+    expect(await answer).toBe("approved");
+    expect(await a.answer(7, request.approvalId, false)).toBe(false);
+    expect(await a.pending(7)).toEqual([]);
+  });
+
+  it("a call that timed out or whose turn stopped is no longer listed, and cannot be answered", async () => {
+    const [a, b] = await twoProcesses(300);
+    const timed = await ask(a);
+    expect(await timed.answer).toBe("timed-out");
+    expect(await b.answer(7, timed.request.approvalId, true)).toBe(false);
+    const stop = new AbortController();
+    const stopped = await ask(b, stop.signal);
+    expect((await a.pending(7)).map((item) => item.approvalId)).toEqual([stopped.request.approvalId]);
+    stop.abort();
+    expect(await stopped.answer).toBe("declined");
+    await expect.poll(() => a.pending(7)).toEqual([]);
+  });
+});
