@@ -2,7 +2,7 @@ import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import type { Kysely } from "kysely";
 import type { Signals } from "../../store/postgres/pg-signals.ts";
 import type { Database } from "../../store/schema.ts";
-import { createApprovals, type ApprovalAnswer } from "./approvals.ts";
+import { createApprovals, type ApprovalAnswer, type Approvals } from "./approvals.ts";
 
 const CHANNEL = "sage_approvals";
 
@@ -32,14 +32,9 @@ export async function createSharedApprovals(options: {
       .catch((error: unknown) => options.warn?.("could not remove a finished approval", error));
 
   return {
-    request(
-      userId: number,
-      name: string,
-      args: Record<string, unknown>,
-      signal: AbortSignal,
-      announce: (request: ApprovalRequest) => void,
-      card?: Pick<ApprovalRequest, "reason" | "kind" | "summary" | "conversationId">,
-    ): Promise<ApprovalAnswer> {
+    /** As `createApprovals`' request; the call is also recorded for every process before its card is shown. */
+    request(...call: Parameters<Approvals["request"]>): Promise<ApprovalAnswer> {
+      const [userId, name, args, signal, announce, card] = call;
       let approvalId = "";
       const answer = local.request(
         userId,
