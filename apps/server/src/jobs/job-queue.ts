@@ -77,16 +77,6 @@ const WAITING_CONCURRENCY = 2;
 /** Why a job interrupted once more than its kind resumes is failed instead. */
 export const interruptedTooOften = (runs: number) => `${INTERRUPTED_REASON} ${runs} times, so it was not resumed again`;
 
-const jobRow = (input: EnqueueInput, timestamp: string) => ({
-  kind: input.kind,
-  userId: input.userId,
-  itemId: input.itemId ?? null,
-  payload: JSON.stringify(input.payload ?? {}),
-  status: "queued" as const,
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-
 /** How long a claim on a job holds unless its process renews it (a third of it apart). */
 export const JOB_LEASE_MS = 30_000;
 
@@ -274,7 +264,20 @@ export function createJobQueue(options: {
     },
 
     async enqueue(input) {
-      const job = await db.insertInto("jobs").values(jobRow(input, now())).returningAll().executeTakeFirstOrThrow();
+      const timestamp = now();
+      const job = await db
+        .insertInto("jobs")
+        .values({
+          kind: input.kind,
+          userId: input.userId,
+          itemId: input.itemId ?? null,
+          payload: JSON.stringify(input.payload ?? {}),
+          status: "queued",
+          createdAt: timestamp,
+          updatedAt: timestamp,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       pumpSoon();
       return job;
     },
