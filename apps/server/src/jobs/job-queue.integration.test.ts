@@ -1,6 +1,7 @@
 import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
+import { openPgSignals, type Signals } from "../store/postgres/pg-signals.ts";
 import { postgresTestDatabases, type TestDatabase } from "../test/test-databases.ts";
 import { deferred, jobQueueCases } from "./job-queue-test-helpers.ts";
 import { createJobQueue, type JobQueue } from "./job-queue.ts";
@@ -32,8 +33,14 @@ describe.skipIf(!installed)("the job queue on PostgreSQL", () => {
     return pools;
   }
 
-  function sharedQueue(database: TestDatabase, options: { leaseMs?: number; concurrency?: number } = {}): JobQueue {
-    const queue = createJobQueue({ db: database.db, shared: true, leaseMs: options.leaseMs ?? 600, concurrency: options.concurrency });
+  function sharedQueue(database: TestDatabase, options: { leaseMs?: number; concurrency?: number; signals?: Signals } = {}): JobQueue {
+    const queue = createJobQueue({
+      db: database.db,
+      shared: true,
+      leaseMs: options.leaseMs ?? 600,
+      concurrency: options.concurrency,
+      signals: options.signals,
+    });
     cleanups.push(() => queue.stop());
     return queue;
   }
@@ -137,5 +144,38 @@ describe.skipIf(!installed)("the job queue on PostgreSQL", () => {
     );
     expect(done).toMatchObject({ attempts: 2, leaseOwner: null });
     expect(ran).toEqual([job.id]);
+  });
+
+  it("with notifications, an idle process takes a busy one's job at once, and the process that queued it hears it finished", async () => {
+    const [a, b] = await sharedDatabase(2);
+    const signals = await Promise.all([openPgSignals(a!.url!), openPgSignals(b!.url!)]);
+    cleanups.push(async () => void (await Promise.all(signals.map((signal) => signal.close()))));
+    // Leases of ten minutes: the processes' own look-around (every 200 s) cannot be what moves the job.
+    const queues = {
+      a: sharedQueue(a!, { concurrency: 1, leaseMs: 600_000, signals: signals[0] }),
+      b: sharedQueue(b!, { concurrency: 1, leaseMs: 600_000, signals: signals[1] }),
+    };
+    const hold = deferred();
+    cleanups.push(async () => hold.resolve());
+    const ranOn = new Map<number, string>();
+    for (const [name, queue] of Object.entries(queues)) {
+      queue.register<{ hold?: boolean }>("work", async ({ job, payload }) => {
+        ranOn.set(job.id, name);
+        if (payload.hold) await hold.promise;
+      });
+    }
+    // A is busy first (B not started yet, so it cannot take the held job).
+    await queues.a.start();
+    const held = await queues.a.enqueue({ kind: "work", userId: 1, payload: { hold: true } });
+    await until(
+      () => statusOf(a!, held.id),
+      (row) => row.status === "processing",
+    );
+    await queues.b.start();
+    const waiting = await queues.a.enqueue({ kind: "work", userId: 1 });
+    expect(await queues.a.waitFor(waiting.id)).toMatchObject({ status: "done" });
+    expect(ranOn.get(waiting.id)).toBe("b");
+    hold.resolve();
+    expect(await queues.a.waitFor(held.id)).toMatchObject({ status: "done" });
   });
 });

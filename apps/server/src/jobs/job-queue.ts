@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import type { Signals } from "../store/postgres/pg-signals.ts";
 import type { Database, JobRow } from "../store/schema.ts";
 
 export type Job = JobRow;
@@ -77,6 +78,8 @@ const WAITING_CONCURRENCY = 2;
 /** Why a job interrupted once more than its kind resumes is failed instead. */
 export const interruptedTooOften = (runs: number) => `${INTERRUPTED_REASON} ${runs} times, so it was not resumed again`;
 
+const JOBS_CHANNEL = "sage_jobs";
+
 /** How long a claim on a job holds unless its process renews it (a third of it apart). */
 export const JOB_LEASE_MS = 30_000;
 
@@ -92,12 +95,15 @@ export function createJobQueue(options: {
    */
   shared?: boolean;
   leaseMs?: number;
+  /** Shared: tells the other processes at once that a job was queued or finished, instead of at their next renewal. */
+  signals?: Signals;
 }): JobQueue {
   const { db } = options;
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
   /** This queue's name on the jobs it claims. */
   const owner = randomUUID();
   let renewal: ReturnType<typeof setInterval> | undefined;
+  let unsubscribe: (() => void) | undefined;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
   /** The running jobs' ids, each with its kind and whether it waits on another server (counted apart). */
@@ -159,6 +165,7 @@ export function createJobQueue(options: {
     // The row is gone when its item was deleted meanwhile (FK cascade): waiters still get an answer.
     const finished = await fetchJob(job.id);
     settle(finished ?? { ...job, status: "failed", error: failure ?? "The job's item was deleted" });
+    tell({ finished: job.id });
   }
 
   /**
@@ -189,9 +196,24 @@ export function createJobQueue(options: {
     }
   }
 
+  /** Shared: what other processes wait for (a job to run, a job's end), published on the jobs channel. */
+  function tell(news: { queued: true } | { finished: number }) {
+    options.signals?.publish(JOBS_CHANNEL, JSON.stringify(news)).catch((error: unknown) => options.log?.("could not tell other processes about a job", error));
+  }
+
+  /** Answers the waiters of jobs another process ran, once their rows say they ended. */
+  async function settleFinishedElsewhere(ids: Iterable<number>) {
+    for (const id of ids) {
+      if (!waiters.has(id) || running.has(id)) continue;
+      const job = await fetchJob(id);
+      if (job && (job.status === "done" || job.status === "failed")) settle(job);
+    }
+  }
+
   /** Shared: renews the leases of the jobs running here, takes over those of processes that died, and pumps. */
   async function renewAndLookAround() {
     if (stopped) return;
+    await settleFinishedElsewhere([...waiters.keys()]);
     if (running.size > 0) {
       await db
         .updateTable("jobs")
@@ -279,6 +301,7 @@ export function createJobQueue(options: {
         .returningAll()
         .executeTakeFirstOrThrow();
       pumpSoon();
+      tell({ queued: true });
       return job;
     },
 
@@ -308,6 +331,12 @@ export function createJobQueue(options: {
       if (started) return;
       await recoverInterrupted();
       started = true;
+      unsubscribe = await options.signals?.subscribe(JOBS_CHANNEL, (payload) => {
+        const news = JSON.parse(payload) as { queued?: true; finished?: number };
+        if (news.queued) pumpSoon();
+        if (news.finished !== undefined)
+          void settleFinishedElsewhere([news.finished]).catch((error: unknown) => options.log?.("could not read a finished job", error));
+      });
       if (options.shared) {
         renewal = setInterval(() => void renewAndLookAround().catch((error: unknown) => options.log?.("job lease renewal failed", error)), leaseMs / 3);
         renewal.unref();
@@ -323,6 +352,7 @@ export function createJobQueue(options: {
     async stop() {
       stopped = true;
       clearInterval(renewal);
+      unsubscribe?.();
       if (running.size === 0) return;
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
