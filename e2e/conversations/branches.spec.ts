@@ -1,17 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
+import { messageInput, turnDone } from "../support/chat.ts";
 
 // Issue 32, decision 045: edit and regenerate keep the replaced messages as versions the user steps through.
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
-const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const message = (page: Page, role: "user" | "ai") => page.locator(`[data-testid="chat-message"][data-role="${role}"]`);
-
-async function turnDone(page: Page) {
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-  await expect(page.locator('[data-streaming="true"]')).toHaveCount(0);
-}
 
 test.beforeEach(async ({ page }) => {
   await fakeGemini.reset();

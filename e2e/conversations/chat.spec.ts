@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { toastWith } from "../support/toasts.ts";
+import { messageInput, send, turnDone } from "../support/chat.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another.
 test.describe.configure({ mode: "serial" });
@@ -11,7 +12,6 @@ const TROUBLE =
 const CUT_OFF = "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.";
 const MODEL_FAILED = "Sorry, the model failed to answer this time. Nothing you typed was lost: your message is saved above, so you can try again.";
 
-const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
 const userMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="user"]');
 
@@ -19,17 +19,6 @@ let conversationId: number;
 
 async function savedMessages(page: Page): Promise<{ role: string; content: string; citations?: { n: number }[] }[]> {
   return (await page.request.get(`/api/conversations/${conversationId}/messages`)).json();
-}
-
-async function send(page: Page, text: string) {
-  await messageInput(page).fill(text);
-  await messageInput(page).press("Enter");
-}
-
-/** Waits until the turn is over: the Send button is back and nothing is streaming. */
-async function turnDone(page: Page) {
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-  await expect(page.locator('[data-streaming="true"]')).toHaveCount(0);
 }
 
 test.beforeEach(async ({ page }) => {

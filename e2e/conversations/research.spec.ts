@@ -1,7 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { TRUCK_SALES_PAGE, startLocalSite } from "../support/local-site.ts";
+import { messageInput } from "../support/chat.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another.
 test.describe.configure({ mode: "serial" });
@@ -12,7 +13,6 @@ let site: Awaited<ReturnType<typeof startLocalSite>>;
 test.beforeAll(async () => void (site = await startLocalSite({ "/sales": TRUCK_SALES_PAGE })));
 test.afterAll(() => site.close());
 
-const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 let conversationId: number;
 
 test.beforeEach(async ({ page }) => {

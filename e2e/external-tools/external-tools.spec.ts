@@ -5,13 +5,13 @@ import { signIn } from "../support/auth.ts";
 import { e2eDataDir } from "../support/data-dir.mjs";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { E2E_PORT } from "../support/ports.ts";
+import { messageInput } from "../support/chat.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another. The e2e server's mcp.json lists
 // the testkit's notes server and a broken entry (e2e/support/start-server.mjs).
 test.describe.configure({ mode: "serial" });
 
 const notesDir = path.join(e2eDataDir(E2E_PORT), "notes");
-const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
 
 async function openConversation(page: Page) {

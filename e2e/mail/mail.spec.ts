@@ -3,6 +3,7 @@ import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type Dove
 import { startSmtp } from "../../apps/server/src/test/smtp-test-server.ts";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
+import { send } from "../support/chat.ts";
 
 // A real Dovecot (its INBOX written as a Maildir before it starts) and a real SMTP server on loopback; the e2e server
 // allows private addresses (playwright.config.ts). The fake Gemini's queue is shared: one test, step by step.
@@ -52,12 +53,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => Promise.all([dovecot?.stop(), smtp?.close()]));
 
-const messageInput = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
-async function send(page: Page, text: string) {
-  await messageInput(page).fill(text);
-  await messageInput(page).press("Enter");
-}
 
 test("connect a mail account, watch it sync, ask about a mail and open its citation, draft, and approve a send", async ({ page }) => {
   test.setTimeout(180_000);
