@@ -161,7 +161,7 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   /** Claims the schedule's due occurrence (the latest, when several passed); answers the run to start, if any. */
-  function claim(schedule: ScheduleRow, at: Date): [number, ScheduleRow][] {
+  async function claim(schedule: ScheduleRow, at: Date): Promise<[number, ScheduleRow][]> {
     let dueAt: Date;
     let next: string | null;
     try {
@@ -175,20 +175,20 @@ export function createScheduler(deps: SchedulerDeps) {
       return [];
     }
     const late = at.getTime() - dueAt.getTime() > LATE_AFTER_MS;
-    const runId = repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: now().toISOString(), late, manual: false, nextRunAt: next });
+    const runId = await repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: now().toISOString(), late, manual: false, nextRunAt: next });
     return runId === null ? [] : [[runId, schedule]];
   }
 
   async function tickOnce() {
     const at = now();
-    // Every due occurrence is claimed first (each one synchronous transaction), then the runs start together:
+    // Every due occurrence is claimed first (each one transaction; synchronous on SQLite), then the runs start together:
     // a run's start does not wait for other runs' turns. Between claims and between launches the event loop
     // answers waiting requests: a run's first steps are synchronous store reads, and 200 of them back to back
     // held /api/health for 2.8 s.
     const claimed: [number, ScheduleRow][] = [];
     for (const schedule of await repo.due(at.toISOString())) {
       if (stopped) break;
-      claimed.push(...claim(schedule, at));
+      claimed.push(...(await claim(schedule, at)));
       if (claimed.length % CLAIMS_PER_TURN === 0) await yieldToRequests();
     }
     for (const [runId, schedule] of claimed) {
@@ -231,9 +231,9 @@ export function createScheduler(deps: SchedulerDeps) {
       schedule();
     },
     /** Run now: a run of its own, outside the rule's occurrences. */
-    runNow(schedule: ScheduleRow): number {
+    async runNow(schedule: ScheduleRow): Promise<number> {
       const at = now().toISOString();
-      const runId = repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: true });
+      const runId = await repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: true });
       if (runId === null) throw new AppError("already_running", 409, "This schedule was just started; wait a moment before running it again");
       launch(runId, schedule);
       return runId;

@@ -67,32 +67,17 @@ export interface RunRow {
   error: string | null;
 }
 
-/** SQL for schedules and their runs; every user-facing query is scoped by the owner. */
-export function createSchedulesRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
+type Claim = { schedule: ScheduleRow; dueAt: string; startedAt: string; late: boolean; manual: boolean; nextRunAt?: string | null };
+
+/**
+ * SQL for schedules and their runs; every user-facing query is scoped by the owner. On SQLite (a store with
+ * prepared statements) the claim is one synchronous transaction; on PostgreSQL (Kysely alone) one async transaction
+ * on a pooled connection (decision 058). Either way the unique (schedule_id, due_at) makes a second claim of an
+ * occurrence, by this process or another, insert nothing.
+ */
+export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>) {
   const { db } = store;
-  // The claim: one row per occurrence. The unique (schedule_id, due_at) makes a second claim insert nothing.
-  const insertRun = store.prepare<{ id: number }>((argument) =>
-    db
-      .insertInto("scheduleRuns")
-      .values({
-        scheduleId: argument<number>(0),
-        userId: argument<number>(1),
-        dueAt: argument<string>(2),
-        startedAt: argument<string>(3),
-        status: "running",
-        late: argument<number>(4),
-        manual: argument<number>(5),
-        conversationId: argument<number | null>(6),
-      })
-      .onConflict((conflict) => conflict.doNothing())
-      .returning("id"),
-  );
-  const setNextRun = store.prepare((argument) =>
-    db
-      .updateTable("schedules")
-      .set({ nextRunAt: argument<string | null>(0) })
-      .where("id", "=", argument<number>(1)),
-  );
+  const claimSync = store.prepare && store.transaction ? sqliteClaim(store as Pick<Store, "db" | "prepare" | "transaction">) : null;
 
   return {
     list: (userId: number) => db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute() as Promise<ScheduleRow[]>,
@@ -145,21 +130,18 @@ export function createSchedulesRepo(store: Pick<Store, "db" | "prepare" | "trans
 
     /**
      * Claims one occurrence and moves the schedule on, in one transaction: answers the run id, or null when the
-     * occurrence was claimed before (by an earlier tick or before a restart).
+     * occurrence was claimed before (by an earlier tick, before a restart, or by another process).
      */
-    claim(claim: { schedule: ScheduleRow; dueAt: string; startedAt: string; late: boolean; manual: boolean; nextRunAt?: string | null }): number | null {
-      return store.transaction(() => {
-        const { schedule } = claim;
-        const row = insertRun.get(
-          schedule.id,
-          schedule.userId,
-          claim.dueAt,
-          claim.startedAt,
-          claim.late ? 1 : 0,
-          claim.manual ? 1 : 0,
-          schedule.conversationId,
-        );
-        if (claim.nextRunAt !== undefined) setNextRun.run(claim.nextRunAt, schedule.id);
+    async claim(claim: Claim): Promise<number | null> {
+      if (claimSync) return claimSync(claim);
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto("scheduleRuns")
+          .values(runValues(claim))
+          .onConflict((conflict) => conflict.doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (claim.nextRunAt !== undefined) await trx.updateTable("schedules").set({ nextRunAt: claim.nextRunAt }).where("id", "=", claim.schedule.id).execute();
         return row?.id ?? null;
       });
     },
@@ -218,3 +200,48 @@ export function createSchedulesRepo(store: Pick<Store, "db" | "prepare" | "trans
 }
 
 export type SchedulesRepo = ReturnType<typeof createSchedulesRepo>;
+
+const runValues = (claim: Claim) => ({
+  scheduleId: claim.schedule.id,
+  userId: claim.schedule.userId,
+  dueAt: claim.dueAt,
+  startedAt: claim.startedAt,
+  status: "running" as const,
+  late: claim.late ? 1 : 0,
+  manual: claim.manual ? 1 : 0,
+  conversationId: claim.schedule.conversationId,
+});
+
+/** SQLite's claim: prepared once, run in one synchronous transaction (nothing else runs on the connection meanwhile). */
+function sqliteClaim(store: Pick<Store, "db" | "prepare" | "transaction">) {
+  const { db } = store;
+  const insertRun = store.prepare<{ id: number }>((argument) =>
+    db
+      .insertInto("scheduleRuns")
+      .values({
+        scheduleId: argument<number>(0),
+        userId: argument<number>(1),
+        dueAt: argument<string>(2),
+        startedAt: argument<string>(3),
+        status: "running",
+        late: argument<number>(4),
+        manual: argument<number>(5),
+        conversationId: argument<number | null>(6),
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id"),
+  );
+  const setNextRun = store.prepare((argument) =>
+    db
+      .updateTable("schedules")
+      .set({ nextRunAt: argument<string | null>(0) })
+      .where("id", "=", argument<number>(1)),
+  );
+  return (claim: Claim): number | null =>
+    store.transaction(() => {
+      const { schedule } = claim;
+      const row = insertRun.get(schedule.id, schedule.userId, claim.dueAt, claim.startedAt, claim.late ? 1 : 0, claim.manual ? 1 : 0, schedule.conversationId);
+      if (claim.nextRunAt !== undefined) setNextRun.run(claim.nextRunAt, schedule.id);
+      return row?.id ?? null;
+    });
+}

@@ -220,7 +220,7 @@ export function createSchedulesService(deps: {
     /** Run now: the run starts at once and is answered as it starts (its history entry shows how it goes). */
     async runNow(userId: number, id: number): Promise<ScheduleRun> {
       const row = await owned(userId, id);
-      const runId = deps.scheduler.runNow(row);
+      const runId = await deps.scheduler.runNow(row);
       const run = (await repo.runs(userId, id, 20)).find((item) => item.id === runId)!;
       return toRun(run);
     },

@@ -1,0 +1,46 @@
+import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
+import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { createSchedulesRepo } from "./schedules.repo.ts";
+
+const installed = postgresInstalled();
+if (!installed) console.warn(POSTGRES_MISSING);
+
+describe.skipIf(!installed)("scheduled runs on PostgreSQL", () => {
+  const databases = postgresTestDatabases();
+  afterAll(() => databases.stop());
+
+  it("an occurrence claimed by several processes at once runs once, and the schedule moves on once", async () => {
+    const database = await databases.open();
+    const others = await Promise.all([openPostgresDb({ url: database.url! }), openPostgresDb({ url: database.url! })]);
+    try {
+      const at = "2026-11-28T07:00:00.000Z";
+      await database.db.insertInto("users").values({ id: 3, username: "demo", passwordHash: "x", createdAt: at }).execute();
+      const processes = [database, ...others].map((opened) => createSchedulesRepo({ db: opened.db }));
+      const schedule = await processes[0]!.insert({
+        userId: 3,
+        title: "Morning briefing",
+        prompt: "Brief me",
+        rrule: "FREQ=DAILY;BYHOUR=7",
+        timezone: "Europe/Paris",
+        conversationId: null,
+        nextRunAt: at,
+        createdAt: at,
+        updatedAt: at,
+      });
+      const claims = await Promise.all(
+        processes.map((repo) => repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: false, nextRunAt: "2026-11-29T07:00:00.000Z" })),
+      );
+      const won = claims.filter((id) => id !== null);
+      expect(won).toHaveLength(1);
+      expect(await processes[1]!.runs(3, schedule.id)).toEqual([expect.objectContaining({ id: won[0], dueAt: at, status: "running", manual: 0 })]);
+      expect((await processes[2]!.find(3, schedule.id))?.nextRunAt).toBe("2026-11-29T07:00:00.000Z");
+      // The next day's occurrence is a new claim.
+      expect(await processes[2]!.claim({ schedule, dueAt: "2026-11-29T07:00:00.000Z", startedAt: at, late: false, manual: false })).not.toBeNull();
+    } finally {
+      await Promise.all(others.map((opened) => opened.close()));
+      await database.close();
+    }
+  });
+});
