@@ -239,6 +239,9 @@ export interface ScheduleRunsTable {
   /** JSON array of the ids of the messages the run wrote. */
   messageIds: Generated<string>;
   error: string | null;
+  /** The process running it (shared databases), and until when its claim holds unless renewed. */
+  leaseOwner: string | null;
+  leaseExpiresMs: number | null;
 }
 
 /** The commitments ledger (migration 0985, decision 041). */

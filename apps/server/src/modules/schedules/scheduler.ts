@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import { AppError } from "../../http/app-error.ts";
@@ -30,7 +31,15 @@ export interface SchedulerDeps {
   /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
   briefing?: BriefingSources;
   log(message: string, error?: unknown): void;
+  /**
+   * Other processes share the database (PostgreSQL): runs carry a lease this process renews, and start-up marks
+   * interrupted only the runs whose lease ran out, not another process's (decision 058).
+   */
+  shared?: { leaseMs?: number };
 }
+
+/** How long a run's claim holds unless its process renews it (a third of it apart). */
+export const RUN_LEASE_MS = 60_000;
 
 /** The briefing's settings kept in the schedule's options. */
 export function briefingOptions(schedule: Pick<ScheduleRow, "options">): { time: string; days: "daily" | "weekdays"; topics: string[] } {
@@ -63,6 +72,12 @@ export function createScheduler(deps: SchedulerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
   let stopped = false;
+  const leaseMs = deps.shared?.leaseMs ?? RUN_LEASE_MS;
+  const owner = randomUUID();
+  /** The runs this process is running, whose leases it renews (shared databases). */
+  const runIds = new Set<number>();
+  let renewal: NodeJS.Timeout | undefined;
+  const lease = () => (deps.shared ? { owner, expiresMs: Date.now() + leaseMs } : undefined);
 
   /** Waits for a free place; answers whether the run had to wait (its start is then when it got one). */
   async function slot(): Promise<boolean> {
@@ -156,8 +171,19 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   function launch(runId: number, schedule: ScheduleRow) {
-    const run = execute(runId, schedule).finally(() => running.delete(run));
+    runIds.add(runId);
+    const run = execute(runId, schedule).finally(() => {
+      running.delete(run);
+      runIds.delete(runId);
+    });
     running.add(run);
+  }
+
+  /** Shared: renews this process's runs and marks interrupted the runs of processes that stopped renewing theirs. */
+  async function renewAndLookAround() {
+    await repo.renewLeases(owner, [...runIds], Date.now() + leaseMs);
+    const interrupted = await repo.interruptLeftRunning(now().toISOString(), { leaseEndedBy: Date.now() });
+    if (interrupted > 0) deps.log(`${interrupted} scheduled run(s) of a process that stopped were marked interrupted, not run again`);
   }
 
   /** Claims the schedule's due occurrence (the latest, when several passed); answers the run to start, if any. */
@@ -175,7 +201,15 @@ export function createScheduler(deps: SchedulerDeps) {
       return [];
     }
     const late = at.getTime() - dueAt.getTime() > LATE_AFTER_MS;
-    const runId = await repo.claim({ schedule, dueAt: dueAt.toISOString(), startedAt: now().toISOString(), late, manual: false, nextRunAt: next });
+    const runId = await repo.claim({
+      schedule,
+      dueAt: dueAt.toISOString(),
+      startedAt: now().toISOString(),
+      late,
+      manual: false,
+      nextRunAt: next,
+      lease: lease(),
+    });
     return runId === null ? [] : [[runId, schedule]];
   }
 
@@ -225,15 +259,19 @@ export function createScheduler(deps: SchedulerDeps) {
     /** A schedule changed: look again for the soonest occurrence. */
     changed: () => schedule(),
     async start() {
-      const interrupted = await repo.interruptLeftRunning(now().toISOString());
+      const interrupted = await repo.interruptLeftRunning(now().toISOString(), deps.shared ? { leaseEndedBy: Date.now() } : {});
       if (interrupted > 0) deps.log(`${interrupted} scheduled run(s) were cut by a restart; marked interrupted, not run again`);
+      if (deps.shared) {
+        renewal = setInterval(() => void renewAndLookAround().catch((error: unknown) => deps.log("could not renew scheduled runs", error)), leaseMs / 3);
+        renewal.unref();
+      }
       await tick();
       schedule();
     },
     /** Run now: a run of its own, outside the rule's occurrences. */
     async runNow(schedule: ScheduleRow): Promise<number> {
       const at = now().toISOString();
-      const runId = await repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: true });
+      const runId = await repo.claim({ schedule, dueAt: at, startedAt: at, late: false, manual: true, lease: lease() });
       if (runId === null) throw new AppError("already_running", 409, "This schedule was just started; wait a moment before running it again");
       launch(runId, schedule);
       return runId;
@@ -245,6 +283,7 @@ export function createScheduler(deps: SchedulerDeps) {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(renewal);
       controller.abort();
       await Promise.allSettled([...running]);
     },

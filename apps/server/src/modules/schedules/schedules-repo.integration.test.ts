@@ -43,4 +43,40 @@ describe.skipIf(!installed)("scheduled runs on PostgreSQL", () => {
       await database.close();
     }
   });
+
+  it("a process that starts marks interrupted only the runs whose process stopped renewing their lease", async () => {
+    const database = await databases.open();
+    try {
+      const at = "2026-11-28T07:00:00.000Z";
+      await database.db.insertInto("users").values({ id: 3, username: "demo", passwordHash: "x", createdAt: at }).execute();
+      const repo = createSchedulesRepo({ db: database.db });
+      const schedule = await repo.insert({
+        userId: 3,
+        title: "Digest",
+        prompt: "Sum up",
+        rrule: "FREQ=HOURLY",
+        timezone: "UTC",
+        conversationId: null,
+        nextRunAt: at,
+        createdAt: at,
+        updatedAt: at,
+      });
+      const claim = (dueAt: string, expiresMs: number) =>
+        repo.claim({ schedule, dueAt, startedAt: at, late: false, manual: false, lease: { owner: "process-a", expiresMs } });
+      const live = (await claim("2026-11-28T07:00:00.000Z", Date.now() + 60_000))!;
+      const abandoned = (await claim("2026-11-28T08:00:00.000Z", Date.now() - 1))!;
+      // Another process renewing what it does not run changes nothing.
+      await repo.renewLeases("process-b", [abandoned], Date.now() + 60_000);
+
+      expect(await repo.interruptLeftRunning(new Date().toISOString(), { leaseEndedBy: Date.now() })).toBe(1);
+      const runs = new Map((await repo.runs(3, schedule.id)).map((run) => [run.id, run]));
+      expect(runs.get(live)).toMatchObject({ status: "running", error: null });
+      expect(runs.get(abandoned)).toMatchObject({ status: "interrupted", error: "The server stopped during this run; it was not run again." });
+      // Its own process renews it; once it stops, the next look finds it.
+      await repo.renewLeases("process-a", [live], Date.now() - 1);
+      expect(await repo.interruptLeftRunning(new Date().toISOString(), { leaseEndedBy: Date.now() })).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -67,7 +67,16 @@ export interface RunRow {
   error: string | null;
 }
 
-type Claim = { schedule: ScheduleRow; dueAt: string; startedAt: string; late: boolean; manual: boolean; nextRunAt?: string | null };
+type Claim = {
+  schedule: ScheduleRow;
+  dueAt: string;
+  startedAt: string;
+  late: boolean;
+  manual: boolean;
+  nextRunAt?: string | null;
+  /** Processes sharing the database: who runs it, and until when unless renewed. */
+  lease?: { owner: string; expiresMs: number };
+};
 
 /**
  * SQL for schedules and their runs; every user-facing query is scoped by the owner. On SQLite (a store with
@@ -148,14 +157,26 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
 
     updateRun: (id: number, changes: Updateable<ScheduleRunsTable>) => db.updateTable("scheduleRuns").set(changes).where("id", "=", id).execute(),
 
-    /** Runs a crash left "running" or "waiting-approval": they are not run again, only marked. */
-    interruptLeftRunning: async (finishedAt: string) => {
-      const result = await db
+    /**
+     * Runs a crash left "running" or "waiting-approval": they are not run again, only marked. With `leaseEndedBy`
+     * (processes sharing the database) only those whose lease ran out by then: the others are another process's.
+     */
+    interruptLeftRunning: async (finishedAt: string, options: { leaseEndedBy?: number } = {}) => {
+      let query = db
         .updateTable("scheduleRuns")
-        .set({ status: "interrupted", finishedAt, error: "The server stopped during this run; it was not run again." })
-        .where("status", "in", ["running", "waiting-approval"])
-        .executeTakeFirst();
+        .set({ status: "interrupted", finishedAt, error: "The server stopped during this run; it was not run again.", leaseOwner: null, leaseExpiresMs: null })
+        .where("status", "in", ["running", "waiting-approval"]);
+      const { leaseEndedBy } = options;
+      if (leaseEndedBy !== undefined)
+        query = query.where((where) => where.or([where("leaseExpiresMs", "is", null), where("leaseExpiresMs", "<", leaseEndedBy)]));
+      const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+
+    /** Moves on the leases of the runs this process is running. */
+    renewLeases: async (owner: string, runIds: number[], expiresMs: number) => {
+      if (runIds.length === 0) return;
+      await db.updateTable("scheduleRuns").set({ leaseExpiresMs: expiresMs }).where("id", "in", runIds).where("leaseOwner", "=", owner).execute();
     },
 
     runs: (userId: number, scheduleId: number, limit = 100) =>
@@ -210,6 +231,8 @@ const runValues = (claim: Claim) => ({
   late: claim.late ? 1 : 0,
   manual: claim.manual ? 1 : 0,
   conversationId: claim.schedule.conversationId,
+  leaseOwner: claim.lease?.owner ?? null,
+  leaseExpiresMs: claim.lease?.expiresMs ?? null,
 });
 
 /** SQLite's claim: prepared once, run in one synchronous transaction (nothing else runs on the connection meanwhile). */
