@@ -86,7 +86,7 @@ describe("an item's text", () => {
         // The store as the previous version left it: every migration before 0900, a note with its text in the row.
         const previous = mkdtempSync(path.join(tmpdir(), "sage-migrations-"));
         try {
-          cpSync(MIGRATIONS, previous, { recursive: true, filter: (source) => !/\/09\d\d-[^/]*$/.test(source) });
+          cpSync(MIGRATIONS, previous, { recursive: true, filter: (source) => !/\/\d{4}-[^/]*$/.test(source) || path.basename(source) < "0900" });
           const store = openStore({ dataDir, migrationsDir: previous });
           const now = new Date().toISOString();
           store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', ?)").run(now);
