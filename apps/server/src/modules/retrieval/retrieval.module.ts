@@ -110,7 +110,10 @@ export function createRetrievalModule(deps: {
   const mergeConnection = createMergeConnection(path.join(deps.store.dataDir, "sage.db"));
   const lexicalMerges = createLexicalMerges({ mergeStep: mergeConnection.mergeStep, mergeWhileWriting: lexicalIndex.mergeWhileWriting });
   const chunks = createChunkStore(sqlite, lexicalIndex, lexicalMerges);
-  const vectors = createVectorStore(sqlite, { indexDir: path.join(deps.store.dataDir, "vector-index") });
+  const vectors = createVectorStore(sqlite, {
+    indexDir: path.join(deps.store.dataDir, "vector-index"),
+    log: (message, error) => deps.log.warn(message, error),
+  });
   const vectorizer = createVectorizer({ sqlite, embedder, vectors });
   /** Embeds an item whose chunks are stored; a failure is reported, not thrown (its words are still searchable). */
   const withVectors = async (itemId: number, chunkCount: number): Promise<{ chunkCount: number; vectorError?: unknown }> => {

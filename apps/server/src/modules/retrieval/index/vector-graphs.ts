@@ -44,6 +44,8 @@ export class VectorGraphs {
   private deltas: Delta[] = [];
   /** While a merge runs: how many of the oldest deltas it takes in, what went stale in them or in `base` since. */
   private merging: { deltas: number; stale: Set<number>; out: string } | null = null;
+  /** The graph files the last save named. */
+  private kept: string[] = [];
 
   constructor(readonly dimensions: number) {}
 
@@ -117,7 +119,7 @@ export class VectorGraphs {
    * Writes what is not on disk yet beside `basePath` and answers the meta that vouches for it, or null when there is
    * no graph. A graph built in memory is written whole and mapped from then on; a mapped graph is left as it is on
    * disk (or written again from the mapping if its file went: a re-vectorise discards saved indexes); each delta is
-   * written beside it. Files of this partition nothing refers to any more (merged away) are deleted.
+   * written beside it under a new name. The caller writes the meta, then calls `removeUnused`.
    */
   save(basePath: string, members: Members): SavedMeta | null {
     if (!this.base || inodeOf(this.base.file) !== this.base.inode || path.dirname(this.base.file) !== path.dirname(basePath)) {
@@ -125,23 +127,27 @@ export class VectorGraphs {
       if (this.base) {
         this.base = { ...this.base, file, graph: writeGraph(this.base.index, file), inode: inodeOf(file) };
       } else {
-        const whole = this.deltas.shift();
+        // Dropped from the deltas only once written and mapped: a failed write keeps the graph searchable.
+        const whole = this.deltas[0];
         if (!whole) return null;
         const graph = writeGraph(whole.index, file);
         const index = newGraph(this.dimensions);
         index.view(file);
         this.base = { index, file, graph, inode: inodeOf(file) };
+        this.deltas.shift();
       }
     }
     const inDelta = (chunkId: number) => this.deltas.some((delta) => delta.ids.has(chunkId));
+    // Named afresh at each save, so the files the members' file on disk names stay whole until the new one replaces it.
+    const saveName = Date.now().toString(36);
     const deltas = this.deltas
       .filter((delta) => delta.ids.size > 0)
       .map((delta, position) => {
-        const file = `${basePath}.delta-${position}.usearch`;
+        const file = `${basePath}.delta-${saveName}-${position}.usearch`;
         return { file: path.basename(file), ...writeGraph(delta.index, file), members: encodeMembers(memberPairs(delta.ids, members)) };
       });
     const baseMembers = [...members].filter(([chunkId]) => !inDelta(chunkId));
-    this.removeUnused(basePath, [path.basename(this.base.file), ...deltas.map((delta) => delta.file)]);
+    this.kept = [path.basename(this.base.file), ...deltas.map((delta) => delta.file)];
     return {
       dimensions: this.dimensions,
       graph: { ...this.base.graph, file: path.basename(this.base.file) },
@@ -177,7 +183,12 @@ export class VectorGraphs {
     return { graphs, members };
   }
 
-  private removeUnused(basePath: string, kept: string[]) {
+  /**
+   * Deletes the partition's graph files the last saved members' file does not name (merged away, earlier deltas,
+   * leftovers of a crash); called once that file is in place, so a crash between leaves every named file whole.
+   */
+  removeUnused(basePath: string) {
+    const kept = this.kept;
     const prefix = `${path.basename(basePath)}.`;
     const running = this.merging ? path.basename(this.merging.out) : null;
     for (const name of readdirSync(path.dirname(basePath))) {

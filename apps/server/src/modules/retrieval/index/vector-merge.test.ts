@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
@@ -40,7 +40,7 @@ describe("vector store merges", () => {
     await restarted.warm("test:8", 3);
     const added = addChunks(restarted, "new.txt", 1000);
     const top = (vectors: ReturnType<typeof createVectorStore>, chunkId: number) => vectors.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
-    expect(top(restarted, added[500]!)).toBe(added[500]); // while the merge runs
+    expect(top(restarted, added[500]!)).toBe(added[500]); // as the merge starts, from the graph beside the mapped one
     await restarted.mergesDone();
 
     const graphs = readdirSync(indexDir).filter((name) => name.endsWith(".usearch"));
@@ -82,5 +82,36 @@ describe("vector store merges", () => {
     const top = (chunkId: number) => again.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
     expect(top(added[321]!)).toBe(added[321]);
     expect(top(old[321]!)).toBe(old[321]);
+  });
+
+  it("a merge that fails is said once and not tried again at every addition; searches go on as they were", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const indexDir = path.join(temp.dir, "vector-index");
+    const chunks = (name: string, count: number) =>
+      insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) }).chunkIds;
+    const rows = (chunkIds: number[]) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) }));
+    const first = createVectorStore(store.sqlite, { indexDir });
+    const old = chunks("old.txt", 3000);
+    first.upsert("test:8", rows(old));
+    await first.warm("test:8", 3);
+    first.persist();
+
+    const said: string[] = [];
+    const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500, log: (message) => said.push(message) });
+    await restarted.warm("test:8", 3);
+    // The mapped graph's file goes (the mapping itself stays readable): the merge thread cannot load it.
+    for (const name of readdirSync(indexDir).filter((file) => file.endsWith(".usearch"))) rmSync(path.join(indexDir, name));
+    const added = chunks("new.txt", 1000);
+    restarted.upsert("test:8", rows(added));
+    expect(restarted.mergesRunning()).toBe(1);
+    await restarted.mergesDone();
+    expect(said).toEqual(["could not merge the vector index; it keeps answering as it was"]);
+    restarted.upsert("test:8", rows(chunks("more.txt", 10)));
+    expect(restarted.mergesRunning()).toBe(0);
+    const top = (chunkId: number) => restarted.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
+    expect(top(old[77]!)).toBe(old[77]);
+    expect(top(added[77]!)).toBe(added[77]);
   });
 });

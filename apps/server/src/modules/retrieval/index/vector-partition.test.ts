@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { unitVector } from "@sage/testkit/unit-vector";
+import { newGraph } from "./vector-graph-file.ts";
 import { mergeGraph } from "./vector-merge.ts";
 import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
 
@@ -132,7 +133,7 @@ describe("VectorPartition", () => {
   });
 
   it("reads a saved graph back as it is on disk and saves only what was added since, beside it", () => {
-    withSavedPartition(({ table, source, base }) => {
+    withSavedPartition(({ table, source, base, dir }) => {
       const graph = readFileSync(`${base}.usearch`);
 
       const read = VectorPartition.load(base, source)!;
@@ -147,7 +148,10 @@ describe("VectorPartition", () => {
       expect(read.save(base)).toBe(true);
       // The graph on disk is untouched: a million vectors' gigabyte is not rewritten for a hundred additions.
       expect(readFileSync(`${base}.usearch`).equals(graph)).toBe(true);
-      expect(existsSync(`${base}.delta-0.usearch`)).toBe(true);
+      const deltaFile = path.join(
+        dir,
+        readdirSync(dir).find((name) => /^3-index\.delta-\w+-0\.usearch$/.test(name))!,
+      );
 
       const again = VectorPartition.load(base, source)!;
       expect(again.summary()).toEqual(read.summary());
@@ -158,9 +162,9 @@ describe("VectorPartition", () => {
       expect(again.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
 
       // A damaged delta is left out with its members, which the vector store then adds again from the table.
-      const delta = readFileSync(`${base}.delta-0.usearch`);
+      const delta = readFileSync(deltaFile);
       delta.writeUInt8(delta.readUInt8(delta.length >> 1) ^ 0xff, delta.length >> 1);
-      writeFileSync(`${base}.delta-0.usearch`, delta);
+      writeFileSync(deltaFile, delta);
       const withoutDelta = VectorPartition.load(base, source)!;
       expect(withoutDelta.size).toBe(HNSW_THRESHOLD + 10 - 1);
       expect(withoutDelta.has(5020)).toBe(false);
@@ -232,12 +236,41 @@ describe("VectorPartition", () => {
       const files = readdirSync(dir).filter((name) => name.endsWith(".usearch"));
       expect(files).not.toContain("3-index.usearch");
       expect(files.filter((name) => /^3-index\.g\w+\.usearch$/.test(name))).toHaveLength(1);
-      expect(files).toContain("3-index.delta-0.usearch");
+      expect(files.filter((name) => /^3-index\.delta-\w+-0\.usearch$/.test(name))).toHaveLength(1);
+      // The merged graph itself holds the additions and none of what was removed before or during the merge.
+      const merged = newGraph(16);
+      merged.load(
+        path.join(
+          dir,
+          files.find((name) => name.startsWith("3-index.g"))!,
+        ),
+      );
+      expect([7, 10_001, 10_600].map((id) => merged.contains(BigInt(id)))).toEqual([true, true, true]);
+      expect([5, 10_005].map((id) => merged.contains(BigInt(id)))).toEqual([false, false]);
+      expect(merged.contains(20_001n)).toBe(false); // added during the merge: in the delta saved beside it
 
       const again = VectorPartition.load(base, source)!;
       expect(again.summary()).toEqual(read.summary());
       for (const id of [7, 10_300, 20_001]) expect(found(again, id)).toBe(id);
       for (const id of [5, 6, 10_005, 10_006]) expect(found(again, id)).not.toBe(id);
     });
+  });
+
+  it("keeps searching everything after a save that failed, and the next save writes it all", () => {
+    const temp = makeTempDir();
+    try {
+      const { partition, put, source } = tableAndPartition();
+      for (let id = 1; id <= HNSW_THRESHOLD + 10; id++) put(id, null, unit(id));
+      expect(() => partition.save(path.join(temp.dir, "missing-folder", "3-index"))).toThrow();
+      expect(partition.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
+      put(9000, null, unit(9000));
+      const base = path.join(temp.dir, "3-index");
+      expect(partition.save(base)).toBe(true);
+      const read = VectorPartition.load(base, source)!;
+      expect(read.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
+      expect(read.search(unit(9000), {}, 1)[0]!.chunkId).toBe(9000);
+    } finally {
+      temp.remove();
+    }
   });
 });

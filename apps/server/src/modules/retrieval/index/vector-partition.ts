@@ -115,6 +115,7 @@ export class VectorPartition {
     if (!meta) return false;
     writeFileSync(`${basePath}.json.tmp`, JSON.stringify(meta));
     renameSync(`${basePath}.json.tmp`, `${basePath}.json`);
+    this.graphs.removeUnused(basePath);
     // A float32 graph that hnswlib wrote before decision 050: never read again.
     if (existsSync(`${basePath}.hnsw`)) rmSync(`${basePath}.hnsw`, { force: true });
     this.dirty = false;

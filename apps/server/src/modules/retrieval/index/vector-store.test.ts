@@ -199,4 +199,26 @@ describe("vector store", () => {
     await vectors.warm("test:8", 3);
     expect(vectors.search("test:8", rewritten, { userId: 3 }, 1)[0]).toEqual({ chunkId: target, similarity: expect.closeTo(1, 5) });
   });
+
+  it("saves nothing of a user while a re-vectorise replaces their vectors, and saves again once it ended", async () => {
+    temp = makeTempDir();
+    store = openStore({ dataDir: temp.dir });
+    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 2500 }, (_, index) => `chunk ${index}`) });
+    const indexDir = path.join(temp.dir, "vector-index");
+    const vectors = createVectorStore(store.sqlite, { indexDir });
+    const rows = (seedOffset: number) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId + seedOffset) }));
+    vectors.upsert("test:8", rows(0));
+    await vectors.warm("test:8", 3);
+    expect(vectors.persist()).toBe(1);
+
+    vectors.discardSaved(3); // a re-vectorise starts
+    expect(readdirSync(indexDir)).toEqual([]);
+    vectors.upsert("test:8", rows(100_000).slice(0, 100));
+    // A crash now must not find an index whose ids match the table but whose vectors are the old ones.
+    expect(vectors.persist()).toBe(0);
+    expect(readdirSync(indexDir)).toEqual([]);
+    vectors.forgetOtherEmbedders(3, "test:8"); // it ended
+    expect(vectors.persist()).toBe(1);
+  });
 });

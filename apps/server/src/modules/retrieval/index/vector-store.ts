@@ -37,7 +37,13 @@ export const savedIndexBase = (indexDir: string, embedderId: string, userId: num
  * cascade); an in-memory index per (embedder, user) is built from it on first use and kept in step by this store.
  * Every hit is checked against the table, so the index can never return a deleted chunk.
  */
-export function createVectorStore(sqlite: BetterSqlite3.Database, options: { indexDir?: string; mergeMinimum?: number } = {}) {
+/** After a merge failed, the partition's next one waits this long (each tries a gigabyte's load at a million). */
+const MERGE_RETRY_MS = 10 * 60_000;
+
+export function createVectorStore(
+  sqlite: BetterSqlite3.Database,
+  options: { indexDir?: string; mergeMinimum?: number; log?: (message: string, error?: unknown) => void } = {},
+) {
   const partitions = new Map<string, VectorPartition>();
   const key = (embedderId: string, userId: number) => `${userId}\u0000${embedderId}`;
   const insert = sqlite.prepare(
@@ -103,7 +109,13 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
      FROM chunk_vectors WHERE embedder_id = ? AND user_id = ?`,
   );
   const basePath = (embedderId: string, userId: number) => savedIndexBase(options.indexDir!, embedderId, userId);
-  const merges = new Map<string, { worker: Worker; done: Promise<void> }>();
+  const merges = new Map<string, { stop(): void; done: Promise<void> }>();
+  const mergeFailedAt = new Map<string, number>();
+  /**
+   * Users whose saved indexes a re-vectorise discarded, until it ends: vectors under existing ids are being replaced,
+   * so nothing of theirs is saved meanwhile (a crash then rebuilds instead of reading back old vectors).
+   */
+  const revectorizing = new Set<number>();
 
   /**
    * Merges a saved partition's graphs in a worker thread once enough was added or removed beside its mapped graph
@@ -111,7 +123,8 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
    */
   function mergeIfDue(embedderId: string, userId: number, partition: VectorPartition) {
     const name = key(embedderId, userId);
-    if (!options.indexDir || sqlite.memory || merges.has(name) || !partition.mergeDue(options.mergeMinimum)) return;
+    if (!options.indexDir || sqlite.memory || merges.has(name) || revectorizing.has(userId)) return;
+    if (Date.now() - (mergeFailedAt.get(name) ?? -Infinity) < MERGE_RETRY_MS || !partition.mergeDue(options.mergeMinimum)) return;
     const base = basePath(embedderId, userId);
     const job = partition.beginMerge(base);
     const workerData: MergeThreadData = { job, databaseFile: sqlite.name, embedderId };
@@ -123,25 +136,32 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       return;
     }
     let graph: GraphFile | null = null;
+    let stopping = false;
     worker.on("message", (message: { graph: GraphFile }) => (graph = message.graph));
-    // A failed merge leaves the graphs as they were; the next addition tries again.
-    worker.on("error", () => undefined);
+    // A failed merge leaves the graphs as they were; the partition's next merge waits (MERGE_RETRY_MS).
+    worker.on("error", (error) => options.log?.("could not merge the vector index; it keeps answering as it was", error));
     const done = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
       .then(() => {
-        if (!graph || partitions.get(name) !== partition) return partition.abandonMerge();
-        try {
-          partition.finishMerge(graph);
-        } catch {
+        if (!graph || partitions.get(name) !== partition || revectorizing.has(userId)) {
+          if (!graph && !stopping) mergeFailedAt.set(name, Date.now());
           return partition.abandonMerge();
         }
         try {
-          partition.save(base);
-        } catch {
-          // saved at shutdown instead
+          partition.finishMerge(graph);
+        } catch (error) {
+          mergeFailedAt.set(name, Date.now());
+          options.log?.("could not read back a merged vector index", error);
+          return partition.abandonMerge();
         }
+        partition.save(base);
       })
+      .catch((error: unknown) => options.log?.("could not save a merged vector index; shutdown saves it", error))
       .finally(() => merges.delete(name));
-    merges.set(name, { worker, done });
+    const stop = () => {
+      stopping = true;
+      void worker.terminate();
+    };
+    merges.set(name, { stop, done });
   }
 
   function partitionFor(embedderId: string, userId: number): VectorPartition | null {
@@ -236,7 +256,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       if (!partition || generationOf(name) !== generation) return;
       partitions.set(name, partition);
       // Saved at once (a few hundred ms at 100k), so a crash before the next clean shutdown costs no rebuild.
-      if (options.indexDir) {
+      if (options.indexDir && !revectorizing.has(userId)) {
         mkdirSync(options.indexDir, { recursive: true });
         partition.save(basePath(embedderId, userId));
       }
@@ -252,7 +272,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
    * Deletes the user's saved indexes: before vectors under existing chunk ids are replaced (re-vectorise), which
    * a saved index could not tell from the table, so it is rebuilt rather than read back stale after a crash.
    */
-  function discardSaved(userId: number, keepEmbedderId?: string) {
+  function removeSaved(userId: number, keepEmbedderId?: string) {
     if (!options.indexDir || !existsSync(options.indexDir)) return;
     const kept = keepEmbedderId === undefined ? null : `${path.basename(basePath(keepEmbedderId, userId))}.`;
     for (const name of readdirSync(options.indexDir)) {
@@ -263,7 +283,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
   /** Drops the user's indexes, in memory and saved (after a reset or an import rewrote their rows). */
   function forgetUser(userId: number) {
     for (const name of namesOf(userId)) invalidate(name);
-    discardSaved(userId);
+    removeSaved(userId);
   }
 
   return {
@@ -315,7 +335,7 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     /** Stops merges still running (at shutdown, before `persist`): their partitions are saved as they are. */
     async stopMerges(): Promise<void> {
       const running = [...merges.values()];
-      for (const { worker } of running) void worker.terminate();
+      for (const { stop } of running) stop();
       await Promise.all(running.map(({ done }) => done));
     },
 
@@ -333,12 +353,21 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
       let saved = 0;
       for (const [name, partition] of partitions) {
         const [userId, embedderId] = name.split("\u0000") as [string, string];
+        if (revectorizing.has(Number(userId))) continue;
         if (partition.save(basePath(embedderId, Number(userId)))) saved++;
       }
       return saved;
     },
 
-    discardSaved,
+    /**
+     * Deletes the user's saved indexes as a re-vectorise starts (vectors under existing chunk ids are about to be
+     * replaced, which a saved index could not tell from the table), and saves nothing of theirs until
+     * `forgetOtherEmbedders` says it ended: a crash meanwhile rebuilds instead of reading back old vectors.
+     */
+    discardSaved(userId: number) {
+      revectorizing.add(userId);
+      removeSaved(userId);
+    },
 
     forgetUser,
 
@@ -389,7 +418,8 @@ export function createVectorStore(sqlite: BetterSqlite3.Database, options: { ind
     forgetOtherEmbedders(userId: number, embedderId: string) {
       const kept = key(embedderId, userId);
       for (const name of namesOf(userId)) if (name !== kept) invalidate(name);
-      discardSaved(userId, embedderId);
+      removeSaved(userId, embedderId);
+      revectorizing.delete(userId);
     },
   };
 }
