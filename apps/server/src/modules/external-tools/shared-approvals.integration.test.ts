@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
 import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
+import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
 import { openPgSignals } from "../../store/postgres/pg-signals.ts";
@@ -18,7 +19,7 @@ describe.skipIf(!installed)("approvals shared by the processes on one PostgreSQL
   });
 
   /** Two processes' approvals on one fresh database (each its own pool and signals connection), and user 7. */
-  async function twoProcesses(timeoutMs = 60_000) {
+  async function twoProcesses(timeoutMs = 60_000, lookupMs?: number) {
     const first = await databases.open();
     cleanups.push(() => first.close());
     await first.db.insertInto("users").values({ id: 7, username: "anna", passwordHash: "x", createdAt: "x" }).execute();
@@ -30,7 +31,9 @@ describe.skipIf(!installed)("approvals shared by the processes on one PostgreSQL
         await signals.close();
         await database.close();
       });
-      processes.push(await createSharedApprovals({ db: database.db, signals, timeoutMs }));
+      const approvals = await createSharedApprovals({ db: database.db, signals, timeoutMs, lookupMs });
+      cleanups.push(async () => approvals.closeAll());
+      processes.push(Object.assign(approvals, { signals, db: database.db }));
     }
     return processes as [(typeof processes)[0], (typeof processes)[0]];
   }
@@ -69,5 +72,15 @@ describe.skipIf(!installed)("approvals shared by the processes on one PostgreSQL
     stop.abort();
     expect(await stopped.answer).toBe("declined");
     await expect.poll(() => a.pending(7)).toEqual([]);
+  });
+
+  it("a stray notification is ignored, and an answer whose notification was lost still releases the turn", async () => {
+    const [a, b] = await twoProcesses(60_000, 100);
+    await sql`NOTIFY sage_approvals, 'not json'`.execute(b.db);
+    const { request, answer } = await ask(a);
+    // A's notifications stop (its connection for them is gone); it looks the answer up itself.
+    await a.signals.close();
+    expect(await b.answer(7, request.approvalId, false)).toBe(true);
+    expect(await answer).toBe("declined");
   });
 });

@@ -1,10 +1,12 @@
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Signals } from "../../store/postgres/pg-signals.ts";
 import type { Database } from "../../store/schema.ts";
 import { createApprovals, type ApprovalAnswer, type Approvals } from "./approvals.ts";
 
 const CHANNEL = "sage_approvals";
+/** How often a process looks up its waiting calls' answers itself, besides the notifications. */
+const ANSWER_LOOKUP_MS = 5_000;
 
 /**
  * Approvals for processes sharing one PostgreSQL database (decision 057). A call waits in the process running its
@@ -17,6 +19,8 @@ export async function createSharedApprovals(options: {
   signals: Signals;
   timeoutMs: number;
   warn?: (message: string, error?: unknown) => void;
+  /** How often this process looks up its waiting calls' answers itself (tests shorten it). */
+  lookupMs?: number;
 }) {
   const { db, signals } = options;
   const local = createApprovals({ timeoutMs: options.timeoutMs });
@@ -24,6 +28,21 @@ export async function createSharedApprovals(options: {
     const { approvalId, userId, approved } = JSON.parse(payload) as { approvalId: string; userId: number; approved: boolean };
     local.answer(userId, approvalId, approved);
   });
+  /** Calls waiting in this process, by id: what it looks up itself should a notification not arrive. */
+  const waitingHere = new Map<string, number>();
+  // A lost notification (the signals connection dropped) must not leave a turn waiting until it times out.
+  const lookup = setInterval(() => {
+    if (waitingHere.size === 0) return;
+    void db
+      .selectFrom("approvals")
+      .select(["id", "userId", "answer"])
+      .where("id", "in", [...waitingHere.keys()])
+      .where("answer", "is not", null)
+      .execute()
+      .then((rows) => rows.forEach((row) => local.answer(row.userId, row.id, row.answer === "approved")))
+      .catch((error: unknown) => options.warn?.("could not look up answered approvals", error));
+  }, options.lookupMs ?? ANSWER_LOOKUP_MS);
+  lookup.unref();
   const forget = (approvalId: string) =>
     db
       .deleteFrom("approvals")
@@ -35,6 +54,8 @@ export async function createSharedApprovals(options: {
     /** As `createApprovals`' request; the call is also recorded for every process before its card is shown. */
     request(...call: Parameters<Approvals["request"]>): Promise<ApprovalAnswer> {
       const [userId, name, args, signal, announce, card] = call;
+      let recorded: Promise<unknown> = Promise.resolve();
+      let ended = false;
       let approvalId = "";
       const answer = local.request(
         userId,
@@ -43,8 +64,9 @@ export async function createSharedApprovals(options: {
         signal,
         (request) => {
           approvalId = request.approvalId;
-          // Shown once it is recorded, so an answer through any process finds it.
-          void db
+          waitingHere.set(approvalId, userId);
+          // Shown once it is recorded, so an answer through any process finds it; not shown if the call ended first.
+          recorded = db
             .insertInto("approvals")
             .values({
               id: request.approvalId,
@@ -55,7 +77,9 @@ export async function createSharedApprovals(options: {
             })
             .execute()
             .then(
-              () => announce(request),
+              () => {
+                if (!ended) announce(request);
+              },
               (error: unknown) => {
                 options.warn?.("could not record an approval", error);
                 local.answer(userId, request.approvalId, false);
@@ -64,7 +88,12 @@ export async function createSharedApprovals(options: {
         },
         card,
       );
-      return answer.finally(() => void forget(approvalId));
+      // The row goes once the call ended and its recording settled (else a late insert would outlive the call).
+      return answer.finally(() => {
+        ended = true;
+        waitingHere.delete(approvalId);
+        void recorded.finally(() => forget(approvalId));
+      });
     },
 
     /** The user's calls waiting for an answer, in whichever process they wait. */
@@ -82,19 +111,25 @@ export async function createSharedApprovals(options: {
 
     /** False when no call of this user waits under the id (answered already, by another user's request, or gone). */
     async answer(userId: number, approvalId: string, approved: boolean): Promise<boolean> {
-      const marked = await db
-        .updateTable("approvals")
-        .set({ answer: approved ? "approved" : "declined" })
-        .where("id", "=", approvalId)
-        .where("userId", "=", userId)
-        .where("answer", "is", null)
-        .where("expiresAtMs", ">", Date.now())
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) === 0) return false;
-      await signals.publish(CHANNEL, JSON.stringify({ approvalId, userId, approved }));
-      return true;
+      // The mark and its notification commit together: an answer recorded is an answer the waiting process hears.
+      return db.transaction().execute(async (trx) => {
+        const marked = await trx
+          .updateTable("approvals")
+          .set({ answer: approved ? "approved" : "declined" })
+          .where("id", "=", approvalId)
+          .where("userId", "=", userId)
+          .where("answer", "is", null)
+          .where("expiresAtMs", ">", Date.now())
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) === 0) return false;
+        await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify({ approvalId, userId, approved })})`.execute(trx);
+        return true;
+      });
     },
 
-    closeAll: local.closeAll,
+    closeAll() {
+      clearInterval(lookup);
+      local.closeAll();
+    },
   };
 }

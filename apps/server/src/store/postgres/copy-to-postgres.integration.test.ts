@@ -10,7 +10,7 @@ import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp } from "../../test/test-app.ts";
 import { postgresTestDatabases } from "../../test/test-databases.ts";
 import { openStore } from "../open-store.ts";
-import { copySqliteToPostgres, NOT_EMPTY_MESSAGE } from "./copy-to-postgres.ts";
+import { copySqliteToPostgres, noInstallationMessage, NOT_EMPTY_MESSAGE } from "./copy-to-postgres.ts";
 import { openPostgresDb } from "./open-postgres-db.ts";
 
 const installed = postgresInstalled();
@@ -119,6 +119,19 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
       expect(done.stdout).toContain("Copied.");
     } finally {
       data.remove();
+    }
+  });
+
+  it("refuses a folder that holds no installation instead of copying an empty one", async () => {
+    const empty = makeTempDir("sage-not-data-");
+    try {
+      const { url } = await databases.open();
+      await expect(copySqliteToPostgres({ dataDir: path.join(empty.dir, "typo"), url: url! })).rejects.toThrow(
+        noInstallationMessage(path.join(empty.dir, "typo")),
+      );
+      expect(readdirSync(empty.dir)).toEqual([]);
+    } finally {
+      empty.remove();
     }
   });
 });

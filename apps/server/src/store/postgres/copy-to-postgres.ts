@@ -16,6 +16,7 @@ export interface CopyReport {
 export class CopyError extends Error {}
 
 export const NOT_EMPTY_MESSAGE = "The PostgreSQL database already holds SAGE data. Copy into an empty database.";
+export const noInstallationMessage = (dataDir: string) => `There is no SAGE installation in ${dataDir} (no sage.db). Give the data folder SAGE runs on.`;
 
 /**
  * Copies a SQLite installation (its data folder) into an empty PostgreSQL database: every table of PostgreSQL's schema
@@ -29,6 +30,7 @@ export async function copySqliteToPostgres(options: {
   filesDir?: string;
   onTable?: (name: string, rows: number) => void;
 }): Promise<CopyReport> {
+  if (!existsSync(path.join(options.dataDir, "sage.db"))) throw new CopyError(noInstallationMessage(options.dataDir));
   const source = openStore({ dataDir: options.dataDir });
   try {
     const files = copyFiles(source.uploadsDir, options.filesDir ?? source.uploadsDir);
@@ -63,6 +65,9 @@ async function copyTables(sqlite: ReturnType<typeof openStore>["sqlite"], client
   }
   if (Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM users")).rows[0]!.n) > 0) throw new CopyError(NOT_EMPTY_MESSAGE);
   const report: { name: string; rows: number }[] = [];
+  // One read transaction on SQLite too: every table is read as of one moment, even if a server still writes.
+  sqlite.exec("BEGIN");
+  sqlite.prepare("SELECT count(*) FROM users").get();
   await client.query("BEGIN");
   try {
     // Rows go in as they are, foreign keys and triggers aside (a folder may come after what it holds, and the
@@ -103,6 +108,8 @@ async function copyTables(sqlite: ReturnType<typeof openStore>["sqlite"], client
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
+  } finally {
+    sqlite.exec("COMMIT");
   }
   return report;
 }

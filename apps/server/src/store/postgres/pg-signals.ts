@@ -16,13 +16,23 @@ export interface Signals {
  * notification is delivered to every listening session once its transaction commits, within milliseconds.
  * Channels are plain identifiers. A lost connection is said through `onLost`; its listeners then hear nothing.
  */
-export async function openPgSignals(url: string, options: { onLost?: (error: Error) => void } = {}): Promise<Signals> {
+export async function openPgSignals(
+  url: string,
+  options: { onLost?: (error: Error) => void; onListenerError?: (error: Error) => void } = {},
+): Promise<Signals> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", (error) => options.onLost?.(error));
   await client.connect();
   const listeners = new Map<string, Set<(payload: string) => void>>();
+  // Any role may NOTIFY on a channel: a payload a listener cannot read is reported, never thrown into pg's handler.
   client.on("notification", (message) => {
-    for (const listener of listeners.get(message.channel) ?? []) listener(message.payload ?? "");
+    for (const listener of listeners.get(message.channel) ?? []) {
+      try {
+        listener(message.payload ?? "");
+      } catch (error) {
+        options.onListenerError?.(error as Error);
+      }
+    }
   });
   const identifier = (channel: string) => {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
