@@ -215,6 +215,25 @@ export function jobQueueCases(engine: string, open: OpenTestDatabase) {
       expect(failed).toEqual([[cutAgain, interruptedTooOften(2)]]);
     });
 
+    it("runs a job again when it found the store busy (SQLite's database is locked), and fails it only past three runs", async () => {
+      const store = await setup();
+      const queue = createJobQueue({ db: store.db });
+      let runs = 0;
+      const busy = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+      queue.register("flaky", async () => {
+        runs += 1;
+        if (runs === 1) throw busy();
+      });
+      queue.register("stuck", async () => {
+        throw busy();
+      });
+      await queue.start();
+      const flaky = await queue.enqueue({ kind: "flaky", userId: 1 });
+      expect(await queue.waitFor(flaky.id)).toMatchObject({ status: "done", attempts: 2, error: null });
+      const stuck = await queue.enqueue({ kind: "stuck", userId: 1 });
+      expect(await queue.waitFor(stuck.id)).toMatchObject({ status: "failed", attempts: 3, error: "database is locked" });
+    });
+
     it("refuses a second handler for the same kind", async () => {
       const store = await setup();
       const queue = createJobQueue({ db: store.db });

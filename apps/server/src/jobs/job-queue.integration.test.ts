@@ -178,4 +178,29 @@ describe.skipIf(!installed)("the job queue on PostgreSQL", () => {
     hold.resolve();
     expect(await queues.a.waitFor(held.id)).toMatchObject({ status: "done" });
   });
+
+  it("a process shutting down keeps renewing the leases of the jobs it still runs, so no other process runs them again", async () => {
+    const [a, b] = await sharedDatabase(2);
+    const gate = deferred();
+    const stopping = createJobQueue({ db: a!.db, shared: true, leaseMs: 300 });
+    stopping.register("long", async () => gate.promise);
+    await stopping.start();
+    const job = await stopping.enqueue({ kind: "long", userId: 1 });
+    await until(
+      () => statusOf(a!, job.id),
+      (row) => row.status === "processing",
+    );
+    const stopped = stopping.stop();
+    const other = sharedQueue(b!, { leaseMs: 300 });
+    other.register("long", async () => {
+      throw new Error("ran twice");
+    });
+    await other.start();
+    // Several leases long: the stopping process's renewals keep the job its own.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
+    gate.resolve();
+    await stopped;
+    expect(await statusOf(b!, job.id)).toMatchObject({ status: "done", attempts: 1, leaseOwner: null });
+  });
 });

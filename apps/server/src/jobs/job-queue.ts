@@ -79,6 +79,9 @@ const WAITING_CONCURRENCY = 2;
 export const interruptedTooOften = (runs: number) => `${INTERRUPTED_REASON} ${runs} times, so it was not resumed again`;
 
 const JOBS_CHANNEL = "sage_jobs";
+/** Runs a job gets when it keeps finding the store busy (SQLITE_BUSY), and the pause before each next one. */
+const BUSY_RUNS = 3;
+const BUSY_RETRY_MS = 200;
 
 /** How long a claim on a job holds unless its process renews it (a third of it apart). */
 export const JOB_LEASE_MS = 30_000;
@@ -140,6 +143,7 @@ export function createJobQueue(options: {
       payload = {};
     }
     let failure: string | null = null;
+    let busy = false;
     try {
       await entry.handler({
         job,
@@ -150,15 +154,36 @@ export function createJobQueue(options: {
       });
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
+      busy = String((error as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY") && job.attempts < BUSY_RUNS;
+    }
+    // The store was busy with another connection's write (SQLite's "database is locked"): nothing the job did is
+    // wrong, so it runs again shortly instead of failing (handlers are idempotent, as for resumes).
+    if (busy) {
+      await db
+        .updateTable("jobs")
+        .set({ status: "queued", updatedAt: now(), leaseOwner: null, leaseExpiresMs: null })
+        .where("id", "=", job.id)
+        .where("leaseOwner", "=", owner)
+        .execute();
+      options.log?.(`job ${job.id} found the store busy; it runs again`);
+      setTimeout(pumpSoon, BUSY_RETRY_MS).unref();
+      return;
     }
     // Only while the job is still this queue's: one whose lease ran out (the process stalled) belongs to whichever
     // process took it over, and its outcome is that one's to write.
-    await db
+    const written = await db
       .updateTable("jobs")
       .set({ status: failure === null ? "done" : "failed", error: failure, updatedAt: now(), leaseOwner: null, leaseExpiresMs: null })
       .where("id", "=", job.id)
       .where("leaseOwner", "=", owner)
-      .execute();
+      .executeTakeFirst();
+    if (Number(written.numUpdatedRows) === 0) {
+      const current = await fetchJob(job.id);
+      if (current && current.leaseOwner !== owner) {
+        options.log?.(`job ${job.id} was taken over by another process; its outcome here is dropped`);
+        return;
+      }
+    }
     if (failure !== null && entry.options.onFailed) {
       await entry.options.onFailed(job, failure).catch((error: unknown) => options.log?.("job onFailed hook failed", error));
     }
@@ -212,8 +237,6 @@ export function createJobQueue(options: {
 
   /** Shared: renews the leases of the jobs running here, takes over those of processes that died, and pumps. */
   async function renewAndLookAround() {
-    if (stopped) return;
-    await settleFinishedElsewhere([...waiters.keys()]);
     if (running.size > 0) {
       await db
         .updateTable("jobs")
@@ -222,6 +245,9 @@ export function createJobQueue(options: {
         .where("leaseOwner", "=", owner)
         .execute();
     }
+    // Stopping: the jobs still running keep their leases until they end, and nothing new is taken.
+    if (stopped) return;
+    await settleFinishedElsewhere([...waiters.keys()]);
     await recoverInterrupted();
     await pump();
   }
@@ -351,10 +377,9 @@ export function createJobQueue(options: {
 
     async stop() {
       stopped = true;
-      clearInterval(renewal);
       unsubscribe?.();
-      if (running.size === 0) return;
-      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      clearInterval(renewal);
     },
   };
 }
