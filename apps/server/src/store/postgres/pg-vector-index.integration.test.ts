@@ -60,6 +60,22 @@ describe("vector search in PostgreSQL with pgvector (PGlite)", () => {
     expect((await index.search(EMBEDDER, unitVector(42), { userId: 1 }, 5)).map((hit) => hit.chunkId)).not.toContain(42);
   });
 
+  it("finds vectors too large for pgvector's index (4,096 dimensions) by scanning the user's rows", async () => {
+    const rows = [];
+    for (let id = 50_001; id <= 50_040; id++) rows.push({ chunkId: id, userId: 20, vector: unitVector(id, 4096) });
+    await db.query(`INSERT INTO chunks (id, user_id) SELECT * FROM unnest($1::bigint[], $2::bigint[])`, [
+      rows.map((row) => row.chunkId),
+      rows.map((row) => row.userId),
+    ]);
+    await index.upsert(
+      "test:large",
+      rows.map((row) => ({ ...row, conversationId: null })),
+    );
+    const [best] = await index.search("test:large", unitVector(50_017, 4096), { userId: 20 }, 3);
+    expect(best).toMatchObject({ chunkId: 50_017 });
+    expect(best!.similarity).toBeCloseTo(1, 5);
+  });
+
   it("finds at least 95% of the exact ten nearest when the user's chunks are a third of the table", async () => {
     const dimensions = 32;
     const rows = [];

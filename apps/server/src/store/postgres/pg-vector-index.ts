@@ -39,6 +39,8 @@ export type VectorScope = { userId: number; conversationId?: number | null };
 
 /** Candidates the HNSW index proposes per result wanted; they are rescored exactly (as decision 050 does in usearch). */
 const CANDIDATES_PER_RESULT = 4;
+/** pgvector's limit for an HNSW index over half vectors. */
+const HNSW_MAX_DIMENSIONS = 4_000;
 const MIN_CANDIDATES = 40;
 
 export const PGVECTOR_MISSING = "pgvector is not installed in this PostgreSQL: vector search runs in SAGE's own index instead";
@@ -73,13 +75,22 @@ export async function openPgVectorIndex(client: SqlPool): Promise<PgVectorIndex 
     `chunk_embeddings_hnsw_${createHash("sha256").update(`${embedderId}\u0000${dimensions}`).digest("hex").slice(0, 16)}`;
   const typed = (dimensions: number) => `embedding::halfvec(${dimensions})`;
 
+  /**
+   * The embedder's HNSW index, made as its first vectors are stored (searches never build it; without it they scan).
+   * pgvector indexes half vectors of at most 4,000 dimensions: larger ones are searched by a scan of the user's rows.
+   * Two processes making it at once: the one that loses finds it made.
+   */
   async function ensureIndex(embedderId: string, dimensions: number) {
     const name = indexName(embedderId, dimensions);
-    if (indexed.has(name)) return;
-    await client.query(
-      `CREATE INDEX IF NOT EXISTS ${name} ON chunk_embeddings USING hnsw ((${typed(dimensions)}) halfvec_cosine_ops)
-       WHERE embedder_id = '${embedderId.replaceAll("'", "''")}' AND vector_dims(embedding) = ${dimensions}`,
-    );
+    if (indexed.has(name) || dimensions > HNSW_MAX_DIMENSIONS) return;
+    try {
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS ${name} ON chunk_embeddings USING hnsw ((${typed(dimensions)}) halfvec_cosine_ops)
+         WHERE embedder_id = '${embedderId.replaceAll("'", "''")}' AND vector_dims(embedding) = ${dimensions}`,
+      );
+    } catch (error) {
+      if (!["23505", "42P07"].includes(String((error as { code?: unknown }).code))) throw error;
+    }
     indexed.add(name);
   }
 
@@ -104,7 +115,6 @@ export async function openPgVectorIndex(client: SqlPool): Promise<PgVectorIndex 
     /** The k chunks of the user (and of the conversation, with the user's own) most similar to the query, best first. */
     async search(embedderId: string, query: ArrayLike<number>, scope: VectorScope, k: number): Promise<{ chunkId: number; similarity: number }[]> {
       const dimensions = query.length;
-      await ensureIndex(embedderId, dimensions);
       const conversation =
         scope.conversationId === undefined
           ? ""
