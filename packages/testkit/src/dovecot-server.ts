@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
+import { freePort, systemIds } from "./local-server.ts";
 import { makeTempDir } from "./temp-dir.ts";
 
 /** Where Debian's dovecot-imapd puts the server; tests that need it skip, saying so, when it is absent. */
@@ -18,24 +19,6 @@ export interface DovecotServer {
   /** A raw IMAP session as the mailbox's owner, to seed and change mail behind SAGE's back. */
   session(): Promise<ImapSession>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** System users Debian's package makes: Dovecot refuses to run its login and mail processes as root. */
-function systemIds(name: string): { uid: number; gid: number } {
-  const line = readFileSync("/etc/passwd", "utf8")
-    .split("\n")
-    .find((entry) => entry.startsWith(`${name}:`));
-  if (!line) throw new Error(`no system user ${name}`);
-  const [, , uid, gid] = line.split(":");
-  return { uid: Number(uid), gid: Number(gid) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { chmodSync, chownSync, existsSync, readFileSync } from "node:fs";
-import net from "node:net";
+import { chmodSync, chownSync, existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
+import { freePort, systemIds } from "./local-server.ts";
 import { makeTempDir } from "./temp-dir.ts";
 
 /** Where Debian's postgresql-15 package puts the server; tests that need it skip, saying so, when it is absent. */
@@ -23,24 +23,6 @@ export interface PostgresServer {
   createDatabase(name?: string): Promise<string>;
   /** Stops the server (fast shutdown) and removes the folder. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The postgres system user Debian's package makes: initdb and postgres refuse to run as root. */
-function systemIds(name: string): { uid: number; gid: number } {
-  const line = readFileSync("/etc/passwd", "utf8")
-    .split("\n")
-    .find((entry) => entry.startsWith(`${name}:`));
-  if (!line) throw new Error(`no system user ${name}`);
-  const [, , uid, gid] = line.split(":");
-  return { uid: Number(uid), gid: Number(gid) };
 }
 
 /** Runs a PostgreSQL program to its end; rejects with its output when it fails. */

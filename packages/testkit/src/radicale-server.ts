@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { freePort } from "./local-server.ts";
 import { makeTempDir } from "./temp-dir.ts";
 
 /** Where Debian's radicale package puts the server; tests that need it skip, saying so, when it is absent. */
@@ -23,14 +24,6 @@ export interface RadicaleServer {
   /** Every object of a calendar as the server holds it (Radicale answers a collection's GET with all its events). */
   calendarText(calendarUrl: string): Promise<string>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {

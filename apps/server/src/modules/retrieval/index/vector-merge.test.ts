@@ -2,10 +2,10 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
+import { unitVector } from "@sage/testkit/unit-vector";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { unitVector } from "@sage/testkit/unit-vector";
-import { createVectorStore } from "./vector-store.ts";
+import { createVectorStore, type VectorStore } from "./vector-store.ts";
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -16,30 +16,32 @@ afterEach(async () => {
 
 const vectorFor = (seed: number) => Array.from(unitVector(seed, 8));
 
+/** A store whose 3,000 vectors of user 3 were indexed and saved; `chunks` adds more chunks (not yet their vectors). */
+async function savedGraph() {
+  temp = makeTempDir();
+  store = openStore({ dataDir: temp.dir });
+  store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
+  const indexDir = path.join(temp.dir, "vector-index");
+  const chunks = (name: string, count: number) =>
+    insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) }).chunkIds;
+  const rows = (chunkIds: number[]) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) }));
+  const first = createVectorStore(store.sqlite, { indexDir });
+  const old = chunks("old.txt", 3000);
+  first.upsert("test:8", rows(old));
+  await first.warm("test:8", 3);
+  expect(first.persist()).toBe(1);
+  const top = (vectors: VectorStore, chunkId: number) => vectors.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
+  return { indexDir, old, chunks, rows, top };
+}
+
 describe("vector store merges", () => {
   it("merges what was added beside a read-back graph in a worker thread, answering throughout, and reads the result back", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const indexDir = path.join(temp.dir, "vector-index");
-    const addChunks = (vectors: ReturnType<typeof createVectorStore>, name: string, count: number) => {
-      const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) });
-      vectors.upsert(
-        "test:8",
-        chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
-      );
-      return chunkIds;
-    };
-    const first = createVectorStore(store.sqlite, { indexDir });
-    const old = addChunks(first, "old.txt", 3000);
-    await first.warm("test:8", 3);
-    expect(first.persist()).toBe(1);
-
+    const { indexDir, old, chunks, rows, top } = await savedGraph();
     // Restarted: the saved graph is mapped; 1,000 additions pass a fifth of it and the merge minimum set here.
     const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500 });
     await restarted.warm("test:8", 3);
-    const added = addChunks(restarted, "new.txt", 1000);
-    const top = (vectors: ReturnType<typeof createVectorStore>, chunkId: number) => vectors.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
+    const added = chunks("new.txt", 1000);
+    restarted.upsert("test:8", rows(added));
     expect(top(restarted, added[500]!)).toBe(added[500]); // as the merge starts, from the graph beside the mapped one
     await restarted.mergesDone();
 
@@ -56,19 +58,7 @@ describe("vector store merges", () => {
   });
 
   it("stops a running merge at shutdown and saves the graphs as they are", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const indexDir = path.join(temp.dir, "vector-index");
-    const chunks = (name: string, count: number) =>
-      insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) }).chunkIds;
-    const rows = (chunkIds: number[]) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) }));
-    const first = createVectorStore(store.sqlite, { indexDir });
-    const old = chunks("old.txt", 3000);
-    first.upsert("test:8", rows(old));
-    await first.warm("test:8", 3);
-    expect(first.persist()).toBe(1);
-
+    const { indexDir, old, chunks, rows, top } = await savedGraph();
     const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500 });
     await restarted.warm("test:8", 3);
     const added = chunks("new.txt", 1000);
@@ -79,25 +69,12 @@ describe("vector store merges", () => {
     expect(readdirSync(indexDir).filter((name) => name.includes(".g"))).toEqual([]);
 
     const again = createVectorStore(store.sqlite, { indexDir });
-    const top = (chunkId: number) => again.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
-    expect(top(added[321]!)).toBe(added[321]);
-    expect(top(old[321]!)).toBe(old[321]);
+    expect(top(again, added[321]!)).toBe(added[321]);
+    expect(top(again, old[321]!)).toBe(old[321]);
   });
 
   it("a merge that fails is said once and not tried again at every addition; searches go on as they were", async () => {
-    temp = makeTempDir();
-    store = openStore({ dataDir: temp.dir });
-    store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const indexDir = path.join(temp.dir, "vector-index");
-    const chunks = (name: string, count: number) =>
-      insertKnowledge(store.sqlite, { userId: 3, name, chunks: Array.from({ length: count }, (_, index) => `${name} ${index}`) }).chunkIds;
-    const rows = (chunkIds: number[]) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) }));
-    const first = createVectorStore(store.sqlite, { indexDir });
-    const old = chunks("old.txt", 3000);
-    first.upsert("test:8", rows(old));
-    await first.warm("test:8", 3);
-    first.persist();
-
+    const { indexDir, old, chunks, rows, top } = await savedGraph();
     const said: string[] = [];
     const restarted = createVectorStore(store.sqlite, { indexDir, mergeMinimum: 500, log: (message) => said.push(message) });
     await restarted.warm("test:8", 3);
@@ -110,8 +87,7 @@ describe("vector store merges", () => {
     expect(said).toEqual(["could not merge the vector index; it keeps answering as it was"]);
     restarted.upsert("test:8", rows(chunks("more.txt", 10)));
     expect(restarted.mergesRunning()).toBe(0);
-    const top = (chunkId: number) => restarted.search("test:8", vectorFor(chunkId), { userId: 3 }, 1)[0]?.chunkId;
-    expect(top(old[77]!)).toBe(old[77]);
-    expect(top(added[77]!)).toBe(added[77]);
+    expect(top(restarted, old[77]!)).toBe(old[77]);
+    expect(top(restarted, added[77]!)).toBe(added[77]);
   });
 });
