@@ -72,6 +72,30 @@ describe("ChatPanel", () => {
     expect(screen.getAllByTestId("chat-message").at(-1)!.dataset.streaming).toBeUndefined();
   });
 
+  it("shows a tool run and the reply once when the turn is saved, before the stream has closed", async () => {
+    const { user, stream } = await openConversation();
+    await user.type(messageBox(), "Draft a reply to Anna{Enter}");
+    stream.send("user-message", { message: userMessage("Draft a reply to Anna") });
+    const args = { to: ["anna@example.com"], subject: "Re: Board", body: "Yes." };
+    const result = { success: true, draft: { subject: "Re: Board", to: ["anna@example.com"], account: "Work mail", folder: "Drafts" } };
+    stream.send("tool-call", { id: "call-1", name: "draftEmail", args });
+    stream.send("tool-result", { id: "call-1", name: "draftEmail", result });
+    stream.send("text-delta", { text: "The draft is ready." });
+    await screen.findByTestId("tool-run");
+
+    stream.send("done", { messages: [{ ...modelMessage(2, "The draft is ready."), toolCalls: [{ id: "call-1", name: "draftEmail", args, result }] }] });
+    await waitFor(() => expect(screen.getAllByTestId("chat-message").at(-1)!.dataset.streaming).toBeUndefined());
+    expect(screen.getAllByTestId("tool-run")).toHaveLength(1);
+    expect(screen.getAllByTestId("draft-saved")).toHaveLength(1);
+    expect(shownMessages()).toEqual([
+      { role: "user", text: "Draft a reply to Anna" },
+      { role: "ai", text: "The draft is ready." },
+    ]);
+    stream.close();
+    await screen.findByRole("button", { name: "Send message" });
+    expect(screen.getAllByTestId("tool-run")).toHaveLength(1);
+  });
+
   it("never sends a blank message", async () => {
     const { user, api } = await openConversation();
     await user.type(messageBox(), "   {Enter}");

@@ -139,6 +139,11 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "done") {
           finished = true;
           addMessages(event.messages);
+          // The saved turn replaces the live one in the same render: both on screen showed each tool run twice.
+          turn = EMPTY_LIVE_TURN;
+          setLive(EMPTY_LIVE_TURN);
+          setToolRuns([]);
+          setResearch([]);
         }
       }
     } catch (error) {
