@@ -13,9 +13,9 @@ async function freePort(): Promise<number> {
 }
 
 /** The real server from source in a child process (so it can be SIGKILLed), over the given data dir. */
-export async function startServerProcess(dataDir: string, env: Record<string, string> = {}) {
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, nodeFlags: string[] = []) {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", ...nodeFlags, MAIN], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SAGE_DATA_DIR: dataDir, SAGE_LOG_LEVEL: "error", SAGE_LOGIN_RATE_LIMIT: "100000", ...env },
     // stdout (the log) is read only when a test asks for it: an unread pipe would fill and stall the server.
     stdio: ["ignore", env.SAGE_LOG_LEVEL ? "pipe" : "ignore", "pipe"],
@@ -55,6 +55,8 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       await exited;
     },
     stderr: () => stderr,
+    /** Sends a signal to the server process (the load test's SIGUSR2: collect garbage and report memory). */
+    signal: (name: NodeJS.Signals) => child.kill(name),
     /** The log lines, when the test set SAGE_LOG_LEVEL. */
     stdout: () => stdout,
   };
