@@ -6,7 +6,8 @@
  * check that a configuration runs end to end (e.g. SAGE_EMBEDDER=local with a model folder), not a figure to quote.
  * Each run also reports nDCG@10 on five fixed folds of the queries (by a hash of the query id), so a method tuned on
  * some folds can be checked on the others; `-- --per-query=FILE` writes every query's nDCG@10 as JSON for paired
- * comparisons between two runs.
+ * comparisons between two runs. `-- --postgres` also copies the store into a PostgreSQL 15 started for the run (as
+ * `sage-admin migrate` does) and reports lexical search there ("lexical:postgres", pg-lexical-index.ts) beside SQLite's.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +21,7 @@ import { createVectorizer } from "../apps/server/src/modules/retrieval/index/vec
 import { createEmbedder } from "../apps/server/src/providers/embedder/create-embedder.ts";
 import { resolveLocalModel } from "../apps/server/src/providers/embedder/local.ts";
 import { ingestPlainDocument } from "./ingest-plain-document.ts";
+import { postgresLexicalRun } from "./lib/postgres-lexical-run.ts";
 import { loadSciFact, ndcgAt, recallAt, type SciFact } from "./scifact-data.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -32,13 +34,15 @@ const dataDir =
 const limitArg = process.argv.find((arg) => arg.startsWith("--limit="));
 const limit = limitArg ? Number(limitArg.slice("--limit=".length)) : null;
 const perQueryFile = process.argv.find((arg) => arg.startsWith("--per-query="))?.slice("--per-query=".length);
+const withPostgres = process.argv.includes("--postgres");
 const FOLDS = 5;
 
 async function main() {
   if (limit !== null && !(Number.isInteger(limit) && limit > 0)) throw new Error(`--limit needs a positive whole number, not ${limitArg}`);
   const data = limit ? subset(loadSciFact(dataDir), limit) : loadSciFact(dataDir);
   const temp = makeTempDir();
-  const store = openStore({ dataDir: temp.dir });
+  let store = openStore({ dataDir: temp.dir });
+  let postgres: Awaited<ReturnType<typeof postgresLexicalRun>> | null = null;
   try {
     const started = performance.now();
     store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'eval', 'x', ?)").run(new Date().toISOString());
@@ -49,7 +53,14 @@ async function main() {
     const indexMs = performance.now() - started;
 
     // Lexical alone, then hybrid with the embedder the environment configures (SAGE_EMBEDDER etc.), if any.
+    if (withPostgres) {
+      // The copy reads the installation as `sage-admin migrate` does: from its folder, with SAGE's own store closed.
+      await store.close();
+      postgres = await postgresLexicalRun(temp.dir);
+      store = openStore({ dataDir: temp.dir });
+    }
     const configs: { name: string; service: ReturnType<typeof benchRetrieval> }[] = [{ name: "lexical", service: benchRetrieval(store.sqlite) }];
+    if (postgres) configs.push({ name: "lexical:postgres", service: benchRetrieval(store.sqlite, { lexicalSearch: postgres.index.search }) });
     const appConfig = loadConfig(process.env);
     const local = appConfig.embedder.kind === "local" ? resolveLocalModel(appConfig.embedder.localModel, appConfig.dataDir) : null;
     // The eval never downloads a model: a local one must already be in its folder (or the data dir's cache).
@@ -107,6 +118,7 @@ async function main() {
           chunks: chunkCount,
           queries: data.queries.length,
           index_ms: round(indexMs),
+          ...(postgres ? { postgres_index_ms: round(postgres.indexMs) } : {}),
           runs,
         },
         null,
@@ -116,6 +128,7 @@ async function main() {
     if (perQueryFile) writeFileSync(perQueryFile, JSON.stringify(perQuery));
   } finally {
     await store.close();
+    await postgres?.stop();
     temp.remove();
   }
 }

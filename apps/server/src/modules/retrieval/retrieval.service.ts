@@ -5,7 +5,8 @@ import type { ConversationsPort } from "../conversations/conversations.module.ts
 import { contentPreview } from "./content-preview.ts";
 import { calibrateSimilarity, fuseScores } from "./fuse-scores.ts";
 import type { ChunkDetails, ChunkStore } from "./index/chunk-store.ts";
-import { DEFAULT_LEXICAL_OPTIONS, type LexicalOptions, type LexicalSearch, type SearchScope } from "./index/lexical-search.ts";
+import { DEFAULT_LEXICAL_OPTIONS, type LexicalOptions } from "./index/lexical-scoring.ts";
+import type { LexicalSearch, SearchScope } from "./index/lexical-search.ts";
 import { queryTerms } from "./index/query-terms.ts";
 import type { VectorStore } from "./index/vector-store.ts";
 
@@ -17,7 +18,8 @@ export interface ScoredChunk extends ChunkDetails {
 
 export interface RetrievalServiceDeps {
   chunks: Pick<ChunkStore, "details">;
-  lexicalSearch: LexicalSearch;
+  /** SQLite's FTS5 search answers at once; PostgreSQL's (pg-lexical-index.ts) answers a promise. */
+  lexicalSearch: LexicalSearch | ((...args: Parameters<LexicalSearch>) => Promise<ReturnType<LexicalSearch>>);
   conversations: Pick<ConversationsPort, "ownsConversation">;
   embedder?: Embedder | null;
   vectors?: VectorStore;
@@ -65,7 +67,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
         : undefined;
     embedding?.catch(() => {}); // awaited below; this only keeps a failure during BM25 from counting as unhandled
     const terms = queryTerms(query);
-    const lexicalHits = terms.length > 0 ? lexicalSearch(terms, scope, candidates, lexicalOptions) : [];
+    const lexicalHits = terms.length > 0 ? await lexicalSearch(terms, scope, candidates, lexicalOptions) : [];
     const scores = new Map<number, { lexical: number; vector: number }>();
     for (const hit of lexicalHits) scores.set(hit.chunkId, { lexical: hit.score, vector: 0 });
 

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { createFtsTotals } from "./fts-totals.ts";
 import { createLexicalIndex, type LexicalIndex } from "./lexical-index.ts";
+import { chooseTerms, DEFAULT_LEXICAL_OPTIONS, lexicalScore, POSTINGS_BUDGET, type LexicalOptions } from "./lexical-scoring.ts";
 import { ftsOrQuery, indexTerm } from "./query-terms.ts";
 
 /** Which chunks a search may see. conversationId: undefined = all of the user's, null = system only. */
@@ -9,25 +10,6 @@ export interface SearchScope {
   conversationId?: number | null;
 }
 
-export interface LexicalOptions {
-  /** Column weights for bm25(): the item's name (title) and the chunk text. */
-  titleWeight: number;
-  contentWeight: number;
-}
-
-/** Tuned on SciFact train (docs/retrieval.md): a name match counts twice a text match. */
-export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { titleWeight: 2, contentWeight: 1 };
-
-/** Terms in more than this share of chunks are dropped when rarer ones remain: same quality, far fewer postings. */
-const MAX_DOCUMENT_SHARE = 0.5;
-
-/**
- * Most postings one query may score. FTS5 scores every matching row (no early termination), so a query of
- * words found in most of 100k chunks costs seconds. Terms are taken rarest first while they fit the budget;
- * only when the rarest term alone is over it does the search keep to the newest chunks (a rowid window sized
- * to the budget). docs/retrieval.md has the figures.
- */
-export const POSTINGS_BUDGET = 4_000;
 const TOTAL_CACHE_MS = 5_000;
 /** The ranked window grows 8x at a time up to this multiple of the limit before the scope join takes over. */
 const WIDEST_WINDOW = 64;
@@ -41,13 +23,6 @@ export interface LexicalHit {
   /** 0..1: tanh(1.2 x idf-weighted coverage); a chunk holding every query term once scores 0.83. */
   score: number;
 }
-
-/**
- * A term found once in an average-length text adds idf x content weight to bm25(); the sum over the query's
- * terms is the yardstick, so raw / yardstick is the share of the query's idf mass a chunk covers (title hits and
- * repeats push it past 1). tanh squashes it into 0..1: covering about a third of it reads as 0.4.
- */
-const COVERAGE_GAIN = 1.2;
 
 export function scopeSql(scope: SearchScope, alias: string): { sql: string; params: number[] } {
   if (scope.conversationId === undefined) return { sql: `${alias}.user_id = ?`, params: [scope.userId] };
@@ -149,29 +124,13 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database, index: Lexic
     return user;
   }
 
-  /** Keeps the terms worth matching and their idf sum (the yardstick above). */
-  function weighTerms(user: ReturnType<typeof userIndex>, terms: string[]): { kept: string[]; ceiling: number; postings: number } {
-    const rows = user.rows();
-    const weighed = terms.map((term) => {
-      const documents = user.documentsWith(term);
-      return { term, documents, idf: Math.max(1e-6, Math.log((rows - documents + 0.5) / (documents + 0.5))) };
-    });
-    const present = weighed.filter((entry) => entry.documents > 0);
-    const rare = present.filter((entry) => entry.documents <= rows * MAX_DOCUMENT_SHARE);
-    // Rarest first: they carry the most weight; common ones join while the postings stay within budget.
-    const candidates = (rare.length > 0 ? rare : present).sort((a, b) => a.documents - b.documents);
-    const kept: typeof candidates = [];
-    let postings = 0;
-    for (const entry of candidates) {
-      if (kept.length > 0 && postings + entry.documents > POSTINGS_BUDGET) break;
-      kept.push(entry);
-      postings += entry.documents;
-    }
-    return {
-      kept: kept.map((entry) => entry.term),
-      ceiling: kept.reduce((sum, entry) => sum + entry.idf, 0),
-      postings,
-    };
+  /** Keeps the terms worth matching and their idf sum (lexical-scoring.ts). */
+  function weighTerms(user: ReturnType<typeof userIndex>, terms: string[]) {
+    const chosen = chooseTerms(
+      terms.map((term) => ({ term, documents: user.documentsWith(term) })),
+      user.rows(),
+    );
+    return { kept: chosen.kept.map((entry) => entry.term), ceiling: chosen.ceiling, postings: chosen.postings };
   }
 
   /**
@@ -212,8 +171,7 @@ export function createLexicalSearch(sqlite: BetterSqlite3.Database, index: Lexic
     const afterRowid = postings > POSTINGS_BUDGET ? user.newestAfter(Math.ceil((user.rows() * POSTINGS_BUDGET) / postings)) : 0;
     const rows = rankThenScope(user.table, ftsOrQuery(kept), afterRowid, scope, limit, options);
     if (rows.length === 0) return [];
-    const yardstick = termCeiling * options.contentWeight;
-    return rows.map((row) => ({ ...row, score: yardstick > 0 ? Math.tanh((COVERAGE_GAIN * row.raw) / yardstick) : 0 }));
+    return rows.map((row) => ({ ...row, score: lexicalScore(row.raw, termCeiling, options) }));
   };
 }
 

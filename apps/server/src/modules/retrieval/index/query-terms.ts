@@ -42,6 +42,15 @@ export function indexTerm(term: string): string {
   return stemmer(term);
 }
 
+/**
+ * Every word of a text as the index holds it, in order: searchText's form split like `queryTerms`, stopwords kept
+ * (they count in a text's length), each stemmed. PostgreSQL's lexical index (pg-lexical-index.ts) is filled with
+ * these, so both engines see the same terms.
+ */
+export function indexedWords(text: string): string[] {
+  return Array.from(searchText(text.toLowerCase()).matchAll(WORD), (match) => indexTerm(match[0]));
+}
+
 /** An FTS5 MATCH expression that ORs the terms, each quoted so no term is read as syntax. */
 export function ftsOrQuery(terms: string[]): string {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");

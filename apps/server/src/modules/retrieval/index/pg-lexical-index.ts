@@ -1,0 +1,164 @@
+import { chooseTerms, DEFAULT_LEXICAL_OPTIONS, lexicalScore, type LexicalOptions } from "./lexical-scoring.ts";
+import type { LexicalHit, SearchScope } from "./lexical-search.ts";
+import { indexedWords } from "./query-terms.ts";
+import type { SqlClient } from "../../../store/postgres/pg-vector-index.ts";
+
+/** FTS5's BM25 constants (fts5_aux.c), so both engines rank alike. */
+const K1 = 1.2;
+const B = 0.75;
+/** A user's row count and total length are counted again after this long, as lexical-search.ts does. */
+const TOTAL_CACHE_MS = 5_000;
+/** PostgreSQL keeps at most 256 positions a lexeme and positions up to 16,383; a chunk is far shorter. */
+const MAX_POSITIONS = 256;
+const MAX_POSITION = 16_383;
+const INDEX_BATCH = 500;
+
+/** A word as a tsvector or tsquery literal: quoted, so no word is read as syntax and none is normalised again. */
+const quoted = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+/**
+ * A chunk's words as a tsvector literal: the title's weighted A, the text's D (the default), each word at its place,
+ * and the count of words (BM25's document length, as FTS5 counts it over both columns).
+ */
+export function chunkTerms(title: string, content: string): { terms: string; length: number } {
+  const places = new Map<string, string[]>();
+  const titleWords = indexedWords(title);
+  const words = [...titleWords, ...indexedWords(content)];
+  words.forEach((word, index) => {
+    const list = places.get(word) ?? [];
+    if (list.length < MAX_POSITIONS) list.push(`${Math.min(index + 1, MAX_POSITION)}${index < titleWords.length ? "A" : ""}`);
+    places.set(word, list);
+  });
+  return { terms: Array.from(places, ([word, list]) => `${quoted(word)}:${list.join(",")}`).join(" "), length: words.length };
+}
+
+/**
+ * BM25 over PostgreSQL's own text search (decision 059). Each chunk's words are kept in `chunk_terms` as a tsvector
+ * under a GIN index, made from the same words the SQLite index holds (query-terms.ts `indexedWords`: searchText's
+ * form, Porter stems), so a query matches the same chunks on both engines. Every statistic BM25 needs (row count,
+ * average length, each term's document count) is counted over the searching user's rows alone, so one user's
+ * documents never weigh in another's ranking. Rows follow `chunks` by a cascading key; `indexChunks` fills them.
+ */
+export async function openPgLexicalIndex(client: SqlClient) {
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS chunk_terms (
+       chunk_id BIGINT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+       user_id BIGINT NOT NULL,
+       terms TSVECTOR NOT NULL,
+       length INTEGER NOT NULL
+     )`,
+  );
+  await client.query("CREATE INDEX IF NOT EXISTS chunk_terms_words ON chunk_terms USING gin (terms)");
+  await client.query("CREATE INDEX IF NOT EXISTS chunk_terms_user ON chunk_terms (user_id, chunk_id)");
+  const totals = new Map<number, { rows: number; averageLength: number; at: number }>();
+
+  async function totalsOf(userId: number) {
+    const cached = totals.get(userId);
+    if (cached && performance.now() - cached.at < TOTAL_CACHE_MS) return cached;
+    const { rows } = await client.query<{ rows: string; words: string | null }>(
+      "SELECT count(*) AS rows, sum(length) AS words FROM chunk_terms WHERE user_id = $1",
+      [userId],
+    );
+    const count = Number(rows[0]?.rows ?? 0);
+    const fresh = { rows: count, averageLength: count > 0 ? Number(rows[0]?.words ?? 0) / count : 0, at: performance.now() };
+    totals.set(userId, fresh);
+    return fresh;
+  }
+
+  /** Each term's count of the user's chunks holding it, in one pass over the GIN index. */
+  async function documentCounts(userId: number, terms: string[]) {
+    const params: unknown[] = [userId, terms.map(quoted).join(" | ")];
+    const counts = terms.map((term) => {
+      params.push(quoted(term));
+      return `count(*) FILTER (WHERE terms @@ $${params.length}::tsquery) AS "${params.length - 3}"`;
+    });
+    const { rows } = await client.query<Record<string, string>>(
+      `SELECT ${counts.join(", ")} FROM chunk_terms WHERE user_id = $1 AND terms @@ $2::tsquery`,
+      params,
+    );
+    return terms.map((term, index) => ({ term, documents: Number(rows[0]?.[String(index)] ?? 0) }));
+  }
+
+  return {
+    /** Indexes (or indexes again, after a rename) the given chunks from `chunks` and their items' names. */
+    async indexChunks(chunkIds: number[]): Promise<void> {
+      for (let start = 0; start < chunkIds.length; start += INDEX_BATCH) {
+        const { rows } = await client.query<{ id: string; userId: string; title: string; content: string }>(
+          `SELECT c.id, c.user_id AS "userId", ki.name AS title, c.content FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
+           WHERE c.id = ANY($1::bigint[])`,
+          [chunkIds.slice(start, start + INDEX_BATCH)],
+        );
+        if (rows.length === 0) continue;
+        const values: unknown[] = [];
+        const tuples = rows.map((row, index) => {
+          const { terms, length } = chunkTerms(row.title, row.content);
+          values.push(row.id, row.userId, terms, length);
+          return `($${index * 4 + 1}::bigint, $${index * 4 + 2}::bigint, $${index * 4 + 3}::tsvector, $${index * 4 + 4}::integer)`;
+        });
+        await client.query(
+          `INSERT INTO chunk_terms (chunk_id, user_id, terms, length) VALUES ${tuples.join(", ")}
+           ON CONFLICT (chunk_id) DO UPDATE SET terms = excluded.terms, length = excluded.length`,
+          values,
+        );
+        for (const row of rows) totals.delete(Number(row.userId));
+      }
+    },
+
+    /** Indexes every chunk not yet indexed (after `migrate` copied a store, or on an index made late). */
+    async indexMissing(): Promise<number> {
+      let indexed = 0;
+      for (;;) {
+        const { rows } = await client.query<{ id: string }>(
+          `SELECT c.id FROM chunks c LEFT JOIN chunk_terms t ON t.chunk_id = c.id WHERE t.chunk_id IS NULL ORDER BY c.id LIMIT ${INDEX_BATCH * 4}`,
+        );
+        if (rows.length === 0) return indexed;
+        await this.indexChunks(rows.map((row) => Number(row.id)));
+        indexed += rows.length;
+      }
+    },
+
+    /** The user's best chunks for the query's terms (query-terms.ts `queryTerms`), within the scope, best first. */
+    async search(terms: string[], scope: SearchScope, limit: number, options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS): Promise<LexicalHit[]> {
+      if (terms.length === 0) return [];
+      // Two words of one stem count twice, as two phrases do in FTS5's bm25().
+      const stems = terms.map((term) => indexedWords(term)[0]).filter((stem): stem is string => stem !== undefined);
+      if (stems.length === 0) return [];
+      const { rows: userRows, averageLength } = await totalsOf(scope.userId);
+      if (userRows === 0) return [];
+      const { kept, ceiling } = chooseTerms(await documentCounts(scope.userId, stems), userRows);
+      if (kept.length === 0) return [];
+      const params: unknown[] = [
+        scope.userId,
+        kept.map((entry) => quoted(entry.term)).join(" | "),
+        kept.map((entry) => entry.term),
+        kept.map((entry) => entry.idf),
+        options.titleWeight,
+        options.contentWeight,
+        averageLength,
+        limit,
+      ];
+      let conversation = "";
+      if (scope.conversationId === null) conversation = "AND c.conversation_id IS NULL";
+      else if (scope.conversationId !== undefined) {
+        params.push(scope.conversationId);
+        conversation = `AND (c.conversation_id IS NULL OR c.conversation_id = $${params.length})`;
+      }
+      // BM25 as FTS5 computes it: a term's frequency weighs each place by its column's weight.
+      const { rows } = await client.query<{ chunkId: string; itemId: string; raw: number }>(
+        `SELECT t.chunk_id AS "chunkId", c.item_id AS "itemId",
+           (SELECT sum(q.idf * (f.tf * ${K1 + 1}) / (f.tf + ${K1} * (${1 - B} + ${B} * t.length / $7::float8)))
+            FROM (SELECT u.lexeme, sum(CASE WHEN w = 'A' THEN $5::float8 ELSE $6::float8 END) AS tf
+                  FROM unnest(t.terms) u CROSS JOIN LATERAL unnest(u.weights) w
+                  WHERE u.lexeme = ANY($3::text[]) GROUP BY u.lexeme) f
+            JOIN unnest($3::text[], $4::float8[]) AS q(term, idf) ON q.term = f.lexeme)::float8 AS raw
+         FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
+         WHERE t.user_id = $1 AND t.terms @@ $2::tsquery ${conversation}
+         ORDER BY raw DESC, t.chunk_id LIMIT $8`,
+        params,
+      );
+      return rows.map((row) => ({ chunkId: Number(row.chunkId), itemId: Number(row.itemId), raw: row.raw, score: lexicalScore(row.raw, ceiling, options) }));
+    },
+  };
+}
+
+export type PgLexicalIndex = Awaited<ReturnType<typeof openPgLexicalIndex>>;
