@@ -8,33 +8,39 @@ const K1 = 1.2;
 const B = 0.75;
 /** A user's row count and total length are counted again after this long, as lexical-search.ts does. */
 const TOTAL_CACHE_MS = 5_000;
-/** PostgreSQL keeps at most 256 positions a lexeme and positions up to 16,383; a chunk is far shorter. */
-const MAX_POSITIONS = 256;
-const MAX_POSITION = 16_383;
 const INDEX_BATCH = 500;
 
 /** A word as a tsvector or tsquery literal: quoted, so no word is read as syntax and none is normalised again. */
 const quoted = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 
 /**
- * A chunk's words as a tsvector literal: the title's weighted A, the text's D (the default), each word at its place,
- * and the count of words (BM25's document length, as FTS5 counts it over both columns).
+ * A chunk's words for `chunk_terms`: each distinct word once as a tsvector literal (for the GIN index), how often each
+ * occurs in the name and in the text (BM25's frequencies, read by key), and the count of words (BM25's document
+ * length, as FTS5 counts it over both columns).
  */
-export function chunkTerms(title: string, content: string): { terms: string; length: number } {
-  const places = new Map<string, string[]>();
+export function chunkTerms(title: string, content: string): { terms: string; counts: string; length: number } {
+  const counts = new Map<string, [number, number]>();
   const titleWords = indexedWords(title);
-  const words = [...titleWords, ...indexedWords(content)];
-  words.forEach((word, index) => {
-    const list = places.get(word) ?? [];
-    if (list.length < MAX_POSITIONS) list.push(`${Math.min(index + 1, MAX_POSITION)}${index < titleWords.length ? "A" : ""}`);
-    places.set(word, list);
-  });
-  return { terms: Array.from(places, ([word, list]) => `${quoted(word)}:${list.join(",")}`).join(" "), length: words.length };
+  const contentWords = indexedWords(content);
+  const count = (words: string[], column: 0 | 1) => {
+    for (const word of words) {
+      const entry = counts.get(word) ?? [0, 0];
+      entry[column] += 1;
+      counts.set(word, entry);
+    }
+  };
+  count(titleWords, 0);
+  count(contentWords, 1);
+  return {
+    terms: Array.from(counts.keys(), quoted).join(" "),
+    counts: JSON.stringify(Object.fromEntries(counts)),
+    length: titleWords.length + contentWords.length,
+  };
 }
 
 /**
  * BM25 over PostgreSQL's own text search (decision 059). Each chunk's words are kept in `chunk_terms` as a tsvector
- * under a GIN index, made from the same words the SQLite index holds (query-terms.ts `indexedWords`: searchText's
+ * under a GIN index (which chunks hold a word) with their counts beside it (how often), made from the same words the SQLite index holds (query-terms.ts `indexedWords`: searchText's
  * form, Porter stems), so a query matches the same chunks on both engines. Every statistic BM25 needs (row count,
  * average length, each term's document count) is counted over the searching user's rows alone, so one user's
  * documents never weigh in another's ranking. Rows follow `chunks` by a cascading key; `indexChunks` fills them.
@@ -45,6 +51,7 @@ export async function openPgLexicalIndex(client: SqlClient) {
        chunk_id BIGINT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
        user_id BIGINT NOT NULL,
        terms TSVECTOR NOT NULL,
+       counts JSONB NOT NULL,
        length INTEGER NOT NULL
      )`,
   );
@@ -91,13 +98,14 @@ export async function openPgLexicalIndex(client: SqlClient) {
         if (rows.length === 0) continue;
         const values: unknown[] = [];
         const tuples = rows.map((row, index) => {
-          const { terms, length } = chunkTerms(row.title, row.content);
-          values.push(row.id, row.userId, terms, length);
-          return `($${index * 4 + 1}::bigint, $${index * 4 + 2}::bigint, $${index * 4 + 3}::tsvector, $${index * 4 + 4}::integer)`;
+          const { terms, counts, length } = chunkTerms(row.title, row.content);
+          values.push(row.id, row.userId, terms, counts, length);
+          const at = index * 5;
+          return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}::tsvector, $${at + 4}::jsonb, $${at + 5}::integer)`;
         });
         await client.query(
-          `INSERT INTO chunk_terms (chunk_id, user_id, terms, length) VALUES ${tuples.join(", ")}
-           ON CONFLICT (chunk_id) DO UPDATE SET terms = excluded.terms, length = excluded.length`,
+          `INSERT INTO chunk_terms (chunk_id, user_id, terms, counts, length) VALUES ${tuples.join(", ")}
+           ON CONFLICT (chunk_id) DO UPDATE SET terms = excluded.terms, counts = excluded.counts, length = excluded.length`,
           values,
         );
         for (const row of rows) totals.delete(Number(row.userId));
@@ -111,7 +119,11 @@ export async function openPgLexicalIndex(client: SqlClient) {
         const { rows } = await client.query<{ id: string }>(
           `SELECT c.id FROM chunks c LEFT JOIN chunk_terms t ON t.chunk_id = c.id WHERE t.chunk_id IS NULL ORDER BY c.id LIMIT ${INDEX_BATCH * 4}`,
         );
-        if (rows.length === 0) return indexed;
+        if (rows.length === 0) {
+          // A bulk fill (after `migrate`) leaves the planner's statistics behind until autovacuum comes by.
+          if (indexed > 0) await client.query("ANALYZE chunk_terms");
+          return indexed;
+        }
         await this.indexChunks(rows.map((row) => Number(row.id)));
         indexed += rows.length;
       }
@@ -143,17 +155,23 @@ export async function openPgLexicalIndex(client: SqlClient) {
         params.push(scope.conversationId);
         conversation = `AND (c.conversation_id IS NULL OR c.conversation_id = $${params.length})`;
       }
-      // BM25 as FTS5 computes it: a term's frequency weighs each place by its column's weight.
+      // BM25 as FTS5 computes it: a term's frequency weighs its name and text counts by their columns' weights. Each
+      // term finds its chunks through the GIN index and reads its counts there, so the work is the postings, not
+      // every matching chunk times every term; the hits are materialised so each chunk's counts are unpacked once.
+      params.push(kept.map((entry) => quoted(entry.term)));
       const { rows } = await client.query<{ chunkId: string; itemId: string; raw: number }>(
-        `SELECT t.chunk_id AS "chunkId", c.item_id AS "itemId",
-           (SELECT sum(q.idf * (f.tf * ${K1 + 1}) / (f.tf + ${K1} * (${1 - B} + ${B} * t.length / $7::float8)))
-            FROM (SELECT u.lexeme, sum(CASE WHEN w = 'A' THEN $5::float8 ELSE $6::float8 END) AS tf
-                  FROM unnest(t.terms) u CROSS JOIN LATERAL unnest(u.weights) w
-                  WHERE u.lexeme = ANY($3::text[]) GROUP BY u.lexeme) f
-            JOIN unnest($3::text[], $4::float8[]) AS q(term, idf) ON q.term = f.lexeme)::float8 AS raw
-         FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
-         WHERE t.user_id = $1 AND t.terms @@ $2::tsquery ${conversation}
-         ORDER BY raw DESC, t.chunk_id LIMIT $8`,
+        `WITH q AS (SELECT * FROM unnest($3::text[], $4::float8[], $${params.length}::tsquery[]) AS q(term, idf, query)),
+         hits AS MATERIALIZED (
+           SELECT t.chunk_id, q.idf, t.length, t.counts -> q.term AS counts
+           FROM q JOIN chunk_terms t ON t.user_id = $1 AND t.terms @@ q.query),
+         scored AS (
+           SELECT chunk_id, sum(idf * (tf * ${K1 + 1}) / (tf + ${K1} * (${1 - B} + ${B} * length / $7::float8)))::float8 AS raw
+           FROM (SELECT chunk_id, idf, length, (counts ->> 0)::float8 * $5::float8 + (counts ->> 1)::float8 * $6::float8 AS tf FROM hits) h
+           GROUP BY chunk_id)
+         SELECT s.chunk_id AS "chunkId", c.item_id AS "itemId", s.raw
+         FROM scored s JOIN chunks c ON c.id = s.chunk_id
+         WHERE $2::text IS NOT NULL ${conversation}
+         ORDER BY s.raw DESC, s.chunk_id LIMIT $8`,
         params,
       );
       return rows.map((row) => ({ chunkId: Number(row.chunkId), itemId: Number(row.itemId), raw: row.raw, score: lexicalScore(row.raw, ceiling, options) }));
