@@ -4,6 +4,8 @@ import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { hasherFor } from "./modules/auth/password.ts";
 import { openStore } from "./store/open-store.ts";
+import pg from "pg";
+import { openPgLexicalIndex } from "./modules/retrieval/index/pg-lexical-index.ts";
 import { copySqliteToPostgres, CopyError } from "./store/postgres/copy-to-postgres.ts";
 
 const USAGE = `Usage: sage-admin add-user <username> <password>
@@ -64,6 +66,13 @@ async function migrate(args: string[]) {
   try {
     const report = await copySqliteToPostgres({ dataDir: from, url: to, filesDir, onTable: (name, rows) => console.log(`${name}: ${rows} rows`) });
     console.log(`files: ${report.files.count} (${report.files.bytes} bytes) in ${report.files.dir}`);
+    // PostgreSQL's lexical index is its own (decision 059): filled here, so search answers at the first start.
+    const pool = new pg.Pool({ connectionString: to, max: 2 });
+    try {
+      console.log(`search index: ${await (await openPgLexicalIndex(pool)).indexMissing()} passages`);
+    } finally {
+      await pool.end();
+    }
     console.log(`Copied. Keep the secret key with it (${from}/secret.key, or SAGE_SECRET_KEY): saved passwords and keys are encrypted with it.`);
     return 0;
   } catch (error) {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { Kysely } from "kysely";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp } from "../../test/test-app.ts";
@@ -105,6 +106,8 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
     const data = makeTempDir("sage-source-");
     try {
       const t = await createTestApp({ env: { SAGE_DATA_DIR: data.dir } });
+      const kb = knowledgeClient(t, await t.login());
+      const file = (await kb.upload({}, { filename: "lisbon.txt", content: Buffer.from("The Lisbon office opens in May.\n"), type: "text/plain" })).json().file;
       await t.close();
       const { url } = await databases.open();
       const cli = fileURLToPath(new URL("../../cli.ts", import.meta.url));
@@ -117,6 +120,15 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
       expect(done.status).toBe(0);
       expect(done.stdout).toContain("users: 1 rows");
       expect(done.stdout).toContain("Copied.");
+      // Search answers on PostgreSQL at once: the copy filled its lexical index (pg-lexical-index.ts) with the passage.
+      expect(done.stdout).toContain("search index: 1 passages");
+      const pool = new pg.Pool({ connectionString: url! });
+      try {
+        const { rows } = await pool.query("SELECT c.item_id AS item FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id");
+        expect(rows.map((row) => Number(row.item))).toEqual([file.id]);
+      } finally {
+        await pool.end();
+      }
     } finally {
       data.remove();
     }
