@@ -19,6 +19,7 @@ import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 import { schedules } from "./scenarios/schedules.mjs";
 import { mailSync } from "./scenarios/mail-sync.mjs";
+import { searchPostgres } from "./scenarios/search-postgres.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -47,10 +48,12 @@ const scenarios = {
   // 20 minutes here), later runs read both back.
   "search-1m": (options) => search({ ...options, scales: [{ files: 100_000, dimensions: [768] }] }),
   "ingest-1m": ingest1m,
+  // PostgreSQL beside SQLite (issue 34): a copy of the 100k store into a PostgreSQL started for the run.
+  "search-postgres": searchPostgres,
 };
 
 // Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
-const OPT_IN = new Set(["ocr-pdf-300", "search-1m", "ingest-1m"]);
+const OPT_IN = new Set(["ocr-pdf-300", "search-1m", "ingest-1m", "search-postgres"]);
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");
