@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
-import { createMemoryRepo } from "./memory.repo.ts";
+import { createMemoryBackupRows, createMemoryRepo } from "./memory.repo.ts";
 import { registerMemoryRoutes } from "./memory.routes.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import { createMemoryService } from "./memory.service.ts";
@@ -41,7 +41,8 @@ export function createMemoryModule(deps: {
   semantic?: SemanticPort | null;
   warn?: (message: string, error: unknown) => void;
 }): MemoryModule {
-  const repo = createMemoryRepo(deps.store);
+  const repo = createMemoryRepo(deps.store.db);
+  const backupRows = createMemoryBackupRows(deps.store);
   const service = createMemoryService({ repo, semantic: deps.semantic, warn: deps.warn });
   return {
     port: {
@@ -51,10 +52,10 @@ export function createMemoryModule(deps: {
     backup: {
       name: "memories",
       schema: memoryBackupRowSchema,
-      count: repo.countSync,
-      exportPage: repo.exportPageSync,
-      emptyStepSync: repo.deleteStepSync,
-      insertSync: repo.insertRestoredSync,
+      count: backupRows.count,
+      exportPage: backupRows.exportPage,
+      emptyStepSync: backupRows.deleteStep,
+      insertSync: backupRows.insertRestored,
     },
     register: (app) => {
       registerMemoryRoutes(app, { service });

@@ -1,5 +1,7 @@
 import { looksLikeSecret, type Memory } from "@sage/contracts/memories";
+import type { Kysely } from "kysely";
 import type { Store } from "../../store/open-store.ts";
+import type { Database } from "../../store/schema.ts";
 
 const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt", "flaggedSecret"] as const;
 
@@ -19,40 +21,8 @@ export function toMemory(row: MemoryRow): Memory {
   return { ...rest, ...(conversationId === null ? {} : { conversationId }), ...(flaggedSecret ? { flaggedSecret: true as const } : {}) };
 }
 
-export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
-  const { db } = store;
-  const countRows = store.prepare<{ n: number }>((argument) =>
-    db
-      .selectFrom("memories")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("userId", "=", argument<number>(0)),
-  );
-  const exportPage = store.prepare<Pick<MemoryRow, "id" | "content" | "source" | "createdAt" | "updatedAt">>((argument) =>
-    db
-      .selectFrom("memories")
-      .select(["id", "content", "source", "createdAt", "updatedAt"])
-      .where("userId", "=", argument<number>(0))
-      .where("id", ">", argument<number>(1))
-      .orderBy("id")
-      .limit(argument<number>(2)),
-  );
-  const deleteStep = store.prepare((argument) =>
-    db
-      .deleteFrom("memories")
-      .where("userId", "=", argument<number>(0))
-      .where("id", "in", (eb) => eb.selectFrom("memories").select("id").where("userId", "=", argument<number>(1)).limit(argument<number>(2))),
-  );
-  const insertRestored = store.prepare((argument) =>
-    db.insertInto("memories").values({
-      userId: argument<number>(0),
-      content: argument<string>(1),
-      source: argument<"user" | "assistant">(2),
-      conversationId: null,
-      createdAt: argument<string>(3),
-      updatedAt: argument<string>(4),
-      flaggedSecret: argument<number>(5),
-    }),
-  );
+/** The user's memories and settings on either engine (Kysely; decision 058). */
+export function createMemoryRepo(db: Kysely<Database>) {
   return {
     list: async (userId: number) => {
       const rows = await db.selectFrom("memories").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute();
@@ -148,23 +118,6 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
       if (ids.length > 0) await db.updateTable("memories").set({ flaggedSecret: 1 }).where("id", "in", ids).execute();
     },
 
-    countSync: (userId: number) => countRows.get(userId)?.n ?? 0,
-
-    /** The user's memories after an id, in id order, as a backup carries them. */
-    exportPageSync: (userId: number, afterId: number, size: number) => exportPage.all(userId, afterId, size),
-
-    /** One step of emptying the user's memories (a restore's short transaction); answers how many went. */
-    deleteStepSync: (userId: number, limit: number) => Number(deleteStep.run(userId, userId, limit).changes),
-
-    /**
-     * Writes restored memories; conversation links are not carried across backups. A backup from before SAGE
-     * refused secrets may carry one: it is kept, flagged, as the start-up scan would.
-     */
-    insertRestoredSync: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
-      for (const memory of memories)
-        insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
-    },
-
     enabled: async (userId: number) => {
       const row = await db.selectFrom("memorySettings").select("enabled").where("userId", "=", userId).executeTakeFirst();
       return row ? row.enabled === 1 : true;
@@ -181,3 +134,61 @@ export function createMemoryRepo(store: Pick<Store, "db" | "prepare">) {
 }
 
 export type MemoryRepo = ReturnType<typeof createMemoryRepo>;
+
+/**
+ * SQLite's synchronous statements for backups: a restore empties and refills the user's memories inside one
+ * synchronous transaction with the other parts (restore-backup.ts); PostgreSQL's backups are decision 058's next step.
+ */
+export function createMemoryBackupRows(store: Pick<Store, "db" | "prepare">) {
+  const { db } = store;
+  const countRows = store.prepare<{ n: number }>((argument) =>
+    db
+      .selectFrom("memories")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("userId", "=", argument<number>(0)),
+  );
+  const exportPage = store.prepare<Pick<MemoryRow, "id" | "content" | "source" | "createdAt" | "updatedAt">>((argument) =>
+    db
+      .selectFrom("memories")
+      .select(["id", "content", "source", "createdAt", "updatedAt"])
+      .where("userId", "=", argument<number>(0))
+      .where("id", ">", argument<number>(1))
+      .orderBy("id")
+      .limit(argument<number>(2)),
+  );
+  const deleteStep = store.prepare((argument) =>
+    db
+      .deleteFrom("memories")
+      .where("userId", "=", argument<number>(0))
+      .where("id", "in", (eb) => eb.selectFrom("memories").select("id").where("userId", "=", argument<number>(1)).limit(argument<number>(2))),
+  );
+  const insertRestored = store.prepare((argument) =>
+    db.insertInto("memories").values({
+      userId: argument<number>(0),
+      content: argument<string>(1),
+      source: argument<"user" | "assistant">(2),
+      conversationId: null,
+      createdAt: argument<string>(3),
+      updatedAt: argument<string>(4),
+      flaggedSecret: argument<number>(5),
+    }),
+  );
+  return {
+    count: (userId: number) => countRows.get(userId)?.n ?? 0,
+
+    /** The user's memories after an id, in id order, as a backup carries them. */
+    exportPage: (userId: number, afterId: number, size: number) => exportPage.all(userId, afterId, size),
+
+    /** One step of emptying the user's memories (a restore's short transaction); answers how many went. */
+    deleteStep: (userId: number, limit: number) => Number(deleteStep.run(userId, userId, limit).changes),
+
+    /**
+     * Writes restored memories; conversation links are not carried across backups. A backup from before SAGE
+     * refused secrets may carry one: it is kept, flagged, as the start-up scan would.
+     */
+    insertRestored: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
+      for (const memory of memories)
+        insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
+    },
+  };
+}
