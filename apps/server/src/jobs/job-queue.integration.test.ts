@@ -1,17 +1,11 @@
-import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
 import { openPgSignals, type Signals } from "../store/postgres/pg-signals.ts";
-import { postgresTestDatabases, type TestDatabase } from "../test/test-databases.ts";
+import { describeOnPostgres, type TestDatabase } from "../test/test-databases.ts";
 import { deferred, jobQueueCases } from "./job-queue-test-helpers.ts";
 import { createJobQueue, type JobQueue } from "./job-queue.ts";
 
-const installed = postgresInstalled();
-if (!installed) console.warn(POSTGRES_MISSING);
-
-describe.skipIf(!installed)("the job queue on PostgreSQL", () => {
-  const databases = postgresTestDatabases();
-  afterAll(() => databases.stop());
+describeOnPostgres("the job queue on PostgreSQL", (databases) => {
   jobQueueCases("PostgreSQL", databases.open);
 
   const cleanups: Array<() => Promise<void>> = [];

@@ -1,6 +1,7 @@
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
+import { POSTGRES_MISSING, postgresInstalled, startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
 import type { Kysely } from "kysely";
+import { afterAll, describe } from "vitest";
 import { openStore } from "../store/open-store.ts";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
 import type { Database } from "../store/schema.ts";
@@ -41,4 +42,18 @@ export function postgresTestDatabases(): { open: OpenTestDatabase; stop(): Promi
       await (await server)?.stop();
     },
   };
+}
+
+/**
+ * A describe block on PostgreSQL 15, with a fresh database per `open` on one server for the block; skipped, saying
+ * why, where PostgreSQL is not installed.
+ */
+export function describeOnPostgres(name: string, body: (databases: { open: OpenTestDatabase }) => void): void {
+  const installed = postgresInstalled();
+  if (!installed) console.warn(POSTGRES_MISSING);
+  describe.skipIf(!installed)(name, () => {
+    const databases = postgresTestDatabases();
+    afterAll(() => databases.stop());
+    body(databases);
+  });
 }

@@ -1,18 +1,12 @@
-import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
-import { afterAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
-import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { describeOnPostgres } from "../../test/test-databases.ts";
 import { testPasswordHasher } from "../../test/test-password-hasher.ts";
 import { authCases } from "./auth-test-helpers.ts";
 import { createAuthRepo } from "./auth.repo.ts";
 import { createAuthService } from "./auth.service.ts";
 
-const installed = postgresInstalled();
-if (!installed) console.warn(POSTGRES_MISSING);
-
-describe.skipIf(!installed)("accounts and sessions on PostgreSQL", () => {
-  const databases = postgresTestDatabases();
-  afterAll(() => databases.stop());
+describeOnPostgres("accounts and sessions on PostgreSQL", (databases) => {
   authCases("PostgreSQL", databases.open);
 
   it("a session made on one process is valid on another, and a logout on either ends it on both at once", async () => {

@@ -1,18 +1,12 @@
 import type { ApprovalRequest } from "@sage/contracts/external-tools";
-import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
 import { sql } from "kysely";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
 import { openPgSignals } from "../../store/postgres/pg-signals.ts";
-import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { describeOnPostgres } from "../../test/test-databases.ts";
 import { createSharedApprovals } from "./shared-approvals.ts";
 
-const installed = postgresInstalled();
-if (!installed) console.warn(POSTGRES_MISSING);
-
-describe.skipIf(!installed)("approvals shared by the processes on one PostgreSQL database", () => {
-  const databases = postgresTestDatabases();
-  afterAll(() => databases.stop());
+describeOnPostgres("approvals shared by the processes on one PostgreSQL database", (databases) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -1,13 +1,6 @@
-import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
-import { afterAll, describe } from "vitest";
-import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { describeOnPostgres } from "../../test/test-databases.ts";
 import { memoryCases } from "./memory-test-helpers.ts";
 
-const installed = postgresInstalled();
-if (!installed) console.warn(POSTGRES_MISSING);
-
-describe.skipIf(!installed)("memories on PostgreSQL", () => {
-  const databases = postgresTestDatabases();
-  afterAll(() => databases.stop());
+describeOnPostgres("memories on PostgreSQL", (databases) => {
   memoryCases("PostgreSQL", databases.open);
 });

@@ -1,16 +1,9 @@
-import { POSTGRES_MISSING, postgresInstalled } from "@sage/testkit/postgres-server";
-import { afterAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
-import { postgresTestDatabases } from "../../test/test-databases.ts";
+import { describeOnPostgres } from "../../test/test-databases.ts";
 import { createSchedulesRepo } from "./schedules.repo.ts";
 
-const installed = postgresInstalled();
-if (!installed) console.warn(POSTGRES_MISSING);
-
-describe.skipIf(!installed)("scheduled runs on PostgreSQL", () => {
-  const databases = postgresTestDatabases();
-  afterAll(() => databases.stop());
-
+describeOnPostgres("scheduled runs on PostgreSQL", (databases) => {
   it("an occurrence claimed by several processes at once runs once, and the schedule moves on once", async () => {
     const database = await databases.open();
     const others = await Promise.all([openPostgresDb({ url: database.url! }), openPostgresDb({ url: database.url! })]);
