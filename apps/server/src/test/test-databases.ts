@@ -1,7 +1,7 @@
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { POSTGRES_MISSING, postgresInstalled, startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
 import type { Kysely } from "kysely";
-import { afterAll, describe } from "vitest";
+import { afterAll, afterEach, describe } from "vitest";
 import { openStore } from "../store/open-store.ts";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
 import type { Database } from "../store/schema.ts";
@@ -56,4 +56,24 @@ export function describeOnPostgres(name: string, body: (databases: { open: OpenT
     afterAll(() => databases.stop());
     body(databases);
   });
+}
+
+/** Fresh databases for a describe block's tests, each closed after its test; `withUsers` gives one with accounts by id. */
+export function testDatabasesOf(open: OpenTestDatabase) {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    async withUsers(...ids: number[]): Promise<Kysely<Database>> {
+      const database = await open();
+      cleanups.push(() => database.close());
+      const createdAt = "2026-01-01T00:00:00.000Z";
+      await database.db
+        .insertInto("users")
+        .values(ids.map((id) => ({ id, username: `user${id}`, passwordHash: "x", createdAt })))
+        .execute();
+      return database.db;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Database } from "../../store/schema.ts";
-import type { OpenTestDatabase } from "../../test/test-databases.ts";
+import { testDatabasesOf, type OpenTestDatabase } from "../../test/test-databases.ts";
 import { createMemoryRepo } from "./memory.repo.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import { createMemoryService } from "./memory.service.ts";
@@ -71,18 +71,9 @@ const countVectors = async (db: Kysely<Database>) =>
 /** Memories over the budget, the same on each engine: memory.service.test.ts (SQLite), memory.integration.test.ts. */
 export function memoryCases(engine: string, open: OpenTestDatabase) {
   describe(`choosing memories over the budget (${engine})`, () => {
-    const cleanups: Array<() => Promise<void>> = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
-
+    const databases = testDatabasesOf(open);
     /** A fresh database with one user (id 1). */
-    async function databaseWithUser(): Promise<Kysely<Database>> {
-      const database = await open();
-      cleanups.push(() => database.close());
-      await database.db.insertInto("users").values({ id: 1, username: "demo", passwordHash: "x", createdAt: "x" }).execute();
-      return database.db;
-    }
+    const databaseWithUser = () => databases.withUsers(1);
 
     it("finds a memory by meaning when it shares no word with the message (the vector half), where words alone drop it", async () => {
       const db = await databaseWithUser();

@@ -1,6 +1,6 @@
 import { REMINDER_ERRORS } from "@sage/contracts/reminders";
-import { afterEach, describe, expect, it } from "vitest";
-import type { OpenTestDatabase } from "../../test/test-databases.ts";
+import { describe, expect, it } from "vitest";
+import { testDatabasesOf, type OpenTestDatabase } from "../../test/test-databases.ts";
 import { createRemindersRepo } from "./reminders.repo.ts";
 import { createRemindersService } from "./reminders.service.ts";
 
@@ -11,23 +11,11 @@ const AT = "2026-11-28T09:00:00.000Z";
 /** Reminders, the same on each engine: reminders.service.test.ts (SQLite), reminders.integration.test.ts. */
 export function reminderCases(engine: string, open: OpenTestDatabase) {
   describe(`reminders (${engine})`, () => {
-    const cleanups: Array<() => Promise<void>> = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const databases = testDatabasesOf(open);
 
-    /** Two users, a conversation of the first, and the service over them. */
+    /** Two users, a conversation maker, and the service over them. */
     async function setUp() {
-      const database = await open();
-      cleanups.push(() => database.close());
-      const { db } = database;
-      await db
-        .insertInto("users")
-        .values([
-          { id: ME, username: "me", passwordHash: "x", createdAt: AT },
-          { id: OTHER, username: "other", passwordHash: "x", createdAt: AT },
-        ])
-        .execute();
+      const db = await databases.withUsers(ME, OTHER);
       const conversation = async (userId: number) =>
         (await db.insertInto("conversations").values({ userId, name: "Trip", createdAt: AT, updatedAt: AT }).returning("id").executeTakeFirstOrThrow()).id;
       let clock = Date.parse(AT);
