@@ -100,6 +100,54 @@ describe.skipIf(!installed)("lexical search in PostgreSQL's own text search (Pos
     expect((await index.search(terms, { userId: OTHER }, 300)).length).toBe(202);
   });
 
+  it("keeps a large user's results the same whatever another user writes between their chunks (search-privacy.test.ts)", async () => {
+    // As on SQLite: 4,500 chunks, past the 2,000 newest that word counts are estimated from, and "quarterly" alone
+    // over the 4,000-postings budget, so that query keeps to the user's newest chunks.
+    const texts = Array.from({ length: 4_500 }, (_, index) =>
+      index % 7 === 0 ? `quarterly revenue note ${index} with the margin forecast` : `meeting minutes ${index} about travel and the quarterly plan`,
+    );
+    const copied = async (fill: (sqlite: ReturnType<typeof openStore>["sqlite"]) => void) => {
+      const folder = makeTempDir();
+      const source = openStore({ dataDir: folder.dir });
+      source.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'me', 'x', 'x'), (4, 'other', 'x', 'x')").run();
+      fill(source.sqlite);
+      await source.close();
+      const url = await server.createDatabase();
+      await copySqliteToPostgres({ dataDir: folder.dir, url });
+      folder.remove();
+      const copy = new pg.Pool({ connectionString: url, max: 2 });
+      const lexical = await openPgLexicalIndex(copy);
+      await lexical.indexMissing();
+      const results = async (terms: string[]) => {
+        const hits = await lexical.search(terms, { userId: ME }, 20);
+        const { rows } = await copy.query<{ id: string; content: string }>("SELECT id, content FROM chunks WHERE id = ANY($1::bigint[])", [
+          hits.map((hit) => hit.chunkId),
+        ]);
+        const contents = new Map(rows.map((row) => [Number(row.id), row.content]));
+        return hits.map((hit) => [contents.get(hit.chunkId), hit.score.toFixed(9)]);
+      };
+      return { results, close: () => copy.end() };
+    };
+    const alone = await copied((sqlite) => insertKnowledge(sqlite, { userId: ME, name: "minutes.txt", chunks: texts }));
+    const shared = await copied((sqlite) => {
+      for (let start = 0; start < texts.length; start += 100) {
+        insertKnowledge(sqlite, { userId: ME, name: "minutes.txt", chunks: texts.slice(start, start + 100) });
+        insertKnowledge(sqlite, { userId: OTHER, name: "their-forecast.txt", chunks: Array.from({ length: 60 }, () => "forecast margin forecast quarterly") });
+      }
+    });
+    try {
+      for (const terms of [["quarterly", "margin", "forecast"], ["quarterly"]]) {
+        const own = await alone.results(terms);
+        expect(own).toHaveLength(20);
+        if (terms.length === 1) expect(own.every(([content]) => Number(/\d+/.exec(content!)![0]) >= 500)).toBe(true);
+        expect(await shared.results(terms)).toEqual(own);
+      }
+    } finally {
+      await alone.close();
+      await shared.close();
+    }
+  });
+
   it("keeps to a conversation's scope, forgets a deleted chunk and finds an item by its new name", async () => {
     const inQuiet = await index.search(queryTerms("surveys"), { userId: ME, conversationId: ids.quiet }, 5);
     expect(inQuiet.map((hit) => hit.chunkId)).toEqual([ids.budget[0]]);
