@@ -1,4 +1,5 @@
 import ICAL from "ical.js";
+import { escapeIcsText, foldIcsLine, icsUtc } from "./ics-text.ts";
 
 export interface EventFields {
   uid: string;
@@ -13,48 +14,18 @@ export interface EventFields {
   description?: string;
 }
 
-const escapeText = (value: string) =>
-  value
-    .replace(/\\/g, "\\\\")
-    .replace(/\r?\n/g, "\\n")
-    .replace(/([,;])/g, "\\$1");
-const utc = (date: Date) =>
-  date
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "");
-
-/** Folds a content line at 75 octets (RFC 5545 3.1), never inside a UTF-8 character. */
-function fold(line: string): string {
-  const out: string[] = [];
-  let current = "";
-  let bytes = 0;
-  for (const char of line) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > (out.length === 0 ? 75 : 74)) {
-      out.push(current);
-      current = "";
-      bytes = 0;
-    }
-    current += char;
-    bytes += size;
-  }
-  out.push(current);
-  return out.join("\r\n ");
-}
-
 const clean = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
 
 /** The VEVENT's lines for these fields (times in UTC, so no VTIMEZONE is needed). */
 function eventLines(fields: EventFields, now: Date): string[] {
   return [
     `UID:${clean(fields.uid)}`,
-    `DTSTAMP:${utc(now)}`,
-    `DTSTART:${utc(fields.start)}`,
-    `DTEND:${utc(fields.end)}`,
-    `SUMMARY:${escapeText(fields.title)}`,
-    ...(fields.location ? [`LOCATION:${escapeText(fields.location)}`] : []),
-    ...(fields.description ? [`DESCRIPTION:${escapeText(fields.description)}`] : []),
+    `DTSTAMP:${icsUtc(now)}`,
+    `DTSTART:${icsUtc(fields.start)}`,
+    `DTEND:${icsUtc(fields.end)}`,
+    `SUMMARY:${escapeIcsText(fields.title)}`,
+    ...(fields.location ? [`LOCATION:${escapeIcsText(fields.location)}`] : []),
+    ...(fields.description ? [`DESCRIPTION:${escapeIcsText(fields.description)}`] : []),
     ...(fields.organizer && fields.attendees?.length ? [`ORGANIZER:mailto:${clean(fields.organizer)}`] : []),
     ...(fields.attendees ?? []).map((address) => `ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${clean(address)}`),
   ];
@@ -73,7 +44,7 @@ export function buildEventIcs(fields: EventFields, now = new Date()): string {
     "END:VCALENDAR",
     "",
   ]
-    .map(fold)
+    .map(foldIcsLine)
     .join("\r\n");
 }
 
