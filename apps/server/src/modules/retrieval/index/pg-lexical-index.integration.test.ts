@@ -21,6 +21,7 @@ describe.skipIf(!installed)("lexical search in PostgreSQL's own text search (Pos
   const temp = makeTempDir();
   let server: PostgresServer;
   let pool: pg.Pool;
+  let url: string;
   let index: PgLexicalIndex;
   let sqliteSearch: ReturnType<typeof createLexicalSearch>;
   let store: ReturnType<typeof openStore>;
@@ -56,7 +57,7 @@ describe.skipIf(!installed)("lexical search in PostgreSQL's own text search (Pos
     sqliteSearch = createLexicalSearch(store.sqlite);
 
     server = await startPostgres();
-    const url = await server.createDatabase();
+    url = await server.createDatabase();
     await store.close();
     await copySqliteToPostgres({ dataDir: temp.dir, url });
     store = openStore({ dataDir: temp.dir });
@@ -145,6 +146,24 @@ describe.skipIf(!installed)("lexical search in PostgreSQL's own text search (Pos
     } finally {
       await alone.close();
       await shared.close();
+    }
+  });
+
+  it("finds a passage indexed by one process at once from another on the same database", async () => {
+    // Two SAGE processes share nothing but the database: B's index was opened before A wrote.
+    const processB = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      const indexB = await openPgLexicalIndex(processB);
+      expect(await indexB.search(queryTerms("quokka census"), { userId: ME }, 5)).toEqual([]);
+      const { rows } = await pool.query<{ id: string }>(
+        `INSERT INTO chunks (item_id, user_id, position, content, created_at)
+         SELECT item_id, user_id, 99, 'The quokka census on Rottnest counted 12,000.', created_at FROM chunks WHERE user_id = $1 LIMIT 1 RETURNING id`,
+        [ME],
+      );
+      await index.indexChunks([Number(rows[0]!.id)]);
+      expect((await indexB.search(queryTerms("quokka census"), { userId: ME }, 5)).map((hit) => hit.chunkId)).toEqual([Number(rows[0]!.id)]);
+    } finally {
+      await processB.end();
     }
   });
 
