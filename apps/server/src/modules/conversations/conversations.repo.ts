@@ -1,6 +1,7 @@
 import type { Citation, Message, MessageAttachment, MessageRole, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Store } from "../../store/open-store.ts";
-import type { MessageRow } from "../../store/schema.ts";
+import type { Kysely } from "kysely";
+import type { Database, MessageRow } from "../../store/schema.ts";
 import { messageTree } from "./message-tree.ts";
 
 const conversationColumns = ["id", "name", "createdAt", "pinnedAt", "model"] as const;
@@ -51,69 +52,11 @@ export function toMessage(row: MessageRow): Message {
   return message;
 }
 
-/** SQL for conversations and their messages; every query is scoped by the owning user. */
-export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
-  const { db } = store;
-  // Messages are the hot path (every chat turn appends two): prepared once and run synchronously, so a read
-  // never interleaves with a write of the same conversation.
-  const selectMessages = store.prepare<MessageRow>((argument) =>
-    db.selectFrom("messages").select(messageColumns).where("conversationId", "=", argument<number>(0)).orderBy("id"),
-  );
-  // Ownership check and insert in one statement: nothing is inserted unless the conversation is the user's.
-  const insertOwnedMessage = store.prepare<MessageRow>((argument) =>
-    db
-      .insertInto("messages")
-      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments", "parentId", "branchRank"])
-      .expression((eb) =>
-        eb
-          .selectFrom("conversations")
-          .select((inner) => [
-            "id",
-            inner.val(argument<string>(0)).as("role"),
-            inner.val(argument<string>(1)).as("content"),
-            inner.val(argument<string>(2)).as("createdAt"),
-            inner.val(argument<string | null>(3)).as("citations"),
-            inner.val(argument<string | null>(4)).as("toolCalls"),
-            inner.val(argument<string | null>(5)).as("context"),
-            inner.val(argument<string | null>(6)).as("attachments"),
-            inner.val(argument<number | null>(7)).as("parentId"),
-            inner.val(argument<number>(8)).as("branchRank"),
-          ])
-          .where("id", "=", argument<number>(9))
-          .where("userId", "=", argument<number>(10))
-          .where("deletedAt", "is", null),
-      )
-      .returning(messageColumns),
-  );
-  // The active path's end: the highest rank (messages_conversation_rank index).
-  const selectLeaf = store.prepare<{ id: number; branchRank: number }>((argument) =>
-    db.selectFrom("messages").select(["id", "branchRank"]).where("conversationId", "=", argument<number>(0)).orderBy("branchRank", "desc").limit(1),
-  );
-  const setRank = store.prepare((argument) =>
-    db
-      .updateTable("messages")
-      .set({ branchRank: argument<number>(0) })
-      .where("id", "=", argument<number>(1)),
-  );
-  const nameOf = store.prepare<{ name: string }>((argument) => db.selectFrom("conversations").select("name").where("id", "=", argument<number>(0)));
-  const firstUserMessage = store.prepare<{ content: string }>((argument) =>
-    db.selectFrom("messages").select("content").where("conversationId", "=", argument<number>(0)).where("role", "=", "user").orderBy("id").limit(1),
-  );
-  // Only while the name is still the given default: a name the user chose is never overwritten.
-  const renameFromDefault = store.prepare((argument) =>
-    db
-      .updateTable("conversations")
-      .set({ name: argument<string>(0) })
-      .where("id", "=", argument<number>(1))
-      .where("name", "=", argument<string>(2)),
-  );
-  const touchConversation = store.prepare((argument) =>
-    db
-      .updateTable("conversations")
-      .set({ updatedAt: argument<string>(0) })
-      .where("id", "=", argument<number>(1)),
-  );
-
+/**
+ * Conversations themselves, on either engine (Kysely; decision 058): listing, renaming, pinning, deleting and
+ * restoring, and the pages message search reads. Every query is scoped by the owning user.
+ */
+export function conversationRows(db: Kysely<Database>) {
   return {
     /** Marks the conversation unread (a scheduled run wrote into it) or read (the user opened it); false when not the user's. */
     async setUnread(userId: number, id: number, since: string | null) {
@@ -240,6 +183,74 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
         .orderBy("m.id", "desc")
         .limit(limit)
         .execute(),
+  };
+}
+
+/** SQL for conversations and their messages; every query is scoped by the owning user. */
+export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
+  const { db } = store;
+  // Messages are the hot path (every chat turn appends two): prepared once and run synchronously, so a read
+  // never interleaves with a write of the same conversation.
+  const selectMessages = store.prepare<MessageRow>((argument) =>
+    db.selectFrom("messages").select(messageColumns).where("conversationId", "=", argument<number>(0)).orderBy("id"),
+  );
+  // Ownership check and insert in one statement: nothing is inserted unless the conversation is the user's.
+  const insertOwnedMessage = store.prepare<MessageRow>((argument) =>
+    db
+      .insertInto("messages")
+      .columns(["conversationId", "role", "content", "createdAt", "citations", "toolCalls", "context", "attachments", "parentId", "branchRank"])
+      .expression((eb) =>
+        eb
+          .selectFrom("conversations")
+          .select((inner) => [
+            "id",
+            inner.val(argument<string>(0)).as("role"),
+            inner.val(argument<string>(1)).as("content"),
+            inner.val(argument<string>(2)).as("createdAt"),
+            inner.val(argument<string | null>(3)).as("citations"),
+            inner.val(argument<string | null>(4)).as("toolCalls"),
+            inner.val(argument<string | null>(5)).as("context"),
+            inner.val(argument<string | null>(6)).as("attachments"),
+            inner.val(argument<number | null>(7)).as("parentId"),
+            inner.val(argument<number>(8)).as("branchRank"),
+          ])
+          .where("id", "=", argument<number>(9))
+          .where("userId", "=", argument<number>(10))
+          .where("deletedAt", "is", null),
+      )
+      .returning(messageColumns),
+  );
+  // The active path's end: the highest rank (messages_conversation_rank index).
+  const selectLeaf = store.prepare<{ id: number; branchRank: number }>((argument) =>
+    db.selectFrom("messages").select(["id", "branchRank"]).where("conversationId", "=", argument<number>(0)).orderBy("branchRank", "desc").limit(1),
+  );
+  const setRank = store.prepare((argument) =>
+    db
+      .updateTable("messages")
+      .set({ branchRank: argument<number>(0) })
+      .where("id", "=", argument<number>(1)),
+  );
+  const nameOf = store.prepare<{ name: string }>((argument) => db.selectFrom("conversations").select("name").where("id", "=", argument<number>(0)));
+  const firstUserMessage = store.prepare<{ content: string }>((argument) =>
+    db.selectFrom("messages").select("content").where("conversationId", "=", argument<number>(0)).where("role", "=", "user").orderBy("id").limit(1),
+  );
+  // Only while the name is still the given default: a name the user chose is never overwritten.
+  const renameFromDefault = store.prepare((argument) =>
+    db
+      .updateTable("conversations")
+      .set({ name: argument<string>(0) })
+      .where("id", "=", argument<number>(1))
+      .where("name", "=", argument<string>(2)),
+  );
+  const touchConversation = store.prepare((argument) =>
+    db
+      .updateTable("conversations")
+      .set({ updatedAt: argument<string>(0) })
+      .where("id", "=", argument<number>(1)),
+  );
+
+  return {
+    ...conversationRows(db),
 
     /** The conversation's name (synchronous: called right after messages are appended). */
     nameOf: (conversationId: number): string | undefined => nameOf.get(conversationId)?.name,
