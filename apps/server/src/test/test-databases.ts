@@ -2,13 +2,15 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import { POSTGRES_MISSING, postgresInstalled, startPostgres, type PostgresServer } from "@sage/testkit/postgres-server";
 import type { Kysely } from "kysely";
 import { afterAll, afterEach, describe } from "vitest";
-import { openStore } from "../store/open-store.ts";
+import { openStore, type Store } from "../store/open-store.ts";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
 import type { Database } from "../store/schema.ts";
 
 /** A fresh database with SAGE's schema, as the modules reach it (Kysely), on either engine. */
 export interface TestDatabase {
   db: Kysely<Database>;
+  /** SQLite's synchronous statements, as repositories with a SQLite implementation take them (decision 058). */
+  sqlite?: Pick<Store, "prepare" | "transaction">;
   /** The PostgreSQL database's URL, for a second "process" on it (another pool). */
   url?: string;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export const openSqliteTestDatabase: OpenTestDatabase = async () => {
   const store = openStore({ dataDir: temp.dir });
   return {
     db: store.db,
+    sqlite: { prepare: store.prepare, transaction: store.transaction },
     async close() {
       await store.close();
       temp.remove();
@@ -66,6 +69,10 @@ export function testDatabasesOf(open: OpenTestDatabase) {
   });
   return {
     async withUsers(...ids: number[]): Promise<Kysely<Database>> {
+      return (await this.databaseWithUsers(...ids)).db;
+    },
+    /** The same, with what else the engine offers (SQLite's synchronous statements). */
+    async databaseWithUsers(...ids: number[]): Promise<TestDatabase> {
       const database = await open();
       cleanups.push(() => database.close());
       const createdAt = "2026-01-01T00:00:00.000Z";
@@ -73,7 +80,7 @@ export function testDatabasesOf(open: OpenTestDatabase) {
         .insertInto("users")
         .values(ids.map((id) => ({ id, username: `user${id}`, passwordHash: "x", createdAt })))
         .execute();
-      return database.db;
+      return database;
     },
   };
 }

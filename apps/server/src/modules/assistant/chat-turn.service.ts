@@ -195,9 +195,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       const attachments = turn.attachments.map(({ fileId, name, mimeType }) => ({ fileId, name, mimeType }));
       const userMessage =
         turn.answering ??
-        deps.conversations.appendMessages(userId, conversationId, [
-          { role: "user", content: turn.content, context, attachments, ...(turn.parentId !== undefined ? { parentId: turn.parentId } : {}) },
-        ])[0]!;
+        (
+          await deps.conversations.appendMessages(userId, conversationId, [
+            { role: "user", content: turn.content, context, attachments, ...(turn.parentId !== undefined ? { parentId: turn.parentId } : {}) },
+          ])
+        )[0]!;
       events.send({ type: "user-message", message: userMessage });
       if (signal.aborted) return { type: "done", messages: [] };
 
@@ -289,7 +291,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         );
         lastTool = call.name;
       }
-      return { type: "done", messages: transcript.finish() };
+      return { type: "done", messages: await transcript.finish() };
     },
   };
 

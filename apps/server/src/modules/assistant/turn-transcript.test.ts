@@ -21,7 +21,7 @@ function setup() {
   const transcript = createTurnTranscript({
     takeCitations: ledger.takeWaiting,
     send: (event) => sent.push(event),
-    append: (messages) => {
+    append: async (messages) => {
       appended.push(messages);
       return messages.map((message, index): Message => ({
         id: index + 1,
@@ -125,21 +125,21 @@ describe("the turn transcript", () => {
     expect(second.savedMessages()).toEqual([{ content: CHAT_TEXTS.modelFailed, tools: [], cited: [] }]);
   });
 
-  it("saves what was streamed at once when the user stops, and only once", () => {
+  it("saves what was streamed at once when the user stops, and only once", async () => {
     const { transcript, appended, savedMessages, stop } = setup();
     transcript.beginReply();
     transcript.streamText("First part. ");
     stop();
     expect(savedMessages()).toEqual([{ content: "First part. ", tools: [], cited: [] }]);
     transcript.streamText("Second part.");
-    expect(transcript.finish().map((message) => message.content)).toEqual(["First part. "]);
+    expect((await transcript.finish()).map((message) => message.content)).toEqual(["First part. "]);
     expect(appended).toHaveLength(1);
   });
 
-  it("saves nothing when no reply wrote anything", () => {
+  it("saves nothing when no reply wrote anything", async () => {
     const { transcript, appended } = setup();
     transcript.beginReply();
-    expect(transcript.finish()).toEqual([]);
+    expect(await transcript.finish()).toEqual([]);
     expect(appended).toEqual([]);
   });
 });

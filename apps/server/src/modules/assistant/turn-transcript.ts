@@ -17,8 +17,8 @@ export interface TurnTranscriptDeps {
   takeCitations(): Citation[];
   /** Shows the passages under the answer just written, and text the transcript adds to the answer being shown. */
   send(event: TurnEventOf<"citations" | "text-delta">): void;
-  /** Saves model messages in one synchronous insert; answers them as saved. */
-  append(messages: readonly NewMessage[]): Message[];
+  /** Saves model messages in one transaction (on SQLite when called); answers them as saved. */
+  append(messages: readonly NewMessage[]): Promise<Message[]>;
   /** Aborted when the user stops the turn: what was written so far is saved at once. */
   signal: AbortSignal;
   log(message: string, error: unknown): void;
@@ -41,7 +41,7 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
   let current: Draft | undefined;
   let waitingCalls: ToolCallRecord[] = [];
   let waitingSources: WebSource[] = [];
-  let saved: Message[] | undefined;
+  let saved: Promise<Message[]> | undefined;
   /** What a stopped turn's answer says while a long tool run is going on (research). */
   let stopNote: (() => string) | null = null;
 
@@ -58,12 +58,13 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
     return draft;
   }
 
-  function save(): Message[] {
+  /** Saves the turn's messages once; the append is started when this is called (a Stop saves at once). */
+  function save(): Promise<Message[]> {
     if (saved) return saved;
     if (streamed.trim()) addModelText(streamed);
     streamed = "";
     const messages = drafts.map((draft) => ({ role: "model" as const, content: draft.content, citations: draft.citations, toolCalls: draft.toolCalls }));
-    saved = messages.length > 0 ? deps.append(messages) : [];
+    saved = messages.length > 0 ? deps.append(messages) : Promise.resolve([]);
     return saved;
   }
 
@@ -72,7 +73,7 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
     try {
       // The run's own words, with the sources it had found as the note's chips.
       if (stopNote && !streamed.trim()) addModelText(stopNote());
-      save();
+      save().catch((error: unknown) => deps.log("could not save a stopped turn's answer", error));
     } catch (error) {
       deps.log("could not save a stopped turn's answer", error);
     }
@@ -143,7 +144,7 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
     },
 
     /** Saves the messages (once: a stop may have saved them already) and answers them as saved. */
-    finish(): Message[] {
+    finish(): Promise<Message[]> {
       deps.signal.removeEventListener("abort", onAbort);
       return save();
     },

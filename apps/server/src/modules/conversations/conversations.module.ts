@@ -19,8 +19,11 @@ export type { NewMessage } from "./conversations.repo.ts";
 export interface ConversationMessagesPort {
   /** The conversation's messages, oldest first; a 404 when the conversation is not the user's. */
   messages(userId: number, conversationId: number): Promise<Message[]>;
-  /** Saves messages in one synchronous transaction (a stopped turn saves from an abort listener); answers the stored rows. */
-  appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Message[];
+  /**
+   * Saves messages in one transaction; answers the stored rows. On SQLite they are stored when this is called (a
+   * stopped turn saves from an abort listener, before anything else reaches the conversation).
+   */
+  appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Promise<Message[]>;
   /** Where an edit or a regenerated answer branches off, and what the model reads before it (decision 045). */
   branchPoint?(
     userId: number,

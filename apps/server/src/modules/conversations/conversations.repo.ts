@@ -186,8 +186,52 @@ export function conversationRows(db: Kysely<Database>) {
   };
 }
 
-/** SQL for conversations and their messages; every query is scoped by the owning user. */
-export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "transaction">) {
+/** The active path, first message first; a message with other branches lists them all (`siblings`). */
+function activeMessages(rows: readonly MessageRow[]): Message[] {
+  const tree = messageTree(rows);
+  return tree.activePath().map((row) => {
+    const siblings = tree.siblingsOf(row.id);
+    return siblings.length > 1 ? { ...toMessage(row), siblings: siblings.map((sibling) => sibling.id) } : toMessage(row);
+  });
+}
+
+type Leaf = { id: number; branchRank: number } | undefined;
+/** Whether an append's first message goes elsewhere than the active path's end (an edit, a regenerated answer). */
+const branchesOff = (messages: readonly NewMessage[], leaf: Leaf) => messages[0]?.parentId !== undefined && messages[0].parentId !== (leaf?.id ?? null);
+/** A new message's parent (the path's end unless it says) and its rank (above every other: shown last). */
+const placeAfter = (message: NewMessage, leaf: Leaf) => ({
+  parentId: message.parentId !== undefined ? message.parentId : (leaf?.id ?? null),
+  branchRank: (leaf?.branchRank ?? 0) + 1,
+});
+
+/**
+ * A conversation's messages, answered alike on both engines. Reads and writes are scoped to the conversation; the
+ * caller checked whose it is, except `appendMessages`, which stores nothing unless the conversation is the user's.
+ */
+export interface MessageRows {
+  /** The active path, first message first, with each branching message's `siblings`. */
+  listMessages(conversationId: number): Promise<Message[]>;
+  /** Every message, branches included, as a tree. */
+  messageTree(conversationId: number): Promise<ReturnType<typeof messageTree<MessageRow>>>;
+  /** Makes the message's branch the active path (it and the branch below it shown last); false when not there. */
+  activate(conversationId: number, messageId: number): Promise<boolean>;
+  /**
+   * Appends messages in one transaction and answers the stored rows (`branched` when the first went elsewhere than
+   * the active path's end); null when the conversation is not the user's (then nothing is stored).
+   */
+  appendMessages(userId: number, conversationId: number, messages: readonly NewMessage[]): Promise<{ rows: Message[]; branched: boolean } | null>;
+  nameOf(conversationId: number): Promise<string | undefined>;
+  firstUserMessage(conversationId: number): Promise<string | undefined>;
+  /** Renames the conversation only if its name is still `defaultName`; true when it did. */
+  renameFromDefault(conversationId: number, name: string, defaultName: string): Promise<boolean>;
+}
+
+/**
+ * SQLite's messages: prepared once and run in synchronous transactions, the hot path (every turn appends two). Each
+ * method does its work when called, before it answers: a stopped turn's answer is stored at once, before anything
+ * else can reach the conversation.
+ */
+function sqliteMessageRows(store: Pick<Store, "db" | "prepare" | "transaction">): MessageRows {
   const { db } = store;
   // Messages are the hot path (every chat turn appends two): prepared once and run synchronously, so a read
   // never interleaves with a write of the same conversation.
@@ -250,30 +294,14 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
   );
 
   return {
-    ...conversationRows(db),
-
-    /** The conversation's name (synchronous: called right after messages are appended). */
-    nameOf: (conversationId: number): string | undefined => nameOf.get(conversationId)?.name,
-    firstUserMessage: (conversationId: number): string | undefined => firstUserMessage.get(conversationId)?.content,
-    /** Renames the conversation only if its name is still `defaultName`; true when it did. */
-    renameFromDefault: (conversationId: number, name: string, defaultName: string): boolean =>
+    nameOf: async (conversationId: number) => nameOf.get(conversationId)?.name,
+    firstUserMessage: async (conversationId: number) => firstUserMessage.get(conversationId)?.content,
+    renameFromDefault: async (conversationId: number, name: string, defaultName: string) =>
       renameFromDefault.run(name, conversationId, defaultName).changes > 0,
 
-    /** The active path, first message first; a message with other branches lists them all (`siblings`). */
-    listMessages: (conversationId: number): Message[] => {
-      const tree = messageTree(selectMessages.all(conversationId));
-      return tree.activePath().map((row) => {
-        const siblings = tree.siblingsOf(row.id);
-        return siblings.length > 1 ? { ...toMessage(row), siblings: siblings.map((sibling) => sibling.id) } : toMessage(row);
-      });
-    },
-    /** Every message of the conversation, branches included, as a tree (the caller checked whose it is). */
-    messageTree: (conversationId: number) => messageTree(selectMessages.all(conversationId)),
-    /**
-     * Shows the branch the message is on: it and the branch below it shown last become the active path. False when
-     * the message is not in the conversation.
-     */
-    activate: (conversationId: number, messageId: number): boolean =>
+    listMessages: async (conversationId: number) => activeMessages(selectMessages.all(conversationId)),
+    messageTree: async (conversationId: number) => messageTree(selectMessages.all(conversationId)),
+    activate: async (conversationId: number, messageId: number) =>
       store.transaction(() => {
         const tree = messageTree(selectMessages.all(conversationId));
         if (!tree.get(messageId)) return false;
@@ -281,21 +309,14 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
         for (const node of tree.descent(messageId)) setRank.run(++rank, node.id);
         return true;
       }),
-    /**
-     * Appends messages to the user's conversation in one transaction and returns the stored rows (`branched` when
-     * the first went elsewhere than the active path's end); null when the conversation is not theirs (then nothing
-     * is stored).
-     */
-    appendMessages: (userId: number, conversationId: number, messages: readonly NewMessage[]): { rows: Message[]; branched: boolean } | null =>
+    appendMessages: async (userId: number, conversationId: number, messages: readonly NewMessage[]) =>
       store.transaction(() => {
         const now = new Date().toISOString();
         const rows: Message[] = [];
         let leaf = selectLeaf.get(conversationId);
-        const first = messages[0]?.parentId;
-        const branched = first !== undefined && first !== (leaf?.id ?? null);
+        const branched = branchesOff(messages, leaf);
         for (const message of messages) {
-          const parentId = message.parentId !== undefined ? message.parentId : (leaf?.id ?? null);
-          const branchRank = (leaf?.branchRank ?? 0) + 1;
+          const { parentId, branchRank } = placeAfter(message, leaf);
           const row = insertOwnedMessage.get(
             message.role,
             message.content,
@@ -317,6 +338,97 @@ export function createConversationsRepo(store: Pick<Store, "db" | "prepare" | "t
         return { rows, branched };
       }),
   };
+}
+
+/** PostgreSQL's messages (Kysely): an append or a branch switch holds the conversation's row until it commits. */
+function kyselyMessageRows(db: Kysely<Database>): MessageRows {
+  const rowsOf = (trx: Kysely<Database>, conversationId: number) =>
+    trx.selectFrom("messages").select(messageColumns).where("conversationId", "=", conversationId).orderBy("id").execute();
+  return {
+    listMessages: async (conversationId) => activeMessages(await rowsOf(db, conversationId)),
+    messageTree: async (conversationId) => messageTree(await rowsOf(db, conversationId)),
+    activate: (conversationId, messageId) =>
+      db.transaction().execute(async (trx) => {
+        await trx.selectFrom("conversations").select("id").where("id", "=", conversationId).forUpdate().execute();
+        const tree = messageTree(await rowsOf(trx, conversationId));
+        if (!tree.get(messageId)) return false;
+        let rank = tree.topRank();
+        for (const node of tree.descent(messageId)) await trx.updateTable("messages").set({ branchRank: ++rank }).where("id", "=", node.id).execute();
+        return true;
+      }),
+    appendMessages: (userId, conversationId, messages) =>
+      db.transaction().execute(async (trx) => {
+        // Appends to one conversation, from any process, one after the other: ranks stay in order.
+        const owned = await trx
+          .selectFrom("conversations")
+          .select("id")
+          .where("id", "=", conversationId)
+          .where("userId", "=", userId)
+          .where("deletedAt", "is", null)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!owned) return null;
+        const now = new Date().toISOString();
+        let leaf: Leaf = await trx
+          .selectFrom("messages")
+          .select(["id", "branchRank"])
+          .where("conversationId", "=", conversationId)
+          .orderBy("branchRank", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        const branched = branchesOff(messages, leaf);
+        const rows: Message[] = [];
+        for (const message of messages) {
+          const { parentId, branchRank } = placeAfter(message, leaf);
+          const row = await trx
+            .insertInto("messages")
+            .values({
+              conversationId,
+              role: message.role,
+              content: message.content,
+              createdAt: now,
+              citations: toJsonColumn(message.citations),
+              toolCalls: toJsonColumn(message.toolCalls),
+              context: toJsonColumn(message.context),
+              attachments: toJsonColumn(message.attachments),
+              parentId,
+              branchRank,
+            })
+            .returning(messageColumns)
+            .executeTakeFirstOrThrow();
+          leaf = { id: row.id, branchRank };
+          rows.push(toMessage(row));
+        }
+        if (rows.length > 0) await trx.updateTable("conversations").set({ updatedAt: now }).where("id", "=", conversationId).execute();
+        return { rows, branched };
+      }),
+    nameOf: async (conversationId) => (await db.selectFrom("conversations").select("name").where("id", "=", conversationId).executeTakeFirst())?.name,
+    firstUserMessage: async (conversationId) =>
+      (
+        await db
+          .selectFrom("messages")
+          .select("content")
+          .where("conversationId", "=", conversationId)
+          .where("role", "=", "user")
+          .orderBy("id")
+          .limit(1)
+          .executeTakeFirst()
+      )?.content,
+    renameFromDefault: async (conversationId, name, defaultName) =>
+      Number(
+        (await db.updateTable("conversations").set({ name }).where("id", "=", conversationId).where("name", "=", defaultName).executeTakeFirst())
+          .numUpdatedRows,
+      ) > 0,
+  };
+}
+
+/**
+ * SQL for conversations and their messages; every query is scoped by the owning user. On SQLite (a store with
+ * prepared statements) messages use SQLite's synchronous statements, elsewhere Kysely alone.
+ */
+export function createConversationsRepo(store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>) {
+  const messages = store.prepare && store.transaction ? sqliteMessageRows(store as Pick<Store, "db" | "prepare" | "transaction">) : kyselyMessageRows(store.db);
+  return { ...conversationRows(store.db), ...messages };
 }
 
 export type ConversationsRepo = ReturnType<typeof createConversationsRepo>;

@@ -73,16 +73,28 @@ export function createConversationsService(deps: {
     cachedBytes += bytes;
     return json;
   };
-  const messagesOf = (id: number) => rememberMessages(id, messageLists.get(id) ?? toJson(repo.listMessages(id)));
+  // Bumped by every write of a conversation's messages, so a read that overlapped one is not kept.
+  const messageVersions = new Map<number, number>();
+  const messagesChanged = (id: number) => {
+    forgetMessages(id);
+    messageVersions.set(id, (messageVersions.get(id) ?? 0) + 1);
+  };
+  async function messagesOf(id: number): Promise<MessageListJson> {
+    const cached = messageLists.get(id);
+    if (cached) return rememberMessages(id, cached);
+    const version = messageVersions.get(id) ?? 0;
+    const json = toJson(await repo.listMessages(id));
+    return (messageVersions.get(id) ?? 0) === version ? rememberMessages(id, json) : json;
+  }
 
   /**
    * After an exchange, a conversation still called "New Conversation" is named after the user's first message
    * (decision 035). The rename only happens while the name is the default, so the user's own name always wins.
    */
-  function titleAfterExchange(id: number, rows: readonly Message[]): string | undefined {
-    if (!rows.some((row) => row.role === "model") || repo.nameOf(id) !== DEFAULT_CONVERSATION_NAME) return undefined;
-    const title = conversationTitle(repo.firstUserMessage(id) ?? "");
-    return title && repo.renameFromDefault(id, title, DEFAULT_CONVERSATION_NAME) ? title : undefined;
+  async function titleAfterExchange(id: number, rows: readonly Message[]): Promise<string | undefined> {
+    if (!rows.some((row) => row.role === "model") || (await repo.nameOf(id)) !== DEFAULT_CONVERSATION_NAME) return undefined;
+    const title = conversationTitle((await repo.firstUserMessage(id)) ?? "");
+    return title && (await repo.renameFromDefault(id, title, DEFAULT_CONVERSATION_NAME)) ? title : undefined;
   }
 
   /** The cached list with the conversation's new last message (and name): cheaper than reading the list again. */
@@ -99,17 +111,24 @@ export function createConversationsService(deps: {
     lists.set(userId, next);
   }
 
-  function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Message[] {
-    const appended = repo.appendMessages(userId, id, messages);
+  /**
+   * Saves messages in one transaction and answers the stored rows. On SQLite the rows are stored when this is
+   * called, before it answers (a stopped turn's answer is saved at once).
+   */
+  async function appendMessages(userId: number, id: number, messages: readonly NewMessage[]): Promise<Message[]> {
+    const cached = messageLists.get(id);
+    const version = messageVersions.get(id) ?? 0;
+    const appended = await repo.appendMessages(userId, id, messages);
     if (!appended) throw notFound(CONVERSATION_NOT_FOUND);
     const { rows, branched } = appended;
-    const cached = messageLists.get(id);
-    // A new branch replaces part of the shown path (and adds a sibling to a message): read again when next asked.
-    if (branched) forgetMessages(id);
-    else if (cached) rememberMessages(id, withMessages(cached, rows));
+    // The cached list grows by the new rows only if nothing else changed it meanwhile; a new branch replaces part
+    // of the shown path (and adds a sibling to a message): read again when next asked.
+    const untouched = !branched && cached !== undefined && messageLists.get(id) === cached && (messageVersions.get(id) ?? 0) === version;
+    messagesChanged(id);
+    if (untouched) rememberMessages(id, withMessages(cached, rows));
     let title: string | undefined;
     try {
-      title = titleAfterExchange(id, rows);
+      title = await titleAfterExchange(id, rows);
     } catch (error) {
       deps.log?.(error); // a title is a nicety: the messages are saved whatever happens here
     }
@@ -223,7 +242,7 @@ export function createConversationsService(deps: {
     async remove(userId: number, id: number, now = new Date()) {
       const removed = await repo.softDelete(userId, id, now.toISOString()).finally(() => {
         changed(userId);
-        forgetMessages(id);
+        messagesChanged(id);
       });
       if (!removed) throw notFound(CONVERSATION_NOT_FOUND);
     },
@@ -260,18 +279,17 @@ export function createConversationsService(deps: {
     /** The conversation's messages, oldest first (for the assistant's history). */
     async messages(userId: number, id: number): Promise<Message[]> {
       await requireOwned(userId, id);
-      return JSON.parse(messagesOf(id)) as Message[];
+      return JSON.parse(await messagesOf(id)) as Message[];
     },
 
-    /** Saves messages in one transaction, synchronously, and answers the stored rows. */
     appendMessages,
 
     /** Shows the branch the message is on (decision 045) and answers the conversation's messages as then shown. */
     async activate(userId: number, id: number, messageId: number): Promise<MessageListJson> {
       await requireOwned(userId, id);
-      const done = repo.activate(id, messageId);
+      const done = await repo.activate(id, messageId);
+      messagesChanged(id);
       if (!done) throw notFound(MESSAGE_NOT_FOUND);
-      forgetMessages(id);
       changed(userId); // the list's last message may be another one now
       return messagesOf(id);
     },
@@ -287,7 +305,7 @@ export function createConversationsService(deps: {
       kind: "edit" | "regenerate",
     ): Promise<{ parentId: number | null; history: Message[]; user?: Message }> {
       await requireOwned(userId, id);
-      const tree = repo.messageTree(id);
+      const tree = await repo.messageTree(id);
       const target = tree.get(messageId);
       if (!target) throw notFound(MESSAGE_NOT_FOUND);
       if (kind === "edit") {
@@ -305,7 +323,7 @@ export function createConversationsService(deps: {
 
     /** Saves the message and answers the conversation's updated message list as JSON. */
     async appendMessage(userId: number, id: number, message: AppendMessageBody): Promise<MessageListJson> {
-      appendMessages(userId, id, [{ role: message.role, content: message.content }]);
+      await appendMessages(userId, id, [{ role: message.role, content: message.content }]);
       return messagesOf(id);
     },
   };

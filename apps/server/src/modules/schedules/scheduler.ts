@@ -166,7 +166,7 @@ export function createScheduler(deps: SchedulerDeps) {
       now: now(),
       signal: controller.signal,
     });
-    const [message] = sources.messages.appendMessages(schedule.userId, conversationId, [{ role: "model", content, citations }]);
+    const [message] = await sources.messages.appendMessages(schedule.userId, conversationId, [{ role: "model", content, citations }]);
     return { status: "succeeded" as const, messageIds: message ? [message.id] : [], error: undefined as string | undefined };
   }
 
