@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Store } from "../../store/open-store.ts";
+import type { Kysely } from "kysely";
+import type { Database } from "../../store/schema.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
 import type { CalendarSettings } from "./calendar-settings.ts";
 import type { MailSettings } from "./account-settings.ts";
@@ -59,6 +60,9 @@ const messageRowSchema = z.object({
 });
 type MessageBackupRow = z.infer<typeof messageRowSchema>;
 
+/** Mail headers per INSERT: 10 parameters each, far under SQLite's 32,766 and PostgreSQL's 65,535. */
+const INSERT_SLICE = 1_000;
+
 /** What makes two accounts the same one: the server and user (mail, CalDAV), or the name (an ICS subscription, whose address is secret). */
 function identity(kind: string, name: string, settingsText: string): string {
   const settings = JSON.parse(settingsText) as Partial<MailSettings & CalendarSettings>;
@@ -74,122 +78,69 @@ function identity(kind: string, name: string, settingsText: string): string {
  * without a password. The restore has emptied the knowledge, so every account's mail record starts again from
  * the backup's (an account not in it fetches its mail afresh at its next sync).
  */
-export function createAccountsBackup(store: Pick<Store, "db" | "prepare">): { accounts: BackupPart<AccountBackupRow>; messages: BackupPart<MessageBackupRow> } {
-  const { db } = store;
+export function createAccountsBackup(db: Kysely<Database>): { accounts: BackupPart<AccountBackupRow>; messages: BackupPart<MessageBackupRow> } {
   /** Per user, during one restore: the backup's account ids -> the accounts they became. */
   const restored = new Map<number, Map<number, number>>();
-
-  const countAccounts = store.prepare((argument) =>
-    db
-      .selectFrom("accounts")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("userId", "=", argument<number>(0)),
-  );
-  const accountPage = store.prepare((argument) =>
-    db
-      .selectFrom("accounts")
-      .select(["id", "kind", "name", "settings", "folderItemId", "createdAt"])
-      .where("userId", "=", argument<number>(0))
-      .where("id", ">", argument<number>(1))
-      .orderBy("id")
-      .limit(argument<number>(2)),
-  );
-  const foldersOf = store.prepare((argument) => db.selectFrom("mailFolders").select(["folder", "uidValidity"]).where("accountId", "=", argument<number>(0)));
-  const accountsOf = store.prepare((argument) =>
-    db.selectFrom("accounts").select(["id", "kind", "name", "settings"]).where("userId", "=", argument<number>(0)),
-  );
-  const insertAccount = store.prepare((argument) =>
-    db
-      .insertInto("accounts")
-      .values({
-        userId: argument<number>(0),
-        kind: argument<"mail" | "calendar">(1),
-        name: argument<string>(2),
-        settings: argument<string>(3),
-        secrets: null,
-        status: "password-needed",
-        folderItemId: argument<number | null>(4),
-        createdAt: argument<string>(5),
-        updatedAt: argument<string>(6),
-      })
-      .returning("id"),
-  );
-  const setFolder = store.prepare((argument) =>
-    db
-      .updateTable("accounts")
-      .set({ folderItemId: argument<number | null>(0) })
-      .where("id", "=", argument<number>(1)),
-  );
-  const insertFolder = store.prepare((argument) =>
-    db
-      .insertInto("mailFolders")
-      .values({ accountId: argument<number>(0), folder: argument<string>(1), uidValidity: argument<string>(2) })
-      .onConflict((conflict) => conflict.columns(["accountId", "folder"]).doUpdateSet({ uidValidity: argument<string>(2) })),
-  );
-  const deleteFolders = store.prepare((argument) =>
-    db.deleteFrom("mailFolders").where("accountId", "in", (eb) => eb.selectFrom("accounts").select("id").where("userId", "=", argument<number>(0))),
-  );
-
-  const countMessages = store.prepare((argument) =>
-    db
-      .selectFrom("mailMessages")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("userId", "=", argument<number>(0)),
-  );
-  const messagePage = store.prepare((argument) =>
-    db
-      .selectFrom("mailMessages")
-      .select(["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId"])
-      .where("userId", "=", argument<number>(0))
-      .where("id", ">", argument<number>(1))
-      .orderBy("id")
-      .limit(argument<number>(2)),
-  );
-  const deleteMessages = store.prepare((argument) =>
-    db
-      .deleteFrom("mailMessages")
-      .where("id", "in", (eb) => eb.selectFrom("mailMessages").select("id").where("userId", "=", argument<number>(0)).limit(argument<number>(1))),
-  );
-  const insertMessage = store.prepare((argument) =>
-    db
-      .insertInto("mailMessages")
-      .values({
-        accountId: argument<number>(0),
-        userId: argument<number>(1),
-        folder: argument<string>(2),
-        uid: argument<number>(3),
-        messageId: argument<string | null>(4),
-        subject: argument<string>(5),
-        fromAddress: argument<string>(6),
-        toAddress: argument<string>(7),
-        date: argument<string | null>(8),
-        itemId: argument<number | null>(9),
-      })
-      .onConflict((conflict) => conflict.doNothing()),
-  );
+  const countOf = async (table: "accounts" | "mailMessages", userId: number) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("userId", "=", userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const accounts: BackupPart<AccountBackupRow> = {
     name: "accounts",
     schema: accountRowSchema,
-    count: (userId) => Number(countAccounts.get(userId)?.n ?? 0),
-    exportPage: (userId, afterId, size) =>
-      accountPage.all(userId, afterId, size).map((row) => ({
+    count: (userId) => countOf("accounts", userId),
+    async exportPage(userId, afterId, size) {
+      const rows = await db
+        .selectFrom("accounts")
+        .select(["id", "kind", "name", "settings", "folderItemId", "createdAt"])
+        .where("userId", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(size)
+        .execute();
+      const folders = rows.length
+        ? await db
+            .selectFrom("mailFolders")
+            .select(["accountId", "folder", "uidValidity"])
+            .where(
+              "accountId",
+              "in",
+              rows.map((row) => row.id),
+            )
+            .orderBy("accountId")
+            .orderBy("folder")
+            .execute()
+        : [];
+      return rows.map((row) => ({
         id: row.id,
         kind: row.kind,
         name: row.name,
         settings: row.settings,
         folder_item_id: row.folderItemId,
-        folders: foldersOf.all(row.id).map((folder) => ({ folder: folder.folder, uid_validity: folder.uidValidity })),
+        folders: folders.filter((folder) => folder.accountId === row.id).map((folder) => ({ folder: folder.folder, uid_validity: folder.uidValidity })),
         created_at: row.createdAt,
-      })),
-    // Nothing is deleted: accounts are matched or added (insertSync). Each account's folder states go, with the mail record.
-    emptyStepSync(userId) {
+      }));
+    },
+    // Nothing is deleted: accounts are matched or added (insert). Each account's folder states go, with the mail record.
+    async emptyStep(userId) {
       restored.set(userId, new Map());
-      deleteFolders.run(userId);
+      await db
+        .deleteFrom("mailFolders")
+        .where("accountId", "in", (eb) => eb.selectFrom("accounts").select("id").where("userId", "=", userId))
+        .execute();
       return 0;
     },
-    insertSync(userId, rows, ids) {
-      const byIdentity = new Map(accountsOf.all(userId).map((row) => [identity(row.kind, row.name, row.settings), row.id]));
+    // An account at a time (a user has a handful): a restore that fails part-way is undone from its snapshot.
+    async insert(userId, rows, ids) {
+      const existing = await db.selectFrom("accounts").select(["id", "kind", "name", "settings"]).where("userId", "=", userId).execute();
+      const byIdentity = new Map(existing.map((row) => [identity(row.kind, row.name, row.settings), row.id]));
       const mapping = restored.get(userId) ?? new Map<number, number>();
       restored.set(userId, mapping);
       const now = new Date().toISOString();
@@ -197,11 +148,32 @@ export function createAccountsBackup(store: Pick<Store, "db" | "prepare">): { ac
         const folderItemId = row.folder_item_id === null ? null : (ids.itemId(row.folder_item_id) ?? null);
         let id = byIdentity.get(identity(row.kind, row.name, row.settings));
         if (id === undefined) {
-          id = insertAccount.get(userId, row.kind, row.name, row.settings, folderItemId, row.created_at, now)!.id;
+          id = (
+            await db
+              .insertInto("accounts")
+              .values({
+                userId,
+                kind: row.kind,
+                name: row.name,
+                settings: row.settings,
+                secrets: null,
+                status: "password-needed",
+                folderItemId,
+                createdAt: row.created_at,
+                updatedAt: now,
+              })
+              .returning("id")
+              .executeTakeFirstOrThrow()
+          ).id;
           byIdentity.set(identity(row.kind, row.name, row.settings), id);
-        } else setFolder.run(folderItemId, id);
+        } else await db.updateTable("accounts").set({ folderItemId }).where("id", "=", id).execute();
         mapping.set(row.id, id);
-        for (const folder of row.folders) insertFolder.run(id, folder.folder, folder.uid_validity);
+        if (row.folders.length === 0) continue;
+        await db
+          .insertInto("mailFolders")
+          .values(row.folders.map((folder) => ({ accountId: id, folder: folder.folder, uidValidity: folder.uid_validity })))
+          .onConflict((conflict) => conflict.columns(["accountId", "folder"]).doUpdateSet((eb) => ({ uidValidity: eb.ref("excluded.uidValidity") })))
+          .execute();
       }
     },
   };
@@ -209,9 +181,18 @@ export function createAccountsBackup(store: Pick<Store, "db" | "prepare">): { ac
   const messages: BackupPart<MessageBackupRow> = {
     name: "mail-messages",
     schema: messageRowSchema,
-    count: (userId) => Number(countMessages.get(userId)?.n ?? 0),
-    exportPage: (userId, afterId, size) =>
-      messagePage.all(userId, afterId, size).map((row) => ({
+    count: (userId) => countOf("mailMessages", userId),
+    exportPage: async (userId, afterId, size) =>
+      (
+        await db
+          .selectFrom("mailMessages")
+          .select(["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId"])
+          .where("userId", "=", userId)
+          .where("id", ">", afterId)
+          .orderBy("id")
+          .limit(size)
+          .execute()
+      ).map((row) => ({
         id: row.id,
         account_id: row.accountId,
         folder: row.folder,
@@ -223,14 +204,42 @@ export function createAccountsBackup(store: Pick<Store, "db" | "prepare">): { ac
         date: row.date,
         item_id: row.itemId,
       })),
-    emptyStepSync: (userId, limit) => Number(deleteMessages.run(userId, limit).changes),
-    insertSync(userId, rows, ids) {
+    emptyStep: async (userId, limit) =>
+      Number(
+        (
+          await db
+            .deleteFrom("mailMessages")
+            .where("id", "in", (eb) => eb.selectFrom("mailMessages").select("id").where("userId", "=", userId).limit(limit))
+            .executeTakeFirst()
+        ).numDeletedRows,
+      ),
+    // The batch in one statement (so whole or not at all), a slice at a time under SQLite's parameter limit.
+    async insert(userId, rows, ids) {
       const mapping = restored.get(userId);
-      for (const row of rows) {
+      const values = rows.flatMap((row) => {
         const accountId = mapping?.get(row.account_id);
-        if (accountId === undefined) continue;
-        const itemId = row.item_id === null ? null : (ids.itemId(row.item_id) ?? null);
-        insertMessage.run(accountId, userId, row.folder, row.uid, row.message_id, row.subject, row.from_address, row.to_address, row.date, itemId);
+        if (accountId === undefined) return [];
+        return [
+          {
+            accountId,
+            userId,
+            folder: row.folder,
+            uid: row.uid,
+            messageId: row.message_id,
+            subject: row.subject,
+            fromAddress: row.from_address,
+            toAddress: row.to_address,
+            date: row.date,
+            itemId: row.item_id === null ? null : (ids.itemId(row.item_id) ?? null),
+          },
+        ];
+      });
+      for (let start = 0; start < values.length; start += INSERT_SLICE) {
+        await db
+          .insertInto("mailMessages")
+          .values(values.slice(start, start + INSERT_SLICE))
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
       }
     },
   };

@@ -66,7 +66,7 @@ export function createAccountsModule(deps: {
 }): AccountsModule {
   const repo = createAccountsRepo(deps.store.db);
   const calendar = createCalendarEventsRepo(deps.store.db);
-  const backup = createAccountsBackup(deps.store);
+  const backup = createAccountsBackup(deps.store.db);
   const service = createAccountsService({
     calendar,
     connectCaldav: deps.connectCaldav ?? connectCaldav,

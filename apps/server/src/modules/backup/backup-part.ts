@@ -10,14 +10,14 @@ export interface BackupPart<Row extends { id: number } = { id: number }> {
   name: string;
   /** Checks each row of an imported backup before anything is written. */
   schema: z.ZodType<Row>;
-  count(userId: number): number;
+  count(userId: number): Promise<number>;
   /** Rows after an id, in ascending id order. */
-  exportPage(userId: number, afterId: number, size: number): Row[];
-  /** One step of emptying the user's rows; 0 once none is left (runs in a short transaction). */
-  emptyStepSync(userId: number, limit: number): number;
+  exportPage(userId: number, afterId: number, size: number): Promise<Row[]>;
+  /** One step of emptying the user's rows, in a short transaction of its own; 0 once none is left. */
+  emptyStep(userId: number, limit: number): Promise<number>;
   /**
-   * Writes restored rows (runs in a short transaction, a batch at a time), after every item: `restored.itemId` turns
-   * an item id of the backup into the restored item's (undefined for one not in it).
+   * Writes restored rows in a short transaction of its own, a batch at a time, after every item: `restored.itemId`
+   * turns an item id of the backup into the restored item's (undefined for one not in it).
    */
-  insertSync(userId: number, rows: Row[], restored: { itemId(backupId: number): number | undefined }): void;
+  insert(userId: number, rows: Row[], restored: { itemId(backupId: number): number | undefined }): Promise<void>;
 }

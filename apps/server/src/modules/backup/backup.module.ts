@@ -22,7 +22,7 @@ export interface BackupModule extends AppModule {
  * (memories, later) joins the backup as a `BackupPart`.
  */
 export function createBackupModule(deps: {
-  store: Pick<Store, "db" | "transaction" | "dataDir">;
+  store: Pick<Store, "db" | "dataDir">;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
   parts?: BackupPart[];
@@ -30,7 +30,6 @@ export function createBackupModule(deps: {
   warn(message: string, error?: unknown): void;
 }): BackupModule {
   const backup = createBackupService({
-    store: deps.store,
     repo: createBackupRepo(deps.store.db),
     knowledge: deps.knowledge,
     retrieval: deps.retrieval,

@@ -6,7 +6,6 @@ import { pipeline } from "node:stream/promises";
 import { countOf } from "@sage/contracts/text";
 import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_TITLE } from "@sage/contracts/retrieval";
 import { AppError, notFound } from "../../http/app-error.ts";
-import type { Store } from "../../store/open-store.ts";
 import type { KnowledgeSnapshotRow } from "../../store/schema.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import type { KnowledgeBackupPort } from "../knowledge/knowledge.module.ts";
@@ -47,7 +46,6 @@ export function replacesMessage(summary: { files: number; links: number; notes: 
  * reset and snapshot restore.
  */
 export function createBackupService(deps: {
-  store: Pick<Store, "transaction">;
   repo: BackupRepo;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
@@ -99,7 +97,7 @@ export function createBackupService(deps: {
   /** Writes a checked backup over the user's knowledge and does what follows a restore. */
   async function apply(userId: number, checked: CheckedBackup, archive: Awaited<ReturnType<typeof openBackupArchive>>) {
     const owned = await ownConversations(userId, checked.conversationIds);
-    const result = await restoreBackup(userId, archive, checked, owned, { store: deps.store, knowledge, retrieval, parts, pace: createPacer() });
+    const result = await restoreBackup(userId, archive, checked, owned, { knowledge, retrieval, parts, pace: createPacer() });
     const revectorize = !result.vectorsKept && retrieval.currentEmbedderId !== null && checked.manifest.counts.chunks > 0;
     await retrieval.afterRestore(userId, { revectorize });
     await knowledge.requeue(userId, result.requeue);
@@ -152,8 +150,8 @@ export function createBackupService(deps: {
   return {
     export: (userId: number) => exportBackup(userId, ports).stream,
 
-    preview(userId: number) {
-      const summary = knowledge.summary(userId);
+    async preview(userId: number) {
+      const summary = await knowledge.summary(userId);
       return { ...summary, message: replacesMessage(summary) };
     },
 

@@ -25,6 +25,7 @@ export interface ExportPorts {
 export function exportBackup(userId: number, ports: ExportPorts): { stream: Readable; finished: Promise<BackupManifest> } {
   const { knowledge, retrieval } = ports;
   const embedder = retrieval.exportedEmbedder(userId);
+  embedder.catch(() => undefined); // read by the vectors' entry, which reports a failure
   const counts = { items: 0, chunks: 0, vectors: 0, files: 0, parts: {} as Record<string, number> };
   const itemIds = new Set<number>();
   const chunkIds: number[] = [];
@@ -38,7 +39,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
 
   async function* itemLines() {
     for (let after = 0; ;) {
-      const page = knowledge.exportPage(userId, after, PAGE);
+      const page = await knowledge.exportPage(userId, after, PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1]!.row.id;
       let text = "";
@@ -57,9 +58,9 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
     itemsDone();
   }
 
-  function* chunkLines() {
+  async function* chunkLines() {
     for (let after = 0; ;) {
-      const page = retrieval.chunkPage(userId, after, PAGE);
+      const page = await retrieval.chunkPage(userId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.id;
       const kept = page.filter((chunk) => itemIds.has(chunk.item_id));
@@ -69,9 +70,11 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
     }
   }
 
-  function* vectorLines(embedderId: string) {
+  async function* vectorLines() {
+    const embedderId = (await embedder)?.id;
+    if (!embedderId) return;
     for (let after = 0; ;) {
-      const page = retrieval.vectorPage(userId, embedderId, after, PAGE);
+      const page = await retrieval.vectorPage(userId, embedderId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.chunk_id;
       const kept = page.filter((vector) => sortedHas(chunkIds, vector.chunk_id));
@@ -80,10 +83,10 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
     }
   }
 
-  function* partLines(part: BackupPart) {
+  async function* partLines(part: BackupPart) {
     counts.parts[part.name] = 0;
     for (let after = 0; ;) {
-      const page = part.exportPage(userId, after, PAGE);
+      const page = await part.exportPage(userId, after, PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.id;
       counts.parts[part.name]! += page.length;
@@ -96,7 +99,7 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
 
   lazy(ENTRY.items, itemLines);
   lazy(ENTRY.chunks, chunkLines);
-  lazy(ENTRY.vectors, () => (embedder ? vectorLines(embedder.id) : []));
+  lazy(ENTRY.vectors, vectorLines);
   for (const part of ports.parts) lazy(`${part.name}.jsonl`, () => partLines(part));
 
   let manifest!: BackupManifest;
@@ -110,12 +113,13 @@ export function exportBackup(userId: number, ports: ExportPorts): { stream: Read
         });
       }
       // Written last, once everything before it has been read: the counts are what the zip holds.
+      const exported = await embedder;
       lazy(ENTRY.manifest, () => {
         manifest = {
           format: BACKUP_FORMAT,
           version: BACKUP_VERSION,
           exported_at: new Date().toISOString(),
-          embedder: counts.vectors > 0 ? embedder : null,
+          embedder: counts.vectors > 0 ? exported : null,
           counts,
         };
         return [JSON.stringify(manifest, null, 2)];

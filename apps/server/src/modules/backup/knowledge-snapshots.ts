@@ -26,7 +26,7 @@ export function createKnowledgeSnapshots(deps: { repo: BackupRepo; dir: string; 
       await mkdir(dir, { recursive: true });
       const fileName = `${userId}-${Date.now()}-${randomUUID().slice(0, 8)}.zip`;
       const temporary = path.join(dir, `.tmp-${fileName}`);
-      const summary = deps.knowledge.summary(userId);
+      const summary = await deps.knowledge.summary(userId);
       try {
         const { stream, finished } = exportBackup(userId, deps.ports);
         await pipeline(stream, createWriteStream(temporary));

@@ -1,4 +1,3 @@
-import type { Store } from "../../store/open-store.ts";
 import { restoredItemFromBackup, type KnowledgeBackupPort, type RestoredItem } from "../knowledge/knowledge.module.ts";
 import type { RestoredChunk, RetrievalBackupPort } from "../retrieval/retrieval.module.ts";
 import { chunkSchema, ENTRY, fileEntryName, itemSchema, vectorSchema, type ItemBackupRow, type VectorBackupRow } from "./backup-format.ts";
@@ -6,14 +5,13 @@ import type { BackupPart } from "./backup-part.ts";
 import type { CheckedBackup } from "./check-backup.ts";
 import type { BackupArchive } from "./open-backup-archive.ts";
 
-/** Rows per transaction: each holds the only SQLite connection for a few milliseconds at most. */
+/** Rows per transaction: each holds SQLite's only connection (or a PostgreSQL lock) for a few milliseconds at most. */
 const DELETE_BATCH = 200;
 const CHUNK_BATCH = 100;
 const PARENT_BATCH = 1_000;
 const FILE_NOT_IN_BACKUP = "The backup holds no copy of this file";
 
 export interface RestoreDeps {
-  store: Pick<Store, "transaction">;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
   parts: BackupPart[];
@@ -40,13 +38,13 @@ export async function restoreBackup(
   owned: Set<number>,
   deps: RestoreDeps,
 ): Promise<RestoreResult> {
-  const { store, knowledge, retrieval, pace } = deps;
+  const { knowledge, retrieval, pace } = deps;
   retrieval.beforeRestore(userId);
-  await drain(() => store.transaction(() => retrieval.deleteChunksSync(userId, DELETE_BATCH)), pace);
-  await drain(() => store.transaction(() => knowledge.emptyStepSync(userId, DELETE_BATCH)), pace);
+  await drain(() => retrieval.deleteChunks(userId, DELETE_BATCH), pace);
+  await drain(() => knowledge.emptyStep(userId, DELETE_BATCH), pace);
   // A backup made before a part existed (no `<name>.jsonl`) leaves that part's rows as they are.
   const carried = deps.parts.filter((part) => archive.entries.has(`${part.name}.jsonl`));
-  for (const part of carried) await drain(() => store.transaction(() => part.emptyStepSync(userId, DELETE_BATCH)), pace);
+  for (const part of carried) await drain(() => part.emptyStep(userId, DELETE_BATCH), pace);
 
   // Items, at the root first (a backup need not list parents before children), then their parents.
   const created = new Map<number, { id: number; conversationId: number | null }>();
@@ -54,7 +52,7 @@ export async function restoreBackup(
   const requeue: number[] = [];
   for await (const rows of archive.rows(ENTRY.items, itemSchema)) {
     const restored = rows.map((row) => restoredItem(row, checked, owned, knowledge));
-    const ids = store.transaction(() => knowledge.insertRestoredSync(userId, restored));
+    const ids = await knowledge.insertRestored(userId, restored);
     for (const [index, row] of rows.entries()) {
       const id = ids[index]!;
       created.set(row.id, { id, conversationId: restored[index]!.conversationId });
@@ -70,7 +68,7 @@ export async function restoreBackup(
   }
   for (let start = 0; start < parents.length; start += PARENT_BATCH) {
     const batch = parents.slice(start, start + PARENT_BATCH).map((entry) => ({ id: entry.id, parentId: created.get(entry.oldParent)!.id }));
-    store.transaction(() => knowledge.setParentsSync(batch));
+    await knowledge.setParents(batch);
     await pace();
   }
 
@@ -99,19 +97,9 @@ export async function restoreBackup(
         const item = created.get(chunk.item_id)!;
         return { itemId: item.id, conversationId: item.conversationId, position: chunk.position, source: chunk.source, content: chunk.content };
       });
-      store.transaction(() => {
-        const ids = retrieval.insertChunksSync(userId, restored);
-        if (batchVectors.length === 0) return;
-        const newIds = new Map(batch.map((chunk, index) => [chunk.id, { id: ids[index]!, conversationId: restored[index]!.conversationId }]));
-        retrieval.insertVectorsSync(
-          userId,
-          embedder!,
-          batchVectors.map((row) => {
-            const chunk = newIds.get(row.chunk_id)!;
-            return { chunkId: chunk.id, conversationId: chunk.conversationId, vector: Buffer.from(row.vector, "base64") };
-          }),
-        );
-      });
+      const positions = new Map(batch.map((chunk, index) => [chunk.id, index]));
+      const vectorRows = batchVectors.map((row) => ({ chunk: positions.get(row.chunk_id)!, vector: Buffer.from(row.vector, "base64") }));
+      await retrieval.insertChunks(userId, restored, vectorRows.length ? { embedder: embedder!, rows: vectorRows } : null);
       await pace();
     }
   }
@@ -119,7 +107,7 @@ export async function restoreBackup(
   const restoredIds = { itemId: (backupId: number) => created.get(backupId)?.id };
   for (const part of carried) {
     for await (const rows of archive.rows(`${part.name}.jsonl`, part.schema)) {
-      store.transaction(() => part.insertSync(userId, rows, restoredIds));
+      await part.insert(userId, rows, restoredIds);
       await pace();
     }
   }
@@ -127,8 +115,8 @@ export async function restoreBackup(
 }
 
 /** Runs a batch step until it reports nothing left, yielding between batches. */
-async function drain(step: () => number, pace: () => Promise<void>) {
-  while (step() > 0) await pace();
+async function drain(step: () => Promise<number>, pace: () => Promise<void>) {
+  while ((await step()) > 0) await pace();
 }
 
 /** An item as it was, under the user's own conversations; one caught mid-processing is queued again. */

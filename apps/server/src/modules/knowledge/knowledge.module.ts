@@ -12,7 +12,8 @@ import { createWebPages, type WebPagesPort } from "./web-pages.ts";
 import { createDocumentReader } from "../../documents/documents.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createFolderPaths } from "./folder-paths.ts";
-import { createKnowledgeRepo, type ItemExport, type KnowledgeSummary, type RestoredItem } from "./knowledge.repo.ts";
+import type { KnowledgeBackupRows } from "./knowledge-backup-rows.ts";
+import { createKnowledgeRepo } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 import { createMailKnowledge, type MailKnowledgePort } from "./mail-knowledge.ts";
@@ -22,8 +23,8 @@ export type { KnowledgeIndex } from "./ingestion.ts";
 export type { MailKnowledgePort } from "./mail-knowledge.ts";
 export type { TurnAttachment, TurnAttachmentsPort } from "./turn-attachments.ts";
 export type { ReadPage, WebPagesPort } from "./web-pages.ts";
-export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge.repo.ts";
-export { restoredItemFromBackup } from "./knowledge.repo.ts";
+export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge-backup-rows.ts";
+export { restoredItemFromBackup } from "./knowledge-backup-rows.ts";
 
 /** Uploads up to this size are processed within the request (when they finish in time). */
 export const INLINE_INGEST_MAX_BYTES = 1_048_576;
@@ -39,20 +40,14 @@ const CONVERSION_IDLE_MS = 60_000;
 
 /**
  * What a backup needs of the knowledge base: its items and their original files, read out and written back.
- * The `...Sync` writes run inside the backup's own short transactions, a batch at a time.
+ * Its writes each run in a short transaction of their own, a batch at a time.
  */
-export interface KnowledgeBackupPort {
-  summary(userId: number): KnowledgeSummary;
-  exportPage(userId: number, afterId: number, size: number): ItemExport[];
+export interface KnowledgeBackupPort extends KnowledgeBackupRows {
   /** The size of an item's stored bytes, or null when the file is missing. */
   storedFileSize(storageKey: string): Promise<number | null>;
   openStoredFile(storageKey: string): Readable;
   /** Keeps deleted items' files on disk while an export reads them; the answer releases them. */
   holdFiles(): () => Promise<void>;
-  /** One step of emptying the user's items; 0 once none is left. */
-  emptyStepSync(userId: number, limit: number): number;
-  insertRestoredSync(userId: number, items: RestoredItem[]): number[];
-  setParentsSync(pairs: Array<{ id: number; parentId: number }>): void;
   /** A key for an original file about to be restored: the item row records it before the bytes are written. */
   newFileKey(): string;
   writeFile(key: string, source: Readable): Promise<{ size: number }>;
@@ -150,9 +145,9 @@ export function createKnowledgeModule(deps: {
       storedFileSize: deps.blobs.size,
       openStoredFile: (storageKey) => createReadStream(deps.blobs.pathOf(storageKey)),
       holdFiles: knowledge.holdFiles,
-      emptyStepSync: repo.emptyStepSync,
-      insertRestoredSync: repo.insertRestoredSync,
-      setParentsSync: repo.setParentsSync,
+      emptyStep: repo.emptyStep,
+      insertRestored: repo.insertRestored,
+      setParents: repo.setParents,
       newFileKey: deps.blobs.newKey,
       writeFile: (key, source) => deps.blobs.put(source, { key }),
       async requeue(userId, itemIds) {

@@ -16,7 +16,8 @@ import type { Ingestion, KnowledgeIndex } from "./ingestion.ts";
 import { downloadContentType } from "../../documents/documents.ts";
 import { isWebUrl, type ItemPlacement } from "./item-placement.ts";
 import { isSelfOrDescendant, nestItems, repath } from "./knowledge-tree.ts";
-import { pageList, type KnowledgeRepo } from "./knowledge.repo.ts";
+import { pageList } from "./knowledge-backup-rows.ts";
+import type { KnowledgeRepo } from "./knowledge.repo.ts";
 
 export const REFERENCE_ONLY_REASON = "Added as a reference without content processing";
 export const STORED_FILE_MISSING = "The stored file is missing";

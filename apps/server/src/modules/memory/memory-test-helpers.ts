@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../store/schema.ts";
 import { testDatabasesOf, type OpenTestDatabase } from "../../test/test-databases.ts";
-import { createMemoryRepo } from "./memory.repo.ts";
+import { createMemoryBackupRows, createMemoryRepo } from "./memory.repo.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import { createMemoryService } from "./memory.service.ts";
 
@@ -134,6 +134,32 @@ export function memoryCases(engine: string, open: OpenTestDatabase) {
       expect(enabled).toBe(true);
       expect(memories.map((memory) => memory.content)).toContain("Travel: aisle seats on every flight");
       expect(memories.length).toBeGreaterThan(20);
+    });
+
+    it("a backup reads memories out a page at a time; a restore empties them a batch at a time and writes them back flagged if secret", async () => {
+      const db = await databases.withUsers(1, 2);
+      const service = createMemoryService({ repo: createMemoryRepo(db) });
+      for (const content of ["Prefers aisle seats", "Board meets on Tuesdays", "Assistant is Maria"]) await service.create(1, content, { source: "user" });
+      await service.create(2, "Not mine", { source: "user" });
+      const rows = createMemoryBackupRows(db);
+      expect(await rows.count(1)).toBe(3);
+      const first = await rows.exportPage(1, 0, 2);
+      const exported = [...first, ...(await rows.exportPage(1, first[1]!.id, 2))];
+      expect(exported.map((row) => row.content)).toEqual(["Prefers aisle seats", "Board meets on Tuesdays", "Assistant is Maria"]);
+
+      const steps: number[] = [];
+      for (let step = await rows.deleteStep(1, 2); step > 0; step = await rows.deleteStep(1, 2)) steps.push(step);
+      expect(steps).toEqual([2, 1]);
+      expect(await rows.count(2)).toBe(1);
+      // A backup from before secrets were refused may carry one: it comes back flagged.
+      await rows.insertRestored(1, [...exported, { ...exported[0]!, content: "My bank password is hunter2-Secret!" }]);
+      const back = await db.selectFrom("memories").select(["content", "flaggedSecret"]).where("userId", "=", 1).orderBy("id").execute();
+      expect(back.map((row) => [row.content, Number(row.flaggedSecret)])).toEqual([
+        ["Prefers aisle seats", 0],
+        ["Board meets on Tuesdays", 0],
+        ["Assistant is Maria", 0],
+        ["My bank password is hunter2-Secret!", 1],
+      ]);
     });
   });
 }

@@ -36,13 +36,13 @@ export interface MemoryModule extends AppModule {
 }
 
 export function createMemoryModule(deps: {
-  store: Pick<Store, "db" | "prepare">;
+  store: Pick<Store, "db">;
   /** Retrieval's vector half, so memories over the budget are chosen by the same hybrid as search. */
   semantic?: SemanticPort | null;
   warn?: (message: string, error: unknown) => void;
 }): MemoryModule {
   const repo = createMemoryRepo(deps.store.db);
-  const backupRows = createMemoryBackupRows(deps.store);
+  const backupRows = createMemoryBackupRows(deps.store.db);
   const service = createMemoryService({ repo, semantic: deps.semantic, warn: deps.warn });
   return {
     port: {
@@ -54,8 +54,8 @@ export function createMemoryModule(deps: {
       schema: memoryBackupRowSchema,
       count: backupRows.count,
       exportPage: backupRows.exportPage,
-      emptyStepSync: backupRows.deleteStep,
-      insertSync: backupRows.insertRestored,
+      emptyStep: backupRows.deleteStep,
+      insert: backupRows.insertRestored,
     },
     register: (app) => {
       registerMemoryRoutes(app, { service });

@@ -1,6 +1,5 @@
 import { looksLikeSecret, type Memory } from "@sage/contracts/memories";
 import type { Kysely } from "kysely";
-import type { Store } from "../../store/open-store.ts";
 import type { Database } from "../../store/schema.ts";
 
 const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt", "flaggedSecret"] as const;
@@ -136,59 +135,65 @@ export function createMemoryRepo(db: Kysely<Database>) {
 export type MemoryRepo = ReturnType<typeof createMemoryRepo>;
 
 /**
- * SQLite's synchronous statements for backups: a restore empties and refills the user's memories inside one
- * synchronous transaction with the other parts (restore-backup.ts); PostgreSQL's backups are decision 058's next step.
+ * The user's memories as a backup reads and writes them, on either engine: each write is one statement, so a
+ * restore's batch is written whole or not at all without a transaction of its own.
  */
-export function createMemoryBackupRows(store: Pick<Store, "db" | "prepare">) {
-  const { db } = store;
-  const countRows = store.prepare<{ n: number }>((argument) =>
-    db
-      .selectFrom("memories")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("userId", "=", argument<number>(0)),
-  );
-  const exportPage = store.prepare<Pick<MemoryRow, "id" | "content" | "source" | "createdAt" | "updatedAt">>((argument) =>
-    db
-      .selectFrom("memories")
-      .select(["id", "content", "source", "createdAt", "updatedAt"])
-      .where("userId", "=", argument<number>(0))
-      .where("id", ">", argument<number>(1))
-      .orderBy("id")
-      .limit(argument<number>(2)),
-  );
-  const deleteStep = store.prepare((argument) =>
-    db
-      .deleteFrom("memories")
-      .where("userId", "=", argument<number>(0))
-      .where("id", "in", (eb) => eb.selectFrom("memories").select("id").where("userId", "=", argument<number>(1)).limit(argument<number>(2))),
-  );
-  const insertRestored = store.prepare((argument) =>
-    db.insertInto("memories").values({
-      userId: argument<number>(0),
-      content: argument<string>(1),
-      source: argument<"user" | "assistant">(2),
-      conversationId: null,
-      createdAt: argument<string>(3),
-      updatedAt: argument<string>(4),
-      flaggedSecret: argument<number>(5),
-    }),
-  );
+export function createMemoryBackupRows(db: Kysely<Database>) {
   return {
-    count: (userId: number) => countRows.get(userId)?.n ?? 0,
+    count: async (userId: number) =>
+      Number(
+        (
+          await db
+            .selectFrom("memories")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("userId", "=", userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
 
     /** The user's memories after an id, in id order, as a backup carries them. */
-    exportPage: (userId: number, afterId: number, size: number) => exportPage.all(userId, afterId, size),
+    exportPage: (userId: number, afterId: number, size: number) =>
+      db
+        .selectFrom("memories")
+        .select(["id", "content", "source", "createdAt", "updatedAt"])
+        .where("userId", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(size)
+        .execute(),
 
-    /** One step of emptying the user's memories (a restore's short transaction); answers how many went. */
-    deleteStep: (userId: number, limit: number) => Number(deleteStep.run(userId, userId, limit).changes),
+    /** One step of emptying the user's memories (one statement); answers how many went. */
+    deleteStep: async (userId: number, limit: number) =>
+      Number(
+        (
+          await db
+            .deleteFrom("memories")
+            .where("userId", "=", userId)
+            .where("id", "in", (eb) => eb.selectFrom("memories").select("id").where("userId", "=", userId).limit(limit))
+            .executeTakeFirst()
+        ).numDeletedRows,
+      ),
 
     /**
-     * Writes restored memories; conversation links are not carried across backups. A backup from before SAGE
-     * refused secrets may carry one: it is kept, flagged, as the start-up scan would.
+     * Writes restored memories in one statement; conversation links are not carried across backups. A backup from
+     * before SAGE refused secrets may carry one: it is kept, flagged, as the start-up scan would.
      */
-    insertRestored: (userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) => {
-      for (const memory of memories)
-        insertRestored.run(userId, memory.content, memory.source, memory.createdAt, memory.updatedAt, looksLikeSecret(memory.content) ? 1 : 0);
+    async insertRestored(userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) {
+      if (memories.length === 0) return;
+      await db
+        .insertInto("memories")
+        .values(
+          memories.map((memory) => ({
+            userId,
+            content: memory.content,
+            source: memory.source,
+            conversationId: null,
+            createdAt: memory.createdAt,
+            updatedAt: memory.updatedAt,
+            flaggedSecret: looksLikeSecret(memory.content) ? 1 : 0,
+          })),
+        )
+        .execute();
     },
   };
 }

@@ -44,19 +44,21 @@ export interface KnowledgeIndexPort {
  */
 export interface RetrievalBackupPort {
   /** The embedder whose vectors an export carries, with their dimensions; null when there are none. */
-  exportedEmbedder(userId: number): { id: string; dimensions: number } | null;
+  exportedEmbedder(userId: number): Promise<{ id: string; dimensions: number } | null>;
   currentEmbedderId: string | null;
-  chunkPage(userId: number, afterId: number, size: number): ChunkBackupRow[];
-  vectorPage(userId: number, embedderId: string, afterChunkId: number, size: number): { chunk_id: number; vector: string }[];
-  /** Deletes up to `limit` of the user's chunks and their vectors; 0 once none is left. */
-  deleteChunksSync(userId: number, limit: number): number;
-  /** Answers the new chunk ids, in order. */
-  insertChunksSync(userId: number, chunks: RestoredChunk[]): number[];
-  insertVectorsSync(
+  chunkPage(userId: number, afterId: number, size: number): Promise<ChunkBackupRow[]>;
+  vectorPage(userId: number, embedderId: string, afterChunkId: number, size: number): Promise<{ chunk_id: number; vector: string }[]>;
+  /** Deletes up to `limit` of the user's chunks and their vectors, in a short transaction; 0 once none is left. */
+  deleteChunks(userId: number, limit: number): Promise<number>;
+  /**
+   * Writes restored chunks and, when given, their vectors (`chunk` is a position in `chunks`) in one short
+   * transaction; answers the new chunk ids, in order.
+   */
+  insertChunks(
     userId: number,
-    embedder: { id: string; dimensions: number },
-    vectors: Array<{ chunkId: number; conversationId: number | null; vector: Buffer }>,
-  ): void;
+    chunks: RestoredChunk[],
+    vectors: { embedder: { id: string; dimensions: number }; rows: Array<{ chunk: number; vector: Buffer }> } | null,
+  ): Promise<number[]>;
   /** Before a restore rewrites the user's rows: searches stop using the user's vector indexes. */
   beforeRestore(userId: number): void;
   /** After a restore: BM25's totals are put right, and the vectors re-embedded when the backup's came from elsewhere. */
@@ -194,16 +196,27 @@ export function createRetrievalModule(deps: {
     },
 
     backup: {
-      exportedEmbedder(userId) {
+      async exportedEmbedder(userId) {
         if (!embedder || vectors.counts(userId, embedder.id).current === 0) return null;
         return { id: embedder.id, dimensions: vectors.dimensions(userId, embedder.id) ?? embedder.dimensions };
       },
       currentEmbedderId: embedder?.id ?? null,
-      chunkPage: (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
-      vectorPage: (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
-      deleteChunksSync: (userId, limit) => chunks.deleteUserBatch(userId, limit),
-      insertChunksSync: (userId, rows) => chunks.insertRestored(userId, rows),
-      insertVectorsSync: (userId, vectorEmbedder, rows) => vectors.insertRestored(userId, vectorEmbedder, rows),
+      chunkPage: async (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
+      vectorPage: async (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
+      deleteChunks: async (userId, limit) => sqlite.transaction(() => chunks.deleteUserBatch(userId, limit))(),
+      insertChunks: async (userId, rows, restoredVectors) =>
+        sqlite.transaction(() => {
+          const ids = chunks.insertRestored(userId, rows);
+          if (restoredVectors) {
+            const placed = restoredVectors.rows.map((row) => ({
+              chunkId: ids[row.chunk]!,
+              conversationId: rows[row.chunk]!.conversationId,
+              vector: row.vector,
+            }));
+            vectors.insertRestored(userId, restoredVectors.embedder, placed);
+          }
+          return ids;
+        })(),
       beforeRestore: (userId) => vectors.forgetUser(userId),
       async afterRestore(userId, options) {
         vectors.forgetUser(userId);

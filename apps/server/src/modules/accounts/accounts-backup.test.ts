@@ -1,0 +1,4 @@
+import { openSqliteTestDatabase } from "../../test/test-databases.ts";
+import { accountsBackupCases } from "./accounts-backup-test-helpers.ts";
+
+accountsBackupCases("SQLite", openSqliteTestDatabase);
