@@ -4,13 +4,16 @@ import type { Kysely } from "kysely";
 import { afterAll, afterEach, describe } from "vitest";
 import { openStore, type Store } from "../store/open-store.ts";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
+import type { SqlPool } from "../store/postgres/pg-vector-index.ts";
 import type { Database } from "../store/schema.ts";
 
 /** A fresh database with SAGE's schema, as the modules reach it (Kysely), on either engine. */
 export interface TestDatabase {
   db: Kysely<Database>;
   /** SQLite's synchronous statements, as repositories with a SQLite implementation take them (decision 058). */
-  sqlite?: Pick<Store, "prepare" | "transaction">;
+  sqlite?: Pick<Store, "prepare" | "transaction" | "sqlite">;
+  /** PostgreSQL's pool for the search index's own SQL. */
+  sql?: SqlPool;
   /** The PostgreSQL database's URL, for a second "process" on it (another pool). */
   url?: string;
   close(): Promise<void>;
@@ -24,7 +27,7 @@ export const openSqliteTestDatabase: OpenTestDatabase = async () => {
   const store = openStore({ dataDir: temp.dir });
   return {
     db: store.db,
-    sqlite: { prepare: store.prepare, transaction: store.transaction },
+    sqlite: { prepare: store.prepare, transaction: store.transaction, sqlite: store.sqlite },
     async close() {
       await store.close();
       temp.remove();
@@ -39,7 +42,7 @@ export function postgresTestDatabases(): { open: OpenTestDatabase; stop(): Promi
     async open() {
       const url = await (await (server ??= startPostgres())).createDatabase();
       const opened = await openPostgresDb({ url });
-      return { db: opened.db, url, close: opened.close };
+      return { db: opened.db, sql: opened.sql, url, close: opened.close };
     },
     async stop() {
       await (await server)?.stop();

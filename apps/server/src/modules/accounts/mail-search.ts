@@ -63,7 +63,8 @@ const threadKey = (subject: string) => subject.replace(REPLY_PREFIX, "").trim().
 /** searchMail and readThread over the user's synced mail: the knowledge index finds the words, the headers filter. */
 export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSearchPort }) {
   const { repo } = deps;
-  const opening = (userId: number, message: MailMessageRow) => (message.itemId === null ? "" : deps.search.itemText(userId, message.itemId).slice(0, 600));
+  const opening = async (userId: number, message: MailMessageRow) =>
+    message.itemId === null ? "" : (await deps.search.itemText(userId, message.itemId)).slice(0, 600);
 
   return {
     /** Whether the user has connected a mail account (the mail tools are offered only then). */
@@ -72,10 +73,12 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
     async search(userId: number, input: MailFilters & { query?: string }): Promise<MailHit[]> {
       const filters: MailFilters = { from: input.from, since: input.since, until: input.until };
       if (!input.query?.trim()) {
-        return (await repo.recent(userId, filters, MAIL_RESULTS)).map((message) => {
-          const excerpt = opening(userId, message);
-          return { ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) };
-        });
+        const hits: MailHit[] = [];
+        for (const message of await repo.recent(userId, filters, MAIL_RESULTS)) {
+          const excerpt = await opening(userId, message);
+          hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) });
+        }
+        return hits;
       }
       // The system knowledge base, where synced mail lives; the best passage of each message stands for it.
       const found = await deps.search.search({ userId, query: input.query, limit: MAX_SEARCH_LIMIT, conversationId: 0 });
@@ -128,7 +131,7 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
         seen.add(key);
         if (!addressesIn(message.fromAddress).some((address) => writesTo.has(address))) continue;
         if ((answered.get(key) ?? "") > message.date) continue;
-        const excerpt = opening(userId, message);
+        const excerpt = await opening(userId, message);
         hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) });
       }
       return hits;
@@ -139,10 +142,12 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
       const message = await repo.message(userId, id);
       if (!message) return null;
       const thread = await repo.sameSubject(message.accountId, threadSubjects(message.subject), THREAD_MESSAGES);
-      return (thread.some((entry) => entry.id === message.id) ? thread : [...thread, message]).map((entry) => {
-        const text = entry.itemId === null ? TOO_LARGE : deps.search.itemText(userId, entry.itemId).slice(0, MESSAGE_TEXT_CHARS);
-        return { ...hitOf(entry), text, citation: mailCitation(entry, text.slice(0, 600), 1) };
-      });
+      const messages: ThreadMessage[] = [];
+      for (const entry of thread.some((other) => other.id === message.id) ? thread : [...thread, message]) {
+        const text = entry.itemId === null ? TOO_LARGE : (await deps.search.itemText(userId, entry.itemId)).slice(0, MESSAGE_TEXT_CHARS);
+        messages.push({ ...hitOf(entry), text, citation: mailCitation(entry, text.slice(0, 600), 1) });
+      }
+      return messages;
     },
   };
 }

@@ -40,7 +40,7 @@ const pieces = [
   { source: "Minutes.pdf > page 1", content: "Attendees: Anna, Bob." },
   { source: "Minutes.pdf > page 2", content: "Actions.\n> Bob will send the “revised” forecast\n> by Thursday.\nNext meeting in March." },
 ];
-const search = { search: async () => [], itemText: () => pieces.map((piece) => piece.content).join("\n"), itemPieces: () => pieces };
+const search = { search: async () => [], itemText: async () => pieces.map((piece) => piece.content).join("\n"), itemPieces: async () => pieces };
 
 describe("extractCommitments", () => {
   it("keeps the page a quote is on, matching it across line breaks, reply marks and typographic quotes", async () => {

@@ -106,9 +106,9 @@ interface Source {
   row: Pick<NewCommitment, "sourceKind" | "itemId" | "conversationId" | "messageId" | "sourceTitle" | "sourceDate">;
 }
 
-function itemSource(item: NewItemSource, search: DocumentSearchPort, userId: number): Source {
-  const pieces = search.itemPieces(userId, item.id);
-  const text = search.itemText(userId, item.id).slice(0, SOURCE_CHARS);
+async function itemSource(item: NewItemSource, search: DocumentSearchPort, userId: number): Promise<Source> {
+  const pieces = await search.itemPieces(userId, item.id);
+  const text = (await search.itemText(userId, item.id)).slice(0, SOURCE_CHARS);
   const date = item.mailDate ?? item.createdAt;
   if (item.mailSubject !== null) {
     const own = accountAddress(item.accountSettings);
@@ -180,7 +180,9 @@ export async function extractCommitments(deps: {
   const since = new Date(deps.now().getTime() - BACKLOG_DAYS * 86_400_000).toISOString();
   const items = await repo.newItems(userId, since, SOURCES_PER_JOB);
   const messages = await repo.newMessages(userId, since, SOURCES_PER_JOB - items.length);
-  const sources = [...items.map((item) => itemSource(item, deps.search, userId)), ...messages.map(messageSource)];
+  const sources: Source[] = [];
+  for (const item of items) sources.push(await itemSource(item, deps.search, userId));
+  sources.push(...messages.map(messageSource));
   let read = 0;
   let found = 0;
   for (const source of sources) {

@@ -36,11 +36,11 @@ export interface KnowledgeIndex {
   indexItems(
     entries: Array<{ item: { id: number; userId: number; conversationId: number | null }; chunks: Chunk[] }>,
   ): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
-  removeItem(itemId: number): void;
+  removeItem(itemId: number): Promise<void>;
   /** Stores an item's chunks for word search at once; `vectors` settles once they are embedded, after the answer. */
   indexNow(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
   /** The item's text as read, by page, slide, sheet or heading, for its preview. */
-  itemSections(userId: number, itemId: number): { source: string; text: string }[];
+  itemSections(userId: number, itemId: number): Promise<{ source: string; text: string }[]>;
 }
 
 export interface IngestionDeps {
@@ -112,7 +112,7 @@ export function createIngestion(deps: IngestionDeps) {
       const document = extracted.value;
       if (document.attachments?.length) await addAttachments(item, document);
       if (document.notProcessedReason) {
-        deps.index.removeItem(item.id);
+        await deps.index.removeItem(item.id);
         await repo.updateItem(item.id, { status: "stored", statusReason: document.notProcessedReason, chunkCount: 0, ...ocrFields(document) });
         return;
       }
@@ -124,7 +124,7 @@ export function createIngestion(deps: IngestionDeps) {
       // restorable conversation goes back to queued, with none of its half-read chunks searchable.
       if (abort.signal.aborted) {
         if (await repo.getItemById(item.id)) {
-          deps.index.removeItem(item.id);
+          await deps.index.removeItem(item.id);
           await repo.updateItem(item.id, { status: "queued", statusReason: null, chunkCount: 0 });
         }
         return;
@@ -133,7 +133,7 @@ export function createIngestion(deps: IngestionDeps) {
       if (error instanceof ConversionError && error.detail) deps.warn(`reading knowledge item ${item.id} failed: ${reason}`, error.detail);
       // Chunks commit in batches, so a failure part-way must not leave half a document searchable.
       try {
-        deps.index.removeItem(item.id);
+        await deps.index.removeItem(item.id);
       } catch {
         // The item itself may be gone by now.
       }

@@ -91,7 +91,7 @@ export function createKnowledgeService(deps: {
     async text(userId: number, id: number): Promise<ItemTextResponse> {
       const item = await requireItem(userId, id);
       if (item.type === "folder") return { sections: [] };
-      return { sections: deps.index.itemSections(userId, item.id) };
+      return { sections: await deps.index.itemSections(userId, item.id) };
     },
 
     /** Keeps stored files on disk until the answer is called (an export is reading them); then sweeps. */

@@ -31,11 +31,11 @@ export interface KnowledgeIndexPort {
   indexItem(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<{ chunkCount: number; vectorError?: unknown }>;
   /** Many small items together (a batch of mails); null for an item deleted meanwhile. */
   indexItems(entries: Array<{ item: IndexedItem; chunks: ChunkInput[] }>): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
-  removeItem(itemId: number): void;
+  removeItem(itemId: number): Promise<void>;
   /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
   indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
   /** An item's text as it was read, by page, slide, sheet or heading (consecutive chunks of one source joined). */
-  itemSections(userId: number, itemId: number): { source: string; text: string }[];
+  itemSections(userId: number, itemId: number): Promise<{ source: string; text: string }[]>;
 }
 
 /**
@@ -71,9 +71,9 @@ export interface RetrievalBackupPort {
 export interface DocumentSearchPort {
   search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
   /** An item's indexed text in order, the chunks' overlaps removed (a mail read whole); '' when none. */
-  itemText(userId: number, itemId: number): string;
+  itemText(userId: number, itemId: number): Promise<string>;
   /** An item's pieces in order with where each came from ('page 3', a heading), to place a quote on its page. */
-  itemPieces(userId: number, itemId: number): { source: string; content: string }[];
+  itemPieces(userId: number, itemId: number): Promise<{ source: string; content: string }[]>;
 }
 
 /**
@@ -153,7 +153,7 @@ export function createRetrievalModule(deps: {
   return {
     search: {
       search: retrieval.search,
-      itemText: (userId, itemId) => joinChunks(chunks.itemContents(userId, itemId)),
+      itemText: async (userId, itemId) => joinChunks(await chunks.itemContents(userId, itemId)),
       itemPieces: (userId, itemId) => chunks.itemPieces(userId, itemId),
     },
     semantic: embedder && {
@@ -184,9 +184,9 @@ export function createRetrievalModule(deps: {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
         return { chunkCount, vectors: vectorizer.indexItem(item.id) };
       },
-      itemSections(userId, itemId) {
+      async itemSections(userId, itemId) {
         const sections: { source: string; pieces: string[] }[] = [];
-        for (const piece of chunks.itemPieces(userId, itemId)) {
+        for (const piece of await chunks.itemPieces(userId, itemId)) {
           const last = sections.at(-1);
           if (last && last.source === piece.source) last.pieces.push(piece.content);
           else sections.push({ source: piece.source, pieces: [piece.content] });
@@ -201,7 +201,7 @@ export function createRetrievalModule(deps: {
         return { id: embedder.id, dimensions: vectors.dimensions(userId, embedder.id) ?? embedder.dimensions };
       },
       currentEmbedderId: embedder?.id ?? null,
-      chunkPage: async (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
+      chunkPage: (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
       vectorPage: async (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
       deleteChunks: async (userId, limit) => sqlite.transaction(() => chunks.deleteUserBatch(userId, limit))(),
       insertChunks: async (userId, rows, restoredVectors) =>

@@ -88,7 +88,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
       .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
       .slice(0, limit);
     const fused = new Map(ranked.map((hit) => [hit.chunkId, hit.score]));
-    return deps.chunks.details(ranked.map((hit) => hit.chunkId)).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
+    return (await deps.chunks.details(ranked.map((hit) => hit.chunkId))).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
   }
 
   return {

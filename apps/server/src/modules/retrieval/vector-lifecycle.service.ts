@@ -110,7 +110,7 @@ export function createVectorLifecycleService(deps: {
       const catchUp = await jobs.latestOfKind(userId, CATCH_UP_JOB);
       return {
         embedder: { id: embedder?.id ?? "none", dimensions: embedder?.dimensions ?? 0, lexicalOnly: !embedder },
-        chunks: deps.chunks.countForUser(userId),
+        chunks: await deps.chunks.countForUser(userId),
         vectorized: embedder ? counts.current : 0,
         stale: counts.other,
         job: job ? { id: job.id, status: job.status, processed: job.processed, total: job.total } : null,

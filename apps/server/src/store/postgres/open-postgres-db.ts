@@ -3,6 +3,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "../schema.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
+import { poolSessions, type SqlPool } from "./pg-vector-index.ts";
 
 // Beside this file in the source; in the bundle (dist/, flat) build.mjs copies them to dist/postgres-migrations, since
 // dist/migrations holds SQLite's.
@@ -23,6 +24,8 @@ const types: pg.CustomTypesConfig = {
 
 export interface PostgresDb {
   db: Kysely<Database>;
+  /** The same pool for the search index's own SQL (pg-lexical-index.ts, pg-vector-index.ts). */
+  sql: SqlPool;
   /** Ends every connection of the pool. */
   close(): Promise<void>;
 }
@@ -45,5 +48,5 @@ export async function openPostgresDb(options: {
     throw error;
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
-  return { db, close: () => db.destroy() };
+  return { db, sql: poolSessions(pool), close: () => db.destroy() };
 }

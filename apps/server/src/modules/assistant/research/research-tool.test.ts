@@ -13,7 +13,7 @@ function harness(overrides: Partial<ResearchDeps> & { plan: string[] }) {
   let numbered = 0;
   const tool = researchTool({
     llm,
-    search: { search: async () => [], itemText: () => "", itemPieces: () => [] },
+    search: { search: async () => [], itemText: async () => "", itemPieces: async () => [] },
     webSearch: async (query) => ({
       response: `About ${query}`,
       groundingData: "",

@@ -4,6 +4,8 @@ import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
 import { createChunkStore, type ChunkInput } from "./chunk-store.ts";
 import { lexicalTable } from "./lexical-index.ts";
+import { openSqliteTestDatabase } from "../../../test/test-databases.ts";
+import { chunkStoreCases } from "./chunk-store-test-helpers.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -113,3 +115,5 @@ describe("chunk store: an item's chunks written in batches", () => {
     expect(found(store, "orphan")).toBe(0);
   });
 });
+
+chunkStoreCases("SQLite", openSqliteTestDatabase);

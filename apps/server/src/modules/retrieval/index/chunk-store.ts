@@ -57,6 +57,28 @@ const MAX_BATCH = 400;
 // A note of 1 MB commits 6-8 times.
 const LARGE_ITEM_COMMITS = 16;
 
+/**
+ * What the rest of SAGE reads and writes of the search index's chunks, alike on both engines (SQLite's chunk-store.ts,
+ * PostgreSQL's pg-chunk-store.ts). Every read is scoped by the owning user, except `details` (its ids come from the
+ * user's own search).
+ */
+export interface ChunkRows {
+  /** Replaces an item's chunks (they may come as slices while the document is read); answers how many it now has. */
+  replaceItemChunks(item: IndexedItem, chunks: ChunkInput[] | AsyncIterable<ChunkInput[]>): Promise<number>;
+  /** Many small items (a batch of mails): each one's chunk count, or null for an item deleted meanwhile. */
+  replaceItemsChunks(entries: Array<{ item: IndexedItem; chunks: ChunkInput[] }>): Promise<Array<number | null>>;
+  removeItemChunks(itemId: number): Promise<void>;
+  /** An item's chunk texts in document order (each may begin with the end of the one before). */
+  itemContents(userId: number, itemId: number): Promise<string[]>;
+  /** An item's chunks in document order with where each came from ('page 3', a sheet, a heading). */
+  itemPieces(userId: number, itemId: number): Promise<{ source: string; content: string }[]>;
+  countForUser(userId: number): Promise<number>;
+  /** Chunk texts and their items' names, in the order of the ids given; a deleted conversation's are left out (decision 035). */
+  details(chunkIds: number[]): Promise<ChunkDetails[]>;
+  /** The user's chunks as backup rows, a page at a time, after the given chunk id. */
+  exportPage(userId: number, afterId: number, size: number): Promise<ChunkBackupRow[]>;
+}
+
 /** The next batch's size: what should take SLICE_MS at the pace the last one went, within bounds. */
 function nextSize(size: number, stored: number, tookMs: number): number {
   const pace = (Math.max(stored, 1) * SLICE_MS) / Math.max(tookMs, 0.1);
@@ -71,7 +93,7 @@ export function createChunkStore(
   sqlite: BetterSqlite3.Database,
   lexical: LexicalIndex = createLexicalIndex(sqlite),
   merges: LexicalMerges = createLexicalMerges(lexical),
-) {
+): ChunkRows & SqliteChunkWrites {
   const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
   const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
@@ -223,26 +245,17 @@ export function createChunkStore(
       return counts;
     },
 
-    removeItemChunks(itemId: number): void {
+    async removeItemChunks(itemId) {
       deleteForItem.run(itemId);
     },
 
-    /** An item's chunk texts in document order (each may begin with the end of the one before). */
-    itemContents(userId: number, itemId: number): string[] {
-      return (itemContents.all(itemId, userId) as { content: string }[]).map((row) => row.content);
-    },
+    itemContents: async (userId, itemId) => (itemContents.all(itemId, userId) as { content: string }[]).map((row) => row.content),
 
-    /** An item's chunks in document order with where each came from ('page 3', a sheet, a heading). */
-    itemPieces(userId: number, itemId: number): { source: string; content: string }[] {
-      return itemPieces.all(itemId, userId) as { source: string; content: string }[];
-    },
+    itemPieces: async (userId, itemId) => itemPieces.all(itemId, userId) as { source: string; content: string }[],
 
-    countForUser(userId: number): number {
-      return (countForUser.get(userId) as { n: number }).n;
-    },
+    countForUser: async (userId) => (countForUser.get(userId) as { n: number }).n,
 
-    /** Chunk texts and their items' names, in the order of the ids given; a deleted conversation's are left out (decision 035). */
-    details(chunkIds: number[]): ChunkDetails[] {
+    async details(chunkIds) {
       if (chunkIds.length === 0) return [];
       let statement = detailStatements.get(chunkIds.length);
       if (!statement) {
@@ -259,10 +272,7 @@ export function createChunkStore(
       return chunkIds.flatMap((id) => byId.get(id) ?? []);
     },
 
-    /** The user's chunks as backup rows, a page at a time, after the given chunk id. */
-    exportPage(userId: number, afterId: number, size: number): ChunkBackupRow[] {
-      return exportPage.all(userId, afterId, size) as ChunkBackupRow[];
-    },
+    exportPage: async (userId, afterId, size) => exportPage.all(userId, afterId, size) as ChunkBackupRow[],
 
     /** Inserts restored chunks (synchronous, inside the caller's transaction); answers their new ids in order. */
     insertRestored(userId: number, rows: RestoredChunk[]): number[] {
@@ -292,6 +302,16 @@ export function createChunkStore(
       }
     },
   };
+}
+
+/** SQLite's own writes, run inside the backup's synchronous transactions, and its FTS5 upkeep. */
+export interface SqliteChunkWrites {
+  /** Inserts restored chunks (synchronous, inside the caller's transaction); answers their new ids in order. */
+  insertRestored(userId: number, rows: RestoredChunk[]): number[];
+  /** Deletes up to `limit` of the user's chunks (synchronous); answers how many went. */
+  deleteUserBatch(userId: number, limit: number): number;
+  /** Rebuilds a user's FTS table from their chunks (every user's when no id is given). */
+  rebuildLexicalIndex(userId?: number): void;
 }
 
 export type ChunkStore = ReturnType<typeof createChunkStore>;
