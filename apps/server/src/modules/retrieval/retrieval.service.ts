@@ -8,7 +8,7 @@ import type { ChunkDetails, ChunkStore } from "./index/chunk-store.ts";
 import { DEFAULT_LEXICAL_OPTIONS, type LexicalOptions } from "./index/lexical-scoring.ts";
 import type { LexicalSearch, SearchScope } from "./index/lexical-search.ts";
 import { queryTerms } from "./index/query-terms.ts";
-import type { VectorStore } from "./index/vector-store.ts";
+import type { Vectors } from "./index/vectors.ts";
 
 const MIN_SHOWN_SCORE = 0.0001;
 
@@ -22,7 +22,7 @@ export interface RetrievalServiceDeps {
   lexicalSearch: LexicalSearch | ((...args: Parameters<LexicalSearch>) => Promise<ReturnType<LexicalSearch>>);
   conversations: Pick<ConversationsPort, "ownsConversation">;
   embedder?: Embedder | null;
-  vectors?: VectorStore;
+  vectors?: Pick<Vectors, "hasVectors" | "search">;
   lexical?: LexicalOptions;
   /** True while the user's chunks are being vectorised in the background: search stays lexical until done. */
   lexicalOnly?: (userId: number) => boolean;
@@ -62,7 +62,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     const { embedder, vectors } = deps;
     // The query's embedding is asked for first: BM25 runs while it travels (a remote embedder takes longer).
     const embedding =
-      embedder && vectors && !deps.lexicalOnly?.(scope.userId) && vectors.hasVectors(embedder.id, scope.userId)
+      embedder && vectors && !deps.lexicalOnly?.(scope.userId) && (await vectors.hasVectors(embedder.id, scope.userId))
         ? embedQuery(embedder, query.trim())
         : undefined;
     embedding?.catch(() => {}); // awaited below; this only keeps a failure during BM25 from counting as unhandled
@@ -74,7 +74,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     if (embedding && embedder && vectors) {
       try {
         const queryVector = await embedding;
-        for (const hit of vectors.search(embedder.id, queryVector, scope, candidates)) {
+        for (const hit of await vectors.search(embedder.id, queryVector, scope, candidates)) {
           const entry = scores.get(hit.chunkId) ?? { lexical: 0, vector: 0 };
           entry.vector = calibrateSimilarity(embedder.id, hit.similarity);
           scores.set(hit.chunkId, entry);

@@ -4,7 +4,7 @@ import { AppError } from "../../http/app-error.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
 import type { ChunkStore } from "./index/chunk-store.ts";
-import type { VectorStore } from "./index/vector-store.ts";
+import type { Vectors } from "./index/vectors.ts";
 import type { Vectorizer } from "./index/vectorizer.ts";
 
 export const REVECTORIZE_JOB = "vectors.revectorize";
@@ -19,7 +19,7 @@ export const NO_EMBEDDER_MESSAGE =
 export function createVectorLifecycleService(deps: {
   embedder: Embedder | null;
   chunks: Pick<ChunkStore, "countForUser">;
-  vectors: VectorStore;
+  vectors: Vectors;
   vectorizer: Vectorizer;
   jobs: JobQueue;
   /** Runs before the vectors are removed (a snapshot of the knowledge is taken there). */
@@ -43,7 +43,7 @@ export function createVectorLifecycleService(deps: {
           const revectorizing = await jobs.latestOfKind(job.userId, REVECTORIZE_JOB);
           return revectorizing?.status !== "queued" && revectorizing?.status !== "processing";
         });
-        deps.vectorizer.dropOtherEmbeddersIfComplete(job.userId);
+        await deps.vectorizer.dropOtherEmbeddersIfComplete(job.userId);
       } finally {
         catchingUp.delete(job.userId);
       }
@@ -62,7 +62,7 @@ export function createVectorLifecycleService(deps: {
   return {
     async reset(userId: number) {
       await deps.beforeReset(userId);
-      const removed = vectors.deleteUser(userId);
+      const removed = await vectors.deleteUser(userId);
       return {
         message: `Vector database reset: ${countOf(removed, "vector")} removed. Your files are kept and can be re-vectorized.`,
         vectors_removed: removed,
@@ -96,7 +96,7 @@ export function createVectorLifecycleService(deps: {
      * embedder changed) gets a background job that vectorises just those, unless one is already queued.
      */
     async startCatchUp() {
-      for (const userId of deps.vectorizer.usersMissingVectors()) {
+      for (const userId of await deps.vectorizer.usersMissingVectors()) {
         catchingUp.add(userId);
         const latest = await jobs.latestOfKind(userId, CATCH_UP_JOB);
         if (latest && (latest.status === "queued" || latest.status === "processing")) continue;
@@ -105,7 +105,7 @@ export function createVectorLifecycleService(deps: {
     },
 
     async status(userId: number) {
-      const counts = vectors.counts(userId, embedder?.id ?? null);
+      const counts = await vectors.counts(userId, embedder?.id ?? null);
       const job = await jobs.latestOfKind(userId, REVECTORIZE_JOB);
       const catchUp = await jobs.latestOfKind(userId, CATCH_UP_JOB);
       return {
