@@ -31,7 +31,7 @@ import { createExternalToolsModule } from "./modules/external-tools/external-too
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
-import { createRetrievalModule, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createRetrievalModule, openSqliteSearchIndex, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import { createSchedulesModule, type SchedulesModule } from "./modules/schedules/schedules.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
@@ -150,7 +150,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     },
   });
   const retrieval = createRetrievalModule({
-    store,
+    searchIndex: openSqliteSearchIndex(store, warn),
     embedder: providers.embedder ?? null,
     llm: providers.llm,
     jobs,

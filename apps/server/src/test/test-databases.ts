@@ -11,7 +11,7 @@ import type { Database } from "../store/schema.ts";
 export interface TestDatabase {
   db: Kysely<Database>;
   /** SQLite's synchronous statements, as repositories with a SQLite implementation take them (decision 058). */
-  sqlite?: Pick<Store, "prepare" | "transaction" | "sqlite">;
+  sqlite?: Pick<Store, "prepare" | "transaction" | "sqlite" | "dataDir">;
   /** PostgreSQL's pool for the search index's own SQL. */
   sql?: SqlPool;
   /** The PostgreSQL database's URL, for a second "process" on it (another pool). */
@@ -27,7 +27,7 @@ export const openSqliteTestDatabase: OpenTestDatabase = async () => {
   const store = openStore({ dataDir: temp.dir });
   return {
     db: store.db,
-    sqlite: { prepare: store.prepare, transaction: store.transaction, sqlite: store.sqlite },
+    sqlite: { prepare: store.prepare, transaction: store.transaction, sqlite: store.sqlite, dataDir: store.dataDir },
     async close() {
       await store.close();
       temp.remove();

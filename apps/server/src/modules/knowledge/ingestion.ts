@@ -37,6 +37,8 @@ export interface KnowledgeIndex {
     entries: Array<{ item: { id: number; userId: number; conversationId: number | null }; chunks: Chunk[] }>,
   ): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
   removeItem(itemId: number): Promise<void>;
+  /** An item's name changed: its chunks are found by the new name. */
+  itemRenamed(itemId: number): Promise<void>;
   /** Stores an item's chunks for word search at once; `vectors` settles once they are embedded, after the answer. */
   indexNow(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
   /** The item's text as read, by page, slide, sheet or heading, for its preview. */

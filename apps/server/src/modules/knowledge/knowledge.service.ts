@@ -50,7 +50,7 @@ export function createKnowledgeService(deps: {
   blobs: BlobStore;
   placement: ItemPlacement;
   ingestion: Ingestion;
-  index: Pick<KnowledgeIndex, "itemSections">;
+  index: Pick<KnowledgeIndex, "itemSections" | "itemRenamed">;
   warn(message: string, error?: unknown): void;
 }) {
   const { repo, blobs, placement, ingestion } = deps;
@@ -191,6 +191,7 @@ export function createKnowledgeService(deps: {
         changes.parentId = target;
       }
       await repo.updateItem(id, changes);
+      if (changes.name !== undefined && changes.name !== item.name) await deps.index.itemRenamed(id);
       if (input.name !== undefined || input.parentId !== undefined) {
         const subtree = await repo.subtree(userId, id);
         await repo.setPaths(repath(subtree, { name, parentPath }));

@@ -1,20 +1,13 @@
-import path from "node:path";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import type { AppModule } from "../../http/app-module.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
-import type { Store } from "../../store/open-store.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { createKnowledgeAnswerer } from "./answer-from-knowledge.ts";
 import { calibrateSimilarity, cosine, fuseScores } from "./fuse-scores.ts";
-import { createChunkStore, type ChunkBackupRow, type ChunkInput, type IndexedItem, type RestoredChunk } from "./index/chunk-store.ts";
-import { createFtsTotals } from "./index/fts-totals.ts";
-import { createLexicalIndex } from "./index/lexical-index.ts";
-import { createLexicalMerges } from "./index/lexical-merges.ts";
-import { createMergeConnection } from "./index/merge-connection.ts";
-import { createLexicalSearch } from "./index/lexical-search.ts";
-import { createVectorStore } from "./index/vector-store.ts";
+import type { ChunkBackupRow, ChunkInput, IndexedItem, RestoredChunk } from "./index/chunk-store.ts";
+import type { SearchIndex } from "./index/search-index.ts";
 import { createVectorizer } from "./index/vectorizer.ts";
 import { joinChunks } from "./join-chunks.ts";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
@@ -23,6 +16,9 @@ import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
 import { createVectorLifecycleService } from "./vector-lifecycle.service.ts";
 
 export type { ChunkBackupRow, RestoredChunk } from "./index/chunk-store.ts";
+export type { SearchIndex } from "./index/search-index.ts";
+export { openSqliteSearchIndex } from "./index/sqlite-search-index.ts";
+export { openPgSearchIndex } from "./index/pg-search-index.ts";
 /** How knowledge search folds text (accents, NFKC, CJK pairs): other modules search their own text the same way. */
 export { searchText } from "./index/search-text.ts";
 
@@ -32,6 +28,8 @@ export interface KnowledgeIndexPort {
   /** Many small items together (a batch of mails); null for an item deleted meanwhile. */
   indexItems(entries: Array<{ item: IndexedItem; chunks: ChunkInput[] }>): Promise<Array<{ chunkCount: number; vectorError?: unknown } | null>>;
   removeItem(itemId: number): Promise<void>;
+  /** An item's name changed: its chunks are found by the new name (SQLite's index follows by itself). */
+  itemRenamed(itemId: number): Promise<void>;
   /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
   indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
   /** An item's text as it was read, by page, slide, sheet or heading (consecutive chunks of one source joined). */
@@ -97,26 +95,17 @@ export interface RetrievalModule extends AppModule {
 
 /** Search, recommendations, the vector lifecycle and the search index that ingestion fills. */
 export function createRetrievalModule(deps: {
-  store: Pick<Store, "sqlite" | "dataDir">;
+  /** The search index on the store's engine (sqlite-search-index.ts, pg-search-index.ts). */
+  searchIndex: SearchIndex;
   embedder: Embedder | null;
   llm: LlmProvider | null;
   jobs: JobQueue;
   conversations: Pick<ConversationsPort, "ownsConversation">;
   log: { warn(message: string, error?: unknown): void };
 }): RetrievalModule {
-  const { sqlite } = deps.store;
-  const { embedder } = deps;
-  const lexicalIndex = createLexicalIndex(sqlite);
-  // Chunks waiting for their user's table (after migration 0750, the whole shared index) are indexed before serving.
-  lexicalIndex.indexAllPending();
-  const mergeConnection = createMergeConnection(path.join(deps.store.dataDir, "sage.db"));
-  const lexicalMerges = createLexicalMerges({ mergeStep: mergeConnection.mergeStep, mergeWhileWriting: lexicalIndex.mergeWhileWriting });
-  const chunks = createChunkStore(sqlite, lexicalIndex, lexicalMerges);
-  const vectors = createVectorStore(sqlite, {
-    indexDir: path.join(deps.store.dataDir, "vector-index"),
-    log: (message, error) => deps.log.warn(message, error),
-  });
-  const vectorizer = createVectorizer({ sqlite, embedder, vectors });
+  const { embedder, searchIndex } = deps;
+  const { chunks, vectors } = searchIndex;
+  const vectorizer = createVectorizer({ unembedded: searchIndex.unembedded, embedder, vectors });
   /** Embeds an item whose chunks are stored; a failure is reported, not thrown (its words are still searchable). */
   const withVectors = async (itemId: number, chunkCount: number): Promise<{ chunkCount: number; vectorError?: unknown }> => {
     try {
@@ -129,7 +118,7 @@ export function createRetrievalModule(deps: {
   const catchingUp = new Set<number>();
   const retrieval = createRetrievalService({
     chunks,
-    lexicalSearch: createLexicalSearch(sqlite, lexicalIndex),
+    lexicalSearch: searchIndex.lexicalSearch,
     conversations: deps.conversations,
     embedder,
     vectors,
@@ -180,6 +169,7 @@ export function createRetrievalModule(deps: {
         return indexed;
       },
       removeItem: (itemId) => chunks.removeItemChunks(itemId),
+      itemRenamed: (itemId) => searchIndex.itemRenamed(itemId),
       async indexNow(item, itemChunks) {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
         return { chunkCount, vectors: vectorizer.indexItem(item.id) };
@@ -197,32 +187,18 @@ export function createRetrievalModule(deps: {
 
     backup: {
       async exportedEmbedder(userId) {
-        if (!embedder || vectors.counts(userId, embedder.id).current === 0) return null;
-        return { id: embedder.id, dimensions: vectors.dimensions(userId, embedder.id) ?? embedder.dimensions };
+        if (!embedder || (await vectors.counts(userId, embedder.id)).current === 0) return null;
+        return { id: embedder.id, dimensions: (await vectors.dimensions(userId, embedder.id)) ?? embedder.dimensions };
       },
       currentEmbedderId: embedder?.id ?? null,
       chunkPage: (userId, afterId, size) => chunks.exportPage(userId, afterId, size),
       vectorPage: async (userId, embedderId, afterChunkId, size) => vectors.exportPage(userId, embedderId, afterChunkId, size),
-      deleteChunks: async (userId, limit) => sqlite.transaction(() => chunks.deleteUserBatch(userId, limit))(),
-      insertChunks: async (userId, rows, restoredVectors) =>
-        sqlite.transaction(() => {
-          const ids = chunks.insertRestored(userId, rows);
-          if (restoredVectors) {
-            const placed = restoredVectors.rows.map((row) => ({
-              chunkId: ids[row.chunk]!,
-              conversationId: rows[row.chunk]!.conversationId,
-              vector: row.vector,
-            }));
-            vectors.insertRestored(userId, restoredVectors.embedder, placed);
-          }
-          return ids;
-        })(),
+      deleteChunks: (userId, limit) => searchIndex.deleteUserChunks(userId, limit),
+      insertChunks: (userId, rows, restoredVectors) => searchIndex.insertRestored(userId, rows, restoredVectors),
       beforeRestore: (userId) => vectors.forgetUser(userId),
       async afterRestore(userId, options) {
         vectors.forgetUser(userId);
-        // Deleted rows stay in FTS5's totals (fts-totals.ts): a restore deletes a whole knowledge base at once.
-        const table = lexicalIndex.prepare(userId);
-        if (table) createFtsTotals(sqlite, table).repair();
+        await searchIndex.repairAfterRestore(userId);
         if (options.revectorize && embedder) await lifecycle.revectorizeInBackground(userId);
       },
       onBeforeReset: (listener) => void resetListeners.push(listener),
@@ -231,24 +207,14 @@ export function createRetrievalModule(deps: {
     register(app) {
       // Load (or start building) every user's index at start-up, so the first searches need not wait for it.
       app.addHook("onReady", async () => {
-        // Merges a crash or an older version left due run in idle time, as after any write.
-        for (const userId of lexicalIndex.users()) lexicalMerges.changed(userId);
+        await searchIndex.start();
         if (!embedder) return;
         await lifecycle.startCatchUp();
-        for (const userId of vectors.usersWith(embedder.id)) {
+        for (const userId of await vectors.usersWith(embedder.id)) {
           vectors.warm(embedder.id, userId).catch((error: unknown) => app.log.warn({ err: error }, "could not load the vector index"));
         }
       });
-      app.addHook("onClose", async () => {
-        await lexicalMerges.stop();
-        mergeConnection.close();
-        await vectors.stopMerges();
-        try {
-          vectors.persist();
-        } catch (error) {
-          app.log.warn({ err: error }, "could not save the vector index; it will be rebuilt from the store");
-        }
-      });
+      app.addHook("onClose", () => searchIndex.close());
       registerRetrievalRoutes(app, { retrieval, answerFromKnowledge });
       registerVectorLifecycleRoutes(app, { lifecycle });
     },

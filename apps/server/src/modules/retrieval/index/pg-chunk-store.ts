@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Generated, Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
-import type { ChunkBackupRow, ChunkInput, ChunkRows, IndexedItem, RestoredChunk } from "./chunk-store.ts";
+import type { ChunkBackupRow, ChunkInput, ChunkRows, IndexedItem } from "./chunk-store.ts";
 
 /** Rows per INSERT: 7 parameters each, far under PostgreSQL's 65,535; a round trip per few hundred chunks. */
 const BATCH = 500;
@@ -165,14 +165,6 @@ export function createPgChunkStore(database: Kysely<Database>, words: ChunkWordI
           .execute()
       ).map((row): ChunkBackupRow => ({ id: row.id, item_id: row.itemId, position: row.position, source: row.source, content: row.content })),
 
-    async insertRestored(trx, userId, rows) {
-      const now = new Date().toISOString();
-      return insertRows(
-        withChunks(trx),
-        rows.map((row) => ({ ...row, userId, createdAt: now })),
-      );
-    },
-
     async deleteUserBatch(userId, limit) {
       const result = await db
         .deleteFrom("chunks")
@@ -185,10 +177,8 @@ export function createPgChunkStore(database: Kysely<Database>, words: ChunkWordI
   };
 }
 
-/** PostgreSQL's backup writes: restored chunks go in inside the caller's transaction (with their vectors). */
+/** PostgreSQL's own: a restore's deletes (their words and vectors go by cascade), and indexing chunks written elsewhere. */
 export interface PgChunkWrites {
-  /** Inserts restored chunks in `trx`; answers their new ids in order. Their words are indexed by `indexChunks` after the commit. */
-  insertRestored(trx: Kysely<Database>, userId: number, rows: RestoredChunk[]): Promise<number[]>;
   deleteUserBatch(userId: number, limit: number): Promise<number>;
   indexChunks(chunkIds: number[]): Promise<void>;
 }
