@@ -1,3 +1,4 @@
+import path from "node:path";
 import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -28,21 +29,22 @@ import { createConversationsModule } from "./modules/conversations/conversations
 import { createHealthModule } from "./modules/health/health.module.ts";
 import { createDocumentsOutModule } from "./modules/documents-out/documents-out.module.ts";
 import { createExternalToolsModule } from "./modules/external-tools/external-tools.module.ts";
+import { createSharedApprovals } from "./modules/external-tools/shared-approvals.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
-import { createRetrievalModule, openSqliteSearchIndex, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import { createRetrievalModule, openPgSearchIndex, openSqliteSearchIndex, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import { createSchedulesModule, type SchedulesModule } from "./modules/schedules/schedules.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
 import { createSecretBox, loadSecretKey } from "./store/secret-box.ts";
-import type { Store } from "./store/open-store.ts";
+import type { AppStore } from "./store/open-app-store.ts";
 import { SAGE_VERSION } from "./version.ts";
 
 export interface AppDeps {
   config: Config;
-  store: Store;
+  store: AppStore;
   providers: Providers;
   /** false silences request logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean;
@@ -62,6 +64,8 @@ export interface SageApp {
   jobs: JobQueue;
   blobs: BlobStore;
   knowledgeIndex: KnowledgeIndexPort;
+  /** Which vector search the store's engine gives, in plain words (said at start-up). */
+  vectorSearch: string;
   /** The scheduler: run what is due now, and wait for started runs (tests, the bench). */
   schedules: SchedulesModule["control"];
   /** Web push: the reminders round, run now (tests). */
@@ -129,7 +133,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
-  const jobs = createJobQueue({ db: store.db, log: (message, error) => app.log.error({ err: error }, message) });
+  // On PostgreSQL several processes may share the database: jobs, scheduled runs and approvals are shared with them.
+  const shared = store.engine === "postgres";
+  const jobs = createJobQueue({ db: store.db, shared, log: (message, error) => app.log.error({ err: error }, message) });
   const blobs = createBlobStore(store.uploadsDir, { shared: config.files.shared });
 
   const auth = createAuthModule({
@@ -149,8 +155,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       if (!allowed.includes(model)) throw badRequest(`Model "${model}" is not allowed. Allowed models: ${allowed.join(", ")}`, "model_not_allowed");
     },
   });
+  const searchIndex = store.engine === "postgres" ? await openPgSearchIndex(store) : openSqliteSearchIndex(store, warn);
   const retrieval = createRetrievalModule({
-    searchIndex: openSqliteSearchIndex(store, warn),
+    searchIndex,
     embedder: providers.embedder ?? null,
     llm: providers.llm,
     jobs,
@@ -184,6 +191,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   });
   const backup = createBackupModule({
     store,
+    snapshotsDir: shared ? path.join(store.uploadsDir, "snapshots") : undefined,
     knowledge: knowledge.backup,
     retrieval: retrieval.backup,
     conversations: conversations.port,
@@ -194,6 +202,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     db: store.db,
     hub: createMcpHub({ configPath: config.mcp.configPath, timeoutMs: config.mcp.timeoutMs, log: warn }),
     approvalTimeoutMs: config.mcp.approvalTimeoutMs,
+    approvals:
+      store.engine === "postgres"
+        ? await createSharedApprovals({ db: store.db, signals: store.signals, timeoutMs: config.mcp.approvalTimeoutMs, warn })
+        : undefined,
     maxResultChars: config.mcp.maxResultChars,
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
@@ -225,6 +237,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
   const schedules = createSchedulesModule({
     store,
+    shared,
     turns: { run: (request) => bound.turns!.run(request) },
     conversations: conversations.port,
     starter: conversations.starter,
@@ -308,6 +321,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   await registerWebApp(app, config.webDir);
 
   return {
+    vectorSearch: searchIndex.vectorSearch,
     app,
     accountsReady: auth.accountsReady,
     routes,

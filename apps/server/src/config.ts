@@ -85,6 +85,10 @@ const envSchema = z.object({
         .map((name) => name.trim().toLowerCase())
         .filter(Boolean),
     ),
+  SAGE_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "give a postgres:// connection string")
+    .optional(),
   SAGE_SECRET_KEY: z
     .string()
     .optional()
@@ -148,6 +152,8 @@ export interface Config {
    * setting may be shared by several SAGE processes on one database (decision 054).
    */
   files: { dir: string; shared: boolean };
+  /** PostgreSQL instead of SQLite in the data folder (SAGE_DATABASE_URL; decisions 051-060). */
+  databaseUrl: string | null;
   webDir: string;
   demoUser: { username: string; password: string };
   sessionDays: number;
@@ -269,6 +275,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `so the demonstration account would have the public default password. Set SAGE_PASSWORD, or bind HOST to 127.0.0.1.`,
     );
   }
+  if (e.SAGE_DATABASE_URL && (!e.SAGE_SECRET_KEY || !e.SAGE_FILES_DIR)) {
+    throw new ConfigError(
+      "SAGE_DATABASE_URL is set, so several SAGE processes may share the database: each needs the same SAGE_SECRET_KEY " +
+        "(saved passwords are sealed with it) and SAGE_FILES_DIR (a folder every process reads uploaded files from). Set both.",
+    );
+  }
   const ocr = loadOcrConfig(env);
   try {
     resolveOcrLanguages(ocr.languages, ocr.dataDir);
@@ -288,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: e.SAGE_ALLOWED_HOSTS,
     dataDir: path.resolve(e.SAGE_DATA_DIR),
     files: { dir: path.resolve(e.SAGE_FILES_DIR ?? path.join(e.SAGE_DATA_DIR, "uploads")), shared: e.SAGE_FILES_DIR !== undefined },
+    databaseUrl: e.SAGE_DATABASE_URL ?? null,
     webDir: path.resolve(e.SAGE_WEB_DIR ?? webDirDefault),
     demoUser: { username: e.SAGE_USERNAME, password: e.SAGE_PASSWORD ?? DEFAULT_DEMO_PASSWORD },
     sessionDays: e.SAGE_SESSION_DAYS,

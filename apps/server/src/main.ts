@@ -2,13 +2,14 @@ import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createProviders } from "./providers/registry.ts";
 import { startupLine, type ListenAddress } from "./startup-line.ts";
-import { StoreError, openStore } from "./store/open-store.ts";
+import { openAppStore, withoutPassword } from "./store/open-app-store.ts";
+import { StoreError } from "./store/open-store.ts";
 
 async function main() {
   const config = loadConfig();
   const providers = createProviders(config);
-  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, backgroundCheckpoints: true });
-  const { app, accountsReady } = await createApp({ config, store, providers });
+  const store = await openAppStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, databaseUrl: config.databaseUrl, backgroundCheckpoints: true });
+  const { app, accountsReady, vectorSearch } = await createApp({ config, store, providers });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -28,7 +29,9 @@ async function main() {
   await accountsReady;
   // Stopped while still starting: the socket is closed and there is no address to print.
   if (closing) return;
-  app.log.info({ dataDir: config.dataDir, providers: providers.describe() }, "SAGE is ready");
+  const database = config.databaseUrl ? `PostgreSQL at ${withoutPassword(config.databaseUrl)}` : `SQLite in ${config.dataDir}`;
+  app.log.info({ dataDir: config.dataDir, database, vectorSearch, providers: providers.describe() }, "SAGE is ready");
+  if (config.databaseUrl) process.stdout.write(`SAGE stores its data in ${database}; vector search: ${vectorSearch}\n`);
   // One plain line for a person, whatever the log level: the JSON lines above are for machines.
   process.stdout.write(`${startupLine(config, app.server.address() as ListenAddress)}\n`);
 }

@@ -11,6 +11,7 @@ import { withStatementCache } from "./statement-cache.ts";
 import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.ts";
 
 export interface Store {
+  engine: "sqlite";
   db: Kysely<Database>;
   /** The raw connection: only the store itself and the search index (modules/retrieval/index) use it. */
   sqlite: BetterSqlite3.Database;
@@ -28,7 +29,7 @@ export class StoreError extends Error {}
 
 const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
 
-function ensureWritableDir(dir: string) {
+export function ensureWritableDir(dir: string) {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
@@ -74,6 +75,7 @@ export function openStore(options: { dataDir: string; uploadsDir?: string; migra
       plugins: [new CamelCasePlugin()],
     });
     return {
+      engine: "sqlite",
       db,
       sqlite,
       prepare: (build) => prepareQuery(db, sqlite, build),

@@ -4,14 +4,15 @@ import { createApp, type SageApp } from "../app.ts";
 import { loadConfig, type Config } from "../config.ts";
 import type { PasswordHasher } from "../modules/auth/password.ts";
 import { createProviders, type Providers } from "../providers/registry.ts";
+import { openAppStore, type AppStore, type PostgresStore } from "../store/open-app-store.ts";
 import { openStore, type Store } from "../store/open-store.ts";
 import { testPasswordHasher } from "./test-password-hasher.ts";
 
 export const DEMO = { username: "demo", password: "sage-demo" };
 
-export interface TestApp extends Omit<SageApp, "app" | "accountsReady" | "createUser"> {
+export interface TestApp<S extends AppStore = Store> extends Omit<SageApp, "app" | "accountsReady" | "createUser" | "vectorSearch"> {
   app: FastifyInstance;
-  store: Store;
+  store: S;
   config: Config;
   /** Logs in and returns the Cookie header value. */
   login(credentials?: { username: string; password: string }): Promise<string>;
@@ -24,29 +25,52 @@ export interface TestApp extends Omit<SageApp, "app" | "accountsReady" | "create
   close(): Promise<void>;
 }
 
+type TestAppOptions = {
+  env?: Record<string, string>;
+  providers?: (config: Config) => Providers;
+  /** Runs on the empty data dir before the store opens (a store left by an older version, say). */
+  beforeOpen?: (dataDir: string) => Promise<void> | void;
+  /** Argon2id at a test's cost unless given (production's cost is tested once, in auth.routes.test.ts). */
+  passwordHasher?: PasswordHasher;
+  /** The scheduler's clock. */
+  now?: () => Date;
+};
+
 /** The real app over a temporary data dir; env overrides and provider overrides as the test needs. */
-export async function createTestApp(
-  options: {
-    env?: Record<string, string>;
-    providers?: (config: Config) => Providers;
-    /** Runs on the empty data dir before the store opens (a store left by an older version, say). */
-    beforeOpen?: (dataDir: string) => Promise<void> | void;
-    /** Argon2id at a test's cost unless given (production's cost is tested once, in auth.routes.test.ts). */
-    passwordHasher?: PasswordHasher;
-    /** The scheduler's clock. */
-    now?: () => Date;
-  } = {},
-): Promise<TestApp> {
+export function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  return testAppOn(options, async (config) => openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir }));
+}
+
+/**
+ * The same app on a PostgreSQL database (a fresh one per app: `createDatabase` of a test server), with the settings
+ * several processes on one database need.
+ */
+export function createPostgresTestApp(databaseUrl: string, options: TestAppOptions = {}): Promise<TestApp<PostgresStore>> {
+  return testAppOn(
+    {
+      ...options,
+      env: {
+        SAGE_DATABASE_URL: databaseUrl,
+        SAGE_SECRET_KEY: "c2FnZS10ZXN0LXNlY3JldC1rZXktMzItYnl0ZXMhISE=",
+        ...options.env,
+      },
+    },
+    async (config) => (await openAppStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, databaseUrl: config.databaseUrl })) as PostgresStore,
+  );
+}
+
+async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (config: Config) => Promise<S>): Promise<TestApp<S>> {
   const temp = makeTempDir();
   const config = loadConfig({
     SAGE_DATA_DIR: temp.dir,
     SAGE_WEB_DIR: `${temp.dir}/no-web`,
     SAGE_LOG_LEVEL: "silent",
     SAGE_DOCUMENT_WARM: "false",
+    ...(options.env?.SAGE_DATABASE_URL ? { SAGE_FILES_DIR: `${temp.dir}/files` } : {}),
     ...options.env,
   });
   await options.beforeOpen?.(config.dataDir);
-  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir });
+  const store = await open(config);
   const providers = options.providers?.(config) ?? createProviders(config);
   const passwordHasher = options.passwordHasher ?? testPasswordHasher;
   const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now });

@@ -49,7 +49,7 @@ export interface AccountsModule extends AppModule {
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
 export function createAccountsModule(deps: {
-  store: Pick<Store, "db" | "prepare">;
+  store: Pick<Store, "db">;
   jobs: JobQueue;
   box: SecretBox;
   knowledge: MailKnowledgePort;

@@ -23,6 +23,8 @@ export interface BackupModule extends AppModule {
  */
 export function createBackupModule(deps: {
   store: Pick<Store, "db" | "dataDir">;
+  /** Where snapshots are kept (default <data>/snapshots): a folder every process reads, when several share a database. */
+  snapshotsDir?: string;
   knowledge: KnowledgeBackupPort;
   retrieval: RetrievalBackupPort;
   parts?: BackupPart[];
@@ -36,7 +38,7 @@ export function createBackupModule(deps: {
     parts: deps.parts ?? [],
     conversations: deps.conversations,
     tempDir: path.join(deps.store.dataDir, "tmp"),
-    snapshotsDir: path.join(deps.store.dataDir, "snapshots"),
+    snapshotsDir: deps.snapshotsDir ?? path.join(deps.store.dataDir, "snapshots"),
     warn: deps.warn,
   });
   deps.retrieval.onBeforeReset((userId) => backup.beforeReset(userId));

@@ -59,7 +59,8 @@ export interface ConversationsModule extends AppModule {
 const PURGE_INTERVAL_MS = 6 * 3_600_000;
 
 export function createConversationsModule(deps: {
-  store: Pick<Store, "db" | "prepare" | "transaction">;
+  /** SQLite's synchronous statements when the store has them (decision 058). */
+  store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>;
   log: (error: unknown) => void;
   /** How message search folds text (knowledge search's folding, passed in by the app). */
   fold?: FoldText;

@@ -62,3 +62,11 @@ export function createApprovals(options: { timeoutMs: number }) {
 }
 
 export type Approvals = ReturnType<typeof createApprovals>;
+
+/** Approvals as the routes and turns use them: this process's alone, or shared by every process on a database (shared-approvals.ts). */
+export interface ApprovalsPort {
+  request: Approvals["request"];
+  pending(userId: number): ApprovalRequest[] | Promise<ApprovalRequest[]>;
+  answer(userId: number, approvalId: string, approved: boolean): boolean | Promise<boolean>;
+  closeAll(): void;
+}

@@ -3,7 +3,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import type { JsonSchema, ToolSchemaProblem } from "../../providers/llm/llm.ts";
 import type { McpHub } from "../../providers/mcp/mcp-hub.ts";
 import type { Database } from "../../store/schema.ts";
-import { createApprovals } from "./approvals.ts";
+import { createApprovals, type ApprovalsPort } from "./approvals.ts";
 import { registerExternalToolsRoutes } from "./external-tools.routes.ts";
 import { createExternalToolsService } from "./external-tools.service.ts";
 import { createToolSettingsRepo } from "./tool-settings.repo.ts";
@@ -20,9 +20,11 @@ export function createExternalToolsModule(deps: {
   maxResultChars: number;
   /** The model's own check of a tool's input schema (LlmProvider.checkToolSchema), when it has one. */
   checkToolSchema?: (parameters: JsonSchema) => ToolSchemaProblem | undefined;
+  /** Approvals shared by the processes on one database (shared-approvals.ts); else this process's own. */
+  approvals?: ApprovalsPort;
   warn(message: string, error?: unknown): void;
 }) {
-  const approvals = createApprovals({ timeoutMs: deps.approvalTimeoutMs });
+  const approvals: ApprovalsPort = deps.approvals ?? createApprovals({ timeoutMs: deps.approvalTimeoutMs });
   const service = createExternalToolsService({
     hub: deps.hub,
     settings: createToolSettingsRepo(deps.db),

@@ -3,11 +3,11 @@ import { EXTERNAL_TOOL_TEXTS, approvalDecisionSchema, approvalParamsSchema, tool
 import { notFound } from "../../http/app-error.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
-import type { Approvals } from "./approvals.ts";
+import type { ApprovalsPort } from "./approvals.ts";
 import type { ExternalToolsService } from "./external-tools.service.ts";
 
 /** Reading servers' state and keeping a user's choices; no route defines, starts or changes a server. */
-export function registerExternalToolsRoutes(app: FastifyInstance, deps: { service: ExternalToolsService; approvals: Approvals }) {
+export function registerExternalToolsRoutes(app: FastifyInstance, deps: { service: ExternalToolsService; approvals: ApprovalsPort }) {
   const { service, approvals } = deps;
 
   app.get("/api/tools", async (request) => service.list(requireUser(request).id));
@@ -17,14 +17,14 @@ export function registerExternalToolsRoutes(app: FastifyInstance, deps: { servic
     return service.saveChoice(user.id, parseInput(toolSettingRequestSchema, request.body, "body"));
   });
 
-  app.get("/api/approvals", async (request) => ({ approvals: approvals.pending(requireUser(request).id) }));
+  app.get("/api/approvals", async (request) => ({ approvals: await approvals.pending(requireUser(request).id) }));
 
   app.post("/api/approvals/:approvalId", async (request) => {
     const user = requireUser(request);
     const { approvalId } = parseInput(approvalParamsSchema, request.params, "approvalId");
     const { approved } = parseInput(approvalDecisionSchema, request.body, "body");
     // Another user's call is as unknown as a finished one.
-    if (!approvals.answer(user.id, approvalId, approved)) throw notFound(EXTERNAL_TOOL_TEXTS.approvalNotFound, "approval_not_found");
+    if (!(await approvals.answer(user.id, approvalId, approved))) throw notFound(EXTERNAL_TOOL_TEXTS.approvalNotFound, "approval_not_found");
     return { approvalId, approved };
   });
 }

@@ -79,7 +79,8 @@ export interface KnowledgeModule extends AppModule {
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
 export function createKnowledgeModule(deps: {
-  store: Pick<Store, "db" | "prepare">;
+  /** SQLite's synchronous statements when the store has them (decision 058). */
+  store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>;
   blobs: BlobStore;
   jobs: JobQueue;
   index: KnowledgeIndex;

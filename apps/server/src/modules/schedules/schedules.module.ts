@@ -22,7 +22,10 @@ export interface SchedulesModule extends AppModule {
  * comes in as `turns`, a late-bound port, since the assistant in turn offers this module's scheduleTask tool.
  */
 export function createSchedulesModule(deps: {
-  store: Pick<Store, "db" | "prepare" | "transaction">;
+  /** SQLite's synchronous statements when the store has them (decision 058). */
+  store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>;
+  /** Several processes share the database: runs are leased, and only a run whose lease ran out is taken over. */
+  shared?: boolean;
   turns: UnattendedTurnPort;
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: ConversationStarterPort;
@@ -39,6 +42,7 @@ export function createSchedulesModule(deps: {
   const repo = createSchedulesRepo(deps.store);
   const scheduler = createScheduler({
     repo,
+    shared: deps.shared ? {} : undefined,
     turns: deps.turns,
     conversations: deps.conversations,
     starter: deps.starter,
