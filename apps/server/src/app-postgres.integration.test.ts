@@ -2,7 +2,8 @@ import { POSTGRES_MISSING, postgresInstalled, startPostgres, type PostgresServer
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresTestApp, type TestApp } from "./test/test-app.ts";
 import { multipartBody } from "./test/knowledge-client.ts";
-import type { PostgresStore } from "./store/open-app-store.ts";
+import { makeTempDir } from "@sage/testkit/temp-dir";
+import { openAppStore, type PostgresStore } from "./store/open-app-store.ts";
 import { EXACT_SEARCH } from "./modules/retrieval/index/pg-search-index.ts";
 
 const installed = postgresInstalled();
@@ -28,6 +29,16 @@ describe.skipIf(!installed)("SAGE on PostgreSQL", () => {
       t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     return { t, cookie, call };
   }
+
+  it("a database it cannot reach stops start-up with a plain reason, the password hidden", async () => {
+    const temp = makeTempDir();
+    try {
+      const opening = openAppStore({ dataDir: temp.dir, uploadsDir: `${temp.dir}/files`, databaseUrl: "postgres://sage:hunter2@127.0.0.1:1/sage" });
+      await expect(opening).rejects.toThrow("Could not open the PostgreSQL database at postgres://sage:***@127.0.0.1:1/sage (ECONNREFUSED).");
+    } finally {
+      temp.remove();
+    }
+  });
 
   it("logs in, keeps conversations, messages, reminders and memories, and says which vector search it uses", async () => {
     const { t, call } = await open();

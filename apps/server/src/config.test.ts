@@ -20,6 +20,18 @@ describe("loadConfig", () => {
     expect(loadConfig({ SAGE_FILES_DIR: "/srv/sage-files" }).files).toEqual({ dir: "/srv/sage-files", shared: true });
   });
 
+  it("runs on PostgreSQL only with the secret key and the files folder every process shares, and says so", () => {
+    const url = "postgres://sage:pw@db.internal:5432/sage";
+    const key = "c2FnZS10ZXN0LXNlY3JldC1rZXktMzItYnl0ZXMhISE=";
+    expect(loadConfig({}).databaseUrl).toBeNull();
+    expect(() => loadConfig({ SAGE_DATABASE_URL: url, SAGE_FILES_DIR: "/srv/sage-files" })).toThrow(/each needs the same SAGE_SECRET_KEY/);
+    expect(() => loadConfig({ SAGE_DATABASE_URL: url, SAGE_SECRET_KEY: key })).toThrow(/SAGE_FILES_DIR/);
+    expect(() => loadConfig({ SAGE_DATABASE_URL: "mysql://x", SAGE_SECRET_KEY: key, SAGE_FILES_DIR: "/srv" })).toThrow(
+      /give a postgres:\/\/ connection string/,
+    );
+    expect(loadConfig({ SAGE_DATABASE_URL: url, SAGE_SECRET_KEY: key, SAGE_FILES_DIR: "/srv/sage-files" }).databaseUrl).toBe(url);
+  });
+
   it("refuses to start on a non-loopback HOST without SAGE_PASSWORD, and says why", () => {
     expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(ConfigError);
     expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(/SAGE_PASSWORD is not set/);
