@@ -59,6 +59,9 @@ describe.skipIf(!installed)("SAGE on PostgreSQL", () => {
     expect((await call("POST", "/api/memories", { content: "Anna Berg is my chief of staff" })).statusCode).toBe(201);
     expect((await call("GET", "/api/memories")).json()).toMatchObject([{ content: "Anna Berg is my chief of staff" }]);
     expect((await call("GET", "/api/approvals")).json()).toEqual({ approvals: [] });
+    // Accounts made after the demonstration account (id 3) are numbered after it.
+    expect((await t.loginAsNewUser("anna")).userId).toBe(4);
+    expect((await t.loginAsNewUser("ben")).userId).toBe(5);
 
     const reopened = await t.reopenApp();
     try {

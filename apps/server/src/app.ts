@@ -145,9 +145,11 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     demoUser: config.demoUser,
     loginRateLimit: config.loginRateLimit,
     secureCookies: config.secureCookies,
+    shared,
   });
   const conversations = createConversationsModule({
     store,
+    shared,
     log: (error) => warn("a conversation's deletion left work undone", error),
     fold: (text) => searchText(text).toLowerCase(),
     checkModel: (model) => {

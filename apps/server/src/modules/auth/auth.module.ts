@@ -21,8 +21,10 @@ export function createAuthModule(deps: {
   demoUser: { username: string; password: string };
   loginRateLimit: number;
   secureCookies: boolean;
+  /** Other processes share the database: sessions are checked there at every request. */
+  shared?: boolean;
 }): AuthModule {
-  const service = createAuthService({ repo: createAuthRepo(deps.db), hasher: deps.hasher, sessionDays: deps.sessionDays });
+  const service = createAuthService({ repo: createAuthRepo(deps.db), hasher: deps.hasher, sessionDays: deps.sessionDays, shared: deps.shared });
   // Keeping the demo account's password in step with config costs a password check (0.1-0.4 s in production), so it runs
   // beside the rest of start-up instead of before it; a login waits for it, and so does close.
   const accountsReady = service.ensureDemoUser(deps.demoUser.username, deps.demoUser.password).then(async () => {

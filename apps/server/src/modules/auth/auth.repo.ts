@@ -16,6 +16,15 @@ export function createAuthRepo(db: Kysely<Database>) {
       return row.id;
     },
 
+    /** The account with its own id, unless one with that id exists (processes starting together both try). */
+    insertUserIfAbsent: async (user: { id: number; username: string; passwordHash: string }) => {
+      await db
+        .insertInto("users")
+        .values({ ...user, createdAt: new Date().toISOString() })
+        .onConflict((conflict) => conflict.column("id").doNothing())
+        .execute();
+    },
+
     updatePasswordHash: (id: number, passwordHash: string) => db.updateTable("users").set({ passwordHash }).where("id", "=", id).execute(),
 
     insertSession: (session: { tokenHash: string; userId: number; expiresAtMs: number }) =>

@@ -35,7 +35,7 @@ export function createAuthService(deps: {
     async ensureDemoUser(username: string, password: string): Promise<void> {
       const existing = await repo.findUserById(DEMO_USER_ID);
       if (!existing) {
-        await repo.insertUser({ id: DEMO_USER_ID, username, passwordHash: await hasher.hash(password) });
+        await repo.insertUserIfAbsent({ id: DEMO_USER_ID, username, passwordHash: await hasher.hash(password) });
         return;
       }
       if (!(await hasher.verify(existing.passwordHash, password))) {

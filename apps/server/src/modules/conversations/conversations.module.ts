@@ -61,13 +61,21 @@ const PURGE_INTERVAL_MS = 6 * 3_600_000;
 export function createConversationsModule(deps: {
   /** SQLite's synchronous statements when the store has them (decision 058). */
   store: Pick<Store, "db"> & Partial<Pick<Store, "prepare" | "transaction">>;
+  /** Other processes share the database: lists and messages are read from it, never kept in memory. */
+  shared?: boolean;
   log: (error: unknown) => void;
   /** How message search folds text (knowledge search's folding, passed in by the app). */
   fold?: FoldText;
   /** Refuses a model the server does not allow (a conversation's chosen model). */
   checkModel?: (model: string) => void;
 }): ConversationsModule {
-  const service = createConversationsService({ repo: createConversationsRepo(deps.store), log: deps.log, fold: deps.fold, checkModel: deps.checkModel });
+  const service = createConversationsService({
+    repo: createConversationsRepo(deps.store),
+    shared: deps.shared,
+    log: deps.log,
+    fold: deps.fold,
+    checkModel: deps.checkModel,
+  });
   const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));
   return {
     port: { ownsConversation: service.ownsConversation, onDeleted: service.onDeleted, onRestored: service.onRestored },

@@ -41,12 +41,14 @@ export function createConversationsService(deps: {
   fold?: FoldText;
   /** Refuses (400) a model the server does not allow; the assistant's check, passed in by the app. */
   checkModel?: (model: string) => void;
+  /** Other processes share the database and change it too: nothing is kept in memory between requests. */
+  shared?: boolean;
 }) {
   const { repo } = deps;
   const deletedListeners: ConversationDeletedListener[] = [];
   const restoredListeners: ConversationDeletedListener[] = [];
   // Each user's list, kept in memory between changes: it is read on every page open and by every
-  // ownership check, and changes only through this service (one process owns the store).
+  // ownership check, and changes only through this service when one process owns the store (not when `shared`).
   const lists = new Map<number, ConversationListItem[]>();
   // Bumped by every change, so a list read that overlapped a change is never kept.
   const versions = new Map<number, number>();
@@ -67,7 +69,7 @@ export function createConversationsService(deps: {
   const rememberMessages = (id: number, json: MessageListJson) => {
     forgetMessages(id);
     const bytes = 2 * json.length;
-    if (bytes > MESSAGE_CACHE_BYTES / 4) return json;
+    if (deps.shared || bytes > MESSAGE_CACHE_BYTES / 4) return json;
     while (cachedBytes + bytes > MESSAGE_CACHE_BYTES) forgetMessages(messageLists.keys().next().value!);
     messageLists.set(id, json);
     cachedBytes += bytes;
@@ -145,7 +147,7 @@ export function createConversationsService(deps: {
       const line = lastMessage ? firstLine(lastMessage) : "";
       return { ...conversation, ...(line ? { lastMessage: line } : {}), ...(unreadSince ? { unread: true as const } : {}) };
     });
-    if ((versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
+    if (!deps.shared && (versions.get(userId) ?? 0) === version) lists.set(userId, fresh);
     return fresh;
   }
 

@@ -6,6 +6,9 @@ import { openPgLexicalIndex } from "./pg-lexical-index.ts";
 import { createPgVectors, pgUnembeddedChunks } from "./pg-vectors.ts";
 import type { SearchIndex } from "./search-index.ts";
 
+/** The advisory lock under which a process makes the search index's tables (the migrations' lock is the one before). */
+const SEARCH_INDEX_LOCK = 3_417_021_035;
+
 export const PGVECTOR_SEARCH = "pgvector (an HNSW index inside PostgreSQL)";
 export const EXACT_SEARCH = "exact search in each SAGE process (pgvector is not installed in this PostgreSQL)";
 
@@ -16,8 +19,16 @@ export const EXACT_SEARCH = "exact search in each SAGE process (pgvector is not 
  */
 export async function openPgSearchIndex(store: { db: Kysely<Database>; sql: SqlPool }): Promise<SearchIndex> {
   const { db, sql } = store;
-  const words = await openPgLexicalIndex(sql);
-  const pgvector = await openPgVectorIndex(sql);
+  // Processes starting together would make the index's tables at once, and CREATE ... IF NOT EXISTS is not safe
+  // against that in PostgreSQL ("type already exists"): one at a time, under a lock of this session.
+  const { words, pgvector } = await sql.session(async (session) => {
+    await session.query("SELECT pg_advisory_lock($1)", [SEARCH_INDEX_LOCK]);
+    try {
+      return { words: await openPgLexicalIndex(sql), pgvector: await openPgVectorIndex(sql) };
+    } finally {
+      await session.query("SELECT pg_advisory_unlock($1)", [SEARCH_INDEX_LOCK]);
+    }
+  });
   const chunks = createPgChunkStore(db, words);
   const vectors = createPgVectors(sql, pgvector);
   return {
