@@ -3,7 +3,7 @@ import { loadConfig } from "./config.ts";
 import { createAuthRepo } from "./modules/auth/auth.repo.ts";
 import { createAuthService, type AuthService } from "./modules/auth/auth.service.ts";
 import { hasherFor } from "./modules/auth/password.ts";
-import { openStore } from "./store/open-store.ts";
+import { openAppStore } from "./store/open-app-store.ts";
 import pg from "pg";
 import { openPgLexicalIndex } from "./modules/retrieval/index/pg-lexical-index.ts";
 import { copySqliteToPostgres, CopyError } from "./store/postgres/copy-to-postgres.ts";
@@ -31,7 +31,8 @@ async function* accountLines(): AsyncGenerator<{ line: number; username: string;
 
 async function withAuth(run: (auth: AuthService) => Promise<number>) {
   const config = loadConfig();
-  const store = openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir });
+  // The server's own store: PostgreSQL when SAGE_DATABASE_URL is set, else SQLite in the data folder.
+  const store = await openAppStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, databaseUrl: config.databaseUrl });
   try {
     return await run(createAuthService({ repo: createAuthRepo(store.db), hasher: hasherFor(config.passwordCost), sessionDays: config.sessionDays }));
   } finally {
