@@ -20,6 +20,7 @@ import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 import { schedules } from "./scenarios/schedules.mjs";
 import { mailSync } from "./scenarios/mail-sync.mjs";
 import { searchPostgres } from "./scenarios/search-postgres.mjs";
+import { httpPostgres } from "./scenarios/http-postgres.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -50,10 +51,12 @@ const scenarios = {
   "ingest-1m": ingest1m,
   // PostgreSQL beside SQLite (issue 34): a copy of the 100k store into a PostgreSQL started for the run.
   "search-postgres": searchPostgres,
+  // The HTTP API on PostgreSQL beside SQLite, and two processes on one database beside one (issue 34).
+  "http-postgres": httpPostgres,
 };
 
 // Long runs only when named (`--only=ocr-pdf-300`): a 300-page OCR takes most of an hour on 2 cores.
-const OPT_IN = new Set(["ocr-pdf-300", "search-1m", "ingest-1m", "search-postgres"]);
+const OPT_IN = new Set(["ocr-pdf-300", "search-1m", "ingest-1m", "search-postgres", "http-postgres"]);
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("The server is not built: run `npm run build` first.");
