@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { postgresInstalled } from "./packages/testkit/src/postgres-server.ts";
 import server from "./apps/server/vitest.config.ts";
 
 /**
@@ -52,6 +53,22 @@ const ROUTES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".test.ts") && buildsTheApp.test(readFileSync(serverSource + file, "utf8")))
   .map((file) => `apps/server/src/${file}`);
 
+/**
+ * Route tests that also run on PostgreSQL (decision 060): every route test that reaches the store only through the
+ * app (not SQLite's own connection, nor the helpers that write SQLite directly).
+ */
+const touchesSqlite = /\.sqlite\b|insertKnowledge|insertConversation|sage\.db/;
+const ROUTES_ON_POSTGRES = ROUTES.filter((file) => {
+  const text = readFileSync(fileURLToPath(new URL(file, import.meta.url)), "utf8");
+  // Tests that start PostgreSQL themselves already run there; the reliability tests start server processes on SQLite.
+  return !touchesSqlite.test(text) && !/startPostgres/.test(text) && !file.includes("/reliability/");
+});
+/** Every other server test: what the PostgreSQL system project leaves out of SYSTEM's patterns. */
+const NOT_ON_POSTGRES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts"))
+  .map((file) => `apps/server/src/${file}`)
+  .filter((file) => !ROUTES_ON_POSTGRES.includes(file));
+
 const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patterns.flat()];
 // unit and routes share a worker's module cache across files (no re-import of Fastify, the AI SDK and the store per
 // file): 110 s to 44 s for `test:fast` on two cores. Tests that stub globals restore them (unstubGlobals).
@@ -71,6 +88,33 @@ export default defineConfig({
         },
       },
       { test: { ...nodeProject, name: "routes", include: ROUTES, exclude: exclude(SYSTEM) } },
+      // Without Debian's postgresql package (a developer's machine) the project is left out; CI installs it.
+      ...(postgresInstalled()
+        ? [
+            {
+              test: {
+                ...nodeProject,
+                name: "routes-postgres",
+                include: ROUTES_ON_POSTGRES,
+                env: { SAGE_TEST_ON_POSTGRES: "1" },
+                exclude: exclude(SYSTEM),
+                setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
+              },
+            },
+            {
+              test: {
+                ...nodeProject,
+                isolate: true,
+                name: "system-postgres",
+                include: SYSTEM,
+                env: { SAGE_TEST_ON_POSTGRES: "1" },
+                exclude: exclude(NOT_ON_POSTGRES, ["packages/**", "scripts/**"]),
+                testTimeout: 60_000,
+                setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
+              },
+            },
+          ]
+        : []),
       // System tests start processes, crash, and change the environment: each file keeps its own module graph.
       { test: { ...nodeProject, isolate: true, name: "system", include: SYSTEM, testTimeout: 60_000 } },
       "apps/web/vitest.config.ts",

@@ -7,6 +7,7 @@ import { createProviders, type Providers } from "../providers/registry.ts";
 import { openAppStore, type AppStore, type PostgresStore } from "../store/open-app-store.ts";
 import { openStore, type Store } from "../store/open-store.ts";
 import { testPasswordHasher } from "./test-password-hasher.ts";
+import { testPostgres } from "./test-postgres.ts";
 
 export const DEMO = { username: "demo", password: "sage-demo" };
 
@@ -37,7 +38,9 @@ type TestAppOptions = {
 };
 
 /** The real app over a temporary data dir; env overrides and provider overrides as the test needs. */
-export function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // The routes-postgres project: the same test on PostgreSQL (its files never reach for SQLite's own connection).
+  if (testPostgres.server) return (await createPostgresTestApp(await testPostgres.server.createDatabase(), options)) as unknown as TestApp;
   return testAppOn(options, async (config) => openStore({ dataDir: config.dataDir, uploadsDir: config.files.dir }));
 }
 

@@ -160,7 +160,9 @@ describe("the scheduler", () => {
     expect((await api("GET", "/api/schedules")).json()[0].nextRunAt).toBe("2026-07-18T05:00:00.000Z");
   });
 
-  it("a restart during a run does not run it again: the cut run is marked interrupted", async () => {
+  // One process alone on its store: a restart means the old process is gone. On a shared database the old process may
+  // still be running it, so only a run whose lease ran out is marked (schedules.integration.test.ts, decision 058).
+  it.skipIf(process.env.SAGE_TEST_ON_POSTGRES)("a restart during a run does not run it again: the cut run is marked interrupted", async () => {
     await start("2026-07-15T04:59:30Z");
     const { id } = (await create()).json();
     clock = new Date("2026-07-15T05:00:00Z");
