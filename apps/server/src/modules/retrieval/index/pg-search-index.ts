@@ -21,14 +21,16 @@ export async function openPgSearchIndex(store: { db: Kysely<Database>; sql: SqlP
   const { db, sql } = store;
   // Processes starting together would make the index's tables at once, and CREATE ... IF NOT EXISTS is not safe
   // against that in PostgreSQL ("type already exists"): one at a time, under a lock of this session.
-  const { words, pgvector } = await sql.session(async (session) => {
-    await session.query("SELECT pg_advisory_lock($1)", [SEARCH_INDEX_LOCK]);
-    try {
-      return { words: await openPgLexicalIndex(sql), pgvector: await openPgVectorIndex(sql) };
-    } finally {
-      await session.query("SELECT pg_advisory_unlock($1)", [SEARCH_INDEX_LOCK]);
-    }
-  });
+  const underLock = <T>(work: () => Promise<T>) =>
+    sql.session(async (session) => {
+      await session.query("SELECT pg_advisory_lock($1)", [SEARCH_INDEX_LOCK]);
+      try {
+        return await work();
+      } finally {
+        await session.query("SELECT pg_advisory_unlock($1)", [SEARCH_INDEX_LOCK]);
+      }
+    });
+  const { words, pgvector } = await underLock(async () => ({ words: await openPgLexicalIndex(sql), pgvector: await openPgVectorIndex(sql) }));
   const chunks = createPgChunkStore(db, words);
   const vectors = createPgVectors(sql, pgvector);
   return {
@@ -93,10 +95,13 @@ export async function openPgSearchIndex(store: { db: Kysely<Database>; sql: SqlP
     },
     // Every statistic is counted when searched (pg-lexical-index.ts): nothing is kept to put right.
     repairAfterRestore: async () => undefined,
-    async start() {
-      await words.indexMissing();
-      await vectors.fillEmbeddings();
-    },
+    // Under the same lock: filling an empty word index drops and remakes its GIN index, which two processes must not
+    // do at once.
+    start: () =>
+      underLock(async () => {
+        await words.indexMissing();
+        await vectors.fillEmbeddings();
+      }),
     close: async () => undefined,
   };
 }

@@ -221,15 +221,16 @@ export function createPgVectors(sql: SqlClient, pgvector: PgVectorIndex | null):
         if (rows.length === 0) return filled;
         for (const embedderId of new Set(rows.map((row) => row.embedderId))) {
           const ofEmbedder = rows.filter((row) => row.embedderId === embedderId);
-          await pgvector.upsert(
-            embedderId,
-            ofEmbedder.map((row) => ({
-              chunkId: Number(row.chunkId),
-              userId: Number(row.userId),
-              conversationId: row.conversationId,
-              vector: fromBlob(row.vector),
-            })),
-          );
+          const vectorRows = ofEmbedder.map((row) => ({
+            chunkId: Number(row.chunkId),
+            userId: Number(row.userId),
+            conversationId: row.conversationId,
+            vector: fromBlob(row.vector),
+          }));
+          await pgvector.upsert(embedderId, vectorRows).catch((error: unknown) => {
+            // A chunk deleted meanwhile (its vector row went with it): the next page no longer holds it.
+            if ((error as { code?: string }).code !== "23503") throw error;
+          });
         }
         filled += rows.length;
       }

@@ -41,4 +41,20 @@ describeOnPostgres("the search index on PostgreSQL", (databases) => {
       await database.close();
     }
   });
+
+  it("four processes starting together on an empty database make the index and start it, each once, none failing", async () => {
+    const database = await databases.open();
+    const pools = await Promise.all([1, 2, 3].map(() => openPostgresDb({ url: database.url! })));
+    try {
+      const stores = [{ db: database.db, sql: database.sql! }, ...pools.map((pool) => ({ db: pool.db, sql: pool.sql }))];
+      await Promise.all(stores.map(async (store) => (await openPgSearchIndex(store)).start()));
+      const { rows } = await database.sql!.query<{ name: string }>(
+        "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'chunk_terms' ORDER BY indexname",
+      );
+      expect(rows.map((row) => row.name)).toEqual(["chunk_terms_pkey", "chunk_terms_user", "chunk_terms_words"]);
+    } finally {
+      for (const pool of pools) await pool.close();
+      await database.close();
+    }
+  });
 });
