@@ -57,7 +57,7 @@ const ROUTES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
  * Route tests that also run on PostgreSQL (decision 060): every route test that reaches the store only through the
  * app (not SQLite's own connection, nor the helpers that write SQLite directly).
  */
-const touchesSqlite = /\.sqlite\b|insertKnowledge|insertConversation|sage\.db/;
+const touchesSqlite = /\.sqlite\b|sage\.db/;
 const ROUTES_ON_POSTGRES = ROUTES.filter((file) => {
   const text = readFileSync(fileURLToPath(new URL(file, import.meta.url)), "utf8");
   // Tests that start PostgreSQL themselves already run there; the reliability tests start server processes on SQLite.

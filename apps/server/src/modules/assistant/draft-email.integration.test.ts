@@ -45,7 +45,7 @@ describe.skipIf(!installed)("draftEmail saves into the real Dovecot's Drafts fol
     const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password };
     expect((await api("POST", "/api/accounts", { kind: "mail", name: "Work mail", imap: imapServer })).statusCode).toBe(201);
     await t.jobs.idle();
-    const original = t.store.sqlite.prepare("SELECT id FROM mail_messages WHERE message_id = '<board-pack@example.com>'").get() as { id: number };
+    const original = await t.store.db.selectFrom("mailMessages").select("id").where("messageId", "=", "<board-pack@example.com>").executeTakeFirstOrThrow();
 
     const conversationId = (await api("POST", "/api/conversations", { name: "Drafts" })).json().id as number;
     gemini.script(

@@ -111,9 +111,10 @@ describe("memory in assistant turns", () => {
 
   it("never gives the model a stored memory flagged as a secret", async () => {
     const now = new Date().toISOString();
-    t.store.sqlite
-      .prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at, flagged_secret) VALUES (3, ?, 'assistant', ?, ?, 1)")
-      .run("Bank login phrase: hunter2", now, now);
+    await t.store.db
+      .insertInto("memories")
+      .values({ userId: 3, content: "Bank login phrase: hunter2", source: "assistant", conversationId: null, createdAt: now, updatedAt: now, flaggedSecret: 1 })
+      .execute();
     await api("POST", "/api/memories", { content: "I prefer emails under 100 words" });
     const conversationId = await newConversation("Flagged");
     gemini.script({ text: "Hello." });

@@ -31,9 +31,9 @@ describe("login", () => {
   });
 
   it("stores the password hashed with argon2, never in clear", async () => {
-    const row = t.store.sqlite.prepare("SELECT password_hash FROM users WHERE id = 3").get() as { password_hash: string };
-    expect(row.password_hash).toMatch(/^\$argon2id\$/);
-    expect(row.password_hash).not.toContain(DEMO.password);
+    const row = await t.store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow();
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(row.passwordHash).not.toContain(DEMO.password);
   });
 
   it("answers a body that is not JSON or has wrong types with a 400 JSON error", async () => {
@@ -84,8 +84,7 @@ describe("sessions", () => {
     const cookie = await t.login();
     const logout = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: { cookie } });
     expect(logout.statusCode).toBe(200);
-    const count = t.store.sqlite.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
-    expect(count.n).toBe(0);
+    expect(await t.store.db.selectFrom("sessions").select("tokenHash").execute()).toEqual([]);
     const after = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } });
     expect(after.statusCode).toBe(401);
   });
@@ -94,7 +93,7 @@ describe("sessions", () => {
     const cookie = await t.login();
     const forged = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie: "sage_session=forged" } });
     expect(forged.statusCode).toBe(401);
-    t.store.sqlite.prepare("UPDATE sessions SET expires_at_ms = 1").run();
+    await t.store.db.updateTable("sessions").set({ expiresAtMs: 1 }).execute();
     const expired = await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } });
     expect(expired.statusCode).toBe(401);
   });

@@ -64,8 +64,8 @@ describe("reminders as a calendar feed", () => {
     expect((await call("GET", pathOf(theirs), undefined, null)).body).not.toContain("Private reminder");
     expect((await call("GET", "/api/calendar/feed", undefined, null)).statusCode).toBe(401);
     expect((await call("POST", "/api/calendar/feed/rotate", undefined, null)).statusCode).toBe(401);
-    const row = t.store.sqlite.prepare("SELECT feed_token FROM calendar_preferences WHERE user_id = 1").get() as { feed_token: string } | undefined;
-    expect(row?.feed_token ?? "").not.toContain(pathOf(mine).split("/").pop()!.replace(".ics", ""));
+    const row = await t.store.db.selectFrom("calendarPreferences").select("feedToken").where("userId", "=", 1).executeTakeFirst();
+    expect(row?.feedToken ?? "").not.toContain(pathOf(mine).split("/").pop()!.replace(".ics", ""));
   });
 });
 

@@ -108,7 +108,8 @@ describe("zip upload", () => {
     const hit = (await search("Kestrel line costs"))[0]!;
     expect(hit.metadata).toMatchObject({ filename: "budget.pdf", source: "page 1" });
     // The archive itself is not kept: only its entries' files remain.
-    expect(t.store.sqlite.prepare("SELECT COUNT(*) AS n FROM knowledge_items WHERE storage_key IS NOT NULL").get()).toEqual({ n: 3 });
+    const stored = await t.store.db.selectFrom("knowledgeItems").select("id").where("storageKey", "is not", null).execute();
+    expect(stored).toHaveLength(3);
 
     const again = (await kb.upload({}, { filename: "Strategy.zip", content: zip })).json();
     expect(again.archive).toMatchObject({ folderId: body.file.id, added: 0, duplicates: 3 });

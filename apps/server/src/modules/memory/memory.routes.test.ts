@@ -96,10 +96,17 @@ describe("/api/memories", () => {
 
   it("flags, never deletes, stored memories that look like secrets when SAGE starts, and an edit clears the flag", async () => {
     const now = new Date().toISOString();
-    const insert = t.store.sqlite.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, ?, 'assistant', ?, ?)");
+    const insert = async (content: string) =>
+      (
+        await t.store.db
+          .insertInto("memories")
+          .values({ userId: 3, content, source: "assistant", conversationId: null, createdAt: now, updatedAt: now, flaggedSecret: 0 })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
     // Saved by an older SAGE, whose check missed these.
-    const secret = Number(insert.run("The user's bank login phrase: hunter2 (door code 4711)", now, now).lastInsertRowid);
-    insert.run("Anna Berg is my chief of staff", now, now);
+    const secret = await insert("The user's bank login phrase: hunter2 (door code 4711)");
+    await insert("Anna Berg is my chief of staff");
     const restarted = await t.reopen();
     try {
       const listed = (await restarted.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[];
@@ -135,11 +142,10 @@ describe("/api/memories", () => {
   it("keeps a memory when the conversation it was saved in is deleted", async () => {
     const conversationId = (await call("POST", "/api/conversations", { name: "Where I said it" })).json().id;
     const now = new Date().toISOString();
-    t.store.sqlite
-      .prepare(
-        "INSERT INTO memories (user_id, content, source, conversation_id, created_at, updated_at) VALUES (3, 'I prefer morning meetings', 'assistant', ?, ?, ?)",
-      )
-      .run(conversationId, now, now);
+    await t.store.db
+      .insertInto("memories")
+      .values({ userId: 3, content: "I prefer morning meetings", source: "assistant", conversationId, createdAt: now, updatedAt: now, flaggedSecret: 0 })
+      .execute();
     expect(await list()).toEqual([expect.objectContaining({ content: "I prefer morning meetings", conversationId })]);
     expect((await call("DELETE", `/api/conversations/${conversationId}`)).statusCode).toBe(200);
     const [kept] = await list();
