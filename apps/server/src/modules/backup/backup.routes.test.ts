@@ -22,17 +22,17 @@ const call = (method: "GET" | "POST", url: string, payload?: object) => backupCl
 const files = () => backupClient(t, cookie).files();
 const importZip = (archive: Buffer) => backupClient(t, cookie).importZip(archive);
 const exportZip = () => backupClient(t, cookie).exportZip();
-const insertConversation = () => {
+const insertConversation = async () => {
   const now = new Date().toISOString();
-  return Number(
-    t.store.sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid,
-  );
+  return (
+    await t.store.db.insertInto("conversations").values({ userId: 3, name: "Board", createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()
+  ).id;
 };
 
 describe("import confirmation and snapshots", () => {
   it("says what an import would replace", async () => {
     await start();
-    const conversation = insertConversation();
+    const conversation = await insertConversation();
     const finance = await kb.folder("Finance");
     await kb.folder("Archive", finance.id);
     await kb.upload({ userId: 3, conversationId: conversation, parentId: 0 }, { filename: "a.txt", content: Buffer.from("alpha") });
@@ -77,7 +77,9 @@ describe("import confirmation and snapshots", () => {
     expect((await call("POST", "/api/reset_vector_db", {})).statusCode).toBe(200);
     const kept = await snapshots();
     expect(kept.map((snapshot) => snapshot.reason)).toEqual(["reset", "reset", "restore"]);
-    expect(readdirSync(path.join(t.config.dataDir, "snapshots")).sort()).toHaveLength(3);
+    // In the data folder; on a shared database, in the files folder every process reads (decision 060).
+    const snapshotsDir = path.join(process.env.SAGE_TEST_ON_POSTGRES ? t.config.files.dir : t.config.dataDir, "snapshots");
+    expect(readdirSync(snapshotsDir).sort()).toHaveLength(3);
 
     const download = await call("GET", `/api/knowledge/snapshots/${kept[0]!.id}/download`);
     expect(download.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFakeLlm } from "../../providers/llm/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertKnowledge } from "./retrieval-test-helpers.ts";
+import { seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -12,7 +12,7 @@ describe("POST /api/test/gemini/query", () => {
     const llm = createFakeLlm();
     t = await createTestApp({ providers: (config) => ({ ...createProviders(config), llm }) });
     const cookie = await t.login();
-    insertKnowledge(t.store.sqlite, { userId: 3, name: "buffett.txt", chunks: ["Buy wonderful businesses at fair prices."] });
+    await seedKnowledge(t, { userId: 3, name: "buffett.txt", chunks: ["Buy wonderful businesses at fair prices."] });
     llm.script({ text: "Buffett prefers **wonderful businesses** [1]." });
     const response = await t.app.inject({
       method: "POST",

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RECOMMENDATION_THRESHOLD } from "@sage/contracts/retrieval";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { contentPreview } from "./content-preview.ts";
-import { insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
+import { seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 let cookie: string;
@@ -17,20 +17,20 @@ const recommend = (payload: object) => t.app.inject({ method: "POST", url: "/api
 
 describe("POST /api/recommend-files", () => {
   it("folds chunks into one scored entry per file; a file about the text clears 0.4, a passing mention does not", async () => {
-    const conversation = insertConversation(t.store.sqlite, DEMO_USER);
-    insertKnowledge(t.store.sqlite, {
+    const conversation = await seedConversation(t.store.db, DEMO_USER);
+    await seedKnowledge(t, {
       userId: DEMO_USER,
       conversationId: conversation,
       name: "board-meeting-agenda.txt",
       chunks: ["Board meeting agenda: quarterly budget review, hiring plan, product roadmap.", "Budget review owners and hiring plan approvals."],
     });
-    insertKnowledge(t.store.sqlite, {
+    await seedKnowledge(t, {
       userId: DEMO_USER,
       name: "travel.txt",
       chunks: ["Flight to Lisbon on Monday; hotel near the river. Remember the agenda."],
     });
     for (let index = 0; index < 6; index++) {
-      insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: `filler-${index}.txt`, chunks: [`Unrelated filler text number ${index} about gardening.`] });
+      await seedKnowledge(t, { userId: DEMO_USER, name: `filler-${index}.txt`, chunks: [`Unrelated filler text number ${index} about gardening.`] });
     }
 
     const response = await recommend({ conversation_id: conversation, query_text: "prepare the budget review for the board meeting", limit: 5 });
@@ -47,12 +47,12 @@ describe("POST /api/recommend-files", () => {
   it("answers blank text with nothing and another user's conversation with a 404", async () => {
     expect((await recommend({ conversation_id: 0, query_text: "   " })).json()).toEqual([]);
     const stranger = await t.loginAsNewUser();
-    const theirs = insertConversation(t.store.sqlite, stranger.userId);
+    const theirs = await seedConversation(t.store.db, stranger.userId);
     expect((await recommend({ conversation_id: theirs, query_text: "anything at all here" })).statusCode).toBe(404);
   });
 
   it("gives no preview for binary types", async () => {
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "Annual Report.PDF", chunks: ["Annual report revenue summary and outlook."] });
+    await seedKnowledge(t, { userId: DEMO_USER, name: "Annual Report.PDF", chunks: ["Annual report revenue summary and outlook."] });
     const files = (await recommend({ query_text: "annual report revenue outlook" })).json();
     expect(files[0].filename).toBe("Annual Report.PDF");
     expect(files[0].content_preview).toBe("");

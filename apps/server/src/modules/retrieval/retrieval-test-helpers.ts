@@ -1,4 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../store/schema.ts";
 import type { ChunkInput } from "./index/chunk-store.ts";
 import type { KnowledgeIndexPort } from "./retrieval.module.ts";
 
@@ -58,4 +60,46 @@ export async function indexKnowledge(
   const chunks = input.chunks.map((content, position) => ({ position, source: `${input.name}/section-${position + 1}`, content }));
   await t.knowledgeIndex.indexItem({ id: itemId, userId: input.userId, conversationId: input.conversationId ?? null }, chunks);
   return { itemId };
+}
+
+/** A test's view of the app, on either engine. */
+type SeedTarget = { store: { db: Kysely<Database> }; knowledgeIndex: KnowledgeIndexPort };
+
+/**
+ * As insertKnowledge, on either engine: the item through Kysely and its chunks through the app's search index (SQLite's
+ * FTS5 tables, PostgreSQL's chunk_terms), with the same sources (`<name>/section-<n>`).
+ */
+export async function seedKnowledge(
+  t: SeedTarget,
+  input: { userId: number; conversationId?: number | null; name: string; chunks: string[]; type?: "file" | "note"; mimeType?: string },
+): Promise<{ itemId: number; chunkIds: number[] }> {
+  const now = new Date().toISOString();
+  const conversationId = input.conversationId ?? null;
+  const { id } = await t.store.db
+    .insertInto("knowledgeItems")
+    .values({
+      userId: input.userId,
+      conversationId,
+      type: input.type ?? "file",
+      name: input.name,
+      path: input.name,
+      mimeType: input.mimeType ?? null,
+      size: input.chunks.join("").length,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await t.knowledgeIndex.indexItem(
+    { id, userId: input.userId, conversationId },
+    input.chunks.map((content, position) => ({ position, source: `${input.name}/section-${position + 1}`, content })),
+  );
+  const chunks = await sql<{ id: number }>`SELECT id FROM chunks WHERE item_id = ${id} ORDER BY position`.execute(t.store.db);
+  return { itemId: id, chunkIds: chunks.rows.map((row) => Number(row.id)) };
+}
+
+/** As insertConversation, on either engine. */
+export async function seedConversation(db: Kysely<Database>, userId: number, name = "Test"): Promise<number> {
+  const now = new Date().toISOString();
+  return (await db.insertInto("conversations").values({ userId, name, createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()).id;
 }

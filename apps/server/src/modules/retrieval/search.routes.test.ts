@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/retrieval";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
+import { seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 let cookie: string;
@@ -15,8 +15,8 @@ afterEach(async () => t.close());
 
 const search = (payload: Record<string, unknown>, headers = { cookie }) => t.app.inject({ method: "POST", url: "/api/search", payload, headers });
 
-function seedCorpus() {
-  insertKnowledge(t.store.sqlite, {
+async function seedCorpus() {
+  await seedKnowledge(t, {
     userId: DEMO_USER,
     name: "buffett-letters.txt",
     chunks: [
@@ -24,12 +24,12 @@ function seedCorpus() {
       "Berkshire Hathaway's insurance float funds long-term equity investments.",
     ],
   });
-  insertKnowledge(t.store.sqlite, {
+  await seedKnowledge(t, {
     userId: DEMO_USER,
     name: "gardening.txt",
     chunks: ["Tomatoes need full sun, regular watering and a trellis to climb."],
   });
-  insertKnowledge(t.store.sqlite, {
+  await seedKnowledge(t, {
     userId: DEMO_USER,
     name: "quarterly-report.txt",
     chunks: ["Revenue grew 12% while operating costs stayed flat; investors welcomed the margin expansion."],
@@ -38,7 +38,7 @@ function seedCorpus() {
 
 describe("POST /api/search", () => {
   it("ranks the chunk that matches the query best first, with the documented result shape (content, score, metadata) and scores in 0..1", async () => {
-    seedCorpus();
+    await seedCorpus();
     const response = await search({ query: "how should investors buy wonderful businesses" });
     expect(response.statusCode).toBe(200);
     const results = response.json();
@@ -57,7 +57,7 @@ describe("POST /api/search", () => {
   });
 
   it("matches word forms (stemming) and the file name", async () => {
-    seedCorpus();
+    await seedCorpus();
     const stemmed = (await search({ query: "watered tomato" })).json();
     expect(stemmed[0].metadata.filename).toBe("gardening.txt");
     const byName = (await search({ query: "gardening" })).json();
@@ -65,7 +65,7 @@ describe("POST /api/search", () => {
   });
 
   it("returns at most 5 results by default and honours a limit", async () => {
-    insertKnowledge(t.store.sqlite, {
+    await seedKnowledge(t, {
       userId: DEMO_USER,
       name: "many.txt",
       chunks: Array.from({ length: 8 }, (_, index) => `Note ${index} about dividends and dividend policy.`),
@@ -75,7 +75,7 @@ describe("POST /api/search", () => {
   });
 
   it("answers a blank query with no results", async () => {
-    seedCorpus();
+    await seedCorpus();
     for (const query of ["", "   \n\t"]) {
       const response = await search({ query });
       expect(response.statusCode).toBe(200);
@@ -85,7 +85,7 @@ describe("POST /api/search", () => {
   });
 
   it("survives queries full of FTS syntax", async () => {
-    seedCorpus();
+    await seedCorpus();
     for (const query of ['"unbalanced', "NEAR(a b) OR AND NOT", "col:term*", "^*()"]) {
       const response = await search({ query });
       expect(response.statusCode).toBe(200);
@@ -99,11 +99,11 @@ describe("POST /api/search", () => {
   });
 
   it("scopes a conversation to its own knowledge plus the system knowledge base", async () => {
-    const mine = insertConversation(t.store.sqlite, DEMO_USER, "mine");
-    const other = insertConversation(t.store.sqlite, DEMO_USER, "other");
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: mine, name: "mine.txt", chunks: ["zebra migration notes"] });
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: other, name: "other.txt", chunks: ["zebra stripes notes"] });
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "system.txt", chunks: ["zebra habitat notes"] });
+    const mine = await seedConversation(t.store.db, DEMO_USER, "mine");
+    const other = await seedConversation(t.store.db, DEMO_USER, "other");
+    await seedKnowledge(t, { userId: DEMO_USER, conversationId: mine, name: "mine.txt", chunks: ["zebra migration notes"] });
+    await seedKnowledge(t, { userId: DEMO_USER, conversationId: other, name: "other.txt", chunks: ["zebra stripes notes"] });
+    await seedKnowledge(t, { userId: DEMO_USER, name: "system.txt", chunks: ["zebra habitat notes"] });
 
     const names = async (payload: Record<string, unknown>) =>
       ((await search(payload)).json() as { metadata: { filename: string } }[]).map((result) => result.metadata.filename).sort();
@@ -114,10 +114,10 @@ describe("POST /api/search", () => {
   });
 
   it("never shows one user's chunks to another, and hides another user's conversation behind a 404", async () => {
-    seedCorpus();
+    await seedCorpus();
     const stranger = await t.loginAsNewUser();
-    const theirConversation = insertConversation(t.store.sqlite, stranger.userId);
-    insertKnowledge(t.store.sqlite, { userId: stranger.userId, name: "secret.txt", chunks: ["wonderful businesses secret plan"] });
+    const theirConversation = await seedConversation(t.store.db, stranger.userId);
+    await seedKnowledge(t, { userId: stranger.userId, name: "secret.txt", chunks: ["wonderful businesses secret plan"] });
 
     const mine = (await search({ query: "wonderful businesses secret" })).json() as { metadata: { filename: string } }[];
     expect(mine.map((result) => result.metadata.filename)).not.toContain("secret.txt");
@@ -134,9 +134,9 @@ describe("POST /api/search", () => {
   });
 
   it("forgets a deleted file's chunks at once", async () => {
-    const { itemId } = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "gone.txt", chunks: ["ephemeral aardvark"] });
+    const { itemId } = await seedKnowledge(t, { userId: DEMO_USER, name: "gone.txt", chunks: ["ephemeral aardvark"] });
     expect((await search({ query: "aardvark" })).json()).toHaveLength(1);
-    t.store.sqlite.prepare("DELETE FROM knowledge_items WHERE id = ?").run(itemId);
+    await t.store.db.deleteFrom("knowledgeItems").where("id", "=", itemId).execute();
     expect((await search({ query: "aardvark" })).json()).toEqual([]);
   });
 
