@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { TestApp } from "./test-app.ts";
 
 /** A multipart/form-data body as a browser would send it: text fields, then one file part. */
@@ -34,14 +35,11 @@ export function knowledgeClient(t: TestApp, cookie: string) {
       const body = multipartBody(fields, file);
       return t.app.inject({ method: "POST", url: "/api/upload", headers: { cookie, ...body.headers }, payload: body.payload });
     },
-    chunks: (itemId: number) =>
-      t.store.sqlite
-        .prepare("SELECT position, source, content, conversation_id AS conversationId FROM chunks WHERE item_id = ? ORDER BY position")
-        .all(itemId) as Array<{
-        position: number;
-        source: string;
-        content: string;
-        conversationId: number | null;
-      }>,
+    /** The item's chunks as the search index stored them, on either engine. */
+    chunks: async (itemId: number) =>
+      (
+        await sql<{ position: number; source: string; content: string; conversationId: number | null }>`
+          SELECT position, source, content, conversation_id FROM chunks WHERE item_id = ${itemId} ORDER BY position`.execute(t.store.db)
+      ).rows.map((row) => ({ ...row, position: Number(row.position), conversationId: row.conversationId === null ? null : Number(row.conversationId) })),
   };
 }

@@ -83,7 +83,7 @@ describe("upload ingestion", () => {
     const body = response.json();
     expect(body).toMatchObject({ status: "success", chunks_processed: 3, processingResult: { status: "success" } });
     expect(body.file).toMatchObject({ name: "Zephyr.PDF", type: "file", status: "ready", size: pdf.length, chunkCount: 3 });
-    const chunks = kb.chunks(body.file.id);
+    const chunks = await kb.chunks(body.file.id);
     expect(chunks.map((chunk) => chunk.source)).toEqual(["page 1", "page 2", "page 3"]);
     expect(chunks[1]!.content).toContain("Item Cost\nTelescope 4200");
 
@@ -101,10 +101,7 @@ describe("upload ingestion", () => {
     await start();
     const response = await kb.upload({}, { filename: "plan.docx", content: await makeDocx() });
     expect(response.json()).toMatchObject({ status: "success", file: { status: "ready" } });
-    const text = kb
-      .chunks(response.json().file.id)
-      .map((chunk) => chunk.content)
-      .join("\n");
+    const text = (await kb.chunks(response.json().file.id)).map((chunk) => chunk.content).join("\n");
     expect(text).toContain("- Buy more telescopes\n- Hire two astronomers");
     expect(text).toContain("| Telescope | 4200 EUR |");
   });
@@ -126,7 +123,7 @@ describe("upload ingestion", () => {
       status: "ready",
       statusReason: "Saved, but only its first 40 of 2,000 pages were read (the limit for one document): the rest is not searchable",
     });
-    const sources = kb.chunks(file.id).map((chunk) => chunk.source);
+    const sources = (await kb.chunks(file.id)).map((chunk) => chunk.source);
     expect(sources).toContain("page 40");
     expect(sources).not.toContain("page 41");
   });
@@ -136,9 +133,9 @@ describe("upload ingestion", () => {
     const sentence = "Überprüfung der Bücher: naïve café owners count crème brûlée.";
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sentence, "utf16le")]);
     const first = await kb.upload({}, { filename: "german.txt", content: utf16 });
-    expect(kb.chunks(first.json().file.id).map((chunk) => chunk.content)).toEqual([sentence]);
+    expect((await kb.chunks(first.json().file.id)).map((chunk) => chunk.content)).toEqual([sentence]);
     const second = await kb.upload({}, { filename: "german-utf8.txt", content: Buffer.from(sentence, "utf8") });
-    expect(kb.chunks(second.json().file.id).map((chunk) => chunk.content)).toEqual([sentence]);
+    expect((await kb.chunks(second.json().file.id)).map((chunk) => chunk.content)).toEqual([sentence]);
   });
 
   it("refuses other file types with 415 and the supported list, storing nothing", async () => {
@@ -272,7 +269,7 @@ describe("URLs and notes", () => {
     const body = response.json();
     expect(body).toMatchObject({ status: "success", url_info: { name: "127.0.0.1 - orchard-almanac", url, user_id: 3, conversation_id: 0, parent_id: 0 } });
     expect(body.chunks_processed).toBeGreaterThan(0);
-    const chunks = kb.chunks(body.url_info.file_id);
+    const chunks = await kb.chunks(body.url_info.file_id);
     const text = chunks.map((chunk) => chunk.content).join("\n");
     expect(text).toContain("Quince trees flower late");
     expect(text).not.toContain("Menu Shop Login");
@@ -283,9 +280,9 @@ describe("URLs and notes", () => {
     await start({ SAGE_FETCH_ALLOW_PRIVATE: "true" });
     const pdf = (await kb.call("POST", "/api/process_url", { url: `${siteOrigin}/files/pelicans.pdf` })).json();
     expect(pdf.url_info.name).toBe("127.0.0.1 - pelicans");
-    expect(kb.chunks(pdf.url_info.file_id)).toEqual([expect.objectContaining({ source: "page 1", content: "Linked PDF about pelicans." })]);
+    expect(await kb.chunks(pdf.url_info.file_id)).toEqual([expect.objectContaining({ source: "page 1", content: "Linked PDF about pelicans." })]);
     const plain = (await kb.call("POST", "/api/process_url", { url: `${siteOrigin}/plain` })).json();
-    expect(kb.chunks(plain.url_info.file_id).map((chunk) => chunk.content)).toEqual(["Plain text page about walruses."]);
+    expect((await kb.chunks(plain.url_info.file_id)).map((chunk) => chunk.content)).toEqual(["Plain text page about walruses."]);
   });
 
   it("refuses a private address unless allowed, keeping the link as a failed reference entry", async () => {
@@ -333,7 +330,7 @@ describe("URLs and notes", () => {
     const processed = await kb.call("POST", "/api/process-note", { ...(created.json() as object), fileId: created.json().id });
     expect(processed.json()).toMatchObject({ status: "success", chunks_processed: 1, file: { status: "ready" } });
     expect(processed.json().warning).toBeUndefined();
-    expect(kb.chunks(created.json().id).map((chunk) => chunk.content)).toEqual([content]);
+    expect((await kb.chunks(created.json().id)).map((chunk) => chunk.content)).toEqual([content]);
   });
 
   it("reports a note whose vectorisation failed with a warning, still saved and found by its words", async () => {
@@ -345,6 +342,6 @@ describe("URLs and notes", () => {
     await expect
       .poll(async () => ((await kb.call("GET", "/api/files")).json() as any[]).find((file) => file.id === id)?.statusReason, { timeout: 10_000 })
       .toBe(VECTOR_WARNING);
-    expect(kb.chunks(id).map((chunk) => chunk.content)).toEqual(["Short note text here"]);
+    expect((await kb.chunks(id)).map((chunk) => chunk.content)).toEqual(["Short note text here"]);
   });
 });

@@ -69,12 +69,7 @@ describe("an item's text", () => {
     const edited = await kb.call("PATCH", `/api/files/${id}`, { content: "Ferns like shade and damp soil." });
     expect(edited.json()).toMatchObject({ content: "Ferns like shade and damp soil." });
     await t.jobs.idle();
-    expect(
-      kb
-        .chunks(id)
-        .map((chunk) => chunk.content)
-        .join(" "),
-    ).toContain("damp soil");
+    expect((await kb.chunks(id)).map((chunk) => chunk.content).join(" ")).toContain("damp soil");
     expect((await kb.call("DELETE", `/api/files/${id}`)).statusCode).toBe(200);
     expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_item_texts").get()).toEqual({ n: 0 });
   });
@@ -118,6 +113,6 @@ describe("an item's text", () => {
     expect((await kb.call("POST", "/api/files/1/retry")).statusCode).toBe(202);
     await t.jobs.idle();
     expect((await kb.call("GET", "/api/files/1")).json()).toMatchObject({ status: "ready", chunkCount: 1, content: text });
-    expect(kb.chunks(1).map((chunk) => chunk.content)).toEqual([text]);
+    expect((await kb.chunks(1)).map((chunk) => chunk.content)).toEqual([text]);
   });
 });

@@ -105,14 +105,14 @@ describe("knowledge tree", () => {
     const inner = await kb.folder("Inner", folder.id);
     const file = (await kb.upload({ parentId: inner.id }, txt("Something worth deleting later."))).json().file;
     const keep = (await kb.upload({ parentId: 0 }, { ...txt("Keep me around."), filename: "keep.txt" })).json().file;
-    expect(kb.chunks(file.id).length).toBeGreaterThan(0);
+    expect((await kb.chunks(file.id)).length).toBeGreaterThan(0);
     expect(readdirSync(t.store.uploadsDir)).toHaveLength(2);
 
     const response = await kb.call("DELETE", `/api/files/${folder.id}`);
     expect(response.json()).toEqual({ ok: true, deleted: 3 });
     const remaining = (await kb.call("GET", "/api/files")).json();
     expect(remaining.map((item: { id: number }) => item.id)).toEqual([keep.id]);
-    expect(kb.chunks(file.id)).toEqual([]);
+    expect(await kb.chunks(file.id)).toEqual([]);
     expect(readdirSync(t.store.uploadsDir)).toHaveLength(1);
     expect((await kb.call("DELETE", `/api/files/${folder.id}`)).statusCode).toBe(404);
   });
@@ -180,13 +180,13 @@ describe("knowledge tree", () => {
 
   it("lists a conversation's files, and 404s for a conversation that is not the user's", async () => {
     const now = new Date().toISOString();
-    const conversationId = Number(
-      t.store.sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Chat', ?, ?)").run(now, now).lastInsertRowid,
-    );
+    const conversationId = (
+      await t.store.db.insertInto("conversations").values({ userId: 3, name: "Chat", createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()
+    ).id;
     const file = (await kb.upload({ conversationId }, txt("Conversation scoped fact."))).json().file;
     await kb.upload({ conversationId: 0 }, { ...txt("System fact."), filename: "system.txt" });
     expect(file.conversationId).toBe(conversationId);
-    expect(kb.chunks(file.id)[0]!.conversationId).toBe(conversationId);
+    expect((await kb.chunks(file.id))[0]!.conversationId).toBe(conversationId);
     const listed = (await kb.call("GET", `/api/conversations/${conversationId}/files`)).json();
     expect(listed.map((item: { name: string }) => item.name)).toEqual(["notes.txt"]);
 

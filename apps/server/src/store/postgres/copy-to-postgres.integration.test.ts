@@ -36,7 +36,7 @@ describe.skipIf(!installed)("copying a SQLite installation into PostgreSQL (sage
       const folder = await kb.folder("Board");
       const minutes = Buffer.from("Board minutes: the budget for the Lisbon office was approved.\n");
       const file = (await kb.upload({ parentId: folder.id }, { filename: "minutes.txt", content: minutes, type: "text/plain" })).json().file;
-      expect(kb.chunks(file.id).length).toBeGreaterThan(0);
+      expect((await kb.chunks(file.id)).length).toBeGreaterThan(0);
       const at = new Date().toISOString();
       const conversation = await t.store.db
         .insertInto("conversations")
