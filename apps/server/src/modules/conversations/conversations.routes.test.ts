@@ -1,4 +1,5 @@
 import { writeFileSync, existsSync } from "node:fs";
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
@@ -135,17 +136,20 @@ describe("conversations", () => {
     const other = await t.loginAsNewUser();
     expect((await call("POST", messagesUrl(first.id), { role: "user", content: "intruder" }, other.cookie)).statusCode).toBe(404);
     const stored = (id: number) =>
-      t.store.sqlite
-        .prepare("SELECT id, conversation_id AS conversationId, role, content, created_at AS createdAt FROM messages WHERE conversation_id = ? ORDER BY id")
-        .all(id);
+      t.store.db
+        .selectFrom("messages")
+        .select(["id", "conversationId", "role", "content", "createdAt"])
+        .where("conversationId", "=", id)
+        .orderBy("id")
+        .execute();
     const firstList = (await call("GET", messagesUrl(first.id))).json();
     expect(firstList.map((m: any) => m.content)).toEqual(["one", "three"]);
-    expect(firstList).toEqual(stored(first.id));
-    expect((await call("GET", messagesUrl(second.id))).json()).toEqual(stored(second.id));
+    expect(firstList).toEqual(await stored(first.id));
+    expect((await call("GET", messagesUrl(second.id))).json()).toEqual(await stored(second.id));
     expect((await call("DELETE", `/api/conversations/${first.id}`)).statusCode).toBe(200);
     expect((await call("GET", messagesUrl(first.id))).statusCode).toBe(404);
     expect((await call("POST", messagesUrl(first.id), { role: "user", content: "late" })).statusCode).toBe(404);
-    expect(stored(first.id)).toHaveLength(2); // kept, restorable, until the purge (decision 035)
+    expect(await stored(first.id)).toHaveLength(2); // kept, restorable, until the purge (decision 035)
   });
 
   it("names a New Conversation after its first message once answered, never a name the user gave; lists show the last message", async () => {
@@ -193,33 +197,28 @@ describe("conversations", () => {
   it("deletes a conversation from every list but keeps it, whole, restorable; the purge after 30 days removes it", async () => {
     const doomed = await create("Doomed");
     const kept = await create("Kept");
-    // A note first, so the user's full-text table exists and follows the chunks below by its triggers.
     expect((await call("POST", "/api/process-note", { type: "note", content: "unrelated gamma" })).json()).toMatchObject({ status: "success" });
-    const db = t.store.sqlite;
+    const { db } = t.store;
     const now = new Date().toISOString();
     const itemIds = new Map<number, number>();
     for (const id of [doomed.id, kept.id]) {
       await call("POST", `/api/conversations/${id}/messages`, { role: "user", content: `message ${id}` });
-      db.prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'r', '2030-01-01', ?, ?)").run(
-        id,
-        now,
-        now,
-      );
+      await db
+        .insertInto("reminders")
+        .values({ userId: 3, conversationId: id, title: "r", description: "", dueDate: "2030-01-01", createdAt: now, updatedAt: now })
+        .execute();
       const key = `blob-${id}`;
       writeFileSync(t.blobs.pathOf(key), "bytes");
-      const item = db
-        .prepare(
-          "INSERT INTO knowledge_items (user_id, conversation_id, type, name, storage_key, created_at, updated_at) VALUES (3, ?, 'file', 'f.txt', ?, ?, ?)",
-        )
-        .run(id, key, now, now);
-      itemIds.set(id, Number(item.lastInsertRowid));
-      db.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, content, created_at) VALUES (?, 3, ?, 0, 'alpha beta', ?)").run(
-        item.lastInsertRowid,
-        id,
-        now,
-      );
+      const item = await db
+        .insertInto("knowledgeItems")
+        .values({ userId: 3, conversationId: id, type: "file", name: "f.txt", storageKey: key, createdAt: now, updatedAt: now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      itemIds.set(id, item.id);
+      await t.knowledgeIndex.indexItem({ id: item.id, userId: 3, conversationId: id }, [{ position: 0, source: "", content: "alpha beta" }]);
     }
-    const count = (table: string, id: number) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE conversation_id = ?`).get(id) as { n: number }).n;
+    const count = async (table: string, id: number) =>
+      Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE conversation_id = ${id}`.execute(db)).rows[0]!.n);
     const visible = async () => ({
       conversations: (await call("GET", "/api/conversations")).json().map((item: { id: number }) => item.id),
       reminders: (await call("GET", "/api/reminders")).json().map((item: { conversationId: number }) => item.conversationId),
@@ -236,7 +235,7 @@ describe("conversations", () => {
     expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(404);
     expect(await visible()).toEqual({ conversations: [kept.id], reminders: [kept.id], files: [itemIds.get(kept.id)], found: [itemIds.get(kept.id)] });
     // Nothing is lost yet: the conversation is listed as deleted, with what it holds.
-    for (const table of ["messages", "reminders", "knowledge_items", "chunks"]) expect(count(table, doomed.id), table).toBe(1);
+    for (const table of ["messages", "reminders", "knowledge_items", "chunks"]) expect(await count(table, doomed.id), table).toBe(1);
     const deleted = (await call("GET", "/api/conversations/deleted")).json();
     expect(deleted).toEqual([{ ...doomed, deletedAt: expect.any(String), purgeAt: expect.any(String), reminderCount: 1, fileCount: 1 }]);
     expect(Date.parse(deleted[0].purgeAt) - Date.parse(deleted[0].deletedAt)).toBe(30 * 86_400_000);
@@ -255,13 +254,17 @@ describe("conversations", () => {
 
     // Deleted again and left 31 days: the purge at the next start deletes it and its stored upload for good.
     expect((await call("DELETE", `/api/conversations/${doomed.id}`)).statusCode).toBe(200);
-    db.prepare("UPDATE conversations SET deleted_at = ? WHERE id = ?").run(new Date(Date.now() - 31 * 86_400_000).toISOString(), doomed.id);
+    await db
+      .updateTable("conversations")
+      .set({ deletedAt: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+      .where("id", "=", doomed.id)
+      .execute();
     const restarted = await t.reopen();
     await vi.waitFor(() => expect(existsSync(t.blobs.pathOf(`blob-${doomed.id}`))).toBe(false));
     await restarted.close();
     for (const table of ["messages", "reminders", "knowledge_items", "chunks"]) {
-      expect(count(table, doomed.id), table).toBe(0);
-      expect(count(table, kept.id), table).toBe(1);
+      expect(await count(table, doomed.id), table).toBe(0);
+      expect(await count(table, kept.id), table).toBe(1);
     }
     expect(existsSync(t.blobs.pathOf(`blob-${kept.id}`))).toBe(true);
     expect((await call("POST", `/api/conversations/${doomed.id}/restore`)).statusCode).toBe(404);
