@@ -51,7 +51,11 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", { t
       SAGE_EMBEDDER: "none",
     };
     // Started together: one of them migrates the empty database while the other waits for its lock.
-    servers = await Promise.all([startServerProcess(`${temp.dir}/a`, env), startServerProcess(`${temp.dir}/b`, env)]);
+    const started = await Promise.allSettled([startServerProcess(`${temp.dir}/a`, env), startServerProcess(`${temp.dir}/b`, env)]);
+    servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    // One that failed to start must not leave the other running after the test.
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
     proxy = await roundRobin(servers.map((server) => server.url));
   }, 120_000);
   afterAll(async () => {
