@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertConversation, insertKnowledge, reindexKnowledge } from "./retrieval-test-helpers.ts";
+import { sql } from "kysely";
+import { insertKnowledgeRows, reindexKnowledge, seedConversation } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -18,8 +19,8 @@ const names = (body: { metadata: { filename: string } }[]) => body.map((result) 
 describe("hybrid search", () => {
   it("finds by meaning what BM25 alone misses once the item is vectorised", async () => {
     const { cookie, embedder } = await start();
-    const { itemId } = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "garage.txt", chunks: ["The car needs new tyres before winter."] });
-    insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "kitchen.txt", chunks: ["Bake the bread at 220 degrees."] });
+    const { itemId } = await insertKnowledgeRows(t.store.db, { userId: DEMO_USER, name: "garage.txt", chunks: ["The car needs new tyres before winter."] });
+    await insertKnowledgeRows(t.store.db, { userId: DEMO_USER, name: "kitchen.txt", chunks: ["Bake the bread at 220 degrees."] });
     const search = () => t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile" } });
 
     expect((await search()).json()).toEqual([]);
@@ -34,29 +35,29 @@ describe("hybrid search", () => {
 
   it("never returns a deleted chunk from the vector index and keeps scopes apart", async () => {
     const { cookie } = await start();
-    const conversation = insertConversation(t.store.sqlite, DEMO_USER);
-    const other = insertConversation(t.store.sqlite, DEMO_USER);
-    const inConversation = insertKnowledge(t.store.sqlite, {
+    const conversation = await seedConversation(t.store.db, DEMO_USER);
+    const other = await seedConversation(t.store.db, DEMO_USER);
+    const inConversation = await insertKnowledgeRows(t.store.db, {
       userId: DEMO_USER,
       conversationId: conversation,
       name: "a.txt",
       chunks: ["vehicle maintenance log"],
     });
-    const elsewhere = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, conversationId: other, name: "b.txt", chunks: ["vehicle insurance papers"] });
+    const elsewhere = await insertKnowledgeRows(t.store.db, { userId: DEMO_USER, conversationId: other, name: "b.txt", chunks: ["vehicle insurance papers"] });
     for (const item of [inConversation, elsewhere]) await reindexKnowledge(t, item.itemId);
     const search = async (payload: object) =>
       names((await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile", ...payload } })).json());
 
     expect(await search({ conversation_id: conversation })).toEqual(["a.txt"]);
-    t.store.sqlite.prepare("DELETE FROM conversations WHERE id = ?").run(conversation);
+    await t.store.db.deleteFrom("conversations").where("id", "=", conversation).execute();
     expect(await search({})).toEqual(["b.txt"]);
-    expect((t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n).toBe(1);
+    expect(Number((await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors`.execute(t.store.db)).rows[0]!.n)).toBe(1);
   });
 
   it("answers from BM25 alone when the query cannot be embedded", async () => {
     const failing = createFakeEmbedder();
     const { cookie } = await start(failing);
-    const { itemId } = insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name: "notes.txt", chunks: ["quarterly dividend policy"] });
+    const { itemId } = await insertKnowledgeRows(t.store.db, { userId: DEMO_USER, name: "notes.txt", chunks: ["quarterly dividend policy"] });
     await reindexKnowledge(t, itemId);
     failing.embed = async () => {
       throw new Error("embedder down");

@@ -41,14 +41,46 @@ export function insertConversation(sqlite: BetterSqlite3.Database, userId: numbe
 }
 
 /** Stores an item's chunks again through the search index port, which also embeds them, as ingestion does. */
-export async function reindexKnowledge(t: { store: { sqlite: BetterSqlite3.Database }; knowledgeIndex: KnowledgeIndexPort }, itemId: number): Promise<void> {
-  const item = t.store.sqlite.prepare("SELECT id, user_id AS userId, conversation_id AS conversationId FROM knowledge_items WHERE id = ?").get(itemId) as {
-    id: number;
-    userId: number;
-    conversationId: number | null;
-  };
-  const chunks = t.store.sqlite.prepare("SELECT position, source, content FROM chunks WHERE item_id = ? ORDER BY position").all(itemId) as ChunkInput[];
-  await t.knowledgeIndex.indexItem(item, chunks);
+export async function reindexKnowledge(t: { store: { db: Kysely<Database> }; knowledgeIndex: KnowledgeIndexPort }, itemId: number): Promise<void> {
+  const item = await t.store.db.selectFrom("knowledgeItems").select(["id", "userId", "conversationId"]).where("id", "=", itemId).executeTakeFirstOrThrow();
+  const chunks = await sql<ChunkInput>`SELECT position, source, content FROM chunks WHERE item_id = ${itemId} ORDER BY position`.execute(t.store.db);
+  await t.knowledgeIndex.indexItem(
+    item,
+    chunks.rows.map((chunk) => ({ ...chunk, position: Number(chunk.position) })),
+  );
+}
+
+/**
+ * As insertKnowledge, on either engine, with the chunks written straight to the table (no vectors; on PostgreSQL no
+ * words either until `reindexKnowledge`), as a store left by an older version or a half-done ingestion holds them.
+ */
+export async function insertKnowledgeRows(
+  db: Kysely<Database>,
+  input: { userId: number; conversationId?: number | null; name: string; chunks: string[] },
+): Promise<{ itemId: number; chunkIds: number[] }> {
+  const now = new Date().toISOString();
+  const conversationId = input.conversationId ?? null;
+  const { id } = await db
+    .insertInto("knowledgeItems")
+    .values({
+      userId: input.userId,
+      conversationId,
+      type: "file",
+      name: input.name,
+      path: input.name,
+      size: input.chunks.join("").length,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const chunkIds: number[] = [];
+  for (const [position, content] of input.chunks.entries()) {
+    const row = await sql<{ id: number }>`INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at)
+      VALUES (${id}, ${input.userId}, ${conversationId}, ${position}, ${`${input.name}/section-${position + 1}`}, ${content}, ${now}) RETURNING id`.execute(db);
+    chunkIds.push(Number(row.rows[0]!.id));
+  }
+  return { itemId: id, chunkIds };
 }
 
 /** A knowledge item whose chunks go in through the search index port, embedded as ingestion would embed them. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { lexicalTable } from "./index/lexical-index.ts";
 import { ftsOrQuery, queryTerms } from "./index/query-terms.ts";
-import { insertKnowledge } from "./retrieval-test-helpers.ts";
+import { insertKnowledge, seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 let cookie: string;
@@ -16,7 +16,7 @@ async function start() {
   t = await createTestApp();
   cookie = await t.login();
 }
-const page = (name: string, text: string) => insertKnowledge(t.store.sqlite, { userId: DEMO_USER, name, chunks: [text] });
+const page = (name: string, text: string) => seedKnowledge(t, { userId: DEMO_USER, name, chunks: [text] });
 async function found(query: string): Promise<string[]> {
   const response = await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query } });
   expect(response.statusCode).toBe(200);
@@ -26,16 +26,16 @@ async function found(query: string): Promise<string[]> {
 describe("search in languages other than English", () => {
   it("finds a word typed with its accents, without them, in capitals or decomposed, first", async () => {
     await start();
-    page("logik.txt", "Einführung in die Logik: Gödels Unvollständigkeitssatz zeigt die Grenzen formaler Systeme.");
-    page("grundstueck.txt", "Die Größe des Grundstücks beträgt 450 Quadratmeter, die Straße davor ist schmal.");
-    page("kueche.txt", "Die französische Küche ist berühmt für ihre Soßen und ihre Käsesorten.");
-    page("ucetnictvi.txt", "Peněžní prostředky a jejich toky. Příliš žluťoučký kůň úpěl ďábelské ódy.");
-    page("musica.txt", "La canción del niño: cada año, en la montaña, una lección útil para el corazón.");
-    page("ecole.txt", "L'élève arrive à l'École normale supérieure après un café très matinal.");
-    page("miasto.txt", "Łódź jest trzecim co do wielkości miastem w Polsce.");
-    page("prazdnik.txt", "Новогодняя ёлка стоит на площади.");
-    page("taxidi.txt", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.");
-    page("unrelated.txt", "Minutes of the budget meeting: revenue, hiring and the office move.");
+    await page("logik.txt", "Einführung in die Logik: Gödels Unvollständigkeitssatz zeigt die Grenzen formaler Systeme.");
+    await page("grundstueck.txt", "Die Größe des Grundstücks beträgt 450 Quadratmeter, die Straße davor ist schmal.");
+    await page("kueche.txt", "Die französische Küche ist berühmt für ihre Soßen und ihre Käsesorten.");
+    await page("ucetnictvi.txt", "Peněžní prostředky a jejich toky. Příliš žluťoučký kůň úpěl ďábelské ódy.");
+    await page("musica.txt", "La canción del niño: cada año, en la montaña, una lección útil para el corazón.");
+    await page("ecole.txt", "L'élève arrive à l'École normale supérieure après un café très matinal.");
+    await page("miasto.txt", "Łódź jest trzecim co do wielkości miastem w Polsce.");
+    await page("prazdnik.txt", "Новогодняя ёлка стоит на площади.");
+    await page("taxidi.txt", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.");
+    await page("unrelated.txt", "Minutes of the budget meeting: revenue, hiring and the office move.");
 
     const words: [string, string[]][] = [
       ["logik.txt", ["Einführung", "Einfuhrung", "EINFÜHRUNG", "Unvollständigkeitssatz", "Unvollstandigkeitssatz", "Gödels", "Godels"]],
@@ -57,9 +57,9 @@ describe("search in languages other than English", () => {
 
   it("ranks the résumé first for résumé and resume, not a page of stray syllables", async () => {
     await start();
-    page("noise.txt", "re re: re sume — re: fw: re re sume re re sume, re");
-    page("cv.txt", "My résumé: ten years in corporate finance and two in venture capital.");
-    page("garden.txt", "Tomatoes need full sun, regular watering and a trellis to climb.");
+    await page("noise.txt", "re re: re sume — re: fw: re re sume re re sume, re");
+    await page("cv.txt", "My résumé: ten years in corporate finance and two in venture capital.");
+    await page("garden.txt", "Tomatoes need full sun, regular watering and a trellis to climb.");
     for (const query of ["résumé", "resume", "RÉSUMÉ", "re\u0301sume\u0301", "Resumé"]) {
       expect([query, await found(query)]).toEqual([query, ["cv.txt"]]);
     }
@@ -67,12 +67,12 @@ describe("search in languages other than English", () => {
 
   it("finds Japanese and Chinese phrases in text without spaces, and fullwidth letters as ASCII ones", async () => {
     await start();
-    page("sorge.txt", "ゾルゲ事件は、リヒャルト・ゾルゲと尾崎秀実らによる諜報事件である。尾崎秀実は朝日新聞の記者だった。");
-    page("owari.txt", "尾張の歴史と名古屋城について。城下町の発展を述べる。");
-    page("china.txt", "中华人民共和国成立于1949年，首都是北京。");
-    page("weather.txt", "北方的冬天很冷，南方的冬天比较暖和。");
-    page("occupation.txt", "ＧＨＱの占領政策と戦後の改革について。");
-    page("memo.txt", "GHQ memo on the reform of the civil service.");
+    await page("sorge.txt", "ゾルゲ事件は、リヒャルト・ゾルゲと尾崎秀実らによる諜報事件である。尾崎秀実は朝日新聞の記者だった。");
+    await page("owari.txt", "尾張の歴史と名古屋城について。城下町の発展を述べる。");
+    await page("china.txt", "中华人民共和国成立于1949年，首都是北京。");
+    await page("weather.txt", "北方的冬天很冷，南方的冬天比较暖和。");
+    await page("occupation.txt", "ＧＨＱの占領政策と戦後の改革について。");
+    await page("memo.txt", "GHQ memo on the reform of the civil service.");
 
     expect(await found("ゾルゲと尾崎")).toEqual(["sorge.txt"]);
     expect((await found("尾崎秀実"))[0]).toBe("sorge.txt");
@@ -88,9 +88,9 @@ describe("search in languages other than English", () => {
 
   it("finds Korean and Thai words inside longer runs of text", async () => {
     await start();
-    page("meeting.txt", "서울에서 회의가 있습니다. 부산에서는 없습니다.");
-    page("thai.txt", "ภาษาไทยเป็นภาษาที่สวยงาม");
-    page("hindi.txt", "हिन्दी भारत की राजभाषा है।");
+    await page("meeting.txt", "서울에서 회의가 있습니다. 부산에서는 없습니다.");
+    await page("thai.txt", "ภาษาไทยเป็นภาษาที่สวยงาม");
+    await page("hindi.txt", "हिन्दी भारत की राजभाषा है।");
     expect(await found("서울")).toEqual(["meeting.txt"]);
     expect(await found("สวยงาม")).toEqual(["thai.txt"]);
     expect(await found("ภาษาไทย")).toEqual(["thai.txt"]);
@@ -138,7 +138,8 @@ describe("English rankings after accent folding", () => {
     "…session cookies",
   ];
 
-  it("ranks English queries exactly as before", async () => {
+  // SQLite's FTS5 against its own earlier form (PostgreSQL's words are SAGE's own, decision 059).
+  it.skipIf(process.env.SAGE_TEST_ON_POSTGRES)("ranks English queries exactly as before", async () => {
     await start();
     const oldForm = "porter unicode61 remove_diacritics 2";
     t.store.sqlite.exec(`CREATE VIRTUAL TABLE old_form USING fts5(title, content, content = '', contentless_delete = 1, tokenize = '${oldForm}')`);
