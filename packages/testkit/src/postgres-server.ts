@@ -67,8 +67,12 @@ export async function startPostgres(): Promise<PostgresServer> {
     process.off("exit", stopOnExit);
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child!.once("exit", resolve));
-      child.kill("SIGINT"); // fast shutdown: open sessions are ended, not waited for
+      // Smart shutdown first: a pool's end() resolves before its sockets close, and a connection the server ended
+      // under it then raised an error nobody listened for. Sessions still open after a moment are ended (fast).
+      child.kill("SIGTERM");
+      const fast = setTimeout(() => child!.kill("SIGINT"), 2_000);
       await exited;
+      clearTimeout(fast);
     }
     temp.remove();
   };
