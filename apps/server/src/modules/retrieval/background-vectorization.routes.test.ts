@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
+import type { Embedder } from "../../providers/embedder/embedder.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertKnowledge } from "./retrieval-test-helpers.ts";
+import { seedKnowledge } from "./retrieval-test-helpers.ts";
 import { CATCH_UP_JOB } from "./vector-lifecycle.service.ts";
 
 let t: TestApp;
@@ -27,34 +29,47 @@ function gatedEmbedder() {
   };
 }
 
-const status = async (cookie: string) => (await t.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
-const search = async (cookie: string, query: string) =>
-  (await t.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, limit: 5 } })).json();
+type App = Pick<TestApp, "app" | "jobs">;
+const status = async (on: App, cookie: string) => (await on.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
+const search = async (on: App, cookie: string, query: string) =>
+  (await on.app.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query, limit: 5 } })).json();
+
+/** SAGE restarted with `embedder` over what the test stored while it ran without one (chunks, no vectors). */
+async function restartWith(embedder: Embedder): Promise<App> {
+  const restarted = await t.reopenApp({ providers: { ...createProviders(t.config), embedder } });
+  reopened.push(restarted);
+  return restarted;
+}
+const reopened: App[] = [];
+afterEach(async () => {
+  for (const app of reopened.splice(0)) await app.app.close();
+});
 
 describe("background vectorization when an embedder appears", () => {
   it("vectorizes chunks stored without vectors on its own, shows progress, and keeps search lexical meanwhile", async () => {
     const gated = gatedEmbedder();
-    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: gated.embedder }) });
     // Knowledge added while SAGE ran without an embedder: chunks, no vectors.
+    t = await createTestApp();
     for (let index = 0; index < 3; index++)
-      insertKnowledge(t.store.sqlite, {
+      await seedKnowledge(t, {
         userId: DEMO_USER,
         name: `memo-${index}.txt`,
         chunks: [`Memo ${index} about the Osprey budget.`, `Appendix ${index} on fleet costs.`],
       });
+    const cookie = await t.login();
 
-    const cookie = await t.login(); // the app becomes ready: the embedder is new, so the job starts by itself
-    await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
-    const during = await status(cookie);
+    const app = await restartWith(gated.embedder); // the app becomes ready: the embedder is new, so the job starts by itself
+    await expect.poll(async () => (await status(app, cookie)).catchUp?.status).toBe("processing");
+    const during = await status(app, cookie);
     expect(during).toMatchObject({ chunks: 6, vectorized: 0, catchUp: { status: "processing", total: 6 } });
-    const hits = await search(cookie, "Osprey budget");
+    const hits = await search(app, cookie, "Osprey budget");
     expect(hits.length).toBe(3);
     expect(gated.calls.filter((call) => call.kind === "query")).toEqual([]);
 
     gated.release();
-    await t.jobs.idle();
-    expect(await status(cookie)).toMatchObject({ chunks: 6, vectorized: 6, catchUp: { status: "done", processed: 6, total: 6 } });
-    await search(cookie, "Osprey budget");
+    await app.jobs.idle();
+    expect(await status(app, cookie)).toMatchObject({ chunks: 6, vectorized: 6, catchUp: { status: "done", processed: 6, total: 6 } });
+    await search(app, cookie, "Osprey budget");
     expect(gated.calls.filter((call) => call.kind === "query").length).toBe(1);
   });
 
@@ -75,7 +90,15 @@ describe("background vectorization when an embedder appears", () => {
     try {
       const after = (await reopened.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(after).toMatchObject({ vectorized: 1, catchUp: null });
-      expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM jobs WHERE kind = ?").get(CATCH_UP_JOB)).toEqual({ n: 0 });
+      expect(
+        await t.store.db
+          .selectFrom("jobs")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("kind", "=", CATCH_UP_JOB)
+          .executeTakeFirst(),
+      ).toEqual({
+        n: 0,
+      });
     } finally {
       await reopened.close();
     }
@@ -86,7 +109,8 @@ describe("background vectorization when an embedder appears", () => {
     t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder: old }) });
     const cookie = await t.login();
     await t.app.inject({ method: "POST", url: "/api/process-note", headers: { cookie }, payload: { content: "Kestrel fleet note", description: "n" } });
-    const vectorsOf = (id: string) => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE embedder_id = ?").get(id) as { n: number }).n;
+    const vectorsOf = async (id: string) =>
+      (await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors WHERE embedder_id = ${id}`.execute(t.store.db)).rows[0]!.n;
     await expect.poll(() => vectorsOf("fake:old:256")).toBe(1);
 
     const reopened = await t.reopen({ providers: { ...createProviders(t.config), embedder: createFakeEmbedder({ id: "fake:new:256" }) } });
@@ -100,23 +124,23 @@ describe("background vectorization when an embedder appears", () => {
 
   it("gives way to a re-vectorize of the same user, so no chunk is embedded twice over", async () => {
     const gated = gatedEmbedder();
-    const embedder = { ...gated.embedder, maxBatch: 2 };
-    t = await createTestApp({ providers: (config) => ({ ...createProviders(config), embedder }) });
-    insertKnowledge(t.store.sqlite, {
+    t = await createTestApp();
+    await seedKnowledge(t, {
       userId: DEMO_USER,
       name: "fleet.txt",
       chunks: Array.from({ length: 20 }, (_, index) => `Fleet note ${index} on the Osprey.`),
     });
     const cookie = await t.login();
-    await expect.poll(async () => (await status(cookie)).catchUp?.status).toBe("processing");
+    const app = await restartWith({ ...gated.embedder, maxBatch: 2 });
+    await expect.poll(async () => (await status(app, cookie)).catchUp?.status).toBe("processing");
 
-    const revectorizing = t.app.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
-    await expect.poll(async () => (await status(cookie)).job?.status).toMatch(/queued|processing/);
+    const revectorizing = app.app.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
+    await expect.poll(async () => (await status(app, cookie)).job?.status).toMatch(/queued|processing/);
     gated.release();
     expect((await revectorizing).statusCode).toBe(200);
-    await t.jobs.idle();
+    await app.jobs.idle();
 
-    expect(await status(cookie)).toMatchObject({ chunks: 20, vectorized: 20, job: { status: "done", processed: 20 }, catchUp: { status: "done" } });
+    expect(await status(app, cookie)).toMatchObject({ chunks: 20, vectorized: 20, job: { status: "done", processed: 20 }, catchUp: { status: "done" } });
     const embedded = gated.calls.filter((call) => call.kind === "document").reduce((sum, call) => sum + call.texts.length, 0);
     // The re-vectorize's 20, and at most the two batches the catch-up had asked for before it saw the job.
     expect(embedded).toBeLessThanOrEqual(24);

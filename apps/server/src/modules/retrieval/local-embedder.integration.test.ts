@@ -1,4 +1,5 @@
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { writeTinyOnnxModel } from "@sage/testkit/tiny-onnx-model";
@@ -17,8 +18,8 @@ afterAll(() => models.remove());
 let t: TestApp;
 afterEach(async () => t.close());
 
-const vectorRows = () =>
-  t.store.sqlite.prepare("SELECT embedder_id AS id, dimensions, count(*) AS n FROM chunk_vectors GROUP BY embedder_id, dimensions").all();
+const vectorRows = async () =>
+  (await sql`SELECT embedder_id AS id, dimensions, count(*) AS n FROM chunk_vectors GROUP BY embedder_id, dimensions`.execute(t.store.db)).rows;
 
 async function addKnowledge(cookie: string) {
   const kb = knowledgeClient(t, cookie);
@@ -32,7 +33,9 @@ async function addKnowledge(cookie: string) {
   expect(note.json()).toMatchObject({ status: "success", chunks_processed: 1 });
   expect(note.json().warning).toBeUndefined();
   // A short note's vectors come just after the answer (issue 35): both items are vectorised before the test reads.
-  await expect.poll(() => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n, { timeout: 10_000 }).toBe(2);
+  await expect
+    .poll(async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors`.execute(t.store.db)).rows[0]!.n, { timeout: 10_000 })
+    .toBe(2);
 }
 
 const search = (app: TestApp["app"], cookie: string, query: string) =>
@@ -44,7 +47,7 @@ describe("local ONNX embedder end to end", () => {
     const cookie = await t.login();
     await addKnowledge(cookie);
 
-    expect(vectorRows()).toEqual([{ id: LOCAL_ID, dimensions: tinyModel.hiddenSize, n: 2 }]);
+    expect(await vectorRows()).toEqual([{ id: LOCAL_ID, dimensions: tinyModel.hiddenSize, n: 2 }]);
     const status = (await t.app.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
     expect(status).toMatchObject({ embedder: { id: LOCAL_ID, dimensions: tinyModel.hiddenSize, lexicalOnly: false }, chunks: 2, vectorized: 2, stale: 0 });
 
@@ -63,7 +66,7 @@ describe("local ONNX embedder end to end", () => {
     t = await createTestApp({ env: LOCAL_ENV, providers: (config) => ({ ...createProviders(config), embedder: previous }) });
     const cookie = await t.login();
     await addKnowledge(cookie);
-    expect(vectorRows()).toEqual([{ id: "fake:previous:256", dimensions: 256, n: 2 }]);
+    expect(await vectorRows()).toEqual([{ id: "fake:previous:256", dimensions: 256, n: 2 }]);
 
     const local = await t.reopen({ providers: createProviders(t.config) });
     try {
@@ -75,7 +78,7 @@ describe("local ONNX embedder end to end", () => {
       const revectorized = await local.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
       expect(revectorized.statusCode).toBe(200);
       expect(revectorized.json()).toMatchObject({ processed: 2 });
-      expect(vectorRows()).toEqual([{ id: LOCAL_ID, dimensions: tinyModel.hiddenSize, n: 2 }]);
+      expect(await vectorRows()).toEqual([{ id: LOCAL_ID, dimensions: tinyModel.hiddenSize, n: 2 }]);
       expect((await search(local, cookie, "automobile")).json()[0]).toMatchObject({ metadata: { filename: "service-log.txt" } });
     } finally {
       await local.close();

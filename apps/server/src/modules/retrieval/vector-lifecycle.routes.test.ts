@@ -1,9 +1,10 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import yazl from "yazl";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { indexKnowledge, insertConversation, insertKnowledge } from "./retrieval-test-helpers.ts";
+import { insertKnowledgeRows, seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -35,34 +36,35 @@ function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
 
 /** A folder with a report, and a note in a conversation; `embedded` puts the chunks in through the index, with vectors. */
 async function seed(options: { embedded?: boolean } = {}) {
-  const conversation = insertConversation(t.store.sqlite, DEMO_USER);
+  const conversation = await seedConversation(t.store.db, DEMO_USER);
   const now = new Date().toISOString();
-  const folder = Number(
-    t.store.sqlite
-      .prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Finance', 'Finance', ?, ?)")
-      .run(now, now).lastInsertRowid,
-  );
+  const { id: folder } = await t.store.db
+    .insertInto("knowledgeItems")
+    .values({ userId: DEMO_USER, type: "folder", name: "Finance", path: "Finance", createdAt: now, updatedAt: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const add = (input: { userId: number; conversationId?: number; name: string; chunks: string[] }) =>
-    options.embedded ? indexKnowledge(t, input) : Promise.resolve(insertKnowledge(t.store.sqlite, input));
+    options.embedded ? seedKnowledge(t, input) : insertKnowledgeRows(t.store.db, input);
   const report = await add({ userId: DEMO_USER, name: "report.txt", chunks: ["Revenue grew twelve percent.", "Vehicle fleet costs fell."] });
-  t.store.sqlite.prepare("UPDATE knowledge_items SET parent_id = ? WHERE id = ?").run(folder, report.itemId);
+  await t.store.db.updateTable("knowledgeItems").set({ parentId: folder }).where("id", "=", report.itemId).execute();
   const notes = await add({ userId: DEMO_USER, conversationId: conversation, name: "notes.txt", chunks: ["Dividend policy draft for the board."] });
   return { conversation, items: [report.itemId, notes.itemId] };
 }
 
-const counts = () =>
-  t.store.sqlite
-    .prepare("SELECT (SELECT count(*) FROM knowledge_items) AS items, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunk_vectors) AS vectors")
-    .get() as { items: number; chunks: number; vectors: number };
+const counts = async () =>
+  (
+    await sql<{ items: number; chunks: number; vectors: number }>`SELECT (SELECT count(*) FROM knowledge_items) AS items,
+      (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunk_vectors) AS vectors`.execute(t.store.db)
+  ).rows[0];
 
 describe("vector database lifecycle", () => {
   it("export -> reset -> import gives identical search results and the same items, OCR pages included", async () => {
     const cookie = await start();
     const { conversation, items } = await seed({ embedded: true });
     // A scan whose pages 2 and 5 were read by text recognition, which gave up on page 7.
-    t.store.sqlite.prepare("UPDATE knowledge_items SET ocr_pages = '[2,5]', ocr_failed_pages = '[7]' WHERE id = ?").run(items[0]);
+    await t.store.db.updateTable("knowledgeItems").set({ ocrPages: "[2,5]", ocrFailedPages: "[7]" }).where("id", "=", items[0]!).execute();
     // The seed writes chunks beside the items; their counts are set as ingestion would have.
-    t.store.sqlite.prepare("UPDATE knowledge_items SET chunk_count = (SELECT count(*) FROM chunks WHERE item_id = knowledge_items.id)").run();
+    await sql`UPDATE knowledge_items SET chunk_count = (SELECT count(*) FROM chunks WHERE item_id = knowledge_items.id)`.execute(t.store.db);
     const listing = async () =>
       ((await t.app.inject({ method: "GET", url: "/api/files", headers: { cookie } })).json() as Array<Record<string, unknown>>)
         .map(({ id: _id, parentId: _parentId, ...item }) => item)
@@ -99,7 +101,7 @@ describe("vector database lifecycle", () => {
 
     const reset = await t.app.inject({ method: "POST", url: "/api/reset_vector_db", headers: { cookie }, payload: {} });
     expect(reset.json().vectors_removed).toBe(3);
-    expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 0 });
+    expect(await counts()).toEqual({ items: 3, chunks: 3, vectors: 0 });
 
     const imported = await t.app.inject({
       method: "POST",
@@ -110,21 +112,21 @@ describe("vector database lifecycle", () => {
     expect(imported.statusCode).toBe(200);
     expect(imported.json().files_imported).toBe(2);
     expect(imported.json().message).toMatch(/Imported 2 files/);
-    expect(counts()).toEqual({ items: 3, chunks: 3, vectors: 3 });
+    expect(await counts()).toEqual({ items: 3, chunks: 3, vectors: 3 });
     expect(await searchAll()).toEqual(before);
     expect(await listing()).toEqual(itemsBefore);
-    const restored = t.store.sqlite.prepare("SELECT name, parent_id IS NOT NULL AS nested, conversation_id FROM knowledge_items ORDER BY name").all();
-    expect(restored).toEqual([
-      { name: "Finance", nested: 0, conversation_id: null },
-      { name: "notes.txt", nested: 0, conversation_id: conversation },
-      { name: "report.txt", nested: 1, conversation_id: null },
+    const restored = await t.store.db.selectFrom("knowledgeItems").select(["name", "parentId", "conversationId"]).orderBy("name").execute();
+    expect(restored.map(({ name, parentId, conversationId }) => ({ name, nested: parentId !== null, conversationId }))).toEqual([
+      { name: "Finance", nested: false, conversationId: null },
+      { name: "notes.txt", nested: false, conversationId: conversation },
+      { name: "report.txt", nested: true, conversationId: null },
     ]);
   });
 
   it("rejects a zip with a traversal path, a corrupt one and one that contradicts its manifest, changing nothing", async () => {
     const cookie = await start();
     await seed();
-    const before = counts();
+    const before = await counts();
     const manifest = JSON.stringify({ format: "sage-vector-db", version: 1, embedder: null, counts: { items: 0, chunks: 0, vectors: 0 } });
     const traversal = await zipOf({ "manifest.json": manifest, "xx/evil.txt": "owned" });
     const patched = Buffer.from(traversal.toString("latin1").replaceAll("xx/evil.txt", "../evil.txt"), "latin1");
@@ -138,14 +140,14 @@ describe("vector database lifecycle", () => {
       const response = await t.app.inject({ method: "POST", url: "/api/import_vector_db", headers: { cookie, ...upload.headers }, payload: upload.payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatch(message);
-      expect(counts()).toEqual(before);
+      expect(await counts()).toEqual(before);
     }
   });
 
   it("refuses files that are not .zip, and backups over 100 MB without their original files, with the product's messages", async () => {
     const cookie = await start();
     await seed();
-    const before = counts();
+    const before = await counts();
     const wrongType = multipart("backup.tar", Buffer.from("x"));
     const typeResponse = await t.app.inject({
       method: "POST",
@@ -166,7 +168,7 @@ describe("vector database lifecycle", () => {
     });
     expect(sizeResponse.statusCode).toBe(413);
     expect(sizeResponse.json().error).toMatch(/^File Too Large: .*100MB/);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it("re-vectorizes every chunk after switching embedders, dropping the old vectors", async () => {
@@ -181,7 +183,8 @@ describe("vector database lifecycle", () => {
       const response = await second.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ processed: 3 });
-      const embedders = t.store.sqlite.prepare("SELECT DISTINCT embedder_id AS id, dimensions FROM chunk_vectors").all();
+      const embedders = (await sql<{ id: string; dimensions: number }>`SELECT DISTINCT embedder_id AS id, dimensions FROM chunk_vectors`.execute(t.store.db))
+        .rows;
       expect(embedders).toEqual([{ id: "fake:b:128", dimensions: 128 }]);
       const found = (await second.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile" } })).json();
       expect(found[0].content).toBe("Vehicle fleet costs fell.");
@@ -192,7 +195,7 @@ describe("vector database lifecycle", () => {
 
   it("counts in words that agree with the number: 1 chunk, 1 vector, 1 file", async () => {
     const cookie = await start();
-    await indexKnowledge(t, { userId: DEMO_USER, name: "memo.txt", chunks: ["The board meets on Thursday."] });
+    await seedKnowledge(t, { userId: DEMO_USER, name: "memo.txt", chunks: ["The board meets on Thursday."] });
     const call = (url: string) => t.app.inject({ method: "POST", url, headers: { cookie }, payload: {} });
     const exported = (await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } })).rawPayload;
 
