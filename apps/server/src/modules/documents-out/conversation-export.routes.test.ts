@@ -13,29 +13,24 @@ beforeAll(async () => {
   cookie = await t.login();
   conversationId = (await get("POST", "/api/conversations", { name: "Q3 board prep" })).json().id;
   // Two answers, each numbering its own passages from [1], as turns do.
-  t.store.sqlite.exec("BEGIN");
-  // One path (decision 045): each message follows the one before it, the last one the end of what is shown.
-  const row = t.store.sqlite.prepare(
-    "INSERT INTO messages (conversation_id, role, content, citations, tool_calls, created_at, parent_id, branch_rank) VALUES (?, ?, ?, ?, ?, '2026-11-27T10:00:00.000Z', ?, ?)",
-  );
-  let parent: number | null = null;
-  const insert = {
-    run(...values: [number, string, string, string | null, string | null]) {
-      parent = Number(row.run(...values, parent, (parent ?? 0) + 1).lastInsertRowid);
-    },
-  };
-  insert.run(conversationId, "user", "What did revenue do?", null, null);
-  insert.run(conversationId, "model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]), null);
-  insert.run(conversationId, "user", "And hiring?", null, null);
-  insert.run(
-    conversationId,
-    "model",
-    "Two engineers joined [1], as planned [2].",
-    JSON.stringify([cited(1, "hr.docx", "hr.docx"), cited(2, "q3-report.pdf", "q3-report.pdf/page 4")]),
-    // The answer made a deck: the export names the file under it.
-    JSON.stringify([{ id: "c1", name: "createDocument", args: {}, result: { success: true, fileId: 9, name: "Hiring.pptx", format: "pptx" } }]),
-  );
-  t.store.sqlite.exec("COMMIT");
+  await t.store.db.transaction().execute(async (trx) => {
+    // One path (decision 045): each message follows the one before it, the last one the end of what is shown.
+    let parentId: number | null = null;
+    const insert = async (role: "user" | "model", content: string, citations: string | null, toolCalls: string | null) => {
+      const values = { conversationId, role, content, citations, toolCalls, createdAt: "2026-11-27T10:00:00.000Z", parentId, branchRank: (parentId ?? 0) + 1 };
+      parentId = (await trx.insertInto("messages").values(values).returning("id").executeTakeFirstOrThrow()).id;
+    };
+    await insert("user", "What did revenue do?", null, null);
+    await insert("model", "Revenue grew **12%** [1].", JSON.stringify([cited(1, "q3-report.pdf", "q3-report.pdf/page 4")]), null);
+    await insert("user", "And hiring?", null, null);
+    await insert(
+      "model",
+      "Two engineers joined [1], as planned [2].",
+      JSON.stringify([cited(1, "hr.docx", "hr.docx"), cited(2, "q3-report.pdf", "q3-report.pdf/page 4")]),
+      // The answer made a deck: the export names the file under it.
+      JSON.stringify([{ id: "c1", name: "createDocument", args: {}, result: { success: true, fileId: 9, name: "Hiring.pptx", format: "pptx" } }]),
+    );
+  });
 });
 afterAll(() => t?.close());
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
@@ -176,10 +177,7 @@ describe("upload ingestion", () => {
     await t.jobs.idle();
     const item = (await kb.call("GET", "/api/files")).json()[0];
     expect(item.status).toBe("failed");
-    const jobs = t.store.sqlite.prepare("SELECT status, error FROM jobs WHERE item_id = ? ORDER BY id").all(item.id) as Array<{
-      status: string;
-      error: string;
-    }>;
+    const jobs = await t.store.db.selectFrom("jobs").select(["status", "error"]).where("itemId", "=", item.id).orderBy("id").execute();
     expect(jobs.map((job) => job.status)).toEqual(["failed", "failed"]);
   });
 
@@ -190,7 +188,7 @@ describe("upload ingestion", () => {
     const second = await kb.upload({}, file);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toMatchObject({ status: "duplicate", chunks_processed: 1, file: { id: first.file.id } });
-    expect(t.store.sqlite.prepare("SELECT COUNT(*) AS n FROM chunks").get()).toEqual({ n: 1 });
+    expect((await sql<{ n: number }>`SELECT COUNT(*) AS n FROM chunks`.execute(t.store.db)).rows).toEqual([{ n: 1 }]);
     const folder = await kb.folder("Elsewhere");
     expect((await kb.upload({ parentId: folder.id }, file)).json().status).toBe("success");
   });
@@ -225,17 +223,25 @@ describe("restart", () => {
   async function interruptedNote(content: string, attempts: number): Promise<number> {
     t = await createTestApp();
     const now = new Date().toISOString();
-    const itemId = Number(
-      t.store.sqlite
-        .prepare("INSERT INTO knowledge_items (user_id, type, name, path, status, created_at, updated_at) VALUES (3, 'note', 'n', 'n', 'processing', ?, ?)")
-        .run(now, now).lastInsertRowid,
-    );
-    t.store.sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)").run(itemId, content);
-    t.store.sqlite
-      .prepare(
-        "INSERT INTO jobs (user_id, kind, item_id, status, payload, attempts, created_at, updated_at) VALUES (3, 'knowledge.ingest', ?, 'processing', ?, ?, ?, ?)",
-      )
-      .run(itemId, JSON.stringify({ itemId }), attempts, now, now);
+    const { id: itemId } = await t.store.db
+      .insertInto("knowledgeItems")
+      .values({ userId: 3, type: "note", name: "n", path: "n", status: "processing", createdAt: now, updatedAt: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await t.store.db.insertInto("knowledgeItemTexts").values({ itemId, content }).execute();
+    await t.store.db
+      .insertInto("jobs")
+      .values({
+        userId: 3,
+        kind: "knowledge.ingest",
+        itemId,
+        status: "processing",
+        payload: JSON.stringify({ itemId }),
+        attempts,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
     return itemId;
   }
 
@@ -252,7 +258,7 @@ describe("restart", () => {
     await t.jobs.idle();
     const reason = "Interrupted by a server restart 2 times, so it was not resumed again";
     expect((await kb.call("GET", "/api/files")).json()[0]).toMatchObject({ id: itemId, status: "failed", statusReason: reason, chunkCount: 0 });
-    expect(t.store.sqlite.prepare("SELECT status, attempts, error FROM jobs WHERE item_id = ?").get(itemId)).toEqual({
+    expect(await t.store.db.selectFrom("jobs").select(["status", "attempts", "error"]).where("itemId", "=", itemId).orderBy("id").executeTakeFirst()).toEqual({
       status: "failed",
       attempts: 2,
       error: reason,

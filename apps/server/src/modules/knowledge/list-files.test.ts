@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { knowledgeItemListSchema } from "@sage/contracts/knowledge";
+import type { Insertable } from "kysely";
+import type { KnowledgeItemStatus, KnowledgeItemsTable, KnowledgeItemType } from "../../store/schema.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createKnowledgeRepo } from "./knowledge.repo.ts";
 import { toApiItem } from "./knowledge.service.ts";
@@ -8,24 +10,25 @@ let t: TestApp;
 afterEach(async () => t?.close());
 
 /** Items of every type, names that sort unusually, nulls, unicode and control characters, in two places. */
-function seed(sqlite: TestApp["store"]["sqlite"]) {
+async function seed(db: TestApp["store"]["db"]) {
   const now = "2025-03-04T05:06:07.000Z";
-  const conversation = Number(
-    sqlite.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Board', ?, ?)").run(now, now).lastInsertRowid,
-  );
-  const insert = sqlite.prepare(
-    `INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, description, url, size, status, status_reason, chunk_count, created_at, updated_at)
-     VALUES (3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const text = sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)");
+  const { id: conversation } = await db
+    .insertInto("conversations")
+    .values({ userId: 3, name: "Board", createdAt: now, updatedAt: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   // A note's text lives in knowledge_item_texts (none for an item without text).
-  const insertItem = (...[conversationId, parentId, type, name, path, description, content, ...rest]: unknown[]) => {
-    const id = Number(insert.run(conversationId, parentId, type, name, path, description, ...rest).lastInsertRowid);
-    if (content) text.run(id, content);
+  const insertItem = async (item: Omit<Insertable<KnowledgeItemsTable>, "userId" | "createdAt" | "updatedAt">, content: string) => {
+    const { id } = await db
+      .insertInto("knowledgeItems")
+      .values({ ...item, userId: 3, createdAt: now, updatedAt: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (content) await db.insertInto("knowledgeItemTexts").values({ itemId: id, content }).execute();
     return id;
   };
-  const folder = insertItem(null, null, "folder", "Zeta", "Zeta", "", "", null, 0, "ready", null, 0, now, now);
-  const rows: Array<[number | null, number | null, string, string, string, string | null, string, string | null]> = [
+  const folder = await insertItem({ type: "folder", name: "Zeta", path: "Zeta", description: "", size: 0, status: "ready", chunkCount: 0 }, "");
+  const rows: Array<[number | null, number | null, KnowledgeItemType, string, string, string | null, KnowledgeItemStatus, string | null]> = [
     [null, folder, "file", "b.txt", "", null, "ready", null],
     [null, null, "file", "B.txt", 'quote " backslash \\ tab \t', null, "failed", "The PDF could not be read"],
     [null, null, "file", "b.txt", "same name, later id", null, "stored", "scanned"],
@@ -33,18 +36,21 @@ function seed(sqlite: TestApp["store"]["sqlite"]) {
     [null, folder, "url", "example.com page", "", "https://example.com/page?a=1&b=2", "stored", "Added as a reference without content processing"],
     [null, null, "folder", "alpha", "", null, "ready", null],
   ];
-  for (const [conversationId, parentId, type, name, content, url, status, reason] of rows) {
-    insertItem(conversationId, parentId, type, name, name, `${name} description`, content, url, content.length, status, reason, 3, now, now);
+  for (const [conversationId, parentId, type, name, content, url, status, statusReason] of rows) {
+    const item = { conversationId, parentId, type, name, path: name, description: `${name} description`, url, size: content.length, status, statusReason };
+    await insertItem({ ...item, chunkCount: 3 }, content);
   }
-  for (let index = 0; index < 7; index++)
-    insertItem(null, folder, "note", `n${index % 3}`, `Zeta/n${index}`, "", `note ${index}`, null, 6, "queued", null, 0, now, now);
+  for (let index = 0; index < 7; index++) {
+    const note = { parentId: folder, type: "note", name: `n${index % 3}`, path: `Zeta/n${index}`, description: "", size: 6, status: "queued" } as const;
+    await insertItem({ ...note, chunkCount: 0 }, `note ${index}`);
+  }
   return { conversation, folder };
 }
 
 describe("GET /api/files", () => {
   it("streams the same entries, in the same order, as one query mapped item by item, across page boundaries", async () => {
     t = await createTestApp();
-    const { conversation, folder } = seed(t.store.sqlite);
+    const { conversation, folder } = await seed(t.store.db);
     const repo = createKnowledgeRepo(t.store);
     const text = async (iterable: AsyncIterable<string>) => {
       let all = "";
