@@ -56,7 +56,14 @@ describe.skipIf(!installed)("accounts in a knowledge backup", () => {
     const cookie = await t.login();
     const api = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) =>
       t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
-    const mailItems = () => (t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items WHERE name LIKE '%.eml'").get() as { n: number }).n;
+    const mailItems = async () =>
+      (
+        await t.store.db
+          .selectFrom("knowledgeItems")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("name", "like", "%.eml")
+          .executeTakeFirstOrThrow()
+      ).n;
     return { t, api, backup: backupClient(t, cookie), mailItems };
   }
 
@@ -88,7 +95,7 @@ describe.skipIf(!installed)("accounts in a knowledge backup", () => {
     await second.t.jobs.idle();
     expect((await second.api("GET", "/api/accounts")).json()[0]).toMatchObject({ status: "ok", counts: { messages: 2 } });
     // The restored messages were recognised: nothing was fetched a second time.
-    expect(second.mailItems()).toBe(2);
+    expect(await second.mailItems()).toBe(2);
   });
 
   it("restoring onto the same account keeps its password and adds no second account", async () => {
@@ -104,6 +111,6 @@ describe.skipIf(!installed)("accounts in a knowledge backup", () => {
     await app.api("POST", `/api/accounts/${accounts[0].id}/sync`);
     await app.t.jobs.idle();
     expect((await app.api("GET", "/api/accounts")).json()[0]).toMatchObject({ status: "ok", counts: { messages: 2 } });
-    expect(app.mailItems()).toBe(2);
+    expect(await app.mailItems()).toBe(2);
   });
 });

@@ -128,7 +128,11 @@ export function createAccountsRepo(db: Kysely<Database>) {
 
   function filtered(userId: number, filters: MailFilters) {
     let query = db.selectFrom("mailMessages").select(MESSAGE_COLUMNS).where("userId", "=", userId);
-    if (filters.from) query = query.where(sql<boolean>`instr(lower(from_address), lower(${filters.from})) > 0`);
+    if (filters.from) {
+      // Part of the sender, in any case, on both engines (instr is SQLite's own): the filter's own \ % _ taken literally.
+      const pattern = `%${filters.from.replace(/[\\%_]/g, "\\$&")}%`;
+      query = query.where(sql<boolean>`lower(from_address) LIKE lower(${pattern}) ESCAPE '\\'`);
+    }
     if (filters.since) query = query.where("date", ">=", filters.since);
     if (filters.until) query = query.where("date", "<=", filters.until);
     return query;

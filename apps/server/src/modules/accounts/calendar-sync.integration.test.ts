@@ -33,13 +33,7 @@ describe.skipIf(!installed)("calendar sync against a real Radicale", () => {
   const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const account = (password = radicale.password) => ({ kind: "calendar", name: "Work calendar", caldav: { url: radicale.url, user: radicale.user, password } });
-  const events = () =>
-    t.store.sqlite.prepare("SELECT title, start_at AS startAt, end_at AS endAt, location FROM calendar_events ORDER BY start_at").all() as Array<{
-      title: string;
-      startAt: string;
-      endAt: string;
-      location: string;
-    }>;
+  const events = () => t.store.db.selectFrom("calendarEvents").select(["title", "startAt", "endAt", "location"]).orderBy("startAt").execute();
 
   it("first sync lists the events, a weekly one across the spring change with its moved and cancelled dates; a new event follows the next sync", async () => {
     const weekly = weeklyAcrossDst();
@@ -60,9 +54,9 @@ describe.skipIf(!installed)("calendar sync against a real Radicale", () => {
     expect(listed).toMatchObject({ id, status: "ok", error: null, counts: { events: 2 } });
     expect(JSON.stringify(listed)).not.toContain(radicale.password);
 
-    const board = events().filter((event) => event.title.startsWith("Board sync"));
+    const board = (await events()).filter((event) => event.title.startsWith("Board sync"));
     expect(board.map(({ title, startAt, endAt }) => ({ title, startAt, endAt }))).toEqual(weekly.expected);
-    expect(events()).toContainEqual({
+    expect(await events()).toContainEqual({
       title: "Lunch with the CFO",
       startAt: lunch.toISOString(),
       endAt: new Date(lunch.getTime() + 3_600_000).toISOString(),
@@ -73,12 +67,17 @@ describe.skipIf(!installed)("calendar sync against a real Radicale", () => {
     await radicale.putEvent(calendarUrl, "review.ics", singleEvent({ uid: "review@sage.test", title: "Budget review", start: review, minutes: 30 }));
     expect((await api("POST", `/api/accounts/${id}/sync`)).statusCode).toBe(202);
     await t.jobs.idle();
-    expect(events().map((event) => event.title)).toContain("Budget review");
+    expect((await events()).map((event) => event.title)).toContain("Budget review");
     expect((await api("GET", "/api/accounts")).json()[0].counts).toEqual({ events: 3 });
 
     expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
-    expect(events()).toEqual([]);
-    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM calendar_objects").get()).toEqual({ n: 0 });
+    expect(await events()).toEqual([]);
+    expect(
+      await t.store.db
+        .selectFrom("calendarObjects")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst(),
+    ).toEqual({ n: 0 });
   });
 
   it("keeps the password sealed, and says in plain words that a wrong password was refused", async () => {
@@ -90,7 +89,7 @@ describe.skipIf(!installed)("calendar sync against a real Radicale", () => {
     const id = (await api("POST", "/api/accounts", account("wrong-password"))).json().id;
     await t.jobs.idle();
     expect((await api("GET", "/api/accounts")).json()[0]).toMatchObject({ id, status: "error", error: calendarProblemMessage("login", "127.0.0.1") });
-    const row = t.store.sqlite.prepare("SELECT settings, secrets FROM accounts").get() as { settings: string; secrets: string };
+    const row = await t.store.db.selectFrom("accounts").select(["settings", "secrets"]).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain("wrong-password");
   });
 });
@@ -126,7 +125,7 @@ describe("an ICS subscription served over HTTP", () => {
     const listed = await api("GET", "/api/accounts");
     expect(listed.json()[0]).toMatchObject({ kind: "calendar", status: "ok", caldav: null, ics: { host: "127.0.0.1" }, counts: { events: 1 } });
     expect(listed.body).not.toContain("secret-4f1c");
-    expect(JSON.stringify(t.store.sqlite.prepare("SELECT settings, secrets FROM accounts").get())).not.toContain("secret-4f1c");
+    expect(JSON.stringify(await t.store.db.selectFrom("accounts").select(["settings", "secrets"]).executeTakeFirstOrThrow())).not.toContain("secret-4f1c");
 
     const wrong = await api("POST", "/api/accounts/test", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/other.ics` });
     expect(wrong.json()).toEqual({ ok: false, problem: "not-found", message: calendarProblemMessage("not-found", "127.0.0.1") });
@@ -150,12 +149,12 @@ describe("an ICS subscription served over HTTP", () => {
     );
     await api("POST", "/api/accounts", { kind: "calendar", name: "Google", icsUrl: `${base}/calendar/secret-4f1c/basic.ics` });
     await t.jobs.idle();
-    const startOf = () => (t.store.sqlite.prepare("SELECT start_at AS startAt FROM calendar_events").get() as { startAt: string }).startAt;
-    expect(startOf()).toBe(`${year}-12-02T08:00:00.000Z`);
+    const startOf = async () => (await t.store.db.selectFrom("calendarEvents").select("startAt").executeTakeFirstOrThrow()).startAt;
+    expect(await startOf()).toBe(`${year}-12-02T08:00:00.000Z`);
     const changed = await t.app.inject({ method: "PUT", url: "/api/calendar/time-zone", headers: { cookie }, payload: { timeZone: "America/New_York" } });
     expect(changed.json()).toEqual({ timeZone: "America/New_York", saved: true });
     await t.jobs.idle();
-    expect(startOf()).toBe(`${year}-12-02T14:00:00.000Z`);
+    expect(await startOf()).toBe(`${year}-12-02T14:00:00.000Z`);
   });
 
   it("refuses a subscription on a private address unless the administrator allows it", async () => {

@@ -82,7 +82,7 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect(budget[0]!.content).toContain("4.2 million");
     expect(budget[0]!.metadata.filename).toMatch(/^Quarterly budget review - Anna Berg, 2026-11-19 \(\d+\)\.eml$/);
     // The preview's text starts with the headers, a blank line, then the body (the web app shows them as a mail's head).
-    const budgetItem = t.store.sqlite.prepare("SELECT item_id AS id FROM mail_messages WHERE message_id = '<m1@example.com>'").get() as { id: number };
+    const budgetItem = await t.store.db.selectFrom("mailMessages").select("itemId as id").where("messageId", "=", "<m1@example.com>").executeTakeFirstOrThrow();
     const [firstSection] = (await api("GET", `/api/files/${budgetItem.id}/text`)).json().sections;
     expect(firstSection.text).toMatch(
       /^From: Anna Berg <anna@example\.com>\nTo: Exec <exec@example\.com>\nDate: .+\nSubject: Quarterly budget review\n\nPlease approve/,
@@ -103,12 +103,12 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     await syncNow(id);
     expect((await accountState()).counts.messages).toBe(3);
     expect(await search("quarterly budget approve")).toEqual([]);
-    const moved = t.store.sqlite.prepare("SELECT folder FROM mail_messages WHERE message_id = '<m2@example.com>'").all();
+    const moved = await t.store.db.selectFrom("mailMessages").select("folder").where("messageId", "=", "<m2@example.com>").execute();
     expect(moved).toEqual([{ folder: "Sent" }]);
     await imap.close();
 
     // The user deletes the account's knowledge folder: the next sync fetches the mail again.
-    const root = t.store.sqlite.prepare("SELECT folder_item_id AS id FROM accounts").get() as { id: number };
+    const root = await t.store.db.selectFrom("accounts").select("folderItemId as id").executeTakeFirstOrThrow();
     expect((await api("DELETE", `/api/files/${root.id}`)).statusCode).toBe(200);
     expect(await search("board dinner Thursday")).toEqual([]);
     await syncNow(id);
@@ -118,8 +118,18 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
     expect(await search("board dinner Thursday")).toEqual([]);
     expect(JSON.stringify((await api("GET", "/api/folders")).json())).not.toContain("Work mail");
-    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM mail_messages").get()).toEqual({ n: 0 });
-    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items").get()).toEqual({ n: 0 });
+    expect(
+      await t.store.db
+        .selectFrom("mailMessages")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst(),
+    ).toEqual({ n: 0 });
+    expect(
+      await t.store.db
+        .selectFrom("knowledgeItems")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst(),
+    ).toEqual({ n: 0 });
   });
 
   it("the background round brings in new mail without the user asking", async () => {
@@ -145,20 +155,27 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     const synced = (await accountState()).counts.messages as number;
 
     // What a crash part-way leaves: the last two messages not yet recorded, the job still marked running.
-    const db = t.store.sqlite;
-    const last = db.prepare("SELECT id, item_id AS itemId FROM mail_messages WHERE folder = 'INBOX' ORDER BY uid DESC LIMIT 2").all() as {
-      id: number;
-      itemId: number;
-    }[];
+    const db = t.store.db;
+    const last = await db.selectFrom("mailMessages").select(["id", "itemId"]).where("folder", "=", "INBOX").orderBy("uid", "desc").limit(2).execute();
+    expect(last).toHaveLength(2);
     for (const message of last) {
-      db.prepare("DELETE FROM mail_messages WHERE id = ?").run(message.id);
-      db.prepare("DELETE FROM knowledge_items WHERE id = ?").run(message.itemId);
+      await db.deleteFrom("mailMessages").where("id", "=", message.id).execute();
+      await db.deleteFrom("knowledgeItems").where("id", "=", message.itemId!).execute();
     }
-    db.prepare("UPDATE accounts SET status = 'syncing' WHERE id = ?").run(id);
+    await db.updateTable("accounts").set({ status: "syncing" }).where("id", "=", id).execute();
     const now = new Date().toISOString();
-    db.prepare(
-      "INSERT INTO jobs (kind, user_id, payload, status, attempts, created_at, updated_at) VALUES ('accounts.mail-sync', 3, ?, 'processing', 1, ?, ?)",
-    ).run(JSON.stringify({ accountId: id }), now, now);
+    await db
+      .insertInto("jobs")
+      .values({
+        kind: "accounts.mail-sync",
+        userId: 3,
+        payload: JSON.stringify({ accountId: id }),
+        status: "processing",
+        attempts: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
 
     const restarted = await t.reopen();
     try {
@@ -166,7 +183,11 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
       const deadline = Date.now() + 30_000;
       while ((await state()).status === "syncing" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await state()).toMatchObject({ status: "ok", counts: { messages: synced } });
-      const mails = db.prepare("SELECT count(*) AS n FROM knowledge_items WHERE name LIKE '%.eml'").get();
+      const mails = await db
+        .selectFrom("knowledgeItems")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("name", "like", "%.eml")
+        .executeTakeFirst();
       expect(mails).toEqual({ n: synced });
     } finally {
       await restarted.close();
@@ -245,7 +266,7 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
       const server = { host: "127.0.0.1", port: smtp.port, secure: false, user: "exec@example.com", password: "smtp-password" };
       await api("POST", "/api/accounts", { ...account(), smtp: server });
       await t.jobs.idle();
-      const original = t.store.sqlite.prepare("SELECT id FROM mail_messages WHERE message_id = '<m40@example.com>'").get() as { id: number };
+      const original = await t.store.db.selectFrom("mailMessages").select("id").where("messageId", "=", "<m40@example.com>").executeTakeFirstOrThrow();
 
       const conversationId = (await api("POST", "/api/conversations", { name: "Reply" })).json().id as number;
       gemini.script(
@@ -274,7 +295,7 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
       expect(smtp.received[0]!.data).toMatch(/^References: <m40@example\.com>\r?$/m);
 
       await syncNow((await accountState()).id);
-      const sent = t.store.sqlite.prepare("SELECT folder, subject FROM mail_messages WHERE subject = 'Re: Dinner with the auditors'").all();
+      const sent = await t.store.db.selectFrom("mailMessages").select(["folder", "subject"]).where("subject", "=", "Re: Dinner with the auditors").execute();
       expect(sent).toEqual([{ folder: "Sent", subject: "Re: Dinner with the auditors" }]);
     } finally {
       await smtp.close();
