@@ -168,6 +168,34 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", { t
     expect((await onA("GET", "/api/approvals")).json).toEqual({ approvals: [] });
   });
 
+  it("a scheduled run fires once though both processes' schedulers find it due at the same moment", async () => {
+    const cookie = await login(proxy.url);
+    const api = client(proxy.url, cookie);
+    // Every scheduler wakes on the minute: an occurrence due on a minute boundary is due for both processes at once.
+    let due = Math.ceil(Date.now() / 60_000) * 60_000;
+    if (due - Date.now() < 5_000) due += 60_000;
+    const start = new Date(due).toISOString().replace(/[-:]/g, "").slice(0, 15);
+    gemini.reset();
+    gemini.script({ text: "Your day: the board deck is due Friday." });
+    const created = await api("POST", "/api/schedules", {
+      title: "Day ahead",
+      prompt: "Summarise my day",
+      rrule: `DTSTART:${start}Z\nRRULE:FREQ=DAILY;COUNT=1`,
+      timezone: "UTC",
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = (created.json as { id: number }).id;
+    const runs = async () => (await api("GET", `/api/schedules/${id}/runs`)).json as Array<{ dueAt: string; status: string }>;
+    await expect.poll(async () => (await runs()).map((run) => run.status), { timeout: 90_000, interval: 500 }).toEqual(["succeeded"]);
+    // The other process's claim came at the same moment; a second look from both sides still shows one run, one answer.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    for (const server of servers) {
+      const runsThere = (await client(server.url, cookie)("GET", `/api/schedules/${id}/runs`)).json as Array<{ dueAt: string }>;
+      expect(runsThere.map((run) => run.dueAt)).toEqual([new Date(due).toISOString()]);
+    }
+    expect(gemini.requests.filter((request) => request.action === "streamGenerateContent")).toHaveLength(1);
+  });
+
   it("killing one process loses no write it acknowledged; the other goes on serving through the proxy", async () => {
     const cookie = await login(proxy.url);
     const api = client(proxy.url, cookie);
