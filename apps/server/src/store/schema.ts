@@ -322,6 +322,13 @@ export interface PushSentRemindersTable {
   dueDate: string;
 }
 
+/** A client's login attempts in its current fixed window (decision 061). */
+export interface LoginAttemptsTable {
+  clientKey: string;
+  windowStartedMs: number;
+  attempts: number;
+}
+
 export interface MailFoldersTable {
   accountId: number;
   folder: string;
@@ -412,6 +419,7 @@ export interface Database {
   pushSettings: PushSettingsTable;
   pushSentReminders: PushSentRemindersTable;
   documentDrafts: DocumentDraftsTable;
+  loginAttempts: LoginAttemptsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -6,6 +6,7 @@ import type { Database } from "../../store/schema.ts";
 import { createAuthRepo } from "./auth.repo.ts";
 import { registerAuthRoutes } from "./auth.routes.ts";
 import { createAuthService } from "./auth.service.ts";
+import { createLoginRateLimiter } from "./login-rate-limiter.ts";
 import type { PasswordHasher } from "./password.ts";
 
 export interface AuthModule extends AppModule, SessionAuthenticator {
@@ -37,7 +38,8 @@ export function createAuthModule(deps: {
     createUser: (username, password) => service.createUser(username, password),
     register(app) {
       app.addHook("onClose", () => accountsReady.catch(() => {}));
-      registerAuthRoutes(app, { auth: service, accountsReady, loginRateLimit: deps.loginRateLimit, secureCookies: deps.secureCookies });
+      const limiter = createLoginRateLimiter({ db: deps.db, limit: deps.loginRateLimit, windowMs: 60_000 });
+      registerAuthRoutes(app, { auth: service, accountsReady, limiter, secureCookies: deps.secureCookies });
     },
   };
 }

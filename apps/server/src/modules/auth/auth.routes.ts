@@ -4,17 +4,17 @@ import { AppError } from "../../http/app-error.ts";
 import { SESSION_COOKIE, requireUser } from "../../http/session-guard.ts";
 import { parseInput } from "../../http/validate.ts";
 import type { AuthService } from "./auth.service.ts";
-import { createLoginRateLimiter } from "./login-rate-limiter.ts";
+import type { LoginRateLimiter } from "./login-rate-limiter.ts";
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; accountsReady: Promise<void>; loginRateLimit: number; secureCookies: boolean },
+  deps: { auth: AuthService; accountsReady: Promise<void>; limiter: LoginRateLimiter; secureCookies: boolean },
 ) {
-  const limiter = createLoginRateLimiter({ limit: deps.loginRateLimit, windowMs: 60_000 });
+  const { limiter } = deps;
 
   // A login waits until the demo account is in step with config.
   app.post("/api/auth/login", { onRequest: async () => deps.accountsReady }, async (request, reply) => {
-    const attempt = limiter.tryAttempt(request.ip);
+    const attempt = await limiter.tryAttempt(request.ip);
     if (!attempt.allowed) {
       // The error handler keeps headers already set on the reply.
       reply.header("retry-after", String(attempt.retryAfterSeconds));
