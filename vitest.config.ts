@@ -60,9 +60,9 @@ const ROUTES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
 const touchesSqlite = /\.sqlite\b|sage\.db/;
 const ROUTES_ON_POSTGRES = ROUTES.filter((file) => {
   const text = readFileSync(fileURLToPath(new URL(file, import.meta.url)), "utf8");
-  // Tests that start PostgreSQL themselves already run there; the reliability tests start server processes on SQLite.
+  // Tests that start PostgreSQL themselves already run there; those that start server processes start them on SQLite.
   // A file that reaches SQLite for an engine-specific test says so by skipping it on SAGE_TEST_ON_POSTGRES.
-  return (!touchesSqlite.test(text) || /SAGE_TEST_ON_POSTGRES/.test(text)) && !/startPostgres/.test(text) && !file.includes("/reliability/");
+  return (!touchesSqlite.test(text) || /SAGE_TEST_ON_POSTGRES/.test(text)) && !/startPostgres|startServerProcess/.test(text);
 });
 /** Every other server test: what the PostgreSQL system project leaves out of SYSTEM's patterns. */
 const NOT_ON_POSTGRES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { backupClient } from "../test/backup-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
@@ -5,22 +6,42 @@ import { createTestApp, type TestApp } from "../test/test-app.ts";
 let t: TestApp;
 afterEach(async () => t?.close());
 
-/** `count` notes with a chunk each, written straight to the store for user 3. */
-function seedNotes(count: number) {
+/** `count` notes with a chunk each, written straight to the store for user 3, in one transaction of 500-row inserts. */
+async function seedNotes(count: number) {
   const now = new Date().toISOString();
-  const item = t.store.sqlite.prepare(
-    "INSERT INTO knowledge_items (user_id, type, name, path, size, status, chunk_count, created_at, updated_at) VALUES (3, 'note', ?, ?, ?, 'ready', 1, ?, ?)",
-  );
-  const text = t.store.sqlite.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, ?)");
-  const chunk = t.store.sqlite.prepare("INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES (?, 3, 0, '', ?, ?)");
-  t.store.sqlite.transaction(() => {
-    for (let index = 0; index < count; index++) {
-      const content = `Note ${index} on quarterly budgets, hiring plans and the board's agenda.`;
-      const itemId = item.run(`Note ${index}`, `Note ${index}`, content.length, now, now).lastInsertRowid;
-      text.run(itemId, content);
-      chunk.run(itemId, content, now);
+  const notes = Array.from({ length: count }, (_, index) => ({
+    name: `Note ${index}`,
+    content: `Note ${index} on quarterly budgets, hiring plans and the board's agenda.`,
+  }));
+  await t.store.db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += 500) {
+      const batch = notes.slice(start, start + 500);
+      const rows = await trx
+        .insertInto("knowledgeItems")
+        .values(
+          batch.map(({ name, content }) => ({
+            userId: 3,
+            type: "note" as const,
+            name,
+            path: name,
+            size: content.length,
+            status: "ready" as const,
+            chunkCount: 1,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
+        .returning(["id", "name"])
+        .execute();
+      const idOf = new Map(rows.map((row) => [row.name, row.id]));
+      await trx
+        .insertInto("knowledgeItemTexts")
+        .values(batch.map(({ name, content }) => ({ itemId: idOf.get(name)!, content })))
+        .execute();
+      const chunks = batch.map(({ name, content }) => sql`(${idOf.get(name)!}, 3, 0, '', ${content}, ${now})`);
+      await sql`INSERT INTO chunks (item_id, user_id, position, source, content, created_at) VALUES ${sql.join(chunks)}`.execute(trx);
     }
-  })();
+  });
 }
 
 describe("a large import", () => {
@@ -29,10 +50,17 @@ describe("a large import", () => {
     const cookie = await t.login();
     const backup = backupClient(t, cookie);
     const notes = 10_000;
-    seedNotes(notes);
+    await seedNotes(notes);
     const archive = await backup.exportZip();
     const other = await t.loginAsNewUser();
-    const count = () => (t.store.sqlite.prepare("SELECT count(*) AS n FROM knowledge_items WHERE user_id = 3").get() as { n: number }).n;
+    const count = async () =>
+      (
+        await t.store.db
+          .selectFrom("knowledgeItems")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("userId", "=", 3)
+          .executeTakeFirstOrThrow()
+      ).n;
 
     let finished = false;
     const importing = backup.importZip(archive).finally(() => (finished = true));
@@ -42,7 +70,7 @@ describe("a large import", () => {
       const health = await t.app.inject({ method: "GET", url: "/api/health" });
       const theirs = await t.app.inject({ method: "GET", url: "/api/files", headers: { cookie: other.cookie } });
       expect([health.statusCode, theirs.statusCode]).toEqual([200, 200]);
-      const held = count();
+      const held = await count();
       if (!finished && held > 0 && held < notes) answeredMidway.push(held);
       // Requests come from the network, not back to back in one microtask chain that would starve the import's I/O.
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -50,7 +78,7 @@ describe("a large import", () => {
     const response = await importing;
     expect(response.statusCode).toBe(200);
     expect(response.json().files_imported).toBe(notes);
-    expect(count()).toBe(notes);
+    expect(await count()).toBe(notes);
     expect(answeredMidway.length).toBeGreaterThan(1);
   }, 300_000);
 });

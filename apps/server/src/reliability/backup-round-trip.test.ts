@@ -4,10 +4,10 @@
  * file in data/uploads that no item points to.
  */
 import { readdirSync } from "node:fs";
-import path from "node:path";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeImageOnlyPdf, makePdf } from "../documents/test/test-documents.ts";
-import { insertConversation } from "../modules/retrieval/retrieval-test-helpers.ts";
+import { seedConversation } from "../modules/retrieval/retrieval-test-helpers.ts";
 import { createFakeEmbedder } from "../providers/embedder/fake.ts";
 import { createProviders } from "../providers/registry.ts";
 import { backupClient } from "../test/backup-client.ts";
@@ -94,18 +94,17 @@ async function searches(conversation: number) {
   return results;
 }
 
+// Uploads live in files.dir (data/uploads on SQLite); on PostgreSQL the snapshots folder is there too, beside them.
 const storedBlobs = () =>
-  readdirSync(path.join(t.config.dataDir, "uploads"))
-    .filter((name) => !name.startsWith("."))
+  readdirSync(t.config.files.dir)
+    .filter((name) => !name.startsWith(".") && !(process.env.SAGE_TEST_ON_POSTGRES && name === "snapshots"))
     .sort();
-const referencedBlobs = () =>
-  (t.store.sqlite.prepare("SELECT storage_key AS key FROM knowledge_items WHERE storage_key IS NOT NULL ORDER BY storage_key").all() as { key: string }[]).map(
-    (row) => row.key,
-  );
+const referencedBlobs = async () =>
+  (await t.store.db.selectFrom("knowledgeItems").select("storageKey").where("storageKey", "is not", null).execute()).map((row) => row.storageKey!).sort();
 
 /** Folders, uploads that end ready, failed and stored, a reference-only link, a note, and a conversation's file. */
 async function seedKnowledge() {
-  const conversation = insertConversation(t.store.sqlite, 3, "Board");
+  const conversation = await seedConversation(t.store.db, 3, "Board");
   const finance = await kb.folder("Finance");
   const reports = await kb.folder("Reports", finance.id);
   const upload = async (fields: Record<string, string | number>, file: { filename: string; content: Buffer }) => {
@@ -138,8 +137,8 @@ describe("export -> reset -> import", () => {
     const before = { view: await knowledgeView(), downloads: await downloads(), searches: await searches(conversation) };
     expect(new Set(before.view.map((item) => item.status))).toEqual(new Set(["ready", "failed", "stored"]));
     expect(before.searches.every((results) => results.length > 0)).toBe(true);
-    const vectors = () => (t.store.sqlite.prepare("SELECT count(*) AS n FROM chunk_vectors").get() as { n: number }).n;
-    const vectorsBefore = vectors();
+    const vectors = async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors`.execute(t.store.db)).rows[0]!.n;
+    const vectorsBefore = await vectors();
 
     const archive = await backup.exportZip();
     expect((await call("POST", "/api/reset_vector_db", {})).statusCode).toBe(200);
@@ -153,8 +152,8 @@ describe("export -> reset -> import", () => {
     expect(await downloads()).toEqual(before.downloads);
     expect(Object.values(before.downloads).every((download) => download.status === 200)).toBe(true);
     expect(await searches(conversation)).toEqual(before.searches);
-    expect(vectors()).toBe(vectorsBefore);
-    expect(storedBlobs()).toEqual(referencedBlobs());
+    expect(await vectors()).toBe(vectorsBefore);
+    expect(storedBlobs()).toEqual(await referencedBlobs());
     expect(storedBlobs()).toHaveLength(5);
 
     // The restored file still has its bytes, so processing it again works and keeps it searchable.
@@ -168,7 +167,7 @@ describe("export -> reset -> import", () => {
     await start();
     await seedKnowledge();
     const report = (await files()).find((item) => item.name === "q3 résumé.txt")!;
-    t.store.sqlite.prepare("UPDATE knowledge_items SET storage_key = NULL WHERE id = ?").run(report.id);
+    await t.store.db.updateTable("knowledgeItems").set({ storageKey: null }).where("id", "=", report.id).execute();
     const retry = await call("POST", `/api/files/${report.id}/retry`, {});
     expect(retry.statusCode).toBe(409);
     expect(retry.json().error).toMatch(/^The stored file is missing/);
@@ -183,11 +182,21 @@ describe("export -> reset -> import", () => {
     for (const name of ["scan-a.pdf", "scan-b.pdf"]) {
       const key = (await t.blobs.put((await import("node:stream")).Readable.from([big]))).key;
       const now = new Date().toISOString();
-      t.store.sqlite
-        .prepare(
-          "INSERT INTO knowledge_items (user_id, type, name, path, size, storage_key, status, status_reason, created_at, updated_at) VALUES (3, 'file', ?, ?, ?, ?, 'stored', 'scanned', ?, ?)",
-        )
-        .run(name, name, big.length, key, now, now);
+      await t.store.db
+        .insertInto("knowledgeItems")
+        .values({
+          userId: 3,
+          type: "file",
+          name,
+          path: name,
+          size: big.length,
+          storageKey: key,
+          status: "stored",
+          statusReason: "scanned",
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
     }
     const archive = await backup.exportZip();
     expect(archive.length).toBeGreaterThan(100 * 1024 * 1024);

@@ -2,11 +2,13 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
 import { makePdf } from "../documents/test/test-documents.ts";
-import { insertKnowledge } from "../modules/retrieval/retrieval-test-helpers.ts";
+import { seedKnowledge } from "../modules/retrieval/retrieval-test-helpers.ts";
 import { declareSize, overlappingZip } from "../test/make-zip.ts";
+import { storeChanges } from "../test/store-changes.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
 /**
@@ -20,7 +22,7 @@ let cookie: string;
 beforeAll(async () => {
   t = await createTestApp();
   cookie = await t.login();
-  insertKnowledge(t.store.sqlite, { userId: 3, name: "keep-me.txt", chunks: ["Existing knowledge that an import must not disturb."] });
+  await seedKnowledge(t, { userId: 3, name: "keep-me.txt", chunks: ["Existing knowledge that an import must not disturb."] });
 });
 afterAll(async () => t?.close());
 
@@ -133,9 +135,9 @@ async function importArchive(filename: string, archive: Buffer) {
 }
 
 const snapshot = async () => ({
-  changes: (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n,
+  changes: await storeChanges(t.store),
   files: (await t.app.inject({ method: "GET", url: "/api/files", headers: { cookie } })).json(),
-  chunks: t.store.sqlite.prepare("SELECT id, item_id, content FROM chunks ORDER BY id").all(),
+  chunks: (await sql`SELECT id, item_id, content FROM chunks ORDER BY id`.execute(t.store.db)).rows,
   temp: (() => {
     try {
       return readdirSync(path.join(t.config.dataDir, "tmp"));

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, UNSUPPORTED_FILE_TYPE_TITLE } from "@sage/contracts/knowledge";
 import { makeDocx, makePdf } from "../documents/test/test-documents.ts";
+import { storeChanges } from "../test/store-changes.ts";
 import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 
@@ -30,39 +31,40 @@ const storedBlobs = () => {
       return [];
     }
   };
-  return walk(path.join(t.config.dataDir, "blobs")).length + walk(path.join(t.config.dataDir, "uploads")).length;
+  // Uploads live in files.dir (data/uploads on SQLite, their own folder on PostgreSQL).
+  return walk(path.join(t.config.dataDir, "blobs")).length + walk(t.config.files.dir).length;
 };
-const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => storeChanges(t.store);
 const alive = async () => (await t.app.inject({ method: "GET", url: "/api/health" })).statusCode === 200;
 
 describe("uploads refused before anything is stored", () => {
   it("answers 413 with the limit for a file over the upload size, keeping nothing", async () => {
-    const before = { changes: totalChanges(), blobs: storedBlobs() };
+    const before = { changes: await totalChanges(), blobs: storedBlobs() };
     const response = await kb.upload({}, { filename: "huge.txt", content: Buffer.alloc(LIMIT + 10_000, "a") });
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toBe("File is larger than the 1 MB limit");
-    expect({ changes: totalChanges(), blobs: storedBlobs() }).toEqual(before);
+    expect({ changes: await totalChanges(), blobs: storedBlobs() }).toEqual(before);
     expect(await alive()).toBe(true);
   });
 
   it.each(["virus.exe", "page.php", "report.pdf.exe", "archive.7z", "noextension", ".pdf.", "sheet.numbers", "script.js", "image.svg"])(
     "answers 415 with the supported list for %s",
     async (filename) => {
-      const before = { changes: totalChanges(), blobs: storedBlobs() };
+      const before = { changes: await totalChanges(), blobs: storedBlobs() };
       const response = await kb.upload({}, { filename, content: Buffer.from("%PDF-1.4 looks like a pdf") });
       expect(response.statusCode).toBe(415);
       expect(response.json().error).toBe(`${UNSUPPORTED_FILE_TYPE_TITLE}. ${UNSUPPORTED_FILE_TYPE_MESSAGE}`);
-      expect({ changes: totalChanges(), blobs: storedBlobs() }).toEqual(before);
+      expect({ changes: await totalChanges(), blobs: storedBlobs() }).toEqual(before);
     },
   );
 
   // A .zip is unpacked into a folder (decision 016); one that is not really a zip is refused the same way.
   it("answers 400 for a file named .zip that is not a zip archive, changing nothing", async () => {
-    const before = { changes: totalChanges(), blobs: storedBlobs() };
+    const before = { changes: await totalChanges(), blobs: storedBlobs() };
     const response = await kb.upload({}, { filename: "archive.zip", content: Buffer.from("%PDF-1.4 looks like a pdf") });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: "invalid_archive" });
-    expect({ changes: totalChanges(), blobs: storedBlobs() }).toEqual(before);
+    expect({ changes: await totalChanges(), blobs: storedBlobs() }).toEqual(before);
   });
 });
 
@@ -128,7 +130,7 @@ describe("broken and mislabelled files", () => {
       const item = (await kb.call("GET", "/api/files")).json().find((entry: { id: number }) => entry.id === id);
       expect(item, file.label).toMatchObject({ status: "failed", chunkCount: 0 });
       expect(item.statusReason, file.label).toMatch(file.reason);
-      const job = t.store.sqlite.prepare("SELECT status, error FROM jobs WHERE item_id = ? ORDER BY id DESC").get(id) as { status: string; error: string };
+      const job = await t.store.db.selectFrom("jobs").select(["status", "error"]).where("itemId", "=", id).orderBy("id", "desc").executeTakeFirstOrThrow();
       expect(job.status, file.label).toBe("failed");
       expect(job.error, file.label).toBe(item.statusReason);
     }
@@ -138,7 +140,11 @@ describe("broken and mislabelled files", () => {
     expect(["success", "processing_in_background"]).toContain(goodResponse.status);
     const goodItem = (await kb.call("GET", "/api/files")).json().find((entry: { id: number }) => entry.id === goodResponse.file.id);
     expect(goodItem).toMatchObject({ status: "ready", chunkCount: 3 });
-    const stuck = t.store.sqlite.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").get();
+    const stuck = await t.store.db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "in", ["queued", "processing"])
+      .executeTakeFirstOrThrow();
     expect(stuck).toEqual({ n: 0 });
   }, 120_000);
 
