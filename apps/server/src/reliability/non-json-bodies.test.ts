@@ -6,10 +6,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { knowledgeClient, multipartBody } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { storeChanges } from "../test/store-changes.ts";
 
 let t: TestApp;
 afterEach(async () => t?.close());
-const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => storeChanges(t.store);
 
 const NOT_JSON = { code: "unsupported_media_type", error: "This request takes a JSON body (Content-Type: application/json)" };
 
@@ -31,12 +32,12 @@ describe("a body that is not JSON, sent to a JSON route", () => {
     for (const route of routes.filter((candidate) => !formRoutes.includes(candidate.url))) {
       const url = route.url.replace(/:\w+/g, "1");
       for (const body of bodies) {
-        const before = totalChanges();
+        const before = await totalChanges();
         const response = await t.app.inject({ method: route.method as "POST", url, headers: { cookie, ...body.headers }, payload: body.payload });
         requests += 1;
         expect(`${route.method} ${url} ${body.label}: ${response.statusCode}`).toBe(`${route.method} ${url} ${body.label}: 415`);
         expect(response.json()).toMatchObject(NOT_JSON);
-        expect(totalChanges()).toBe(before);
+        expect(await totalChanges()).toBe(before);
       }
     }
     expect(requests).toBeGreaterThan(100);

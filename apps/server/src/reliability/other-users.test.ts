@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { storeChanges } from "../test/store-changes.ts";
 
 /**
  * Isolation between accounts, swept over the route table so new routes are covered as they land:
@@ -25,58 +26,93 @@ const VALID_BODIES: Record<string, unknown> = {
   "POST /api/approvals/:approvalId": { approved: true },
 };
 
-const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => storeChanges(t.store);
 
 beforeAll(async () => {
   t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
   owner = await t.login();
   intruder = (await t.loginAsNewUser("intruder")).cookie;
-  const db = t.store.sqlite;
+  const db = t.store.db;
   const now = new Date().toISOString();
-  ids.conversation = Number(
-    db.prepare("INSERT INTO conversations (user_id, name, created_at, updated_at) VALUES (3, 'Private', ?, ?)").run(now, now).lastInsertRowid,
-  );
-  db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (?, 'user', 'secret plan', ?)").run(ids.conversation, now);
-  ids.reminder = Number(
-    db
-      .prepare("INSERT INTO reminders (user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (3, ?, 'Secret', ?, ?, ?)")
-      .run(ids.conversation, now, now, now).lastInsertRowid,
-  );
-  ids.memory = Number(
-    db.prepare("INSERT INTO memories (user_id, content, source, created_at, updated_at) VALUES (3, 'Secret: the Zebracorn deal', 'user', ?, ?)").run(now, now)
-      .lastInsertRowid,
-  );
-  ids.account = Number(
-    db
-      .prepare("INSERT INTO accounts (user_id, kind, name, settings, created_at, updated_at) VALUES (3, 'mail', 'Private mail', ?, ?, ?)")
-      .run(
-        JSON.stringify({ imap: { host: "imap.example.com", port: 993, secure: true, user: "ceo" }, smtp: null, folders: ["INBOX"], sinceDays: 365 }),
-        now,
-        now,
-      ).lastInsertRowid,
-  );
-  ids.schedule = Number(
-    db
-      .prepare(
-        "INSERT INTO schedules (user_id, title, prompt, rrule, timezone, conversation_id, next_run_at, created_at, updated_at) VALUES (3, 'Board brief', 'Secret: brief me on Zebracorn', ?, 'Europe/Zurich', ?, '2099-01-01T06:00:00.000Z', ?, ?)",
-      )
-      .run("DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY", ids.conversation, now, now).lastInsertRowid,
-  );
-  ids.folder = Number(
-    db.prepare("INSERT INTO knowledge_items (user_id, type, name, path, created_at, updated_at) VALUES (3, 'folder', 'Board', 'Board', ?, ?)").run(now, now)
-      .lastInsertRowid,
-  );
-  ids.note = Number(
-    db
-      .prepare(
-        "INSERT INTO knowledge_items (user_id, conversation_id, parent_id, type, name, path, created_at, updated_at) VALUES (3, ?, ?, 'note', 'Zebracorn memo', 'Board/Zebracorn memo', ?, ?)",
-      )
-      .run(ids.conversation, ids.folder, now, now).lastInsertRowid,
-  );
-  db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (?, 'zebracorn acquisition terms')").run(ids.note);
-  db.prepare(
-    "INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, 3, ?, 0, 'Zebracorn memo', 'zebracorn acquisition terms', ?)",
-  ).run(ids.note, ids.conversation, now);
+  const stamps = { createdAt: now, updatedAt: now };
+  ids.conversation = (
+    await db
+      .insertInto("conversations")
+      .values({ userId: 3, name: "Private", ...stamps })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db.insertInto("messages").values({ conversationId: ids.conversation, role: "user", content: "secret plan", createdAt: now }).execute();
+  ids.reminder = (
+    await db
+      .insertInto("reminders")
+      .values({ userId: 3, conversationId: ids.conversation, title: "Secret", dueDate: now, ...stamps })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids.memory = (
+    await db
+      .insertInto("memories")
+      .values({ userId: 3, content: "Secret: the Zebracorn deal", source: "user", ...stamps })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids.account = (
+    await db
+      .insertInto("accounts")
+      .values({
+        userId: 3,
+        kind: "mail",
+        name: "Private mail",
+        settings: JSON.stringify({ imap: { host: "imap.example.com", port: 993, secure: true, user: "ceo" }, smtp: null, folders: ["INBOX"], sinceDays: 365 }),
+        ...stamps,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids.schedule = (
+    await db
+      .insertInto("schedules")
+      .values({
+        userId: 3,
+        title: "Board brief",
+        prompt: "Secret: brief me on Zebracorn",
+        rrule: "DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY",
+        timezone: "Europe/Zurich",
+        conversationId: ids.conversation,
+        nextRunAt: "2099-01-01T06:00:00.000Z",
+        ...stamps,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids.folder = (
+    await db
+      .insertInto("knowledgeItems")
+      .values({ userId: 3, type: "folder", name: "Board", path: "Board", ...stamps })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids.note = (
+    await db
+      .insertInto("knowledgeItems")
+      .values({
+        userId: 3,
+        conversationId: ids.conversation,
+        parentId: ids.folder,
+        type: "note",
+        name: "Zebracorn memo",
+        path: "Board/Zebracorn memo",
+        ...stamps,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db.insertInto("knowledgeItemTexts").values({ itemId: ids.note, content: "zebracorn acquisition terms" }).execute();
+  // Through the search index, so the owner's words are searchable on either engine.
+  await t.knowledgeIndex.indexItem({ id: ids.note, userId: 3, conversationId: ids.conversation }, [
+    { position: 0, source: "Zebracorn memo", content: "zebracorn acquisition terms" },
+  ]);
 });
 afterAll(async () => t?.close());
 
@@ -114,12 +150,12 @@ describe("with another user's session", () => {
       const payload = ["GET", "DELETE"].includes(route.method) ? undefined : (VALID_BODIES[key] ?? {});
       const request = (id: number) =>
         t.app.inject({ method: route.method as "GET", url: route.url.replace(/:(\w+)/g, String(id)), headers: { cookie: intruder }, payload });
-      const before = totalChanges();
+      const before = await totalChanges();
       const theirs = await request(ownersIdFor(route.url));
       const missing = await request(987654);
       expect(theirs.statusCode, key).toBe(404);
       expect(theirs.body, `${key}: same reply as a missing id`).toBe(missing.body);
-      expect(totalChanges(), `${key} changed the owner's data`).toBe(before);
+      expect(await totalChanges(), `${key} changed the owner's data`).toBe(before);
     }
     // The owner still has everything.
     const messages = await t.app.inject({ method: "GET", url: `/api/conversations/${ids.conversation}/messages`, headers: { cookie: owner } });

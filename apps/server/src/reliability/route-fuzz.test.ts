@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { storeChanges } from "../test/store-changes.ts";
 
 /**
  * Property-based sweep of every registered /api route: hostile params, queries and bodies (wrong types,
@@ -107,23 +108,43 @@ beforeAll(async () => {
   t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
   cookie = await t.login();
   // Some rows to aim at, so id-bearing routes reach their real code paths.
-  const db = t.store.sqlite;
+  // On a fresh store (either engine) the first rows get ids 1 and 2, which the fuzzed paths aim at.
+  const db = t.store.db;
   const now = new Date().toISOString();
-  db.prepare("INSERT INTO conversations (id, user_id, name, created_at, updated_at) VALUES (1, 3, 'Seed', ?, ?)").run(now, now);
-  db.prepare("INSERT INTO messages (conversation_id, role, content, created_at) VALUES (1, 'user', 'hello', ?)").run(now);
-  db.prepare("INSERT INTO reminders (id, user_id, conversation_id, title, due_date, created_at, updated_at) VALUES (1, 3, 1, 'Call', ?, ?, ?)").run(
-    now,
-    now,
-    now,
-  );
-  db.prepare("INSERT INTO knowledge_items (id, user_id, type, name, path, created_at, updated_at) VALUES (1, 3, 'folder', 'Folder', 'Folder', ?, ?)").run(
-    now,
-    now,
-  );
-  db.prepare(
-    "INSERT INTO knowledge_items (id, user_id, parent_id, type, name, path, created_at, updated_at) VALUES (2, 3, 1, 'note', 'Note', 'Folder/Note', ?, ?)",
-  ).run(now, now);
-  db.prepare("INSERT INTO knowledge_item_texts (item_id, content) VALUES (2, 'budget')").run();
+  const stamps = { createdAt: now, updatedAt: now };
+  const seeded = [
+    (
+      await db
+        .insertInto("conversations")
+        .values({ userId: 3, name: "Seed", ...stamps })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+    (
+      await db
+        .insertInto("reminders")
+        .values({ userId: 3, conversationId: 1, title: "Call", dueDate: now, ...stamps })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+    (
+      await db
+        .insertInto("knowledgeItems")
+        .values({ userId: 3, type: "folder", name: "Folder", path: "Folder", ...stamps })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+    (
+      await db
+        .insertInto("knowledgeItems")
+        .values({ userId: 3, parentId: 1, type: "note", name: "Note", path: "Folder/Note", ...stamps })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  ];
+  expect(seeded).toEqual([1, 1, 1, 2]);
+  await db.insertInto("messages").values({ conversationId: 1, role: "user", content: "hello", createdAt: now }).execute();
+  await db.insertInto("knowledgeItemTexts").values({ itemId: 2, content: "budget" }).execute();
 });
 
 afterAll(async () => {
@@ -133,7 +154,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => storeChanges(t.store);
 
 describe("every /api route under hostile input", () => {
   it("never answers 5xx, and a rejected request changes nothing", async () => {
@@ -153,7 +174,7 @@ describe("every /api route under hostile input", () => {
             paramNames.forEach((name, index) => (url = url.replace(`:${name}`, encodeURIComponent(params[index]!))));
             const search = new URLSearchParams(queryRecord as Record<string, string>).toString();
             await t.jobs.idle();
-            const before = totalChanges();
+            const before = await totalChanges();
             const hasBody = !["GET", "DELETE"].includes(route.method) || requestBody.payload !== undefined;
             const response = await t.app.inject({
               method: route.method as "GET",
@@ -166,7 +187,7 @@ describe("every /api route under hostile input", () => {
             expect(response.statusCode, `${key} -> ${url}?${search} ${response.body.slice(0, 300)}`).toBeLessThan(500);
             if (response.statusCode >= 400) {
               expect(response.json(), `${key}: error replies are JSON`).toHaveProperty("error");
-              expect(totalChanges(), `${key} was rejected (${response.statusCode}) but changed the store`).toBe(before);
+              expect(await totalChanges(), `${key} was rejected (${response.statusCode}) but changed the store`).toBe(before);
             }
           },
         ),

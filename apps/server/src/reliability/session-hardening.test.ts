@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO, createTestApp, type TestApp } from "../test/test-app.ts";
+import { storeChanges } from "../test/store-changes.ts";
 
 /**
  * What auth.routes.test.ts leaves out: the cross-origin refusal swept over every state-changing route (with
@@ -7,7 +8,7 @@ import { DEMO, createTestApp, type TestApp } from "../test/test-app.ts";
  */
 let t: TestApp;
 afterEach(async () => t?.close());
-const totalChanges = () => (t.store.sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => storeChanges(t.store);
 
 describe("cross-origin state changes", () => {
   it("are refused on every POST, PATCH, PUT and DELETE route, changing nothing and keeping the session", async () => {
@@ -28,7 +29,7 @@ describe("cross-origin state changes", () => {
     for (const route of routes) {
       const url = route.url.replace(/:\w+/g, "1");
       for (const attack of attacks) {
-        const before = totalChanges();
+        const before = await totalChanges();
         const response = await t.app.inject({
           method: route.method as "POST",
           url,
@@ -38,7 +39,7 @@ describe("cross-origin state changes", () => {
         requests += 1;
         expect(`${route.method} ${url} ${JSON.stringify(attack)}: ${response.statusCode}`).toBe(`${route.method} ${url} ${JSON.stringify(attack)}: 403`);
         expect(response.json().error).toBe("Cross-origin request refused");
-        expect(totalChanges()).toBe(before);
+        expect(await totalChanges()).toBe(before);
       }
     }
     expect((await t.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(200);
@@ -72,6 +73,11 @@ describe("login rate limit", () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(35);
     const right = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: DEMO, remoteAddress: "10.9.9.9" });
     expect(right.statusCode).toBe(429);
-    expect(t.store.sqlite.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+    expect(
+      await t.store.db
+        .selectFrom("sessions")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst(),
+    ).toEqual({ n: 0 });
   });
 });

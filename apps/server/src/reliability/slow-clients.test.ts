@@ -22,7 +22,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const conversations = () => (t.store.sqlite.prepare("SELECT COUNT(*) AS n FROM conversations").get() as { n: number }).n;
+const conversations = async () =>
+  (
+    await t.store.db
+      .selectFrom("conversations")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** Writes `parts` over one socket, `gapMs` apart, and reads the reply (or nothing, within `waitMs`). */
 function trickle(head: string, parts: Buffer[], gapMs: number, waitMs: number): Promise<{ status: number; body: string; elapsedMs: number }> {
@@ -53,14 +59,14 @@ function trickle(head: string, parts: Buffer[], gapMs: number, waitMs: number): 
 
 describe("slow clients", () => {
   it("answers 408 to a JSON body that stops arriving, and creates nothing", async () => {
-    const before = conversations();
+    const before = await conversations();
     const body = JSON.stringify({ name: "Never finished" });
     const head = `POST /api/conversations HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`;
     const reply = await rawRequest(port, head, { waitMs: 5000 });
     expect(reply.answered).toBe(true);
     expect(reply.status).toBe(408);
     expect(JSON.parse(reply.body)).toEqual({ error: "The request took too long to arrive", code: "request_timeout" });
-    expect(conversations()).toBe(before);
+    expect(await conversations()).toBe(before);
   });
 
   it("cuts a JSON body that trickles in past its time, even while bytes still come", async () => {

@@ -14,13 +14,14 @@ export function registerAuthRoutes(
 
   // A login waits until the demo account is in step with config.
   app.post("/api/auth/login", { onRequest: async () => deps.accountsReady }, async (request, reply) => {
+    // Only a well-formed attempt counts (a malformed one tries no password), so bad input changes nothing stored.
+    const { username, password } = parseInput(loginRequestSchema, request.body, "body");
     const attempt = await limiter.tryAttempt(request.ip);
     if (!attempt.allowed) {
       // The error handler keeps headers already set on the reply.
       reply.header("retry-after", String(attempt.retryAfterSeconds));
       throw new AppError("rate_limited", 429, LOGIN_RATE_LIMITED_MESSAGE);
     }
-    const { username, password } = parseInput(loginRequestSchema, request.body, "body");
     const { token, user, expiresAtMs } = await deps.auth.login(username.trim(), password);
     reply.setCookie(SESSION_COOKIE, token, {
       path: "/",
