@@ -3,6 +3,7 @@ import { openPgVectorIndex, type SqlPool } from "../../../store/postgres/pg-vect
 import type { Database } from "../../../store/schema.ts";
 import { createPgChunkStore } from "./pg-chunk-store.ts";
 import { openPgLexicalIndex } from "./pg-lexical-index.ts";
+import { ensurePgVectorCounts } from "./pg-vector-counts.ts";
 import { createPgVectors, pgUnembeddedChunks } from "./pg-vectors.ts";
 import type { SearchIndex } from "./search-index.ts";
 
@@ -30,7 +31,10 @@ export async function openPgSearchIndex(store: { db: Kysely<Database>; sql: SqlP
         await session.query("SELECT pg_advisory_unlock($1)", [SEARCH_INDEX_LOCK]);
       }
     });
-  const { words, pgvector } = await underLock(async () => ({ words: await openPgLexicalIndex(sql), pgvector: await openPgVectorIndex(sql) }));
+  const { words, pgvector } = await underLock(async () => {
+    await ensurePgVectorCounts(sql);
+    return { words: await openPgLexicalIndex(sql), pgvector: await openPgVectorIndex(sql) };
+  });
   const chunks = createPgChunkStore(db, words);
   const vectors = createPgVectors(sql, pgvector);
   return {

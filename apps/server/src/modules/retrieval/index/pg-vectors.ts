@@ -1,5 +1,6 @@
 import type { PgVectorIndex, SqlClient } from "../../../store/postgres/pg-vector-index.ts";
 import type { SearchScope } from "./lexical-search.ts";
+import { dot } from "./vector-partition.ts";
 import { fromBlob, toBlob, type VectorRow } from "./vector-store.ts";
 import type { PendingChunk, UnembeddedChunks, Vectors } from "./vectors.ts";
 
@@ -19,8 +20,8 @@ interface HeldVectors {
  * The search index's vectors on PostgreSQL (decision 060). `chunk_vectors` holds every float32 vector, as on SQLite:
  * the truth that backups and `migrate` copy. With pgvector, each is also written to its HNSW index (decision 056)
  * and searches go there. Without it, each process holds a user's vectors in memory and searches them exactly; a
- * count and the newest id, read at every search, tell it of vectors another process added (read then) or removed
- * (all read again), so a note added on one process is found on another at its next search.
+ * count and the newest id (one row of `chunk_vector_counts`), read at every search, tell it of vectors another process
+ * added (read then) or removed (all read again), so a note added on one process is found on another at its next search.
  */
 export function createPgVectors(sql: SqlClient, pgvector: PgVectorIndex | null): Vectors & PgVectorWrites {
   const held = new Map<string, HeldVectors>();
@@ -49,7 +50,7 @@ export function createPgVectors(sql: SqlClient, pgvector: PgVectorIndex | null):
   /** The user's vectors as this process holds them, brought up to the table's state first. */
   async function heldVectors(embedderId: string, userId: number): Promise<HeldVectors> {
     const { rows } = await sql.query<{ count: number; maxId: number | null }>(
-      `SELECT count(*) AS count, max(chunk_id) AS "maxId" FROM chunk_vectors WHERE embedder_id = $1 AND user_id = $2`,
+      `SELECT vectors AS count, max_chunk_id AS "maxId" FROM chunk_vector_counts WHERE embedder_id = $1 AND user_id = $2`,
       [embedderId, userId],
     );
     const count = Number(rows[0]?.count ?? 0);
@@ -76,7 +77,7 @@ export function createPgVectors(sql: SqlClient, pgvector: PgVectorIndex | null):
     return current;
   }
 
-  /** The k nearest of the user's vectors, best first: a bounded list, not a sort of them all (65 ms at 100k x 768 here, against 97). */
+  /** The k nearest of the user's vectors, best first: a bounded list, not a sort of them all (65 ms at 100k x 768 here, against 97; a dot product of four sums at once halves it). */
   async function exactSearch(embedderId: string, query: number[], scope: SearchScope, k: number) {
     if (k <= 0) return [];
     const user = await heldVectors(embedderId, scope.userId);
@@ -88,8 +89,7 @@ export function createPgVectors(sql: SqlClient, pgvector: PgVectorIndex | null):
       if (scope.conversationId !== undefined && scope.conversationId !== null && conversation !== null && conversation !== scope.conversationId) continue;
       const vector = user.vectors[index]!;
       if (vector.length !== wanted.length) continue;
-      let similarity = 0;
-      for (let at = 0; at < vector.length; at++) similarity += vector[at]! * wanted[at]!;
+      const similarity = dot(vector, wanted);
       if (best.length === k && similarity <= best[k - 1]!.similarity) continue;
       // Held in chunk id order, so of equal similarities the lower id stays ahead.
       let place = best.length;
