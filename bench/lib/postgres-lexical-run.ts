@@ -16,6 +16,7 @@ export async function postgresLexicalRun(dataDir: string) {
   const started = performance.now();
   await index.indexMissing();
   return {
+    url,
     index,
     indexMs: performance.now() - started,
     async stop() {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { figure, percentile } from "../lib/figure.mjs";
 import { queries } from "../lib/corpus.mjs";
+import { httpSearchBothEngines } from "../lib/http-search-both-engines.mjs";
 import { DEMO_USER_ID, searchStore } from "../lib/search-store.mjs";
 import { ROOT } from "../lib/server.mjs";
 
@@ -55,6 +56,14 @@ export async function searchPostgres({ quick }) {
       }
     }
     const params = { chunks, queries: QUERIES, candidates: CANDIDATES, engine: "PostgreSQL 15, lexical index of decision 059" };
+    const http = await httpSearchBothEngines({ dataDir, databaseUrl: postgres.url, queries: queries(QUERIES), rounds: quick ? 2 : 4 });
+    const httpParams = {
+      chunks,
+      dimensions: 768,
+      queries: QUERIES,
+      vectors: "exact in the process (no pgvector in Debian)",
+      firstSearchMs: Math.round(http.postgresFirstSearchMs),
+    };
     return [
       figure({
         name: `search.lexical_p50.postgres_${scale}`,
@@ -71,6 +80,14 @@ export async function searchPostgres({ quick }) {
         unit: "ms",
         better: "lower",
         params,
+      }),
+      figure({
+        name: `search.http_p95.postgres_${scale}_768d`,
+        value: http.postgresP95,
+        limit: http.sqliteP95,
+        unit: "ms",
+        better: "lower",
+        params: { ...httpParams, p50Ms: http.postgresP50 },
       }),
       figure({ name: `search.lexical_top10_overlap.postgres_${scale}`, value: overlap / terms.length, unit: "share", target: 0.9, params }),
       figure({ name: `postgres.migrate_copy_ms.${scale}`, value: copyMs, unit: "ms", better: "lower", params }),
