@@ -7,6 +7,7 @@ import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
+import { holdingDocuments } from "./retrieval-test-helpers.ts";
 
 // The real path: SAGE_EMBEDDER=local, createProviders, transformers.js and onnxruntime, over a model the test writes.
 const models = makeTempDir();
@@ -68,12 +69,15 @@ describe("local ONNX embedder end to end", () => {
     await addKnowledge(cookie);
     expect(await vectorRows()).toEqual([{ id: "fake:previous:256", dimensions: 256, n: 2 }]);
 
-    const local = await t.reopen({ providers: createProviders(t.config) });
+    const providers = createProviders(t.config);
+    const holding = holdingDocuments(providers.embedder!);
+    const local = await t.reopen({ providers: { ...providers, embedder: holding.embedder } });
     try {
       const status = (await local.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: LOCAL_ID, lexicalOnly: false }, vectorized: 0, stale: 2 });
       // Until re-vectorised, the old vectors are not compared with local query vectors: search is lexical only.
       expect((await search(local, cookie, "automobile")).json()).toEqual([]);
+      holding.release();
 
       const revectorized = await local.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
       expect(revectorized.statusCode).toBe(200);
@@ -81,6 +85,7 @@ describe("local ONNX embedder end to end", () => {
       expect(await vectorRows()).toEqual([{ id: LOCAL_ID, dimensions: tinyModel.hiddenSize, n: 2 }]);
       expect((await search(local, cookie, "automobile")).json()[0]).toMatchObject({ metadata: { filename: "service-log.txt" } });
     } finally {
+      holding.release(); // a failed look must not leave the work held past close
       await local.close();
     }
   });
@@ -92,12 +97,15 @@ describe("local ONNX embedder end to end", () => {
     await addKnowledge(cookie);
 
     const config = { ...t.config, embedder: { ...t.config.embedder, localModel: wider.folder } };
-    const local = await t.reopen({ config, providers: createProviders(config) });
+    const providers = createProviders(config);
+    const holding = holdingDocuments(providers.embedder!);
+    const local = await t.reopen({ config, providers: { ...providers, embedder: holding.embedder } });
     try {
       const status = (await local.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: "local:tiny-bert:48", dimensions: 48 }, vectorized: 0, stale: 2 });
       expect((await search(local, cookie, "automobile")).json()).toEqual([]);
     } finally {
+      holding.release(); // a failed look must not leave the work held past close
       await local.close();
     }
   });

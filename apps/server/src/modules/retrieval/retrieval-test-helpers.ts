@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
+import type { Embedder } from "../../providers/embedder/embedder.ts";
 import type { Database } from "../../store/schema.ts";
 import type { ChunkInput } from "./index/chunk-store.ts";
 import type { KnowledgeIndexPort } from "./retrieval.module.ts";
@@ -134,4 +135,27 @@ export async function seedKnowledge(
 export async function seedConversation(db: Kysely<Database>, userId: number, name = "Test"): Promise<number> {
   const now = new Date().toISOString();
   return (await db.insertInto("conversations").values({ userId, name, createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()).id;
+}
+
+/**
+ * The embedder with its document batches held until released: SAGE starts re-vectorising by itself when it meets a
+ * new embedder, and a test looks at the moment before that work lands.
+ */
+export function holdingDocuments(embedder: Embedder) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const held: Embedder = {
+    get id() {
+      return embedder.id;
+    },
+    get dimensions() {
+      return embedder.dimensions;
+    },
+    maxBatch: embedder.maxBatch,
+    async embed(texts, options) {
+      if (options.kind === "document") await gate;
+      return embedder.embed(texts, options);
+    },
+  };
+  return { embedder: held, release };
 }

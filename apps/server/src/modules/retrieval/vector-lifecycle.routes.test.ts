@@ -4,7 +4,7 @@ import yazl from "yazl";
 import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { insertKnowledgeRows, seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
+import { holdingDocuments, insertKnowledgeRows, seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -175,11 +175,13 @@ describe("vector database lifecycle", () => {
     const cookie = await start(createFakeEmbedder({ id: "fake:a:256" }));
     await seed({ embedded: true });
 
-    const switched = createFakeEmbedder({ id: "fake:b:128", dimensions: 128, related: [["automobile", "vehicle"]] });
-    const second = await t.reopen({ providers: { ...createProviders(t.config), embedder: switched } });
+    // Held until the status is read: meeting a new embedder, SAGE starts re-vectorising by itself.
+    const switched = holdingDocuments(createFakeEmbedder({ id: "fake:b:128", dimensions: 128, related: [["automobile", "vehicle"]] }));
+    const second = await t.reopen({ providers: { ...createProviders(t.config), embedder: switched.embedder } });
     try {
       const status = (await second.inject({ method: "GET", url: "/api/vectors/status", headers: { cookie } })).json();
       expect(status).toMatchObject({ embedder: { id: "fake:b:128", lexicalOnly: false }, chunks: 3, vectorized: 0, stale: 3 });
+      switched.release();
       const response = await second.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ processed: 3 });
@@ -189,6 +191,7 @@ describe("vector database lifecycle", () => {
       const found = (await second.inject({ method: "POST", url: "/api/search", headers: { cookie }, payload: { query: "automobile" } })).json();
       expect(found[0].content).toBe("Vehicle fleet costs fell.");
     } finally {
+      switched.release();
       await second.close();
     }
   });
