@@ -1,26 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { percentile } from "./figure.mjs";
 import { startFakeEmbedder } from "./fake-embedder.mjs";
-import { ROOT, startSage } from "./server.mjs";
+import { postJson } from "./post-json.mjs";
+import { BENCH_SECRET_KEY, startSage } from "./server.mjs";
 import { buildMissingIndexes, waitForVectorIndex } from "./vector-index-ready.mjs";
 
-// undici's request() over a keep-alive pool, as search.mjs times its HTTP searches.
-const { request } = createRequire(path.join(ROOT, "apps/server/package.json"))("undici");
-const SECRET_KEY = "c2FnZS1iZW5jaC1zZWNyZXQta2V5LTMyLWJ5dGVzISE="; // 32 bytes, base64
 const DIMENSIONS = 768;
-
-async function searchOn(sage, cookie, query) {
-  const response = await request(`${sage.url}/api/search`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({ query, limit: 5 }),
-  });
-  if (response.statusCode !== 200) throw new Error(`${sage.url}/api/search: ${response.statusCode} ${await response.body.text()}`);
-  return response.body.json();
-}
 
 /**
  * POST /api/search (hybrid: words and 768-d vectors) on SAGE over the SQLite store and on SAGE over its copy in
@@ -36,14 +23,17 @@ export async function httpSearchBothEngines({ dataDir, databaseUrl, queries, rou
     const env = fake.envFor(DIMENSIONS);
     const engines = {
       sqlite: await startSage({ dataDir, env, label: "search-sqlite" }),
-      postgres: await startSage({ env: { ...env, SAGE_DATABASE_URL: databaseUrl, SAGE_SECRET_KEY: SECRET_KEY, SAGE_FILES_DIR: files }, label: "search-pg" }),
+      postgres: await startSage({
+        env: { ...env, SAGE_DATABASE_URL: databaseUrl, SAGE_SECRET_KEY: BENCH_SECRET_KEY, SAGE_FILES_DIR: files },
+        label: "search-pg",
+      }),
     };
     servers.push(...Object.values(engines));
     const once = {};
     let readyMs = 0;
     for (const [name, sage] of Object.entries(engines)) {
       const cookie = await sage.login();
-      once[name] = (query) => searchOn(sage, cookie, query);
+      once[name] = (query) => postJson(`${sage.url}/api/search`, cookie, { query, limit: 5 });
       const started = performance.now();
       await waitForVectorIndex(once[name]);
       if (name === "postgres") readyMs = performance.now() - started;

@@ -5,6 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The secret key a bench server on PostgreSQL needs (SAGE_SECRET_KEY): 32 bytes, base64. */
+export const BENCH_SECRET_KEY = "c2FnZS1iZW5jaC1zZWNyZXQta2V5LTMyLWJ5dGVzISE=";
 export const SERVER_ENTRY = path.join(ROOT, "apps/server/dist/main.js");
 
 /** A port free right now (the machine is shared: fixed ports collide with other runs). */

@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { figure } from "../lib/figure.mjs";
 import { load } from "../lib/load.mjs";
-import { ROOT, startSage } from "../lib/server.mjs";
+import { BENCH_SECRET_KEY, ROOT, startSage } from "../lib/server.mjs";
 
 const CONNECTIONS = 50;
-const SECRET_KEY = "c2FnZS1iZW5jaC1zZWNyZXQta2V5LTMyLWJ5dGVzISE="; // 32 bytes, base64
 
 /** Seeds what http-api.mjs seeds (100 conversations to list; 300 of 20 messages to append to) through one process. */
 async function seed(sage, cookie) {
@@ -84,7 +83,7 @@ export async function httpPostgres({ quick }) {
   const files = mkdtempSync(path.join(tmpdir(), "sage-bench-files-"));
   const processes = [];
   try {
-    const env = { SAGE_DATABASE_URL: await server.createDatabase(), SAGE_SECRET_KEY: SECRET_KEY, SAGE_FILES_DIR: files };
+    const env = { SAGE_DATABASE_URL: await server.createDatabase(), SAGE_SECRET_KEY: BENCH_SECRET_KEY, SAGE_FILES_DIR: files };
     processes.push(await startSage({ label: "http-pg-a", env }));
     const cookie = await processes[0].login();
     const targets = await seed(processes[0], cookie);

@@ -1,19 +1,14 @@
-import { createRequire } from "node:module";
 import path from "node:path";
 import { figure, percentile, round } from "../lib/figure.mjs";
 import { passage, queries } from "../lib/corpus.mjs";
 import { startFakeEmbedder } from "../lib/fake-embedder.mjs";
+import { postJson } from "../lib/post-json.mjs";
 import { openInProcess, savedIndexFor } from "../lib/search-limit.mjs";
 import { buildMissingIndexes, waitForVectorIndex } from "../lib/vector-index-ready.mjs";
 import { searchStore } from "../lib/search-store.mjs";
 import { memoryOf, ROOT, startChild, startSage } from "../lib/server.mjs";
 import { rng } from "../lib/seed-chunks.mjs";
 import { waitUntilQuiet } from "../lib/settle.mjs";
-
-// undici's own request() over a keep-alive pool: fetch() adds 0.2-0.4 ms of client-side stream plumbing per
-// call on loopback (measured beside a bare Fastify route: p50 0.35-0.55 ms vs 0.10-0.17 ms), which is the
-// client's cost, not SAGE's, and at 10k chunks is half the limit.
-const { request } = createRequire(path.join(ROOT, "apps/server/package.json"))("undici");
 
 const BARE_SEARCH = path.join(ROOT, "bench/lib/bare-search-server.mjs");
 const QUERIES = 50;
@@ -24,12 +19,6 @@ const RECOMMEND_CANDIDATES = 80; // recommend asks searchChunks for max(limit x 
 function messages(count) {
   const random = rng(123);
   return Array.from({ length: count }, (_, index) => passage(random, (index * 37) % 300, 160).split(/(?<=\.)\s/)[0]);
-}
-
-async function postJson(url, cookie, body) {
-  const response = await request(url, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
-  if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${await response.body.text()}`);
-  return response.body.json();
 }
 
 async function timeOnce(run, item) {

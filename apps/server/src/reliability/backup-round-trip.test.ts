@@ -4,7 +4,6 @@
  * file in data/uploads that no item points to.
  */
 import { readdirSync } from "node:fs";
-import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeImageOnlyPdf, makePdf } from "../documents/test/test-documents.ts";
 import { seedConversation } from "../modules/retrieval/retrieval-test-helpers.ts";
@@ -13,6 +12,7 @@ import { createProviders } from "../providers/registry.ts";
 import { backupClient } from "../test/backup-client.ts";
 import { knowledgeClient } from "../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { rowCount } from "../test/row-count.ts";
 
 let t: TestApp;
 let cookie: string;
@@ -137,7 +137,7 @@ describe("export -> reset -> import", () => {
     const before = { view: await knowledgeView(), downloads: await downloads(), searches: await searches(conversation) };
     expect(new Set(before.view.map((item) => item.status))).toEqual(new Set(["ready", "failed", "stored"]));
     expect(before.searches.every((results) => results.length > 0)).toBe(true);
-    const vectors = async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors`.execute(t.store.db)).rows[0]!.n;
+    const vectors = () => rowCount(t.store.db, "chunk_vectors");
     const vectorsBefore = await vectors();
 
     const archive = await backup.exportZip();

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 import { formPart, rawRequest } from "./raw-http.ts";
+import { rowCount } from "../test/row-count.ts";
 
 /**
  * Clients that send part of a request and wait (issue 35): a JSON body that stops arriving held a connection for
@@ -22,13 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const conversations = async () =>
-  (
-    await t.store.db
-      .selectFrom("conversations")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow()
-  ).n;
+const conversations = () => rowCount(t.store.db, "conversations");
 
 /** Writes `parts` over one socket, `gapMs` apart, and reads the reply (or nothing, within `waitMs`). */
 function trickle(head: string, parts: Buffer[], gapMs: number, waitMs: number): Promise<{ status: number; body: string; elapsedMs: number }> {

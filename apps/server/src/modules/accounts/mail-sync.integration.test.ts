@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSmtp } from "../../test/smtp-test-server.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
+import { rowCount } from "../../test/row-count.ts";
 
 // A real Dovecot (Debian's dovecot-imapd) on a free loopback port, seeded over IMAP; no mock of IMAP anywhere.
 const installed = dovecotInstalled();
@@ -118,18 +119,8 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     expect((await api("DELETE", `/api/accounts/${id}`)).json()).toEqual({ ok: true });
     expect(await search("board dinner Thursday")).toEqual([]);
     expect(JSON.stringify((await api("GET", "/api/folders")).json())).not.toContain("Work mail");
-    expect(
-      await t.store.db
-        .selectFrom("mailMessages")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst(),
-    ).toEqual({ n: 0 });
-    expect(
-      await t.store.db
-        .selectFrom("knowledgeItems")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst(),
-    ).toEqual({ n: 0 });
+    expect(await rowCount(t.store.db, "mail_messages")).toBe(0);
+    expect(await rowCount(t.store.db, "knowledge_items")).toBe(0);
   });
 
   it("the background round brings in new mail without the user asking", async () => {

@@ -7,6 +7,7 @@ import { openStore } from "../../store/open-store.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createKnowledgeRepo } from "./knowledge.repo.ts";
+import { rowCount } from "../../test/row-count.ts";
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -72,12 +73,7 @@ describe("an item's text", () => {
     await t.jobs.idle();
     expect((await kb.chunks(id)).map((chunk) => chunk.content).join(" ")).toContain("damp soil");
     expect((await kb.call("DELETE", `/api/files/${id}`)).statusCode).toBe(200);
-    expect(
-      await t.store.db
-        .selectFrom("knowledgeItemTexts")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst(),
-    ).toEqual({ n: 0 });
+    expect(await rowCount(t.store.db, "knowledge_item_texts")).toBe(0);
   });
 
   // Migrates the SQLite file an older version left; a PostgreSQL database begins with the schema after migration 1030.

@@ -4,7 +4,7 @@ import { createFakeEmbedder } from "../../providers/embedder/fake.ts";
 import type { Embedder } from "../../providers/embedder/embedder.ts";
 import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { seedKnowledge } from "./retrieval-test-helpers.ts";
+import { holdingDocuments, seedKnowledge } from "./retrieval-test-helpers.ts";
 import { CATCH_UP_JOB } from "./vector-lifecycle.service.ts";
 
 let t: TestApp;
@@ -13,20 +13,8 @@ const DEMO_USER = 3;
 
 /** A fake embedder whose document batches wait until released, so a test can look while the job runs. */
 function gatedEmbedder() {
-  const embedder = createFakeEmbedder({ id: "fake:new:256" });
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  return {
-    embedder: {
-      ...embedder,
-      embed: async (texts: string[], options: { kind: "query" | "document" }) => {
-        if (options.kind === "document") await gate;
-        return embedder.embed(texts, options);
-      },
-    },
-    calls: embedder.calls,
-    release,
-  };
+  const fake = createFakeEmbedder({ id: "fake:new:256" });
+  return { ...holdingDocuments(fake), calls: fake.calls };
 }
 
 type App = Pick<TestApp, "app" | "jobs">;

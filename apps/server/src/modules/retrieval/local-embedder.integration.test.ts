@@ -8,6 +8,7 @@ import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { holdingDocuments } from "./retrieval-test-helpers.ts";
+import { rowCount } from "../../test/row-count.ts";
 
 // The real path: SAGE_EMBEDDER=local, createProviders, transformers.js and onnxruntime, over a model the test writes.
 const models = makeTempDir();
@@ -34,9 +35,7 @@ async function addKnowledge(cookie: string) {
   expect(note.json()).toMatchObject({ status: "success", chunks_processed: 1 });
   expect(note.json().warning).toBeUndefined();
   // A short note's vectors come just after the answer (issue 35): both items are vectorised before the test reads.
-  await expect
-    .poll(async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM chunk_vectors`.execute(t.store.db)).rows[0]!.n, { timeout: 10_000 })
-    .toBe(2);
+  await expect.poll(() => rowCount(t.store.db, "chunk_vectors"), { timeout: 10_000 }).toBe(2);
 }
 
 const search = (app: TestApp["app"], cookie: string, query: string) =>
