@@ -1,13 +1,47 @@
+import { execFileSync } from "node:child_process";
+
 /**
- * Fixed ports: Playwright evaluates its config in every worker, so they must not be random. Each worker has its own
- * SAGE server (with its own data dir) and its own fake Gemini, so tests running side by side never share a reply
- * queue: playwright.config.ts starts one pair per worker, worker n on the base ports + 2n.
+ * Each Playwright worker has its own SAGE server (with its own data dir) and its own fake Gemini, so tests running
+ * side by side never share a reply queue: playwright.config.ts starts one pair per worker, worker n's SAGE on the base
+ * port + 2n and its fake Gemini on the next one.
+ *
+ * Playwright evaluates the config in the runner and again in every worker, so the ports cannot be drawn at random in
+ * each. The runner finds a free block once and puts it in the environment its workers and web servers inherit; a
+ * fixed block failed CI when another run on the same machine held it.
  */
-const BASE_PORT = Number(process.env.SAGE_E2E_PORT ?? 47811);
-const BASE_FAKE_GEMINI_PORT = Number(process.env.SAGE_E2E_FAKE_GEMINI_PORT ?? 47812);
+const WORKER_SLOTS = Math.max(8, Number(process.env.SAGE_E2E_WORKERS ?? 2));
+
+/** The first port of 2 * WORKER_SLOTS consecutive loopback ports that are free now. */
+function freePortBlock(): number {
+  const probe = `
+    const net = require("node:net");
+    const size = ${2 * WORKER_SLOTS};
+    const listen = (port) => new Promise((ok, fail) => {
+      const s = net.createServer().once("error", fail).listen(port, "127.0.0.1", () => ok(s));
+    });
+    (async () => {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const base = 20000 + Math.floor(Math.random() * 40000);
+        const held = [];
+        try {
+          for (let p = base; p < base + size; p++) held.push(await listen(p));
+          held.forEach((s) => s.close());
+          process.stdout.write(String(base));
+          return;
+        } catch {
+          held.forEach((s) => s.close());
+        }
+      }
+      process.exit(1);
+    })();`;
+  return Number(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }));
+}
+
+if (!process.env.SAGE_E2E_PORT) process.env.SAGE_E2E_PORT = String(freePortBlock());
+const BASE_PORT = Number(process.env.SAGE_E2E_PORT);
 
 /** The ports of worker n's SAGE server and fake Gemini. */
-export const workerPorts = (worker: number) => ({ sage: BASE_PORT + 2 * worker, fakeGemini: BASE_FAKE_GEMINI_PORT + 2 * worker });
+export const workerPorts = (worker: number) => ({ sage: BASE_PORT + 2 * worker, fakeGemini: BASE_PORT + 2 * worker + 1 });
 
 // Set by Playwright in each worker before it loads the config and the tests (0 in the runner itself).
 const { sage, fakeGemini } = workerPorts(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
