@@ -1,4 +1,6 @@
+import { sql, type InsertObject } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../store/schema.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 import { storeChanges } from "../test/store-changes.ts";
 
@@ -28,6 +30,16 @@ const VALID_BODIES: Record<string, unknown> = {
 
 const totalChanges = () => storeChanges(t.store);
 
+/** Inserts one row of the owner's data and returns its id. */
+async function insertId<T extends keyof Database & string>(table: T, values: InsertObject<Database, T>): Promise<number> {
+  const row = await t.store.db
+    .insertInto(table)
+    .values(values as never)
+    .returning(sql<number>`id`.as("id"))
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 beforeAll(async () => {
   t = await createTestApp({ env: { SAGE_LOGIN_RATE_LIMIT: "100000" } });
   owner = await t.login();
@@ -35,79 +47,37 @@ beforeAll(async () => {
   const db = t.store.db;
   const now = new Date().toISOString();
   const stamps = { createdAt: now, updatedAt: now };
-  ids.conversation = (
-    await db
-      .insertInto("conversations")
-      .values({ userId: 3, name: "Private", ...stamps })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  ids.conversation = await insertId("conversations", { userId: 3, name: "Private", ...stamps });
   await db.insertInto("messages").values({ conversationId: ids.conversation, role: "user", content: "secret plan", createdAt: now }).execute();
-  ids.reminder = (
-    await db
-      .insertInto("reminders")
-      .values({ userId: 3, conversationId: ids.conversation, title: "Secret", dueDate: now, ...stamps })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  ids.memory = (
-    await db
-      .insertInto("memories")
-      .values({ userId: 3, content: "Secret: the Zebracorn deal", source: "user", ...stamps })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  ids.account = (
-    await db
-      .insertInto("accounts")
-      .values({
-        userId: 3,
-        kind: "mail",
-        name: "Private mail",
-        settings: JSON.stringify({ imap: { host: "imap.example.com", port: 993, secure: true, user: "ceo" }, smtp: null, folders: ["INBOX"], sinceDays: 365 }),
-        ...stamps,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  ids.schedule = (
-    await db
-      .insertInto("schedules")
-      .values({
-        userId: 3,
-        title: "Board brief",
-        prompt: "Secret: brief me on Zebracorn",
-        rrule: "DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY",
-        timezone: "Europe/Zurich",
-        conversationId: ids.conversation,
-        nextRunAt: "2099-01-01T06:00:00.000Z",
-        ...stamps,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  ids.folder = (
-    await db
-      .insertInto("knowledgeItems")
-      .values({ userId: 3, type: "folder", name: "Board", path: "Board", ...stamps })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  ids.note = (
-    await db
-      .insertInto("knowledgeItems")
-      .values({
-        userId: 3,
-        conversationId: ids.conversation,
-        parentId: ids.folder,
-        type: "note",
-        name: "Zebracorn memo",
-        path: "Board/Zebracorn memo",
-        ...stamps,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  ids.reminder = await insertId("reminders", { userId: 3, conversationId: ids.conversation, title: "Secret", dueDate: now, ...stamps });
+  ids.memory = await insertId("memories", { userId: 3, content: "Secret: the Zebracorn deal", source: "user", ...stamps });
+  ids.account = await insertId("accounts", {
+    userId: 3,
+    kind: "mail",
+    name: "Private mail",
+    settings: JSON.stringify({ imap: { host: "imap.example.com", port: 993, secure: true, user: "ceo" }, smtp: null, folders: ["INBOX"], sinceDays: 365 }),
+    ...stamps,
+  });
+  ids.schedule = await insertId("schedules", {
+    userId: 3,
+    title: "Board brief",
+    prompt: "Secret: brief me on Zebracorn",
+    rrule: "DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY",
+    timezone: "Europe/Zurich",
+    conversationId: ids.conversation,
+    nextRunAt: "2099-01-01T06:00:00.000Z",
+    ...stamps,
+  });
+  ids.folder = await insertId("knowledgeItems", { userId: 3, type: "folder", name: "Board", path: "Board", ...stamps });
+  ids.note = await insertId("knowledgeItems", {
+    userId: 3,
+    conversationId: ids.conversation,
+    parentId: ids.folder,
+    type: "note",
+    name: "Zebracorn memo",
+    path: "Board/Zebracorn memo",
+    ...stamps,
+  });
   await db.insertInto("knowledgeItemTexts").values({ itemId: ids.note, content: "zebracorn acquisition terms" }).execute();
   // Through the search index, so the owner's words are searchable on either engine.
   await t.knowledgeIndex.indexItem({ id: ids.note, userId: 3, conversationId: ids.conversation }, [
