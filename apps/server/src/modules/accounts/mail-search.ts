@@ -64,7 +64,7 @@ const threadKey = (subject: string) => subject.replace(REPLY_PREFIX, "").trim().
 export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSearchPort }) {
   const { repo } = deps;
   const opening = async (userId: number, message: MailMessageRow) =>
-    message.itemId === null ? "" : (await deps.search.itemText(userId, message.itemId)).slice(0, 600);
+    message.itemId === null ? "" : await deps.search.itemText(userId, message.itemId, 600);
 
   return {
     /** Whether the user has connected a mail account (the mail tools are offered only then). */
@@ -144,7 +144,7 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
       const thread = await repo.sameSubject(message.accountId, threadSubjects(message.subject), THREAD_MESSAGES);
       const messages: ThreadMessage[] = [];
       for (const entry of thread.some((other) => other.id === message.id) ? thread : [...thread, message]) {
-        const text = entry.itemId === null ? TOO_LARGE : (await deps.search.itemText(userId, entry.itemId)).slice(0, MESSAGE_TEXT_CHARS);
+        const text = entry.itemId === null ? TOO_LARGE : await deps.search.itemText(userId, entry.itemId, MESSAGE_TEXT_CHARS);
         messages.push({ ...hitOf(entry), text, citation: mailCitation(entry, text.slice(0, 600), 1) });
       }
       return messages;

@@ -107,8 +107,8 @@ interface Source {
 }
 
 async function itemSource(item: NewItemSource, search: DocumentSearchPort, userId: number): Promise<Source> {
-  const pieces = await search.itemPieces(userId, item.id);
-  const text = (await search.itemText(userId, item.id)).slice(0, SOURCE_CHARS);
+  const pieces = await search.itemPieces(userId, item.id, SOURCE_CHARS);
+  const text = await search.itemText(userId, item.id, SOURCE_CHARS);
   const date = item.mailDate ?? item.createdAt;
   if (item.mailSubject !== null) {
     const own = accountAddress(item.accountSettings);

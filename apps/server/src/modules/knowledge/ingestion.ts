@@ -42,7 +42,7 @@ export interface KnowledgeIndex {
   /** Stores an item's chunks for word search at once; `vectors` settles once they are embedded, after the answer. */
   indexNow(item: { id: number; userId: number; conversationId: number | null }, chunks: Chunk[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
   /** The item's text as read, by page, slide, sheet or heading, for its preview. */
-  itemSections(userId: number, itemId: number): Promise<{ source: string; text: string }[]>;
+  itemSections(userId: number, itemId: number, maxChars?: number): Promise<{ source: string; text: string }[]>;
 }
 
 export interface IngestionDeps {

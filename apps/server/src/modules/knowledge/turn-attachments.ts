@@ -39,7 +39,7 @@ export function createTurnAttachments(deps: {
       for (const fileId of new Set(fileIds)) {
         const item = await deps.repo.getItem(userId, fileId);
         if (!item || item.type !== "file" || item.conversationId !== conversationId) throw badRequest(attachmentNotFound(fileId), "attachment_not_found");
-        const text = (await deps.index.itemSections(userId, fileId))
+        const text = (await deps.index.itemSections(userId, fileId, MAX_TEXT_CHARS))
           .map((section) => section.text)
           .join("\n\n")
           .slice(0, MAX_TEXT_CHARS);

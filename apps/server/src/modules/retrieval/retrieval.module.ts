@@ -9,7 +9,7 @@ import { calibrateSimilarity, cosine, fuseScores } from "./fuse-scores.ts";
 import type { ChunkBackupRow, ChunkInput, IndexedItem, RestoredChunk } from "./index/chunk-store.ts";
 import type { SearchIndex } from "./index/search-index.ts";
 import { createVectorizer } from "./index/vectorizer.ts";
-import { joinChunks } from "./join-chunks.ts";
+import { createItemReader } from "./item-reader.ts";
 import { registerRetrievalRoutes } from "./retrieval.routes.ts";
 import { createRetrievalService } from "./retrieval.service.ts";
 import { registerVectorLifecycleRoutes } from "./vector-lifecycle.routes.ts";
@@ -32,8 +32,11 @@ export interface KnowledgeIndexPort {
   itemRenamed(itemId: number): Promise<void>;
   /** Stores the chunks for word search now; `vectors` settles once they are embedded (a short note, issue 35). */
   indexNow(item: IndexedItem, chunks: ChunkInput[]): Promise<{ chunkCount: number; vectors: Promise<void> }>;
-  /** An item's text as it was read, by page, slide, sheet or heading (consecutive chunks of one source joined). */
-  itemSections(userId: number, itemId: number): Promise<{ source: string; text: string }[]>;
+  /**
+   * An item's text as it was read, by page, slide, sheet or heading (consecutive chunks of one source joined); with
+   * `maxChars`, only the sections that hold that much of its start.
+   */
+  itemSections(userId: number, itemId: number, maxChars?: number): Promise<{ source: string; text: string }[]>;
 }
 
 /**
@@ -68,10 +71,10 @@ export interface RetrievalBackupPort {
 /** What the assistant searches with: the same search as POST /api/search (a 404 for another user's conversation). */
 export interface DocumentSearchPort {
   search(input: { userId: number; query: string; limit: number; conversationId?: number | null }): Promise<SearchResult[]>;
-  /** An item's indexed text in order, the chunks' overlaps removed (a mail read whole); '' when none. */
-  itemText(userId: number, itemId: number): Promise<string>;
-  /** An item's pieces in order with where each came from ('page 3', a heading), to place a quote on its page. */
-  itemPieces(userId: number, itemId: number): Promise<{ source: string; content: string }[]>;
+  /** The first `maxChars` of an item's indexed text, the chunks' overlaps removed; '' when none. Read no more than kept. */
+  itemText(userId: number, itemId: number, maxChars: number): Promise<string>;
+  /** The pieces holding the first `maxChars` of the text, with where each came from ('page 3'), to place a quote on its page. */
+  itemPieces(userId: number, itemId: number, maxChars: number): Promise<{ source: string; content: string }[]>;
 }
 
 /**
@@ -138,12 +141,13 @@ export function createRetrievalModule(deps: {
     },
   });
   const answerFromKnowledge = createKnowledgeAnswerer({ retrieval, llm: deps.llm });
+  const reader = createItemReader(chunks);
 
   return {
     search: {
       search: retrieval.search,
-      itemText: async (userId, itemId) => joinChunks(await chunks.itemContents(userId, itemId)),
-      itemPieces: (userId, itemId) => chunks.itemPieces(userId, itemId),
+      itemText: reader.text,
+      itemPieces: reader.pieces,
     },
     semantic: embedder && {
       embedderId: embedder.id,
@@ -174,15 +178,7 @@ export function createRetrievalModule(deps: {
         const chunkCount = await chunks.replaceItemChunks(item, itemChunks);
         return { chunkCount, vectors: vectorizer.indexItem(item.id) };
       },
-      async itemSections(userId, itemId) {
-        const sections: { source: string; pieces: string[] }[] = [];
-        for (const piece of await chunks.itemPieces(userId, itemId)) {
-          const last = sections.at(-1);
-          if (last && last.source === piece.source) last.pieces.push(piece.content);
-          else sections.push({ source: piece.source, pieces: [piece.content] });
-        }
-        return sections.map((section) => ({ source: section.source, text: joinChunks(section.pieces) }));
-      },
+      itemSections: reader.sections,
     },
 
     backup: {

@@ -68,15 +68,28 @@ export interface ChunkRows {
   /** Many small items (a batch of mails): each one's chunk count, or null for an item deleted meanwhile. */
   replaceItemsChunks(entries: Array<{ item: IndexedItem; chunks: ChunkInput[] }>): Promise<Array<number | null>>;
   removeItemChunks(itemId: number): Promise<void>;
-  /** An item's chunk texts in document order (each may begin with the end of the one before). */
-  itemContents(userId: number, itemId: number): Promise<string[]>;
-  /** An item's chunks in document order with where each came from ('page 3', a sheet, a heading). */
-  itemPieces(userId: number, itemId: number): Promise<{ source: string; content: string }[]>;
+  /**
+   * A page of an item's chunks in document order (each may begin with the end of the one before), with where each
+   * came from ('page 3', a sheet, a heading), after the chunk `after` (null: from the start). Read a page at a time:
+   * a 50 MB text is 60,000 chunks, too many to read in one go on the event loop (issue 52).
+   */
+  itemPieces(userId: number, itemId: number, after: PieceKey | null, limit: number): Promise<ItemPiece[]>;
   countForUser(userId: number): Promise<number>;
   /** Chunk texts and their items' names, in the order of the ids given; a deleted conversation's are left out (decision 035). */
   details(chunkIds: number[]): Promise<ChunkDetails[]>;
   /** The user's chunks as backup rows, a page at a time, after the given chunk id. */
   exportPage(userId: number, afterId: number, size: number): Promise<ChunkBackupRow[]>;
+}
+
+/** Where a chunk stands in its item: pages of an item's chunks continue after the last one's key. */
+export interface PieceKey {
+  position: number;
+  id: number;
+}
+
+export interface ItemPiece extends PieceKey {
+  source: string;
+  content: string;
 }
 
 /** The next batch's size: what should take SLICE_MS at the pace the last one went, within bounds. */
@@ -97,8 +110,9 @@ export function createChunkStore(
   const deleteForItem = sqlite.prepare("DELETE FROM chunks WHERE item_id = ?");
   const insert = sqlite.prepare("INSERT INTO chunks (item_id, user_id, conversation_id, position, source, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   const countForUser = sqlite.prepare("SELECT count(*) AS n FROM chunks WHERE user_id = ?");
-  const itemContents = sqlite.prepare("SELECT content FROM chunks WHERE item_id = ? AND user_id = ? ORDER BY position, id");
-  const itemPieces = sqlite.prepare("SELECT source, content FROM chunks WHERE item_id = ? AND user_id = ? ORDER BY position, id");
+  const itemPieces = sqlite.prepare(
+    "SELECT id, position, source, content FROM chunks WHERE item_id = ? AND user_id = ? AND (position, id) > (?, ?) ORDER BY position, id LIMIT ?",
+  );
   const exportPage = sqlite.prepare("SELECT id, item_id, position, source, content FROM chunks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?");
   const deleteUserBatch = sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE user_id = ? LIMIT ?)");
   const detailStatements = new Map<number, BetterSqlite3.Statement>();
@@ -249,9 +263,7 @@ export function createChunkStore(
       deleteForItem.run(itemId);
     },
 
-    itemContents: async (userId, itemId) => (itemContents.all(itemId, userId) as { content: string }[]).map((row) => row.content),
-
-    itemPieces: async (userId, itemId) => itemPieces.all(itemId, userId) as { source: string; content: string }[],
+    itemPieces: async (userId, itemId, after, limit) => itemPieces.all(itemId, userId, after?.position ?? -1, after?.id ?? -1, limit) as ItemPiece[],
 
     countForUser: async (userId) => (countForUser.get(userId) as { n: number }).n,
 

@@ -113,19 +113,16 @@ export function createPgChunkStore(database: Kysely<Database>, words: ChunkWordI
       await db.deleteFrom("chunks").where("itemId", "=", itemId).execute();
     },
 
-    itemContents: async (userId, itemId) =>
-      (
-        await db.selectFrom("chunks").select("content").where("itemId", "=", itemId).where("userId", "=", userId).orderBy("position").orderBy("id").execute()
-      ).map((row) => row.content),
-
-    itemPieces: (userId, itemId) =>
+    itemPieces: (userId, itemId, after, limit) =>
       db
         .selectFrom("chunks")
-        .select(["source", "content"])
+        .select(["id", "position", "source", "content"])
         .where("itemId", "=", itemId)
         .where("userId", "=", userId)
+        .where((eb) => eb(eb.refTuple("position", "id"), ">", eb.tuple(after?.position ?? -1, after?.id ?? -1)))
         .orderBy("position")
         .orderBy("id")
+        .limit(limit)
         .execute(),
 
     countForUser: async (userId) =>
