@@ -72,3 +72,31 @@ it("validates and serialises with Fastify schemas if a route declares them (the 
   expect(ok.json()).toEqual({ name: "Ada" });
   await close();
 });
+
+it("a restarted server listens before it resumes its jobs, so a long job never keeps it from answering (issue 52)", async () => {
+  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent" });
+  const store = openStore({ dataDir: config.dataDir });
+  const built = await createApp({
+    config,
+    store,
+    providers: createProviders(config),
+    logger: false,
+    passwordHasher: testPasswordHasher,
+    startJobsOn: "listen",
+  });
+  await built.accountsReady;
+  // A job the last process was running when it stopped: this start resumes it.
+  const stamp = new Date().toISOString();
+  await store.db
+    .insertInto("jobs")
+    .values({ kind: "test.long-read", userId: 3, itemId: null, payload: "{}", status: "processing", attempts: 1, createdAt: stamp, updatedAt: stamp })
+    .execute();
+  const listeningWhenRun: boolean[] = [];
+  built.jobs.register("test.long-read", async () => void listeningWhenRun.push(built.app.server.listening), { onInterrupted: "resume" });
+  await built.app.listen({ port: 0, host: "127.0.0.1" });
+  const [job] = await store.db.selectFrom("jobs").select("id").where("kind", "=", "test.long-read").execute();
+  expect((await built.jobs.waitFor(job!.id)).status).toBe("done");
+  expect(listeningWhenRun).toEqual([true]);
+  await built.app.close();
+  await store.close();
+});

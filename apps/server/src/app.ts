@@ -52,6 +52,11 @@ export interface AppDeps {
   passwordHasher?: PasswordHasher;
   /** The scheduler's clock (tests move it; decision 036). */
   now?: () => Date;
+  /**
+   * When queued and interrupted jobs start: once the app is ready (tests, which inject without a socket), or once
+   * the server listens (main.ts), so a resumed job never keeps a restarted server from answering (issue 52).
+   */
+  startJobsOn?: "ready" | "listen";
 }
 
 /** The built app, and the parts of it that start-up and tests reach for besides HTTP. */
@@ -318,7 +323,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   registerSessionGuard(app, auth);
   for (const module of modules) await module.register(app);
   // Jobs start once every module has registered its kinds, recovering those a crash interrupted.
-  app.addHook("onReady", () => jobs.start());
+  if (deps.startJobsOn === "listen") app.addHook("onListen", () => void jobs.start().catch((error: unknown) => app.log.error(error, "jobs could not start")));
+  else app.addHook("onReady", () => jobs.start());
   app.addHook("onClose", () => jobs.stop());
   await registerWebApp(app, config.webDir);
 

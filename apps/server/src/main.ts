@@ -9,7 +9,7 @@ async function main() {
   const config = loadConfig();
   const providers = createProviders(config);
   const store = await openAppStore({ dataDir: config.dataDir, uploadsDir: config.files.dir, databaseUrl: config.databaseUrl, backgroundCheckpoints: true });
-  const { app, accountsReady, vectorSearch } = await createApp({ config, store, providers });
+  const { app, accountsReady, vectorSearch } = await createApp({ config, store, providers, startJobsOn: "listen" });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -114,6 +114,8 @@ export function createJobQueue(options: {
   const waiters = new Map<number, Array<(job: Job) => void>>();
   let idleWaiters: Array<() => void> = [];
   let started = false;
+  /** The one start: a second call (another listen address) waits for the first. */
+  let starting: Promise<void> | undefined;
   let stopped = false;
   let pumping = false;
   let pumpAgain = false;
@@ -252,6 +254,22 @@ export function createJobQueue(options: {
     await pump();
   }
 
+  async function begin() {
+    await recoverInterrupted();
+    started = true;
+    unsubscribe = await options.signals?.subscribe(JOBS_CHANNEL, (payload) => {
+      const news = JSON.parse(payload) as { queued?: true; finished?: number };
+      if (news.queued) pumpSoon();
+      if (news.finished !== undefined)
+        void settleFinishedElsewhere([news.finished]).catch((error: unknown) => options.log?.("could not read a finished job", error));
+    });
+    if (options.shared) {
+      renewal = setInterval(() => void renewAndLookAround().catch((error: unknown) => options.log?.("job lease renewal failed", error)), leaseMs / 3);
+      renewal.unref();
+    }
+    await pump();
+  }
+
   /** Pumps without waiting: a failed claim (the database unreachable for a moment) is logged, and the next pump retries. */
   function pumpSoon() {
     pump().catch((error: unknown) => options.log?.("could not claim jobs", error));
@@ -353,21 +371,9 @@ export function createJobQueue(options: {
       });
     },
 
-    async start() {
-      if (started) return;
-      await recoverInterrupted();
-      started = true;
-      unsubscribe = await options.signals?.subscribe(JOBS_CHANNEL, (payload) => {
-        const news = JSON.parse(payload) as { queued?: true; finished?: number };
-        if (news.queued) pumpSoon();
-        if (news.finished !== undefined)
-          void settleFinishedElsewhere([news.finished]).catch((error: unknown) => options.log?.("could not read a finished job", error));
-      });
-      if (options.shared) {
-        renewal = setInterval(() => void renewAndLookAround().catch((error: unknown) => options.log?.("job lease renewal failed", error)), leaseMs / 3);
-        renewal.unref();
-      }
-      await pump();
+    start() {
+      starting ??= begin();
+      return starting;
     },
 
     idle() {
