@@ -14,6 +14,7 @@ import { ingestTxt } from "./scenarios/ingest-txt.mjs";
 import { ingest1m } from "./scenarios/ingest-1m.mjs";
 import { revectorize } from "./scenarios/revectorize.mjs";
 import { healthDuringIngest } from "./scenarios/health-during-ingest.mjs";
+import { largeTextJobs } from "./scenarios/large-text-jobs.mjs";
 import { notesUnderLoad } from "./scenarios/notes-under-load.mjs";
 import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
@@ -41,6 +42,7 @@ const scenarios = {
   revectorize,
   "backup-import": backupImport,
   "health-during-ingest": healthDuringIngest,
+  "large-text-jobs": largeTextJobs,
   "notes-under-load": notesUnderLoad,
   schedules,
   "mail-sync": mailSync,

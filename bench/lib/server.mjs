@@ -43,7 +43,7 @@ export async function waitFor(url, timeoutMs = 30_000) {
 }
 
 /** Starts the built SAGE server in its own process (so load generators don't share its event loop). */
-export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = [], entry = SERVER_ENTRY } = {}) {
+export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = [], entry = SERVER_ENTRY, healthyWithinMs = 30_000 } = {}) {
   const port = await freePort();
   const ownDir = !dataDir;
   dataDir ??= makeDataDir(label);
@@ -55,7 +55,7 @@ export async function startSage({ dataDir, env = {}, label = "sage", nodeArgs = 
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`);
+  await waitFor(`${url}/api/health`, healthyWithinMs);
   const startMs = performance.now() - startedAt;
   return {
     url,
