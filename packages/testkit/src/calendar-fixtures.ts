@@ -96,3 +96,91 @@ export function singleEvent(options: { uid: string; title: string; start: Date; 
     "END:VEVENT",
   );
 }
+
+/** One all-day event; `transparent` marks it TRANSP:TRANSPARENT (free), else it says nothing (RFC 5545: busy). */
+export function allDayEvent(options: { uid: string; title: string; day: string; transparent?: boolean }) {
+  const day = options.day.replace(/-/g, "");
+  const next = ymd(new Date(Date.parse(`${options.day}T00:00:00Z`) + DAY));
+  return calendarText(
+    "BEGIN:VEVENT",
+    `UID:${options.uid}`,
+    `DTSTAMP:${day}T000000Z`,
+    `DTSTART;VALUE=DATE:${day}`,
+    `DTEND;VALUE=DATE:${next}`,
+    `SUMMARY:${options.title}`,
+    ...(options.transparent ? ["TRANSP:TRANSPARENT"] : []),
+    "END:VEVENT",
+  );
+}
+
+/**
+ * Shaped like ical.js's `recur_instances` sample (a Zimbra export): an endless monthly rule (first Tuesday, 10:00
+ * America/Los_Angeles, since 2012), extra dates (one a PERIOD), cancelled dates, two moved occurrences (one named in
+ * UTC), a second VTIMEZONE block with no TZID, and a component no standard knows.
+ */
+export const ENDLESS_FIRST_TUESDAY = calendarText(
+  "BEGIN:VTIMEZONE",
+  "TZID:America/Los_Angeles",
+  "BEGIN:STANDARD",
+  "DTSTART:19710101T020000",
+  "TZOFFSETTO:-0800",
+  "TZOFFSETFROM:-0700",
+  "RRULE:FREQ=YEARLY;WKST=MO;INTERVAL=1;BYMONTH=11;BYDAY=1SU",
+  "TZNAME:PST",
+  "END:STANDARD",
+  "BEGIN:DAYLIGHT",
+  "DTSTART:19710101T020000",
+  "TZOFFSETTO:-0700",
+  "TZOFFSETFROM:-0800",
+  "RRULE:FREQ=YEARLY;WKST=MO;INTERVAL=1;BYMONTH=3;BYDAY=2SU",
+  "TZNAME:PDT",
+  "END:DAYLIGHT",
+  "END:VTIMEZONE",
+  "BEGIN:VTIMEZONE",
+  "X-INVALID-TIMEZONE:TRUE",
+  "END:VTIMEZONE",
+  "BEGIN:VEVENT",
+  "UID:first-tuesday@sage.test",
+  "RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=1TU",
+  "RDATE:20231123T090000Z",
+  "RDATE;VALUE=PERIOD:20231125T090000Z/20231125T123000Z",
+  "SUMMARY:Partner review",
+  "ATTENDEE;CN=Lena Ortiz;PARTSTAT=ACCEPTED:mailto:lena@example.com",
+  "LOCATION:Pier 3",
+  "ORGANIZER;CN=Sam Lee:mailto:sam@example.com",
+  "DTSTART;TZID=America/Los_Angeles:20121002T100000",
+  "DTEND;TZID=America/Los_Angeles:20121002T103000",
+  "STATUS:CONFIRMED",
+  "TRANSP:OPAQUE",
+  "DTSTAMP:20120912T171506Z",
+  "RDATE;TZID=America/Los_Angeles:20121105T100000",
+  "RDATE;TZID=America/Los_Angeles:20121110T100000,20121130T100000",
+  "EXDATE;TZID=America/Los_Angeles:20130402T100000",
+  "EXDATE;TZID=America/Los_Angeles:20121204T100000",
+  "BEGIN:VALARM",
+  "ACTION:DISPLAY",
+  "TRIGGER;RELATED=START:-PT5M",
+  "DESCRIPTION:Reminder",
+  "END:VALARM",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:first-tuesday@sage.test",
+  "SUMMARY:Partner review (moved)",
+  "DTSTART;TZID=America/Los_Angeles:20121002T150000",
+  "DTEND;TZID=America/Los_Angeles:20121002T153000",
+  "RECURRENCE-ID;TZID=America/Los_Angeles:20121002T100000",
+  "DTSTAMP:20120912T171540Z",
+  "SEQUENCE:1",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:first-tuesday@sage.test",
+  "SUMMARY:Partner review (moved)",
+  "DTSTART;TZID=America/Los_Angeles:20121106T200000",
+  "DTEND;TZID=America/Los_Angeles:20121106T203000",
+  "RECURRENCE-ID:20121105T180000Z",
+  "DTSTAMP:20120912T171820Z",
+  "SEQUENCE:1",
+  "END:VEVENT",
+  "BEGIN:X-UNKNOWN",
+  "END:X-UNKNOWN",
+);

@@ -17,7 +17,7 @@ import type { AccountRow } from "../../store/schema.ts";
 import { readSecrets, readSettings, secretPart, serverPart, type MailSecrets, type MailSettings } from "./account-settings.ts";
 import { syncMailAccount, type MailSyncDeps } from "./mail-sync.ts";
 import { calendarHost, calendarParts, readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
-import { syncCalendarAccount, type CalendarSyncDeps } from "./calendar-sync.ts";
+import { syncCalendarAccount, UNEXPECTED_SYNC_FAILURE, type CalendarSyncDeps } from "./calendar-sync.ts";
 
 export const MAIL_SYNC_JOB = "accounts.mail-sync";
 export const CALENDAR_SYNC_JOB = "accounts.calendar-sync";
@@ -63,11 +63,13 @@ export function createAccountsService(
         maxResumes: MAX_SYNC_RESUMES,
         // A sync waits on the mail server; the messages it adds are read in the job slots meanwhile.
         waitsOnNetwork: true,
-        async onFailed(job) {
+        async onFailed(job, reason) {
           const { accountId } = JSON.parse(job.payload) as { accountId: number };
           const account = await repo.findById(accountId);
           if (account?.status === "syncing") {
-            await repo.update(accountId, { status: "error", error: "The sync stopped on an unexpected error; it will be tried again at the next sync." });
+            // Stopped outside the sync itself (restarted too often, say): the sync logged nothing, so this does.
+            deps.warn(`${kind === CALENDAR_SYNC_JOB ? "calendar" : "mail"} account ${accountId}: the sync job failed: ${reason}`);
+            await repo.update(accountId, { status: "error", error: UNEXPECTED_SYNC_FAILURE });
           }
         },
       },

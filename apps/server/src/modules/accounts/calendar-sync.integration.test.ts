@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { calendarProblemMessage } from "@sage/contracts/accounts";
-import { calendarText, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { calendarText, ENDLESS_FIRST_TUESDAY, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
 import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatZoned } from "../../providers/calendar/zoned-time.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { rowCount } from "../../test/row-count.ts";
 
@@ -151,6 +152,47 @@ describe("an ICS subscription served over HTTP", () => {
     expect(changed.json()).toEqual({ timeZone: "America/New_York", saved: true });
     await t.jobs.idle();
     expect(await startOf()).toBe(`${year}-12-02T14:00:00.000Z`);
+  });
+
+  it("reads an endless first-Tuesday rule as the same file uploaded is read; a file of events that yields none says why (issue 52 item 2)", async () => {
+    t = await createTestApp({ env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_TIME_ZONE: "Europe/Zurich" } });
+    cookie = await t.login();
+    body = ENDLESS_FIRST_TUESDAY;
+    const id = (await api("POST", "/api/accounts", { kind: "calendar", name: "Partners", icsUrl: `${base}/calendar/secret-4f1c/basic.ics` })).json().id;
+    await t.jobs.idle();
+    // Before: 0 events, "ok".
+    expect((await api("GET", "/api/accounts")).json()[0]).toMatchObject({ id, status: "ok", error: null, counts: { events: 1 } });
+    const starts = (await t.store.db.selectFrom("calendarEvents").select("startAt").execute()).map((row) =>
+      formatZoned(Date.parse(row.startAt), "America/Los_Angeles"),
+    );
+    // The past 90 days and the year ahead hold 14 or 15 first Tuesdays, each at 10:00 in Los Angeles.
+    expect(starts.length).toBeGreaterThanOrEqual(14);
+    expect(starts.every((start) => start.slice(11, 16) === "10:00")).toBe(true);
+
+    body = calendarText(
+      "BEGIN:VEVENT",
+      "UID:old@sage.test",
+      "DTSTAMP:20120101T000000Z",
+      "DTSTART:20120105T090000Z",
+      "DTEND:20120105T100000Z",
+      "SUMMARY:Old",
+      "END:VEVENT",
+    );
+    await api("POST", `/api/accounts/${id}/sync`);
+    await t.jobs.idle();
+    const old = (await api("GET", "/api/accounts")).json()[0];
+    expect(old).toMatchObject({ status: "error", counts: { events: 0 } });
+    expect(old.error).toMatch(
+      /^The calendar holds 1 event, none of them between \d+ \w{3} \d{4} and \d+ \w{3} \d{4} \(the past 90 days and the year ahead, which SAGE shows\)\.$/,
+    );
+
+    body = calendarText("BEGIN:VEVENT", "UID:broken@sage.test", "DTSTART;TZID=America/Los_Angeles:not-a-date", "SUMMARY:Broken", "END:VEVENT");
+    await api("POST", `/api/accounts/${id}/sync`);
+    await t.jobs.idle();
+    expect((await api("GET", "/api/accounts")).json()[0]).toMatchObject({
+      status: "error",
+      error: "SAGE could not read the event in this calendar: the file uses a form SAGE does not understand. Check the calendar in the app it comes from.",
+    });
   });
 
   it("refuses a subscription on a private address unless the administrator allows it", async () => {

@@ -1,6 +1,7 @@
 import { calendarProblemMessage } from "@sage/contracts/accounts";
 import type { CaldavConnection, CaldavServer, CalendarObjectData } from "../../providers/calendar/caldav-client.ts";
-import type { Occurrence } from "../../providers/calendar/expand-calendar.ts";
+import type { ExpandResult } from "../../providers/calendar/expand-calendar.ts";
+import { ConversionError } from "../../documents/documents.ts";
 import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
 import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
@@ -25,19 +26,50 @@ export interface CalendarSyncDeps {
   rule: PrivateAddressRule;
   connectCaldav: ConnectCaldav;
   fetchIcs(url: string, rule: PrivateAddressRule): Promise<string>;
-  expand(request: {
-    objects: Array<{ id: number; ics: string }>;
-    from: string;
-    to: string;
-    timeZone: string;
-  }): Promise<{ occurrences: Occurrence[]; unreadable: number[] }>;
+  expand(request: { objects: Array<{ id: number; ics: string }>; from: string; to: string; timeZone: string }): Promise<ExpandResult>;
   defaultTimeZone: string;
   now?: () => Date;
+  /** Where a sync that stopped on an unexpected error is logged, with its cause and the account's id. */
+  warn?(message: string, error?: unknown): void;
 }
+
+export const UNEXPECTED_SYNC_FAILURE = "The sync stopped on an unexpected error; it will be tried again at the next sync.";
 
 export function calendarSyncFailure(error: unknown, settings: CalendarSettings): string {
   if (error instanceof MailConnectionError) return calendarProblemMessage(error.problem, calendarHost(settings));
-  return "The sync stopped on an unexpected error; it will be tried again at the next sync.";
+  // The calendar reader's own words ("The calendar could not be read: it took longer than 60 s") say what happened.
+  if (error instanceof ConversionError) return `${error.message} It will be tried again at the next sync.`;
+  return UNEXPECTED_SYNC_FAILURE;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "7 Sep 2026" */
+const dayOf = (ms: number) => {
+  const date = new Date(ms);
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+};
+
+/**
+ * What a sync that read the calendar says beside its status: null when all is well. A calendar with events none of
+ * which could be read, or none of which fall in the window, is never "Up to date" with nothing to show (issue 52).
+ */
+export function calendarReadProblem(result: ExpandResult, window: { from: number; to: number }): { status: "ok" | "error"; error: string } | null {
+  const { events, unreadableEvents, occurrences } = result;
+  if (events === 0 || (unreadableEvents === 0 && occurrences.length > 0)) return null;
+  const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "event" : "events"}`;
+  if (occurrences.length === 0 && unreadableEvents === events) {
+    return {
+      status: "error",
+      error: `SAGE could not read the ${events === 1 ? "event" : `${plural(events)}`} in this calendar: the file uses a form SAGE does not understand. Check the calendar in the app it comes from.`,
+    };
+  }
+  if (occurrences.length === 0) {
+    return {
+      status: "error",
+      error: `The calendar holds ${plural(events - unreadableEvents)}, none of them between ${dayOf(window.from)} and ${dayOf(window.to)} (the past 90 days and the year ahead, which SAGE shows).${unreadableEvents > 0 ? ` ${plural(unreadableEvents)} could not be read.` : ""}`,
+    };
+  }
+  return { status: "ok", error: `${plural(unreadableEvents)} of ${events.toLocaleString("en-US")} could not be read; the others are shown.` };
 }
 
 /** The objects on the other side: every event resource of a CalDAV account, or the one text of a subscription. */
@@ -77,17 +109,29 @@ export async function syncCalendarAccount(deps: CalendarSyncDeps, accountId: num
       objects.push({ id, ics: object.ics });
     }
     const now = (deps.now ?? (() => new Date()))().getTime();
-    const { occurrences } = await deps.expand({
+    const window = { from: now - WINDOW_PAST_DAYS * DAY_MS, to: now + WINDOW_FUTURE_DAYS * DAY_MS };
+    const result = await deps.expand({
       objects,
-      from: new Date(now - WINDOW_PAST_DAYS * DAY_MS).toISOString(),
-      to: new Date(now + WINDOW_FUTURE_DAYS * DAY_MS).toISOString(),
+      from: new Date(window.from).toISOString(),
+      to: new Date(window.to).toISOString(),
       timeZone: (await calendar.timeZone(account.userId)) ?? deps.defaultTimeZone,
     });
     if (!(await repo.findById(accountId))) return;
-    await calendar.replaceEvents(accountId, account.userId, occurrences);
-    await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString(), syncProcessed: 0, syncTotal: 0 });
+    await calendar.replaceEvents(accountId, account.userId, result.occurrences);
+    const problem = calendarReadProblem(result, window);
+    if (result.unreadableEvents > 0) deps.warn?.(`calendar account ${accountId}: ${result.unreadableEvents} of ${result.events} events could not be read`);
+    await repo.update(accountId, {
+      status: problem?.status ?? "ok",
+      error: problem?.error ?? null,
+      lastSyncAt: new Date().toISOString(),
+      syncProcessed: 0,
+      syncTotal: 0,
+    });
   } catch (error) {
     if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: calendarSyncFailure(error, settings) });
-    if (!(error instanceof MailConnectionError)) throw error;
+    if (!(error instanceof MailConnectionError)) {
+      deps.warn?.(`calendar account ${accountId}: the sync stopped on an unexpected error`, error);
+      throw error;
+    }
   }
 }

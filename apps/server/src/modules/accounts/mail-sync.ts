@@ -21,6 +21,8 @@ export interface MailSyncDeps {
   rule: PrivateAddressRule;
   /** Larger messages are listed (searchable by their headers) but their bytes are not fetched. */
   maxMessageBytes: number;
+  /** Where a sync that stopped on an unexpected error is logged, with its cause and the account's id. */
+  warn?(message: string, error?: unknown): void;
 }
 
 /**
@@ -154,7 +156,10 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
     await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString() });
   } catch (error) {
     if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: syncFailure(error, settings.imap) });
-    if (!(error instanceof MailConnectionError)) throw error;
+    if (!(error instanceof MailConnectionError)) {
+      deps.warn?.(`mail account ${accountId}: the sync stopped on an unexpected error`, error);
+      throw error;
+    }
   } finally {
     await connection?.close();
   }

@@ -1,4 +1,4 @@
-import { singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { allDayEvent, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -63,9 +63,9 @@ describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
   }
   const resultOf = (body: string) => turnEvents(body).find(([event]) => event === "tool-result")![1].result;
 
-  /** A weekday at least two days ahead, as YYYY-MM-DD in Prague. */
-  function futureWeekday(): string {
-    let day = Date.now() + 2 * DAY;
+  /** A weekday at least `days` days ahead, as YYYY-MM-DD in Prague. */
+  function futureWeekday(days = 2): string {
+    let day = Date.now() + days * DAY;
     while ([0, 6].includes(new Date(day).getUTCDay())) day += DAY;
     return formatZoned(day, ZONE).slice(0, 10);
   }
@@ -106,6 +106,22 @@ describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
     }
     // Seven busy hours of the eight leave one free hour, before or after the call.
     expect(result.slots).toHaveLength(1);
+  });
+
+  it("findFreeTime offers nothing on a day an all-day day off fills, and the whole day beside a transparent one (issue 52 item 1)", async () => {
+    // Three weeks on: the other tests' days stay as they were.
+    const day = futureWeekday(21);
+    await radicale.putEvent(calendarUrl, "day-off.ics", allDayEvent({ uid: `off-${day}@sage.test`, title: "Company day off (Zurich office closed)", day }));
+    const next = formatZoned(Date.parse(`${day}T12:00:00Z`) + DAY, ZONE).slice(0, 10);
+    await radicale.putEvent(calendarUrl, "fair.ics", allDayEvent({ uid: `fair-${next}@sage.test`, title: "Trade fair week", day: next, transparent: true }));
+    await api("POST", `/api/accounts/${accountId}/sync`);
+    await t.jobs.idle();
+    const off = resultOf((await turnWith({ name: "findFreeTime", args: { durationMinutes: 30, from: day, to: day } }, "Find me 30 minutes")).body);
+    // Offered 09:00-17:00 before the fix.
+    expect(off).toEqual({ timeZone: ZONE, slots: [], message: CALENDAR_TEXTS.noFreeTime });
+    if ([0, 6].includes(new Date(`${next}T12:00:00Z`).getUTCDay())) return;
+    const free = resultOf((await turnWith({ name: "findFreeTime", args: { durationMinutes: 30, from: next, to: next } }, "And the day after?")).body);
+    expect(free.slots).toEqual([{ start: `${next}T09:00:00${free.slots[0].start.slice(19)}`, end: `${next}T17:00:00${free.slots[0].start.slice(19)}` }]);
   });
 
   async function askToCreate(approved: boolean, title: string) {

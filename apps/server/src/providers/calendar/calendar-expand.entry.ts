@@ -13,6 +13,16 @@ export interface ExpandRequest {
   timeZone: string;
 }
 
+export interface ExpandResult {
+  occurrences: Occurrence[];
+  /** Objects that could not be parsed at all. */
+  unreadable: number[];
+  /** Events found (a recurring one with its exceptions counts once; an unparsable object counts as one)... */
+  events: number;
+  /** ...and those of them that could not be read. */
+  unreadableEvents: number;
+}
+
 export interface Occurrence {
   objectId: number;
   uid: string;
@@ -30,6 +40,7 @@ export interface Occurrence {
 }
 
 type Time = InstanceType<typeof ICAL.Time> & { timezone?: string };
+type Period = InstanceType<typeof ICAL.Period>;
 type Component = InstanceType<typeof ICAL.Component>;
 
 /** Steps of one rule looked at, at most: a rule every minute for years is cut here, not left to run. */
@@ -100,15 +111,25 @@ function occurrence(
     allDay: start.isDate,
     timeZone: begins.zone,
     attendees: attendeesOf(component),
-    // An all-day event (a holiday, a trip) leaves the day free unless it says it is busy; a timed one is busy unless transparent.
-    busy: start.isDate ? transparency === "OPAQUE" : transparency !== "TRANSPARENT",
+    // Busy unless it says TRANSP:TRANSPARENT (RFC 5545's default is OPAQUE), all-day ones too: a day off blocks the
+    // day; holidays and trips from Google or Outlook come marked transparent (decision 090).
+    busy: transparency !== "TRANSPARENT",
     recurring,
   };
 }
 
-function expandObject(objectId: number, ics: string, fromMs: number, toMs: number, userZone: string): Occurrence[] {
-  const calendar = new ICAL.Component(ICAL.parse(ics));
-  const events = calendar.name === "vevent" ? [calendar] : calendar.getAllSubcomponents("vevent");
+/** What one object held: its events (a recurring one with its exceptions counts once) and those that could not be read. */
+interface Expanded {
+  occurrences: Occurrence[];
+  events: number;
+  unreadableEvents: number;
+}
+
+function expandObject(objectId: number, ics: string, fromMs: number, toMs: number, userZone: string): Expanded {
+  const parsed = ICAL.parse(ics) as unknown[];
+  // A file of several VCALENDARs one after another (feeds glued together) parses as a list of them.
+  const roots = (Array.isArray(parsed[0]) ? parsed : [parsed]).map((root) => new ICAL.Component(root as never));
+  const events = roots.flatMap((root) => (root.name === "vevent" ? [root] : root.getAllSubcomponents("vevent")));
   const byUid = new Map<string, { master?: Component; exceptions: Component[] }>();
   for (const component of events) {
     const uid = text(component.getFirstPropertyValue("uid")) || `no-uid-${byUid.size}`;
@@ -118,48 +139,76 @@ function expandObject(objectId: number, ics: string, fromMs: number, toMs: numbe
     byUid.set(uid, group);
   }
   const found: Occurrence[] = [];
-  const keep = (entry: Occurrence | null) => {
-    if (entry && Date.parse(entry.endAt) > fromMs && Date.parse(entry.startAt) < toMs) found.push(entry);
-  };
+  let unreadableEvents = 0;
   for (const group of byUid.values()) {
-    if (!group.master) {
-      // Invited to one occurrence only: each stands on its own.
-      for (const component of group.exceptions) {
-        const event = new ICAL.Event(component);
-        keep(occurrence(objectId, event, event.startDate as Time, event.endDate as Time, event.recurrenceId as Time, true, userZone));
-      }
-      continue;
-    }
-    const event = new ICAL.Event(group.master, { exceptions: group.exceptions, strictExceptions: false });
-    if (!group.master.hasProperty("dtstart")) continue;
-    if (!event.isRecurring()) {
-      keep(occurrence(objectId, event, event.startDate as Time, event.endDate as Time, null, false, userZone));
-      continue;
-    }
-    const iterator = event.iterator();
-    for (let step = 0; step < MAX_STEPS; step++) {
-      const next = iterator.next() as Time | undefined;
-      if (!next) break;
-      if (instant(next, userZone).ms > toMs + MOVED_MARGIN_MS) break;
-      const details = event.getOccurrenceDetails(next);
-      keep(occurrence(objectId, details.item, details.startDate as Time, details.endDate as Time, details.recurrenceId as Time, true, userZone));
+    const kept: Occurrence[] = [];
+    const keep = (entry: Occurrence | null) => {
+      if (entry && Date.parse(entry.endAt) > fromMs && Date.parse(entry.startAt) < toMs) kept.push(entry);
+    };
+    try {
+      expandGroup(objectId, group, keep, toMs, userZone);
+      found.push(...kept);
+    } catch {
+      // One event ical.js cannot expand does not hide the calendar's others (a subscription is one object).
+      unreadableEvents += 1;
     }
   }
-  return found;
+  return { occurrences: found, events: byUid.size, unreadableEvents };
 }
 
-replyToParent(({ objects, from, to, timeZone }: ExpandRequest): { occurrences: Occurrence[]; unreadable: number[] } => {
+function expandGroup(
+  objectId: number,
+  group: { master?: Component; exceptions: Component[] },
+  keep: (entry: Occurrence | null) => void,
+  toMs: number,
+  userZone: string,
+): void {
+  if (!group.master) {
+    // Invited to one occurrence only: each stands on its own.
+    for (const component of group.exceptions) {
+      const event = new ICAL.Event(component);
+      keep(occurrence(objectId, event, event.startDate as Time, event.endDate as Time, event.recurrenceId as Time, true, userZone));
+    }
+    return;
+  }
+  const event = new ICAL.Event(group.master, { exceptions: group.exceptions, strictExceptions: false });
+  if (!group.master.hasProperty("dtstart")) return;
+  if (!event.isRecurring()) {
+    keep(occurrence(objectId, event, event.startDate as Time, event.endDate as Time, null, false, userZone));
+    return;
+  }
+  const iterator = event.iterator();
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const next = iterator.next() as Time | Period | undefined;
+    if (!next) break;
+    // An RDATE given as a PERIOD (RFC 5545 3.8.5.2) comes as a period: an extra occurrence with its own end.
+    if (next instanceof ICAL.Period) {
+      if (instant(next.start as Time, userZone).ms > toMs + MOVED_MARGIN_MS) break;
+      keep(occurrence(objectId, event, next.start as Time, next.getEnd() as Time, next.start as Time, true, userZone));
+      continue;
+    }
+    if (instant(next, userZone).ms > toMs + MOVED_MARGIN_MS) break;
+    const details = event.getOccurrenceDetails(next);
+    keep(occurrence(objectId, details.item, details.startDate as Time, details.endDate as Time, details.recurrenceId as Time, true, userZone));
+  }
+}
+
+replyToParent(({ objects, from, to, timeZone }: ExpandRequest): ExpandResult => {
   const fromMs = Date.parse(from);
   const toMs = Date.parse(to);
-  const occurrences: Occurrence[] = [];
-  const unreadable: number[] = [];
+  const result: ExpandResult = { occurrences: [], unreadable: [], events: 0, unreadableEvents: 0 };
   for (const object of objects) {
     try {
-      occurrences.push(...expandObject(object.id, object.ics, fromMs, toMs, timeZone));
+      const expanded = expandObject(object.id, object.ics, fromMs, toMs, timeZone);
+      result.occurrences.push(...expanded.occurrences);
+      result.events += expanded.events;
+      result.unreadableEvents += expanded.unreadableEvents;
     } catch {
       // One unreadable object does not hide the rest of the calendar.
-      unreadable.push(object.id);
+      result.unreadable.push(object.id);
+      result.events += 1;
+      result.unreadableEvents += 1;
     }
   }
-  return { occurrences, unreadable };
+  return result;
 });

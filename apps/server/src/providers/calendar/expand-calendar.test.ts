@@ -1,6 +1,7 @@
-import { calendarText, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
+import { allDayEvent, calendarText, ENDLESS_FIRST_TUESDAY, singleEvent, weeklyAcrossDst } from "@sage/testkit/calendar-fixtures";
 import { describe, expect, it } from "vitest";
 import { expandCalendar } from "./expand-calendar.ts";
+import { formatZoned } from "./zoned-time.ts";
 
 const now = new Date("2026-11-27T08:00:00Z");
 const window = { from: "2026-08-01T00:00:00Z", to: "2027-12-31T00:00:00Z" };
@@ -49,7 +50,8 @@ describe("expanding synced calendars", () => {
     expect(occurrences.map(({ title, startAt, endAt, allDay, busy }) => ({ title, startAt, endAt, allDay, busy }))).toEqual([
       { title: "New York call", startAt: "2026-12-01T14:00:00.000Z", endAt: "2026-12-01T15:00:00.000Z", allDay: false, busy: true },
       { title: "Floating", startAt: "2026-12-02T08:00:00.000Z", endAt: "2026-12-02T08:30:00.000Z", allDay: false, busy: true },
-      { title: "Holiday", startAt: "2026-12-02T23:00:00.000Z", endAt: "2026-12-03T23:00:00.000Z", allDay: true, busy: false },
+      // No TRANSP: RFC 5545's default, OPAQUE, so the day is busy (issue 52 item 1).
+      { title: "Holiday", startAt: "2026-12-02T23:00:00.000Z", endAt: "2026-12-03T23:00:00.000Z", allDay: true, busy: true },
     ]);
   });
 
@@ -65,5 +67,39 @@ describe("expanding synced calendars", () => {
     });
     expect(unreadable).toEqual([1]);
     expect(occurrences.map((entry) => entry.title)).toEqual(["Kept"]);
+  });
+
+  it("takes an all-day event as busy unless it says TRANSP:TRANSPARENT (issue 52 item 1)", async () => {
+    const { occurrences } = await expandCalendar({
+      objects: [
+        { id: 1, ics: allDayEvent({ uid: "off", title: "Company day off (Zurich office closed)", day: "2026-12-08" }) },
+        { id: 2, ics: allDayEvent({ uid: "fair", title: "Christmas market", day: "2026-12-09", transparent: true }) },
+      ],
+      ...window,
+      timeZone: "Europe/Zurich",
+    });
+    expect(occurrences.map(({ title, busy }) => ({ title, busy }))).toEqual([
+      { title: "Company day off (Zurich office closed)", busy: true },
+      { title: "Christmas market", busy: false },
+    ]);
+  });
+
+  it("expands an endless first-Tuesday rule beside a second, unnamed VTIMEZONE, an RDATE period and moved dates (issue 52 item 2)", async () => {
+    // Failed before: the RDATE given as a PERIOD broke the whole object, so a subscription showed 0 events as "ok".
+    const { occurrences, unreadable, events, unreadableEvents } = await expandCalendar({
+      objects: [{ id: 4, ics: ENDLESS_FIRST_TUESDAY }],
+      ...window,
+      timeZone: "Europe/Zurich",
+    });
+    expect({ unreadable, events, unreadableEvents }).toEqual({ unreadable: [], events: 1, unreadableEvents: 0 });
+    // 1 Aug 2026 to 31 Dec 2027: 17 first Tuesdays, each at 10:00 in Los Angeles, whatever the daylight saving.
+    expect(occurrences).toHaveLength(17);
+    for (const entry of occurrences) {
+      const local = formatZoned(Date.parse(entry.startAt), "America/Los_Angeles");
+      expect(local.slice(11, 16), entry.startAt).toBe("10:00");
+      const day = new Date(`${local.slice(0, 10)}T12:00:00Z`);
+      expect(day.getUTCDay() === 2 && day.getUTCDate() <= 7, local).toBe(true);
+      expect(entry).toMatchObject({ title: "Partner review", timeZone: "America/Los_Angeles", location: "Pier 3", busy: true, recurring: true });
+    }
   });
 });
