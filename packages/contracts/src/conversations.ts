@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentSourceSchema } from "./provenance.ts";
 
 /** A conversation; `name` may be empty (shown as Untitled). */
 export const conversationSchema = z.object({
@@ -94,6 +95,11 @@ export const toolCallRecordSchema = z.object({
       answer: z.enum(["approved", "declined", "timed-out"]),
     })
     .optional(),
+  /**
+   * The untrusted content the call's result gave the model (a mail, a document, a web page): later turns count the
+   * answers written after it as content-derived (issue 47). Absent when it read nothing someone else wrote.
+   */
+  readFrom: z.array(contentSourceSchema).optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 
