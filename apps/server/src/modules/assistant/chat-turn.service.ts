@@ -26,7 +26,8 @@ import { sagePersona } from "./sage-persona.ts";
 import type { AssistantTool, ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { approvalFor, notApproved, type ApprovalPort } from "./turn-approval.ts";
-import { turnHistory } from "./turn-history.ts";
+import { historySources } from "./history-sources.ts";
+import { historyWindow, turnHistory } from "./turn-history.ts";
 import { createTurnTranscript, type TurnTranscript } from "./turn-transcript.ts";
 import { createUntrustedContent, type UntrustedContent } from "./untrusted-content.ts";
 
@@ -218,9 +219,12 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       });
       const attached = attachedForModel(turn.attachments, llm.vision ?? false);
       if (attached.picturesAsText) events.send({ type: "notice", text: CHAT_TEXTS.imagesAsText });
-      const messages = turnHistory(turn.history, turn.content + attached.text + knowledgeContext(context), attached.pictures);
+      const forModel = turn.content + attached.text + knowledgeContext(context);
+      const messages = turnHistory(turn.history, forModel, attached.pictures);
       // Decision 031: what the user typed is theirs; a snippet put beside it is not, and taints the turn.
       const untrusted = createUntrustedContent([...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content]);
+      // Issue 47: an earlier answer may quote what its turn read, so the history's untrusted content taints this turn too.
+      for (const source of historySources(historyWindow(turn.history, forModel.length))) untrusted.read(source.title);
       for (const snippet of context) untrusted.read(snippet.filename);
       // An attached file is not what the user typed either: a document or a photo may carry instructions.
       for (const attachment of turn.attachments) untrusted.read(attachment.name);
@@ -284,7 +288,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
         if (outcome.document) events.send({ type: "document-created", ...outcome.document });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
-        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result, ...(approval ? { approval } : {}) });
+        const readFrom = (outcome.untrustedFrom ?? []).map((title) => ({ title }));
+        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result, ...(approval ? { approval } : {}), readFrom });
         messages.push(
           { role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] },
           { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] },

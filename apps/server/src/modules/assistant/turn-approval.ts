@@ -29,6 +29,7 @@ export const UNATTENDED_REASON = "SAGE was running a scheduled task on its own; 
  *   - a memory proposed after untrusted content: Keep / Discard;
  *   - an external tool after untrusted content, read-only or not: its arguments leave SAGE;
  *   - web search after untrusted content, when its query has words the user never typed;
+ *   - a draft after untrusted content (the history's included), when it carries words the user never typed;
  *   - an external tool with "Ask before running" on, always;
  *   - in a scheduled run (unattended), any tool that reaches outside SAGE (sendEmail, every external tool).
  */
@@ -43,7 +44,7 @@ export function approvalFor(
     return reason ? { kind: "memory", reason } : null;
   }
   const reach = tool.reach ?? "sage";
-  const reason = reach === "outside" ? untrusted.reason() : reach === "query" ? untrusted.approvalReason(args) : null;
+  const reason = reach === "outside" ? untrusted.reason() : reach === "query" || reach === "draft" ? untrusted.approvalReason(args) : null;
   if (reason) return { reason };
   if (options.unattended && reach === "outside") return { reason: UNATTENDED_REASON };
   return tool.askFirst ? {} : null;

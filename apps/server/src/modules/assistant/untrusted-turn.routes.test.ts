@@ -192,6 +192,8 @@ describe("a turn that read untrusted content (decision 031)", { timeout: 30_000 
     await answer(card.approvalId, true);
     await running;
 
+    // A clean turn is one in a conversation that never read untrusted text (the echo's answer is in this one's history).
+    conversationId = (await api("POST", "/api/conversations", { name: "Tea" })).json().id;
     gemini.script({ functionCalls: [{ name: "saveMemory", args: { content: "The user likes tea" } }] }, { text: "Noted." });
     const received = events((await turn("I like tea.")).body);
     expect(received.map(([event]) => event)).not.toContain("approval-required");

@@ -50,9 +50,10 @@ export interface ToolOutcome {
 /**
  * Where a call can send what it is given: "sage" keeps it inside SAGE (the default); "outside" sends every
  * argument to someone else's server (an external tool); "query" sends only its text query out (web search), so
- * it needs approval only when the query carries words the user did not type.
+ * it needs approval only when the query carries words the user did not type; "draft" leaves a ready-to-send mail in
+ * the user's mailbox (draftEmail), asked like a query: only after untrusted content, with words the user did not type.
  */
-export type ToolReach = "sage" | "outside" | "query";
+export type ToolReach = "sage" | "outside" | "query" | "draft";
 
 /** A user setting a tool depends on: while the user has it off, the tool is neither offered nor run. */
 export type ToolFeature = "memory";

@@ -4,13 +4,17 @@ import { MAIL_ARG_TEXTS, MAIL_PARAMETERS, readMailArgs } from "./mail-tool-args.
 
 export const DRAFT_EMAIL_TEXTS = {
   ...MAIL_ARG_TEXTS,
+  declined: "The user declined: the draft was not saved.",
+  timedOut: "The user did not answer in time, so the draft was not saved.",
   saved: (folder: string, account: string) => `Saved as a draft in ${folder} of ${account}. Nothing was sent.`,
 } as const;
 
 /**
- * draftEmail saves a draft in the user's own Drafts folder: nothing leaves, so it runs at once, with no card (the
- * user sends it from their mail program, or asks SAGE's sendEmail, which asks first). The result names the account
- * and folder, and the provider's web mail when there is one, which the chat shows as "Open in mail".
+ * draftEmail saves a draft in the user's own Drafts folder: nothing leaves, so a draft the user asked for runs at
+ * once (the user sends it from their mail program, or asks SAGE's sendEmail, which asks first). But a draft is a
+ * mail one click from sent: after untrusted content (this turn's or the conversation's), one carrying words the user
+ * never typed waits for Approve (issue 47). The result names the account and folder, and the provider's web mail
+ * when there is one, which the chat shows as "Open in mail".
  */
 export function draftEmailTool(mail: MailPort): AssistantTool {
   return {
@@ -20,6 +24,8 @@ export function draftEmailTool(mail: MailPort): AssistantTool {
       "Use it when the user asks for a draft, or to prepare a reply they will check and send themselves.",
     parameters: MAIL_PARAMETERS,
     readOnly: false,
+    reach: "draft",
+    notApprovedTexts: { declined: DRAFT_EMAIL_TEXTS.declined, timedOut: DRAFT_EMAIL_TEXTS.timedOut },
     async run(args, context) {
       const read = readMailArgs(args);
       if ("refusal" in read) return { result: read.refusal };
