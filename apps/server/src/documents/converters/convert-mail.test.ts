@@ -44,7 +44,8 @@ describe("e-mail", () => {
     const document = await convertFile("eml", Buffer.from(HTML_MAIL));
     expect(document.sections).toEqual([
       {
-        source: "",
+        // The day it was sent, as its header says it; knowledge puts the folder before it (issue 52 item 4).
+        source: "4 Mar 2024",
         text: "From: Jana Novak <jana@example.com>\nTo: Bob Smith <bob@example.com>, eve@example.com\nDate: Mon, 4 Mar 2024 10:00:00 +0100\nSubject: Falcon budget\n\n## Budget\n\nThe Falcon budget is EUR 4.2m.\n\n- Telescopes\n- Mirrors",
       },
     ]);

@@ -5,6 +5,8 @@ import { supportedExtension } from "../upload-extension.ts";
 
 export interface MailMessage {
   subject: string;
+  /** The day it was sent, as its Date header says it ("3 Dec 2026"); '' when it has none. */
+  day: string;
   /** Headers (from, to, cc, date, subject), a blank line, then the body as markdown. */
   text: string;
   attachments: ExtractedAttachment[];
@@ -29,7 +31,23 @@ export async function readMailMessage(bytes: Uint8Array): Promise<MailMessage> {
   const html = email.html ? await htmlToMarkdown(email.html) : "";
   // The two parts of multipart/alternative usually say the same; when the plain one says more, both are kept.
   const body = !html ? plain : saysMore(plain, html) ? `${html}\n\n---\n\n${plain}` : html;
-  return { subject, text: [headers.join("\n"), body].filter(Boolean).join("\n\n"), attachments: email.attachments.flatMap(convertibleAttachment) };
+  const sent = email.headers.find((header) => header.key === "date")?.value ?? "";
+  return {
+    subject,
+    day: mailDay(sent, email.date),
+    text: [headers.join("\n"), body].filter(Boolean).join("\n\n"),
+    attachments: email.attachments.flatMap(convertibleAttachment),
+  };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "3 Dec 2026": the day in the sender's own zone as the header says it, else the parsed date's day in UTC. */
+export function mailDay(header: string, parsed: string | undefined): string {
+  const written = /\b(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{4})\b/i.exec(header);
+  if (written) return `${Number(written[1])} ${MONTHS.find((month) => month.toLowerCase() === written[2]!.toLowerCase())} ${written[3]}`;
+  const date = parsed ? new Date(parsed) : null;
+  return date && !Number.isNaN(date.getTime()) ? `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}` : "";
 }
 
 /** Share of the plain part's words the HTML part lacks, above which the plain part is kept too. */

@@ -28,19 +28,25 @@ export type ThreadMessage = Omit<MailHit, "excerpt"> & { text: string };
 
 const TOO_LARGE = "(This message is larger than the upload limit, so only its headers were synced.)";
 
-/** "Mon 24 Nov 2026" (UTC): the date as citations and the model see it. */
-const shownDate = (date: string | null) =>
-  date ? new Date(date).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }) : "undated";
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "3 Dec 2026" (UTC): the day as citations and the model see it. */
+const shownDate = (date: string | null) => {
+  const at = date ? new Date(date) : null;
+  return at && !Number.isNaN(at.getTime()) ? `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}` : "undated";
+};
 
-/** A message as a cited source: its subject as the title, and who sent it when, in which folder, as the place. */
-export function mailCitation(message: MailMessageRow, content: string, score: number, chunkId?: number): SearchResult | null {
+/**
+ * A message as a cited source: its subject as the title, and where it sits and when it came as the place, as
+ * knowledge search names a mail's passages ("Work mail/INBOX, 3 Dec 2026"), then who sent it.
+ */
+export function mailCitation(message: MailMessageRow, account: string, content: string, score: number, chunkId?: number): SearchResult | null {
   if (message.itemId === null) return null;
   return {
     content,
     score,
     metadata: {
       filename: message.subject || "(no subject)",
-      source: `From ${message.fromAddress || "unknown sender"}, ${shownDate(message.date)}, ${message.folder}`,
+      source: `${account}/${message.folder}, ${shownDate(message.date)}, from ${message.fromAddress || "unknown sender"}`,
       file_id: message.itemId,
       // The same passage found by the turn's own knowledge search keeps its number.
       ...(chunkId === undefined ? {} : { chunk_id: chunkId }),
@@ -63,8 +69,12 @@ const threadKey = (subject: string) => subject.replace(REPLY_PREFIX, "").trim().
 /** searchMail and readThread over the user's synced mail: the knowledge index finds the words, the headers filter. */
 export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSearchPort }) {
   const { repo } = deps;
-  const opening = async (userId: number, message: MailMessageRow) =>
-    message.itemId === null ? "" : await deps.search.itemText(userId, message.itemId, 600);
+  const opening = async (userId: number, message: MailMessageRow) => (message.itemId === null ? "" : await deps.search.itemText(userId, message.itemId, 600));
+  /** Each of the user's accounts by id, to name where a message sits. */
+  const accountNames = async (userId: number) => {
+    const names = new Map((await repo.list(userId)).map((account) => [account.id, account.name]));
+    return (message: MailMessageRow) => names.get(message.accountId) ?? "Mail";
+  };
 
   return {
     /** Whether the user has connected a mail account (the mail tools are offered only then). */
@@ -72,11 +82,12 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
 
     async search(userId: number, input: MailFilters & { query?: string }): Promise<MailHit[]> {
       const filters: MailFilters = { from: input.from, since: input.since, until: input.until };
+      const accountOf = await accountNames(userId);
       if (!input.query?.trim()) {
         const hits: MailHit[] = [];
         for (const message of await repo.recent(userId, filters, MAIL_RESULTS)) {
           const excerpt = await opening(userId, message);
-          hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) });
+          hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, accountOf(message), excerpt, 1) });
         }
         return hits;
       }
@@ -90,7 +101,11 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
         const message = byItem.get(result.metadata.file_id ?? -1);
         if (!message || seen.has(message.id)) continue;
         seen.add(message.id);
-        hits.push({ ...hitOf(message), excerpt: result.content, citation: mailCitation(message, result.content, result.score, result.metadata.chunk_id) });
+        hits.push({
+          ...hitOf(message),
+          excerpt: result.content,
+          citation: mailCitation(message, accountOf(message), result.content, result.score, result.metadata.chunk_id),
+        });
         if (hits.length === MAIL_RESULTS) break;
       }
       return hits;
@@ -109,6 +124,7 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
         }),
       );
       const history = await repo.recent(userId, {}, HISTORY_MESSAGES);
+      const accountOf = await accountNames(userId);
       const sentBy = (message: MailMessageRow) => {
         const address = own.get(message.accountId);
         return SENT_FOLDER.test(message.folder) || (address !== null && address !== undefined && addressesIn(message.fromAddress).includes(address));
@@ -132,7 +148,7 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
         if (!addressesIn(message.fromAddress).some((address) => writesTo.has(address))) continue;
         if ((answered.get(key) ?? "") > message.date) continue;
         const excerpt = await opening(userId, message);
-        hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, excerpt, 1) });
+        hits.push({ ...hitOf(message), excerpt, citation: mailCitation(message, accountOf(message), excerpt, 1) });
       }
       return hits;
     },
@@ -142,10 +158,11 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
       const message = await repo.message(userId, id);
       if (!message) return null;
       const thread = await repo.sameSubject(message.accountId, threadSubjects(message.subject), THREAD_MESSAGES);
+      const accountOf = await accountNames(userId);
       const messages: ThreadMessage[] = [];
       for (const entry of thread.some((other) => other.id === message.id) ? thread : [...thread, message]) {
         const text = entry.itemId === null ? TOO_LARGE : await deps.search.itemText(userId, entry.itemId, MESSAGE_TEXT_CHARS);
-        messages.push({ ...hitOf(entry), text, citation: mailCitation(entry, text.slice(0, 600), 1) });
+        messages.push({ ...hitOf(entry), text, citation: mailCitation(entry, accountOf(entry), text.slice(0, 600), 1) });
       }
       return messages;
     },

@@ -1,14 +1,12 @@
 import { connectionProblemMessage } from "@sage/contracts/accounts";
 import { MailConnectionError, type FetchedMessage, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
-import type { MailKnowledgePort } from "../knowledge/knowledge.module.ts";
+import { MAIL_FOLDER, type MailKnowledgePort } from "../knowledge/knowledge.module.ts";
 import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
 import type { AccountsRepo, MailMessageRow } from "./accounts.repo.ts";
 
 /** Messages fetched per round trip: small enough that progress moves and a restart loses little. */
 const FETCH_BATCH = 50;
-/** The knowledge folder below the account's own that holds its mail (its calendar will sit beside it). */
-export const MAIL_FOLDER = "Mail";
 const DAY_MS = 86_400_000;
 
 export type ConnectImap = (server: ImapServer, rule: PrivateAddressRule) => Promise<ImapConnection>;
@@ -26,13 +24,13 @@ export interface MailSyncDeps {
 }
 
 /**
- * "Budget for Q1 - Anna Berg, 2026-11-20 (42).eml": subject, sender and day, so any citation of the message (the
- * turn's own knowledge search cites items by name) says who wrote what when; the UID keeps same-named mails apart.
+ * "Budget for Q1 - Anna Berg, 2026-11-20.eml": subject, sender and day, so any citation of the message (the turn's
+ * own knowledge search cites items by name) says who wrote what when; a second one of that name gets " (2)".
  */
-function itemName(message: { subject: string; from: string; date: string | null; uid: number }): string {
+function itemName(message: { subject: string; from: string; date: string | null }): string {
   const sender = /^(.*?)\s*<[^>]*>$/.exec(message.from.split(",")[0] ?? "")?.[1]?.replace(/^"|"$/g, "") || message.from.split(",")[0] || "unknown sender";
   const day = message.date ? message.date.slice(0, 10) : "undated";
-  return `${message.subject || "(no subject)"} - ${sender}, ${day} (${message.uid}).eml`.replace(/[\\/]/g, "-");
+  return `${message.subject || "(no subject)"} - ${sender}, ${day}.eml`.replace(/[\\/]/g, "-");
 }
 
 /** One fetched batch as .eml items (read in the background) and the account's record of its messages. */

@@ -8,6 +8,7 @@ import { SliceQueue } from "./slice-queue.ts";
 import type { FolderPaths } from "./folder-paths.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
 import { addAttachmentItems } from "./mail-attachments.ts";
+import { placeMailChunks } from "./mail-place.ts";
 import { VECTOR_WARNING, ocrFields, readWarning } from "./read-warnings.ts";
 import { readTogether } from "./read-together.ts";
 
@@ -100,10 +101,10 @@ export function createIngestion(deps: IngestionDeps) {
     try {
       // Chunks are stored while the rest of the document is still being read; both settle before anything else.
       const slices = new SliceQueue<Chunk>();
-      const read = extract(item, (chunks) => slices.push(chunks), abort.signal);
+      const read = extract(item, (chunks) => slices.push(placeMailChunks(item, chunks)), abort.signal);
       read.then(
         (document) => {
-          slices.push(document.chunks); // a reader that hands its chunks over only at the end
+          slices.push(placeMailChunks(item, document.chunks)); // a reader that hands its chunks over only at the end
           slices.end();
         },
         (error: unknown) => slices.fail(error),

@@ -21,6 +21,7 @@ import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachme
 
 export type { KnowledgeIndex } from "./ingestion.ts";
 export type { MailKnowledgePort } from "./mail-knowledge.ts";
+export { MAIL_FOLDER } from "./mail-place.ts";
 export type { TurnAttachment, TurnAttachmentsPort } from "./turn-attachments.ts";
 export type { ReadPage, WebPagesPort } from "./web-pages.ts";
 export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge-backup-rows.ts";

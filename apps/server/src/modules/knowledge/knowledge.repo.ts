@@ -186,6 +186,19 @@ export function createKnowledgeRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
       return query.orderBy("id").executeTakeFirst();
     },
 
+    /** Which of these names items directly in the folder already have. */
+    async takenNames(userId: number, parentId: number, names: string[]): Promise<Set<string>> {
+      if (names.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("knowledgeItems")
+        .select("name")
+        .where("userId", "=", userId)
+        .where("parentId", "=", parentId)
+        .where("name", "in", names)
+        .execute();
+      return new Set(rows.map((row) => row.name));
+    },
+
     /** Stored files whose items are gone (recorded by a trigger however the item went). */
     pendingBlobDeletions: async () => (await db.selectFrom("blobDeletions").select("storageKey").limit(1000).execute()).map((row) => row.storageKey),
 

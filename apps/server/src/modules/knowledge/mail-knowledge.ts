@@ -41,6 +41,27 @@ export function createMailKnowledge(deps: {
     const item = await repo.getItem(userId, id);
     return item?.type === "folder" ? item : undefined;
   };
+  /**
+   * Names as given, but one a message beside it (or before it in the batch) already has gets " (2)", " (3)"...: its
+   * attachments' folder is named after it, so two same-named mails would share one.
+   */
+  async function uniqueNames(userId: number, folderId: number, wanted: string[]): Promise<string[]> {
+    const taken = await repo.takenNames(userId, folderId, [...new Set(wanted)]);
+    const isFree = async (name: string) => !taken.has(name) && (await repo.takenNames(userId, folderId, [name])).size === 0;
+    const names: string[] = [];
+    for (const name of wanted) {
+      let unique = name;
+      const dot = name.lastIndexOf(".");
+      // Rare (same subject, sender and day): one look-up per number tried.
+      for (let n = 2; taken.has(unique) || (unique !== name && !(await isFree(unique))); n++) {
+        unique = dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+      }
+      taken.add(unique);
+      names.push(unique);
+    }
+    return names;
+  }
+
   return {
     async createRootFolder(userId, raw) {
       const base = cleanFilename(raw, "Mail");
@@ -62,9 +83,14 @@ export function createMailKnowledge(deps: {
       if (mails.length === 0) return [];
       const parent = await folder(userId, folderId);
       if (!parent) throw new Error("the account's folder is gone");
+      const names = await uniqueNames(
+        userId,
+        folderId,
+        mails.map((mail) => cleanFilename(mail.name, "message.eml")),
+      );
       const stored = await deps.blobs.putMany(mails.map((mail) => mail.bytes));
       const items = mails.map((mail, index) => {
-        const name = cleanFilename(mail.name, "message.eml");
+        const name = names[index]!;
         return {
           userId,
           conversationId: null,

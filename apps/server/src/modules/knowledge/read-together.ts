@@ -10,6 +10,7 @@ import {
   type DocumentReader,
 } from "../../documents/documents.ts";
 import type { KnowledgeRepo } from "./knowledge.repo.ts";
+import { placeMailChunks } from "./mail-place.ts";
 import { ocrFields, readWarning } from "./read-warnings.ts";
 
 /** The pause after a batch, as a share of the time it took (within MAX_PAUSE_MS). */
@@ -70,7 +71,7 @@ export async function readTogether(deps: ReadTogetherDeps, itemIds: number[]): P
     }
     read.push({ item, document });
   }
-  const indexed = await deps.index.indexItems(read.map(({ item, document }) => ({ item, chunks: document.chunks })));
+  const indexed = await deps.index.indexItems(read.map(({ item, document }) => ({ item, chunks: placeMailChunks(item, document.chunks) })));
   // Most end alike (ready, no warning): one statement for them.
   const plain = new Map<number, number>();
   for (const [index, { item, document }] of read.entries()) {
