@@ -58,21 +58,6 @@ it("a login right after start-up waits for the demo account to follow a changed 
   await second.close();
 });
 
-it("validates and serialises with Fastify schemas if a route declares them (the compilers load on first use)", async () => {
-  const { app, close } = await start("sage-demo");
-  app.post("/schema-probe", {
-    schema: {
-      body: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
-      response: { 200: { type: "object", properties: { name: { type: "string" } } } },
-    },
-    handler: async (request) => ({ ...(request.body as object), extra: "dropped by the serializer" }),
-  });
-  expect((await app.inject({ method: "POST", url: "/schema-probe", payload: {} })).statusCode).toBe(400);
-  const ok = await app.inject({ method: "POST", url: "/schema-probe", payload: { name: "Ada" } });
-  expect(ok.json()).toEqual({ name: "Ada" });
-  await close();
-});
-
 it("a restarted server listens before it resumes its jobs, so a long job never keeps it from answering (issue 52)", async () => {
   const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent" });
   const store = openStore({ dataDir: config.dataDir });

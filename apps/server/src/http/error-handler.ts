@@ -2,8 +2,10 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { ErrorResponse } from "@sage/contracts/errors";
 import { AppError } from "./app-error.ts";
+import { answerInvalidInput } from "./invalid-input.ts";
 import { notJson } from "./json-body.ts";
 import { MULTIPART_ONLY_MESSAGE } from "./multipart-form.ts";
+import { ResponseContractError } from "./route-contracts.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -20,6 +22,11 @@ export function errorBody(request: FastifyRequest | undefined, message: string, 
 /** A failure as status and body; unknown errors are a generic 500 (the caller logs them). */
 export function describeError(error: unknown, request?: FastifyRequest): { status: number; body: ErrorResponse; unexpected: boolean } {
   if (error instanceof AppError) return { status: error.status, body: errorBody(request, error.message, error.code), unexpected: false };
+  // Input that failed the route's schema, answered as the route words it (invalid-input.ts).
+  const invalid = answerInvalidInput(error, request);
+  if (invalid) return { status: invalid.status, body: errorBody(request, invalid.message, invalid.code), unexpected: false };
+  // Only when responses are checked (tests): the mismatch is the point of the failure, so it is said.
+  if (error instanceof ResponseContractError) return { status: 500, body: errorBody(request, error.message, error.code), unexpected: true };
   const fastifyError = error as Partial<FastifyError>;
   // A body type no parser takes: said in terms of what the route does take.
   if (fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {

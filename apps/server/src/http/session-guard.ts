@@ -59,7 +59,8 @@ export function registerSessionGuard(app: FastifyInstance, auth: SessionAuthenti
     throw new AppError("unauthorized", 401, "Not logged in");
   });
 
-  app.addHook("preHandler", async (request) => {
+  // Before validation: a route's schema drops fields it does not name, userId among them.
+  app.addHook("preValidation", async (request) => {
     if (!request.user) return;
     for (const source of [request.query, request.body]) {
       if (!source || typeof source !== "object" || Array.isArray(source)) continue;

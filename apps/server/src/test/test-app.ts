@@ -76,7 +76,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
   const store = await open(config);
   const providers = options.providers?.(config) ?? createProviders(config);
   const passwordHasher = options.passwordHasher ?? testPasswordHasher;
-  const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now });
+  const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now, checkResponses: true });
   const { app } = built;
   await built.accountsReady; // the demo account exists before a test looks at the store
 
@@ -95,6 +95,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
       logger: false,
       passwordHasher,
       now: reopened.now ?? options.now,
+      checkResponses: true,
     });
     await other.app.ready();
     return other;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { LOGIN_RATE_LIMITED_MESSAGE, loginRequestSchema } from "@sage/contracts/auth";
+import { LOGIN_RATE_LIMITED_MESSAGE, loginRequestSchema, okResponseSchema, sessionUserResponseSchema } from "@sage/contracts/auth";
 import { AppError } from "../../http/app-error.ts";
+import type { ZodTypeProvider } from "../../http/route-contracts.ts";
 import { SESSION_COOKIE, requireUser } from "../../http/session-guard.ts";
-import { parseInput } from "../../http/validate.ts";
 import type { AuthService } from "./auth.service.ts";
 import type { LoginRateLimiter } from "./login-rate-limiter.ts";
 
@@ -11,11 +11,13 @@ export function registerAuthRoutes(
   deps: { auth: AuthService; accountsReady: Promise<void>; limiter: LoginRateLimiter; secureCookies: boolean },
 ) {
   const { limiter } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  // A login waits until the demo account is in step with config.
-  app.post("/api/auth/login", { onRequest: async () => deps.accountsReady }, async (request, reply) => {
-    // Only a well-formed attempt counts (a malformed one tries no password), so bad input changes nothing stored.
-    const { username, password } = parseInput(loginRequestSchema, request.body, "body");
+  const login = { summary: "Log in: sets the session cookie", security: [], body: loginRequestSchema, response: { 200: sessionUserResponseSchema } };
+  // A login waits until the demo account is in step with config. Only a well-formed attempt counts (a malformed one
+  // is refused by the schema and tries no password), so bad input changes nothing stored.
+  api.post("/api/auth/login", { onRequest: async () => deps.accountsReady, schema: login }, async (request, reply) => {
+    const { username, password } = request.body;
     const attempt = await limiter.tryAttempt(request.ip);
     if (!attempt.allowed) {
       // The error handler keeps headers already set on the reply.
@@ -33,11 +35,13 @@ export function registerAuthRoutes(
     return { user };
   });
 
-  app.post("/api/auth/logout", async (request, reply) => {
+  api.post("/api/auth/logout", { schema: { summary: "Log out: ends the session", response: { 200: okResponseSchema } } }, async (request, reply) => {
     await deps.auth.logout(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
-    return { ok: true };
+    return { ok: true as const };
   });
 
-  app.get("/api/auth/me", async (request) => ({ user: requireUser(request) }));
+  api.get("/api/auth/me", { schema: { summary: "Who is logged in", response: { 200: sessionUserResponseSchema } } }, async (request) => ({
+    user: requireUser(request),
+  }));
 }

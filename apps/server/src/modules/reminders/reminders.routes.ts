@@ -1,52 +1,62 @@
 import type { FastifyInstance } from "fastify";
+import { okResponseSchema } from "@sage/contracts/auth";
 import { idParamsSchema } from "@sage/contracts/common";
-import { REMINDER_ERRORS, createReminderRequestSchema, listRemindersQuerySchema, updateReminderRequestSchema } from "@sage/contracts/reminders";
-import type { z } from "zod";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import {
+  REMINDER_ERRORS,
+  createReminderRequestSchema,
+  listRemindersQuerySchema,
+  reminderListSchema,
+  reminderSchema,
+  updateReminderRequestSchema,
+} from "@sage/contracts/reminders";
+import { notFound } from "../../http/app-error.ts";
+import { always, firstMessage } from "../../http/invalid-input.ts";
+import type { ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { RemindersService } from "./reminders.service.ts";
 
 /**
- * The contract messages are whole sentences the UI shows as they are ('Title is required'),
- * so a failure answers the first one alone rather than parseInput's "Invalid body: field: ...".
+ * The contract messages are whole sentences the UI shows as they are ('Title is required'), so a failure answers the
+ * first one alone; a malformed id names no reminder of this user.
  */
-function parseReminderInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  throw badRequest(result.error.issues[0]?.message ?? "Invalid reminder", "validation_error");
-}
-
-function parseId(params: unknown): number {
-  const result = idParamsSchema.safeParse(params);
-  // A malformed id names no reminder of this user.
-  if (!result.success) throw notFound(REMINDER_ERRORS.reminderNotFound, "reminder_not_found");
-  return result.data.id;
-}
+const invalidInput = {
+  query: firstMessage("Invalid reminder"),
+  body: firstMessage("Invalid reminder"),
+  path: always(() => notFound(REMINDER_ERRORS.reminderNotFound, "reminder_not_found")),
+};
 
 export function registerReminderRoutes(app: FastifyInstance, deps: { service: RemindersService }) {
   const { service } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const config = { invalidInput };
 
-  app.get("/api/reminders", async (request) => {
-    const user = requireUser(request);
-    const { conversationId } = parseReminderInput(listRemindersQuerySchema, request.query);
-    return service.list(user.id, conversationId);
-  });
+  api.get(
+    "/api/reminders",
+    {
+      config,
+      schema: { summary: "The user's reminders, of one conversation or all", querystring: listRemindersQuerySchema, response: { 200: reminderListSchema } },
+    },
+    async (request) => service.list(requireUser(request).id, request.query.conversationId),
+  );
 
-  app.post("/api/reminders", async (request, reply) => {
-    const user = requireUser(request);
-    const input = parseReminderInput(createReminderRequestSchema, request.body);
-    return reply.status(201).send(await service.create(user.id, input));
-  });
+  api.post(
+    "/api/reminders",
+    { config, schema: { summary: "Create a reminder", body: createReminderRequestSchema, response: { 201: reminderSchema } } },
+    async (request, reply) => reply.status(201).send(await service.create(requireUser(request).id, request.body)),
+  );
 
-  app.patch("/api/reminders/:id", async (request) => {
-    const user = requireUser(request);
-    const id = parseId(request.params);
-    return service.update(user.id, id, parseReminderInput(updateReminderRequestSchema, request.body));
-  });
+  api.patch(
+    "/api/reminders/:id",
+    { config, schema: { summary: "Change a reminder", params: idParamsSchema, body: updateReminderRequestSchema, response: { 200: reminderSchema } } },
+    async (request) => service.update(requireUser(request).id, request.params.id, request.body),
+  );
 
-  app.delete("/api/reminders/:id", async (request) => {
-    const user = requireUser(request);
-    await service.complete(user.id, parseId(request.params));
-    return { ok: true as const };
-  });
+  api.delete(
+    "/api/reminders/:id",
+    { config, schema: { summary: "Complete (remove) a reminder", params: idParamsSchema, response: { 200: okResponseSchema } } },
+    async (request) => {
+      await service.complete(requireUser(request).id, request.params.id);
+      return { ok: true as const };
+    },
+  );
 }

@@ -1,60 +1,82 @@
 import type { FastifyInstance } from "fastify";
+import { okResponseSchema } from "@sage/contracts/auth";
 import { idParamsSchema } from "@sage/contracts/common";
-import { SCHEDULE_ERRORS, briefingSettingsSchema, createScheduleRequestSchema, updateScheduleRequestSchema } from "@sage/contracts/schedules";
-import type { z } from "zod";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import {
+  SCHEDULE_ERRORS,
+  briefingSchema,
+  briefingSettingsSchema,
+  createScheduleRequestSchema,
+  scheduleListSchema,
+  scheduleRunListSchema,
+  scheduleRunSchema,
+  scheduleSchema,
+  updateScheduleRequestSchema,
+} from "@sage/contracts/schedules";
+import { notFound } from "../../http/app-error.ts";
+import { always, firstMessage } from "../../http/invalid-input.ts";
+import type { ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { SchedulesService } from "./schedules.service.ts";
 
 /** The contract's messages are whole sentences the settings page shows as they are, so a failure answers the first alone. */
-function parseScheduleInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  throw badRequest(result.error.issues[0]?.message ?? SCHEDULE_ERRORS.rruleInvalid, "validation_error");
-}
-
-function parseId(params: unknown): number {
-  const result = idParamsSchema.safeParse(params);
-  if (!result.success) throw notFound(SCHEDULE_ERRORS.scheduleNotFound, "schedule_not_found");
-  return result.data.id;
-}
+const config = {
+  invalidInput: {
+    body: firstMessage(SCHEDULE_ERRORS.rruleInvalid),
+    path: always(() => notFound(SCHEDULE_ERRORS.scheduleNotFound, "schedule_not_found")),
+  },
+};
 
 /** /api/schedules: each user's scheduled prompts, Run now, and each schedule's history of runs. */
 export function registerScheduleRoutes(app: FastifyInstance, deps: { service: SchedulesService; defaultTimeZone: string }) {
   const { service } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   // The built-in morning briefing (decision 041): one per user, switched on and set here, listed with the others.
-  app.get("/api/schedules/briefing", async (request) => service.briefing(requireUser(request).id, deps.defaultTimeZone));
-  app.put("/api/schedules/briefing", async (request) => {
-    const user = requireUser(request);
-    return service.setBriefing(user.id, parseScheduleInput(briefingSettingsSchema, request.body));
-  });
+  api.get("/api/schedules/briefing", { schema: { summary: "The morning briefing's settings", response: { 200: briefingSchema } } }, async (request) =>
+    service.briefing(requireUser(request).id, deps.defaultTimeZone),
+  );
+  api.put(
+    "/api/schedules/briefing",
+    { config, schema: { summary: "Switch the morning briefing on or off and set it", body: briefingSettingsSchema, response: { 200: briefingSchema } } },
+    async (request) => service.setBriefing(requireUser(request).id, request.body),
+  );
 
-  app.get("/api/schedules", async (request) => service.list(requireUser(request).id));
+  api.get("/api/schedules", { schema: { summary: "The user's schedules", response: { 200: scheduleListSchema } } }, async (request) =>
+    service.list(requireUser(request).id),
+  );
 
-  app.post("/api/schedules", async (request, reply) => {
-    const user = requireUser(request);
-    return reply.status(201).send(await service.create(user.id, parseScheduleInput(createScheduleRequestSchema, request.body)));
-  });
+  api.post(
+    "/api/schedules",
+    { config, schema: { summary: "Create a schedule", body: createScheduleRequestSchema, response: { 201: scheduleSchema } } },
+    async (request, reply) => reply.status(201).send(await service.create(requireUser(request).id, request.body)),
+  );
 
-  app.patch("/api/schedules/:id", async (request) => {
-    const user = requireUser(request);
-    const id = parseId(request.params);
-    return service.update(user.id, id, parseScheduleInput(updateScheduleRequestSchema, request.body));
-  });
+  api.patch(
+    "/api/schedules/:id",
+    {
+      config,
+      schema: { summary: "Change, pause or resume a schedule", params: idParamsSchema, body: updateScheduleRequestSchema, response: { 200: scheduleSchema } },
+    },
+    async (request) => service.update(requireUser(request).id, request.params.id, request.body),
+  );
 
-  app.delete("/api/schedules/:id", async (request) => {
-    const user = requireUser(request);
-    await service.remove(user.id, parseId(request.params));
-    return { ok: true as const };
-  });
+  api.delete(
+    "/api/schedules/:id",
+    { config, schema: { summary: "Delete a schedule", params: idParamsSchema, response: { 200: okResponseSchema } } },
+    async (request) => {
+      await service.remove(requireUser(request).id, request.params.id);
+      return { ok: true as const };
+    },
+  );
 
-  app.post("/api/schedules/:id/run", async (request, reply) => {
-    const user = requireUser(request);
-    return reply.status(202).send(await service.runNow(user.id, parseId(request.params)));
-  });
+  api.post(
+    "/api/schedules/:id/run",
+    { config, schema: { summary: "Run a schedule now", params: idParamsSchema, response: { 202: scheduleRunSchema } } },
+    async (request, reply) => reply.status(202).send(await service.runNow(requireUser(request).id, request.params.id)),
+  );
 
-  app.get("/api/schedules/:id/runs", async (request) => {
-    const user = requireUser(request);
-    return service.runs(user.id, parseId(request.params));
-  });
+  api.get(
+    "/api/schedules/:id/runs",
+    { config, schema: { summary: "A schedule's runs, newest first", params: idParamsSchema, response: { 200: scheduleRunListSchema } } },
+    async (request) => service.runs(requireUser(request).id, request.params.id),
+  );
 }
