@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contentSourceSchema } from "./provenance.ts";
+import { approvalRiskSchema, callProvenanceSchema, contentSourceSchema } from "./provenance.ts";
 
 /** A conversation; `name` may be empty (shown as Untitled). */
 export const conversationSchema = z.object({
@@ -92,9 +92,12 @@ export const toolCallRecordSchema = z.object({
     .object({
       reason: z.string().optional(),
       kind: z.enum(["tool", "memory"]).optional(),
+      risk: approvalRiskSchema.optional(),
       answer: z.enum(["approved", "declined", "timed-out"]),
     })
     .optional(),
+  /** Where each argument's value came from, as decided when the call was made (issue 47); carded or not. */
+  provenance: callProvenanceSchema.optional(),
   /**
    * The untrusted content the call's result gave the model (a mail, a document, a web page): later turns count the
    * answers written after it as content-derived (issue 47). Absent when it read nothing someone else wrote.
