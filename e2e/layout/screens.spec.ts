@@ -70,7 +70,10 @@ const pendingApproval = (conversationId: number) => ({
     name: "board-review-follow-ups-for-the-chair-and-the-audit-committee",
     text: "Send the revenue appendix and the hiring plan summary to every director before the Thursday review; confirm the venue.",
   },
-  reason: "This request follows text from board-minutes.txt, which SAGE did not write: check it before it runs.",
+  // The red card (issue 47): its longest words and its warning are what the walk checks at every width.
+  risk: "content-derived",
+  provenance: { text: { from: "content", source: { title: "board-minutes.txt", fileId: 1 } } },
+  reason: "This text appears only in board-minutes.txt; you never wrote it.",
   conversationId,
 });
 

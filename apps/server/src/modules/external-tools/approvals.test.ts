@@ -1,3 +1,4 @@
+import { EXTERNAL_TOOL_TEXTS } from "@sage/contracts/external-tools";
 import { describe, expect, it } from "vitest";
 import { createApprovals } from "./approvals.ts";
 
@@ -11,13 +12,36 @@ describe("approvals", () => {
   it("resolves with the owner's answer, once; another user cannot answer", async () => {
     const approvals = createApprovals({ timeoutMs: 60_000 });
     const { answer, id } = ask(approvals);
-    expect(approvals.pending(1)).toEqual([{ approvalId: id, name: "notes__write_note", args: { name: "a" } }]);
+    expect(approvals.pending(1)).toEqual([{ approvalId: id, name: "notes__write_note", args: { name: "a" }, risk: "asked", provenance: {} }]);
     expect(approvals.pending(2)).toEqual([]);
     expect(approvals.answer(2, id, true)).toBe(false);
     expect(approvals.answer(1, id, false)).toBe(true);
     expect(await answer).toBe("declined");
     expect(approvals.answer(1, id, true)).toBe(false);
     expect(approvals.pending(1)).toEqual([]);
+  });
+
+  it("approves a content-derived card only with its second confirmation; a decline needs none (issue 47)", async () => {
+    const approvals = createApprovals({ timeoutMs: 60_000 });
+    const card = { risk: "content-derived" as const, provenance: { to: { from: "content" as const, source: { title: "the mail from bob@partner.example" } } } };
+    let id = "";
+    const answer = approvals.request(
+      1,
+      "sendEmail",
+      { to: ["attacker@evil.example"] },
+      new AbortController().signal,
+      (request) => (id = request.approvalId),
+      card,
+    );
+    expect(approvals.pending(1)[0]).toMatchObject(card);
+    expect(() => approvals.answer(1, id, true)).toThrow(expect.objectContaining({ status: 409, code: EXTERNAL_TOOL_TEXTS.confirmationRequiredCode }));
+    expect(approvals.pending(1)).toHaveLength(1); // still waiting
+    expect(approvals.answer(1, id, true, "content-derived")).toBe(true);
+    expect(await answer).toBe("approved");
+
+    const declined = approvals.request(1, "sendEmail", {}, new AbortController().signal, (request) => (id = request.approvalId), card);
+    expect(approvals.answer(1, id, false)).toBe(true);
+    expect(await declined).toBe("declined");
   });
 
   it("times out when nobody answers, and a stopped turn counts as declined", async () => {

@@ -22,9 +22,9 @@ export function registerExternalToolsRoutes(app: FastifyInstance, deps: { servic
   app.post("/api/approvals/:approvalId", async (request) => {
     const user = requireUser(request);
     const { approvalId } = parseInput(approvalParamsSchema, request.params, "approvalId");
-    const { approved } = parseInput(approvalDecisionSchema, request.body, "body");
-    // Another user's call is as unknown as a finished one.
-    if (!(await approvals.answer(user.id, approvalId, approved))) throw notFound(EXTERNAL_TOOL_TEXTS.approvalNotFound, "approval_not_found");
+    const { approved, confirm } = parseInput(approvalDecisionSchema, request.body, "body");
+    // Another user's call is as unknown as a finished one; a content-derived card needs `confirm` to be approved (409).
+    if (!(await approvals.answer(user.id, approvalId, approved, confirm))) throw notFound(EXTERNAL_TOOL_TEXTS.approvalNotFound, "approval_not_found");
     return { approvalId, approved };
   });
 }

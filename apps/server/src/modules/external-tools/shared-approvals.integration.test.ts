@@ -4,6 +4,7 @@ import { afterEach, expect, it } from "vitest";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
 import { openPgSignals } from "../../store/postgres/pg-signals.ts";
 import { describeOnPostgres } from "../../test/test-databases.ts";
+import type { ApprovalCardFields } from "./approvals.ts";
 import { createSharedApprovals } from "./shared-approvals.ts";
 
 describeOnPostgres("approvals shared by the processes on one PostgreSQL database", (databases) => {
@@ -33,10 +34,10 @@ describeOnPostgres("approvals shared by the processes on one PostgreSQL database
   }
 
   /** Asks on `process` and resolves once the card is announced (recorded for every process to see). */
-  async function ask(process: Awaited<ReturnType<typeof twoProcesses>>[0], signal = new AbortController().signal) {
+  async function ask(process: Awaited<ReturnType<typeof twoProcesses>>[0], signal = new AbortController().signal, card: ApprovalCardFields = {}) {
     let answer!: Promise<string>;
     const request = await new Promise<ApprovalRequest>((announced) => {
-      answer = process.request(7, "notes__write_note", { name: "Board" }, signal, announced, { reason: "It writes to your notes." });
+      answer = process.request(7, "notes__write_note", { name: "Board" }, signal, announced, { reason: "It writes to your notes.", ...card });
     });
     return { request, answer };
   }
@@ -45,7 +46,7 @@ describeOnPostgres("approvals shared by the processes on one PostgreSQL database
     const [a, b] = await twoProcesses();
     const { request, answer } = await ask(a);
     expect(await b.pending(7)).toEqual([
-      { approvalId: request.approvalId, name: "notes__write_note", args: { name: "Board" }, reason: "It writes to your notes." },
+      { approvalId: request.approvalId, name: "notes__write_note", args: { name: "Board" }, risk: "asked", provenance: {}, reason: "It writes to your notes." },
     ]);
     expect(await b.pending(8)).toEqual([]);
     expect(await b.answer(8, request.approvalId, true)).toBe(false);
@@ -53,6 +54,15 @@ describeOnPostgres("approvals shared by the processes on one PostgreSQL database
     expect(await answer).toBe("approved");
     expect(await a.answer(7, request.approvalId, false)).toBe(false);
     expect(await a.pending(7)).toEqual([]);
+  });
+
+  it("a content-derived card is approved through another process only with its second confirmation (issue 47)", async () => {
+    const [a, b] = await twoProcesses();
+    const { request, answer } = await ask(a, undefined, { risk: "content-derived", provenance: { name: { from: "content", source: { title: "memo.txt" } } } });
+    await expect(b.answer(7, request.approvalId, true)).rejects.toMatchObject({ status: 409 });
+    expect((await b.pending(7)).map((item) => item.risk)).toEqual(["content-derived"]);
+    expect(await b.answer(7, request.approvalId, true, "content-derived")).toBe(true);
+    expect(await answer).toBe("approved");
   });
 
   it("a call that timed out or whose turn stopped is no longer listed, and cannot be answered", async () => {

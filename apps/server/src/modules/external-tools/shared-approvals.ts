@@ -1,8 +1,8 @@
-import type { ApprovalRequest } from "@sage/contracts/external-tools";
+import type { ApprovalDecision, ApprovalRequest } from "@sage/contracts/external-tools";
 import { sql, type Kysely } from "kysely";
 import type { Signals } from "../../store/postgres/pg-signals.ts";
 import type { Database } from "../../store/schema.ts";
-import { createApprovals, type ApprovalAnswer, type Approvals } from "./approvals.ts";
+import { checkConfirmed, createApprovals, type ApprovalAnswer, type Approvals } from "./approvals.ts";
 
 const CHANNEL = "sage_approvals";
 /** How often a process looks up its waiting calls' answers itself, besides the notifications. */
@@ -26,7 +26,7 @@ export async function createSharedApprovals(options: {
   const local = createApprovals({ timeoutMs: options.timeoutMs });
   await signals.subscribe(CHANNEL, (payload) => {
     const { approvalId, userId, approved } = JSON.parse(payload) as { approvalId: string; userId: number; approved: boolean };
-    local.answer(userId, approvalId, approved);
+    local.release(userId, approvalId, approved);
   });
   /** Calls waiting in this process, by id: what it looks up itself should a notification not arrive. */
   const waitingHere = new Map<string, number>();
@@ -39,7 +39,7 @@ export async function createSharedApprovals(options: {
       .where("id", "in", [...waitingHere.keys()])
       .where("answer", "is not", null)
       .execute()
-      .then((rows) => rows.forEach((row) => local.answer(row.userId, row.id, row.answer === "approved")))
+      .then((rows) => rows.forEach((row) => local.release(row.userId, row.id, row.answer === "approved")))
       .catch((error: unknown) => options.warn?.("could not look up answered approvals", error));
   }, options.lookupMs ?? ANSWER_LOOKUP_MS);
   lookup.unref();
@@ -82,7 +82,7 @@ export async function createSharedApprovals(options: {
               },
               (error: unknown) => {
                 options.warn?.("could not record an approval", error);
-                local.answer(userId, request.approvalId, false);
+                local.release(userId, request.approvalId, false);
               },
             );
         },
@@ -109,8 +109,15 @@ export async function createSharedApprovals(options: {
       return rows.map((row) => JSON.parse(row.request) as ApprovalRequest);
     },
 
-    /** False when no call of this user waits under the id (answered already, by another user's request, or gone). */
-    async answer(userId: number, approvalId: string, approved: boolean): Promise<boolean> {
+    /**
+     * False when no call of this user waits under the id (answered already, by another user's request, or gone); 409
+     * for a content-derived card approved without its second confirmation.
+     */
+    async answer(userId: number, approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]): Promise<boolean> {
+      if (approved) {
+        const row = await db.selectFrom("approvals").select("request").where("id", "=", approvalId).where("userId", "=", userId).executeTakeFirst();
+        if (row) checkConfirmed(JSON.parse(row.request) as ApprovalRequest, confirm);
+      }
       // The mark and its notification commit together: an answer recorded is an answer the waiting process hears.
       return db.transaction().execute(async (trx) => {
         const marked = await trx

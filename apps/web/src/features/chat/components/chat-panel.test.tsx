@@ -110,7 +110,13 @@ describe("ChatPanel", () => {
     stream.send("user-message", { message: userMessage("Mail Anna") });
     stream.send("text-delta", { text: "I will send it now." });
     stream.send("tool-call", { id: "call-1", name: "send_mail", args: { to: "anna@example.com" } });
-    stream.send("approval-required", { approvalId: "approval-1", name: "send_mail", args: { to: "anna@example.com", subject: "Agenda" } });
+    stream.send("approval-required", {
+      approvalId: "approval-1",
+      risk: "asked",
+      provenance: {},
+      name: "send_mail",
+      args: { to: "anna@example.com", subject: "Agenda" },
+    });
 
     const card = await screen.findByRole("group", { name: "SAGE wants to run Send mail" });
     expect(within(card).getByLabelText("Input").textContent).toBe("Toanna@example.comSubjectAgenda");
@@ -130,6 +136,8 @@ describe("ChatPanel", () => {
     const { user, api } = await openConversation();
     const runCard = {
       approvalId: "run-1",
+      risk: "asked",
+      provenance: {},
       name: "sendEmail",
       args: { to: ["anna@example.com"], subject: "Thanks" },
       reason: "SAGE was running a scheduled task on its own; nothing leaves SAGE without your approval.",
@@ -137,7 +145,7 @@ describe("ChatPanel", () => {
     };
     const otherConversation = { ...runCard, approvalId: "run-2", conversationId: 8 };
     api.on("GET", "/api/approvals", Response.json({ approvals: [runCard, otherConversation] }));
-    api.on("POST", "/api/approvals/run-1", Response.json({ approvalId: "run-1", approved: true }));
+    api.on("POST", "/api/approvals/run-1", Response.json({ approvalId: "run-1", risk: "asked", provenance: {}, approved: true }));
     const card = await screen.findByRole("group", { name: "SAGE wants to run Send email" }, { timeout: 8000 });
     expect(screen.getAllByRole("group", { name: "SAGE wants to run Send email" })).toHaveLength(1);
     expect(card.textContent).toContain("scheduled task");
@@ -157,7 +165,7 @@ describe("ChatPanel", () => {
     stream.send("user-message", { message: userMessage("Is LX318 on time?") });
     const args = { flight_number: "LX318" };
     stream.send("tool-call", { id: "call-2", name: "travel__flight_status", args });
-    stream.send("approval-required", { approvalId: "approval-2", name: "travel__flight_status", args });
+    stream.send("approval-required", { approvalId: "approval-2", risk: "asked", provenance: {}, name: "travel__flight_status", args });
     const card = await screen.findByRole("group", { name: "SAGE wants to run Travel: flight status" });
     await user.click(within(card).getByRole("button", { name: "Approve" }));
     const result = { success: true, result: "LX318 lands at 14:05, gate B3" };
@@ -187,6 +195,8 @@ describe("ChatPanel", () => {
     await user.type(messageBox(), "What does my memo say?{Enter}");
     stream.send("approval-required", {
       approvalId: "approval-3",
+      risk: "asked",
+      provenance: {},
       name: "travel__check_flight",
       args: { flight: "EXFIL-bank-login-hunter2" },
       reason: "This request follows text from kilimanjaro-memo.txt",
@@ -204,6 +214,8 @@ describe("ChatPanel", () => {
     await user.type(messageBox(), "What does my memo say?{Enter}");
     stream.send("approval-required", {
       approvalId: "approval-4",
+      risk: "asked",
+      provenance: {},
       name: "saveMemory",
       args: { content: hostile },
       reason: "This request follows text from kilimanjaro-memo.txt",
@@ -230,7 +242,7 @@ describe("ChatPanel", () => {
     const { user, api, stream } = await openConversation();
     api.on("POST", "/api/approvals/approval-2", errorReply(404, "Not Found", "This tool call is no longer waiting for an answer"));
     await user.type(messageBox(), "Clean up{Enter}");
-    stream.send("approval-required", { approvalId: "approval-2", name: "delete_files", args: {} });
+    stream.send("approval-required", { approvalId: "approval-2", risk: "asked", provenance: {}, name: "delete_files", args: {} });
 
     const card = await screen.findByRole("group", { name: "SAGE wants to run Delete files" });
     await user.click(within(card).getByRole("button", { name: "Decline" }));

@@ -1,4 +1,5 @@
 import type { Citation, Message } from "@sage/contracts/conversations";
+import type { ApprovalDecision } from "@sage/contracts/external-tools";
 import { useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
@@ -82,9 +83,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     }, 2000);
     return () => clearInterval(timer);
   }, [followUntil, messagesQueryKey, queryClient]);
-  async function answerRunCard(approvalId: string, approved: boolean) {
+  async function answerRunCard(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {
     try {
-      await answerApproval(approvalId, { approved });
+      await answerApproval(approvalId, { approved, ...(confirm ? { confirm } : {}) });
       setFollowUntil(Date.now() + 60_000);
     } catch (error) {
       toastError({ error, fallback: "The answer could not be sent" });
@@ -214,10 +215,14 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
             return document ? <DocumentCard key={`live-${call.id}`} document={document} /> : <ToolRunLine key={`live-${call.id}`} call={call} />;
           })}
           {runCards.map((approval) => (
-            <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => answerRunCard(approval.approvalId, approved)} />
+            <ApprovalCard
+              key={approval.approvalId}
+              approval={approval}
+              onAnswer={(approved, confirm) => answerRunCard(approval.approvalId, approved, confirm)}
+            />
           ))}
           {turn.approvals.map((approval) => (
-            <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved) => turn.answer(approval.approvalId, approved)} />
+            <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved, confirm) => turn.answer(approval.approvalId, approved, confirm)} />
           ))}
           {turn.notice && <ChatMessage role="ai" content={NO_MODEL_NOTICE} notice details={turn.notice} />}
           {turn.remembered.map((memory) => (

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS, RESEARCH_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
-import type { ApprovalRequest } from "@sage/contracts/external-tools";
+import type { ApprovalDecision, ApprovalRequest } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
@@ -189,9 +189,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
 
   const forgetShown = (id: number) => setRemembered((list) => list.filter((memory) => memory.id !== id));
   /** The user's answer to a tool call waiting for approval; the card goes once the server took it. */
-  async function answer(approvalId: string, approved: boolean) {
+  async function answer(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {
     try {
-      await answerApproval(approvalId, { approved });
+      await answerApproval(approvalId, { approved, ...(confirm ? { confirm } : {}) });
       setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
     } catch (error) {
       toastError({ error, fallback: CHAT_TEXTS.unknownError });
