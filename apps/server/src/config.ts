@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { oauthConfig, oauthEnvFields, type OAuthConfig } from "./config-oauth.ts";
 import { OCR_LANGUAGE_CODE, PACKAGED_OCR_LANGUAGES, resolveOcrLanguages } from "./documents/ocr/ocr-languages.ts";
 
 /** "sage.example.com", ".example.com" (with its subdomains), "192.168.1.20", "fd00::20" or "[fd00::20]"; no port. */
@@ -121,6 +122,7 @@ const envSchema = z.object({
   SAGE_SEARXNG_URL: z.string().url().optional(),
   SAGE_TAVILY_API_KEY: z.string().optional(),
   SAGE_BRAVE_API_KEY: z.string().optional(),
+  ...oauthEnvFields,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -218,6 +220,8 @@ export interface Config {
     tavilyApiKey?: string;
     braveApiKey?: string;
   };
+  /** Sign-in with Google, Microsoft or the company's identity server (config-oauth.ts). */
+  oauth: OAuthConfig;
 }
 
 export class ConfigError extends Error {}
@@ -280,6 +284,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "SAGE_DATABASE_URL is set, so several SAGE processes may share the database: each needs the same SAGE_SECRET_KEY " +
         "(saved passwords are sealed with it) and SAGE_FILES_DIR (a folder every process reads uploaded files from). Set both.",
     );
+  }
+  let oauth: OAuthConfig;
+  try {
+    oauth = oauthConfig(e);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
   const ocr = loadOcrConfig(env);
   try {
@@ -354,5 +364,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tavilyApiKey: e.SAGE_TAVILY_API_KEY,
       braveApiKey: e.SAGE_BRAVE_API_KEY,
     },
+    oauth,
   };
 }
