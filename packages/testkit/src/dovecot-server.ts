@@ -31,6 +31,11 @@ export async function startDovecot(
     password?: string;
     /** Messages written straight into the INBOX's Maildir before the server starts (a large mailbox in seconds, no APPEND). */
     inbox?: Iterable<{ raw: string; received: Date }>;
+    /**
+     * Also take XOAUTH2 and OAUTHBEARER logins, each token checked at this RFC 7662 introspection address (client
+     * credentials in the URL): active, and its `email` the login name, as Gmail and Microsoft 365 check theirs.
+     */
+    oauth2?: { introspectionUrl: string };
   } = {},
 ): Promise<DovecotServer> {
   const user = options.user ?? "anna";
@@ -45,6 +50,20 @@ export async function startDovecot(
   chmodSync(dir, 0o755);
   if (root) for (const sub of ["mail", "home"]) chownSync(path.join(dir, sub), mailIds.uid, mailIds.gid);
   writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}\n`);
+  if (options.oauth2) {
+    writeFileSync(
+      path.join(dir, "oauth2.conf.ext"),
+      [
+        "introspection_mode = post",
+        `introspection_url = ${options.oauth2.introspectionUrl}`,
+        "force_introspection = yes",
+        "username_attribute = email",
+        "active_attribute = active",
+        "active_value = true",
+        "",
+      ].join("\n"),
+    );
+  }
   if (options.inbox) seedMaildir(path.join(dir, "mail", user), options.inbox, root ? mailIds : null);
   const config = `
 base_dir = ${dir}/run
@@ -54,7 +73,7 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${options.oauth2 ? " xoauth2 oauthbearer" : ""}
 # A wrong password is answered at once: tests of login failures need not wait two seconds each.
 auth_failure_delay = 0
 default_login_user = ${root ? "dovenull" : me.username}
@@ -67,7 +86,16 @@ passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/users
 }
-userdb {
+${
+  options.oauth2
+    ? `passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${dir}/oauth2.conf.ext
+}
+`
+    : ""
+}userdb {
   driver = static
   args = uid=${mailIds.uid} gid=${mailIds.gid} home=${dir}/home/%u
 }
