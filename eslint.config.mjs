@@ -67,7 +67,7 @@ const rawSqlFiles = [
 ];
 
 /** Vendor SDKs: model, embedding and search vendors are reached only through providers/. */
-const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node", "imapflow", "nodemailer", "tsdav"];
+const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node", "imapflow", "nodemailer", "tsdav", "openid-client"];
 
 /** The server's boundaries (decision 008; documents/ by decision 025). */
 const serverZones = [

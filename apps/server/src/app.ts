@@ -18,7 +18,7 @@ import { registerSessionGuard } from "./http/session-guard.ts";
 import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
-import { createAccountsModule } from "./modules/accounts/accounts.module.ts";
+import { createAccountsModule, type ConnectImap } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
 import { createPushModule, type PushModule } from "./modules/push/push.module.ts";
 import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
@@ -36,6 +36,7 @@ import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createRetrievalModule, openPgSearchIndex, openSqliteSearchIndex, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
 import { createSchedulesModule, type SchedulesModule } from "./modules/schedules/schedules.module.ts";
+import { createSignInModule } from "./modules/sign-in/sign-in.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
 import type { Providers } from "./providers/registry.ts";
 import { createBlobStore, type BlobStore } from "./store/blob-store.ts";
@@ -51,7 +52,7 @@ export interface AppDeps {
   logger?: boolean;
   /** How passwords are hashed: production's argon2id cost unless a test passes a cheaper one. */
   passwordHasher?: PasswordHasher;
-  /** The scheduler's clock (tests move it; decision 036). */
+  /** The scheduler's clock (tests move it; decision 036), which sign-in tokens also expire by. */
   now?: () => Date;
   /**
    * When queued and interrupted jobs start: once the app is ready (tests, which inject without a socket), or once
@@ -60,6 +61,8 @@ export interface AppDeps {
   startJobsOn?: "ready" | "listen";
   /** Every response is checked against its route's schema, a mismatch failing the request (tests; decision 085). */
   checkResponses?: boolean;
+  /** The IMAP client (tests wrap it, to act in the middle of a sync). */
+  connectImap?: ConnectImap;
 }
 
 /** The built app, and the parts of it that start-up and tests reach for besides HTTP. */
@@ -188,7 +191,17 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store, semantic: retrieval.semantic, warn });
   const box = createSecretBox(loadSecretKey(store.dataDir, config.secretKey));
+  const signIn = createSignInModule({
+    store,
+    box,
+    config: config.oauth,
+    secureCookies: config.secureCookies,
+    ...(deps.now ? { now: () => deps.now!().getTime() } : {}),
+    warn,
+  });
   const accounts = createAccountsModule({
+    signIn: signIn.port,
+    ...(deps.connectImap ? { connect: deps.connectImap } : {}),
     store,
     jobs,
     box,
@@ -297,6 +310,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     memory,
     assistant,
     externalTools,
+    signIn,
     accounts,
     schedules,
     commitments,

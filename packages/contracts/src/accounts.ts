@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { OAUTH_PROVIDER_IDS } from "./oauth.ts";
 
 /**
  * Settings > Accounts: each user's own mail accounts (IMAP to read, SMTP to send), synced into the knowledge base,
  * and calendars (a CalDAV account, or an ICS subscription address), synced into their events.
  */
 
-export const ACCOUNT_STATUSES = ["syncing", "ok", "error", "password-needed"] as const;
+export const ACCOUNT_STATUSES = ["syncing", "ok", "error", "password-needed", "sign-in-needed"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export const DEFAULT_MAIL_FOLDERS = ["INBOX", "Sent"];
@@ -25,23 +26,54 @@ export const ACCOUNT_ERRORS = {
   calendarUrlInvalid: "The calendar address must be a web address starting with https:// or http://",
   foldersInvalid: "Folders must be a list of folder names",
   sinceDaysInvalid: `sinceDays must be a whole number of days from 1 to ${MAX_SINCE_DAYS}`,
-  nothingToUpdate: "Nothing to update: send name, imap, smtp, folders or sinceDays",
+  nothingToUpdate: "Nothing to update: send name, address, displayName, imap, smtp, folders or sinceDays",
   calendarNothingToUpdate: "Nothing to update: send name, caldav or icsUrl",
   notThisKind: "This change does not fit the account's kind",
+  addressInvalid: "The sender address must be an e-mail address, like anna@example.com",
+  displayNameInvalid: "The display name must be at most 200 characters, on one line",
+  serverRequiredForCompany: "Give the company's mail server (imap: host, port, secure): only Google and Microsoft come with their own",
+  calendarNotWithCompany: "A calendar comes with Google and Microsoft sign-in; connect your company's calendar with its address below",
+  signInNotThisWay: "This account signs in with its provider: use Sign in again instead of a password",
 } as const;
 
 /** Why a connection failed, in words an executive understands; `problem` says which step failed. */
-export const CONNECTION_PROBLEMS = ["dns", "tls", "login", "folder", "network", "timeout", "blocked", "not-found", "not-calendar"] as const;
+export const CONNECTION_PROBLEMS = [
+  "dns",
+  "tls",
+  "login",
+  "folder",
+  "network",
+  "timeout",
+  "blocked",
+  "not-found",
+  "not-calendar",
+  /** SMTP: the server refused the sender address (MAIL FROM). */
+  "sender",
+  /** SMTP: the server refused a recipient (RCPT TO). */
+  "recipient",
+  /** SMTP: the server refused the message itself (DATA): too large, or taken for spam. */
+  "message",
+  /** A 4xx reply: the server is busy or limiting, and asks to try again later. */
+  "try-later",
+  /** The provider's sign-in ended (revoked, password changed, consent withdrawn): the user signs in again. */
+  "sign-in",
+] as const;
 export type ConnectionProblem = (typeof CONNECTION_PROBLEMS)[number];
 
-export const connectionProblemMessage = (problem: ConnectionProblem, where: { host: string; port: number; folder?: string }): string => {
+const SIGN_IN_AGAIN = "The sign-in has expired or was withdrawn at the provider: press Sign in again in Settings > Accounts.";
+
+export const connectionProblemMessage = (problem: ConnectionProblem, where: { host: string; port: number; folder?: string; signIn?: boolean }): string => {
   switch (problem) {
     case "dns":
       return `The mail server ${where.host} could not be found. Check the server name.`;
     case "tls":
       return `A secure connection to ${where.host}:${where.port} could not be made. Check the port and the security setting (TLS on port 993, STARTTLS on 143).`;
     case "login":
-      return "The mail server refused the user name or password. Gmail and Microsoft 365 need an app password here, not your usual password.";
+      return where.signIn
+        ? `The mail server ${where.host} refused the sign-in. Its administrator may have turned IMAP off for this mailbox (Gmail: Settings > Forwarding and POP/IMAP).`
+        : "The mail server refused the user name or password. Gmail and Microsoft 365 need an app password here, not your usual password.";
+    case "sign-in":
+      return SIGN_IN_AGAIN;
     case "folder":
       return `The folder "${where.folder ?? ""}" does not exist on the mail server. Check the folder names.`;
     case "timeout":
@@ -53,19 +85,63 @@ export const connectionProblemMessage = (problem: ConnectionProblem, where: { ho
   }
 };
 
+/** "The mail server ..." -> "the mail server ...", to follow "Sending: " (a name or address keeps its case). */
+const continuing = (sentence: string) => (/^[A-Z][a-z]/.test(sentence) ? sentence[0]!.toLowerCase() + sentence.slice(1) : sentence);
+
+/**
+ * Why sending failed, naming the step the SMTP server refused, in words (never its reply, which goes to the log):
+ * "the server refused the sender address exec: use your full e-mail address."
+ */
+export const smtpProblemMessage = (
+  problem: ConnectionProblem,
+  where: { host: string; port: number; address: string; signIn?: boolean; rejected?: string[] },
+): string => {
+  switch (problem) {
+    case "sender":
+      return where.address.includes("@")
+        ? `the server refused the sender address ${where.address}: it does not let this login send as that address.`
+        : `the server refused the sender address ${where.address}: use your full e-mail address.`;
+    case "recipient":
+      return where.rejected && where.rejected.length > 0
+        ? `the server refused ${where.rejected.length === 1 ? "the recipient" : "the recipients"} ${where.rejected.join(", ")}: check the address.`
+        : "the server refused a recipient: check the addresses.";
+    case "message":
+      return "the server refused the message itself (it may be too large, or taken for spam).";
+    case "try-later":
+      return `the server ${where.host} is busy or limiting sending, and asked to try again later.`;
+    case "login":
+      return where.signIn
+        ? `the server ${where.host} refused the sign-in for sending. Its administrator may have turned authenticated SMTP off for this mailbox.`
+        : "the server refused the user name or password. Gmail and Microsoft 365 need an app password here, not your usual password.";
+    case "tls":
+      return `a secure connection to ${where.host}:${where.port} could not be made. Check the port and the security setting (TLS on port 465, STARTTLS on 587).`;
+    default:
+      return continuing(connectionProblemMessage(problem, where));
+  }
+};
+
+/** "Sending: the server refused ..." / "Receiving: ...": a test's or a failure's step, then what went wrong. */
+export const stepMessage = (step: "Receiving" | "Sending", problem: string) => `${step}: ${continuing(problem)}`;
+
 /** Why a calendar could not be reached, in plain words: `host` is the address's host (never the secret address). */
-export const calendarProblemMessage = (problem: ConnectionProblem, host: string): string => {
+export const calendarProblemMessage = (problem: ConnectionProblem, host: string, signIn = false): string => {
   switch (problem) {
     case "dns":
       return `The calendar server ${host} could not be found. Check the address.`;
     case "tls":
       return `A secure connection to ${host} could not be made. Check that the address starts with https://.`;
     case "login":
-      return "The calendar server refused the user name or password. iCloud and Fastmail need an app password here, not your usual password.";
+      return signIn
+        ? `The calendar server ${host} refused the sign-in. Its administrator may not allow SAGE to read this calendar.`
+        : "The calendar server refused the user name or password. iCloud and Fastmail need an app password here, not your usual password.";
+    case "try-later":
+      return `The calendar server ${host} is busy and asked to try again later; SAGE will.`;
     case "not-found":
       return `${host} answered that there is no calendar at this address. Copy the address again from your calendar's settings.`;
     case "not-calendar":
       return `${host} answered, but not with a calendar. For Google or Outlook, use the secret address in iCal format (it ends in .ics).`;
+    case "sign-in":
+      return SIGN_IN_AGAIN;
     case "timeout":
       return `The calendar server ${host} did not answer in time.`;
     case "blocked":
@@ -119,10 +195,27 @@ const sinceDaysSchema = z
   .min(1, ACCOUNT_ERRORS.sinceDaysInvalid)
   .max(MAX_SINCE_DAYS, ACCOUNT_ERRORS.sinceDaysInvalid);
 
+/** A lenient e-mail address: something@somewhere, no spaces or angle brackets (servers judge the rest). */
+export const EMAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+$/;
+const addressSchema = z
+  .string({ error: ACCOUNT_ERRORS.addressInvalid })
+  .trim()
+  .max(320, ACCOUNT_ERRORS.addressInvalid)
+  .regex(EMAIL_ADDRESS, ACCOUNT_ERRORS.addressInvalid);
+const displayNameSchema = z
+  .string({ error: ACCOUNT_ERRORS.displayNameInvalid })
+  .trim()
+  .max(200, ACCOUNT_ERRORS.displayNameInvalid)
+  .regex(/^[^\r\n]*$/, ACCOUNT_ERRORS.displayNameInvalid);
+
 /** A mail account as POST /api/accounts takes it. */
 export const createMailAccountSchema = z.object({
   kind: z.literal("mail", { error: ACCOUNT_ERRORS.kindInvalid }),
   name: nameSchema,
+  /** The From address; by default the login name when that is an address. */
+  address: z.preprocess(absentAsUndefined, addressSchema.optional()),
+  /** The name shown beside the address: "Anna Berg <anna@example.com>". */
+  displayName: z.preprocess(absentAsUndefined, displayNameSchema.optional()),
   imap: serverInputSchema,
   smtp: z.preprocess(absentAsUndefined, serverInputSchema.optional()),
   folders: z.preprocess(absentAsUndefined, foldersSchema.default(DEFAULT_MAIL_FOLDERS)),
@@ -130,6 +223,30 @@ export const createMailAccountSchema = z.object({
 });
 export type CreateAccountRequest = z.input<typeof createMailAccountSchema>;
 export type CreateAccountInput = z.output<typeof createMailAccountSchema>;
+
+/** Where a provider's server is; Google and Microsoft fill in their own, the company provider needs imap (and smtp to send). */
+const hostSchema = z.object({ host: serverFields.host, port: serverFields.port, secure: serverFields.secure });
+
+/**
+ * POST /api/accounts with `auth`: a mail account that signs in with Google, Microsoft or the company's identity server
+ * (no password). It answers `sign-in-needed` with `signInUrl`; the login name comes from the sign-in (the ID token's
+ * email, else preferred_username), as do the address and display name when not given. `calendar` (default true for
+ * Google and Microsoft) adds their calendar, through the same sign-in.
+ */
+export const signInAccountRequestSchema = z.object({
+  kind: z.literal("mail", { error: ACCOUNT_ERRORS.kindInvalid }),
+  name: z.preprocess(absentAsUndefined, nameSchema.optional()),
+  address: z.preprocess(absentAsUndefined, addressSchema.optional()),
+  displayName: z.preprocess(absentAsUndefined, displayNameSchema.optional()),
+  auth: z.object({ provider: z.enum(OAUTH_PROVIDER_IDS, { error: 'auth.provider must be "google", "microsoft" or "oidc"' }) }),
+  imap: z.preprocess(absentAsUndefined, hostSchema.optional()),
+  smtp: z.preprocess(absentAsUndefined, hostSchema.optional()),
+  calendar: z.preprocess(absentAsUndefined, z.boolean({ error: "calendar must be true or false" }).optional()),
+  folders: z.preprocess(absentAsUndefined, foldersSchema.default(DEFAULT_MAIL_FOLDERS)),
+  sinceDays: z.preprocess(absentAsUndefined, sinceDaysSchema.default(DEFAULT_SINCE_DAYS)),
+});
+export type SignInAccountRequest = z.input<typeof signInAccountRequestSchema>;
+export type SignInAccountInput = z.output<typeof signInAccountRequestSchema>;
 
 const calendarUrlSchema = z
   .string({ error: ACCOUNT_ERRORS.calendarUrlInvalid })
@@ -177,6 +294,9 @@ export type CreateAnyAccountRequest = z.input<typeof createAccountRequestSchema>
 export const updateAccountRequestSchema = z
   .object({
     name: z.preprocess(absentAsUndefined, nameSchema.optional()),
+    address: z.preprocess(absentAsUndefined, addressSchema.optional()),
+    /** "" takes the display name away. */
+    displayName: z.preprocess((value) => (value === null ? "" : value), displayNameSchema.optional()),
     imap: z.preprocess(absentAsUndefined, serverPatchSchema.optional()),
     smtp: z.preprocess(absentAsUndefined, serverPatchSchema.optional()),
     folders: z.preprocess(absentAsUndefined, foldersSchema.optional()),
@@ -212,9 +332,18 @@ const accountFields = {
   createdAt: z.string(),
 };
 
+/** How an account signs in when it has no password: the provider, and who signed in (null before the first sign-in). */
+export const accountAuthSchema = z.object({ provider: z.enum(OAUTH_PROVIDER_IDS), user: z.string().nullable() });
+
 export const mailAccountSchema = z.object({
   ...accountFields,
   kind: z.literal("mail"),
+  /** The From address (null: none known yet, so nothing can be sent until one is set). */
+  address: z.string().nullable(),
+  displayName: z.string().nullable(),
+  auth: accountAuthSchema.nullable(),
+  /** Where "Sign in again" leads (GET, a redirect to the provider); null for password accounts. */
+  signInUrl: z.string().nullable(),
   imap: serverSchema,
   smtp: serverSchema.nullable(),
   folders: z.array(z.string()),
@@ -228,6 +357,9 @@ export const calendarAccountSchema = z.object({
   kind: z.literal("calendar"),
   caldav: z.object({ url: z.string(), user: z.string() }).nullable(),
   ics: z.object({ host: z.string() }).nullable(),
+  /** A calendar that came with a sign-in: Google's over CalDAV, Microsoft's over Microsoft Graph (caldav and ics null). */
+  auth: accountAuthSchema.nullable(),
+  signInUrl: z.string().nullable(),
 });
 export type CalendarAccount = z.infer<typeof calendarAccountSchema>;
 
@@ -235,9 +367,23 @@ export const accountSchema = z.discriminatedUnion("kind", [mailAccountSchema, ca
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);
 
+/** One step of a test: whether it worked, in words ("Receiving works." / "Sending: the server refused ..."). */
+const testStepSchema = z.object({ ok: z.boolean(), problem: z.enum(CONNECTION_PROBLEMS).nullable(), message: z.string() });
+
 /** POST /api/accounts/test: what worked, or which step failed and why. */
 export const testConnectionResponseSchema = z.union([
-  z.object({ ok: z.literal(true), folders: z.array(z.string()) }),
+  /**
+   * A mail account: receiving (IMAP login, the folders) and sending (connect, TLS, AUTH, MAIL FROM with the address,
+   * then RSET: nothing is sent); `message` says both in words. `ok` only when both work.
+   */
+  z.object({
+    ok: z.boolean(),
+    message: z.string(),
+    folders: z.array(z.string()),
+    receiving: testStepSchema,
+    sending: testStepSchema.nullable(),
+    problem: z.enum(CONNECTION_PROBLEMS).nullable(),
+  }),
   /** A calendar account: the calendars found (a subscription is one) and how many events they hold. */
   z.object({ ok: z.literal(true), calendars: z.array(z.string()), events: z.number().int() }),
   z.object({ ok: z.literal(false), problem: z.enum(CONNECTION_PROBLEMS), message: z.string() }),

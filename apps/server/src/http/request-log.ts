@@ -21,8 +21,12 @@ export class RequestLog extends LogController {
   }
 }
 
-/** The reminders feed's address carries its secret token: logs show the path without it. */
-export const maskSecretPath = (url: string) => url.replace(/^\/api\/calendar\/[^/?#]+\.ics/, "/api/calendar/[secret].ics");
+/**
+ * The reminders feed's address carries its secret token, and a sign-in's callback the provider's one-time code and
+ * state: logs show the path without them.
+ */
+export const maskSecretPath = (url: string) =>
+  url.replace(/^\/api\/calendar\/[^/?#]+\.ics/, "/api/calendar/[secret].ics").replace(/^(\/api\/oauth\/[^/?#]+\/callback)\?.*$/, "$1?[secret]");
 
 /** Fastify's request serializer, with secret paths masked (the logger's `serializers.req`). */
 export function serializeRequest(request: FastifyRequest) {

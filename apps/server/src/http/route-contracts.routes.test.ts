@@ -99,11 +99,14 @@ const HOW = [
   "then run `npm run openapi` and commit docs/openapi.json.",
 ].join("\n");
 
-/** What a route leaves undeclared: a response for success always, and its path's parameters when it has any. */
+/**
+ * What a route leaves undeclared: a response for success always (a redirect's success is its 302), and its path's
+ * parameters when it has any.
+ */
 function missing(route: RegisteredRoute): string[] {
   const responses = Object.keys((route.schema?.response ?? {}) as object);
   return [
-    ...(responses.some((status) => /^2/.test(status)) ? [] : ["success response"]),
+    ...(responses.some((status) => /^(2|30[1278])/.test(status)) ? [] : ["success response"]),
     ...(route.url.includes(":") && !route.schema?.params ? ["params"] : []),
   ];
 }

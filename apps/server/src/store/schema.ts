@@ -196,14 +196,44 @@ export interface AccountsTable {
   name: string;
   settings: string;
   secrets: string | null;
-  status: Generated<"syncing" | "ok" | "error" | "password-needed">;
+  status: Generated<"syncing" | "ok" | "error" | "password-needed" | "sign-in-needed">;
   error: string | null;
   lastSyncAt: string | null;
   syncProcessed: Generated<number>;
   syncTotal: Generated<number>;
   folderItemId: number | null;
+  /** The sign-in the account uses instead of a password (migration 1150). */
+  grantId: number | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One user's sign-in at one identity provider (migration 1150, decision 070): tokens sealed, never in the clear. */
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  userId: number;
+  provider: string;
+  status: Generated<"pending" | "ok" | "sign-in-needed">;
+  subject: string | null;
+  login: string | null;
+  displayName: string | null;
+  scopes: Generated<string>;
+  tokens: string | null;
+  client: string | null;
+  refreshLeaseUntilMs: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A sign-in under way (migration 1150): its state's SHA-256, the sealed PKCE verifier, the browser that started it. */
+export interface OAuthFlowsTable {
+  stateHash: string;
+  userId: number;
+  grantId: number;
+  secrets: string;
+  browserHash: string;
+  redirectUri: string;
+  expiresAtMs: number;
 }
 
 export interface SchedulesTable {
@@ -348,6 +378,8 @@ export interface MailMessagesTable {
   /** UTC ISO date-time, or null when the message has none. */
   date: string | null;
   itemId: number | null;
+  /** Its References chain (References, else In-Reply-To), for a reply's References (migration 1150). */
+  threadReferences: string | null;
 }
 
 /** A synced calendar object (migration 0970): one VCALENDAR resource as its server sent it. */
@@ -420,6 +452,8 @@ export interface Database {
   pushSentReminders: PushSentRemindersTable;
   documentDrafts: DocumentDraftsTable;
   loginAttempts: LoginAttemptsTable;
+  oauthGrants: OAuthGrantsTable;
+  oauthFlows: OAuthFlowsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -23,9 +23,10 @@ export async function startSmtp(
       if (auth.method === "XOAUTH2") {
         options.checkToken!(auth.accessToken ?? "").then(
           (token) => {
-            if (token.active && token.email === auth.username) {
-              logins.push({ method: "XOAUTH2", user: auth.username });
-              callback(null, { user: auth.username });
+            const login = auth.username ?? "";
+            if (token.active && token.email === login) {
+              logins.push({ method: "XOAUTH2", user: login });
+              callback(null, { user: login });
             } else callback(null, { data: { status: "401", schemes: "bearer", scope: "https://mail.google.com/" } });
           },
           (error: Error) => callback(error),

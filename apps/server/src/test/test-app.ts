@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { makeTempDir } from "@sage/testkit/temp-dir";
-import { createApp, type SageApp } from "../app.ts";
+import { createApp, type AppDeps, type SageApp } from "../app.ts";
 import { loadConfig, type Config } from "../config.ts";
 import type { PasswordHasher } from "../modules/auth/password.ts";
 import { createProviders, type Providers } from "../providers/registry.ts";
@@ -33,8 +33,10 @@ type TestAppOptions = {
   beforeOpen?: (dataDir: string) => Promise<void> | void;
   /** Argon2id at a test's cost unless given (production's cost is tested once, in auth.routes.test.ts). */
   passwordHasher?: PasswordHasher;
-  /** The scheduler's clock. */
+  /** The scheduler's clock (and the one sign-in tokens expire by). */
   now?: () => Date;
+  /** The IMAP client, wrapped (to act in the middle of a sync). */
+  connectImap?: AppDeps["connectImap"];
 };
 
 /** The real app over a temporary data dir; env overrides and provider overrides as the test needs. */
@@ -76,7 +78,16 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
   const store = await open(config);
   const providers = options.providers?.(config) ?? createProviders(config);
   const passwordHasher = options.passwordHasher ?? testPasswordHasher;
-  const built = await createApp({ config, store, providers, logger: false, passwordHasher, now: options.now, checkResponses: true });
+  const built = await createApp({
+    config,
+    store,
+    providers,
+    logger: false,
+    passwordHasher,
+    now: options.now,
+    checkResponses: true,
+    connectImap: options.connectImap,
+  });
   const { app } = built;
   await built.accountsReady; // the demo account exists before a test looks at the store
 

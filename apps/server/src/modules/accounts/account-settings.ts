@@ -1,14 +1,24 @@
-import type { ServerInput } from "@sage/contracts/accounts";
+import { EMAIL_ADDRESS, type ServerInput } from "@sage/contracts/accounts";
+import type { OAuthProviderId } from "@sage/contracts/oauth";
 import type { ImapServer } from "../../providers/mail/imap-client.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { AccountRow } from "../../store/schema.ts";
 
-/** What an account's row keeps in the clear: where the servers are and what to sync, never a password. */
+/** What an account's row keeps in the clear: where the servers are and what to sync, never a password or token. */
 export interface MailSettings {
   imap: { host: string; port: number; secure: boolean; user: string };
   smtp: { host: string; port: number; secure: boolean; user: string } | null;
   folders: string[];
   sinceDays: number;
+  /** The From address (issue 48); absent on accounts made before it: the login name then, when it is an address. */
+  address?: string | null;
+  displayName?: string | null;
+  /** An account that signs in with a provider instead of a password (its tokens are the grant's, row.grantId). */
+  auth?: { provider: OAuthProviderId } | null;
+  /** Whether the sign-in should also bring the provider's calendar (made at the first sign-in). */
+  calendar?: boolean;
+  /** Whether the name was left to the sign-in (it then becomes the address signed in as). */
+  nameFromSignIn?: boolean;
 }
 
 /** What the row keeps sealed (decision 030). */
@@ -33,3 +43,17 @@ export function readSecrets(box: SecretBox, row: Pick<AccountRow, "secrets">): M
 }
 
 export const imapServer = (settings: MailSettings, secrets: MailSecrets): ImapServer => ({ ...settings.imap, ...secrets.imap });
+
+export const isAddress = (value: string | null | undefined): value is string => Boolean(value && EMAIL_ADDRESS.test(value));
+
+/** The From address: the one set, else the SMTP or IMAP login when it is an address, else none (nothing can be sent). */
+export const senderAddress = (settings: MailSettings): string | null =>
+  settings.address ?? [settings.smtp?.user, settings.imap.user].find((user) => isAddress(user)) ?? null;
+
+/** "Anna Berg <anna@example.com>", quoted when the name needs it; the bare address without a name. */
+export function formatSender(address: string, displayName: string | null | undefined): string {
+  const name = displayName?.trim();
+  if (!name) return address;
+  const quoted = /^[\w .'-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
+  return `${quoted} <${address}>`;
+}

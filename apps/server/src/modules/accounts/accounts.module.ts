@@ -11,6 +11,11 @@ import { createAccountsRepo } from "./accounts.repo.ts";
 import { registerAccountRoutes } from "./accounts.routes.ts";
 import { createAccountsService } from "./accounts.service.ts";
 import { sendSmtp } from "../../providers/mail/smtp-client.ts";
+import { probeSmtp } from "../../providers/mail/smtp-probe.ts";
+import { connectGraph } from "../../providers/calendar/graph-calendar.ts";
+import type { SignInPort } from "../sign-in/sign-in.module.ts";
+import { createMailCredentials } from "./account-credentials.ts";
+import { createCalendarSource } from "./calendar-source.ts";
 import { createMailSearch, type MailSearch } from "./mail-search.ts";
 import { connectCaldav } from "../../providers/calendar/caldav-client.ts";
 import { expandCalendar } from "../../providers/calendar/expand-calendar.ts";
@@ -23,6 +28,7 @@ import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
+export type { ConnectImap } from "./mail-sync.ts";
 export { MailSendError, type MailToSend, type SavedDraft } from "./mail-sender.ts";
 
 /**
@@ -60,6 +66,8 @@ export function createAccountsModule(deps: {
   connect?: ConnectImap;
   /** The CalDAV client (tests may wrap it). */
   connectCaldav?: ConnectCaldav;
+  /** Sign-in with Google, Microsoft or the company's provider: tokens instead of passwords (decision 070). */
+  signIn: SignInPort;
   /** Floating and all-day times of a user without a time zone of their own are read in this one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
@@ -67,9 +75,16 @@ export function createAccountsModule(deps: {
   const repo = createAccountsRepo(deps.store.db);
   const calendar = createCalendarEventsRepo(deps.store.db);
   const backup = createAccountsBackup(deps.store.db);
+  const credentials = createMailCredentials({ box: deps.box, signIn: deps.signIn });
+  const source = createCalendarSource({ box: deps.box, signIn: deps.signIn });
   const service = createAccountsService({
     calendar,
     connectCaldav: deps.connectCaldav ?? connectCaldav,
+    connectGraph,
+    source,
+    credentials,
+    signIn: deps.signIn,
+    probeSmtp,
     fetchIcs,
     expand: expandCalendar,
     defaultTimeZone: deps.defaultTimeZone,
@@ -84,19 +99,21 @@ export function createAccountsModule(deps: {
   });
   const mail = {
     ...createMailSearch({ repo, search: deps.search }),
-    ...createMailSender({ repo, box: deps.box, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
+    ...createMailSender({ repo, credentials, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
   };
   const agenda = createCalendarAgenda({
     repo,
     calendar,
-    box: deps.box,
+    source,
     rule: deps.rule,
     connectCaldav: deps.connectCaldav ?? connectCaldav,
+    connectGraph,
     defaultTimeZone: deps.defaultTimeZone,
     syncNow: async (userId, accountId) => {
       await service.sync(userId, accountId);
     },
   });
+  deps.signIn.addOwner(service.signInOwner);
   let round: NodeJS.Timeout | undefined;
   return {
     mail,

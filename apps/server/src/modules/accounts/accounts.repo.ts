@@ -5,7 +5,7 @@ import type { AccountsTable, Database } from "../../store/schema.ts";
 /** A synced message as the repo hands it out: its row without the owner, which every query already filters on. */
 export type MailMessageRow = Omit<Selectable<Database["mailMessages"]>, "userId">;
 
-const MESSAGE_COLUMNS = ["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId"] as const;
+const MESSAGE_COLUMNS = ["id", "accountId", "folder", "uid", "messageId", "subject", "fromAddress", "toAddress", "date", "itemId", "threadReferences"] as const;
 
 /** Filters of searchMail: a sender's name or address, and a date range (UTC ISO). */
 export interface MailFilters {
@@ -24,7 +24,15 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** Only for the sync job, which runs outside any request (its row carries the owner). */
     findById: (id: number) => db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst(),
 
-    insert: async (account: { userId: number; kind: "mail" | "calendar"; name: string; settings: string; secrets: string; status: AccountStatus }) => {
+    insert: async (account: {
+      userId: number;
+      kind: "mail" | "calendar";
+      name: string;
+      settings: string;
+      secrets: string | null;
+      status: AccountStatus;
+      grantId?: number | null;
+    }) => {
       const timestamp = now();
       return (
         await db
@@ -45,6 +53,9 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** Answers the deleted row's knowledge folder (as it was at the moment of deletion). */
     remove: (userId: number, id: number) =>
       db.deleteFrom("accounts").where("userId", "=", userId).where("id", "=", id).returning("folderItemId").executeTakeFirst(),
+
+    /** The user's accounts that sign in with this grant (a Google sign-in's mail and calendar). */
+    withGrant: (grantId: number) => db.selectFrom("accounts").selectAll().where("grantId", "=", grantId).orderBy("id").execute(),
 
     /** Calendar accounts not touched since `before` (a sync's end touches it, as does a failure), of every user: the 15-minute round. */
     calendarsDue: (before: string) =>

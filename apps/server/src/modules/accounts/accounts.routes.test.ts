@@ -109,12 +109,27 @@ describe("connecting a mail account", () => {
 
   it("Test connection names the failed step without saving anything", async () => {
     const response = await call("POST", "/api/accounts/test", account);
-    expect(response.json()).toEqual({ ok: false, problem: "blocked", message: blocked });
-    const unknownHost = await call("POST", "/api/accounts/test", { ...account, imap: { ...account.imap, host: "mail.does-not-exist.invalid" } });
+    const blockedSmtp = connectionProblemMessage("blocked", { host: "127.0.0.1", port: 1465 });
+    expect(response.json()).toEqual({
+      ok: false,
+      problem: "blocked",
+      message: `Receiving: ${blocked} Sending: ${blockedSmtp}`,
+      folders: [],
+      receiving: { ok: false, problem: "blocked", message: `Receiving: ${blocked}` },
+      sending: { ok: false, problem: "blocked", message: `Sending: ${blockedSmtp}` },
+    });
+    const unknownHost = await call("POST", "/api/accounts/test", {
+      ...account,
+      imap: { ...account.imap, host: "mail.does-not-exist.invalid" },
+      smtp: undefined,
+    });
     expect(unknownHost.json()).toEqual({
       ok: false,
       problem: "dns",
-      message: "The mail server mail.does-not-exist.invalid could not be found. Check the server name.",
+      message: "Receiving: the mail server mail.does-not-exist.invalid could not be found. Check the server name.",
+      folders: [],
+      receiving: { ok: false, problem: "dns", message: "Receiving: the mail server mail.does-not-exist.invalid could not be found. Check the server name." },
+      sending: null,
     });
     expect((await call("GET", "/api/accounts")).json()).toEqual([]);
   });

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { ACCOUNT_ERRORS, createAccountRequestSchema, updateAccountRequestSchema, updateCalendarAccountSchema } from "@sage/contracts/accounts";
+import {
+  ACCOUNT_ERRORS,
+  createAccountRequestSchema,
+  signInAccountRequestSchema,
+  updateAccountRequestSchema,
+  updateCalendarAccountSchema,
+} from "@sage/contracts/accounts";
 import { idParamsSchema } from "@sage/contracts/common";
 import { CALENDAR_EVENTS_ERRORS, calendarEventsQuerySchema, type CalendarEventsResponse } from "@sage/contracts/calendar";
 import type { z } from "zod";
@@ -16,7 +22,7 @@ function parseAccountInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const ours = Object.values(ACCOUNT_ERRORS).includes(issue?.message as never);
+  const ours = Object.values(ACCOUNT_ERRORS).includes(issue?.message as never) || issue?.path[0] === "auth";
   throw badRequest(ours ? issue!.message : `Invalid ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid value"}`, "validation_error");
 }
 
@@ -46,6 +52,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { service: Acc
 
   app.post("/api/accounts", async (request, reply) => {
     const user = requireUser(request);
+    // With `auth`, the account signs in with a provider (no password): it answers sign-in-needed and its signInUrl.
+    const body = request.body as { auth?: unknown } | null;
+    if (body && typeof body === "object" && body.auth !== undefined && body.auth !== null)
+      return reply.status(201).send(await service.createSignedIn(user.id, parseAccountInput(signInAccountRequestSchema, request.body)));
     return reply.status(201).send(await service.create(user.id, parseAccountInput(createAccountRequestSchema, request.body)));
   });
 

@@ -2,10 +2,14 @@ import {
   ACCOUNT_ERRORS,
   calendarProblemMessage,
   connectionProblemMessage,
+  smtpProblemMessage,
+  stepMessage,
   type Account,
+  type AccountStatus,
   type CreateAccountInput,
   type CreateAnyAccountInput,
   type CreateCalendarAccountInput,
+  type SignInAccountInput,
   type TestConnectionResponse,
   type UpdateAccountInput,
   type UpdateCalendarAccountInput,
@@ -13,11 +17,14 @@ import {
 import { badRequest, notFound } from "../../http/app-error.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { MailConnectionError, type ImapConnection } from "../../providers/mail/imap-client.ts";
+import type { probeSmtp } from "../../providers/mail/smtp-probe.ts";
 import type { AccountRow } from "../../store/schema.ts";
-import { readSecrets, readSettings, secretPart, serverPart, type MailSecrets, type MailSettings } from "./account-settings.ts";
+import type { SignInPort } from "../sign-in/sign-in.module.ts";
+import { isAddress, readSecrets, readSettings, secretPart, senderAddress, serverPart, type MailSecrets, type MailSettings } from "./account-settings.ts";
 import { syncMailAccount, type MailSyncDeps } from "./mail-sync.ts";
 import { calendarHost, calendarParts, readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
 import { syncCalendarAccount, UNEXPECTED_SYNC_FAILURE, type CalendarSyncDeps } from "./calendar-sync.ts";
+import { createSignInAccounts } from "./sign-in-accounts.ts";
 
 export const MAIL_SYNC_JOB = "accounts.mail-sync";
 export const CALENDAR_SYNC_JOB = "accounts.calendar-sync";
@@ -35,7 +42,13 @@ const MAIL_RETRY_FAILED_MS = 15 * 60_000;
 const MAX_SYNC_RESUMES = 10;
 
 export function createAccountsService(
-  deps: MailSyncDeps & Omit<CalendarSyncDeps, "repo" | "box" | "rule"> & { jobs: JobQueue; warn(message: string, error?: unknown): void },
+  deps: MailSyncDeps &
+    Omit<CalendarSyncDeps, "repo" | "rule"> & {
+      jobs: JobQueue;
+      signIn: SignInPort;
+      probeSmtp: typeof probeSmtp;
+      warn(message: string, error?: unknown): void;
+    },
 ) {
   const { repo, box, jobs } = deps;
   /** Accounts with a sync queued and not yet started: another request adds nothing. */
@@ -76,11 +89,29 @@ export function createAccountsService(
     );
   }
 
+  /** How an account signs in when it has no password: its provider and who signed in, or null for a password account. */
+  async function authOf(row: AccountRow) {
+    const provider = (row.kind === "mail" ? readSettings(row).auth : readCalendarSettings(row).auth)?.provider;
+    if (!provider) return null;
+    const grant = row.grantId === null ? null : await deps.signIn.grant(row.grantId);
+    return { provider, user: grant?.login ?? null, signedIn: grant?.status === "ok", signInUrl: deps.signIn.startUrl(provider, "account", row.id) };
+  }
+
+  /** A password that cannot be opened shows "password-needed"; a sign-in that ended (or never happened) "sign-in-needed". */
+  function statusOf(row: AccountRow, auth: Awaited<ReturnType<typeof authOf>>): AccountStatus {
+    if (row.status === "syncing") return "syncing";
+    if (auth) return auth.signedIn ? row.status : "sign-in-needed";
+    return box.open(row.secrets ?? "") === null ? "password-needed" : row.status;
+  }
+
   async function toApi(row: AccountRow): Promise<Account> {
-    const status = row.status !== "syncing" && box.open(row.secrets ?? "") === null ? "password-needed" : row.status;
+    const auth = await authOf(row);
+    const status = statusOf(row, auth);
+    const signIn = { auth: auth ? { provider: auth.provider, user: auth.user } : null, signInUrl: auth?.signInUrl ?? null };
     if (row.kind === "calendar") {
       const settings = readCalendarSettings(row);
       return {
+        ...signIn,
         id: row.id,
         kind: "calendar",
         name: row.name,
@@ -96,6 +127,9 @@ export function createAccountsService(
     }
     const settings = readSettings(row);
     return {
+      ...signIn,
+      address: senderAddress(settings),
+      displayName: settings.displayName ?? null,
       id: row.id,
       kind: "mail",
       name: row.name,
@@ -126,6 +160,13 @@ export function createAccountsService(
     await jobs.enqueue({ kind: row.kind === "calendar" ? CALENDAR_SYNC_JOB : MAIL_SYNC_JOB, userId: row.userId, payload: { accountId: row.id } });
   }
 
+  const signInAccounts = createSignInAccounts({
+    repo,
+    signIn: deps.signIn,
+    startSync: (row) => startSync(row),
+    requireAccount,
+  });
+
   async function createCalendar(userId: number, input: CreateCalendarAccountInput): Promise<Account> {
     const { settings, secrets } = calendarParts(input);
     const id = await repo.insert({
@@ -141,6 +182,7 @@ export function createAccountsService(
   }
 
   async function updateCalendar(row: AccountRow, patch: UpdateCalendarAccountInput): Promise<Account> {
+    if (readCalendarSettings(row).auth && (patch.caldav || patch.icsUrl)) throw badRequest(ACCOUNT_ERRORS.signInNotThisWay, "validation_error");
     const stored = readCalendarSecrets(box, row);
     let settings = readCalendarSettings(row);
     let secrets = stored;
@@ -191,6 +233,8 @@ export function createAccountsService(
         smtp: input.smtp ? serverPart(input.smtp) : null,
         folders: input.folders,
         sinceDays: input.sinceDays,
+        ...(input.address ? { address: input.address } : {}),
+        ...(input.displayName ? { displayName: input.displayName } : {}),
       };
       const secrets: MailSecrets = { imap: secretPart(input.imap), smtp: input.smtp ? secretPart(input.smtp) : null };
       const id = await repo.insert({
@@ -206,11 +250,22 @@ export function createAccountsService(
       return toApi(await requireAccount(userId, id));
     },
 
+    /** A mail account that signs in with Google, Microsoft or the company's provider: `sign-in-needed` with its signInUrl. */
+    async createSignedIn(userId: number, input: SignInAccountInput): Promise<Account> {
+      return toApi(await signInAccounts.create(userId, input));
+    },
+
+    /** The accounts' part in sign-ins (the start route's ?account=, and what follows a sign-in). */
+    signInOwner: signInAccounts.owner,
+
     /** Changes what was sent; a server sent without a password keeps the stored one. What to sync changed: a sync starts. */
     async update(userId: number, id: number, patch: UpdateAccountInput): Promise<Account> {
       const row = await requireAccount(userId, id);
       if (row.kind !== "mail") throw badRequest(ACCOUNT_ERRORS.notThisKind, "validation_error");
       const settings = readSettings(row);
+      if (patch.address !== undefined) settings.address = patch.address;
+      if (patch.displayName !== undefined) settings.displayName = patch.displayName || null;
+      if (settings.auth) return signInAccounts.update(row, settings, patch).then(toApi);
       const secrets: MailSecrets = readSecrets(box, row) ?? { imap: {}, smtp: null };
       if (patch.imap) {
         settings.imap = serverPart(patch.imap);
@@ -255,16 +310,18 @@ export function createAccountsService(
     /** The mail poll round: a quiet sync for each mail account due (see MAIL_POLL_MS), of every user. */
     async syncDueMail(now = new Date()): Promise<number> {
       const due = await repo.mailDue(new Date(now.getTime() - MAIL_POLL_MS).toISOString(), new Date(now.getTime() - MAIL_RETRY_FAILED_MS).toISOString());
-      const ready = due.filter((row) => box.open(row.secrets ?? "") !== null);
+      const ready = due.filter((row) => row.grantId !== null || box.open(row.secrets ?? "") !== null);
       for (const row of ready) await startSync(row, { quiet: true });
       return ready.length;
     },
 
     /** Deletes the account and everything it synced (its knowledge folder, with the messages' text and files). */
     async remove(userId: number, id: number): Promise<void> {
-      await requireAccount(userId, id);
+      const row = await requireAccount(userId, id);
       const removed = await repo.remove(userId, id);
       queued.delete(id);
+      // The last account of a sign-in takes it along: its token is revoked at the provider, so SAGE keeps no access.
+      if (row.grantId !== null && (await repo.withGrant(row.grantId)).length === 0) await deps.signIn.revoke(row.grantId);
       // A sync running meanwhile stops at its next batch, seeing the account gone; its folder is then removed whole.
       await running.get(id)?.catch(() => undefined);
       if (removed?.folderItemId != null) await deps.knowledge.removeFolder(userId, removed.folderItemId);
@@ -273,8 +330,9 @@ export function createAccountsService(
     /** Starts a sync now (or says a password is needed); answers the account as it then stands. */
     async sync(userId: number, id: number): Promise<Account> {
       const row = await requireAccount(userId, id);
-      if (box.open(row.secrets ?? "") !== null) await startSync(row);
-      else await repo.update(id, { status: "password-needed" });
+      const auth = await authOf(row);
+      if (auth ? auth.signedIn : box.open(row.secrets ?? "") !== null) await startSync(row);
+      else await repo.update(id, { status: auth ? "sign-in-needed" : "password-needed" });
       return toApi(await requireAccount(userId, id));
     },
 
@@ -286,19 +344,47 @@ export function createAccountsService(
   };
 
   /** Logs in and opens each folder, saying which step failed; nothing is saved. */
-  async function testMail(input: CreateAccountInput): Promise<TestConnectionResponse> {
+  async function testReceiving(input: CreateAccountInput) {
     let connection: ImapConnection | undefined;
     try {
       connection = await deps.connect({ ...serverPart(input.imap), ...secretPart(input.imap) }, deps.rule);
       const folders = await connection.listFolders();
       for (const folder of input.folders) await connection.openFolder(folder);
-      return { ok: true, folders };
+      return { folders, step: { ok: true, problem: null, message: "Receiving works." } };
     } catch (error) {
       if (!(error instanceof MailConnectionError)) throw error;
-      return { ok: false, problem: error.problem, message: connectionProblemMessage(error.problem, { ...input.imap, folder: error.folder }) };
+      const words = connectionProblemMessage(error.problem, { ...input.imap, folder: error.folder });
+      return { folders: [], step: { ok: false, problem: error.problem, message: stepMessage("Receiving", words) } };
     } finally {
       await connection?.close();
     }
+  }
+
+  /** Connect, TLS, AUTH, MAIL FROM with the sender address, RSET: nothing is sent. The server's reply goes to the log. */
+  async function testSending(input: CreateAccountInput) {
+    if (!input.smtp) return null;
+    const address = input.address ?? [input.smtp.user, input.imap.user].find((user) => isAddress(user)) ?? input.smtp.user;
+    try {
+      await deps.probeSmtp({ ...serverPart(input.smtp), ...secretPart(input.smtp) }, deps.rule, address);
+      return { ok: true, problem: null, message: "Sending works." };
+    } catch (error) {
+      if (!(error instanceof MailConnectionError)) throw error;
+      deps.warn(`a test of sending through ${input.smtp.host}:${input.smtp.port} failed at the ${error.problem} step`, error);
+      return { ok: false, problem: error.problem, message: stepMessage("Sending", smtpProblemMessage(error.problem, { ...input.smtp, address })) };
+    }
+  }
+
+  /** Receiving and sending, each step in words: "Receiving works. Sending: the server refused the sender address exec: ..." */
+  async function testMail(input: CreateAccountInput): Promise<TestConnectionResponse> {
+    const [receiving, sending] = await Promise.all([testReceiving(input), testSending(input)]);
+    return {
+      ok: receiving.step.ok && (sending?.ok ?? true),
+      message: [receiving.step.message, sending?.message].filter(Boolean).join(" "),
+      folders: receiving.folders,
+      receiving: receiving.step,
+      sending,
+      problem: receiving.step.problem ?? sending?.problem ?? null,
+    };
   }
 }
 

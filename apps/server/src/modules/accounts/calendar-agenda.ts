@@ -3,12 +3,13 @@ import { buildEventIcs, updateEventIcs } from "../../providers/calendar/event-ic
 import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
 import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
 import { calendarProblemMessage } from "@sage/contracts/accounts";
-import type { SecretBox } from "../../store/secret-box.ts";
 import type { AccountRow } from "../../store/schema.ts";
+import { SignInNeededError, SignInUnavailableError } from "../sign-in/sign-in.module.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
 import type { CalendarEventsRepo } from "./calendar-events.repo.ts";
-import { readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
-import type { ConnectCaldav } from "./calendar-sync.ts";
+import { calendarHost, readCalendarSettings } from "./calendar-settings.ts";
+import type { CalendarSource, CalendarSourceOf } from "./calendar-source.ts";
+import type { ConnectCaldav, ConnectGraph } from "./calendar-sync.ts";
 
 /** An occurrence as the assistant's tools see it: times are UTC ISO; `calendar` is the account's name. */
 export interface AgendaEvent {
@@ -43,22 +44,31 @@ export class CalendarWriteError extends Error {
 export const CALENDAR_WRITE_TEXTS = {
   noCaldav: "No calendar can take new events: connect a CalDAV calendar in Settings > Accounts (a subscription address is read-only).",
   passwordNeeded: "The calendar's password is needed again: enter it in Settings > Accounts.",
+  signInNeeded: "The calendar's sign-in has expired or was withdrawn: press Sign in again in Settings > Accounts.",
+  unreachable: "The calendar's sign-in could not be reached; try again in a moment.",
   noEvent: "No such event: use an id that listEvents gave.",
   readOnly: "That event comes from a subscription, which SAGE can only read; change it in the calendar it comes from.",
   recurring: "That event is one of a repeating series; SAGE changes single events only, so change the series in your calendar app.",
   changed: "The event was changed in the calendar meanwhile; list the events again and retry.",
 } as const;
 
-const failure = (error: unknown, host: string) =>
-  error instanceof MailConnectionError ? new CalendarWriteError(calendarProblemMessage(error.problem, host)) : error;
+const failure = (error: unknown, host: string, signIn: boolean) =>
+  error instanceof MailConnectionError ? new CalendarWriteError(calendarProblemMessage(error.problem, host, signIn)) : error;
+
+/** A calendar that takes new events: CalDAV (with a password or Google's token) or Microsoft Graph; never a subscription. */
+const takesEvents = (row: AccountRow) => {
+  const settings = readCalendarSettings(row);
+  return Boolean(settings.caldav || settings.graph);
+};
 
 /** The user's synced events for the assistant, and writing to their CalDAV calendar (only after Approve: the tools' cards). */
 export function createCalendarAgenda(deps: {
   repo: AccountsRepo;
   calendar: CalendarEventsRepo;
-  box: SecretBox;
+  source: CalendarSourceOf;
   rule: PrivateAddressRule;
   connectCaldav: ConnectCaldav;
+  connectGraph: ConnectGraph;
   defaultTimeZone: string;
   /** Syncs the account now, so what was written shows in the next listing. */
   syncNow(userId: number, accountId: number): Promise<unknown>;
@@ -66,15 +76,19 @@ export function createCalendarAgenda(deps: {
   const { repo, calendar } = deps;
   const calendarsOf = async (userId: number) => (await repo.list(userId)).filter((row) => row.kind === "calendar");
 
-  async function writable(userId: number): Promise<{ row: AccountRow; url: string; user: string; password: string } | null> {
-    for (const row of await calendarsOf(userId)) {
-      const settings = readCalendarSettings(row);
-      if (!settings.caldav) continue;
-      const secrets = readCalendarSecrets(deps.box, row);
-      if (!secrets || !("password" in secrets)) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.passwordNeeded);
-      return { row, ...settings.caldav, password: secrets.password };
+  /** The account's source, or why it cannot be written to, in words. */
+  async function sourceOf(row: AccountRow): Promise<Exclude<CalendarSource, { kind: "ics" }>> {
+    let source: CalendarSource | null;
+    try {
+      source = await deps.source(row);
+    } catch (error) {
+      if (error instanceof SignInNeededError) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.signInNeeded);
+      if (error instanceof SignInUnavailableError) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.unreachable);
+      throw error;
     }
-    return null;
+    if (!source) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.passwordNeeded);
+    if (source.kind === "ics") throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.readOnly);
+    return source;
   }
 
   /** Occurrences overlapping [from, to), earliest first, at most `limit`. */
@@ -103,23 +117,28 @@ export function createCalendarAgenda(deps: {
 
     /** Which calendar a new event would go to ("Work calendar"), or null when none can take one. */
     async writableCalendar(userId: number): Promise<string | null> {
-      return (await writable(userId))?.row.name ?? null;
+      return (await calendarsOf(userId)).find(takesEvents)?.name ?? null;
     },
 
     /** Writes a new event into the first CalDAV calendar; only the createEvent tool calls this, after Approve. */
     async create(userId: number, event: EventToWrite): Promise<{ calendar: string }> {
-      const target = await writable(userId);
-      if (!target) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noCaldav);
-      const uid = `${randomUUID()}@sage`;
-      const organizer = target.user.includes("@") ? target.user : undefined;
+      const row = (await calendarsOf(userId)).find(takesEvents);
+      if (!row) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noCaldav);
+      const settings = readCalendarSettings(row);
+      const source = await sourceOf(row);
       try {
-        const connection = await deps.connectCaldav(target, deps.rule);
-        await connection.create(buildEventIcs({ uid, ...event, organizer }), uid);
+        if (source.kind === "graph") await deps.connectGraph(source.server, deps.rule).create(event);
+        else {
+          const uid = `${randomUUID()}@sage`;
+          const organizer = source.server.user.includes("@") ? source.server.user : undefined;
+          const connection = await deps.connectCaldav(source.server, deps.rule);
+          await connection.create(buildEventIcs({ uid, ...event, organizer }), uid);
+        }
       } catch (error) {
-        throw failure(error, new URL(target.url).hostname);
+        throw failure(error, calendarHost(settings), Boolean(settings.auth));
       }
-      await deps.syncNow(userId, target.row.id);
-      return { calendar: target.row.name };
+      await deps.syncNow(userId, row.id);
+      return { calendar: row.name };
     },
 
     /** The stored event an update would change (for the card), or a reason it cannot be changed. */
@@ -127,7 +146,7 @@ export function createCalendarAgenda(deps: {
       const row = await calendar.event(userId, id);
       if (!row) return { refusal: CALENDAR_WRITE_TEXTS.noEvent };
       const account = await repo.find(userId, row.accountId);
-      if (!account || !readCalendarSettings(account).caldav) return { refusal: CALENDAR_WRITE_TEXTS.readOnly };
+      if (!account || !takesEvents(account)) return { refusal: CALENDAR_WRITE_TEXTS.readOnly };
       if (row.recurrenceId !== null) return { refusal: CALENDAR_WRITE_TEXTS.recurring };
       const [event] = (await list(userId, row.startAt, row.endAt === row.startAt ? new Date(Date.parse(row.endAt) + 1).toISOString() : row.endAt, 500)).filter(
         (entry) => entry.id === id,
@@ -140,19 +159,22 @@ export function createCalendarAgenda(deps: {
       const row = await calendar.event(userId, id);
       if (!row) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noEvent);
       const account = await repo.find(userId, row.accountId);
-      const settings = account ? readCalendarSettings(account) : null;
-      const secrets = account ? readCalendarSecrets(deps.box, account) : null;
       const object = await calendar.object(row.objectId);
-      if (!account || !settings?.caldav || !object) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.readOnly);
-      if (!secrets || !("password" in secrets)) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.passwordNeeded);
-      const ics = updateEventIcs(object.ics, row.uid, event);
-      if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.recurring);
+      if (!account || !takesEvents(account) || !object) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.readOnly);
+      if (row.recurrenceId !== null) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.recurring);
+      const settings = readCalendarSettings(account);
+      const source = await sourceOf(account);
       try {
-        const connection = await deps.connectCaldav({ ...settings.caldav, password: secrets.password }, deps.rule);
-        await connection.update({ href: object.href, etag: object.etag, ics });
+        if (source.kind === "graph") await deps.connectGraph(source.server, deps.rule).update(object.href, object.etag, event);
+        else {
+          const ics = updateEventIcs(object.ics, row.uid, event);
+          if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.recurring);
+          const connection = await deps.connectCaldav(source.server, deps.rule);
+          await connection.update({ href: object.href, etag: object.etag, ics });
+        }
       } catch (error) {
         if (error instanceof MailConnectionError && error.message === "changed meanwhile") throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.changed);
-        throw failure(error, new URL(settings.caldav.url).hostname);
+        throw failure(error, calendarHost(settings), Boolean(settings.auth));
       }
       await deps.syncNow(userId, account.id);
       return { calendar: account.name };

@@ -1,9 +1,17 @@
 import type { CreateCalendarAccountInput } from "@sage/contracts/accounts";
+import type { OAuthProviderId } from "@sage/contracts/oauth";
 import type { SecretBox } from "../../store/secret-box.ts";
 import type { AccountRow } from "../../store/schema.ts";
 
-/** What a calendar account's row keeps in the clear: the CalDAV address and user, or only the host of an ICS address. */
-export type CalendarSettings = { caldav: { url: string; user: string }; ics: null } | { caldav: null; ics: { host: string } };
+/**
+ * What a calendar account's row keeps in the clear: the CalDAV address and user, or only the host of an ICS
+ * address, or Microsoft Graph's address. One that came with a sign-in (`auth`) has no secret of its own: its token
+ * is the grant's (Google's CalDAV with the bearer token; Microsoft's Graph).
+ */
+export type CalendarSettings =
+  | { caldav: { url: string; user: string }; ics: null; graph?: undefined; auth?: { provider: OAuthProviderId } | null }
+  | { caldav: null; ics: { host: string }; graph?: undefined; auth?: null }
+  | { caldav: null; ics: null; graph: { url: string; user: string }; auth: { provider: OAuthProviderId } };
 
 /** What it keeps sealed (decision 037): the CalDAV password, or the whole ICS address (Google's and Outlook's are secret). */
 export type CalendarSecrets = { password: string } | { icsUrl: string };
@@ -26,4 +34,5 @@ export function calendarParts(input: { caldav?: CreateCalendarAccountInput["cald
 }
 
 /** The host the user's words name: never the (secret) address itself. */
-export const calendarHost = (settings: CalendarSettings) => (settings.caldav ? new URL(settings.caldav.url).hostname : settings.ics.host);
+export const calendarHost = (settings: CalendarSettings) =>
+  settings.caldav ? new URL(settings.caldav.url).hostname : settings.ics ? settings.ics.host : new URL(settings.graph.url).hostname;

@@ -24,10 +24,13 @@ function subscription(expand: CalendarSyncDeps["expand"]) {
       replaceEvents: async () => undefined,
       timeZone: async () => "Europe/Zurich",
     } as unknown as CalendarEventsRepo,
-    box: { seal: (plain) => plain, open: () => JSON.stringify({ icsUrl: "https://calendar.example/secret.ics" }) },
+    source: async () => ({ kind: "ics", url: "https://calendar.example/secret.ics" }),
     rule: { allowPrivate: false, allowHosts: [] },
     connectCaldav: async () => {
       throw new Error("not CalDAV");
+    },
+    connectGraph: () => {
+      throw new Error("not Graph");
     },
     fetchIcs: async () => "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
     expand,

@@ -1,13 +1,15 @@
 import { calendarProblemMessage } from "@sage/contracts/accounts";
 import type { CaldavConnection, CaldavServer, CalendarObjectData } from "../../providers/calendar/caldav-client.ts";
 import type { ExpandResult } from "../../providers/calendar/expand-calendar.ts";
+import type { GraphConnection, GraphServer } from "../../providers/calendar/graph-calendar.ts";
 import { ConversionError } from "../../documents/documents.ts";
 import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
 import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
-import type { SecretBox } from "../../store/secret-box.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
 import type { CalendarEventsRepo } from "./calendar-events.repo.ts";
-import { calendarHost, readCalendarSecrets, readCalendarSettings, type CalendarSecrets, type CalendarSettings } from "./calendar-settings.ts";
+import { calendarHost, readCalendarSettings, type CalendarSettings } from "./calendar-settings.ts";
+import type { CalendarSource, CalendarSourceOf } from "./calendar-source.ts";
+import { signInFailure } from "./sign-in-failure.ts";
 
 const DAY_MS = 86_400_000;
 /** Occurrences are kept from this long ago... */
@@ -18,13 +20,16 @@ export const WINDOW_FUTURE_DAYS = 365;
 const SUBSCRIPTION_HREF = "subscription.ics";
 
 export type ConnectCaldav = (server: CaldavServer, rule: PrivateAddressRule) => Promise<CaldavConnection>;
+export type ConnectGraph = (server: GraphServer, rule: PrivateAddressRule) => GraphConnection;
 
 export interface CalendarSyncDeps {
   repo: AccountsRepo;
   calendar: CalendarEventsRepo;
-  box: SecretBox;
+  /** The account's source with its password, ICS address or access token (null: no secret kept). */
+  source: CalendarSourceOf;
   rule: PrivateAddressRule;
   connectCaldav: ConnectCaldav;
+  connectGraph: ConnectGraph;
   fetchIcs(url: string, rule: PrivateAddressRule): Promise<string>;
   expand(request: { objects: Array<{ id: number; ics: string }>; from: string; to: string; timeZone: string }): Promise<ExpandResult>;
   defaultTimeZone: string;
@@ -36,7 +41,7 @@ export interface CalendarSyncDeps {
 export const UNEXPECTED_SYNC_FAILURE = "The sync stopped on an unexpected error; it will be tried again at the next sync.";
 
 export function calendarSyncFailure(error: unknown, settings: CalendarSettings): string {
-  if (error instanceof MailConnectionError) return calendarProblemMessage(error.problem, calendarHost(settings));
+  if (error instanceof MailConnectionError) return calendarProblemMessage(error.problem, calendarHost(settings), Boolean(settings.auth));
   // The calendar reader's own words ("The calendar could not be read: it took longer than 60 s") say what happened.
   if (error instanceof ConversionError) return `${error.message} It will be tried again at the next sync.`;
   return UNEXPECTED_SYNC_FAILURE;
@@ -72,14 +77,14 @@ export function calendarReadProblem(result: ExpandResult, window: { from: number
   return { status: "ok", error: `${plural(unreadableEvents)} of ${events.toLocaleString("en-US")} could not be read; the others are shown.` };
 }
 
-/** The objects on the other side: every event resource of a CalDAV account, or the one text of a subscription. */
-async function remoteObjects(deps: CalendarSyncDeps, settings: CalendarSettings, secrets: CalendarSecrets): Promise<CalendarObjectData[]> {
-  if (settings.caldav && "password" in secrets) {
-    const connection = await deps.connectCaldav({ ...settings.caldav, password: secrets.password }, deps.rule);
-    return connection.objects();
-  }
-  if ("icsUrl" in secrets) return [{ href: SUBSCRIPTION_HREF, calendarUrl: "", etag: null, ics: await deps.fetchIcs(secrets.icsUrl, deps.rule) }];
-  throw new MailConnectionError("not-calendar", "settings and secrets disagree");
+/**
+ * The objects on the other side: every event resource of a CalDAV account, the one text of a subscription, or the
+ * window's occurrences of a Microsoft 365 calendar (Graph's calendarView).
+ */
+async function remoteObjects(deps: CalendarSyncDeps, source: CalendarSource, window: { from: string; to: string }): Promise<CalendarObjectData[]> {
+  if (source.kind === "caldav") return (await deps.connectCaldav(source.server, deps.rule)).objects();
+  if (source.kind === "graph") return deps.connectGraph(source.server, deps.rule).objects(window);
+  return [{ href: SUBSCRIPTION_HREF, calendarUrl: "", etag: null, ics: await deps.fetchIcs(source.url, deps.rule) }];
 }
 
 /**
@@ -92,13 +97,15 @@ export async function syncCalendarAccount(deps: CalendarSyncDeps, accountId: num
   const account = await repo.findById(accountId);
   if (!account || account.kind !== "calendar") return;
   const settings = readCalendarSettings(account);
-  const secrets = readCalendarSecrets(deps.box, account);
-  if (!secrets) {
-    await repo.update(accountId, { status: "password-needed", error: null });
-    return;
-  }
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const window = { from: now - WINDOW_PAST_DAYS * DAY_MS, to: now + WINDOW_FUTURE_DAYS * DAY_MS };
   try {
-    const remote = await remoteObjects(deps, settings, secrets);
+    const source = await deps.source(account);
+    if (!source) {
+      await repo.update(accountId, { status: "password-needed", error: null });
+      return;
+    }
+    const remote = await remoteObjects(deps, source, { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() });
     if (!(await repo.findById(accountId))) return;
     const stored = await calendar.objectsOf(accountId);
     const seen = new Set(remote.map((object) => object.href));
@@ -108,8 +115,6 @@ export async function syncCalendarAccount(deps: CalendarSyncDeps, accountId: num
       const id = await calendar.saveObject({ accountId, href: object.href, calendarUrl: object.calendarUrl || null, etag: object.etag, ics: object.ics });
       objects.push({ id, ics: object.ics });
     }
-    const now = (deps.now ?? (() => new Date()))().getTime();
-    const window = { from: now - WINDOW_PAST_DAYS * DAY_MS, to: now + WINDOW_FUTURE_DAYS * DAY_MS };
     const result = await deps.expand({
       objects,
       from: new Date(window.from).toISOString(),
@@ -128,8 +133,9 @@ export async function syncCalendarAccount(deps: CalendarSyncDeps, accountId: num
       syncTotal: 0,
     });
   } catch (error) {
-    if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: calendarSyncFailure(error, settings) });
-    if (!(error instanceof MailConnectionError)) {
+    const signIn = signInFailure(error, settings.auth?.provider);
+    if (await repo.findById(accountId)) await repo.update(accountId, signIn ?? { status: "error", error: calendarSyncFailure(error, settings) });
+    if (!(error instanceof MailConnectionError) && !signIn) {
       deps.warn?.(`calendar account ${accountId}: the sync stopped on an unexpected error`, error);
       throw error;
     }

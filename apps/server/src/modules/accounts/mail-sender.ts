@@ -1,9 +1,11 @@
-import { connectionProblemMessage } from "@sage/contracts/accounts";
+import { connectionProblemMessage, smtpProblemMessage, stepMessage } from "@sage/contracts/accounts";
 import { MailConnectionError, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
-import { composeMail } from "../../providers/mail/compose-mail.ts";
+import { composeMail, messageIds } from "../../providers/mail/compose-mail.ts";
 import type { sendSmtp } from "../../providers/mail/smtp-client.ts";
-import type { SecretBox } from "../../store/secret-box.ts";
-import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
+import type { AccountRow } from "../../store/schema.ts";
+import { SignInNeededError, SignInUnavailableError } from "../sign-in/sign-in.module.ts";
+import type { MailCredentials, MailServers } from "./account-credentials.ts";
+import { formatSender, readSettings, senderAddress, type MailSettings } from "./account-settings.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 import { webmailDraftsLink } from "./webmail-link.ts";
@@ -17,7 +19,7 @@ export interface MailToSend {
   inReplyTo?: number;
 }
 
-/** A send that failed, in words for the user (and the model). */
+/** A send that failed, in words for the user (and the model): the step, never the server's reply. */
 export class MailSendError extends Error {}
 
 /** Where a draft was saved: the account and folder, and the provider's web mail when it has one. */
@@ -28,26 +30,45 @@ export interface SavedDraft {
   openUrl: string | null;
 }
 
+export const MAIL_SEND_TEXTS = {
+  noAccount: "No account can send mail: add an SMTP server to a mail account in Settings > Accounts.",
+  noDraftAccount: "No mail account can keep a draft: connect one in Settings > Accounts, or enter its password again there.",
+  noAddress: (account: string) => `The e-mail was not sent. ${account} has no sender address: add your e-mail address to it in Settings > Accounts.`,
+  passwordNeeded: (account: string) => `The e-mail was not sent. The password of ${account} is needed again: enter it in Settings > Accounts.`,
+} as const;
+
+const usable = (row: AccountRow, settings: MailSettings) => Boolean(settings.auth) || row.secrets !== null;
+
 /** Sending through the user's first account that has SMTP: only ever called after the user's Approve. */
 export function createMailSender(deps: {
   repo: AccountsRepo;
-  box: SecretBox;
+  credentials: MailCredentials;
   rule: PrivateAddressRule;
   send: typeof sendSmtp;
   connect: ConnectImap;
   warn(message: string, error?: unknown): void;
 }) {
-  async function outgoing(userId: number) {
-    for (const row of (await deps.repo.list(userId)).filter((account) => account.kind === "mail")) {
-      const settings = readSettings(row);
-      const secrets = readSecrets(deps.box, row);
-      if (settings.smtp && secrets?.smtp) {
-        const from = settings.smtp.user.includes("@") ? settings.smtp.user : settings.imap.user;
-        return { server: { ...settings.smtp, ...secrets.smtp }, imap: imapServer(settings, secrets), from };
+  const mailAccounts = async (userId: number) => (await deps.repo.list(userId)).filter((account) => account.kind === "mail");
+  const sending = async (userId: number) => (await mailAccounts(userId)).find((row) => readSettings(row).smtp && usable(row, readSettings(row)));
+
+  /** The account's servers, or why they cannot be used, in the words of the step ("Sending: ..."). */
+  async function serversOf(row: AccountRow, what: "sent" | "saved"): Promise<MailServers> {
+    const settings = readSettings(row);
+    const failed = `The e-mail was not ${what}.`;
+    try {
+      const servers = await deps.credentials(row);
+      if (servers) return servers;
+    } catch (error) {
+      if (error instanceof SignInNeededError) throw new MailSendError(`${failed} ${connectionProblemMessage("sign-in", settings.imap)}`);
+      if (error instanceof SignInUnavailableError) {
+        deps.warn(`the sign-in of account ${row.id} could not be refreshed`, error);
+        throw new MailSendError(`${failed} The provider's sign-in could not be reached; try again in a moment.`);
       }
+      throw error;
     }
-    return null;
+    throw new MailSendError(what === "sent" ? MAIL_SEND_TEXTS.passwordNeeded(row.name) : MAIL_SEND_TEXTS.noDraftAccount);
   }
+
   /** A copy in the account's Sent folder, as a mail client keeps one; the mail is sent even if this fails. */
   async function keepInSent(server: ImapServer, raw: Buffer) {
     let connection: ImapConnection | undefined;
@@ -64,43 +85,51 @@ export function createMailSender(deps: {
 
   /** The account a draft goes to: the one holding the mail replied to, else the one that sends, else the first. */
   async function draftAccount(userId: number, repliedAccountId: number | undefined) {
-    const accounts = (await deps.repo.list(userId)).filter((account) => account.kind === "mail");
+    const accounts = await mailAccounts(userId);
     const ordered = [
       ...accounts.filter((account) => account.id === repliedAccountId),
       ...accounts.filter((account) => readSettings(account).smtp),
       ...accounts,
     ];
-    for (const row of ordered) {
-      const secrets = readSecrets(deps.box, row);
-      if (!secrets) continue;
-      const settings = readSettings(row);
-      const from = [settings.smtp?.user, settings.imap.user].find((user) => user?.includes("@")) ?? settings.imap.user;
-      return { name: row.name, imap: imapServer(settings, secrets), from };
-    }
-    return null;
+    return ordered.find((row) => usable(row, readSettings(row)));
   }
+
+  /** The replied message's Message-ID and its own chain, for In-Reply-To and the whole References chain. */
+  async function replyTo(userId: number, id: number | undefined) {
+    const replied = id === undefined ? undefined : await deps.repo.message(userId, id);
+    if (!replied?.messageId) return { accountId: replied?.accountId };
+    return { accountId: replied.accountId, inReplyTo: replied.messageId, references: messageIds(replied.threadReferences) };
+  }
+
+  const sender = (settings: MailSettings) => {
+    const address = senderAddress(settings);
+    return address ? { address, ...(settings.displayName ? { name: settings.displayName } : {}) } : null;
+  };
 
   return {
     /**
      * Saves a draft in the account's Drafts folder (the one marked \\Drafts, else "Drafts") by IMAP APPEND, flagged
-     * \\Draft: nothing leaves, so no approval is asked. A reply keeps In-Reply-To and References.
+     * \\Draft: nothing leaves, so no approval is asked. A reply keeps In-Reply-To and the whole References chain.
      */
     async draft(userId: number, mail: MailToSend): Promise<SavedDraft> {
-      const replied = mail.inReplyTo === undefined ? undefined : await deps.repo.message(userId, mail.inReplyTo);
-      const account = await draftAccount(userId, replied?.accountId);
-      if (!account) throw new MailSendError("No mail account can keep a draft: connect one in Settings > Accounts, or enter its password again there.");
+      const reply = await replyTo(userId, mail.inReplyTo);
+      const row = await draftAccount(userId, reply.accountId);
+      if (!row) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAccount);
+      const settings = readSettings(row);
+      const servers = await serversOf(row, "saved");
+      const from = sender(settings) ?? { address: settings.imap.user };
       const { raw } = await composeMail({
-        from: account.from,
+        from,
         to: mail.to,
         cc: mail.cc,
         subject: mail.subject,
         text: mail.body,
-        inReplyTo: replied?.messageId ?? undefined,
+        ...(reply.inReplyTo ? { inReplyTo: reply.inReplyTo, references: reply.references } : {}),
       });
       let connection: ImapConnection | undefined;
       let folder = "Drafts";
       try {
-        connection = await deps.connect(account.imap, deps.rule);
+        connection = await deps.connect(servers.imap, deps.rule);
         folder = (await connection.specialFolder("\\Drafts")) ?? "Drafts";
         await connection.append(folder, raw, { draft: true });
       } catch (error) {
@@ -108,36 +137,54 @@ export function createMailSender(deps: {
         const reason =
           error.problem === "network" && connection
             ? `The mail server did not accept it in the folder "${folder}".`
-            : connectionProblemMessage(error.problem, { ...account.imap, folder: error.folder ?? folder });
+            : connectionProblemMessage(error.problem, { ...settings.imap, folder: error.folder ?? folder, signIn: Boolean(settings.auth) });
         throw new MailSendError(`The draft was not saved. ${reason}`);
       } finally {
         await connection?.close();
       }
-      return { account: account.name, folder, from: account.from, openUrl: webmailDraftsLink(account.imap.host, account.imap.user) };
+      return {
+        account: row.name,
+        folder,
+        from: formatSender(from.address, settings.displayName),
+        openUrl: webmailDraftsLink(settings.imap.host, settings.imap.user),
+      };
     },
 
-    /** The address mail would be sent from, or null when no account can send. */
-    sender: async (userId: number) => (await outgoing(userId))?.from ?? null,
+    /** Who mail would be sent from ("Anna Berg <anna@example.com>"), or null when no account can send. */
+    async sender(userId: number): Promise<string | null> {
+      const row = await sending(userId);
+      if (!row) return null;
+      const settings = readSettings(row);
+      return formatSender(senderAddress(settings) ?? settings.smtp!.user, settings.displayName);
+    },
 
     async send(userId: number, mail: MailToSend): Promise<{ from: string; messageId: string }> {
-      const account = await outgoing(userId);
-      if (!account) throw new MailSendError("No account can send mail: add an SMTP server to a mail account in Settings > Accounts.");
-      const replied = mail.inReplyTo === undefined ? undefined : await deps.repo.message(userId, mail.inReplyTo);
+      const row = await sending(userId);
+      if (!row) throw new MailSendError(MAIL_SEND_TEXTS.noAccount);
+      const settings = readSettings(row);
+      const from = sender(settings);
+      if (!from) throw new MailSendError(MAIL_SEND_TEXTS.noAddress(row.name));
+      const servers = await serversOf(row, "sent");
+      if (!servers.smtp) throw new MailSendError(MAIL_SEND_TEXTS.passwordNeeded(row.name));
+      const reply = await replyTo(userId, mail.inReplyTo);
       try {
-        const sent = await deps.send(account.server, deps.rule, {
-          from: account.from,
+        const sent = await deps.send(servers.smtp, deps.rule, {
+          from,
+          envelopeFrom: from.address,
           to: mail.to,
           cc: mail.cc,
           subject: mail.subject,
           text: mail.body,
-          inReplyTo: replied?.messageId ?? undefined,
+          ...(reply.inReplyTo ? { inReplyTo: reply.inReplyTo, references: reply.references } : {}),
         });
-        await keepInSent(account.imap, sent.raw);
-        return { from: account.from, messageId: sent.messageId };
+        await keepInSent(servers.imap, sent.raw);
+        return { from: formatSender(from.address, settings.displayName), messageId: sent.messageId };
       } catch (error) {
-        if (error instanceof MailConnectionError)
-          throw new MailSendError(`The e-mail was not sent. ${connectionProblemMessage(error.problem, account.server)}`);
-        throw error;
+        if (!(error instanceof MailConnectionError)) throw error;
+        // The server's own reply is for the operator's log; the user and the model get the step in words.
+        deps.warn(`account ${row.id}: sending failed at the ${error.problem} step`, error);
+        const words = smtpProblemMessage(error.problem, { ...servers.smtp, address: from.address, signIn: Boolean(settings.auth), rejected: error.rejected });
+        throw new MailSendError(`The e-mail was not sent. ${stepMessage("Sending", words)}`);
       }
     },
   };

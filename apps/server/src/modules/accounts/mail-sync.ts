@@ -1,9 +1,12 @@
 import { connectionProblemMessage } from "@sage/contracts/accounts";
 import { MailConnectionError, type FetchedMessage, type ImapConnection, type ImapServer, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import type { AccountRow } from "../../store/schema.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
 import { MAIL_FOLDER, type MailKnowledgePort } from "../knowledge/knowledge.module.ts";
-import { imapServer, readSecrets, readSettings } from "./account-settings.ts";
+import type { MailServers } from "./account-credentials.ts";
+import { readSettings } from "./account-settings.ts";
 import type { AccountsRepo, MailMessageRow } from "./accounts.repo.ts";
+import { signInFailure } from "./sign-in-failure.ts";
 
 /** Messages fetched per round trip: small enough that progress moves and a restart loses little. */
 const FETCH_BATCH = 50;
@@ -16,6 +19,8 @@ export interface MailSyncDeps {
   box: SecretBox;
   knowledge: MailKnowledgePort;
   connect: ConnectImap;
+  /** The account's servers with their password or a working access token (null: no password kept). */
+  credentials(row: AccountRow): Promise<MailServers | null>;
   rule: PrivateAddressRule;
   /** Larger messages are listed (searchable by their headers) but their bytes are not fetched. */
   maxMessageBytes: number;
@@ -62,12 +67,13 @@ async function storeBatch(
       toAddress: message.to,
       date: message.date,
       itemId: itemOf.get(message.uid) ?? null,
+      threadReferences: message.references,
     })),
   );
 }
 
 /** What a failed sync tells the user: the step that failed in plain words, never the library's message. */
-export function syncFailure(error: unknown, imap: { host: string; port: number }): string {
+export function syncFailure(error: unknown, imap: { host: string; port: number; signIn?: boolean }): string {
   if (error instanceof MailConnectionError) return connectionProblemMessage(error.problem, { ...imap, folder: error.folder });
   return "The sync stopped on an unexpected error; it will be tried again at the next sync.";
 }
@@ -83,14 +89,28 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
   const account = await repo.findById(accountId);
   if (!account) return;
   const settings = readSettings(account);
-  const secrets = readSecrets(deps.box, account);
-  if (!secrets) {
-    await repo.update(accountId, { status: "password-needed", error: null });
-    return;
-  }
   let connection: ImapConnection | undefined;
   try {
-    connection = await deps.connect(imapServer(settings, secrets), deps.rule);
+    let servers = await deps.credentials(account);
+    if (!servers) {
+      await repo.update(accountId, { status: "password-needed", error: null });
+      return;
+    }
+    connection = await deps.connect(servers.imap, deps.rule);
+    /**
+     * A sync longer than its access token lives: the token is asked for again between batches (a stored one costs a
+     * read), and one refreshed near its expiry means a new login with it, so the provider never cuts the session.
+     */
+    const renewLogin = async (folder: string) => {
+      if (!servers!.imap.accessToken) return;
+      const fresh = await deps.credentials(account);
+      if (!fresh || fresh.imap.accessToken === servers!.imap.accessToken) return;
+      await connection!.close();
+      connection = undefined;
+      servers = fresh;
+      connection = await deps.connect(fresh.imap, deps.rule);
+      await connection.openFolder(folder);
+    };
     let rootId = account.folderItemId;
     if (rootId === null || !(await deps.knowledge.folderExists(account.userId, rootId))) {
       // No folder (first sync, or the user deleted it): what was recorded has no text left, so all is fetched again.
@@ -143,7 +163,10 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
       let next = fetchBatch(0);
       for (let start = 0; start < plan.toFetch.length; start += FETCH_BATCH) {
         const batch = await next;
-        if (start + FETCH_BATCH < plan.toFetch.length) next = fetchBatch(start + FETCH_BATCH);
+        if (start + FETCH_BATCH < plan.toFetch.length) {
+          await renewLogin(plan.folder);
+          next = fetchBatch(start + FETCH_BATCH);
+        }
         // The account may have been deleted meanwhile: its folder is then gone, and nothing more is added.
         if (!(await repo.findById(accountId))) return;
         await storeBatch(deps, { accountId, userId: account.userId, folderId, folder: plan.folder }, batch);
@@ -153,8 +176,13 @@ export async function syncMailAccount(deps: MailSyncDeps, accountId: number): Pr
     }
     await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString() });
   } catch (error) {
-    if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: syncFailure(error, settings.imap) });
-    if (!(error instanceof MailConnectionError)) {
+    const signIn = signInFailure(error, settings.auth?.provider);
+    if (await repo.findById(accountId)) {
+      // A sign-in that ended keeps everything synced so far: the next sync after "Sign in again" goes on from there.
+      if (signIn) await repo.update(accountId, signIn);
+      else await repo.update(accountId, { status: "error", error: syncFailure(error, { ...settings.imap, signIn: Boolean(settings.auth) }) });
+    }
+    if (!(error instanceof MailConnectionError) && !signIn) {
       deps.warn?.(`mail account ${accountId}: the sync stopped on an unexpected error`, error);
       throw error;
     }

@@ -6,7 +6,9 @@ import { calendarFetch, connectionProblem, type FetchTrace } from "./calendar-fe
 export interface CaldavServer {
   url: string;
   user: string;
-  password: string;
+  password?: string;
+  /** An OAuth 2.0 access token, sent as a bearer token instead of a password (Google's CalDAV). */
+  accessToken?: string;
 }
 
 /** One calendar resource as the server holds it: a VCALENDAR with one event (and its exceptions). */
@@ -56,8 +58,8 @@ export async function connectCaldav(server: CaldavServer, rule: PrivateAddressRu
   const fetch = calendarFetch(rule, trace);
   const client = new DAVClient({
     serverUrl: server.url,
-    credentials: { username: server.user, password: server.password },
-    authMethod: "Basic",
+    credentials: server.accessToken ? { username: server.user, accessToken: server.accessToken } : { username: server.user, password: server.password ?? "" },
+    authMethod: server.accessToken ? "Bearer" : "Basic",
     defaultAccountType: "caldav",
     fetch,
   });

@@ -22,6 +22,8 @@ export interface FetchedMessage {
   to: string;
   /** UTC ISO date-time, or null. */
   date: string | null;
+  /** Its References chain (the References header, else In-Reply-To): what a reply to it carries before its Message-ID. */
+  references: string | null;
   /** The whole RFC 822 message, or null when it is larger than the limit given to fetch. */
   source: Buffer | null;
   size: number;
@@ -65,6 +67,14 @@ const isoDate = (value: Date | string | undefined): string | null => {
   const date = value === undefined ? null : new Date(value);
   return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
 };
+
+/** The References header's Message-IDs (folded lines joined), else the In-Reply-To one; null when neither. */
+function referencesOf(headers: Buffer | undefined, inReplyTo: string | undefined): string | null {
+  const text = headers?.toString("latin1").replace(/\r?\n[ \t]+/g, " ") ?? "";
+  const value = /^references:(.*)$/im.exec(text)?.[1] ?? inReplyTo ?? "";
+  const ids = [...new Set(value.match(/<[^<>\s]+>/g) ?? [])];
+  return ids.length > 0 ? ids.join(" ") : null;
+}
 
 const addressList = (list: Array<{ name?: string; address?: string }> | undefined) =>
   (list ?? [])
@@ -150,9 +160,10 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
       if (uids.length === 0) return [];
       const messages: FetchedMessage[] = [];
       try {
-        for await (const message of client.fetch(uids, { uid: true, envelope: true, size: true }, { uid: true })) {
+        for await (const message of client.fetch(uids, { uid: true, envelope: true, size: true, headers: ["references"] }, { uid: true })) {
           const envelope = message.envelope;
           messages.push({
+            references: referencesOf(message.headers, envelope?.inReplyTo),
             uid: message.uid,
             messageId: envelope?.messageId ?? null,
             subject: (envelope?.subject ?? "").trim(),

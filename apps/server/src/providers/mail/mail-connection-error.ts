@@ -6,6 +6,8 @@ export class MailConnectionError extends Error {
     readonly problem: ConnectionProblem,
     message: string,
     readonly folder?: string,
+    /** SMTP: the recipients the server refused (user-given addresses, safe to name). */
+    readonly rejected?: string[],
   ) {
     super(message);
     this.name = "MailConnectionError";

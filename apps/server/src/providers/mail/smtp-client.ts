@@ -1,7 +1,7 @@
 import { isBlockedAddress } from "../../http/safe-fetch.ts";
 import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
 import { composeMail, type OutgoingMail } from "./compose-mail.ts";
-import { MailConnectionError } from "./mail-connection-error.ts";
+import { smtpError } from "./smtp-problem.ts";
 
 export type { OutgoingMail } from "./compose-mail.ts";
 
@@ -12,26 +12,22 @@ export interface SmtpServer {
   secure: boolean;
   user: string;
   password?: string;
+  /** An OAuth 2.0 access token, sent with XOAUTH2 (Gmail, Microsoft 365). */
   accessToken?: string;
 }
 
 const TIMEOUT_MS = 30_000;
 
-function classify(error: unknown): MailConnectionError {
-  const failure = error as { code?: string; responseCode?: number; message?: string };
-  const detail = failure.message ?? String(error);
-  if (failure.code === "EAUTH" || failure.responseCode === 535) return new MailConnectionError("login", detail);
-  if (failure.code === "EDNS" || failure.code === "ENOTFOUND") return new MailConnectionError("dns", detail);
-  if (failure.code === "ETIMEDOUT" || failure.code === "ETIMEOUT") return new MailConnectionError("timeout", detail);
-  if (failure.code === "ETLS" || /tls|ssl|certificate/i.test(detail)) return new MailConnectionError("tls", detail);
-  return new MailConnectionError("network", detail);
-}
-
 /**
  * Sends one message through the account's SMTP server with nodemailer, after the same private-address check as
  * IMAP (the connection goes to the address checked; TLS verifies the server's name). Answers the Message-ID.
+ * `envelopeFrom` is the bare sender address (MAIL FROM); a failure is a MailConnectionError naming the step.
  */
-export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mail: OutgoingMail): Promise<{ messageId: string; raw: Buffer }> {
+export async function sendSmtp(
+  server: SmtpServer,
+  rule: PrivateAddressRule,
+  mail: OutgoingMail & { envelopeFrom: string },
+): Promise<{ messageId: string; raw: Buffer }> {
   const address = await resolveAllowedHost(server.host, server.port, rule);
   const { createTransport } = await import("nodemailer");
   const transport = createTransport({
@@ -51,10 +47,10 @@ export async function sendSmtp(server: SmtpServer, rule: PrivateAddressRule, mai
   // Built once, so the copy kept in Sent is byte for byte what was sent.
   const { messageId, raw } = await composeMail(mail);
   try {
-    await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc] }, raw });
+    await transport.sendMail({ envelope: { from: mail.envelopeFrom, to: [...mail.to, ...mail.cc] }, raw });
     return { messageId, raw };
   } catch (error) {
-    throw classify(error);
+    throw smtpError(error as Parameters<typeof smtpError>[0]);
   } finally {
     transport.close();
   }

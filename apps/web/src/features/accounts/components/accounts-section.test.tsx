@@ -19,6 +19,10 @@ const account = (extra: Partial<MailAccount> = {}): MailAccount => ({
   smtp: null,
   folders: ["INBOX", "Sent"],
   sinceDays: 365,
+  address: "me@gmail.com",
+  displayName: null,
+  auth: null,
+  signInUrl: null,
   createdAt: "2026-11-27T05:00:00.000Z",
   ...extra,
 });
@@ -36,6 +40,8 @@ const calendar = (extra: Partial<CalendarAccount> = {}): CalendarAccount => ({
   progress: null,
   caldav: null,
   ics: { host: "calendar.google.com" },
+  auth: null,
+  signInUrl: null,
   createdAt: "2026-11-27T05:00:00.000Z",
   ...extra,
 });

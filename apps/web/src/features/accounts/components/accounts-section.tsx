@@ -9,7 +9,13 @@ import { PasswordAgainForm } from "./password-again-form";
 import { RemindersFeed } from "./reminders-feed";
 import { TimeZoneSetting } from "./time-zone-setting";
 
-const STATUS_LABELS: Record<Account["status"], string> = { syncing: "Syncing", ok: "Up to date", error: "Failed", "password-needed": "Password needed" };
+const STATUS_LABELS: Record<Account["status"], string> = {
+  syncing: "Syncing",
+  ok: "Up to date",
+  error: "Failed",
+  "password-needed": "Password needed",
+  "sign-in-needed": "Sign-in needed",
+};
 
 /** "me@gmail.com on imap.gmail.com · 1,240 messages", "anna on dav.example.com · 12 events", "Subscription from calendar.google.com · 3 events". */
 function accountSummary(account: Account): string {
@@ -127,7 +133,7 @@ function ConnectForm() {
       <p className="text-sm text-muted-foreground">Gmail and Microsoft 365 need an app password here, not your usual password.</p>
       {tested && (
         <p role="status" className={`text-sm ${tested.ok ? "text-green-700 dark:text-green-400" : "text-destructive"}`}>
-          {tested.ok ? "Connection works." : tested.message}
+          {"message" in tested ? tested.message : "Connection works."}
         </p>
       )}
       <div className="flex gap-2">

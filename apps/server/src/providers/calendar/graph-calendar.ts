@@ -1,0 +1,164 @@
+import { z } from "zod";
+import type { PrivateAddressRule } from "../mail/allowed-host.ts";
+import { MailConnectionError } from "../mail/mail-connection-error.ts";
+import type { CalendarObjectData } from "./caldav-client.ts";
+import { calendarFetch, type FetchTrace } from "./calendar-fetch.ts";
+import { escapeIcsText, foldIcsLine, icsUtc } from "./ics-text.ts";
+
+/** Microsoft Graph (https://graph.microsoft.com/v1.0) and an access token with Calendars.ReadWrite. */
+export interface GraphServer {
+  url: string;
+  accessToken: string;
+}
+
+export interface GraphEventFields {
+  title: string;
+  start: Date;
+  end: Date;
+  location?: string;
+  attendees?: string[];
+}
+
+export interface GraphConnection {
+  /** The default calendar's occurrences in the window (Graph expands the series), each as a calendar object. */
+  objects(window: { from: string; to: string }): Promise<CalendarObjectData[]>;
+  /** A new event in the default calendar; Exchange sends the invitations to its attendees. */
+  create(event: GraphEventFields): Promise<void>;
+  /** Replaces an event's fields, only if it has not changed since `etag` (412: changed meanwhile). */
+  update(id: string, etag: string | null, event: GraphEventFields): Promise<void>;
+}
+
+/** Occurrences asked for per page (Graph allows up to 1,000 with $top). */
+const PAGE_SIZE = 200;
+/** A calendar with more pages than this is cut (a year of a busy agenda is a few pages). */
+const MAX_PAGES = 100;
+const SELECT = "id,subject,start,end,isAllDay,location,attendees,organizer,showAs,isCancelled,type,seriesMasterId,originalStart,iCalUId";
+
+const dateTime = z.object({ dateTime: z.string(), timeZone: z.string().optional() });
+const emailAddress = z.object({ address: z.string().optional(), name: z.string().optional() }).partial();
+/** The part of Graph's event resource SAGE reads (https://learn.microsoft.com/graph/api/resources/event). */
+const graphEvent = z.object({
+  id: z.string(),
+  "@odata.etag": z.string().optional(),
+  subject: z.string().nullish(),
+  start: dateTime,
+  end: dateTime,
+  isAllDay: z.boolean().nullish(),
+  location: z.object({ displayName: z.string().nullish() }).nullish(),
+  attendees: z.array(z.object({ emailAddress: emailAddress.nullish() })).nullish(),
+  organizer: z.object({ emailAddress: emailAddress.nullish() }).nullish(),
+  showAs: z.string().nullish(),
+  isCancelled: z.boolean().nullish(),
+  type: z.string().nullish(),
+  seriesMasterId: z.string().nullish(),
+  originalStart: z.string().nullish(),
+  iCalUId: z.string().nullish(),
+});
+type GraphEvent = z.infer<typeof graphEvent>;
+const page = z.object({ value: z.array(graphEvent), "@odata.nextLink": z.string().optional() });
+
+/** Graph's UTC date-time ("2026-12-01T09:00:00.0000000", zone UTC) as an instant. */
+const utc = (value: { dateTime: string }) => new Date(/[zZ]|[+-]\d\d:\d\d$/.test(value.dateTime) ? value.dateTime : `${value.dateTime}Z`);
+const icsDate = (value: { dateTime: string }) => value.dateTime.slice(0, 10).replace(/-/g, "");
+const clean = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
+
+/**
+ * One occurrence as a calendar object for the same expansion as CalDAV's: its series' id as UID (so a recurring
+ * meeting counts once) and RECURRENCE-ID for a series' occurrence (read as one date of a series, never changed by
+ * SAGE); free or elsewhere is TRANSPARENT; a cancelled one is kept as CANCELLED, which the expansion leaves out.
+ */
+export function graphEventIcs(event: GraphEvent): string {
+  const allDay = Boolean(event.isAllDay);
+  const inSeries = event.type === "occurrence" || event.type === "exception";
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//SAGE//Microsoft Graph//EN",
+    "BEGIN:VEVENT",
+    `UID:${clean(event.seriesMasterId ?? event.iCalUId ?? event.id)}`,
+    `DTSTAMP:${icsUtc(new Date())}`,
+    ...(allDay
+      ? [`DTSTART;VALUE=DATE:${icsDate(event.start)}`, `DTEND;VALUE=DATE:${icsDate(event.end)}`]
+      : [`DTSTART:${icsUtc(utc(event.start))}`, `DTEND:${icsUtc(utc(event.end))}`]),
+    ...(inSeries && event.originalStart
+      ? [allDay ? `RECURRENCE-ID;VALUE=DATE:${event.originalStart.slice(0, 10).replace(/-/g, "")}` : `RECURRENCE-ID:${icsUtc(event.originalStart)}`]
+      : []),
+    `SUMMARY:${escapeIcsText(event.subject ?? "")}`,
+    ...(event.location?.displayName ? [`LOCATION:${escapeIcsText(event.location.displayName)}`] : []),
+    ...(event.organizer?.emailAddress?.address ? [`ORGANIZER:mailto:${clean(event.organizer.emailAddress.address)}`] : []),
+    ...(event.attendees ?? []).flatMap((attendee) => (attendee.emailAddress?.address ? [`ATTENDEE:mailto:${clean(attendee.emailAddress.address)}`] : [])),
+    `TRANSP:${event.showAs === "free" || event.showAs === "workingElsewhere" ? "TRANSPARENT" : "OPAQUE"}`,
+    ...(event.isCancelled ? ["STATUS:CANCELLED"] : []),
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ];
+  return lines.map(foldIcsLine).join("\r\n");
+}
+
+/** "2026-12-01T09:00:00" in UTC, as Graph's dateTimeTimeZone takes it. */
+const graphTime = (at: Date) => ({ dateTime: at.toISOString().replace(/\.\d{3}Z$/, ""), timeZone: "UTC" });
+const eventBody = (event: GraphEventFields) => ({
+  subject: event.title,
+  start: graphTime(event.start),
+  end: graphTime(event.end),
+  location: { displayName: event.location ?? "" },
+  attendees: (event.attendees ?? []).map((address) => ({ emailAddress: { address }, type: "required" })),
+});
+
+/**
+ * The user's Microsoft 365 calendar over Microsoft Graph (it has no CalDAV): calendarView for the window, POST and
+ * PATCH /me/events to write. Requests go through the calendars' fetch (private-address rule, redirects checked);
+ * a failure names the step: 401/403 the sign-in, 404 not-found, 412 changed meanwhile.
+ */
+export function connectGraph(server: GraphServer, rule: PrivateAddressRule): GraphConnection {
+  const base = new URL(server.url.endsWith("/") ? server.url : `${server.url}/`);
+  const trace: FetchTrace = { statuses: [] };
+  const fetch = calendarFetch(rule, trace);
+  const headers = { authorization: `Bearer ${server.accessToken}`, accept: "application/json" };
+
+  async function request(url: URL, init: { method: string; body?: object; headers?: Record<string, string> }) {
+    const response = await fetch(url, {
+      method: init.method,
+      headers: { ...headers, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    });
+    if (response.ok) return response;
+    await response.body?.cancel();
+    if (response.status === 401 || response.status === 403) throw new MailConnectionError("login", `graph ${response.status}`);
+    if (response.status === 404) throw new MailConnectionError("not-found", "graph 404");
+    if (response.status === 412) throw new MailConnectionError("network", "changed meanwhile");
+    if (response.status === 429 || response.status >= 500) throw new MailConnectionError("try-later", `graph ${response.status}`);
+    throw new MailConnectionError("not-calendar", `graph ${response.status}`);
+  }
+
+  return {
+    async objects(window) {
+      let url: URL | null = new URL("me/calendarView", base);
+      url.search = new URLSearchParams({ startDateTime: window.from, endDateTime: window.to, $top: String(PAGE_SIZE), $select: SELECT }).toString();
+      const objects: CalendarObjectData[] = [];
+      for (let pages = 0; url && pages < MAX_PAGES; pages++) {
+        const response = await request(url, { method: "GET", headers: { prefer: 'outlook.timezone="UTC"' } });
+        const parsed = page.safeParse(await response.json().catch(() => null));
+        if (!parsed.success) throw new MailConnectionError("not-calendar", "not a Graph calendarView page");
+        for (const event of parsed.data.value) {
+          objects.push({ href: event.id, calendarUrl: base.href, etag: event["@odata.etag"] ?? null, ics: graphEventIcs(event) });
+        }
+        const next = parsed.data["@odata.nextLink"];
+        // The next page is followed only on Graph's own host: a token never goes anywhere else.
+        url = next && new URL(next).origin === base.origin ? new URL(next) : null;
+      }
+      return objects;
+    },
+    async create(event) {
+      await request(new URL("me/events", base), { method: "POST", body: eventBody(event) });
+    },
+    async update(id, etag, event) {
+      await request(new URL(`me/events/${encodeURIComponent(id)}`, base), {
+        method: "PATCH",
+        body: eventBody(event),
+        ...(etag ? { headers: { "if-match": etag } } : {}),
+      });
+    },
+  };
+}
