@@ -94,14 +94,19 @@ export interface SageApp {
 const SECRET_LOG_PATHS = [
   "password",
   "accessToken",
+  "refreshToken",
+  "tokens",
   "secrets",
   "icsUrl",
   "*.password",
   "*.accessToken",
+  "*.refreshToken",
+  "*.tokens",
   "*.secrets",
   "*.icsUrl",
   "*.*.password",
   "*.*.accessToken",
+  "*.*.refreshToken",
 ];
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;

@@ -26,6 +26,8 @@ export interface OAuthTestServer {
   introspect(token: string): Promise<{ active: boolean; email?: string; scope?: string; aud?: string; exp?: number }>;
   /** Every successful token request: the grant type and the scope it was issued with. */
   tokenGrants: Array<{ grantType: string; scope: string }>;
+  /** Every access and refresh token the server issued (their values), for tests that look for them where they must not be. */
+  issuedTokens: string[];
   /** Every token revoked through the revocation endpoint, by hint. */
   revocations: Array<{ hint: string | undefined }>;
   /** The user withdraws consent (or changes their password): every grant, refresh and access token of theirs ends. */
@@ -174,6 +176,9 @@ export async function startOAuthServer(options: {
   );
   const tokenGrants: OAuthTestServer["tokenGrants"] = [];
   const revocations: OAuthTestServer["revocations"] = [];
+  const issuedTokens: string[] = [];
+  // Opaque tokens' values are their ids.
+  for (const event of ["access_token.saved", "refresh_token.saved"]) provider.on(event, (token: { jti: string }) => issuedTokens.push(token.jti));
   provider.on("grant.success", (context: { oidc: { params?: Record<string, unknown>; body?: Record<string, unknown> }; body?: { scope?: string } }) => {
     tokenGrants.push({ grantType: String(context.oidc.params?.grant_type ?? ""), scope: String(context.body?.scope ?? "") });
   });
@@ -199,6 +204,7 @@ export async function startOAuthServer(options: {
       return (await answer.json()) as Awaited<ReturnType<OAuthTestServer["introspect"]>>;
     },
     tokenGrants,
+    issuedTokens,
     revocations,
     async withdrawConsent(login) {
       const grants = [...stored].filter(([key, value]) => key.startsWith("Grant:") && value.accountId === login).map(([key]) => key.slice("Grant:".length));
