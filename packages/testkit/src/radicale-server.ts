@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import net from "node:net";
 import path from "node:path";
 import { freePort } from "./local-server.ts";
@@ -48,7 +50,18 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
  * A real Radicale CalDAV server on a free loopback port, its collections and its own config file in a temporary
  * folder, with one user (htpasswd, plain text: loopback only) who may reach only their own calendars.
  */
-export async function startRadicale(options: { user?: string; password?: string } = {}): Promise<RadicaleServer> {
+export async function startRadicale(
+  options: {
+    user?: string;
+    password?: string;
+    /**
+     * Google's CalDAV: bearer tokens instead of passwords. Radicale then trusts X-Remote-User, set only by a proxy in
+     * front of it (`url`) that asks the identity server about each token: active, with this scope, and its email the
+     * calendar's user (401 with WWW-Authenticate: Bearer otherwise, 403 without the scope).
+     */
+    bearer?: { scope: string; introspect(token: string): Promise<{ active: boolean; email?: string; scope?: string }> };
+  } = {},
+): Promise<RadicaleServer> {
   const user = options.user ?? "anna";
   const password = options.password ?? "calendar-password-1";
   const temp = makeTempDir("sage-radicale-");
@@ -62,9 +75,7 @@ export async function startRadicale(options: { user?: string; password?: string 
 hosts = 127.0.0.1:${port}
 
 [auth]
-type = htpasswd
-htpasswd_filename = ${dir}/users
-htpasswd_encryption = plain
+${options.bearer ? "type = http_x_remote_user" : `type = htpasswd\nhtpasswd_filename = ${dir}/users\nhtpasswd_encryption = plain`}
 delay = 0
 
 [rights]
@@ -91,10 +102,15 @@ mask_passwords = True
     temp.remove();
     throw error;
   }
-  const url = `http://127.0.0.1:${port}/`;
-  const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+  const direct = `http://127.0.0.1:${port}/`;
+  const proxy = options.bearer ? await bearerProxy(port, options.bearer) : null;
+  const url = proxy ? `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/` : direct;
+  // Seeding talks to Radicale itself, as its owner.
+  const credentials: Record<string, string> = options.bearer
+    ? { "x-remote-user": user }
+    : { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` };
   const request = async (method: string, target: string, body?: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(target, { method, body, headers: { authorization, ...headers } });
+    const response = await fetch(target.replace(url, direct), { method, body, headers: { ...credentials, ...headers } });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${target}: ${response.status} ${text.slice(0, 300)}`);
     return text;
@@ -124,6 +140,10 @@ mask_passwords = True
     },
     calendarText: (calendarUrl) => request("GET", calendarUrl),
     async stop() {
+      if (proxy) {
+        proxy.closeAllConnections();
+        await new Promise((resolve) => proxy.close(resolve));
+      }
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
@@ -132,4 +152,33 @@ mask_passwords = True
       temp.remove();
     },
   };
+}
+
+/** The bearer-checking front of a Radicale that trusts X-Remote-User (see startRadicale's `bearer`). */
+async function bearerProxy(radicalePort: number, bearer: NonNullable<Parameters<typeof startRadicale>[0]>["bearer"] & object): Promise<Server> {
+  const server = createServer((incoming, outgoing) => {
+    const token = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? "")?.[1];
+    const refuse = (status: number) => {
+      outgoing.writeHead(status, { "www-authenticate": `Bearer realm="caldav", error="invalid_token"`, "content-type": "text/plain" });
+      outgoing.end(status === 401 ? "Unauthorized" : "Forbidden");
+    };
+    if (!token) return refuse(401);
+    bearer.introspect(token).then(
+      (answer) => {
+        if (!answer.active || !answer.email) return refuse(401);
+        if (!(answer.scope ?? "").split(" ").includes(bearer.scope)) return refuse(403);
+        const headers = { ...incoming.headers, host: `127.0.0.1:${radicalePort}`, "x-remote-user": answer.email };
+        delete headers.authorization;
+        const forward = httpRequest({ host: "127.0.0.1", port: radicalePort, method: incoming.method, path: incoming.url, headers }, (answered) => {
+          outgoing.writeHead(answered.statusCode ?? 502, answered.headers);
+          answered.pipe(outgoing);
+        });
+        forward.on("error", () => refuse(502));
+        incoming.pipe(forward);
+      },
+      () => refuse(503),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
 }
