@@ -106,13 +106,17 @@ export function createSignInService(deps: {
   const entryFrom = (set: TokenSet) => ({ token: set.accessToken, expiresAt: deps.now() + (set.expiresIn ?? DEFAULT_LIFETIME_S) * 1000, scope: set.scope });
   const audienceKey = (provider: SignInProvider, audience: string) => (provider.tokenPerAudience ? audience : ANY_AUDIENCE);
 
-  /** What the token endpoint is told for one audience: its scopes (with the refresh token's), or its resource. */
-  function audienceParameters(provider: SignInProvider, audience: string): Record<string, string> {
+  /**
+   * What the token endpoint is told for one audience: its resource, or its scopes. Redeeming the code also asks for
+   * the ID token's scopes and offline_access (the refresh token); a refresh asks for the audience's scopes alone, as
+   * Microsoft's documentation does (the refresh token already has the rest).
+   */
+  function audienceParameters(provider: SignInProvider, audience: string, redeeming = false): Record<string, string> {
     if (!provider.tokenPerAudience) return {};
     const wanted = provider.audiences[audience];
     if (!wanted) throw new Error(`no audience ${audience} at ${provider.id}`);
     if (wanted.resource) return { resource: wanted.resource };
-    const extra = provider.scopes.filter((scope) => OPENID_SCOPES.includes(scope) || scope === "offline_access");
+    const extra = redeeming ? provider.scopes.filter((scope) => OPENID_SCOPES.includes(scope) || scope === "offline_access") : [];
     return { scope: [...extra, ...wanted.scopes].join(" ") };
   }
 
@@ -262,7 +266,7 @@ export function createSignInService(deps: {
       try {
         const client = await clientOf(provider);
         const firstAudience = Object.keys(provider.audiences)[0]!;
-        set = await client.exchangeCode(callback, { codeVerifier, state: state!, nonce }, audienceParameters(provider, firstAudience));
+        set = await client.exchangeCode(callback, { codeVerifier, state: state!, nonce }, audienceParameters(provider, firstAudience, true));
       } catch (error) {
         deps.warn(`${provider.name} did not complete a sign-in (grant ${grant.id})`, error);
         return { grantId: grant.id, result: error instanceof OAuthError && error.reason === "denied" ? "cancelled" : "failed" };
