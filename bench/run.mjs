@@ -20,6 +20,7 @@ import { backupImport } from "./scenarios/backup-import.mjs";
 import { ocrPdf } from "./scenarios/ocr-pdf.mjs";
 import { schedules } from "./scenarios/schedules.mjs";
 import { mailSync } from "./scenarios/mail-sync.mjs";
+import { hostileMailbox } from "./scenarios/hostile-mailbox.mjs";
 import { searchPostgres } from "./scenarios/search-postgres.mjs";
 import { httpPostgres } from "./scenarios/http-postgres.mjs";
 
@@ -46,6 +47,7 @@ const scenarios = {
   "notes-under-load": notesUnderLoad,
   schedules,
   "mail-sync": mailSync,
+  "hostile-mailbox": hostileMailbox,
   "ocr-pdf-300": ocrPdf,
   // A million chunks at 768 dimensions (issue 34): the first run generates the store and builds its index (about
   // 20 minutes here), later runs read both back.

@@ -78,6 +78,8 @@ describe("loadConfig", () => {
       timeoutMs: 600_000,
       maxTotalMs: 14_400_000,
       maxPages: 5000,
+      // Issue 52 item 6: 100 attachments of one mail read, none larger than an upload.
+      mail: { maxAttachments: 100, maxAttachmentBytes: 52_428_800 },
       keepWarm: true,
       env: { PATH: "/usr/bin", HOME: "/home/sage", MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" },
     });

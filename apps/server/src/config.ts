@@ -55,6 +55,7 @@ const envSchema = z.object({
   SAGE_DOCUMENT_TIMEOUT_S: z.coerce.number().positive().default(600),
   SAGE_DOCUMENT_MAX_TOTAL_S: z.coerce.number().positive().default(14_400),
   SAGE_DOCUMENT_MAX_PAGES: z.coerce.number().int().positive().default(5000),
+  SAGE_MAIL_MAX_ATTACHMENTS: z.coerce.number().int().min(0).max(10_000).default(100),
   SAGE_DOCUMENT_WARM: z
     .enum(["true", "false", "1", "0", ""])
     .optional()
@@ -172,7 +173,16 @@ export interface Config {
    * Limits of the process that reads one uploaded document (documents/conversion-pool.ts), and
    * the only environment it gets: no API keys for a parser exploit to read.
    */
-  documentLimits: { memoryMb: number; timeoutMs: number; maxTotalMs: number; maxPages: number; keepWarm: boolean; env: Record<string, string> };
+  documentLimits: {
+    memoryMb: number;
+    timeoutMs: number;
+    maxTotalMs: number;
+    maxPages: number;
+    keepWarm: boolean;
+    env: Record<string, string>;
+    /** Attachments of one mail read as items (SAGE_MAIL_MAX_ATTACHMENTS), and the largest one (the upload limit). */
+    mail: { maxAttachments: number; maxAttachmentBytes: number };
+  };
   /** Languages text recognition reads, in order of preference, and the folder of data beyond the packaged ones. */
   ocr: OcrConfig;
   fetchAllowPrivate: boolean;
@@ -330,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.SAGE_DOCUMENT_TIMEOUT_S * 1000,
       maxTotalMs: e.SAGE_DOCUMENT_MAX_TOTAL_S * 1000,
       maxPages: e.SAGE_DOCUMENT_MAX_PAGES,
+      mail: { maxAttachments: e.SAGE_MAIL_MAX_ATTACHMENTS, maxAttachmentBytes: e.SAGE_MAX_UPLOAD_BYTES },
       keepWarm: e.SAGE_DOCUMENT_WARM,
       env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC },
     },

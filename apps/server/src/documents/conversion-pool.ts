@@ -5,6 +5,7 @@ import type { Chunk } from "./chunker.ts";
 import { decodeChunks } from "./chunk-wire.ts";
 import type { BatchResult, ConversionExtras, ConversionReply, ConversionRequest } from "./conversion-process.entry.ts";
 import type { ConversionInput } from "./convert-input.ts";
+import type { MailLimits } from "./converters/mail-message.ts";
 import { ConversionError } from "./extracted-document.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 import { runInBackground } from "./background-priority.ts";
@@ -32,6 +33,8 @@ export interface ConversionPoolOptions {
   maxTotalMs?: number;
   /** Pages of a PDF that are read; a longer one is kept with those pages and says how many it had. */
   maxPages?: number;
+  /** Attachments of one mail handed on (SAGE_MAIL_MAX_ATTACHMENTS) and the largest (the upload limit). */
+  mail?: MailLimits;
   /** A zip-based document whose entries declare more than this is refused unopened. */
   maxExpandedBytes: number;
   /** A document yielding more text than this is refused (its chunks would flood the index). */
@@ -216,7 +219,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
 
   /** One document's extras as the server keeps them (no empty fields). */
   const documentOf = (chunks: Chunk[], extras: ConversionExtras): ConvertedDocument => {
-    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = extras;
+    const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead, attachmentsNotRead } = extras;
     return withoutUndefined({
       chunks: notProcessedReason ? [] : chunks,
       notProcessedReason,
@@ -225,6 +228,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       ocrUnclearPages,
       attachments,
       pagesNotRead,
+      attachmentsNotRead,
     });
   };
   const batchDocument = (result: BatchResult): ConvertedDocument | ConversionError => {
@@ -308,7 +312,12 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
       child.on("exit", onExit);
       child.ref();
       child.channel?.ref();
-      const limits = { maxExpandedBytes: options.maxExpandedBytes, maxTextBytes: options.maxTextBytes, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES };
+      const limits = {
+        maxExpandedBytes: options.maxExpandedBytes,
+        maxTextBytes: options.maxTextBytes,
+        maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+        ...(options.mail ? { mail: options.mail } : {}),
+      };
       const request: ConversionRequest = { id, limits, ...body };
       child.send(request);
     });

@@ -3,7 +3,7 @@ import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
 import { prepareSpareReaders } from "./converters/convert-pdf.ts";
 import { dieWithParent } from "./die-with-parent.ts";
-import { ConversionError, type ExtractedAttachment } from "./extracted-document.ts";
+import { ConversionError, type AttachmentsNotRead, type ExtractedAttachment } from "./extracted-document.ts";
 import { ocrProgress } from "./ocr/ocr-engine.ts";
 import { tooLargeToProcess } from "./zip-expansion.ts";
 
@@ -29,6 +29,7 @@ export interface ConversionExtras {
   ocrFailedPages?: number[];
   ocrUnclearPages?: number[];
   attachments?: ExtractedAttachment[];
+  attachmentsNotRead?: AttachmentsNotRead;
 }
 
 export type ConversionReply =
@@ -63,8 +64,8 @@ function failure(error: unknown): { message: string; detail?: string } {
 /** One document's sections and what else its converter found, checked against the text limit. */
 async function read(input: ConversionInput, limits: ConversionRequest["limits"]) {
   const document = await convertInput(input, limits);
-  const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead } = document;
-  const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead };
+  const { notProcessedReason, ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead, attachmentsNotRead } = document;
+  const extras: ConversionExtras = { ocrPages, ocrFailedPages, ocrUnclearPages, attachments, pagesNotRead, attachmentsNotRead };
   if (notProcessedReason) return { extras: { ...extras, notProcessedReason }, sections: [] };
   const text = document.sections.reduce((sum, section) => sum + section.text.length, 0);
   if (text > limits.maxTextBytes) throw tooLargeToProcess(`it holds more than ${Math.round(limits.maxTextBytes / 1_048_576)} MB of text`);

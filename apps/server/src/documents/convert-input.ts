@@ -4,6 +4,7 @@ import { convertHtml, decodeHtml } from "./converters/convert-html.ts";
 import { convertPdf } from "./converters/convert-pdf.ts";
 import { convertTxt } from "./converters/convert-txt.ts";
 import { contentTypeCharset } from "./converters/decode-text.ts";
+import type { MailLimits } from "./converters/mail-message.ts";
 import { ConversionError, documentFromText, type ExtractedDocument } from "./extracted-document.ts";
 import { checkZipExpansion } from "./zip-expansion.ts";
 
@@ -18,6 +19,8 @@ export interface ConversionLimits {
   maxExpandedBytes: number;
   /** Pages of a PDF that are read; the document says how many more it had (pagesNotRead). */
   maxPages?: number;
+  /** Attachments of one mail handed on as items, and the largest one (the upload limit); the rest are listed only. */
+  mail?: MailLimits;
 }
 
 /** Reads one input into sections. Runs in the conversion process (conversion-process.entry.ts), never in the server. */
@@ -31,7 +34,7 @@ export async function convertInput(input: ConversionInput, limits: ConversionLim
       const bytes = await readFile(input.path);
       // Office documents are zip archives: one that would expand past the limit is a bomb, refused unopened.
       if (bytes[0] === 0x50 && bytes[1] === 0x4b) await checkZipExpansion(bytes, limits.maxExpandedBytes);
-      return convertFile(input.extension, bytes);
+      return convertFile(input.extension, bytes, limits.mail);
     }
     case "page": {
       const { contentType, body } = input;

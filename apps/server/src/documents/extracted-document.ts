@@ -19,6 +19,19 @@ export interface ExtractedDocument {
   ocrUnclearPages?: number[];
   /** Files carried inside the document (e-mail attachments) whose type we convert, to become child items. */
   attachments?: ExtractedAttachment[];
+  /** Attachments of types we convert that were listed but not handed on (issue 52 item 6). */
+  attachmentsNotRead?: AttachmentsNotRead;
+}
+
+export interface AttachmentsNotRead {
+  /** Attachments of types SAGE reads, in all. */
+  total: number;
+  /** Left out past the count limit... */
+  overCount: number;
+  maxAttachments: number;
+  /** ...and those larger than one upload may be. */
+  tooLarge: Array<{ filename: string; bytes: number }>;
+  maxBytes: number;
 }
 
 export interface ExtractedAttachment {

@@ -11,6 +11,7 @@ import { convertRtf } from "./convert-rtf.ts";
 import { convertSlides } from "./convert-slides.ts";
 import { convertSpreadsheet } from "./convert-spreadsheet.ts";
 import { convertTxt } from "./convert-txt.ts";
+import { DEFAULT_MAIL_LIMITS, type MailLimits } from "./mail-message.ts";
 import { isPasswordProtectedOffice } from "./encrypted-office.ts";
 import { passwordProtected } from "./reader-failure.ts";
 import { ConversionError, type ExtractedDocument } from "../extracted-document.ts";
@@ -29,7 +30,7 @@ const OFFICE_KIND: Partial<Record<UploadExtension, string>> = {
   ods: "The spreadsheet",
 };
 
-export async function convertFile(extension: UploadExtension, bytes: Buffer): Promise<ExtractedDocument> {
+export async function convertFile(extension: UploadExtension, bytes: Buffer, mail: MailLimits = DEFAULT_MAIL_LIMITS): Promise<ExtractedDocument> {
   const officeKind = OFFICE_KIND[extension];
   // Told before a reader sees it: each would fail in its own words ("invalid zip data", "outside buffer bounds").
   if (officeKind && isPasswordProtectedOffice(bytes)) throw passwordProtected(officeKind);
@@ -63,9 +64,9 @@ export async function convertFile(extension: UploadExtension, bytes: Buffer): Pr
     case "csv":
       return convertSpreadsheet(bytes, extension);
     case "eml":
-      return convertEml(bytes);
+      return convertEml(bytes, mail);
     case "mbox":
-      return convertMbox(bytes);
+      return convertMbox(bytes, mail);
     case "ics":
       return convertIcs(bytes);
     case "png":

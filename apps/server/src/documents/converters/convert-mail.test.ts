@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertFile } from "./convert-file.ts";
+import { renderTextImage } from "../test/test-images.ts";
 
 const crlf = (lines: string[]) => lines.join("\r\n");
 
@@ -46,7 +47,7 @@ describe("e-mail", () => {
       {
         // The day it was sent, as its header says it; knowledge puts the folder before it (issue 52 item 4).
         source: "4 Mar 2024",
-        text: "From: Jana Novak <jana@example.com>\nTo: Bob Smith <bob@example.com>, eve@example.com\nDate: Mon, 4 Mar 2024 10:00:00 +0100\nSubject: Falcon budget\n\n## Budget\n\nThe Falcon budget is EUR 4.2m.\n\n- Telescopes\n- Mirrors",
+        text: "From: Jana Novak <jana@example.com>\nTo: Bob Smith <bob@example.com>, eve@example.com\nDate: Mon, 4 Mar 2024 10:00:00 +0100\nSubject: Falcon budget\nAttachments: notes.txt, tool.exe\n\n## Budget\n\nThe Falcon budget is EUR 4.2m.\n\n- Telescopes\n- Mirrors",
       },
     ]);
     expect(document.attachments?.map((attachment) => [attachment.filename, attachment.bytes.toString("utf8").trim()])).toEqual([
@@ -88,6 +89,118 @@ describe("e-mail", () => {
     const document = await convertFile("eml", Buffer.from(PLAIN_REPLY));
     expect(document.sections[0]!.text).toContain("Subject: Re: Falcon budget\n\n>From the board: approved on Tuesday.");
     expect(document.attachments).toBeUndefined();
+  });
+});
+
+/** A multipart/mixed message from Anna to the executive: its parts as header lines and a body each. */
+const mixed = (subject: string, parts: Array<{ headers: string[]; body: string }>, options: { bom?: boolean; type?: string } = {}) =>
+  Buffer.concat([
+    Buffer.from(options.bom ? [0xef, 0xbb, 0xbf] : []),
+    Buffer.from(
+      crlf([
+        "From: Anna Keller <anna@kestrel.example>",
+        "To: Exec <exec@example.com>",
+        `Subject: ${subject}`,
+        "Date: Thu, 3 Dec 2026 10:00:00 +0100",
+        "MIME-Version: 1.0",
+        `Content-Type: ${options.type ?? "multipart/mixed"}; boundary="part"`,
+        "",
+        ...parts.flatMap((part) => ["--part", ...part.headers, "", part.body]),
+        "--part--",
+        "",
+      ]),
+    ),
+  ]);
+
+describe("what a hostile or odd mailbox holds (issue 52 items 5 and 6)", () => {
+  it("reads a bounce whose words sit in a message/delivery-status part, and the returned message as its own .eml", async () => {
+    const bounce = mixed(
+      "Undelivered Mail Returned to Sender",
+      [
+        {
+          headers: ["Content-Type: message/delivery-status"],
+          body: "Your message to anna.keller@kestrel.example could not be delivered: the mailbox is full.\r\n\r\nFinal-Recipient: rfc822; anna.keller@kestrel.example\r\nStatus: 5.2.2",
+        },
+        {
+          headers: ["Content-Type: message/rfc822"],
+          body: crlf(["From: Exec <exec@example.com>", "Subject: Kestrel term sheet", "", "Please find the term sheet attached."]),
+        },
+        { headers: ["Content-Type: application/octet-stream"], body: "Diagnostic: the receiving server answered 552 mailbox full." },
+      ],
+      { type: 'multipart/report; report-type="delivery-status"' },
+    );
+    const document = await convertFile("eml", bounce);
+    // Before: the headers alone.
+    expect(document.sections[0]!.text).toContain("could not be delivered: the mailbox is full.");
+    expect(document.sections[0]!.text).toContain("Please find the term sheet attached.");
+    expect(document.sections[0]!.text).toContain("the receiving server answered 552 mailbox full.");
+    expect(document.attachments?.map((attachment) => attachment.filename)).toEqual(["Kestrel term sheet.eml"]);
+  });
+
+  it("keeps the sender of a mail that starts with a byte-order mark", async () => {
+    const document = await convertFile(
+      "eml",
+      mixed("Board pack", [{ headers: ["Content-Type: text/plain"], body: "The board pack is ready." }], { bom: true }),
+    );
+    // Before: "From:" was lost behind the mark.
+    expect(document.sections[0]!.text).toMatch(/^From: Anna Keller <anna@kestrel\.example>\n/);
+  });
+
+  it("lists pictures the HTML shows and a forwarded mail as attachments; the forwarded one is read as a message of its own", async () => {
+    const picture = renderTextImage(["Q3 revenue chart"]);
+    const forward = mixed("Fwd: Kestrel term sheet", [
+      {
+        headers: ['Content-Type: multipart/related; boundary="rel"'],
+        body: crlf([
+          "--rel",
+          "Content-Type: text/html",
+          "",
+          '<p>FYI, see below.</p><img src="cid:chart1">',
+          "--rel",
+          "Content-Type: image/png",
+          "Content-ID: <chart1>",
+          "Content-Transfer-Encoding: base64",
+          "",
+          picture.toString("base64"),
+          "--rel--",
+        ]),
+      },
+      {
+        headers: ["Content-Type: message/rfc822", "Content-Disposition: inline"],
+        body: crlf([
+          "From: Lena Ortiz <lena@kestrel.example>",
+          "Subject: Kestrel term sheet",
+          "Date: Wed, 2 Dec 2026 09:00:00 +0100",
+          "",
+          "The valuation is 42 million.",
+        ]),
+      },
+    ]);
+    const document = await convertFile("eml", forward);
+    expect(document.sections[0]!.text).toContain("Attachments: picture 1.png, Kestrel term sheet.eml");
+    expect(document.sections[0]!.text).toContain("The valuation is 42 million.");
+    expect(document.attachments?.map((attachment) => attachment.filename)).toEqual(["picture 1.png", "Kestrel term sheet.eml"]);
+    const own = await convertFile("eml", document.attachments![1]!.bytes);
+    expect(own.sections[0]!.text).toMatch(/^From: Lena Ortiz <lena@kestrel\.example>\n/);
+    expect(own.sections[0]!.source).toBe("2 Dec 2026");
+  });
+
+  it("hands on at most the set number of attachments, and says how many were left and which were too large", async () => {
+    const notes = Array.from({ length: 12 }, (_, n) => ({
+      headers: [`Content-Type: text/plain; name=note-${n + 1}.txt`, `Content-Disposition: attachment; filename=note-${n + 1}.txt`],
+      body: `Note ${n + 1} ${"x".repeat(n === 11 ? 3000 : 10)}`,
+    }));
+    const document = await convertFile("eml", mixed("Many notes", notes), { maxAttachments: 5, maxAttachmentBytes: 2048 });
+    expect(document.attachments?.map((attachment) => attachment.filename)).toEqual(["note-1.txt", "note-2.txt", "note-3.txt", "note-4.txt", "note-5.txt"]);
+    expect(document.attachmentsNotRead).toEqual({
+      total: 12,
+      overCount: 6,
+      maxAttachments: 5,
+      tooLarge: [{ filename: "note-12.txt", bytes: 3009 }],
+      maxBytes: 2048,
+    });
+    expect(document.sections[0]!.text).toContain("Attachments: note-1.txt, note-2.txt");
+    expect(document.sections[0]!.text).toContain("note-12.txt");
   });
 });
 

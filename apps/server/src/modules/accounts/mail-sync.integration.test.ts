@@ -1,5 +1,6 @@
 import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type DovecotServer } from "@sage/testkit/dovecot-server";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
+import { bounceMessage, byteOrderMarkMessage, manyAttachments, oversizedMessage } from "@sage/testkit/hostile-mail";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSmtp } from "../../test/smtp-test-server.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
@@ -203,6 +204,52 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     });
     const fine = await api("POST", "/api/accounts/test", account());
     expect(fine.json()).toMatchObject({ ok: true, message: "Receiving works.", folders: expect.arrayContaining(["INBOX", "Sent", "Drafts"]) });
+  });
+
+  it("a hostile mailbox: a bounce is read, a byte-order mark keeps its sender, attachments past the limit and a message over the upload limit say so (issue 52 items 5, 6)", async () => {
+    await t.close();
+    t = await createTestApp({
+      env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", SAGE_EMBEDDER: "none", SAGE_MAIL_MAX_ATTACHMENTS: "5", SAGE_MAX_UPLOAD_BYTES: String(256 * 1024) },
+    });
+    cookie = await t.login();
+    const at = (n: number) => ({ date: new Date(Date.UTC(2026, 10, 20, 9) - n * DAY), messageId: `<hostile-${n}@example.com>` });
+    const imap = await dovecot.session();
+    await imap.append("Drafts", bounceMessage(at(1)));
+    await imap.append("Drafts", byteOrderMarkMessage({ ...at(2), body: "The board pack for Thursday is ready." }));
+    await imap.append("Drafts", manyAttachments(12, at(3)));
+    await imap.append("Drafts", oversizedMessage(300 * 1024, at(4)));
+    await imap.close();
+    await api("POST", "/api/accounts", { ...account(), folders: ["Drafts"] });
+    await t.jobs.idle();
+    expect(await accountState()).toMatchObject({ status: "ok", counts: { messages: 4 } });
+    const items = await t.store.db.selectFrom("knowledgeItems").select(["name", "status", "statusReason", "path"]).where("type", "=", "file").execute();
+    const item = (start: string) => items.find((entry) => entry.name.startsWith(start));
+
+    // Before: indexed with its headers only.
+    expect((await search("mailbox full delivered"))[0]?.metadata.filename).toBe("Undelivered Mail Returned to Sender - Mail Delivery System, 2026-11-19.eml");
+    expect(item("Kestrel term sheet.eml")?.path).toContain("Undelivered Mail Returned to Sender - Mail Delivery System, 2026-11-19.eml attachments/");
+    // Before: "Board pack - unknown sender, ...".
+    expect(item("Board pack")?.name).toBe("Board pack - Lena Ortiz, 2026-11-18.eml");
+    // Before: all 12 became items, and nothing was said.
+    expect(
+      items
+        .filter((entry) => /^note-\d+\.txt$/.test(entry.name))
+        .map((entry) => entry.name)
+        .sort(),
+    ).toEqual(["note-1.txt", "note-2.txt", "note-3.txt", "note-4.txt", "note-5.txt"].sort());
+    expect(item("12 attachments")?.statusReason).toBe(
+      "Saved, but 7 of its 12 attachments were not read: SAGE reads at most 5 attachments of one message (the rest are listed in its text)",
+    );
+    // Before: no item at all, and no word of it.
+    const oversized = item("Kestrel data room export");
+    expect(oversized?.status).toBe("ready");
+    const [{ text }] = (
+      await api(
+        "GET",
+        `/api/files/${(await t.store.db.selectFrom("knowledgeItems").select("id").where("name", "=", oversized!.name).executeTakeFirstOrThrow()).id}/text`,
+      )
+    ).json().sections;
+    expect(text).toContain("Not read: at 301 KB this message is larger than the upload limit of 256 KB.");
   });
 
   it("a turn's searchMail finds a seeded message and cites its sender, subject and date", async () => {

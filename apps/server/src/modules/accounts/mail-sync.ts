@@ -44,17 +44,18 @@ async function storeBatch(
   where: { accountId: number; userId: number; folderId: number; folder: string },
   batch: FetchedMessage[],
 ): Promise<void> {
-  const withBytes = batch.filter((message) => message.source);
   const itemIds = await deps.knowledge.addMails(
     where.userId,
     where.folderId,
-    withBytes.map((message) => ({
+    batch.map((message) => ({
       name: itemName(message),
-      bytes: message.source!,
-      description: `From ${message.from || "unknown sender"}${message.date ? `, ${message.date.slice(0, 10)}` : ""}, ${where.folder}`,
+      bytes: message.source ?? headersOnly(message, deps.maxMessageBytes),
+      description: message.source
+        ? `From ${message.from || "unknown sender"}${message.date ? `, ${message.date.slice(0, 10)}` : ""}, ${where.folder}`
+        : tooLargeToRead(message.size, deps.maxMessageBytes),
     })),
   );
-  const itemOf = new Map(withBytes.map((message, index) => [message.uid, itemIds[index]!]));
+  const itemOf = new Map(batch.map((message, index) => [message.uid, itemIds[index]!]));
   await deps.repo.insertMessages(
     batch.map((message) => ({
       accountId: where.accountId,
@@ -69,6 +70,32 @@ async function storeBatch(
       itemId: itemOf.get(message.uid) ?? null,
       threadReferences: message.references,
     })),
+  );
+}
+
+/** "67 MB", or "300 KB" below a megabyte. */
+const megabytes = (bytes: number) =>
+  bytes < 1_048_576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round(bytes / 1_048_576).toLocaleString("en-US")} MB`;
+/** What a message too large to fetch says of itself (issue 52 item 6: it was skipped without a word). */
+export const tooLargeToRead = (size: number, limit: number) =>
+  `Not read: at ${megabytes(size)} this message is larger than the upload limit of ${megabytes(limit)}. Its sender, subject and date are kept; open it in your mail app to read it and its attachments.`;
+
+/** A message too large to fetch, kept as its headers and a sentence saying why: findable, and never silently missing. */
+function headersOnly(message: FetchedMessage, limit: number): Buffer {
+  const clean = (value: string) => value.replace(/[\r\n]+/g, " ");
+  return Buffer.from(
+    [
+      `From: ${clean(message.from)}`,
+      `To: ${clean(message.to)}`,
+      `Subject: ${clean(message.subject)}`,
+      ...(message.date ? [`Date: ${new Date(message.date).toUTCString().replace("GMT", "+0000")}`] : []),
+      ...(message.messageId ? [`Message-ID: ${clean(message.messageId)}`] : []),
+      "MIME-Version: 1.0",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      tooLargeToRead(message.size, limit),
+      "",
+    ].join("\r\n"),
   );
 }
 

@@ -88,7 +88,15 @@ export function createKnowledgeModule(deps: {
   conversations: ConversationsPort;
   fetchUrl(url: string): Promise<SafeFetchResult>;
   maxUploadBytes: number;
-  documentLimits: { memoryMb: number; timeoutMs: number; maxTotalMs?: number; maxPages?: number; keepWarm?: boolean; env?: Record<string, string> };
+  documentLimits: {
+    memoryMb: number;
+    timeoutMs: number;
+    maxTotalMs?: number;
+    maxPages?: number;
+    keepWarm?: boolean;
+    env?: Record<string, string>;
+    mail?: { maxAttachments: number; maxAttachmentBytes: number };
+  };
   warn(message: string, error?: unknown): void;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);

@@ -10,6 +10,27 @@ export const ocrFailedWarning = (pages: number[]) =>
 export const ocrUnclearWarning = (pages: number[]) =>
   `Saved, but ${pages.length === 1 ? "page" : "pages"} ${pages.join(", ")} could not be read reliably (a blurred or faint scan, or a language text recognition does not read): ${pages.length === 1 ? "its" : "their"} text is left out`;
 
+/** "67 MB", or "300 KB" below a megabyte. */
+const size = (bytes: number) =>
+  bytes < 1_048_576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round(bytes / 1_048_576).toLocaleString("en-US")} MB`;
+/** A mail's attachments left out (issue 52 item 6): how many and why, and which were too large, by name. */
+export function attachmentsNotReadWarning(notRead: NonNullable<ConvertedDocument["attachmentsNotRead"]>): string {
+  const parts: string[] = [];
+  if (notRead.overCount > 0) {
+    parts.push(
+      `${notRead.overCount.toLocaleString("en-US")} of its ${notRead.total.toLocaleString("en-US")} attachments were not read: SAGE reads at most ${notRead.maxAttachments.toLocaleString("en-US")} attachments of one message (the rest are listed in its text)`,
+    );
+  }
+  if (notRead.tooLarge.length > 0) {
+    const names = notRead.tooLarge.slice(0, 3).map((file) => `${file.filename} (${size(file.bytes)})`);
+    const more = notRead.tooLarge.length > 3 ? ` and ${notRead.tooLarge.length - 3} more` : "";
+    parts.push(
+      `${names.join(", ")}${more} ${notRead.tooLarge.length === 1 ? "was" : "were"} not read: larger than the upload limit of ${size(notRead.maxBytes)}`,
+    );
+  }
+  return `Saved, but ${parts.join("; ")}`;
+}
+
 /** What the item records of text recognition (decision 016). */
 export const ocrFields = (document: Pick<ConvertedDocument, "ocrPages" | "ocrFailedPages">) => ({
   ocrPages: JSON.stringify(document.ocrPages ?? []),
@@ -22,5 +43,6 @@ export function readWarning(document: ConvertedDocument, vectorError: unknown): 
   if (document.pagesNotRead) return pagesNotReadWarning(document.pagesNotRead);
   if (document.ocrFailedPages?.length) return ocrFailedWarning(document.ocrFailedPages);
   if (document.ocrUnclearPages?.length) return ocrUnclearWarning(document.ocrUnclearPages);
+  if (document.attachmentsNotRead) return attachmentsNotReadWarning(document.attachmentsNotRead);
   return null;
 }

@@ -1,4 +1,5 @@
 import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
+import { envelopeFromSource } from "./envelope-from-source.ts";
 import { MailConnectionError } from "./mail-connection-error.ts";
 
 export { MailConnectionError } from "./mail-connection-error.ts";
@@ -179,7 +180,12 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
           const byUid = new Map(messages.map((message) => [message.uid, message]));
           for await (const message of client.fetch(wanted, { uid: true, source: true }, { uid: true })) {
             const entry = byUid.get(message.uid);
-            if (entry && message.source) entry.source = message.source;
+            if (!entry || !message.source) continue;
+            entry.source = message.source;
+            // A byte-order mark hid the first header from the server: what the envelope lacks is read here.
+            const own = envelopeFromSource(message.source);
+            if (own)
+              for (const key of ["messageId", "subject", "from", "to", "date"] as const) if (!entry[key] && own[key]) Object.assign(entry, { [key]: own[key] });
           }
         }
       } catch (error) {
