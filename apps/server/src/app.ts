@@ -34,7 +34,14 @@ import { createSharedApprovals } from "./modules/external-tools/shared-approvals
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
-import { createRetrievalModule, openPgSearchIndex, openSqliteSearchIndex, searchText, type KnowledgeIndexPort } from "./modules/retrieval/retrieval.module.ts";
+import {
+  createRetrievalModule,
+  openPgSearchIndex,
+  openSqliteSearchIndex,
+  germanSpelling,
+  searchText,
+  type KnowledgeIndexPort,
+} from "./modules/retrieval/retrieval.module.ts";
 import { createSchedulesModule, type SchedulesModule } from "./modules/schedules/schedules.module.ts";
 import { createSignInModule } from "./modules/sign-in/sign-in.module.ts";
 import { createMcpHub } from "./providers/mcp/mcp-hub.ts";
@@ -168,6 +175,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     shared,
     log: (error) => warn("a conversation's deletion left work undone", error),
     fold: (text) => searchText(text).toLowerCase(),
+    germanSpelling,
     checkModel: (model) => {
       const allowed = providers.llm?.allowedModels ?? [];
       if (!allowed.includes(model)) throw badRequest(`Model "${model}" is not allowed. Allowed models: ${allowed.join(", ")}`, "model_not_allowed");

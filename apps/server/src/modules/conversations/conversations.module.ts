@@ -66,6 +66,8 @@ export function createConversationsModule(deps: {
   log: (error: unknown) => void;
   /** How message search folds text (knowledge search's folding, passed in by the app). */
   fold?: FoldText;
+  /** German spelled without umlauts ("Rueckmeldung"), so either spelling finds the other (knowledge search's too). */
+  germanSpelling?: (text: string) => string;
   /** Refuses a model the server does not allow (a conversation's chosen model). */
   checkModel?: (model: string) => void;
 }): ConversationsModule {
@@ -74,6 +76,7 @@ export function createConversationsModule(deps: {
     shared: deps.shared,
     log: deps.log,
     fold: deps.fold,
+    germanSpelling: deps.germanSpelling,
     checkModel: deps.checkModel,
   });
   const purge = () => service.purgeDeleted().catch((error: unknown) => deps.log(error));

@@ -39,6 +39,7 @@ export function createConversationsService(deps: {
   log?: (error: unknown) => void;
   /** How message search folds text; knowledge search's folding in the app, so both find the same words. */
   fold?: FoldText;
+  germanSpelling?: (text: string) => string;
   /** Refuses (400) a model the server does not allow; the assistant's check, passed in by the app. */
   checkModel?: (model: string) => void;
   /** Other processes share the database and change it too: nothing is kept in memory between requests. */
@@ -188,14 +189,19 @@ export function createConversationsService(deps: {
     },
     /** The user's messages (in conversations not deleted) holding every word of `query`, newest first. */
     async searchMessages(userId: number, query: string, limit: number): Promise<MessageSearchHit[]> {
-      const matcher = messageMatcher(query, fold);
+      const matcher = messageMatcher(query, fold, deps.germanSpelling);
       if (!matcher) return [];
       const hits: MessageSearchHit[] = [];
+      // The same words said twice in a conversation (a reply regenerated alike, a message sent again) are one hit: the newest.
+      const seen = new Set<string>();
       for (let beforeId = Number.MAX_SAFE_INTEGER; hits.length < limit;) {
         const page = await repo.messagesPage(userId, beforeId, SEARCH_PAGE);
         for (const row of page) {
           if (hits.length === limit) break;
           if (!matcher.matches(row.content)) continue;
+          const said = `${row.conversationId}\n${row.role}\n${row.content.trim()}`;
+          if (seen.has(said)) continue;
+          seen.add(said);
           const { id: messageId, content, ...rest } = row;
           hits.push({ ...rest, messageId, snippet: matcher.snippet(content) });
         }

@@ -43,6 +43,22 @@ describe("GET /api/conversations/search", () => {
     expect(await search("zurich board")).toEqual([]);
   });
 
+  it("finds German written with or without umlauts and ß, and lists a reply found twice once (issue 52 item 8)", async () => {
+    const german = await conversationWith("Lieferant", [
+      { role: "user", content: "Bitte um Rückmeldung zur Lieferung in die Hauptstraße." },
+      { role: "model", content: "Die Muenchner Filiale bestätigt die Lieferung." },
+      { role: "model", content: "Die Muenchner Filiale bestätigt die Lieferung." },
+    ]);
+    // Before: nothing for either.
+    expect((await search("rueckmeldung")).map((hit) => [hit.conversationId, hit.role])).toEqual([[german, "user"]]);
+    expect((await search("hauptstrasse")).map((hit) => hit.role)).toEqual(["user"]);
+    expect((await search("Rückmeldung")).map((hit) => hit.role)).toEqual(["user"]);
+    // Written without umlauts, found with them; the same reply twice in a conversation (before: two hits) is one.
+    const munich = await search("münchner lieferung");
+    expect(munich.map((hit) => [hit.conversationId, hit.role])).toEqual([[german, "model"]]);
+    expect(munich[0]!.snippet).toBe("Die Muenchner Filiale bestätigt die Lieferung.");
+  });
+
   it("leaves out other users' messages and deleted conversations", async () => {
     await conversationWith("Mine", [{ role: "user", content: "Quince orchard plans" }]);
     const { cookie: other } = await t.loginAsNewUser();

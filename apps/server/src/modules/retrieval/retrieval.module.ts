@@ -20,7 +20,7 @@ export type { SearchIndex } from "./index/search-index.ts";
 export { openSqliteSearchIndex } from "./index/sqlite-search-index.ts";
 export { openPgSearchIndex } from "./index/pg-search-index.ts";
 /** How knowledge search folds text (accents, NFKC, CJK pairs): other modules search their own text the same way. */
-export { searchText } from "./index/search-text.ts";
+export { germanSpelling, searchText } from "./index/search-text.ts";
 
 /** What ingestion uses to make an item searchable (or not any more). */
 export interface KnowledgeIndexPort {

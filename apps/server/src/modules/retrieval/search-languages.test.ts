@@ -55,6 +55,19 @@ describe("search in languages other than English", () => {
     }
   });
 
+  it("finds German written without umlauts, and written without them when the query has them (issue 52 item 8)", async () => {
+    await start();
+    await page("rueckmeldung.txt", "Bitte um Rückmeldung zur Straße bis Freitag; die Größe des Büros ändert sich.");
+    await page("transliterated.txt", "Die Muenchner Kollegen bitten um eine Entscheidung zur Fusion.");
+    await page("unrelated.txt", "Minutes of the budget meeting: revenue, hiring and the office move.");
+    // Each failed before: the index holds "ruckmeldung", "grosse", "buros".
+    for (const query of ["rueckmeldung", "Rueckmeldung", "strasse", "Groesse", "Bueros aendert"])
+      expect([query, (await found(query))[0]]).toEqual([query, "rueckmeldung.txt"]);
+    expect((await found("Münchner"))[0]).toBe("transliterated.txt");
+    // English words with ae, oe, ue find what they found before.
+    expect(await found("blue queue")).toEqual([]);
+  });
+
   it("ranks the résumé first for résumé and resume, not a page of stray syllables", async () => {
     await start();
     await page("noise.txt", "re re: re sume — re: fw: re re sume re re sume, re");

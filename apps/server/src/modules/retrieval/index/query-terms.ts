@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import { searchText } from "./search-text.ts";
+import { germanSpelling, searchText } from "./search-text.ts";
 
 /** Words too common to say anything about relevance; dropping them keeps OR queries small and sharp. */
 const STOPWORDS = new Set(
@@ -26,15 +26,30 @@ const WORD = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 export function queryTerms(text: string): string[] {
   const seen = new Set<string>();
   const terms: string[] = [];
-  // Lower case first: searchText folds what lower-casing makes (final ς, the i and dot of İ).
-  for (const match of searchText(text.toLowerCase()).matchAll(WORD)) {
-    const term = match[0];
-    if (STOPWORDS.has(term) || seen.has(term)) continue;
+  const add = (term: string) => {
+    if (STOPWORDS.has(term) || seen.has(term) || terms.length >= MAX_QUERY_TERMS) return;
     seen.add(term);
     terms.push(term);
-    if (terms.length >= MAX_QUERY_TERMS) break;
+  };
+  // Lower case first: searchText folds what lower-casing makes (final ς, the i and dot of İ).
+  const lower = text.toLowerCase();
+  for (const match of searchText(lower).matchAll(WORD)) {
+    add(match[0]);
+    // German written without umlauts ("rueckmeldung") finds the word written with them, which the index holds
+    // folded ("ruckmeldung"); a variant the index lacks weighs nothing (chooseTerms keeps present terms only).
+    const variant = umlautsFolded(match[0]);
+    if (variant && stemmer(variant) !== stemmer(match[0])) add(variant);
   }
+  // ...and a query with umlauts finds the word written without them ("Rückmeldung" finds "Rueckmeldung").
+  if (UMLAUT.test(lower)) for (const match of searchText(germanSpelling(lower)).matchAll(WORD)) add(match[0]);
   return terms;
+}
+
+const UMLAUT = /[äöü]|[aou]\u0308/;
+/** "rueckmeldung" -> "ruckmeldung": ae, oe, ue before a consonant read back as the dotted letter, folded; null if none. */
+function umlautsFolded(term: string): string | null {
+  const folded = term.replace(/([aou])e(?=[b-df-hj-np-tv-z])/g, "$1");
+  return folded !== term && folded.length >= 3 ? folded : null;
 }
 
 /** The index form of a term (FTS5's porter tokenizer stems with Porter's original algorithm). */

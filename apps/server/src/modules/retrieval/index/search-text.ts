@@ -80,6 +80,10 @@ function foldable(code: number) {
 /** Han beyond the BMP (extensions B-H, U+20000-U+3FFFF) starts with one of these high surrogates. */
 const isAstralHan = (code: number) => code >= 0xd840 && code <= 0xd8bf;
 
+/** ä, ö, ü as German writes them without the dots, "Rückmeldung" as "Rueckmeldung" (ß is folded to ss anyway). */
+export const germanSpelling = (text: string) =>
+  text.normalize("NFC").replace(/[äÄöÖüÜ]/g, (letter) => ({ ä: "ae", Ä: "Ae", ö: "oe", Ö: "Oe", ü: "ue", Ü: "Ue" })[letter]!);
+
 let wordSegmenter: Intl.Segmenter | undefined;
 
 /**

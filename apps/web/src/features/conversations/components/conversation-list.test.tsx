@@ -129,14 +129,23 @@ describe("Searching conversations", () => {
     );
     await screen.findByRole("link", { name: /Board prep/ });
     await user.type(screen.getByRole("searchbox", { name: "Search conversations" }), "zürich");
-    // No name holds it: the spec's empty text stays, and the message that holds it is listed below.
-    await screen.findByText("No conversations found matching your search");
+    // No name holds it, a message does: the message is the result, with no "No conversations found" above it (issue 52 item 8).
     const found = await screen.findByRole("list", { name: "Messages found" });
     const hit = within(found).getByRole("link");
     expect(hit.textContent).toBe("Board prep · SAGEThe Zürich hotel is booked.");
     expect(hit.getAttribute("href")).toBe("/conversations/5?message=42");
+    expect(screen.queryByText("No conversations found matching your search")).toBeNull();
     // One request once typing paused, not one per letter.
     expect(api.requests("GET", "/api/conversations/search?q=z%C3%BCrich&limit=20")).toHaveLength(1);
+  });
+
+  it("says the spec's empty text once neither a name nor a message holds the words", async () => {
+    const { user, api } = openList();
+    api.on("GET", "/api/conversations/search?q=osprey&limit=20", () => Response.json([]));
+    await screen.findByRole("link", { name: /Board prep/ });
+    await user.type(screen.getByRole("searchbox", { name: "Search conversations" }), "osprey");
+    await screen.findByText("No conversations found matching your search");
+    expect(screen.queryByRole("list", { name: "Messages found" })).toBeNull();
   });
 });
 

@@ -12,7 +12,7 @@ import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useCreateConversation } from "../api/create-conversation";
 import { useDeleteConversation } from "../api/delete-conversation";
 import { useRestoreConversation } from "../api/deleted-conversations";
-import { useMessageSearch } from "../api/search-messages";
+import { MIN_MESSAGE_SEARCH, useMessageSearch } from "../api/search-messages";
 import { useConversations } from "../api/get-conversations";
 import { useUpdateConversation } from "../api/update-conversation";
 import { filterAndSortConversations, type ConversationSort, type ConversationView } from "../conversation-list-view";
@@ -44,6 +44,8 @@ export function ConversationList() {
   const messageQuery = useDebouncedValue(search.trim(), 300);
   const messageHits = useMessageSearch(messageQuery);
   const hits = messageQuery && search.trim() ? (messageHits.data ?? []) : [];
+  // Until the messages were searched for what is typed, "nothing found" would be said too early.
+  const searchingMessages = search.trim().length >= MIN_MESSAGE_SEARCH && (messageQuery !== search.trim() || messageHits.isFetching);
   const visible = useMemo(() => filterAndSortConversations(conversations.data ?? [], search, sort), [conversations.data, search, sort]);
 
   function createNew() {
@@ -109,6 +111,9 @@ export function ConversationList() {
   if (conversations.isPending) body = <p className="py-12 text-center text-muted-foreground">Loading conversations...</p>;
   else if (conversations.isError) body = <p className="py-12 text-center text-destructive">Failed to fetch conversations</p>;
   else if ((conversations.data ?? []).length === 0) body = <p className="py-12 text-center text-muted-foreground">No conversations yet. Start a new one!</p>;
+  else if (visible.length === 0 && hits.length > 0)
+    body = null; // found in messages only: those are the results (issue 52 item 8)
+  else if (visible.length === 0 && searchingMessages) body = <p className="py-12 text-center text-muted-foreground">Searching messages...</p>;
   else if (visible.length === 0) body = <p className="py-12 text-center text-muted-foreground">No conversations found matching your search</p>;
   else
     body = (
