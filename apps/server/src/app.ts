@@ -19,7 +19,7 @@ import { registerSlowClientLimits } from "./http/slow-clients.ts";
 import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule, type ConnectImap } from "./modules/accounts/accounts.module.ts";
-import { createAssistantModule, type UnattendedTurnPort } from "./modules/assistant/assistant.module.ts";
+import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
 import { createPushModule, type PushModule } from "./modules/push/push.module.ts";
 import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
@@ -265,16 +265,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     now: deps.now,
     warn,
   });
-  // The scheduler runs assistant turns, and the assistant offers scheduleTask: the turn port is bound once built.
-  const bound: {
-    turns?: UnattendedTurnPort;
-    webSearch?: (query: string, signal?: AbortSignal) => Promise<{ response: string; sources: { title: string; url: string }[] }>;
-  } = {};
-  const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
   const schedules = createSchedulesModule({
     store,
-    shared,
-    turns: { run: (request) => bound.turns!.run(request) },
+    jobs,
     conversations: conversations.port,
     starter: conversations.starter,
     now: deps.now,
@@ -283,7 +276,6 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       reminders: reminders.port,
       commitments: commitments.port,
       mail: accounts.mail,
-      webSearch: webSearchSetUp ? (query, signal) => bound.webSearch!(query, signal) : null,
       llm: providers.llm,
       messages: conversations.messages,
     },
@@ -310,8 +302,9 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools],
     warn,
   });
-  bound.turns = assistant.turns;
-  bound.webSearch = assistant.webSearch;
+  // Scheduled runs are jobs whose handler runs the assistant's turns; the assistant offers scheduleTask (decision 086).
+  const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
+  schedules.runWith({ turns: assistant.turns, webSearch: webSearchSetUp ? assistant.webSearch : null });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,

@@ -234,6 +234,80 @@ export function jobQueueCases(engine: string, open: OpenTestDatabase) {
       expect(await queue.waitFor(stuck.id)).toMatchObject({ status: "failed", attempts: 3, error: "database is locked" });
     });
 
+    it("queues work named by a unique key once, whichever queue asks first", async () => {
+      const store = await setup();
+      const [first, second] = [createJobQueue({ db: store.db }), createJobQueue({ db: store.db })];
+      cleanups.push(
+        () => first.stop(),
+        () => second.stop(),
+      );
+      const ran: string[] = [];
+      for (const queue of [first, second]) queue.register<{ by: string }>("once", async ({ payload }) => void ran.push(payload.by));
+      await Promise.all([first.start(), second.start()]);
+      const [a, b] = await Promise.all([
+        first.enqueueOnce({ kind: "once", userId: 1, payload: { by: "first" }, uniqueKey: "run:7@07:00" }),
+        second.enqueueOnce({ kind: "once", userId: 1, payload: { by: "second" }, uniqueKey: "run:7@07:00" }),
+      ]);
+      const queued = [a, b].filter((job) => job !== undefined);
+      expect(queued).toHaveLength(1);
+      await (a ? first : second).waitFor(queued[0]!.id);
+      // Done, the key still names it: asking again queues nothing; another key is other work.
+      expect(await first.enqueueOnce({ kind: "once", userId: 1, payload: { by: "again" }, uniqueKey: "run:7@07:00" })).toBeUndefined();
+      const next = await first.enqueueOnce({ kind: "once", userId: 1, payload: { by: "next day" }, uniqueKey: "run:7@next" });
+      await first.waitFor(next!.id);
+      expect(ran).toEqual([a ? "first" : "second", "next day"]);
+    });
+
+    it("runs a kind with slots of its own beside the bounded jobs, never more at once than it has", async () => {
+      const store = await setup();
+      const queue = createJobQueue({ db: store.db, concurrency: 1 });
+      cleanups.push(() => queue.stop());
+      const gate = deferred();
+      let turns = 0;
+      let mostTurns = 0;
+      const readStarted = deferred();
+      queue.register(
+        "turn",
+        async () => {
+          mostTurns = Math.max(mostTurns, ++turns);
+          await gate.promise;
+          turns--;
+        },
+        { slots: 3 },
+      );
+      queue.register("read", async () => readStarted.resolve());
+      await queue.start();
+      const jobs = [];
+      for (let index = 0; index < 5; index++) jobs.push(await queue.enqueue({ kind: "turn", userId: 1 }));
+      const read = await queue.enqueue({ kind: "read", userId: 1 });
+      // The read runs in the queue's one slot while the turns hold all of theirs.
+      await readStarted.promise;
+      expect(await queue.waitFor(read.id)).toMatchObject({ status: "done" });
+      expect(turns).toBe(3);
+      gate.resolve();
+      const results = await Promise.all(jobs.map((job) => queue.waitFor(job.id)));
+      expect(results.every((job) => job.status === "done")).toBe(true);
+      expect(mostTurns).toBe(3);
+    });
+
+    it("tells running jobs that the queue stops, and waits for them to end", async () => {
+      const store = await setup();
+      const queue = createJobQueue({ db: store.db });
+      const started = deferred();
+      let cut = false;
+      queue.register("long", async ({ signal }) => {
+        started.resolve();
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+        cut = true;
+      });
+      await queue.start();
+      const job = await queue.enqueue({ kind: "long", userId: 1 });
+      await started.promise;
+      await queue.stop();
+      expect(cut).toBe(true);
+      expect((await queue.get(job.id))?.status).toBe("done");
+    });
+
     it("refuses a second handler for the same kind", async () => {
       const store = await setup();
       const queue = createJobQueue({ db: store.db });

@@ -10,6 +10,8 @@ export interface JobContext<P = unknown> {
   payload: P;
   /** Records progress (shown to users for long jobs such as re-vectorising). */
   progress(processed: number, total: number): Promise<void>;
+  /** Aborted when the queue stops (the server closes): a long job ends what it can and records that it was cut. */
+  signal: AbortSignal;
 }
 
 export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
@@ -38,6 +40,11 @@ export interface HandlerOptions {
    * mailbox is). Two of a mail sync's batches read at once only fought each other for the two cores (decision 049).
    */
   oneAtATime?: boolean;
+  /**
+   * Jobs of this kind run in a pool of their own of this size, beside the others: a scheduled run mostly waits on a
+   * model, and a minute's 200 occurrences must all start on time (decision 086).
+   */
+  slots?: number;
 }
 
 export interface EnqueueInput {
@@ -45,6 +52,11 @@ export interface EnqueueInput {
   userId: number;
   itemId?: number | null;
   payload?: unknown;
+}
+
+export interface UniqueEnqueueInput extends EnqueueInput {
+  /** Names the work: a second job with the same key is never queued, by this process or another. */
+  uniqueKey: string;
 }
 
 /**
@@ -56,6 +68,8 @@ export interface JobQueue {
   register<P>(kind: string, handler: JobHandler<P>, options?: HandlerOptions): void;
   /** Persists a queued job and schedules it (once the queue has started). */
   enqueue(input: EnqueueInput): Promise<Job>;
+  /** As enqueue, unless a job with the key was ever queued: then nothing is, and the answer is undefined. */
+  enqueueOnce(input: UniqueEnqueueInput): Promise<Job | undefined>;
   get(id: number): Promise<Job | undefined>;
   /** The newest job that worked on the item, if any. */
   latestForItem(itemId: number): Promise<Job | undefined>;
@@ -109,8 +123,10 @@ export function createJobQueue(options: {
   let unsubscribe: (() => void) | undefined;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const handlers = new Map<string, { handler: JobHandler<unknown>; options: HandlerOptions }>();
-  /** The running jobs' ids, each with its kind and whether it waits on another server (counted apart). */
-  const running = new Map<number, { kind: string; waitsOnNetwork: boolean }>();
+  /** The running jobs' ids, each with its kind and the pool it counts in (the shared slots, waiting, or its kind's own). */
+  const running = new Map<number, { kind: string; pool: string }>();
+  /** Aborted at stop: every running job's signal. */
+  const stopping = new AbortController();
   const waiters = new Map<number, Array<(job: Job) => void>>();
   let idleWaiters: Array<() => void> = [];
   let started = false;
@@ -153,6 +169,7 @@ export function createJobQueue(options: {
         progress: async (processed, total) => {
           await db.updateTable("jobs").set({ processed, total, updatedAt: now() }).where("id", "=", job.id).execute();
         },
+        signal: stopping.signal,
       });
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
@@ -270,6 +287,13 @@ export function createJobQueue(options: {
     await pump();
   }
 
+  /** Which slots a kind's jobs count in: its own, the waiting ones (beside the others), or the shared working ones. */
+  function poolOf(kind: string): string {
+    const handlerOptions = handlers.get(kind)?.options ?? {};
+    return handlerOptions.slots ? `kind:${kind}` : handlerOptions.waitsOnNetwork ? "waiting" : "working";
+  }
+  const capacityOf = (handlerOptions: HandlerOptions) => handlerOptions.slots ?? (handlerOptions.waitsOnNetwork ? WAITING_CONCURRENCY : concurrency);
+
   /** Pumps without waiting: a failed claim (the database unreachable for a moment) is logged, and the next pump retries. */
   function pumpSoon() {
     pump().catch((error: unknown) => options.log?.("could not claim jobs", error));
@@ -287,11 +311,11 @@ export function createJobQueue(options: {
       do {
         pumpAgain = false;
         while (!stopped) {
-          const waiting = [...running.values()].filter((job) => job.waitsOnNetwork).length;
-          const room = { working: running.size - waiting < concurrency, waiting: waiting < WAITING_CONCURRENCY };
+          const inPool = new Map<string, number>();
+          for (const job of running.values()) inPool.set(job.pool, (inPool.get(job.pool) ?? 0) + 1);
           const runningKinds = new Set([...running.values()].map((job) => job.kind));
           const kinds = [...handlers]
-            .filter(([kind, entry]) => (entry.options.waitsOnNetwork ? room.waiting : room.working) && !(entry.options.oneAtATime && runningKinds.has(kind)))
+            .filter(([kind, entry]) => (inPool.get(poolOf(kind)) ?? 0) < capacityOf(entry.options) && !(entry.options.oneAtATime && runningKinds.has(kind)))
             .map(([kind]) => kind);
           if (kinds.length === 0) break;
           let query = db.selectFrom("jobs").selectAll().where("status", "=", "queued").where("kind", "in", kinds);
@@ -305,7 +329,7 @@ export function createJobQueue(options: {
             .where("status", "=", "queued")
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) === 0) continue;
-          running.set(next.id, { kind: next.kind, waitsOnNetwork: handlers.get(next.kind)!.options.waitsOnNetwork === true });
+          running.set(next.id, { kind: next.kind, pool: poolOf(next.kind) });
           const job = { ...next, status: "processing" as const, attempts: next.attempts + 1, leaseOwner: owner };
           void run(job)
             .catch((error: unknown) => options.log?.(`job ${job.id} bookkeeping failed`, error))
@@ -322,6 +346,29 @@ export function createJobQueue(options: {
     }
   }
 
+  async function insert(input: EnqueueInput & { uniqueKey?: string }): Promise<Job | undefined> {
+    const timestamp = now();
+    const job = await db
+      .insertInto("jobs")
+      .values({
+        kind: input.kind,
+        userId: input.userId,
+        itemId: input.itemId ?? null,
+        payload: JSON.stringify(input.payload ?? {}),
+        status: "queued",
+        createdAt: timestamp,
+        updatedAt: timestamp,
+        uniqueKey: input.uniqueKey ?? null,
+      })
+      .onConflict((conflict) => conflict.column("uniqueKey").doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!job) return undefined;
+    pumpSoon();
+    tell({ queued: true });
+    return job;
+  }
+
   return {
     register(kind, handler, handlerOptions = {}) {
       if (handlers.has(kind)) throw new Error(`a job handler for "${kind}" is already registered`);
@@ -330,24 +377,10 @@ export function createJobQueue(options: {
     },
 
     async enqueue(input) {
-      const timestamp = now();
-      const job = await db
-        .insertInto("jobs")
-        .values({
-          kind: input.kind,
-          userId: input.userId,
-          itemId: input.itemId ?? null,
-          payload: JSON.stringify(input.payload ?? {}),
-          status: "queued",
-          createdAt: timestamp,
-          updatedAt: timestamp,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      pumpSoon();
-      tell({ queued: true });
-      return job;
+      return (await insert(input))!;
     },
+
+    enqueueOnce: (input) => insert(input),
 
     get: fetchJob,
 
@@ -384,6 +417,7 @@ export function createJobQueue(options: {
     async stop() {
       stopped = true;
       unsubscribe?.();
+      stopping.abort();
       if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
       clearInterval(renewal);
     },

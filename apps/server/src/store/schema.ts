@@ -142,6 +142,8 @@ export interface JobsTable {
   /** The process running the job (job-queue.ts), and until when its claim holds unless renewed. */
   leaseOwner: string | null;
   leaseExpiresMs: number | null;
+  /** Names the work of a job queued at most once (a scheduled run's schedule and due time; migration 1300). */
+  uniqueKey: Generated<string | null>;
 }
 
 /** A tool call waiting for its user's answer, shared by the processes on one PostgreSQL database (decision 057). */
@@ -269,9 +271,6 @@ export interface ScheduleRunsTable {
   /** JSON array of the ids of the messages the run wrote. */
   messageIds: Generated<string>;
   error: string | null;
-  /** The process running it (shared databases), and until when its claim holds unless renewed. */
-  leaseOwner: string | null;
-  leaseExpiresMs: number | null;
 }
 
 /** The commitments ledger (migration 0985, decision 041). */

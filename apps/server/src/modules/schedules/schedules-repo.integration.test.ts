@@ -1,6 +1,8 @@
 import { expect, it } from "vitest";
+import { createJobQueue } from "../../jobs/job-queue.ts";
 import { openPostgresDb } from "../../store/postgres/open-postgres-db.ts";
 import { describeOnPostgres } from "../../test/test-databases.ts";
+import { SCHEDULED_RUN_JOB, scheduledRunHandler, scheduledRunKey, type ScheduledRunPayload } from "./scheduled-run.ts";
 import { createSchedulesRepo } from "./schedules.repo.ts";
 
 describeOnPostgres("scheduled runs on PostgreSQL", (databases) => {
@@ -37,8 +39,9 @@ describeOnPostgres("scheduled runs on PostgreSQL", (databases) => {
     }
   });
 
-  it("a process that starts marks interrupted only the runs whose process stopped renewing their lease", async () => {
+  it("a process that starts marks interrupted only the runs whose job's lease ran out, and runs neither again", async () => {
     const database = await databases.open();
+    const queue = createJobQueue({ db: database.db, shared: true });
     try {
       const at = "2026-11-28T07:00:00.000Z";
       await database.db.insertInto("users").values({ id: 3, username: "demo", passwordHash: "x", createdAt: at }).execute();
@@ -54,21 +57,46 @@ describeOnPostgres("scheduled runs on PostgreSQL", (databases) => {
         createdAt: at,
         updatedAt: at,
       });
-      const claim = (dueAt: string, expiresMs: number) =>
-        repo.claim({ schedule, dueAt, startedAt: at, late: false, manual: false, lease: { owner: "process-a", expiresMs } });
-      const live = (await claim("2026-11-28T07:00:00.000Z", Date.now() + 60_000))!;
-      const abandoned = (await claim("2026-11-28T08:00:00.000Z", Date.now() - 1))!;
-      // Another process renewing what it does not run changes nothing.
-      await repo.renewLeases("process-b", [abandoned], Date.now() + 60_000);
-
-      expect(await repo.interruptLeftRunning(new Date().toISOString(), { leaseEndedBy: Date.now() })).toBe(1);
-      const runs = new Map((await repo.runs(3, schedule.id)).map((run) => [run.id, run]));
-      expect(runs.get(live)).toMatchObject({ status: "running", error: null });
-      expect(runs.get(abandoned)).toMatchObject({ status: "interrupted", error: "The server stopped during this run; it was not run again." });
-      // Its own process renews it; once it stops, the next look finds it.
-      await repo.renewLeases("process-a", [live], Date.now() - 1);
-      expect(await repo.interruptLeftRunning(new Date().toISOString(), { leaseEndedBy: Date.now() })).toBe(1);
+      // Two runs another process claimed: one it still renews, one whose process stopped.
+      const claimed = async (dueAt: string, leaseExpiresMs: number) => {
+        await repo.claim({ schedule, dueAt, startedAt: at, late: false, manual: false });
+        const payload: ScheduledRunPayload = { scheduleId: schedule.id, dueAt, late: false, manual: false };
+        await database.db
+          .insertInto("jobs")
+          .values({
+            kind: SCHEDULED_RUN_JOB,
+            userId: 3,
+            payload: JSON.stringify(payload),
+            status: "processing",
+            attempts: 1,
+            createdAt: at,
+            updatedAt: at,
+            uniqueKey: scheduledRunKey(schedule.id, dueAt),
+            leaseOwner: "process-a",
+            leaseExpiresMs,
+          })
+          .execute();
+      };
+      await claimed("2026-11-28T07:00:00.000Z", Date.now() + 60_000);
+      await claimed("2026-11-28T08:00:00.000Z", Date.now() - 1);
+      const turns: string[] = [];
+      const { handler, options } = scheduledRunHandler({
+        repo,
+        turns: { run: async (request) => void turns.push(request.prompt) as never },
+        conversations: { ownsConversation: async () => false },
+        starter: { create: async () => ({ id: 1 }), markUnread: async () => {} } as never,
+        now: () => new Date(),
+        log: () => {},
+      });
+      queue.register(SCHEDULED_RUN_JOB, handler, options);
+      await queue.start();
+      expect((await repo.runs(3, schedule.id)).map((run) => [run.dueAt, run.status, run.error])).toEqual([
+        ["2026-11-28T08:00:00.000Z", "interrupted", "The server stopped during this run; it was not run again."],
+        ["2026-11-28T07:00:00.000Z", "running", null],
+      ]);
+      expect(turns).toEqual([]);
     } finally {
+      await queue.stop();
       await database.close();
     }
   });

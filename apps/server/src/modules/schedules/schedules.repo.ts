@@ -74,8 +74,6 @@ type Claim = {
   late: boolean;
   manual: boolean;
   nextRunAt?: string | null;
-  /** Processes sharing the database: who runs it, and until when unless renewed. */
-  lease?: { owner: string; expiresMs: number };
 };
 
 /**
@@ -90,6 +88,9 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
 
   return {
     list: (userId: number) => db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).orderBy("id").execute() as Promise<ScheduleRow[]>,
+
+    /** Any user's schedule (a scheduled run's job carries its id). */
+    byId: (id: number) => db.selectFrom("schedules").select(COLUMNS).where("id", "=", id).executeTakeFirst() as Promise<ScheduleRow | undefined>,
 
     find: (userId: number, id: number) =>
       db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst() as Promise<ScheduleRow | undefined>,
@@ -157,27 +158,30 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
 
     updateRun: (id: number, changes: Updateable<ScheduleRunsTable>) => db.updateTable("scheduleRuns").set(changes).where("id", "=", id).execute(),
 
-    /**
-     * Runs a crash left "running" or "waiting-approval": they are not run again, only marked. With `leaseEndedBy`
-     * (processes sharing the database) only those whose lease ran out by then: the others are another process's.
-     */
-    interruptLeftRunning: async (finishedAt: string, options: { leaseEndedBy?: number } = {}) => {
-      let query = db
-        .updateTable("scheduleRuns")
-        .set({ status: "interrupted", finishedAt, error: "The server stopped during this run; it was not run again.", leaseOwner: null, leaseExpiresMs: null })
-        .where("status", "in", ["running", "waiting-approval"]);
-      const { leaseEndedBy } = options;
-      if (leaseEndedBy !== undefined)
-        query = query.where((where) => where.or([where("leaseExpiresMs", "is", null), where("leaseExpiresMs", "<", leaseEndedBy)]));
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows);
+    /** The occurrence's run, made now if its job came first (a crash between queueing the job and making the row). */
+    async ensureRun(claim: Omit<Claim, "nextRunAt">): Promise<RunRow> {
+      await db
+        .insertInto("scheduleRuns")
+        .values(runValues(claim))
+        .onConflict((conflict) => conflict.doNothing())
+        .execute();
+      return (await db
+        .selectFrom("scheduleRuns")
+        .select(RUN_COLUMNS)
+        .where("scheduleId", "=", claim.schedule.id)
+        .where("dueAt", "=", claim.dueAt)
+        .executeTakeFirstOrThrow()) as RunRow;
     },
 
-    /** Moves on the leases of the runs this process is running. */
-    renewLeases: async (owner: string, runIds: number[], expiresMs: number) => {
-      if (runIds.length === 0) return;
-      await db.updateTable("scheduleRuns").set({ leaseExpiresMs: expiresMs }).where("id", "in", runIds).where("leaseOwner", "=", owner).execute();
-    },
+    /** Ends an occurrence's run that is still going (its job ended without it); one already ended is left as it is. */
+    endRun: (scheduleId: number, dueAt: string, changes: Pick<Updateable<ScheduleRunsTable>, "status" | "finishedAt" | "error">) =>
+      db
+        .updateTable("scheduleRuns")
+        .set(changes)
+        .where("scheduleId", "=", scheduleId)
+        .where("dueAt", "=", dueAt)
+        .where("status", "in", ["running", "waiting-approval"])
+        .execute(),
 
     runs: (userId: number, scheduleId: number, limit = 100) =>
       db
@@ -222,7 +226,7 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
 
 export type SchedulesRepo = ReturnType<typeof createSchedulesRepo>;
 
-const runValues = (claim: Claim) => ({
+const runValues = (claim: Omit<Claim, "nextRunAt">) => ({
   scheduleId: claim.schedule.id,
   userId: claim.schedule.userId,
   dueAt: claim.dueAt,
@@ -231,8 +235,6 @@ const runValues = (claim: Claim) => ({
   late: claim.late ? 1 : 0,
   manual: claim.manual ? 1 : 0,
   conversationId: claim.schedule.conversationId,
-  leaseOwner: claim.lease?.owner ?? null,
-  leaseExpiresMs: claim.lease?.expiresMs ?? null,
 });
 
 /** SQLite's claim: prepared once, run in one synchronous transaction (nothing else runs on the connection meanwhile). */

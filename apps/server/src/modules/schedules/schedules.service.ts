@@ -12,7 +12,8 @@ import { badRequest, notFound } from "../../http/app-error.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
 import { checkTimezone, describeRecurrence, nextOccurrences, parseRecurrence, toWallClock } from "./recurrence.ts";
 import type { RunRow, ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
-import { briefingOptions, type Scheduler } from "./scheduler.ts";
+import { briefingOptions } from "./scheduled-run.ts";
+import type { Scheduler } from "./scheduler.ts";
 
 export const toRun = (row: RunRow): ScheduleRun => ({
   id: row.id,
