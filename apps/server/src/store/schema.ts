@@ -351,6 +351,75 @@ export interface PushSentRemindersTable {
   dueDate: string;
 }
 
+/** A bot or mailbox a user connected as a channel (migration 1200, decisions 075-079). */
+export interface ChannelsTable {
+  id: Generated<number>;
+  userId: number;
+  kind: "telegram" | "slack" | "email";
+  name: string;
+  identity: string;
+  /** Sealed JSON: the tokens. */
+  secrets: string;
+  /** JSON: the mail account and address, Slack's mode. */
+  settings: Generated<string>;
+  status: Generated<"unpaired" | "paired" | "error">;
+  pairingHash: string | null;
+  pairingExpiresAt: string | null;
+  allowGroup: Generated<number>;
+  chatId: string | null;
+  chatUserId: string | null;
+  chatTitle: string | null;
+  chatGroup: Generated<number>;
+  conversationId: number | null;
+  cursor: string | null;
+  error: string | null;
+  failingSince: string | null;
+  listenerOwner: string | null;
+  listenerExpiresMs: number | null;
+  createdAt: string;
+}
+export interface ChannelRefusalsTable {
+  channelId: number;
+  sender: string;
+  title: string;
+  count: Generated<number>;
+  wrongCodes: Generated<number>;
+  replied: Generated<number>;
+  firstAt: string;
+  lastAt: string;
+}
+export interface ChannelInboxTable {
+  id: Generated<number>;
+  channelId: number;
+  externalId: string;
+  body: string;
+  createdAt: string;
+}
+export interface ChannelOutboxTable {
+  id: Generated<number>;
+  channelId: number;
+  body: string;
+  approvalId: string | null;
+  status: Generated<"queued" | "sent" | "failed">;
+  attempts: Generated<number>;
+  nextAttemptMs: Generated<number>;
+  claimedUntilMs: number | null;
+  error: string | null;
+  sentRef: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+export interface NotificationTargetsTable {
+  userId: number;
+  kind: "briefing" | "reminders" | "runs" | "approvals";
+  /** JSON array of "push" and "channel:ID". */
+  targets: string;
+}
+export interface ChannelSentRemindersTable {
+  reminderId: number;
+  dueDate: string;
+}
+
 /** A client's login attempts in its current fixed window (decision 061). */
 export interface LoginAttemptsTable {
   clientKey: string;
@@ -453,6 +522,12 @@ export interface Database {
   loginAttempts: LoginAttemptsTable;
   oauthGrants: OAuthGrantsTable;
   oauthFlows: OAuthFlowsTable;
+  channels: ChannelsTable;
+  channelRefusals: ChannelRefusalsTable;
+  channelInbox: ChannelInboxTable;
+  channelOutbox: ChannelOutboxTable;
+  notificationTargets: NotificationTargetsTable;
+  channelSentReminders: ChannelSentRemindersTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.
