@@ -43,6 +43,15 @@ export const SIGN_IN_RESULT_PARAM = "signIn";
 export const SIGN_IN_RESULTS = ["connected", "cancelled", "failed", "other-account"] as const;
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];
 
+/** What Settings > Accounts says when the provider sends the browser back. */
+export const SIGN_IN_RESULT_TEXTS: Record<SignInResult, string> = {
+  connected: "Signed in. SAGE is syncing your mail (and your calendar, if it came with the sign-in).",
+  cancelled: "The sign-in was cancelled, so nothing was connected.",
+  failed: "The provider did not complete the sign-in. Try again; if it keeps failing, the operator can check the server's log.",
+  "other-account":
+    "You signed in as someone other than this account's owner, so nothing changed. Sign in again as its owner, or connect the other mailbox as a new account.",
+};
+
 /** GET /api/oauth/{provider}/...: the provider in the path. */
 export const signInProviderParamsSchema = z.object({ provider: z.enum(OAUTH_PROVIDER_IDS, { error: OAUTH_ERRORS.unknownProvider }) });
 

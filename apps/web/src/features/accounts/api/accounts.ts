@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { accountListSchema, accountSchema, testConnectionResponseSchema, type CreateAnyAccountRequest } from "@sage/contracts/accounts";
+import {
+  accountListSchema,
+  accountSchema,
+  testConnectionResponseSchema,
+  type CreateAnyAccountRequest,
+  type SignInAccountRequest,
+} from "@sage/contracts/accounts";
+import { oauthProviderListSchema } from "@sage/contracts/oauth";
 import { calendarEventsResponseSchema, calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
 
@@ -20,6 +27,25 @@ function useRefreshingMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
 
 export const useCreateAccount = () =>
   useRefreshingMutation((account: CreateAnyAccountRequest) => apiRequest("/api/accounts", { method: "POST", body: account, schema: accountSchema }));
+
+/** GET /api/oauth/providers: the sign-in buttons, and what the operator must set for those not set up. */
+export const useOAuthProviders = () =>
+  useQuery({ queryKey: ["oauth-providers"], queryFn: () => getJson("/api/oauth/providers", oauthProviderListSchema), staleTime: 5 * 60_000 });
+
+/**
+ * A mail account that signs in with its provider: POST /api/accounts with `auth`, then the browser goes to the
+ * answer's signInUrl (the provider's consent page, and back to Settings > Accounts).
+ */
+export function useSignInAccount(go: (url: string) => void = (url) => window.location.assign(url)) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (account: SignInAccountRequest) => apiRequest("/api/accounts", { method: "POST", body: account, schema: accountSchema }),
+    onSuccess: async (account) => {
+      await queryClient.invalidateQueries({ queryKey: accountsQueryKey });
+      if (account.signInUrl) go(account.signInUrl);
+    },
+  });
+}
 
 export const useTestConnection = () =>
   useMutation({

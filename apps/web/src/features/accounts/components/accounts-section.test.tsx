@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { calendarProblemMessage, connectionProblemMessage, type Account, type CalendarAccount, type MailAccount } from "@sage/contracts/accounts";
+import { OAUTH_SETUP_TEXTS } from "@sage/contracts/oauth";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { fakeApi } from "@/test/fake-api";
@@ -27,6 +28,13 @@ const account = (extra: Partial<MailAccount> = {}): MailAccount => ({
   ...extra,
 });
 
+/** The operator has set up no sign-in: the two buttons say what to set. */
+const NO_SIGN_IN = [
+  { id: "google", name: "Google", configured: false, setup: OAUTH_SETUP_TEXTS.google },
+  { id: "microsoft", name: "Microsoft", configured: false, setup: OAUTH_SETUP_TEXTS.microsoft },
+  { id: "oidc", name: "your company", configured: false, setup: OAUTH_SETUP_TEXTS.oidc },
+];
+
 const FEED = "http://localhost:3000/api/calendar/Q2FsZW5kYXItZmVlZC10b2tlbi1mb3ItdGVzdHMtMTIz.ics";
 
 const calendar = (extra: Partial<CalendarAccount> = {}): CalendarAccount => ({
@@ -51,6 +59,7 @@ describe("Settings > Accounts", () => {
     let listed: Account[] = [];
     const login = connectionProblemMessage("login", { host: "imap.gmail.com", port: 993 });
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
@@ -84,6 +93,7 @@ describe("Settings > Accounts", () => {
   it("shows an account's failure and offers Sync now", async () => {
     const error = connectionProblemMessage("folder", { host: "imap.gmail.com", port: 993, folder: "Sent" });
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([account({ status: "error", progress: null, error })]))
@@ -101,6 +111,7 @@ describe("Settings > Accounts: a restored account", () => {
     const smtp = { host: "smtp.gmail.com", port: 465, secure: true, user: "me@gmail.com" };
     let listed: Account[] = [account({ status: "password-needed", progress: null, smtp })];
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
@@ -128,6 +139,7 @@ describe("Settings > Accounts: calendars", () => {
     const notFound = calendarProblemMessage("not-found", "calendar.google.com");
     const secret = "https://calendar.google.com/calendar/ical/exec%40gmail.com/private-5f2a/basic.ics";
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", () => Response.json(listed))
@@ -152,6 +164,7 @@ describe("Settings > Accounts: calendars", () => {
 
   it("connects a CalDAV server with its user name and password, and says what the test found", async () => {
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([]))
@@ -175,6 +188,7 @@ describe("Settings > Accounts: calendars", () => {
   it("shows the reminders calendar address with Copy, and Rotate replaces it after a confirmation", async () => {
     const next = "http://localhost:3000/api/calendar/TmV3LWNhbGVuZGFyLWZlZWQtdG9rZW4tZm9yLXRlc3RzLTQ1.ics";
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
       .on("GET", "/api/accounts", Response.json([]))
@@ -202,6 +216,7 @@ describe("Settings > Accounts: time zone", () => {
   it("offers the browser's time zone until one is saved, and saves the one chosen", async () => {
     const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
       .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
       .on("GET", "/api/accounts", Response.json([]))
       .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))

@@ -1,11 +1,11 @@
-import { useId, useState, type FormEvent } from "react";
-import { syncEventsText, syncProgressText, type Account, type CreateAccountRequest, type TestConnectionResponse } from "@sage/contracts/accounts";
+import { syncEventsText, syncProgressText, type Account } from "@sage/contracts/accounts";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
-import { useAccounts, useCreateAccount, useDeleteAccount, useSyncAccount, useTestConnection } from "../api/accounts";
+import { useAccounts, useDeleteAccount, useSyncAccount } from "../api/accounts";
 import { ConnectCalendarForm } from "./connect-calendar-form";
+import { ConnectMailForm } from "./connect-mail-form";
 import { PasswordAgainForm } from "./password-again-form";
+import { SignInButtons } from "./sign-in-buttons";
 import { RemindersFeed } from "./reminders-feed";
 import { TimeZoneSetting } from "./time-zone-setting";
 
@@ -17,10 +17,21 @@ const STATUS_LABELS: Record<Account["status"], string> = {
   "sign-in-needed": "Sign-in needed",
 };
 
-/** "me@gmail.com on imap.gmail.com · 1,240 messages", "anna on dav.example.com · 12 events", "Subscription from calendar.google.com · 3 events". */
+const PROVIDER_NAMES = { google: "Google", microsoft: "Microsoft", oidc: "your company's sign-in" } as const;
+
+/**
+ * "me@gmail.com on imap.gmail.com · 1,240 messages", "anna on dav.example.com · 12 events", "Subscription from
+ * calendar.google.com · 3 events"; a signed-in one "anna@example.com, signed in with Google · 1,240 messages".
+ */
 function accountSummary(account: Account): string {
-  if (account.kind === "mail") return `${account.imap.user} on ${account.imap.host} · ${(account.counts.messages ?? 0).toLocaleString("en-US")} messages`;
+  const signedIn = account.auth ? `${account.auth.user ?? "Not signed in yet"}, signed in with ${PROVIDER_NAMES[account.auth.provider]}` : null;
+  if (account.kind === "mail") {
+    const messages = `${(account.counts.messages ?? 0).toLocaleString("en-US")} messages`;
+    const sender = account.address && account.address !== account.imap.user ? ` · sends as ${account.address}` : "";
+    return `${signedIn ?? `${account.imap.user} on ${account.imap.host}`}${sender} · ${messages}`;
+  }
   const events = syncEventsText(account.counts.events ?? 0);
+  if (signedIn) return `${signedIn} · ${events}`;
   if (account.caldav) return `${account.caldav.user} on ${new URL(account.caldav.url).hostname} · ${events}`;
   return `Subscription from ${account.ics?.host ?? "the web"} · ${events}`;
 }
@@ -46,7 +57,17 @@ function AccountCard({ account }: { account: Account }) {
         {account.lastSyncAt ? ` · last synced ${new Date(account.lastSyncAt).toLocaleString()}` : ""}
       </p>
       {account.error && <p className="text-sm break-words text-destructive">{account.error}</p>}
-      {account.status === "password-needed" && <PasswordAgainForm account={account} />}
+      {account.status === "password-needed" && !account.auth && <PasswordAgainForm account={account} />}
+      {account.status === "sign-in-needed" && account.signInUrl && (
+        <p className="text-sm">
+          {account.auth?.user
+            ? "The sign-in has expired or was withdrawn at the provider. Sign in again to go on syncing; nothing synced is lost."
+            : "Sign in to connect this account."}{" "}
+          <Button asChild size="sm" className="ml-1">
+            <a href={account.signInUrl}>{account.auth?.user ? "Sign in again" : "Sign in"}</a>
+          </Button>
+        </p>
+      )}
       <div className="flex gap-2">
         <Button
           type="button"
@@ -74,85 +95,6 @@ function AccountCard({ account }: { account: Account }) {
   );
 }
 
-const EMPTY = { name: "", host: "", port: "993", secure: true, user: "", password: "", smtpHost: "", smtpPort: "465" };
-
-/** The form to connect a mail account: labelled fields, Test connection, Connect. */
-function ConnectForm() {
-  const [form, setForm] = useState(EMPTY);
-  const [tested, setTested] = useState<TestConnectionResponse | null>(null);
-  const create = useCreateAccount();
-  const test = useTestConnection();
-  const id = useId();
-  const set = (field: keyof typeof EMPTY) => (value: string | boolean) => {
-    setForm((old) => ({ ...old, [field]: value }));
-    setTested(null);
-  };
-  const request = (): CreateAccountRequest => {
-    const imap = { host: form.host, port: Number(form.port), secure: form.secure, user: form.user, password: form.password };
-    return {
-      kind: "mail",
-      name: form.name,
-      imap,
-      ...(form.smtpHost
-        ? { smtp: { host: form.smtpHost, port: Number(form.smtpPort), secure: form.smtpPort === "465", user: form.user, password: form.password } }
-        : {}),
-    };
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(request(), {
-      onSuccess: () => setForm(EMPTY),
-      onError: (error) => toastError({ error, fallback: "Failed to connect the account" }),
-    });
-  };
-  const field = (name: keyof typeof EMPTY, label: string, props: { type?: string; autoComplete?: string; required?: boolean } = {}) => (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
-      <Input id={`${id}-${name}`} value={String(form[name])} onChange={(event) => set(name)(event.target.value)} {...props} />
-    </div>
-  );
-
-  return (
-    <form onSubmit={submit} aria-label="Connect a mail account" className="flex flex-col gap-3 rounded-lg border p-3">
-      <h3 className="font-semibold">Connect a mail account</h3>
-      <div className="grid gap-3 sm:grid-cols-2">
-        {field("name", "Account name", { required: true })}
-        {field("user", "User name (e-mail address)", { required: true, autoComplete: "username" })}
-        {field("host", "IMAP server", { required: true })}
-        {field("port", "IMAP port", { required: true })}
-        {field("password", "Password or app password", { type: "password", required: true, autoComplete: "current-password" })}
-        <label className="flex items-center gap-2 self-end text-sm">
-          <input type="checkbox" checked={form.secure} onChange={(event) => set("secure")(event.target.checked)} />
-          Secure connection (TLS)
-        </label>
-        {field("smtpHost", "SMTP server, for sending (optional)")}
-        {field("smtpPort", "SMTP port")}
-      </div>
-      <p className="text-sm text-muted-foreground">Gmail and Microsoft 365 need an app password here, not your usual password.</p>
-      {tested && (
-        <p role="status" className={`text-sm ${tested.ok ? "text-green-700 dark:text-green-400" : "text-destructive"}`}>
-          {"message" in tested ? tested.message : "Connection works."}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <Button
-          type="button"
-          variant="outline"
-          disabled={test.isPending}
-          onClick={() => test.mutate(request(), { onSuccess: setTested, onError: (error) => toastError({ error, fallback: "Failed to test the connection" }) })}
-        >
-          {test.isPending ? "Testing..." : "Test connection"}
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          Connect
-        </Button>
-      </div>
-    </form>
-  );
-}
-
 /** Settings > Accounts: this user's mail and calendar accounts, their sync, connecting another, and the reminders feed. */
 export function AccountsSection() {
   const accounts = useAccounts();
@@ -161,17 +103,18 @@ export function AccountsSection() {
       <h2 id="accounts-heading" className="text-lg font-semibold">
         Accounts
       </h2>
+      <SignInButtons />
       <p className="text-sm text-muted-foreground">
         SAGE copies the mail of your INBOX and Sent folders into your knowledge base so the assistant can search it, checking for new mail every 2 minutes. It
         sends mail only after you approve each message. Calendars are read every 15 minutes; SAGE adds or changes an event only after you approve it. Your
-        password is stored encrypted and never shown again.
+        password, or the provider's sign-in, is stored encrypted and never shown again.
       </p>
       {accounts.isPending && <p className="text-sm text-muted-foreground">Loading...</p>}
       {accounts.isError && <p className="text-sm text-destructive">Failed to load the accounts</p>}
       {accounts.data?.map((account) => (
         <AccountCard key={account.id} account={account} />
       ))}
-      <ConnectForm />
+      <ConnectMailForm />
       <ConnectCalendarForm />
       <TimeZoneSetting />
       <RemindersFeed />
