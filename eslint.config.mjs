@@ -67,7 +67,20 @@ const rawSqlFiles = [
 ];
 
 /** Vendor SDKs: model, embedding and search vendors are reached only through providers/. */
-const vendorSdks = ["ai", "ai/*", "@ai-sdk/*", "@huggingface/transformers", "onnxruntime-node", "imapflow", "nodemailer", "tsdav", "openid-client"];
+const vendorSdks = [
+  "ai",
+  "ai/*",
+  "@ai-sdk/*",
+  "@huggingface/transformers",
+  "onnxruntime-node",
+  "imapflow",
+  "nodemailer",
+  "tsdav",
+  "grammy",
+  "grammy/*",
+  "@slack/*",
+  "openid-client",
+];
 
 /** The server's boundaries (decision 008; documents/ by decision 025). */
 const serverZones = [
@@ -77,6 +90,12 @@ const serverZones = [
     from: "./apps/server/src/modules",
     message: `${layer}/ is infrastructure: it must not import from modules/.`,
   })),
+  // Channels (decision 075) carry messages for the channels module and know no other feature.
+  {
+    target: "./apps/server/src/channels",
+    from: "./apps/server/src/modules",
+    message: "channels/ only carries messages: it must not import from modules/ (the channels module drives it).",
+  },
   // Document reading serves every module and knows none: modules use it through its face, documents.ts.
   {
     target: "./apps/server/src/documents",
@@ -170,6 +189,11 @@ export default tseslint.config(
   {
     files: ["apps/server/src/providers/**/*.ts", "apps/server/src/config.ts"],
     rules: { "no-restricted-imports": "off", "no-restricted-properties": "off" },
+  },
+  {
+    // Channel adapters are the providers of messaging services: the only place their SDKs (grammY, Bolt) are used.
+    files: ["apps/server/src/channels/**/*.ts"],
+    rules: { "no-restricted-imports": "off" },
   },
   {
     files: ["apps/server/src/**/*.ts"],

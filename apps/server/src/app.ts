@@ -20,7 +20,8 @@ import { registerWebApp } from "./http/web-app.ts";
 import { createJobQueue, type JobQueue } from "./jobs/job-queue.ts";
 import { createAccountsModule, type ConnectImap } from "./modules/accounts/accounts.module.ts";
 import { createAssistantModule } from "./modules/assistant/assistant.module.ts";
-import { createPushModule, type PushModule } from "./modules/push/push.module.ts";
+import { createPushModule, reminderDueAt, reminderDueNow, type PushModule } from "./modules/push/push.module.ts";
+import { createChannelsModule, watchApprovals, type ChannelsModule } from "./modules/channels/channels.module.ts";
 import { createCommitmentsModule, type CommitmentsModule } from "./modules/commitments/commitments.module.ts";
 import { createCalendarFeedModule } from "./modules/calendar-feed/calendar-feed.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
@@ -88,6 +89,8 @@ export interface SageApp {
   schedules: SchedulesModule["control"];
   /** Web push: the reminders round, run now (tests). */
   push: PushModule["control"];
+  /** Channels: a round (listeners, retries, reminders) now, and waiting until nothing is being sent (tests, bench). */
+  channels: ChannelsModule["control"];
   /** The commitments ledger: read the user's new items now (tests). */
   commitments: CommitmentsModule["control"];
   createUser(username: string, password: string): Promise<User>;
@@ -253,9 +256,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     contact: config.pushContact,
     reminders: reminders.port,
     timeZone: accounts.calendar.timeZone,
+    // Whether web push is among the kind's targets (Settings > Channels); the channels module is built below.
+    delivers: (userId, kind) => channels.pushWanted(userId, kind),
     now: deps.now,
     warn,
   });
+  // Every approval a turn asks for is watched, so a card shown in a channel closes when it is answered anywhere.
+  const approvals = watchApprovals(externalTools.approvals);
   const commitments = createCommitmentsModule({
     db: store.db,
     jobs,
@@ -264,6 +271,26 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     reminders: reminders.port,
     now: deps.now,
     warn,
+  });
+  const channels: ChannelsModule = createChannelsModule({
+    db: store.db,
+    box,
+    publicUrl: config.publicUrl,
+    telegramApiRoot: config.channels.telegramApiRoot,
+    slackApiUrl: config.channels.slackApiUrl,
+    maxFileBytes: config.maxUploadBytes,
+    approvals,
+    conversations: conversations.port,
+    starter: conversations.starter,
+    messages: (userId, conversationId) => conversations.messages.messages(userId, conversationId),
+    files: knowledge.received,
+    push: push.runEvent,
+    reminders: reminders.port,
+    timeZone: accounts.calendar.timeZone,
+    reminderDue: { at: reminderDueAt, now: reminderDueNow },
+    now: deps.now,
+    warn,
+    info: (message, detail) => app.log.info(detail, message),
   });
   const schedules = createSchedulesModule({
     store,
@@ -280,7 +307,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
       messages: conversations.messages,
     },
     defaultTimeZone: config.defaultTimeZone,
-    notify: push.runEvent,
+    notify: channels.runEvent,
     warn,
   });
   const documentsOut = createDocumentsOutModule({ db: store.db, files: knowledge.generated, conversations: conversations.reader, now: deps.now });
@@ -291,7 +318,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     search: retrieval.search,
     reminders: reminders.port,
     memory: memory.port,
-    approvals: externalTools.approvals,
+    approvals: approvals.port,
     mail: accounts.mail,
     calendar: accounts.calendar,
     attachments: knowledge.attachments,
@@ -305,6 +332,8 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   // Scheduled runs are jobs whose handler runs the assistant's turns; the assistant offers scheduleTask (decision 086).
   const webSearchSetUp = providers.webSearch.kind === "backend" || (providers.webSearch.kind === "gemini" && Boolean(providers.llm?.searchWeb));
   schedules.runWith({ turns: assistant.turns, webSearch: webSearchSetUp ? assistant.webSearch : null });
+  // A channel's messages are turns of the assistant's own turn (decision 075).
+  channels.runWith({ turns: assistant.conversationTurns });
   const modules: AppModule[] = [
     createHealthModule({ version: SAGE_VERSION }),
     auth,
@@ -321,6 +350,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schedules,
     commitments,
     push,
+    channels,
     documentsOut,
     createCalendarFeedModule({
       db: store.db,
@@ -359,7 +389,15 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
     commitments: commitments.control,
-    push: push.control,
+    // Runs' news reaches push through the channels module's targets: waiting for pushes waits for that too.
+    push: {
+      ...push.control,
+      async idle() {
+        await channels.control.idle();
+        await push.control.idle();
+      },
+    },
+    channels: channels.control,
     createUser: auth.createUser,
     syncDueCalendars: accounts.syncDueCalendars,
     syncDueMail: accounts.syncDueMail,

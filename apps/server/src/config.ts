@@ -78,6 +78,8 @@ const envSchema = z.object({
       (value) => !value || /^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/i.test(value) || /^https:\/\/[^\s/]+\.[^\s/]+/i.test(value),
       "give a mailto: address or an https: page where the push services can reach you, such as mailto:it@example.com",
     ),
+  SAGE_TELEGRAM_API_ROOT: z.string().url().default("https://api.telegram.org"),
+  SAGE_SLACK_API_URL: z.string().url().default("https://slack.com/api/"),
   SAGE_ACCOUNT_ALLOW_HOSTS: z
     .string()
     .optional()
@@ -197,6 +199,13 @@ export interface Config {
   defaultTimeZone: string;
   /** Who push services may contact about this server's pushes (RFC 8292 "sub"; SAGE_PUSH_CONTACT). */
   pushContact: string;
+  /**
+   * The address users open SAGE at (SAGE_PUBLIC_URL, parsed with the sign-in settings), else the bound address: links
+   * in channel messages point there.
+   */
+  publicUrl: string;
+  /** Where channels reach their services (decision 075): Telegram's Bot API root, Slack's Web API. */
+  channels: { telegramApiRoot: string; slackApiUrl: string };
   /** Model replies in one chat turn; each may run one tool. */
   maxToolSteps: number;
   /** A research run's limits (decision 046): questions planned (each searched on the web and in documents), pages read, minutes. */
@@ -350,6 +359,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SAGE_SECRET_KEY ? secretKeyBytes(e.SAGE_SECRET_KEY) : null,
     defaultTimeZone: e.SAGE_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     pushContact: e.SAGE_PUSH_CONTACT ?? "mailto:sage@localhost",
+    publicUrl: (e.SAGE_PUBLIC_URL ?? `http://${isLoopbackHost(e.HOST) || e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST}:${e.PORT}`).replace(
+      /\/+$/,
+      "",
+    ),
+    channels: {
+      telegramApiRoot: e.SAGE_TELEGRAM_API_ROOT.replace(/\/+$/, ""),
+      slackApiUrl: e.SAGE_SLACK_API_URL.endsWith("/") ? e.SAGE_SLACK_API_URL : `${e.SAGE_SLACK_API_URL}/`,
+    },
     maxToolSteps: e.SAGE_MAX_TOOL_STEPS,
     research: { maxQuestions: e.SAGE_RESEARCH_MAX_QUESTIONS, maxPages: e.SAGE_RESEARCH_MAX_PAGES, maxMs: Math.round(e.SAGE_RESEARCH_MAX_MINUTES * 60_000) },
     mcp: {

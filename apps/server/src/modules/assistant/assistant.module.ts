@@ -26,6 +26,7 @@ import { createEventTool, updateEventTool } from "./tools/create-event-tool.ts";
 import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
 import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
+import { createConversationTurns, type ConversationTurnPort } from "./conversation-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.module.ts";
 import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
@@ -33,6 +34,7 @@ import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
 export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
 export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts";
+export type { ConversationTurnPort } from "./conversation-turn.ts";
 
 /** searchMail, readThread, draftEmail and sendEmail (behind Approve), for users who connected a mail account. */
 function mailTools(mail: MailPort): ToolSource {
@@ -79,7 +81,11 @@ export function createAssistantModule(deps: {
   /** Tools other modules offer every user (the schedules module's scheduleTask). */
   moreTools?: AssistantTool[];
   warn(message: string, error?: unknown): void;
-}): AppModule & { turns: UnattendedTurnPort; webSearch: ReturnType<typeof createAssistantService>["webSearch"] } {
+}): AppModule & {
+  turns: UnattendedTurnPort;
+  conversationTurns: ConversationTurnPort;
+  webSearch: ReturnType<typeof createAssistantService>["webSearch"];
+} {
   const service = createAssistantService(deps);
   const tools = createToolRegistry(
     [
@@ -107,6 +113,8 @@ export function createAssistantModule(deps: {
   });
   return {
     turns: createUnattendedTurns(chatTurns),
+    /** Turns a channel runs for a message the user wrote there (the channels module). */
+    conversationTurns: createConversationTurns(chatTurns),
     /** The web search the chat uses (the morning briefing's news). */
     webSearch: service.webSearch,
     register(app) {

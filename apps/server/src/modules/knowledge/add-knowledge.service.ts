@@ -164,7 +164,8 @@ export function createAddKnowledgeService(deps: {
       userId: number,
       stored: StoredUpload,
       input: { conversationId?: number; parentId?: number; description?: string; relativePath?: string },
-      options: { waitBriefly?: boolean } = {},
+      /** `text`: the file's whole text, when SAGE wrote the file from text it holds (read here when short). */
+      options: { waitBriefly?: boolean; text?: string } = {},
     ): Promise<UploadOutcome> {
       const placed = await placement.placement(userId, input);
       if (stored.size === 0) throw badRequest("The file is empty");
@@ -186,8 +187,8 @@ export function createAddKnowledgeService(deps: {
         contentHash: stored.contentHash,
         status: "queued",
       });
-      const job = await ingestion.enqueue({ id, userId });
-      if (stored.size <= deps.limits.inlineMaxBytes && options.waitBriefly !== false) await ingestion.waitBriefly(job);
+      const job = options.text !== undefined ? await ingestion.ingestShortText({ id, userId }, options.text) : await ingestion.enqueue({ id, userId });
+      if (job && stored.size <= deps.limits.inlineMaxBytes && options.waitBriefly !== false) await ingestion.waitBriefly(job);
       const file = await knowledge.apiItem(userId, id);
       if (file.status === "ready") return { kind: "ready", file };
       if (file.status === "stored" || file.status === "failed")

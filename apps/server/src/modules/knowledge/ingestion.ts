@@ -184,6 +184,22 @@ export function createIngestion(deps: IngestionDeps) {
     return jobs.enqueue({ kind: INGEST_JOB, userId: item.userId, itemId: item.id, payload: { itemId: item.id } });
   }
 
+  /** Indexes chunks cut here, marking the item ready; vectors follow in the background. */
+  async function indexShort(row: KnowledgeItemRow, chunks: Chunk[]) {
+    const { chunkCount, vectors } = await deps.index.indexNow(row, chunks);
+    // The item is found by its words at once; a failed embedding shows on it as the usual warning, once it is
+    // marked ready (a restart's catch-up embeds what is still missing).
+    const vectorsFailed = vectors.then(
+      () => false,
+      (error: unknown) => {
+        deps.warn(`vectorising knowledge item ${row.id} failed`, error);
+        return true;
+      },
+    );
+    await repo.updateItem(row.id, { status: "ready", statusReason: null, chunkCount, ...ocrFields({}) });
+    void vectorsFailed.then((failed) => (failed ? repo.updateItem(row.id, { statusReason: VECTOR_WARNING }) : undefined)).catch(() => undefined);
+  }
+
   return {
     ingest,
     enqueue,
@@ -205,18 +221,19 @@ export function createIngestion(deps: IngestionDeps) {
       const row = await repo.getItemById(item.id);
       const chunks = row?.type === "note" ? chunkShortNote(await repo.getText(item.id)) : null;
       if (!row || !chunks) return enqueue(item);
-      const { chunkCount, vectors } = await deps.index.indexNow(row, chunks);
-      // The note is found by its words at once; a failed embedding shows on it as the usual warning, once it is
-      // marked ready (a restart's catch-up embeds what is still missing).
-      const vectorsFailed = vectors.then(
-        () => false,
-        (error: unknown) => {
-          deps.warn(`vectorising knowledge item ${item.id} failed`, error);
-          return true;
-        },
-      );
-      await repo.updateItem(item.id, { status: "ready", statusReason: null, chunkCount, ...ocrFields({}) });
-      void vectorsFailed.then((failed) => (failed ? repo.updateItem(item.id, { statusReason: VECTOR_WARNING }) : undefined)).catch(() => undefined);
+      await indexShort(row, chunks);
+      return undefined;
+    },
+
+    /**
+     * A short plain-text file SAGE wrote itself from text it holds (a message forwarded in a channel): chunked here
+     * as a note is, since no parser reads it; a long one is queued as any upload.
+     */
+    async ingestShortText(item: { id: number; userId: number }, text: string): Promise<Job | undefined> {
+      const row = await repo.getItemById(item.id);
+      const chunks = row?.type === "file" ? chunkShortNote(text) : null;
+      if (!row || !chunks) return enqueue(item);
+      await indexShort(row, chunks);
       return undefined;
     },
 

@@ -68,7 +68,25 @@ export interface GeneratedFilesPort {
   ): Promise<{ id: number; name: string }>;
 }
 
+/** Files that came with a message in a channel (a photo, a PDF): saved in the conversation's knowledge and read. */
+export interface ReceivedFilesPort {
+  /**
+   * Stores the file like an upload and waits up to `waitMs` for it to be read; answers the item, and why it could not
+   * be read when it could not. A type SAGE does not read is refused with the upload's own message (an AppError).
+   */
+  add(
+    userId: number,
+    conversationId: number,
+    file: { name: string; mimeType: string; bytes: Buffer },
+    waitMs: number,
+  ): Promise<{ id: number; name: string; ready: boolean; reason?: string }>;
+  /** Text SAGE holds (a forwarded message) kept as a .txt file of the conversation, read at once when short. */
+  addText(userId: number, conversationId: number, name: string, text: string): Promise<{ id: number; name: string }>;
+}
+
 export interface KnowledgeModule extends AppModule {
+  /** Files that came with a channel's messages (issue 49). */
+  received: ReceivedFilesPort;
   backup: KnowledgeBackupPort;
   mail: MailKnowledgePort;
   /** Files attached to a chat message (issue 32). */
@@ -144,6 +162,22 @@ export function createKnowledgeModule(deps: {
         const stored = await addKnowledge.storeUpload(file.name, file.mimeType, Readable.from([file.bytes]));
         // Read in the background: the chat shows the file at once, and it becomes searchable when read.
         const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId, description: file.description }, { waitBriefly: false });
+        return { id: outcome.file.id, name: outcome.file.name };
+      },
+    },
+    received: {
+      async add(userId, conversationId, file, waitMs) {
+        const stored = await addKnowledge.storeUpload(file.name, file.mimeType, Readable.from([file.bytes]));
+        const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId }, { waitBriefly: false });
+        if (outcome.kind === "archive") return { id: outcome.file.id, name: outcome.file.name, ready: true };
+        const job = await ingestion.latestJobFor(outcome.file.id);
+        if (job && job.status !== "done" && job.status !== "failed") await ingestion.waitBriefly(job, waitMs);
+        const item = await knowledge.apiItem(userId, outcome.file.id);
+        return { id: item.id, name: item.name, ready: item.status === "ready", ...(item.status === "ready" ? {} : { reason: item.statusReason ?? undefined }) };
+      },
+      async addText(userId, conversationId, name, text) {
+        const stored = await addKnowledge.storeUpload(name, "text/plain", Readable.from([Buffer.from(text, "utf8")]));
+        const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId }, { text });
         return { id: outcome.file.id, name: outcome.file.name };
       },
     },

@@ -10,6 +10,8 @@ import { createPushService, type PushService } from "./push.service.ts";
 /** How often due reminders are looked for. */
 const REMINDER_ROUND_MS = 60_000;
 
+export { reminderDueAt, reminderDueNow } from "./push.service.ts";
+
 /** What the scheduler tells the user's devices: a run finished, or waits for Approve. */
 export type RunNotifier = PushService["runEvent"];
 
@@ -30,6 +32,8 @@ export function createPushModule(deps: {
   contact: string;
   reminders: Pick<RemindersPort, "list">;
   timeZone(userId: number): Promise<string>;
+  /** Whether the user wants a kind on web push (the channels module's targets). */
+  delivers?(userId: number, kind: "reminders" | "runs" | "approvals"): Promise<boolean>;
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): PushModule {
@@ -40,6 +44,7 @@ export function createPushModule(deps: {
     contact: deps.contact,
     reminders: deps.reminders,
     timeZone: deps.timeZone,
+    delivers: deps.delivers,
     now: deps.now ?? (() => new Date()),
     warn: deps.warn,
   });

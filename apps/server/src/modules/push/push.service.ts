@@ -13,6 +13,16 @@ const WHOLE_DAY_HOUR = 8;
 /** Apple's push service refuses a contact at localhost (403 BadJwtToken), so such a setup is named once in the log. */
 const APPLE_PUSH = /(^|\.)push\.apple\.com$/i;
 
+/** When a reminder is due: its time, or 08:00 of its day in the user's time zone for a whole-day one. */
+export function reminderDueAt(reminder: Pick<Reminder, "dueDate">, timeZone: string): number {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(reminder.dueDate);
+  if (!day) return Date.parse(reminder.dueDate);
+  return zonedToUtc({ year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: WHOLE_DAY_HOUR, minute: 0, second: 0 }, timeZone);
+}
+
+/** Whether a reminder due at `due` is pushed now: it fell due, and not longer ago than the window. */
+export const reminderDueNow = (due: number, now: number) => due <= now && now - due <= REMINDER_WINDOW_MS;
+
 export function createPushService(deps: {
   repo: PushRepo;
   box: SecretBox;
@@ -22,6 +32,8 @@ export function createPushService(deps: {
   reminders: { list(userId: number): Promise<Reminder[]> };
   /** The user's time zone (whole-day reminders are pushed at 08:00 there). */
   timeZone(userId: number): Promise<string>;
+  /** Whether the user wants this kind on web push at all (Settings > Channels' targets); every kind when absent. */
+  delivers?(userId: number, kind: PushKind): Promise<boolean>;
   now: () => Date;
   warn(message: string, error?: unknown): void;
 }) {
@@ -66,11 +78,6 @@ export function createPushService(deps: {
     return sent;
   }
 
-  const dueAt = (reminder: Reminder, timeZone: string) => {
-    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(reminder.dueDate);
-    if (!day) return Date.parse(reminder.dueDate);
-    return zonedToUtc({ year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: WHOLE_DAY_HOUR, minute: 0, second: 0 }, timeZone);
-  };
   let warnedContact = false;
 
   return {
@@ -100,10 +107,10 @@ export function createPushService(deps: {
       const now = deps.now().getTime();
       for (const userId of await repo.usersWithDevices()) {
         if (!(await repo.wants(userId, "reminders"))) continue;
+        if (deps.delivers && !(await deps.delivers(userId, "reminders"))) continue;
         const timeZone = await deps.timeZone(userId);
         for (const reminder of await deps.reminders.list(userId)) {
-          const due = dueAt(reminder, timeZone);
-          if (!(due <= now && now - due <= REMINDER_WINDOW_MS)) continue;
+          if (!reminderDueNow(reminderDueAt(reminder, timeZone), now)) continue;
           if (!(await repo.markReminderPushed(reminder.id, reminder.dueDate))) continue;
           await notify(userId, {
             kind: "reminders",

@@ -35,7 +35,15 @@ export interface ScheduledRunDeps {
   starter: ConversationStarterPort;
   now: () => Date;
   /** Tells the user's devices that a run finished or waits for Approve (web push). */
-  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
+  notify?(
+    userId: number,
+    kind: "runs" | "approvals",
+    title: string,
+    conversationId: number,
+    outcome?: string,
+    /** The briefing's run (its message goes to the channels chosen for briefings), and what the run wrote. */
+    details?: { briefing?: boolean; messageIds?: number[] },
+  ): void;
   /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
   briefing?: BriefingSources;
   log(message: string, error?: unknown): void;
@@ -105,7 +113,12 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
         messageIds: JSON.stringify(outcome.messageIds),
         error: status === "interrupted" ? INTERRUPTED : (outcome.error ?? null),
       });
-      if (status !== "interrupted") deps.notify?.(schedule.userId, "runs", schedule.title, conversationId, status);
+      if (status !== "interrupted") {
+        deps.notify?.(schedule.userId, "runs", schedule.title, conversationId, status, {
+          briefing: schedule.template === "briefing",
+          messageIds: outcome.messageIds,
+        });
+      }
     } catch (error) {
       if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
       const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";

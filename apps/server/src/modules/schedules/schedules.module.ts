@@ -39,7 +39,15 @@ export function createSchedulesModule(deps: {
   /** What the morning briefing reads besides the web. */
   briefing: Omit<BriefingSources, "webSearch">;
   /** Web push of finished runs and runs waiting for Approve. */
-  notify?(userId: number, kind: "runs" | "approvals", title: string, conversationId: number, outcome?: string): void;
+  notify?(
+    userId: number,
+    kind: "runs" | "approvals",
+    title: string,
+    conversationId: number,
+    outcome?: string,
+    /** The briefing's run (its message goes to the channels chosen for briefings), and what the run wrote. */
+    details?: { briefing?: boolean; messageIds?: number[] },
+  ): void;
   /** The briefing's zone until the user picks one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
