@@ -246,6 +246,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
         ? await createSharedApprovals({ db: store.db, signals: store.signals, timeoutMs: config.mcp.approvalTimeoutMs, warn })
         : undefined,
     maxResultChars: config.mcp.maxResultChars,
+    rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });
@@ -322,6 +323,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     mail: accounts.mail,
     calendar: accounts.calendar,
     attachments: knowledge.attachments,
+    resources: externalTools.resources,
     maxToolSteps: config.maxToolSteps,
     pages: knowledge.pages,
     research: config.research,

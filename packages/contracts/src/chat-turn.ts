@@ -2,7 +2,8 @@ import { z } from "zod";
 import { MAX_MESSAGE_LENGTH, citationSchema, messageSchema } from "./conversations.ts";
 import { documentCreatedSchema } from "./documents-out.ts";
 import { streamErrorSchema } from "./errors.ts";
-import { approvalRequiredEventSchema } from "./external-tools.ts";
+import { elicitationRequiredEventSchema } from "./elicitation.ts";
+import { approvalRequiredEventSchema, readResourceRequestSchema, toolOutputSchema, toolProgressSchema } from "./external-tools.ts";
 import { memorySchema } from "./memories.ts";
 import { reminderSchema } from "./reminders.ts";
 import type { StreamProtocol } from "./stream-event.ts";
@@ -22,6 +23,8 @@ export const turnRequestSchema = z.object({
   attachments: z.array(z.number().int().positive()).max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files can go with one message`).optional(),
   /** The composer's Research action: the message is a topic SAGE researches and writes a cited report on (decision 046). */
   research: z.boolean().optional(),
+  /** Resources of connected tool servers that go with the message, read as untrusted context (decision 080). */
+  resources: z.array(readResourceRequestSchema).max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} resources can go with one message`).optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
@@ -64,7 +67,10 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => 
  *                     the user asks before, or any call that could carry data out after the turn read text the
  *                     user did not type (`reason` names its source), or a memory proposed after such text
  *                     (`kind` "memory": Keep / Discard); decision 031
- *   tool-result       what the tool gave back to the model
+ *   tool-progress     how far a running external tool got, as its server reports it
+ *   elicitation-required  the tool's server asks the user something (POST /api/elicitations/{elicitationId}):
+ *                     a form to fill, or a page of the server to open (decision 080)
+ *   tool-result       what the tool gave back to the model (`output`: an external tool's structured data and links)
  *   reminder-created  a reminder the assistant created
  *   memory-saved      a memory the assistant saved (saveMemory); the chat offers Undo
  *   document-created  a file the assistant made (createDocument), saved in the conversation's knowledge
@@ -82,7 +88,9 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   event("text-delta", { text: z.string() }),
   event("tool-call", { id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
   event("approval-required", approvalRequiredEventSchema.shape),
-  event("tool-result", { id: z.string(), name: z.string(), result: z.unknown() }),
+  event("tool-progress", toolProgressSchema.shape),
+  event("elicitation-required", elicitationRequiredEventSchema.shape),
+  event("tool-result", { id: z.string(), name: z.string(), result: z.unknown(), output: toolOutputSchema.optional() }),
   event("reminder-created", { reminder: reminderSchema }),
   event("memory-saved", { memory: memorySchema }),
   event("document-created", documentCreatedSchema.shape),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolOutputSchema } from "./external-tools.ts";
 import { approvalRiskSchema, callProvenanceSchema, contentSourceSchema } from "./provenance.ts";
 
 /** A conversation; `name` may be empty (shown as Untitled). */
@@ -73,7 +74,7 @@ export const citationSchema = z.object({
    * What the chip points at when it is not a file passage (the morning briefing's lines, decision 041): a calendar
    * event, a reminder, a conversation's message, a web page. Absent for a file.
    */
-  kind: z.enum(["file", "event", "reminder", "message", "url"]).optional(),
+  kind: z.enum(["file", "event", "reminder", "message", "url", "resource"]).optional(),
   /** Where the chip opens: an https URL (a web page) or a path in SAGE (/conversations/12). */
   href: z.string().optional(),
 });
@@ -103,6 +104,8 @@ export const toolCallRecordSchema = z.object({
    * answers written after it as content-derived (issue 47). Absent when it read nothing someone else wrote.
    */
   readFrom: z.array(contentSourceSchema).optional(),
+  /** An external tool's structured data and resource links, as the chat shows them (decision 080). */
+  output: toolOutputSchema.optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 

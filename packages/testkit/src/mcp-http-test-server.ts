@@ -26,11 +26,21 @@ function createMcpServer(calls: string[]) {
       return { content: [{ type: "text" as const, text: `echo: ${text}` }] };
     },
   );
-  server.registerTool("wait", { description: "Answer after a while", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } }, async ({ ms }) => {
-    calls.push("wait");
-    await new Promise((resolve) => setTimeout(resolve, ms).unref());
-    return { content: [{ type: "text" as const, text: `waited ${ms} ms` }] };
-  });
+  server.registerTool(
+    "wait",
+    { description: "Answer after a while", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } },
+    async ({ ms }, extra) => {
+      calls.push("wait");
+      // The client's notifications/cancelled aborts the handler's signal: the call is recorded as cancelled.
+      extra.signal.addEventListener("abort", () => calls.push("cancelled wait"), { once: true });
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        timer.unref();
+        extra.signal.addEventListener("abort", () => resolve(clearTimeout(timer)), { once: true });
+      });
+      return { content: [{ type: "text" as const, text: `waited ${ms} ms` }] };
+    },
+  );
   return server;
 }
 
@@ -75,7 +85,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions) {
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    /** The calls that reached the server, in order: `wait`, and `echo <text>` (what left SAGE). */
+    /** The calls that reached the server, in order: `wait`, `cancelled wait` (the client cancelled it), and `echo <text>` (what left SAGE). */
     calls,
     close: () =>
       new Promise<void>((resolve) => {

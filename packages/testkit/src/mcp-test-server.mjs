@@ -1,6 +1,6 @@
 /**
- * A small stdio MCP server for tests, built with the official SDK: `read_note` (read-only) and `write_note`
- * (writes a file in NOTES_DIR). With MCP_TEST_FAULTS=1 it also offers `crash` (the process exits mid-call),
+ * A small stdio MCP server for tests, built with the official SDK: `read_note` (read-only), `write_note`
+ * (writes a file in NOTES_DIR, replacing one: destructive) and `add_note` (adds one, never replaces: not destructive). With MCP_TEST_FAULTS=1 it also offers `crash` (the process exits mid-call),
  * `hang` (never answers), `garbage` (prints non-protocol lines on stdout, then answers) and `big` (a very long answer);
  * with MCP_TEST_SCHEMAS=1, tools with input schemas Gemini cannot take as they are (below). Plain JavaScript, so it
  * starts without a loader.
@@ -34,6 +34,21 @@ server.registerTool(
     mkdirSync(notesDir, { recursive: true });
     writeFileSync(noteFile(name), body);
     return text(`Saved note ${name}`);
+  },
+);
+
+server.registerTool(
+  "add_note",
+  {
+    description: "Add a note (never replaces one)",
+    inputSchema: { name: z.string(), text: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  },
+  async ({ name, text: body }) => {
+    if (existsSync(noteFile(name))) return { ...text(`A note named ${name} already exists`), isError: true };
+    mkdirSync(notesDir, { recursive: true });
+    writeFileSync(noteFile(name), body);
+    return text(`Added note ${name}`);
   },
 );
 

@@ -190,6 +190,23 @@ export interface ExternalToolSettingsTable {
   updatedAt: string;
 }
 
+/** A remote MCP server a user added (migration 1250, decision 080). */
+export interface McpServersTable {
+  id: string;
+  userId: number;
+  name: string;
+  url: string;
+  createdAt: string;
+}
+
+/** A user's trust in a tool server's hints, by server id ("config:<name>" for the administrator's). */
+export interface McpServerSettingsTable {
+  userId: number;
+  serverId: string;
+  trusted: number;
+  updatedAt: string;
+}
+
 /** A connected account (migration 0950): settings as JSON without secrets; secrets encrypted (decision 030). */
 export interface AccountsTable {
   id: Generated<number>;
@@ -504,6 +521,8 @@ export interface Database {
   knowledgeSnapshots: KnowledgeSnapshotsTable;
   knowledgeRestores: KnowledgeRestoresTable;
   externalToolSettings: ExternalToolSettingsTable;
+  mcpServers: McpServersTable;
+  mcpServerSettings: McpServerSettingsTable;
   accounts: AccountsTable;
   mailFolders: MailFoldersTable;
   mailMessages: MailMessagesTable;

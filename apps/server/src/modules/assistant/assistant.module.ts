@@ -11,7 +11,7 @@ import type { ApprovalPort } from "./turn-approval.ts";
 import { registerAssistantRoutes } from "./assistant.routes.ts";
 import { createAssistantService } from "./assistant.service.ts";
 import { registerChatTurnRoutes } from "./chat-turn.routes.ts";
-import { createChatTurnService } from "./chat-turn.service.ts";
+import { createChatTurnService, type TurnResourcesPort } from "./chat-turn.service.ts";
 import { createReminderTool } from "./tools/create-reminder-tool.ts";
 import { readThreadTool } from "./tools/read-thread-tool.ts";
 import { searchMailTool } from "./tools/search-mail-tool.ts";
@@ -32,6 +32,7 @@ import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.m
 import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 
 export type { AssistantTool, ToolContext } from "./tools/assistant-tool.ts";
+export type { TurnResource, TurnResourcesPort } from "./chat-turn.service.ts";
 export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
 export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts";
 export type { ConversationTurnPort } from "./conversation-turn.ts";
@@ -71,6 +72,8 @@ export function createAssistantModule(deps: {
   calendar?: CalendarPort;
   /** Files attached to a message (the knowledge module's); without it a turn with attachments is refused. */
   attachments?: TurnAttachmentsPort;
+  /** Tool servers' resources attached to a message (the external tools module's). */
+  resources?: TurnResourcesPort;
   maxToolSteps: number;
   /** Web pages a research run reads (the knowledge module's safe reader); without it research reads none. */
   pages?: WebPagesPort;
@@ -108,6 +111,7 @@ export function createAssistantModule(deps: {
     approvals: deps.approvals,
     memory: deps.memory,
     attachments: deps.attachments,
+    resources: deps.resources,
     maxToolSteps: deps.maxToolSteps,
     log: deps.warn,
   });

@@ -65,6 +65,22 @@ export interface PreparedTurn {
   unattended?: boolean;
   /** The composer's Research action: the turn starts with a research run on the message (decision 046). */
   research?: boolean;
+  /** Resources of the user's tool servers attached to the message, read before the stream starts (decision 080). */
+  resources?: TurnResource[];
+}
+
+/** A tool server's resource attached to a message, as read for the turn. */
+export interface TurnResource {
+  serverId: string;
+  server: string;
+  uri: string;
+  name: string;
+  text: string;
+}
+
+/** Reads the resources a message attaches (a 4xx for one the user's servers do not offer). */
+export interface TurnResourcesPort {
+  forTurn(userId: number, refs: readonly { serverId: string; uri: string }[]): Promise<TurnResource[]>;
 }
 
 export interface ChatTurnDeps {
@@ -80,6 +96,8 @@ export interface ChatTurnDeps {
   memory?: Pick<MemoryPort, "forTurn">;
   /** Files attached to messages; without it a message with attachments is refused. */
   attachments?: TurnAttachmentsPort;
+  /** Tool servers' resources attached to messages; without it a message with resources is refused. */
+  resources?: TurnResourcesPort;
   /** Model replies per turn (SAGE_MAX_TOOL_STEPS). */
   maxToolSteps: number;
   now?: () => Date;
@@ -145,7 +163,19 @@ export function createChatTurnService(deps: ChatTurnDeps) {
     const wanted = request.attachments ?? [];
     if (wanted.length > 0 && !deps.attachments) throw badRequest("This server takes no files with a message");
     const attachments = wanted.length > 0 ? await deps.attachments!.forTurn(userId, conversationId, wanted) : [];
-    return { userId, conversationId, content: request.content, attachments, modelId, history, ...(request.research ? { research: true } : {}) };
+    const refs = request.resources ?? [];
+    if (refs.length > 0 && !deps.resources) throw badRequest("This server takes no tool resources with a message");
+    const resources = refs.length > 0 ? await deps.resources!.forTurn(userId, refs) : [];
+    return {
+      userId,
+      conversationId,
+      content: request.content,
+      attachments,
+      modelId,
+      history,
+      ...(request.research ? { research: true } : {}),
+      ...(resources.length > 0 ? { resources } : {}),
+    };
   }
 
   function branchPoint(userId: number, conversationId: number, messageId: number, kind: "edit" | "regenerate") {
@@ -219,7 +249,25 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       });
       const attached = attachedForModel(turn.attachments, llm.vision ?? false);
       if (attached.picturesAsText) events.send({ type: "notice", text: CHAT_TEXTS.imagesAsText });
-      const forModel = turn.content + attached.text + knowledgeContext(context);
+      // A tool server's resource goes with the message as untrusted context, cited like a document.
+      const resources = turn.resources ?? [];
+      const resourceCitations = ledger.citeOther(
+        resources.map((resource) => ({
+          kind: "resource" as const,
+          fileId: 0,
+          filename: resource.name,
+          source: `${resource.server}: ${resource.uri}`,
+          score: 1,
+          content: resource.text,
+        })),
+      );
+      const resourceText = resources
+        .map(
+          (resource, index) =>
+            `\n\n[Attached resource [${resourceCitations[index]!.n}] from ${resource.server}: ${resource.name} (${resource.uri})]\n${resource.text}`,
+        )
+        .join("");
+      const forModel = turn.content + attached.text + resourceText + knowledgeContext(context);
       const messages = turnHistory(turn.history, forModel, attached.pictures);
       // Decision 031: what the user typed is theirs; a snippet put beside it is not, and taints the turn.
       const untrusted = createUntrustedContent([...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content]);
@@ -228,6 +276,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       for (const snippet of context) untrusted.read(snippet.filename);
       // An attached file is not what the user typed either: a document or a photo may carry instructions.
       for (const attachment of turn.attachments) untrusted.read(attachment.name);
+      for (const resource of resources) untrusted.read(`${resource.name} (${resource.server})`);
       const { memory, off } = await gatherMemory(turn);
       const system = sagePersona(now(), memory);
       const tools = await deps.tools.forUser(userId, off);
@@ -276,11 +325,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           whenStopped: transcript.whenStopped,
           emit: events.send,
         };
-        const { outcome, approval } = await gateAndRun(tools, call, turn, untrusted, helpers, signal);
+        const { outcome, approval } = await gateAndRun(tools, { ...call, id: callId }, turn, untrusted, helpers, signal);
         transcript.whenStopped(null);
         if (signal.aborted) break;
         for (const label of outcome.untrustedFrom ?? []) untrusted.read(label);
-        events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result });
+        events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result, ...(outcome.output ? { output: outcome.output } : {}) });
         if (outcome.reminder) {
           reminderCreated = true;
           events.send({ type: "reminder-created", reminder: outcome.reminder });
@@ -289,7 +338,15 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         if (outcome.document) events.send({ type: "document-created", ...outcome.document });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
         const readFrom = (outcome.untrustedFrom ?? []).map((title) => ({ title }));
-        transcript.toolRan({ id: callId, name: call.name, args: call.args, result: outcome.result, ...(approval ? { approval } : {}), readFrom });
+        transcript.toolRan({
+          id: callId,
+          name: call.name,
+          args: call.args,
+          result: outcome.result,
+          ...(approval ? { approval } : {}),
+          readFrom,
+          ...(outcome.output ? { output: outcome.output } : {}),
+        });
         messages.push(
           { role: "assistant", content: reply.text, toolCalls: [{ ...call, id: callId }] },
           { role: "tool", results: [{ id: callId, name: call.name, result: outcome.result }] },
@@ -330,7 +387,12 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       call.args,
       signal,
       (request) => helpers.emit({ type: "approval-required", ...request }),
-      { ...card, conversationId: turn.conversationId, ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}) },
+      {
+        ...card,
+        conversationId: turn.conversationId,
+        ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}),
+        ...(tool.hints?.length ? { hints: tool.hints } : {}),
+      },
     );
     const approval = { ...card, answer };
     if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };
@@ -340,8 +402,20 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
   async function runTool(tool: AssistantTool, call: LlmToolCall, turn: PreparedTurn, helpers: ToolHelpers, signal: AbortSignal): Promise<ToolOutcome> {
     try {
-      const { cite, citeOther, citation, progress, whenStopped } = helpers;
-      const context: ToolContext = { userId: turn.userId, conversationId: turn.conversationId, signal, cite, citeOther, citation, progress, whenStopped };
+      const { cite, citeOther, citation, progress, whenStopped, emit } = helpers;
+      const context: ToolContext = {
+        userId: turn.userId,
+        conversationId: turn.conversationId,
+        signal,
+        cite,
+        citeOther,
+        citation,
+        progress,
+        whenStopped,
+        callId: call.id,
+        emit,
+        ...(turn.unattended ? { unattended: true } : {}),
+      };
       return await tool.run(call.args, turn.modelId ? { ...context, modelId: turn.modelId } : context);
     } catch (error) {
       if (isAbort(error) && signal.aborted) return { result: { success: false, error: "Stopped" } };
@@ -354,7 +428,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
 export type ChatTurnService = ReturnType<typeof createChatTurnService>;
 
 /** What a tool run gets from the turn besides its arguments. */
-type ToolHelpers = Pick<ToolContext, "cite" | "citeOther" | "citation" | "progress" | "whenStopped">;
+type ToolHelpers = Pick<ToolContext, "cite" | "citeOther" | "citation" | "progress" | "whenStopped" | "emit">;
 
 /**
  * What the model is given for the attached files: pictures as pictures when it sees them, otherwise (and for

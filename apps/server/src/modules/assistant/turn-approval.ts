@@ -6,7 +6,7 @@ export type ApprovalAnswer = "approved" | "declined" | "timed-out";
 /** What a card says besides the call: why SAGE asks, and whether it is a memory to keep. */
 export type ApprovalCard = Pick<ApprovalRequest, "reason" | "kind">;
 /** What the card shows: the card, and the call in plain words when the tool can say it. */
-export type ApprovalShown = ApprovalCard & Pick<ApprovalRequest, "summary" | "conversationId">;
+export type ApprovalShown = ApprovalCard & Pick<ApprovalRequest, "summary" | "conversationId" | "hints">;
 
 /** Where a call waits for its user's answer (the external tools module's approvals: POST /api/approvals/{id}). */
 export interface ApprovalPort {

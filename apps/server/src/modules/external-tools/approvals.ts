@@ -75,7 +75,7 @@ export function createApprovals(options: { timeoutMs: number }) {
 export type Approvals = ReturnType<typeof createApprovals>;
 
 /** What a card says besides the call itself. */
-export type ApprovalCardFields = Partial<Pick<ApprovalRequest, "risk" | "provenance" | "reason" | "kind" | "summary" | "conversationId">>;
+export type ApprovalCardFields = Partial<Pick<ApprovalRequest, "risk" | "provenance" | "reason" | "kind" | "summary" | "conversationId" | "hints">>;
 
 /** A content-derived card is approved only with `confirm: "content-derived"` (issue 47): else 409, nothing answered. */
 export function checkConfirmed(request: Pick<ApprovalRequest, "risk">, confirm: ApprovalDecision["confirm"]) {

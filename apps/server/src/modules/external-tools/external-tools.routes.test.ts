@@ -98,6 +98,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       "readDocumentDraft",
       "notes__read_note",
       "notes__write_note",
+      "notes__add_note",
     ]);
     expect(received.find(([event]) => event === "tool-result")![1]).toMatchObject({
       name: "notes__read_note",
@@ -148,12 +149,16 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     await start({ notes: mcpTestServerEntry({ notesDir }) });
     await startedTools();
     const patch = (payload: object) => t.app.inject({ method: "PATCH", url: "/api/tools/settings", payload, headers: { cookie } });
-    expect((await patch({ server: "notes", tool: "write_note", ask: false })).statusCode).toBe(200);
+    expect((await patch({ server: "notes", tool: "add_note", ask: false })).statusCode).toBe(200);
+    // A tool its server calls destructive always asks (decision 080).
+    const destructive = await patch({ server: "notes", tool: "write_note", ask: false });
+    expect(destructive.statusCode).toBe(400);
+    expect(destructive.json().error).toBe(EXTERNAL_TOOL_TEXTS.alwaysAsks);
     const disabled = await patch({ server: "notes", tool: "read_note", enabled: false });
     expect(disabled.json().servers[0].tools.find((tool: any) => tool.name === "read_note")).toMatchObject({ enabled: false, ask: false, readOnly: true });
     expect((await patch({ server: "nowhere", tool: "x", enabled: false })).statusCode).toBe(404);
     expect((await patch({ server: "notes", tool: "x" })).statusCode).toBe(400);
-    gemini.script({ functionCalls: [{ name: "notes__write_note", args: { name: "quick", text: "no question asked" } }] }, { text: "Saved." });
+    gemini.script({ functionCalls: [{ name: "notes__add_note", args: { name: "quick", text: "no question asked" } }] }, { text: "Saved." });
     const received = events((await turn("Save it")).body);
     expect(received.map(([event]) => event)).not.toContain("approval-required");
     expect(readFileSync(path.join(notesDir, "quick.txt"), "utf8")).toBe("no question asked");
@@ -164,6 +169,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect((await startedTools(other.cookie)).servers[0].tools.map((tool: any) => [tool.name, tool.enabled, tool.ask])).toEqual([
       ["read_note", true, false],
       ["write_note", true, true],
+      ["add_note", true, true],
     ]);
   });
 
@@ -234,6 +240,8 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(received.at(-1)![0]).toBe("done");
     expect(functionResponse()).toEqual({ success: true, result: "answered after the noise" });
     gemini.script({ functionCalls: [{ name: "notes__read_note", args: { name: "none" } }] }, { text: "Nothing there." });
+    // In a conversation of its own: the garbage tool's answer in this one's history would make the call ask (issue 47).
+    conversationId = (await t.app.inject({ method: "POST", url: "/api/conversations", payload: { name: "Again" }, headers: { cookie } })).json().id;
     await turn("Read a note");
     expect(functionResponse()).toMatchObject({ success: true, result: "No note named none" });
     expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
@@ -252,6 +260,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
     expect(servers[2].tools.map((tool: any) => [tool.name, tool.modelName, tool.description, tool.readOnly])).toEqual([
       ["read_note", "notes__read_note", "Read a note by name", true],
       ["write_note", "notes__write_note", "Write a note (replaces one with the same name)", false],
+      ["add_note", "notes__add_note", "Add a note (never replaces one)", false],
     ]);
     gemini.script({ functionCalls: [{ name: "notes__read_note", args: { name: "x" } }] }, { text: "Done." });
     await turn("Read");
@@ -267,9 +276,10 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
         ["remote", "http", "connected"],
         ["refused", "http", "failed"],
       ]);
+      const common = { server: "remote", serverId: "config:remote", readOnly: true, enabled: true, ask: false, alwaysAsks: false, structuredOutput: false };
       expect(servers[0].tools).toEqual([
-        { name: "echo", modelName: "remote__echo", description: "Echo the text back", readOnly: true, enabled: true, ask: false },
-        { name: "wait", modelName: "remote__wait", description: "Answer after a while", readOnly: true, enabled: true, ask: false },
+        { name: "echo", modelName: "remote__echo", description: "Echo the text back", annotations: { readOnlyHint: true }, ...common },
+        { name: "wait", modelName: "remote__wait", description: "Answer after a while", annotations: { readOnlyHint: true }, ...common },
       ]);
       gemini.script({ functionCalls: [{ name: "remote__echo", args: { text: "hello" } }] }, { text: "It echoed." });
       await turn("Echo hello");

@@ -6,14 +6,30 @@ const stdioEntrySchema = z.object({
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
+  /** Whether users start out trusting the server's hints (read-only tools run without a card); default true. */
+  trusted: z.boolean().optional(),
+});
+/**
+ * A remote server each user signs in to (decision 080): SAGE registers itself with the server's authorization
+ * server, or uses the client id the administrator registered.
+ */
+const signInSchema = z.object({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  scope: z.string().min(1).optional(),
 });
 const httpEntrySchema = z.object({
   url: z.string().url(),
   headers: z.record(z.string(), z.string()).default({}),
+  /** Each user signs in (their own token, never another's); false or absent: the file's headers, shared. */
+  oauth: signInSchema.optional(),
+  /** As for programs; default false for a server each user signs in to, true otherwise. */
+  trusted: z.boolean().optional(),
 });
 
 export type McpStdioEntry = z.infer<typeof stdioEntrySchema>;
 export type McpHttpEntry = z.infer<typeof httpEntrySchema>;
+export type McpSignInSettings = z.infer<typeof signInSchema>;
 
 /** One server of the file: its settings, or why they could not be read (the other servers still work). */
 export type McpServerEntry =

@@ -1,7 +1,15 @@
-import { readMcpConfig } from "./mcp-config.ts";
-import { createMcpConnection, McpCallError, type McpCallResult, type McpState, type McpToolInfo } from "./mcp-connection.ts";
+import { readMcpConfig, type McpServerEntry } from "./mcp-config.ts";
+import {
+  createMcpConnection,
+  McpCallError,
+  McpSignInNeeded,
+  type McpCallResult,
+  type McpConnection,
+  type McpState,
+  type McpToolInfo,
+} from "./mcp-connection.ts";
 
-export { McpCallError, type McpCallResult, type McpToolInfo };
+export { McpCallError, McpSignInNeeded, type McpCallResult, type McpConnection, type McpToolInfo };
 
 export interface McpServerStatus {
   name: string;
@@ -12,56 +20,41 @@ export interface McpServerStatus {
 }
 
 export interface McpHubOptions {
-  /** The administrator's file (SAGE_MCP_CONFIG); the only place servers are defined. */
+  /** The administrator's file (SAGE_MCP_CONFIG); the only place programs are defined. */
   configPath: string;
   /** Every call's (and start's) time limit. */
   timeoutMs: number;
   /** The first restart's delay after a crash; doubled each time. */
   backoffMs?: number;
-  /** How long a listing waits for servers that are still starting. */
-  listWaitMs?: number;
   log(message: string, error?: unknown): void;
 }
 
-/** The configured MCP servers: read once, each started on first use, all closed with the app. */
+/** An entry of the file that each user signs in to: one connection per user, made by the external tools module. */
+export const signsIn = (entry: McpServerEntry) => "http" in entry && entry.http.oauth !== undefined;
+
+/**
+ * The administrator's MCP servers, read once: one connection, shared by every user, for each program and each
+ * remote server with the file's own headers (each started on first use, all closed with the app); a server each
+ * user signs in to is left to the external tools module, which connects it per user.
+ */
 export function createMcpHub(options: McpHubOptions) {
   const file = readMcpConfig(options.configPath);
   if (file.error) options.log(file.error);
-  const connections = new Map(
-    file.servers.map((entry) => [
-      entry.name,
-      createMcpConnection(entry, { timeoutMs: options.timeoutMs, backoffMs: options.backoffMs ?? 1_000, log: options.log }),
-    ]),
+  const connectionOptions = { timeoutMs: options.timeoutMs, backoffMs: options.backoffMs ?? 1_000, log: options.log };
+  const shared = new Map<string, McpConnection>(
+    file.servers.filter((entry) => !signsIn(entry)).map((entry) => [entry.name, createMcpConnection(entry, connectionOptions)]),
   );
-  const listWaitMs = options.listWaitMs ?? Math.min(options.timeoutMs, 5_000);
-
-  const statuses = (): McpServerStatus[] =>
-    [...connections.values()].map((connection) => ({ name: connection.name, transport: connection.transport, ...connection.status() }));
 
   return {
     configError: file.error,
-    /**
-     * Every server's state and tools, starting those not started yet: waiting a little for them (a listing), or
-     * until each started or failed (a turn, which needs their tools; a start has its own time limit).
-     */
-    async servers(wait: "briefly" | "until-started" = "briefly"): Promise<McpServerStatus[]> {
-      const starts = Promise.all([...connections.values()].map((connection) => connection.ensure().catch(() => undefined)));
-      let timer: NodeJS.Timeout | undefined;
-      if (wait === "until-started") await starts;
-      else await Promise.race([starts, new Promise((resolve) => (timer = setTimeout(resolve, listWaitMs)))]);
-      clearTimeout(timer);
-      return statuses();
-    },
-    /** The servers as they are now, starting nothing. */
-    current: statuses,
-    /** Runs one tool; rejects with McpCallError when the server failed, crashed or did not answer in time. */
-    async call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
-      const connection = connections.get(server);
-      if (!connection) throw new McpCallError(`No tool server named "${server}"`);
-      return connection.call(tool, args, signal);
-    },
+    /** Every entry of the file, in its order. */
+    entries: file.servers,
+    timeoutMs: options.timeoutMs,
+    backoffMs: connectionOptions.backoffMs,
+    /** The shared connection of an entry (none for one each user signs in to). */
+    shared: (name: string) => shared.get(name),
     async close() {
-      await Promise.all([...connections.values()].map((connection) => connection.close()));
+      await Promise.all([...shared.values()].map((connection) => connection.close()));
     },
   };
 }

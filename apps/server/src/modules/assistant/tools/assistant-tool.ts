@@ -1,4 +1,5 @@
-import type { ResearchStep } from "@sage/contracts/chat-turn";
+import type { ResearchStep, TurnEventOf } from "@sage/contracts/chat-turn";
+import type { ToolOutput } from "@sage/contracts/external-tools";
 import type { Citation } from "@sage/contracts/conversations";
 import type { DocumentCreated } from "@sage/contracts/documents-out";
 import type { Memory } from "@sage/contracts/memories";
@@ -26,6 +27,12 @@ export interface ToolContext {
   modelId?: string;
   /** The passage an answer cites as [n]: this turn's, else the latest earlier answer's (createDocument's footnotes). */
   citation(n: number): Citation | undefined;
+  /** The call's id in the turn's events (tool-call, tool-result). */
+  callId?: string;
+  /** Sends a live event about this call on the turn's stream: an external tool's progress, its server's question. */
+  emit?(event: TurnEventOf<"tool-progress" | "elicitation-required">): void;
+  /** Nobody watches the turn (a scheduled run): a server's question is cancelled rather than shown. */
+  unattended?: boolean;
 }
 
 /** What a tool run produced. */
@@ -45,6 +52,8 @@ export interface ToolOutcome {
    * tool): the rest of the turn counts as having read untrusted content (decision 031).
    */
   untrustedFrom?: string[];
+  /** An external tool's structured data and resource links, for the chat (the model gets `result`). */
+  output?: ToolOutput;
 }
 
 /**
@@ -72,8 +81,10 @@ export interface AssistantTool {
   readOnly: boolean;
   /** Where the call's arguments can go (decision 031); "sage" when left out. */
   reach?: ToolReach;
-  /** The user asks to approve every call (an external tool with "Ask before running" on). */
+  /** The user asks to approve every call (an external tool with "Ask before running" on, or one its server calls destructive). */
   askFirst?: boolean;
+  /** What the tool's server says it does, in words, for its approval card. */
+  hints?: string[];
   /**
    * A memory the assistant proposes: after untrusted content it waits for the user's Keep. `refusal` answers a
    * proposal that would be refused anyway (a secret, an empty fact) before the user is asked.

@@ -2,8 +2,13 @@ import type { ExternalServer } from "@sage/contracts/external-tools";
 import { toastError } from "@/components/ui/toast-error";
 import { useExternalTools, useSaveToolSetting } from "../api/external-tools";
 
-const STATE_LABELS = { connected: "Connected", starting: "Starting", failed: "Failed" } as const;
-const STATE_COLORS = { connected: "text-green-700 dark:text-green-400", starting: "text-muted-foreground", failed: "text-destructive" } as const;
+const STATE_LABELS = { connected: "Connected", starting: "Starting", failed: "Failed", "sign-in-needed": "Sign in needed" } as const;
+const STATE_COLORS = {
+  connected: "text-green-700 dark:text-green-400",
+  starting: "text-muted-foreground",
+  failed: "text-destructive",
+  "sign-in-needed": "text-amber-800 dark:text-amber-300",
+} as const;
 
 function ServerCard({ server }: { server: ExternalServer }) {
   const save = useSaveToolSetting();
