@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_PROVIDER_IDS } from "@sage/contracts/oauth";
 import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
@@ -7,7 +8,8 @@ import type { MailSettings } from "./account-settings.ts";
 
 /**
  * An account as a backup carries it: its settings in the clear (servers, user names, folders), never a password or
- * token, so it comes back "password needed" (decision 040). Its knowledge folder and each folder's UIDVALIDITY come
+ * token, so it comes back "password needed" (decision 040), or "sign-in needed" when it signs in with a provider
+ * (decision 070: the sign-in's grant is never in a backup). Its knowledge folder and each folder's UIDVALIDITY come
  * along, so the first sync after the password is entered goes on from the restored mail instead of fetching it all.
  */
 const server = z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535), secure: z.boolean(), user: z.string().max(320) });
@@ -22,6 +24,13 @@ const settingsOf = {
   calendar: z.union([
     z.object({ caldav: z.object({ url: z.url().max(2000), user: z.string().max(320) }), ics: z.null() }),
     z.object({ caldav: z.null(), ics: z.object({ host: z.string().min(1).max(255) }) }),
+    // Microsoft's calendar over Graph, which came with a sign-in (decision 070).
+    z.object({
+      caldav: z.null(),
+      ics: z.null(),
+      graph: z.object({ url: z.url().max(2000), user: z.string().max(320) }),
+      auth: z.object({ provider: z.enum(OAUTH_PROVIDER_IDS) }),
+    }),
   ]),
 };
 const parsesAs = (schema: z.ZodType, text: string) => {

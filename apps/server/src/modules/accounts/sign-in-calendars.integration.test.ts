@@ -5,6 +5,7 @@ import { startGraphFake, type GraphCalendarFake } from "@sage/testkit/graph-cale
 import { startOAuthServer, type OAuthTestServer } from "@sage/testkit/oauth-test-server";
 import { RADICALE_MISSING, radicaleInstalled, startRadicale, type RadicaleServer } from "@sage/testkit/radicale-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { backupClient } from "../../test/backup-client.ts";
 import { TEST_CLIENT, TEST_PUBLIC_URL, signInThroughBrowser, testRedirectUris } from "../../test/sign-in-flow.ts";
 import { startSmtp } from "../../test/smtp-test-server.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
@@ -238,6 +239,18 @@ describe.skipIf(!installed)("Google's and Microsoft's calendars through their si
       args: { id: weekly.id, title: "Weekly staff (moved)", start: `${day}T10:00`, end: `${day}T11:00` },
     });
     expect(refusedSeries).toMatchObject({ success: false });
+
+    // A backup carries both accounts and no token: restored for another user, they ask to sign in, and can.
+    const archive = await backupClient(t, cookie).exportZip();
+    const other = await t.loginAsNewUser("restorer");
+    expect((await backupClient(t, other.cookie).importZip(archive)).statusCode).toBe(200);
+    const restored = (await t.app.inject({ method: "GET", url: "/api/accounts", headers: { cookie: other.cookie } })).json() as Array<Record<string, any>>;
+    expect(restored.map(({ kind, status, auth }) => ({ kind, status, provider: auth?.provider }))).toEqual([
+      { kind: "mail", status: "sign-in-needed", provider: "microsoft" },
+      { kind: "calendar", status: "sign-in-needed", provider: "microsoft" },
+    ]);
+    const { callback } = await signInThroughBrowser(t.app, other.cookie, restored[0]!.signInUrl, oauth, "exec");
+    expect(callback.headers.location).toBe("/settings?section=accounts&signIn=connected");
   });
 
   /** A tool call that may be refused before any card: its result either way. */
