@@ -34,6 +34,7 @@ export const MAIL_SEND_TEXTS = {
   noAccount: "No account can send mail: add an SMTP server to a mail account in Settings > Accounts.",
   noDraftAccount: "No mail account can keep a draft: connect one in Settings > Accounts, or enter its password again there.",
   noAddress: (account: string) => `The e-mail was not sent. ${account} has no sender address: add your e-mail address to it in Settings > Accounts.`,
+  noDraftAddress: (account: string) => `The draft was not saved. ${account} has no sender address: add your e-mail address to it in Settings > Accounts.`,
   passwordNeeded: (account: string) => `The e-mail was not sent. The password of ${account} is needed again: enter it in Settings > Accounts.`,
 } as const;
 
@@ -116,8 +117,10 @@ export function createMailSender(deps: {
       const row = await draftAccount(userId, reply.accountId);
       if (!row) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAccount);
       const settings = readSettings(row);
+      // A draft without a From would be sent by the mail program from whatever it guesses: none is saved.
+      const from = sender(settings);
+      if (!from) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAddress(row.name));
       const servers = await serversOf(row, "saved");
-      const from = sender(settings) ?? { address: settings.imap.user };
       const { raw } = await composeMail({
         from,
         to: mail.to,

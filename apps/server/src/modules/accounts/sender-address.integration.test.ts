@@ -106,29 +106,42 @@ describe.skipIf(!installed)("the sender is an address, and Test connection tests
     expect(mail!.data).toMatch(/^References: <first@example\.com> <second@example\.com> <third@example\.com>\r?$/m);
   });
 
-  it("an account made without an address cannot send until one is set, and says so", async () => {
+  it("an account made without an address neither sends nor drafts until one is set, and says so", async () => {
     const id = (await api("POST", "/api/accounts", account())).json().id as number;
     await t.jobs.idle();
     expect((await api("GET", "/api/accounts")).json()[0]).toMatchObject({ address: null });
-    const conversationId = (await api("POST", "/api/conversations", { name: "Send" })).json().id as number;
-    const send = async () => {
-      gemini.script({ functionCalls: [{ name: "sendEmail", args: { to: ["anna@example.com"], subject: "Hello", body: "Hello Anna." } }] }, { text: "Done." });
-      const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Say hello to Anna" });
-      let approvals: { approvalId: string }[] = [];
-      for (let i = 0; i < 400 && approvals.length === 0; i++) {
-        approvals = (await api("GET", "/api/approvals")).json().approvals;
-        if (approvals.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    /** A tool call in a turn: its card approved if one comes (a draft after mail was read asks too), its result. */
+    const run = async (call: { name: string; args: Record<string, unknown> }) => {
+      const conversationId = (await api("POST", "/api/conversations", { name: "Mail" })).json().id as number;
+      gemini.script({ functionCalls: [call] }, { text: "Done." });
+      let finished = false;
+      const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Write to Anna" }).finally(() => (finished = true));
+      while (!finished) {
+        const [approval] = (await api("GET", "/api/approvals")).json().approvals as { approvalId: string }[];
+        if (approval) await api("POST", `/api/approvals/${approval.approvalId}`, { approved: true, confirm: "content-derived" });
+        else await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true });
       return turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result;
     };
-    expect(await send()).toEqual({
+    const hello = { to: ["anna@example.com"], subject: "Hello", body: "Hello Anna." };
+    expect(await run({ name: "sendEmail", args: hello })).toEqual({
       success: false,
       message: "The e-mail was not sent. Company mail has no sender address: add your e-mail address to it in Settings > Accounts.",
     });
+    expect(await run({ name: "draftEmail", args: hello })).toEqual({
+      success: false,
+      message: "The draft was not saved. Company mail has no sender address: add your e-mail address to it in Settings > Accounts.",
+    });
     expect(smtp.received).toEqual([]);
-    expect((await api("PATCH", `/api/accounts/${id}`, { address: "exec@example.com" })).json()).toMatchObject({ address: "exec@example.com" });
-    expect(await send()).toEqual({ success: true, message: "Sent to anna@example.com." });
-    expect(smtp.received[0]!.data).toMatch(/^From: exec@example\.com\r?$/m);
+    expect((await api("PATCH", `/api/accounts/${id}`, { address: "exec@example.com", displayName: "Erika Exec" })).json()).toMatchObject({
+      address: "exec@example.com",
+    });
+    expect(await run({ name: "sendEmail", args: hello })).toEqual({ success: true, message: "Sent to anna@example.com." });
+    expect(smtp.received[0]!.data).toMatch(/^From: Erika Exec <exec@example\.com>\r?$/m);
+    expect(await run({ name: "draftEmail", args: hello })).toMatchObject({ success: true, draft: { from: "Erika Exec <exec@example.com>" } });
+    const session = await dovecot.session();
+    const drafts = await session.messages("Drafts");
+    await session.close();
+    expect(drafts.at(-1)!.raw).toMatch(/^From: Erika Exec <exec@example\.com>\r?$/m);
   });
 });

@@ -1,3 +1,4 @@
+import { ACCOUNT_ERRORS } from "@sage/contracts/accounts";
 import { OAUTH_ERRORS, OAUTH_SETUP_TEXTS } from "@sage/contracts/oauth";
 import { startOAuthServer, type OAuthTestServer } from "@sage/testkit/oauth-test-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -103,6 +104,12 @@ describe("sign-in with an identity provider", () => {
     });
     const grant = await grantRow();
     expect(grant).toMatchObject({ status: "ok", login: "exec@example.com", subject: "exec" });
+    // Its sender can change; a password cannot be given to an account that signs in.
+    const patch = (body: object) => t.app.inject({ method: "PATCH", url: `/api/accounts/${account.id}`, headers: { cookie }, payload: body });
+    expect((await patch({ address: "erika@example.com", displayName: "" })).json()).toMatchObject({ address: "erika@example.com", displayName: null });
+    const withPassword = await patch({ imap: { host: "127.0.0.1", port: 9, secure: false, user: "exec", password: "typed-anyway" } });
+    expect(withPassword.statusCode).toBe(400);
+    expect(withPassword.json().error).toBe(ACCOUNT_ERRORS.signInNotThisWay);
     expect(String(grant.tokens)).toMatch(/^v1:/);
     expect(await t.store.db.selectFrom("oauthFlows").selectAll().execute()).toEqual([]);
   });
