@@ -21,13 +21,14 @@ export const ACCOUNT_ERRORS = {
   portInvalid: "Port must be a number from 1 to 65535",
   userRequired: "User name is required",
   passwordRequired: "Password (or an app password) is required",
-  kindInvalid: 'kind must be "mail" or "calendar"',
+  kindInvalid: 'kind must be "mail", "calendar" or "contacts"',
   calendarSourceRequired: "Give either a CalDAV server (url, user, password) or an ICS subscription address (icsUrl), not both",
   calendarUrlInvalid: "The calendar address must be a web address starting with https:// or http://",
   foldersInvalid: "Folders must be a list of folder names",
   sinceDaysInvalid: `sinceDays must be a whole number of days from 1 to ${MAX_SINCE_DAYS}`,
   nothingToUpdate: "Nothing to update: send name, address, displayName, imap, smtp, folders or sinceDays",
   calendarNothingToUpdate: "Nothing to update: send name, caldav or icsUrl",
+  contactsNothingToUpdate: "Nothing to update: send name or carddav",
   notThisKind: "This change does not fit the account's kind",
   addressInvalid: "The sender address must be an e-mail address, like anna@example.com",
   displayNameInvalid: "The display name must be at most 200 characters, on one line",
@@ -47,6 +48,8 @@ export const CONNECTION_PROBLEMS = [
   "blocked",
   "not-found",
   "not-calendar",
+  /** CardDAV: the server answered, but holds no address book there. */
+  "not-addressbook",
   /** SMTP: the server refused the sender address (MAIL FROM). */
   "sender",
   /** SMTP: the server refused a recipient (RCPT TO). */
@@ -148,6 +151,20 @@ export const calendarProblemMessage = (problem: ConnectionProblem, host: string,
       return `${host} is on a local or private network. SAGE connects to such servers only when the administrator allows it (SAGE_FETCH_ALLOW_PRIVATE or SAGE_ACCOUNT_ALLOW_HOSTS).`;
     default:
       return `The calendar server ${host} could not be reached. Check the address.`;
+  }
+};
+
+/** Why an address book could not be reached, in plain words. */
+export const contactsProblemMessage = (problem: ConnectionProblem, host: string): string => {
+  switch (problem) {
+    case "login":
+      return "The contacts server refused the user name or password. iCloud and Fastmail need an app password here, not your usual password.";
+    case "not-found":
+    case "not-calendar":
+    case "not-addressbook":
+      return `${host} answered, but holds no address book at this address. Use your server's CardDAV address (for iCloud https://contacts.icloud.com/).`;
+    default:
+      return calendarProblemMessage(problem, host).replace("calendar server", "contacts server");
   }
 };
 
@@ -283,8 +300,25 @@ export const createCalendarAccountSchema = z
 export type CreateCalendarAccountRequest = z.input<typeof createCalendarAccountSchema>;
 export type CreateCalendarAccountInput = z.output<typeof createCalendarAccountSchema>;
 
+/** An address book over CardDAV (iCloud, Fastmail, Nextcloud, Radicale...): its contacts feed the people pages. */
+export const createContactsAccountSchema = z.object({
+  kind: z.literal("contacts"),
+  name: nameSchema,
+  carddav: caldavInputSchema,
+});
+export type CreateContactsAccountInput = z.output<typeof createContactsAccountSchema>;
+
+/** PATCH /api/accounts/{id} of a contacts account: a server without a password keeps the stored one. */
+export const updateContactsAccountSchema = z
+  .object({
+    name: z.preprocess(absentAsUndefined, nameSchema.optional()),
+    carddav: z.preprocess(absentAsUndefined, caldavInputSchema.extend({ password: caldavInputSchema.shape.password.optional() }).optional()),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: ACCOUNT_ERRORS.contactsNothingToUpdate });
+export type UpdateContactsAccountInput = z.output<typeof updateContactsAccountSchema>;
+
 /** POST /api/accounts (and POST /api/accounts/test, which checks the same fields without saving). */
-export const createAccountRequestSchema = z.discriminatedUnion("kind", [createMailAccountSchema, createCalendarAccountSchema], {
+export const createAccountRequestSchema = z.discriminatedUnion("kind", [createMailAccountSchema, createCalendarAccountSchema, createContactsAccountSchema], {
   error: ACCOUNT_ERRORS.kindInvalid,
 });
 export type CreateAnyAccountInput = z.output<typeof createAccountRequestSchema>;
@@ -326,7 +360,7 @@ const accountFields = {
   lastSyncAt: z.string().nullable(),
   /** Why the last sync failed, in plain words; null when it did not. */
   error: z.string().nullable(),
-  counts: z.object({ messages: z.number().int().optional(), events: z.number().int().optional() }),
+  counts: z.object({ messages: z.number().int().optional(), events: z.number().int().optional(), contacts: z.number().int().optional() }),
   /** While syncing: messages synced of those to sync ("Synced 1,240 of 10,000 messages"). */
   progress: z.object({ processed: z.number().int(), total: z.number().int() }).nullable(),
   createdAt: z.string(),
@@ -363,7 +397,18 @@ export const calendarAccountSchema = z.object({
 });
 export type CalendarAccount = z.infer<typeof calendarAccountSchema>;
 
-export const accountSchema = z.discriminatedUnion("kind", [mailAccountSchema, calendarAccountSchema]);
+/** An address book as the API shows it: the CardDAV address and user, never the password. */
+export const contactsAccountSchema = z.object({
+  ...accountFields,
+  kind: z.literal("contacts"),
+  carddav: z.object({ url: z.string(), user: z.string() }),
+  /** Address books sign in with a password (no provider sign-in): always null, as the other kinds say it. */
+  auth: accountAuthSchema.nullable(),
+  signInUrl: z.string().nullable(),
+});
+export type ContactsAccount = z.infer<typeof contactsAccountSchema>;
+
+export const accountSchema = z.discriminatedUnion("kind", [mailAccountSchema, calendarAccountSchema, contactsAccountSchema]);
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);
 
@@ -386,9 +431,13 @@ export const testConnectionResponseSchema = z.union([
   }),
   /** A calendar account: the calendars found (a subscription is one) and how many events they hold. */
   z.object({ ok: z.literal(true), calendars: z.array(z.string()), events: z.number().int() }),
+  /** A contacts account: the address books found and how many contacts they hold. */
+  z.object({ ok: z.literal(true), addressBooks: z.array(z.string()), contacts: z.number().int() }),
   z.object({ ok: z.literal(false), problem: z.enum(CONNECTION_PROBLEMS), message: z.string() }),
 ]);
 export type TestConnectionResponse = z.infer<typeof testConnectionResponseSchema>;
+
+export const syncContactsText = (contacts: number) => `${contacts.toLocaleString("en-US")} ${contacts === 1 ? "contact" : "contacts"}`;
 
 export const syncEventsText = (events: number) => `${events.toLocaleString("en-US")} ${events === 1 ? "event" : "events"}`;
 

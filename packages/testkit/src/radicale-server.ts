@@ -25,6 +25,10 @@ export interface RadicaleServer {
   putEvent(calendarUrl: string, filename: string, ics: string): Promise<void>;
   /** Every object of a calendar as the server holds it (Radicale answers a collection's GET with all its events). */
   calendarText(calendarUrl: string): Promise<string>;
+  /** Makes an address book (CardDAV) of the user's; answers its URL. */
+  makeAddressBook(name: string, displayName?: string): Promise<string>;
+  /** Writes a contact (a whole vCard text) into an address book, behind SAGE's back. */
+  putCard(addressBookUrl: string, filename: string, vcard: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +51,7 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
 }
 
 /**
- * A real Radicale CalDAV server on a free loopback port, its collections and its own config file in a temporary
+ * A real Radicale CalDAV and CardDAV server on a free loopback port, its collections and its own config file in a temporary
  * folder, with one user (htpasswd, plain text: loopback only) who may reach only their own calendars.
  */
 export async function startRadicale(
@@ -139,6 +143,22 @@ mask_passwords = True
       await request("PUT", `${calendarUrl}${filename}`, ics, { "content-type": "text/calendar; charset=utf-8" });
     },
     calendarText: (calendarUrl) => request("GET", calendarUrl),
+    async makeAddressBook(name, displayName = name) {
+      const target = `${url}${user}/${name}/`;
+      await request(
+        "MKCOL",
+        target,
+        `<?xml version="1.0" encoding="utf-8"?>
+<D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">
+  <D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype><D:displayname>${displayName}</D:displayname></D:prop></D:set>
+</D:mkcol>`,
+        { "content-type": "application/xml; charset=utf-8" },
+      );
+      return target;
+    },
+    async putCard(addressBookUrl, filename, vcard) {
+      await request("PUT", `${addressBookUrl}${filename}`, vcard, { "content-type": "text/vcard; charset=utf-8" });
+    },
     async stop() {
       if (proxy) {
         proxy.closeAllConnections();

@@ -211,7 +211,7 @@ export interface McpServerSettingsTable {
 export interface AccountsTable {
   id: Generated<number>;
   userId: number;
-  kind: "mail" | "calendar";
+  kind: "mail" | "calendar" | "contacts";
   name: string;
   settings: string;
   secrets: string | null;
@@ -504,6 +504,57 @@ export interface CalendarPreferencesTable {
   updatedAt: string;
 }
 
+/** A synced contact card (migration 1400): the vCard as its CardDAV server sent it, and what SAGE read from it. */
+export interface ContactCardsTable {
+  id: Generated<number>;
+  accountId: number;
+  userId: number;
+  href: string;
+  etag: string | null;
+  uid: string;
+  name: string;
+  /** JSON list of lower-case addresses. */
+  emails: Generated<string>;
+  organisation: string | null;
+  role: string | null;
+  /** JSON list of the card's groups. */
+  categories: Generated<string>;
+  vcard: string;
+}
+
+/** A person the user deals with (migration 1400, decision 096). */
+export interface PeopleTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  organisation: string | null;
+  role: string | null;
+  /** The contact card that names the person, when one does. */
+  cardUid: string | null;
+  /** JSON: what the user corrected ({ name, organisation, role, profile }), winning over sources and regeneration. */
+  corrections: Generated<string>;
+  /** JSON lines [{ text, citations }]: the model's profile. */
+  profile: Generated<string>;
+  profileAt: string | null;
+  hidden: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PersonAddressesTable {
+  userId: number;
+  address: string;
+  personId: number;
+  displayName: string | null;
+  lastContactAt: string | null;
+}
+
+export interface PeopleSyncTable {
+  userId: number;
+  mailWatermark: Generated<number>;
+  refreshedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -547,6 +598,10 @@ export interface Database {
   channelOutbox: ChannelOutboxTable;
   notificationTargets: NotificationTargetsTable;
   channelSentReminders: ChannelSentRemindersTable;
+  contactCards: ContactCardsTable;
+  people: PeopleTable;
+  personAddresses: PersonAddressesTable;
+  peopleSync: PeopleSyncTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

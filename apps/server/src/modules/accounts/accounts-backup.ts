@@ -32,6 +32,7 @@ const settingsOf = {
       auth: z.object({ provider: z.enum(OAUTH_PROVIDER_IDS) }),
     }),
   ]),
+  contacts: z.object({ carddav: z.object({ url: z.url().max(2000), user: z.string().max(320) }) }),
 };
 const parsesAs = (schema: z.ZodType, text: string) => {
   try {
@@ -44,7 +45,7 @@ const parsesAs = (schema: z.ZodType, text: string) => {
 const accountRowSchema = z
   .object({
     id: z.number().int().positive(),
-    kind: z.enum(["mail", "calendar"]),
+    kind: z.enum(["mail", "calendar", "contacts"]),
     name: z.string().min(1).max(200),
     settings: z.string().max(20_000),
     folder_item_id: z.number().int().positive().nullable(),
@@ -77,6 +78,8 @@ function identity(kind: string, name: string, settingsText: string): string {
   const settings = JSON.parse(settingsText) as Partial<MailSettings & CalendarSettings>;
   if (kind === "mail" && settings.imap) return `mail:${settings.imap.host.toLowerCase()}:${settings.imap.port}:${settings.imap.user}`;
   if (kind === "calendar" && settings.caldav) return `caldav:${settings.caldav.url}:${settings.caldav.user}`;
+  const carddav = (settings as { carddav?: { url: string; user: string } }).carddav;
+  if (kind === "contacts" && carddav) return `carddav:${carddav.url}:${carddav.user}`;
   return `${kind}:${name}`;
 }
 

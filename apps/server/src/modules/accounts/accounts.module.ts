@@ -26,6 +26,13 @@ import type { ConnectCaldav } from "./calendar-sync.ts";
 import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
+import { connectCarddav } from "../../providers/contacts/carddav-client.ts";
+import { createContactCardsRepo, type ConnectCarddav } from "./contacts-sync.ts";
+import type { AccountKind } from "./accounts.service.ts";
+
+export type { AccountKind } from "./accounts.service.ts";
+/** Called when an account's sync finished: the people pages and the inbox triage read what it brought. */
+export type SyncedListener = (userId: number, kind: AccountKind, accountId: number) => void;
 
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
 export type { ConnectImap } from "./mail-sync.ts";
@@ -51,6 +58,8 @@ export interface AccountsModule extends AppModule {
   syncCalendarsOf(userId: number): Promise<void>;
   /** Accounts (without secrets) and their synced mail headers in the knowledge backup, in this order. */
   backupParts: BackupPart[];
+  /** Listens for finished syncs (people, triage). */
+  onSynced(listener: SyncedListener): void;
 }
 
 /** Settings > Accounts: each user's mail accounts, their secrets sealed, their mail synced into the knowledge base. */
@@ -68,6 +77,8 @@ export function createAccountsModule(deps: {
   connectCaldav?: ConnectCaldav;
   /** Sign-in with Google, Microsoft or the company's provider: tokens instead of passwords (decision 070). */
   signIn: SignInPort;
+  /** The CardDAV client (tests may wrap it). */
+  connectCarddav?: ConnectCarddav;
   /** Floating and all-day times of a user without a time zone of their own are read in this one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
@@ -77,7 +88,13 @@ export function createAccountsModule(deps: {
   const backup = createAccountsBackup(deps.store.db);
   const credentials = createMailCredentials({ box: deps.box, signIn: deps.signIn });
   const source = createCalendarSource({ box: deps.box, signIn: deps.signIn });
+  const listeners: SyncedListener[] = [];
   const service = createAccountsService({
+    cards: createContactCardsRepo(deps.store.db),
+    connectCarddav: deps.connectCarddav ?? connectCarddav,
+    onSynced: (userId, kind, accountId) => {
+      for (const listener of listeners) listener(userId, kind, accountId);
+    },
     calendar,
     connectCaldav: deps.connectCaldav ?? connectCaldav,
     connectGraph,
@@ -121,6 +138,7 @@ export function createAccountsModule(deps: {
     syncDueCalendars: service.syncDueCalendars,
     syncDueMail: service.syncDueMail,
     backupParts: [backup.accounts, backup.messages] as BackupPart[],
+    onSynced: (listener) => void listeners.push(listener),
     async syncCalendarsOf(userId) {
       for (const account of await service.list(userId)) if (account.kind === "calendar") await service.sync(userId, account.id);
     },

@@ -26,7 +26,7 @@ export function createAccountsRepo(db: Kysely<Database>) {
 
     insert: async (account: {
       userId: number;
-      kind: "mail" | "calendar";
+      kind: "mail" | "calendar" | "contacts";
       name: string;
       settings: string;
       secrets: string | null;
@@ -57,9 +57,15 @@ export function createAccountsRepo(db: Kysely<Database>) {
     /** The user's accounts that sign in with this grant (a Google sign-in's mail and calendar). */
     withGrant: (grantId: number) => db.selectFrom("accounts").selectAll().where("grantId", "=", grantId).orderBy("id").execute(),
 
-    /** Calendar accounts not touched since `before` (a sync's end touches it, as does a failure), of every user: the 15-minute round. */
+    /** Calendar and contacts accounts not touched since `before` (a sync's end touches it, as does a failure), of every user: the 15-minute round. */
     calendarsDue: (before: string) =>
-      db.selectFrom("accounts").selectAll().where("kind", "=", "calendar").where("status", "in", ["ok", "error"]).where("updatedAt", "<", before).execute(),
+      db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("kind", "in", ["calendar", "contacts"])
+        .where("status", "in", ["ok", "error"])
+        .where("updatedAt", "<", before)
+        .execute(),
 
     /** Mail accounts of every user last touched before `before` (ok ones) or `errorBefore` (failed ones): the poll round. */
     mailDue: (before: string, errorBefore: string) =>

@@ -5,6 +5,7 @@ import {
   signInAccountRequestSchema,
   updateAccountRequestSchema,
   updateCalendarAccountSchema,
+  updateContactsAccountSchema,
 } from "@sage/contracts/accounts";
 import { idParamsSchema } from "@sage/contracts/common";
 import { CALENDAR_EVENTS_ERRORS, calendarEventsQuerySchema, type CalendarEventsResponse } from "@sage/contracts/calendar";
@@ -67,8 +68,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { service: Acc
   app.patch("/api/accounts/:id", async (request) => {
     const user = requireUser(request);
     const id = parseId(request.params);
-    if ((await service.kindOf(user.id, id)) === "calendar")
-      return service.updateCalendar(user.id, id, parseAccountInput(updateCalendarAccountSchema, request.body));
+    const kind = await service.kindOf(user.id, id);
+    if (kind === "calendar") return service.updateCalendar(user.id, id, parseAccountInput(updateCalendarAccountSchema, request.body));
+    if (kind === "contacts") return service.updateContacts(user.id, id, parseAccountInput(updateContactsAccountSchema, request.body));
     return service.update(user.id, id, parseAccountInput(updateAccountRequestSchema, request.body));
   });
 

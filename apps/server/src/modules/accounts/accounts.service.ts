@@ -10,7 +10,10 @@ import {
   type CreateAnyAccountInput,
   type CreateCalendarAccountInput,
   type SignInAccountInput,
+  type CreateContactsAccountInput,
+  contactsProblemMessage,
   type TestConnectionResponse,
+  type UpdateContactsAccountInput,
   type UpdateAccountInput,
   type UpdateCalendarAccountInput,
 } from "@sage/contracts/accounts";
@@ -25,9 +28,13 @@ import { syncMailAccount, type MailSyncDeps } from "./mail-sync.ts";
 import { calendarHost, calendarParts, readCalendarSecrets, readCalendarSettings } from "./calendar-settings.ts";
 import { syncCalendarAccount, UNEXPECTED_SYNC_FAILURE, type CalendarSyncDeps } from "./calendar-sync.ts";
 import { createSignInAccounts } from "./sign-in-accounts.ts";
+import { contactsHost, contactsParts, readContactsPassword, readContactsSettings, syncContactsAccount, type ContactsSyncDeps } from "./contacts-sync.ts";
 
 export const MAIL_SYNC_JOB = "accounts.mail-sync";
 export const CALENDAR_SYNC_JOB = "accounts.calendar-sync";
+export const CONTACTS_SYNC_JOB = "accounts.contacts-sync";
+const JOB_OF_KIND = { mail: MAIL_SYNC_JOB, calendar: CALENDAR_SYNC_JOB, contacts: CONTACTS_SYNC_JOB } as const;
+export type AccountKind = keyof typeof JOB_OF_KIND;
 /** Calendars are synced this often (issue 30), besides on demand. */
 export const CALENDAR_SYNC_EVERY_MS = 15 * 60_000;
 /**
@@ -43,11 +50,14 @@ const MAX_SYNC_RESUMES = 10;
 
 export function createAccountsService(
   deps: MailSyncDeps &
-    Omit<CalendarSyncDeps, "repo" | "rule"> & {
+    Omit<CalendarSyncDeps, "repo" | "rule"> &
+    Pick<ContactsSyncDeps, "cards" | "connectCarddav"> & {
       jobs: JobQueue;
       signIn: SignInPort;
       probeSmtp: typeof probeSmtp;
       warn(message: string, error?: unknown): void;
+      /** A sync finished (mail, calendar or contacts): the people pages and the inbox triage read what it brought. */
+      onSynced?(userId: number, kind: AccountKind, accountId: number): void;
     },
 ) {
   const { repo, box, jobs } = deps;
@@ -56,11 +66,16 @@ export function createAccountsService(
   /** One sync per account at a time (a resumed job and a new request may meet). */
   const running = new Map<number, Promise<void>>();
 
-  const syncOnce = (kind: string, accountId: number) => (kind === CALENDAR_SYNC_JOB ? syncCalendarAccount(deps, accountId) : syncMailAccount(deps, accountId));
-  for (const kind of [MAIL_SYNC_JOB, CALENDAR_SYNC_JOB]) {
+  const syncOnce = (kind: string, accountId: number) =>
+    kind === CALENDAR_SYNC_JOB
+      ? syncCalendarAccount(deps, accountId)
+      : kind === CONTACTS_SYNC_JOB
+        ? syncContactsAccount(deps, accountId)
+        : syncMailAccount(deps, accountId);
+  for (const kind of [MAIL_SYNC_JOB, CALENDAR_SYNC_JOB, CONTACTS_SYNC_JOB]) {
     jobs.register<{ accountId: number }>(
       kind,
-      async ({ payload }) => {
+      async ({ job, payload }) => {
         queued.delete(payload.accountId);
         const previous = running.get(payload.accountId) ?? Promise.resolve();
         const run = previous.catch(() => undefined).then(() => syncOnce(kind, payload.accountId));
@@ -70,6 +85,8 @@ export function createAccountsService(
         } finally {
           if (running.get(payload.accountId) === run) running.delete(payload.accountId);
         }
+        const synced = Object.entries(JOB_OF_KIND).find(([, jobKind]) => jobKind === kind)![0] as AccountKind;
+        deps.onSynced?.(job.userId, synced, payload.accountId);
       },
       {
         onInterrupted: "resume",
@@ -108,6 +125,21 @@ export function createAccountsService(
     const auth = await authOf(row);
     const status = statusOf(row, auth);
     const signIn = { auth: auth ? { provider: auth.provider, user: auth.user } : null, signInUrl: auth?.signInUrl ?? null };
+    if (row.kind === "contacts")
+      return {
+        id: row.id,
+        kind: "contacts",
+        name: row.name,
+        status,
+        lastSyncAt: row.lastSyncAt,
+        error: row.error,
+        counts: { contacts: await deps.cards.count(row.id) },
+        progress: null,
+        carddav: readContactsSettings(row).carddav,
+        createdAt: row.createdAt,
+        auth: null,
+        signInUrl: null,
+      };
     if (row.kind === "calendar") {
       const settings = readCalendarSettings(row);
       return {
@@ -157,7 +189,7 @@ export function createAccountsService(
     if (!options.quiet) await repo.update(row.id, { status: "syncing", error: null, syncProcessed: 0, syncTotal: 0 });
     if (queued.has(row.id) || (options.quiet && running.has(row.id))) return;
     queued.add(row.id);
-    await jobs.enqueue({ kind: row.kind === "calendar" ? CALENDAR_SYNC_JOB : MAIL_SYNC_JOB, userId: row.userId, payload: { accountId: row.id } });
+    await jobs.enqueue({ kind: JOB_OF_KIND[row.kind], userId: row.userId, payload: { accountId: row.id } });
   }
 
   const signInAccounts = createSignInAccounts({
@@ -202,6 +234,32 @@ export function createAccountsService(
     return toApi(await requireAccount(row.userId, row.id));
   }
 
+  async function createContacts(userId: number, input: CreateContactsAccountInput): Promise<Account> {
+    const { settings, secrets } = contactsParts(input);
+    const id = await repo.insert({
+      userId,
+      kind: "contacts",
+      name: input.name,
+      settings: JSON.stringify(settings),
+      secrets: box.seal(JSON.stringify(secrets)),
+      status: "syncing",
+    });
+    await startSync(await requireAccount(userId, id));
+    return toApi(await requireAccount(userId, id));
+  }
+
+  /** Reaches the address books and counts their contacts, saying which step failed; nothing is saved. */
+  async function testContacts(input: CreateContactsAccountInput): Promise<TestConnectionResponse> {
+    try {
+      const connection = await deps.connectCarddav(input.carddav, deps.rule);
+      const cards = await connection.cards();
+      return { ok: true, addressBooks: connection.addressBooks.map((book) => book.name), contacts: cards.length };
+    } catch (error) {
+      if (!(error instanceof MailConnectionError)) throw error;
+      return { ok: false, problem: error.problem, message: contactsProblemMessage(error.problem, contactsHost(contactsParts(input).settings)) };
+    }
+  }
+
   /** Reaches the calendar and reads it, saying which step failed; nothing is saved. */
   async function testCalendar(input: CreateCalendarAccountInput): Promise<TestConnectionResponse> {
     const { settings } = calendarParts(input);
@@ -228,6 +286,7 @@ export function createAccountsService(
     /** Saves the account and starts its first sync; a failure to connect shows as the account's error. */
     async create(userId: number, input: CreateAnyAccountInput): Promise<Account> {
       if (input.kind === "calendar") return createCalendar(userId, input);
+      if (input.kind === "contacts") return createContacts(userId, input);
       const settings: MailSettings = {
         imap: serverPart(input.imap),
         smtp: input.smtp ? serverPart(input.smtp) : null,
@@ -295,8 +354,27 @@ export function createAccountsService(
       return updateCalendar(await requireAccount(userId, id), patch);
     },
 
+    /** Changes a contacts account; a new server starts a sync. */
+    async updateContacts(userId: number, id: number, patch: UpdateContactsAccountInput): Promise<Account> {
+      const row = await requireAccount(userId, id);
+      const stored = readContactsPassword(box, row);
+      let settings = readContactsSettings(row);
+      let password = stored;
+      if (patch.carddav) {
+        settings = { carddav: { url: patch.carddav.url, user: patch.carddav.user } };
+        password = patch.carddav.password ?? stored;
+      }
+      await repo.update(id, {
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        settings: JSON.stringify(settings),
+        secrets: password === null ? null : box.seal(JSON.stringify({ password })),
+      });
+      if (patch.carddav && password !== null) await startSync(await requireAccount(userId, id));
+      return toApi(await requireAccount(userId, id));
+    },
+
     /** The account's kind, to read a PATCH by (404 for another user's). */
-    async kindOf(userId: number, id: number): Promise<"mail" | "calendar"> {
+    async kindOf(userId: number, id: number): Promise<AccountKind> {
       return (await requireAccount(userId, id)).kind;
     },
 
@@ -339,6 +417,7 @@ export function createAccountsService(
     /** Reaches the servers and reads them, saying which step failed; nothing is saved. */
     async testConnection(input: CreateAnyAccountInput): Promise<TestConnectionResponse> {
       if (input.kind === "calendar") return testCalendar(input);
+      if (input.kind === "contacts") return testContacts(input);
       return testMail(input);
     },
   };

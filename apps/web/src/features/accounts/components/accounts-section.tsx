@@ -1,9 +1,10 @@
-import { syncEventsText, syncProgressText, type Account } from "@sage/contracts/accounts";
+import { syncContactsText, syncEventsText, syncProgressText, type Account } from "@sage/contracts/accounts";
 import { Button } from "@/components/ui/button";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useDeleteAccount, useSyncAccount } from "../api/accounts";
 import { ConnectCalendarForm } from "./connect-calendar-form";
 import { ConnectMailForm } from "./connect-mail-form";
+import { ConnectContactsForm } from "./connect-contacts-form";
 import { PasswordAgainForm } from "./password-again-form";
 import { SignInButtons } from "./sign-in-buttons";
 import { RemindersFeed } from "./reminders-feed";
@@ -24,6 +25,8 @@ const PROVIDER_NAMES = { google: "Google", microsoft: "Microsoft", oidc: "your c
  * calendar.google.com · 3 events"; a signed-in one "anna@example.com, signed in with Google · 1,240 messages".
  */
 function accountSummary(account: Account): string {
+  if (account.kind === "contacts")
+    return `${account.carddav.user} on ${new URL(account.carddav.url).hostname} · ${syncContactsText(account.counts.contacts ?? 0)}`;
   const signedIn = account.auth ? `${account.auth.user ?? "Not signed in yet"}, signed in with ${PROVIDER_NAMES[account.auth.provider]}` : null;
   if (account.kind === "mail") {
     const messages = `${(account.counts.messages ?? 0).toLocaleString("en-US")} messages`;
@@ -116,6 +119,7 @@ export function AccountsSection() {
       ))}
       <ConnectMailForm />
       <ConnectCalendarForm />
+      <ConnectContactsForm />
       <TimeZoneSetting />
       <RemindersFeed />
     </section>

@@ -6,13 +6,21 @@ import { toastError } from "@/components/ui/toast-error";
 import { useUpdateAccount } from "../api/accounts";
 
 /** The PATCH that gives an account its secret again: the same servers, with the password (or the ICS address). */
-function patchFor(account: Account, secret: string): UpdateAccountRequest | { caldav: { url: string; user: string; password: string } } | { icsUrl: string } {
+function patchFor(
+  account: Account,
+  secret: string,
+):
+  | UpdateAccountRequest
+  | { caldav: { url: string; user: string; password: string } }
+  | { carddav: { url: string; user: string; password: string } }
+  | { icsUrl: string } {
   if (account.kind === "mail") {
     return {
       imap: { ...account.imap, password: secret },
       ...(account.smtp ? { smtp: { ...account.smtp, password: secret } } : {}),
     };
   }
+  if (account.kind === "contacts") return { carddav: { ...account.carddav, password: secret } };
   if (account.caldav) return { caldav: { ...account.caldav, password: secret } };
   return { icsUrl: secret };
 }
