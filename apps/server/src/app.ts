@@ -34,6 +34,7 @@ import { createExternalToolsModule } from "./modules/external-tools/external-too
 import { createSharedApprovals } from "./modules/external-tools/shared-approvals.ts";
 import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
+import { createPeopleModule, type PeopleModule } from "./modules/people/people.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import {
   createRetrievalModule,
@@ -93,6 +94,8 @@ export interface SageApp {
   channels: ChannelsModule["control"];
   /** The commitments ledger: read the user's new items now (tests). */
   commitments: CommitmentsModule["control"];
+  /** The people pages: bring a user's people up to date now (tests). */
+  people: PeopleModule["control"];
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
@@ -293,6 +296,16 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
     info: (message, detail) => app.log.info(detail, message),
   });
+  const people = createPeopleModule({
+    db: store.db,
+    jobs,
+    llm: providers.llm,
+    openCommitments: commitments.port.open,
+    itemText: retrieval.search.itemText,
+    now: deps.now,
+    warn,
+  });
+  accounts.onSynced((userId) => people.synced(userId));
   const schedules = createSchedulesModule({
     store,
     jobs,
@@ -328,7 +341,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     pages: knowledge.pages,
     research: config.research,
     toolSources: [externalTools.tools.toolsFor],
-    moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools],
+    moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools, ...people.tools],
     warn,
   });
   // Scheduled runs are jobs whose handler runs the assistant's turns; the assistant offers scheduleTask (decision 086).
@@ -354,6 +367,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     push,
     channels,
     documentsOut,
+    people,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -391,6 +405,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     knowledgeIndex: retrieval.index,
     schedules: schedules.control,
     commitments: commitments.control,
+    people: people.control,
     // Runs' news reaches push through the channels module's targets: waiting for pushes waits for that too.
     push: {
       ...push.control,

@@ -74,7 +74,7 @@ export const citationSchema = z.object({
    * What the chip points at when it is not a file passage (the morning briefing's lines, decision 041): a calendar
    * event, a reminder, a conversation's message, a web page. Absent for a file.
    */
-  kind: z.enum(["file", "event", "reminder", "message", "url", "resource"]).optional(),
+  kind: z.enum(["file", "event", "reminder", "message", "url", "resource", "contact", "person"]).optional(),
   /** Where the chip opens: an https URL (a web page) or a path in SAGE (/conversations/12). */
   href: z.string().optional(),
 });

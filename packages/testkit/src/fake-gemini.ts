@@ -23,6 +23,11 @@ export interface FakeReply {
   delayMs?: number;
   /** The candidate's finishReason, as Gemini names it ("MAX_TOKENS": the reply hit the output length limit); default "STOP". */
   finishReason?: "STOP" | "MAX_TOKENS" | "SAFETY" | "RECITATION" | "OTHER";
+  /**
+   * Only a request whose text (system instruction and contents) contains this answers with the reply: background
+   * jobs that ask the model at moments a test does not control (triage, profiles) each take their own.
+   */
+  match?: string;
 }
 
 export interface RecordedRequest {
@@ -67,6 +72,12 @@ function lastUserText(body: any): string {
     if (contents[i]?.role !== "model" && text) return text;
   }
   return "";
+}
+
+/** Every text of a request: its system instruction and its contents' parts. */
+function requestText(body: any): string {
+  const parts = [...(body?.systemInstruction?.parts ?? []), ...(body?.contents ?? []).flatMap((content: any) => content?.parts ?? [])];
+  return parts.map((part: any) => part?.text ?? "").join("\n");
 }
 
 function candidate(reply: FakeReply, parts: any[], withGrounding: boolean) {
@@ -156,7 +167,10 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
 
     // Structured requests (a background job asking for JSON) take the first scripted json reply, and chat requests the
     // first other one: a job's call at a random moment never takes the reply a test scripted for its chat turn.
-    const scripted = queue.findIndex((each) => (each.json !== undefined) === Boolean(responseSchema));
+    const text = requestText(body);
+    const scripted = queue.findIndex(
+      (each) => (each.json !== undefined) === Boolean(responseSchema) && (each.match === undefined || text.includes(each.match)),
+    );
     let reply: FakeReply =
       (scripted >= 0 ? queue.splice(scripted, 1)[0] : undefined) ??
       (responseSchema ? { json: emptyValue(responseSchema) } : { text: `Fake reply to: ${lastUserText(body)}` });

@@ -11,7 +11,7 @@ import { storeChanges } from "../test/store-changes.ts";
 let t: TestApp;
 let owner: string;
 let intruder: string;
-const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0, account: 0, schedule: 0 };
+const ids = { conversation: 0, reminder: 0, folder: 0, note: 0, memory: 0, account: 0, schedule: 0, person: 0 };
 
 // A body each id-bearing route would accept from its owner, so only ownership can refuse it.
 const VALID_BODIES: Record<string, unknown> = {
@@ -24,6 +24,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/memories/:id": { content: "Taken over" },
   "PATCH /api/accounts/:id": { name: "Taken over" },
   "PATCH /api/schedules/:id": { title: "Taken over" },
+  "PATCH /api/people/:id": { name: "Taken over" },
   // Waiting approvals live only while their turn runs; answering another user's is covered in external-tools.routes.test.ts.
   "POST /api/approvals/:approvalId": { approved: true },
 };
@@ -68,6 +69,7 @@ beforeAll(async () => {
     nextRunAt: "2099-01-01T06:00:00.000Z",
     ...stamps,
   });
+  ids.person = await insertId("people", { userId: 3, name: "Zebracorn's CEO", ...stamps });
   ids.folder = await insertId("knowledgeItems", { userId: 3, type: "folder", name: "Board", path: "Board", ...stamps });
   ids.note = await insertId("knowledgeItems", {
     userId: 3,
@@ -95,6 +97,7 @@ function ownersIdFor(url: string): number {
   if (url.startsWith("/api/memories/")) return ids.memory;
   if (url.startsWith("/api/accounts/")) return ids.account;
   if (url.startsWith("/api/schedules/")) return ids.schedule;
+  if (url.startsWith("/api/people/")) return ids.person;
   return ids.conversation;
 }
 

@@ -121,6 +121,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
     knowledgeIndex: built.knowledgeIndex,
     schedules: built.schedules,
     commitments: built.commitments,
+    people: built.people,
     push: built.push,
     channels: built.channels,
     syncDueCalendars: built.syncDueCalendars,

@@ -22,6 +22,8 @@ const SWEEP_MS = 5 * 60_000;
 /** What the morning briefing reads: the user's open commitments due by a day (overdue included). */
 export interface CommitmentsPort {
   dueBy(userId: number, day: string): Promise<ReturnType<typeof toCommitment>[]>;
+  /** Every open commitment of the user (the people pages and dossiers pick those with one person). */
+  open(userId: number): Promise<ReturnType<typeof toCommitment>[]>;
 }
 
 export interface CommitmentsModule extends AppModule {
@@ -90,7 +92,10 @@ export function createCommitmentsModule(deps: {
   let timer: NodeJS.Timeout | undefined;
   return {
     tools: [listCommitmentsTool({ repo, now })],
-    port: { dueBy: async (userId, day) => (await repo.list(userId, { status: "open", dueBy: day })).map(toCommitment) },
+    port: {
+      dueBy: async (userId, day) => (await repo.list(userId, { status: "open", dueBy: day })).map(toCommitment),
+      open: async (userId) => (await repo.list(userId, { status: "open" })).map(toCommitment),
+    },
     control: {
       async extractNow(userId) {
         if (!llm) return;

@@ -7,6 +7,7 @@ import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage
 import { AccountsSection } from "@/features/accounts/components/accounts-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
+import { PeopleSection } from "@/features/people/components/people-section";
 import { useConversations } from "@/features/conversations/api/get-conversations";
 import { displayName } from "@/features/conversations/conversation-list-view";
 import { ToolsSection } from "@/features/external-tools/components/tools-section";
@@ -71,6 +72,12 @@ export function SettingsPage() {
                   content: target.quote,
                 })
               }
+            />
+          ) : section === "people" ? (
+            <PeopleSection
+              personId={Number(searchParams.get("person")) || null}
+              onOpenPerson={(id) => setSearchParams(id === null ? { section: "people" } : { section: "people", person: String(id) })}
+              onOpenSource={setSource}
             />
           ) : section === "memory" ? (
             <MemorySection />

@@ -6,6 +6,7 @@ export const SETTINGS_SECTIONS = [
   { id: "accounts", label: "Accounts" },
   { id: "schedules", label: "Schedules" },
   { id: "commitments", label: "Commitments" },
+  { id: "people", label: "People" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

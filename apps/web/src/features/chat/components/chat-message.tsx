@@ -105,7 +105,16 @@ const CHIP_CLASS =
   "inline-flex max-w-72 items-center gap-1 rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
 
 /** What a chip that is not a file passage is, in words (the morning briefing's sources). */
-const KIND_WORDS = { event: "Event", reminder: "Reminder", message: "Your message", url: "Web page", resource: "From a connected tool", file: "" } as const;
+const KIND_WORDS = {
+  event: "Event",
+  reminder: "Reminder",
+  message: "Your message",
+  url: "Web page",
+  resource: "From a connected tool",
+  contact: "Contact card",
+  person: "Person",
+  file: "",
+} as const;
 
 /**
  * "[1] report.pdf · page 4": the file and the page or section (the score is in the passage's Details, decision 038).

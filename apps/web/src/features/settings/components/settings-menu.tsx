@@ -1,4 +1,4 @@
-import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, UserCogIcon, WrenchIcon } from "lucide-react";
+import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, UserCogIcon, UsersIcon, WrenchIcon } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
@@ -10,6 +10,7 @@ const ICONS = {
   accounts: MailIcon,
   schedules: CalendarClockIcon,
   commitments: HandshakeIcon,
+  people: UsersIcon,
 } as const;
 
 interface SettingsMenuProps {
