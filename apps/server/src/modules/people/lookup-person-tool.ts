@@ -46,9 +46,9 @@ export function lookupPersonTool(service: PeopleService): AssistantTool {
           dueDate: commitment.dueDate,
         })),
         profile: person.profile.map((line) => {
-          if (line.from) untrusted.add(line.from);
+          if (line.from) untrusted.add(line.from.title);
           const cited = context.citeOther(line.citations.map(({ n: _n, ...citation }) => citation));
-          return { text: line.text, n: cited[0]?.n, ...(line.from ? { from: line.from } : {}) };
+          return { text: line.text, n: cited[0]?.n, ...(line.from ? { from: line.from.title } : {}) };
         }),
       }));
       return { result: { people: described, message: LOOKUP_PERSON_TEXTS.found(people.length) }, ...(untrusted.size ? { untrustedFrom: [...untrusted] } : {}) };

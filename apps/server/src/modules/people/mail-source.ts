@@ -1,4 +1,5 @@
 import type { Citation } from "@sage/contracts/conversations";
+import type { ContentSource } from "@sage/contracts/provenance";
 import type { MailHeader } from "./people.repo.ts";
 import { partiesOf } from "./mail-addresses.ts";
 
@@ -23,10 +24,14 @@ export function mailCitation(message: MailHeader, content: string): Omit<Citatio
   };
 }
 
-/** Whose words a line from this mail carries: "the mail of Anna Berg, 3 Dec" (untrusted content, decision 031). */
-export function mailProvenance(message: MailHeader): string {
+/** Whose words a line from this mail carries: "the mail from Anna Berg of 3 Dec" (untrusted content, issue 47's shape). */
+export function mailProvenance(message: MailHeader): ContentSource {
   const sender = partiesOf(message.fromAddress)[0];
-  return `the mail of ${sender?.name ?? sender?.address ?? "an unknown sender"}, ${shortDay(message.date)}`;
+  return {
+    title: `the mail from ${sender?.name ?? sender?.address ?? "an unknown sender"} of ${shortDay(message.date)}`,
+    ...(message.itemId === null ? {} : { fileId: message.itemId }),
+    messageId: message.id,
+  };
 }
 
 /** Words compared without layout, reply quoting marks or typographic quotes (a quote checked against its source). */

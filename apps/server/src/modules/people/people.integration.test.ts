@@ -125,12 +125,12 @@ describe.skipIf(!installed)("people pages from a CardDAV address book (Radicale)
       {
         text: "Role: Chief Financial Officer",
         citations: [expect.objectContaining({ fileId: budgetItem.itemId, filename: "Q3 budget", content: "Chief Financial Officer, Acme Corp" })],
-        from: expect.stringMatching(/^the mail of Anna Berg, \d{1,2} [A-Z][a-z]{2}$/),
+        from: { title: expect.stringMatching(/^the mail from Anna Berg of \d{1,2} [A-Z][a-z]{2}$/), fileId: budgetItem.itemId, messageId: expect.any(Number) },
       },
       {
         text: "Leads the Q3 budget review and needs the numbers by Friday.",
         citations: [expect.objectContaining({ fileId: budgetItem.itemId, kind: "file", content: BUDGET })],
-        from: expect.stringMatching(/^the mail of Anna Berg/),
+        from: expect.objectContaining({ title: expect.stringMatching(/^the mail from Anna Berg/) }),
       },
     ]);
     const prompt = JSON.stringify(gemini.requests.at(-1)!.body);

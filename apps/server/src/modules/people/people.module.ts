@@ -37,7 +37,7 @@ export function createPeopleModule(deps: {
   jobs: JobQueue;
   llm: LlmProvider | null;
   openCommitments(userId: number): Promise<Commitment[]>;
-  itemText(userId: number, itemId: number): Promise<string>;
+  itemText(userId: number, itemId: number, maxChars: number): Promise<string>;
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): PeopleModule & { synced(userId: number): void } {

@@ -6,7 +6,7 @@ import type { LlmProvider } from "../../providers/llm/llm.ts";
 import { buildPeople } from "./build-people.ts";
 import { partiesOf } from "./mail-addresses.ts";
 import type { AddressRow, MailHeader, PeopleRepo, PersonRow } from "./people.repo.ts";
-import { cardSource, mailSource, PROFILE_MAIL_FROM, PROFILE_MAIL_TO, writeProfile, type ProfileSource } from "./person-profile.ts";
+import { cardSource, mailSource, PROFILE_MAIL_CHARS, PROFILE_MAIL_FROM, PROFILE_MAIL_TO, writeProfile, type ProfileSource } from "./person-profile.ts";
 
 /** People one list answers with. */
 const LIST_LIMIT = 50;
@@ -24,8 +24,8 @@ export interface PeopleServiceDeps {
   llm: LlmProvider | null;
   /** The user's open commitments (the ledger's). */
   openCommitments(userId: number): Promise<Commitment[]>;
-  /** A mail's text, from the knowledge index ('' when it has none). */
-  itemText(userId: number, itemId: number): Promise<string>;
+  /** A mail's text, from the knowledge index, up to maxChars ('' when it has none). */
+  itemText(userId: number, itemId: number, maxChars: number): Promise<string>;
   /** Queues a profile to be written in the background (people.module.ts's job). */
   queueProfile(userId: number, personId: number): Promise<void>;
   now: () => Date;
@@ -244,7 +244,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       ] as const) {
         for (const mail of mails) {
           if (mail.itemId === null) continue;
-          const text = await deps.itemText(userId, mail.itemId);
+          const text = await deps.itemText(userId, mail.itemId, PROFILE_MAIL_CHARS);
           if (text.trim()) sources.push(mailSource(mail, text, written));
         }
       }

@@ -1,4 +1,5 @@
 import type { CitedLine } from "@sage/contracts/cited-lines";
+import type { ContentSource } from "@sage/contracts/provenance";
 import type { Citation } from "@sage/contracts/conversations";
 import { ProviderError, type JsonSchema, type LlmProvider } from "../../providers/llm/llm.ts";
 import { mailCitation, mailProvenance, normalizeText } from "./mail-source.ts";
@@ -7,7 +8,8 @@ import type { MailHeader } from "./people.repo.ts";
 /** Mail the profile reads: the newest from the person, and the newest the user sent them. */
 export const PROFILE_MAIL_FROM = 6;
 export const PROFILE_MAIL_TO = 3;
-/** Text of one mail the model is given: a signature is at the end of a short mail, so long ones keep their start and end. */
+/** Text of one mail read; a signature closes a short mail, so of a long one the start and the end of what was read are kept. */
+export const PROFILE_MAIL_CHARS = 8_000;
 const MAIL_CHARS = 3_000;
 const PROFILE_LINES = 5;
 
@@ -57,7 +59,7 @@ export interface ProfileSource {
   text: string;
   citation(quote: string): Omit<Citation, "n"> | null;
   /** Untrusted words (mail the person wrote): the line says whose. */
-  from?: string;
+  from?: ContentSource;
 }
 
 export function cardSource(card: { name: string; organisation: string | null; role: string | null; emails: string[] }, personId: number): ProfileSource {

@@ -136,7 +136,7 @@ function ProfileLine({ line, onOpenSource }: { line: CitedLine; onOpenSource(cit
     <li className="grid gap-0.5 text-sm">
       <span>{line.text}</span>
       <span className="flex flex-wrap gap-2 text-xs text-muted-foreground">
-        {line.from && <span>{`From ${line.from}`}</span>}
+        {line.from && <span>{`From ${line.from.title}`}</span>}
         {line.citations.map((citation) =>
           citation.kind === "file" ? (
             <button key={citation.n} type="button" className="text-primary underline-offset-2 hover:underline" onClick={() => onOpenSource(citation)}>
