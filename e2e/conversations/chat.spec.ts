@@ -63,6 +63,7 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "createDocument",
     "reviseDocument",
     "readDocumentDraft",
+    "lookupPerson",
     // The e2e server's external tools (e2e/support/start-server.mjs); notes__outline is left out (decision 029).
     "notes__read_note",
     "notes__write_note",

@@ -72,6 +72,7 @@ describe("POST /api/conversations/{id}/turn", () => {
       "createDocument",
       "reviseDocument",
       "readDocumentDraft",
+      "lookupPerson",
     ]);
   });
 

@@ -96,6 +96,7 @@ describe("external tools over MCP", { timeout: 60_000 }, () => {
       "createDocument",
       "reviseDocument",
       "readDocumentDraft",
+      "lookupPerson",
       "notes__read_note",
       "notes__write_note",
       "notes__add_note",
