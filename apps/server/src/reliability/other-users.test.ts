@@ -25,6 +25,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "PATCH /api/accounts/:id": { name: "Taken over" },
   "PATCH /api/schedules/:id": { title: "Taken over" },
   "PATCH /api/people/:id": { name: "Taken over" },
+  "POST /api/people/:id/merge": { otherId: 987653 },
   // Waiting approvals live only while their turn runs; answering another user's is covered in external-tools.routes.test.ts.
   "POST /api/approvals/:approvalId": { approved: true },
 };

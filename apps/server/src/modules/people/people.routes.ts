@@ -1,54 +1,76 @@
 import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
-import { mergePeopleRequestSchema, PEOPLE_TEXTS, peopleQuerySchema, updatePersonRequestSchema } from "@sage/contracts/people";
-import type { z } from "zod";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import { mergePeopleRequestSchema, PEOPLE_TEXTS, peopleQuerySchema, personListSchema, personSchema, updatePersonRequestSchema } from "@sage/contracts/people";
+import { notFound } from "../../http/app-error.ts";
+import { always, firstMessage } from "../../http/invalid-input.ts";
+import type { ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { PeopleService } from "./people.service.ts";
 
-function parseId(params: unknown): number {
-  const result = idParamsSchema.safeParse(params);
-  if (!result.success) throw notFound(PEOPLE_TEXTS.notFound, "person_not_found");
-  return result.data.id;
-}
-
-function parse<S extends z.ZodType>(schema: S, input: unknown, fallback: string): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw badRequest(result.error.issues[0]?.message ?? fallback, "validation_error");
-  return result.data;
-}
+/** The contract's messages are sentences the page shows as they are; a malformed id names no one. */
+const invalidInput = {
+  query: firstMessage(PEOPLE_TEXTS.queryInvalid),
+  body: firstMessage(PEOPLE_TEXTS.nothingToUpdate),
+  path: always(() => notFound(PEOPLE_TEXTS.notFound, "person_not_found")),
+};
 
 /** /api/people: the people pages, search, corrections, merge and hide, and writing a profile now. */
 export function registerPeopleRoutes(app: FastifyInstance, deps: { service: PeopleService }) {
   const { service } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const config = { invalidInput };
 
-  app.get("/api/people", async (request) => {
-    const user = requireUser(request);
-    const query = parse(peopleQuerySchema, request.query, PEOPLE_TEXTS.queryInvalid);
-    return service.list(user.id, { q: query.q, hidden: query.hidden === "true" });
-  });
+  api.get(
+    "/api/people",
+    {
+      config,
+      schema: {
+        summary: "The people the user deals with, matching a search (name, address, organisation, role); hidden=true lists the hidden ones",
+        querystring: peopleQuerySchema,
+        response: { 200: personListSchema },
+      },
+    },
+    async (request) => service.list(requireUser(request).id, { q: request.query.q, hidden: request.query.hidden === "true" }),
+  );
 
-  app.get("/api/people/:id", async (request) => {
-    const user = requireUser(request);
-    return service.get(user.id, parseId(request.params));
-  });
+  api.get("/api/people/:id", { config, schema: { summary: "One person's page", params: idParamsSchema, response: { 200: personSchema } } }, async (request) =>
+    service.get(requireUser(request).id, request.params.id),
+  );
 
-  app.patch("/api/people/:id", async (request) => {
-    const user = requireUser(request);
-    const id = parseId(request.params);
-    await service.check(user.id, id);
-    return service.update(user.id, id, parse(updatePersonRequestSchema, request.body, PEOPLE_TEXTS.nothingToUpdate));
-  });
+  api.patch(
+    "/api/people/:id",
+    {
+      config,
+      schema: {
+        summary: "Correct a person (name, organisation, role, profile lines; null takes a correction back) or hide them",
+        params: idParamsSchema,
+        body: updatePersonRequestSchema,
+        response: { 200: personSchema },
+      },
+    },
+    async (request) => service.update(requireUser(request).id, request.params.id, request.body),
+  );
 
-  app.post("/api/people/:id/merge", async (request) => {
-    const user = requireUser(request);
-    const id = parseId(request.params);
-    await service.check(user.id, id);
-    return service.merge(user.id, id, parse(mergePeopleRequestSchema, request.body, PEOPLE_TEXTS.otherNotFound).otherId);
-  });
+  api.post(
+    "/api/people/:id/merge",
+    {
+      config,
+      schema: {
+        summary: "Merge another person into this one (one person, two addresses)",
+        params: idParamsSchema,
+        body: mergePeopleRequestSchema,
+        response: { 200: personSchema },
+      },
+    },
+    async (request) => service.merge(requireUser(request).id, request.params.id, request.body.otherId),
+  );
 
-  app.post("/api/people/:id/profile", async (request) => {
-    const user = requireUser(request);
-    return service.writeProfile(user.id, parseId(request.params));
-  });
+  api.post(
+    "/api/people/:id/profile",
+    {
+      config,
+      schema: { summary: "Write the person's profile again now, from their contact card and mail", params: idParamsSchema, response: { 200: personSchema } },
+    },
+    async (request) => service.writeProfile(requireUser(request).id, request.params.id),
+  );
 }

@@ -151,11 +151,6 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   return {
     refresh,
 
-    /** 404 unless the person is the user's (before a body is read, so another user's id answers as a missing one). */
-    async check(userId: number, id: number): Promise<void> {
-      await requirePerson(userId, id);
-    },
-
     async list(userId: number, query: { q?: string; hidden?: boolean }): Promise<Person[]> {
       await refresh(userId);
       return toPeople(userId, await repo.search(userId, { q: query.q || undefined, hidden: query.hidden ?? false, limit: LIST_LIMIT }));
