@@ -52,8 +52,16 @@ export const SIGN_IN_RESULT_TEXTS: Record<SignInResult, string> = {
     "You signed in as someone other than this account's owner, so nothing changed. Sign in again as its owner, or connect the other mailbox as a new account.",
 };
 
-/** GET /api/oauth/{provider}/...: the provider in the path. */
-export const signInProviderParamsSchema = z.object({ provider: z.enum(OAUTH_PROVIDER_IDS, { error: OAUTH_ERRORS.unknownProvider }) });
+/**
+ * GET /api/oauth/{provider}/...: the provider in the path: google, microsoft, oidc, or the family of providers
+ * registered per server (mcp: an MCP server's authorization server).
+ */
+export const signInProviderParamsSchema = z.object({
+  provider: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,39}$/, OAUTH_ERRORS.unknownProvider)
+    .describe("google, microsoft, oidc, or mcp"),
+});
 
 /** GET /api/oauth/{provider}/start: whose sign-in it is (`account`; later other owners, such as an MCP server). */
 export const signInStartQuerySchema = z.looseObject({ account: z.coerce.number().int().positive().optional() });

@@ -21,8 +21,11 @@ export interface Audience {
 export interface SignInProvider {
   id: string;
   name: string;
-  /** null: the operator has not registered SAGE there. */
-  registration: { issuer: string; clientId: string; clientSecret: string } | null;
+  /**
+   * null: the operator has not registered SAGE there. No secret: a public client (PKCE alone). `fetch`: how its
+   * endpoints are reached when they are not the operator's (an MCP server's, under the private-address rule).
+   */
+  registration: { issuer: string; clientId: string; clientSecret?: string; fetch?: typeof globalThis.fetch } | null;
   /** Everything consented to at sign-in (ID token scopes included). */
   scopes: string[];
   /** Extra parameters of the authorization request (Google's access_type=offline). */

@@ -27,6 +27,8 @@ export interface SignInPort {
   covers(grantId: number, audience: string): Promise<boolean>;
   /** A working access token: SignInNeededError when the provider refused it for good, SignInUnavailableError when unreachable. */
   accessToken(grantId: number, audience: string): Promise<string>;
+  /** Adds a provider while running ("mcp:12": an MCP server's authorization server and SAGE's client there). */
+  registerProvider(provider: SignInProvider): void;
   /** Revokes the grant at the provider (when it can) and forgets it. */
   revoke(grantId: number): Promise<void>;
   /** Where the browser goes to sign in for an owner: `/api/oauth/google/start?account=12`. */
@@ -69,6 +71,7 @@ export function createSignInModule(deps: {
       covers: service.covers,
       accessToken: service.accessToken,
       revoke: service.revoke,
+      registerProvider: service.registerProvider,
       startUrl: (providerId, param, ownerId) => `/api/oauth/${providerId}/start?${param}=${ownerId}`,
       addOwner: (owner) => owners.push(owner),
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   OAUTH_ERRORS,
+  OAUTH_PROVIDER_IDS,
   SIGN_IN_RESULT_PARAM,
   oauthProviderListSchema,
   signInCallbackQuerySchema,
@@ -81,7 +82,8 @@ export function registerSignInRoutes(
     async (request, reply) => {
       const user = requireUser(request);
       const providerId = request.params.provider;
-      service.configured(providerId);
+      // The three of Settings > Accounts say what the operator must set; a family's provider is the owner's to name.
+      if ((OAUTH_PROVIDER_IDS as readonly string[]).includes(providerId)) service.configured(providerId);
       const query = request.query as Record<string, unknown>;
       const owner = deps.owners.find((candidate) => query[candidate.param] !== undefined);
       const id = owner ? ownerId.safeParse(query[owner.param]) : undefined;

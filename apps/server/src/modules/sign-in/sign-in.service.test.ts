@@ -106,6 +106,22 @@ describe("the sign-in's tokens: refreshed before expiry, once at a time, ended b
     expect(refreshes).toHaveLength(1);
   });
 
+  it("takes a provider registered while running (an MCP server's), whose token is asked for by resource", async () => {
+    const { repo, box, service, refreshes } = await setUp();
+    service.registerProvider({
+      ...microsoft,
+      id: "mcp:12",
+      name: "Notes server",
+      registration: { issuer: "https://auth.notes.example", clientId: "registered-client" },
+      audiences: { mcp: { scopes: ["notes"], resource: "https://notes.example/mcp" } },
+    });
+    expect(() => service.registerProvider({ ...microsoft, id: "mcp" })).toThrow(/<family>:<name>/);
+    const grantId = await service.createGrant(USER, "mcp:12");
+    await repo.updateGrant(grantId, { status: "ok", tokens: sealTokens(box, { refreshToken: "refresh-0", access: {} }) });
+    expect(await service.accessToken(grantId, "mcp")).toBe("access-1");
+    expect(refreshes).toEqual([{ refreshToken: "refresh-0", parameters: { resource: "https://notes.example/mcp" } }]);
+  });
+
   it("invalid_grant ends the grant (sign-in needed, tokens dropped); an unreachable provider keeps it", async () => {
     let failure: OAuthError | null = new OAuthError("unavailable", "token endpoint: 503");
     const { repo, service, grantId, advance } = await setUp(() => failure);

@@ -67,12 +67,14 @@ export function createSignInService(deps: {
   warn(message: string, error?: unknown): void;
 }) {
   const { repo, box } = deps;
+  /** The configured providers, and those registered while running (an MCP server's authorization server). */
+  const providers = new Map(Object.entries(deps.providers));
   const clients = new Map<string, Promise<OAuthClient>>();
   /** Refreshes under way in this process, by grant and audience: callers at the same moment share one. */
   const refreshing = new Map<string, Promise<string>>();
 
   function providerOf(id: string): SignInProvider {
-    const provider = deps.providers[id];
+    const provider = providers.get(id);
     if (!provider) throw badRequest(OAUTH_ERRORS.unknownProvider, "validation_error");
     return provider;
   }
@@ -172,12 +174,23 @@ export function createSignInService(deps: {
     /** GET /api/oauth/providers. */
     list(): OAuthProvider[] {
       return (["google", "microsoft", "oidc"] as const).map((id) => {
-        const provider = deps.providers[id]!;
+        const provider = providers.get(id)!;
         return { id, name: provider.name, configured: Boolean(provider.registration), setup: provider.registration ? null : OAUTH_SETUP_TEXTS[id] };
       });
     },
 
     provider: providerOf,
+
+    /**
+     * Adds (or replaces) a provider while running: an MCP server's authorization server, discovered from its
+     * protected-resource metadata, with the client SAGE registered there. Its id is "<family>:<name>" ("mcp:12"), and
+     * its start and callback routes are the family's (/api/oauth/mcp/...).
+     */
+    registerProvider(provider: SignInProvider): void {
+      if (!/^[a-z][a-z0-9-]*:[\w.-]+$/.test(provider.id)) throw new Error(`a registered provider's id is <family>:<name>, not ${provider.id}`);
+      providers.set(provider.id, provider);
+      clients.delete(provider.id);
+    },
 
     /** The provider, refusing one the operator has not set up (400, saying what to set). */
     configured,
@@ -249,7 +262,9 @@ export function createSignInService(deps: {
       if (!flow || flow.userId !== request.userId || flow.expiresAtMs < Date.now()) throw badRequest(OAUTH_ERRORS.stateInvalid, "sign_in_state_invalid");
       if (!request.browser || hashOf(request.browser) !== flow.browserHash) throw badRequest(OAUTH_ERRORS.browserMismatch, "sign_in_state_invalid");
       const grant = await repo.grant(flow.grantId);
-      if (!grant || grant.provider !== request.providerId) throw badRequest(OAUTH_ERRORS.stateInvalid, "sign_in_state_invalid");
+      // The path names the provider, or its family for providers registered per server ("mcp" for "mcp:12").
+      if (!grant || (grant.provider !== request.providerId && !grant.provider.startsWith(`${request.providerId}:`)))
+        throw badRequest(OAUTH_ERRORS.stateInvalid, "sign_in_state_invalid");
       // Used once: of two callbacks with the same state, only one gets past this.
       if (!(await repo.consumeFlow(flow.stateHash))) throw badRequest(OAUTH_ERRORS.stateInvalid, "sign_in_state_invalid");
       const provider = configured(grant.provider);
@@ -324,7 +339,7 @@ export function createSignInService(deps: {
       const row = await repo.grant(grantId);
       if (!row) return;
       const tokens = openTokens(box, row.tokens);
-      const provider = deps.providers[row.provider];
+      const provider = providers.get(row.provider);
       if (tokens && provider) {
         try {
           await revokeTokens(provider, tokens);

@@ -117,7 +117,8 @@ export async function discoverOAuthClient(server: OAuthServer): Promise<OAuthCli
   const local = url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
   let config: Awaited<ReturnType<OpenIdClient["discovery"]>>;
   try {
-    config = await client.discovery(url, server.clientId, server.clientSecret, undefined, {
+    // A public client (no secret, as a dynamically registered MCP client may be) authenticates with PKCE alone.
+    config = await client.discovery(url, server.clientId, server.clientSecret, server.clientSecret ? undefined : client.None(), {
       timeout: TIMEOUT_S,
       execute: local ? [client.allowInsecureRequests] : [],
       ...(server.fetch ? { [client.customFetch]: server.fetch as never } : {}),
