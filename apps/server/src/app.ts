@@ -324,7 +324,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     notify: channels.runEvent,
     warn,
   });
-  const documentsOut = createDocumentsOutModule({ db: store.db, files: knowledge.generated, conversations: conversations.reader, now: deps.now });
+  const documentsOut = createDocumentsOutModule({
+    db: store.db,
+    files: knowledge.generated,
+    conversations: conversations.reader,
+    timeZone: accounts.calendar.timeZone,
+    now: deps.now,
+  });
   const assistant = createAssistantModule({
     llm: providers.llm,
     webSearch: providers.webSearch,

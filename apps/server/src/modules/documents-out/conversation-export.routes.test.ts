@@ -9,8 +9,10 @@ let conversationId: number;
 const cited = (n: number, filename: string, source: string): Citation => ({ n, fileId: 0, filename, source, score: 0.8, content: "passage" });
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { SAGE_EMBEDDER: "none" } });
+  t = await createTestApp({ env: { SAGE_EMBEDDER: "none", SAGE_TIME_ZONE: "UTC" } });
   cookie = await t.login();
+  // The user's own zone (issue 52 item 9): the export's times are written in it.
+  await t.app.inject({ method: "PUT", url: "/api/calendar/time-zone", headers: { cookie }, payload: { timeZone: "Europe/Zurich" } });
   conversationId = (await get("POST", "/api/conversations", { name: "Q3 board prep" })).json().id;
   // Two answers, each numbering its own passages from [1], as turns do.
   await t.store.db.transaction().execute(async (trx) => {
@@ -30,6 +32,29 @@ beforeAll(async () => {
       // The answer made a deck: the export names the file under it.
       JSON.stringify([{ id: "c1", name: "createDocument", args: {}, result: { success: true, fileId: 9, name: "Hiring.pptx", format: "pptx" } }]),
     );
+    await insert("user", "Tell Anna and the CFO.", null, null);
+    // What came of the e-mails the user was asked about (issue 52 item 9): one approved, one declined.
+    await insert(
+      "model",
+      "I sent the note to Anna; the CFO's was not sent.",
+      null,
+      JSON.stringify([
+        {
+          id: "s1",
+          name: "sendEmail",
+          args: { to: ["anna.keller@kestrel.example"] },
+          result: { success: true, message: "Sent to anna.keller@kestrel.example." },
+          approval: { answer: "approved" },
+        },
+        {
+          id: "s2",
+          name: "sendEmail",
+          args: { to: ["cfo@kestrel.example"] },
+          result: { success: false, declined: true, message: "The user declined: the e-mail was not sent." },
+          approval: { answer: "declined" },
+        },
+      ]),
+    );
   });
 });
 afterAll(() => t?.close());
@@ -46,7 +71,11 @@ describe("GET /api/conversations/{id}/export", () => {
     expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(response.headers["content-disposition"]).toContain('filename="Q3 board prep.md"');
     const text = response.body;
-    expect(text.startsWith("# Q3 board prep\n\n## You · ")).toBe(true);
+    // 10:00 UTC in Zurich's winter time; before: "27 Nov 2026, 10:00 UTC".
+    expect(text.startsWith("# Q3 board prep\n\n## You · 27 Nov 2026, 11:00 CET\n")).toBe(true);
+    expect(text).toContain(
+      "I sent the note to Anna; the CFO's was not sent.\n\n_Sent to anna.keller@kestrel.example._\n\n_E-mail to cfo@kestrel.example: not sent: declined_",
+    );
     expect(text).toContain("Revenue grew **12%** [^1].");
     expect(text).toContain("Two engineers joined [^2], as planned [^1].\n\n_Created: Hiring.pptx_");
     expect(text.trimEnd().endsWith("[^1]: q3-report.pdf, page 4\n[^2]: hr.docx")).toBe(true);
@@ -56,7 +85,8 @@ describe("GET /api/conversations/{id}/export", () => {
     const response = await exported("docx");
     expect(response.headers["content-disposition"]).toContain('filename="Q3 board prep.docx"');
     const html = await docxHtml(response.rawPayload);
-    expect(html).toMatch(/<h2>You · .*<\/h2><p>What did revenue do\?<\/p><h2>SAGE · /);
+    expect(html).toMatch(/<h2>You · 27 Nov 2026, 11:00 CET<\/h2><p>What did revenue do\?<\/p><h2>SAGE · /);
+    expect(html).toContain("E-mail to cfo@kestrel.example: not sent: declined");
     expect(html).toContain("<strong>12%</strong>");
     expect(docxFootnotes(html)).toEqual(["q3-report.pdf, page 4", "hr.docx", "q3-report.pdf, page 4"]);
   });
@@ -68,6 +98,8 @@ describe("GET /api/conversations/{id}/export", () => {
     expect(page).toContain("What did revenue do?");
     expect(page).toContain("Two engineers joined [2], as planned [1].");
     expect(page).toContain("Created: Hiring.pptx");
+    expect(page).toContain("27 Nov 2026, 11:00 CET");
+    expect(page).toContain("Sent to anna.keller@kestrel.example.");
     expect(page).toMatch(/1 q3-report\.pdf, page 4\s*2 hr\.docx\s*$/);
   });
 

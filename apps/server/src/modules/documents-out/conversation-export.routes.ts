@@ -8,7 +8,10 @@ import type { ConversationReaderPort } from "../conversations/conversations.modu
 import { exportConversation } from "./conversation-export.ts";
 
 /** GET /api/conversations/{id}/export?format=md|docx|pdf: the whole conversation as a file, its citations as footnotes. */
-export function registerConversationExportRoutes(app: FastifyInstance, deps: { conversations: ConversationReaderPort }) {
+export function registerConversationExportRoutes(
+  app: FastifyInstance,
+  deps: { conversations: ConversationReaderPort; timeZone(userId: number): Promise<string> },
+) {
   app.get("/api/conversations/:id/export", async (request, reply) => {
     const userId = requireUser(request).id;
     const { id } = parseInput(idParamsSchema, request.params, "path");
@@ -16,7 +19,7 @@ export function registerConversationExportRoutes(app: FastifyInstance, deps: { c
     const conversation = await deps.conversations.conversation(userId, id);
     const { format } = parseInput(conversationExportQuerySchema, request.query, "query");
     const messages = await deps.conversations.messages(userId, id);
-    const file = await exportConversation({ name: conversation.name, messages }, format);
+    const file = await exportConversation({ name: conversation.name, messages, timeZone: await deps.timeZone(userId) }, format);
     return reply
       .header("content-type", file.contentType)
       .header("content-disposition", contentDisposition(file.name))

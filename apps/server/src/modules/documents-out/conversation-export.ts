@@ -10,6 +10,10 @@ export async function exportConversation(conversation: ExportedConversation, for
   return {
     name,
     contentType: DOCUMENT_MIME_TYPES[format],
-    bytes: await writeDocumentInThread({ kind: "conversation", format, conversation: { name: conversation.name, messages: [...conversation.messages] } }),
+    bytes: await writeDocumentInThread({
+      kind: "conversation",
+      format,
+      conversation: { name: conversation.name, messages: [...conversation.messages], timeZone: conversation.timeZone },
+    }),
   };
 }

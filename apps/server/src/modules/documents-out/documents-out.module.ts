@@ -19,13 +19,15 @@ export function createDocumentsOutModule(deps: {
   db: Kysely<Database>;
   files: GeneratedFilesPort;
   conversations: ConversationReaderPort;
+  /** The user's time zone, for the times an export writes. */
+  timeZone(userId: number): Promise<string>;
   now?: () => Date;
 }): AppModule & { tools: AssistantTool[] } {
   const drafts = createDocumentDrafts({ db: deps.db, files: deps.files, now: deps.now });
   return {
     tools: [createDocumentTool(drafts), reviseDocumentTool(drafts), readDocumentDraftTool(drafts)],
     register(app) {
-      registerConversationExportRoutes(app, { conversations: deps.conversations });
+      registerConversationExportRoutes(app, { conversations: deps.conversations, timeZone: deps.timeZone });
       registerDocumentDraftRoutes(app, { drafts });
     },
   };

@@ -6,7 +6,7 @@ import { markdownDocument, type DocumentModel } from "./markdown-document.ts";
 /** What a writer thread is given: plain data (a Markdown text and the passages it may cite, or a conversation). */
 export type WriteJob =
   | { kind: "markdown"; format: DocumentFormat; title: string; content: string; citations: Citation[] }
-  | { kind: "conversation"; format: DocumentFormat; conversation: { name: string; messages: Message[] } };
+  | { kind: "conversation"; format: DocumentFormat; conversation: { name: string; messages: Message[]; timeZone?: string } };
 
 export function documentModel(job: WriteJob): DocumentModel {
   if (job.kind === "conversation") return conversationDocument(job.conversation);
