@@ -86,6 +86,8 @@ export interface KnowledgeItemsTable {
   /** JSON arrays of 1-based pages read by text recognition, and pages it gave up on. */
   ocrPages: Generated<string>;
   ocrFailedPages: Generated<string>;
+  /** A file SAGE generated: the names of the sources it was made from (JSON array); null for anything else. */
+  madeFrom: string | null;
   createdAt: string;
   updatedAt: string;
 }

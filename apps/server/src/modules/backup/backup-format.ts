@@ -75,6 +75,8 @@ export const itemSchema = z.object({
   /** Pages read by text recognition and pages it gave up on (1-based); absent in backups made before they were kept. */
   ocr_pages: pages.optional(),
   ocr_failed_pages: pages.optional(),
+  /** A file SAGE generated: the names of the sources it was made from (issue 52); absent for anything else. */
+  made_from: z.array(z.string().max(1000)).max(1000).optional(),
   /** The zip entry holding the original bytes (files/<id>), or null when the export had none. */
   file: z.string().nullable().optional(),
 });

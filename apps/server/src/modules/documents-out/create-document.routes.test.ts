@@ -77,6 +77,13 @@ describe("createDocument in a turn", () => {
       .toContainEqual(["Zebra census.docx", "ready"]);
     const found = (await api("POST", "/api/search", { query: "April", conversationId })).json();
     expect(found[0].metadata.filename).toBe("Zebra census.docx");
+    // Issue 52 item 11: what the file says, its source says too: the source ranks first, and a passage of the
+    // generated file names what it was made from (before: "Zebra census.docx" first, as if it were the source).
+    const census = (await api("POST", "/api/search", { query: "41 zebras counted at the north gate", conversationId })).json();
+    expect(census[0].metadata.filename).toBe("zebra-report.txt");
+    expect(census.find((hit: { metadata: { filename: string } }) => hit.metadata.filename === "Zebra census.docx")?.metadata.source).toMatch(
+      /made by SAGE from zebra-report\.txt$/,
+    );
     // The saved answer keeps the call, so the chat shows the file's card after a reload.
     const messages = (await api("GET", `/api/conversations/${conversationId}/messages`)).json();
     expect(messages.at(-1).toolCalls[0]).toMatchObject({

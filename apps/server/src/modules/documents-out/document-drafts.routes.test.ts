@@ -73,8 +73,11 @@ describe("document drafts (the canvas)", () => {
 
     const exported = (await api("POST", `/api/document-drafts/${draftId}/export`)).json();
     expect(exported.draft).toMatchObject({ version: 2, exported: true });
-    expect(exported.document).toMatchObject({ format: "pptx", draftId });
+    // Issue 52 item 10: a new version is named as one (before: a second "Board update.pptx").
+    expect(exported.document).toMatchObject({ format: "pptx", draftId, name: "Board update (v2).pptx" });
     expect(exported.document.fileId).not.toBe(before.fileId);
+    const names = (await api("GET", `/api/conversations/${conversationId}/files`)).json().map((file: { name: string }) => file.name);
+    expect(names.filter((name: string) => name.startsWith("Board update")).sort()).toEqual(["Board update (v2).pptx", "Board update.pptx"]);
     expect((await slideTexts(exported.document.fileId)).join(" ")).toContain("Revenue up 14% (audited)");
     // The earlier file stays (the user may have sent it on); the draft points at the newest.
     expect((await api("GET", `/api/files/${before.fileId}/download`)).statusCode).toBe(200);
@@ -107,7 +110,7 @@ describe("document drafts (the canvas)", () => {
     );
     const [read, revision] = results(revised);
     expect(read).toMatchObject({ success: true, draftId, content: expect.stringContaining("14% (audited)") });
-    expect(revision).toMatchObject({ success: true, draftId, name: expect.stringMatching(/^Board update.*\.pptx$/) });
+    expect(revision).toMatchObject({ success: true, draftId, name: "Board update (v3).pptx" });
     const created = revised.find(([event]) => event === "document-created")![1];
     expect(created.draftId).toBe(draftId);
     const texts = await slideTexts(created.fileId);

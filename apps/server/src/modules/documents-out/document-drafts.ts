@@ -28,6 +28,14 @@ export function draftView(row: DraftRow): DocumentDraft {
 
 const readCitations = (row: DraftRow): Citation[] => JSON.parse(row.citations) as Citation[];
 
+/** "Kestrel Memo.docx" for a draft's first file; "Kestrel Memo (v3).docx" after its second ("... (v2).docx"). */
+export function versionName(name: string, previous: string | null): string {
+  if (previous === null) return name;
+  const version = Number(/ \(v(\d+)\)\.[^.]+$/.exec(previous)?.[1] ?? 1) + 1;
+  const dot = name.lastIndexOf(".");
+  return `${name.slice(0, dot)} (v${version})${name.slice(dot)}`;
+}
+
 /**
  * The canvas (decision 047): every document SAGE makes keeps its Markdown as a draft the user can edit and export
  * again, and the model can revise. A revision never overwrites edits the model has not read; a user's save never
@@ -45,14 +53,20 @@ export function createDocumentDrafts(deps: { db: Kysely<Database>; files: Genera
     return row;
   }
 
-  /** Writes the draft's file (in a worker thread) into its conversation's knowledge and remembers it. */
+  /**
+   * Writes the draft's file (in a worker thread) into its conversation's knowledge and remembers it. A draft's later
+   * files are its versions, named as such ("Kestrel Memo (v2).docx"): never a second file of the same name (issue 52
+   * item 10). Each keeps the names of the sources it cites, so search ranks it below them (item 11).
+   */
   async function writeFile(row: DraftRow): Promise<{ row: DraftRow; document: DocumentCreated }> {
-    const bytes = await writeDocumentInThread({ kind: "markdown", format: row.format, title: row.title, content: row.content, citations: readCitations(row) });
+    const citations = readCitations(row);
+    const bytes = await writeDocumentInThread({ kind: "markdown", format: row.format, title: row.title, content: row.content, citations });
     const saved = await deps.files.add(row.userId, row.conversationId, {
-      name: documentFileName(row.title, row.format),
+      name: versionName(documentFileName(row.title, row.format), row.fileName),
       mimeType: DOCUMENT_MIME_TYPES[row.format],
       bytes,
       description: `${DOCUMENT_TEXTS.formatNames[row.format]} created by SAGE`,
+      madeFrom: [...new Set(citations.map((citation) => citation.filename))],
     });
     const updated = await db
       .updateTable("documentDrafts")

@@ -22,11 +22,13 @@ export interface ItemBackupRow extends SameNamedFields {
   /** Pages read by text recognition, and pages it gave up on (1-based). */
   ocr_pages: number[];
   ocr_failed_pages: number[];
+  /** A file SAGE generated: the names of its sources (issue 52 item 11); absent for anything else. */
+  made_from?: string[];
 }
 
 /** A backup row as a restore reads it: backups from before statuses, hashes and OCR pages lack those. */
 export type ItemBackupInput = Omit<ItemBackupRow, "status" | "status_reason" | "content_hash" | "ocr_pages" | "ocr_failed_pages"> &
-  Partial<Pick<ItemBackupRow, "content_hash" | "ocr_pages" | "ocr_failed_pages">>;
+  Partial<Pick<ItemBackupRow, "content_hash" | "ocr_pages" | "ocr_failed_pages" | "made_from">>;
 
 /** An item read for a backup, with where its original bytes are stored (never written into the backup). */
 export interface ItemExport {
@@ -45,6 +47,8 @@ export interface RestoredItem extends SameNamedFields {
   chunkCount: number;
   ocrPages: number[];
   ocrFailedPages: number[];
+  /** A generated file's sources; null for anything else. */
+  madeFrom: string[] | null;
   createdAt: string;
 }
 
@@ -71,6 +75,16 @@ export function pageList(json: string): number[] {
   }
 }
 
+/** A stored JSON list of names, read leniently. */
+function nameList(json: string): string[] {
+  try {
+    const names: unknown = JSON.parse(json);
+    return Array.isArray(names) ? names.filter((name): name is string => typeof name === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A backup's item as a restore writes it back: the one mapping from backup rows to items. */
 export function restoredItemFromBackup(row: ItemBackupInput, decided: RestoreDecisions): RestoredItem {
   return {
@@ -80,6 +94,7 @@ export function restoredItemFromBackup(row: ItemBackupInput, decided: RestoreDec
     contentHash: row.content_hash ?? null,
     ocrPages: row.ocr_pages ?? [],
     ocrFailedPages: row.ocr_failed_pages ?? [],
+    madeFrom: row.made_from ?? null,
     createdAt: row.created_at,
   };
 }
@@ -113,6 +128,7 @@ const EXPORTED_COLUMNS = [
   "storageKey",
   "ocrPages",
   "ocrFailedPages",
+  "madeFrom",
 ] as const;
 
 const toExport = (row: ExportedItem): ItemExport => ({
@@ -128,6 +144,7 @@ const toExport = (row: ExportedItem): ItemExport => ({
     content_hash: row.contentHash,
     ocr_pages: pageList(row.ocrPages),
     ocr_failed_pages: pageList(row.ocrFailedPages),
+    ...(row.madeFrom === null ? {} : { made_from: nameList(row.madeFrom) }),
   },
   storageKey: row.storageKey,
 });
@@ -160,6 +177,7 @@ const restoredValues = (userId: number, item: RestoredItem, now: string) => ({
   updatedAt: now,
   ocrPages: JSON.stringify(item.ocrPages),
   ocrFailedPages: JSON.stringify(item.ocrFailedPages),
+  madeFrom: item.madeFrom === null ? null : JSON.stringify(item.madeFrom),
 });
 
 const RESTORED_COLUMNS = Object.keys(restoredValues(0, {} as RestoredItem, "")) as Array<keyof ReturnType<typeof restoredValues>>;

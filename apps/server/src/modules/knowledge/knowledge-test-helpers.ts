@@ -178,6 +178,7 @@ export function knowledgeRepoCases(engine: string, open: OpenTestDatabase) {
         chunkCount: 4,
         ocrPages: row.ocr_pages,
         ocrFailedPages: row.ocr_failed_pages,
+        madeFrom: row.made_from ?? null,
         createdAt: row.created_at,
       }));
       const ids = await repo.insertRestored(ME, restored);

@@ -64,7 +64,7 @@ export interface GeneratedFilesPort {
   add(
     userId: number,
     conversationId: number,
-    file: { name: string; mimeType: string; bytes: Buffer; description: string },
+    file: { name: string; mimeType: string; bytes: Buffer; description: string; madeFrom?: string[] },
   ): Promise<{ id: number; name: string }>;
 }
 
@@ -162,6 +162,8 @@ export function createKnowledgeModule(deps: {
         const stored = await addKnowledge.storeUpload(file.name, file.mimeType, Readable.from([file.bytes]));
         // Read in the background: the chat shows the file at once, and it becomes searchable when read.
         const outcome = await addKnowledge.finishUpload(userId, stored, { conversationId, description: file.description }, { waitBriefly: false });
+        // Search ranks it below what it was made from, and its citations name those (issue 52 item 11).
+        await repo.updateItem(outcome.file.id, { madeFrom: JSON.stringify(file.madeFrom ?? []) });
         return { id: outcome.file.id, name: outcome.file.name };
       },
     },

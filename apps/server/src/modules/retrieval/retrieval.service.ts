@@ -12,6 +12,20 @@ import type { Vectors } from "./index/vectors.ts";
 
 const MIN_SHOWN_SCORE = 0.0001;
 
+/** A generated file's chunks count this much of their score: below the sources it was made from, still found. */
+const GENERATED_FILE_WEIGHT = 0.5;
+
+/**
+ * Where a passage is, as a citation names it: the page or heading (else the file); a file SAGE generated also names
+ * what it was made from ("slide 2, made by SAGE from q3-report.pdf, hr.docx"), so its origin is one look away.
+ */
+function sourceOf(chunk: Pick<ChunkDetails, "source" | "filename" | "madeFrom">): string {
+  const where = chunk.source || chunk.filename;
+  if (!chunk.madeFrom) return where;
+  const sources = (JSON.parse(chunk.madeFrom) as unknown[]).filter((name): name is string => typeof name === "string");
+  return `${where}, made by SAGE${sources.length > 0 ? ` from ${sources.join(", ")}` : ""}`;
+}
+
 export interface ScoredChunk extends ChunkDetails {
   score: number;
 }
@@ -86,9 +100,13 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
     const ranked = [...scores.entries()]
       .map(([chunkId, entry]) => ({ chunkId, score: fuseScores(entry.lexical, entry.vector) }))
       .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
-      .slice(0, limit);
+      .slice(0, limit * 2);
     const fused = new Map(ranked.map((hit) => [hit.chunkId, hit.score]));
-    return (await deps.chunks.details(ranked.map((hit) => hit.chunkId))).map((row) => ({ ...row, score: fused.get(row.chunkId) ?? 0 }));
+    // A file SAGE generated ranks below the sources it was made from (issue 52 item 11): its words are theirs.
+    return (await deps.chunks.details(ranked.map((hit) => hit.chunkId)))
+      .map((row) => ({ ...row, score: (fused.get(row.chunkId) ?? 0) * (row.madeFrom ? GENERATED_FILE_WEIGHT : 1) }))
+      .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
+      .slice(0, limit);
   }
 
   return {
@@ -142,7 +160,7 @@ export function createRetrievalService(deps: RetrievalServiceDeps) {
         .map((chunk) => ({
           content: chunk.content,
           score: Number(chunk.score.toFixed(6)),
-          metadata: { filename: chunk.filename, source: chunk.source || chunk.filename, file_id: chunk.itemId, chunk_id: chunk.chunkId },
+          metadata: { filename: chunk.filename, source: sourceOf(chunk), file_id: chunk.itemId, chunk_id: chunk.chunkId },
         }));
     },
   };

@@ -24,6 +24,8 @@ export interface ChunkDetails {
   filename: string;
   itemType: string;
   mimeType: string | null;
+  /** A file SAGE generated: the names of its sources (JSON array); null otherwise. */
+  madeFrom: string | null;
 }
 
 /** A chunk as a backup carries it: the item and chunk ids are the exporting store's. */
@@ -273,7 +275,7 @@ export function createChunkStore(
       if (!statement) {
         statement = sqlite.prepare(
           `SELECT c.id AS chunkId, c.item_id AS itemId, c.content, c.source, ki.name AS filename,
-                  ki.type AS itemType, ki.mime_type AS mimeType
+                  ki.type AS itemType, ki.mime_type AS mimeType, ki.made_from AS madeFrom
            FROM chunks c JOIN knowledge_items ki ON ki.id = c.item_id
            LEFT JOIN conversations cv ON cv.id = c.conversation_id
            WHERE c.id IN (${chunkIds.map(() => "?").join(",")}) AND cv.deleted_at IS NULL`,

@@ -142,7 +142,7 @@ export function createPgChunkStore(database: Kysely<Database>, words: ChunkWordI
         .selectFrom("chunks as c")
         .innerJoin("knowledgeItems as ki", "ki.id", "c.itemId")
         .leftJoin("conversations as cv", "cv.id", "c.conversationId")
-        .select(["c.id as chunkId", "c.itemId", "c.content", "c.source", "ki.name as filename", "ki.type as itemType", "ki.mimeType"])
+        .select(["c.id as chunkId", "c.itemId", "c.content", "c.source", "ki.name as filename", "ki.type as itemType", "ki.mimeType", "ki.madeFrom"])
         .where("c.id", "in", chunkIds)
         .where("cv.deletedAt", "is", null)
         .execute();
