@@ -95,9 +95,8 @@ test("delete asks first, then removes the conversation with its messages and rem
   await page.getByRole("button", { name: `Actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete Conversation" });
-  await expect(dialog.getByText("Are you sure you want to delete this conversation? This action cannot be undone.")).toBeVisible();
+  await expect(dialog.getByText("Are you sure you want to delete this conversation? You can restore it from Recently deleted for 30 days.")).toBeVisible();
   await expect(dialog.getByText("1 reminder is deleted with it.")).toBeVisible();
-  await expect(dialog.getByText("You can restore it from Recently deleted for 30 days.")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(items(page)).toHaveCount(1);
 

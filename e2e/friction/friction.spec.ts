@@ -54,9 +54,10 @@ test("item 1: deleting a conversation says what goes with it, and Undo brings it
   await page.getByRole("button", { name: `Actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete Conversation" });
-  await expect(dialog.getByText("Are you sure you want to delete this conversation? This action cannot be undone.")).toBeVisible();
+  await expect(dialog.getByText("Are you sure you want to delete this conversation? You can restore it from Recently deleted for 30 days.")).toBeVisible();
   await expect(dialog.getByText("2 reminders and 1 file are deleted with it.")).toBeVisible();
-  await expect(dialog.getByText("You can restore it from Recently deleted for 30 days.")).toBeVisible();
+  // Issue 52 item 12: one true sentence.
+  await expect(dialog).not.toContainText("cannot be undone");
   await dialog.getByRole("button", { name: "Delete" }).click();
 
   const toast = toastWith(page, "Conversation and all related data deleted successfully");

@@ -11,7 +11,10 @@ interface DeleteConversationDialogProps {
   onConfirm: () => void;
 }
 
-/** The spec's confirmation, plus what goes with the conversation and the way back (decision 035). */
+/**
+ * The spec's question, and one true sentence after it (issue 52 item 12, decision 092): the conversation can be
+ * restored for 30 days, so "This action cannot be undone." is not said; then what goes with it (decision 035).
+ */
 export function DeleteConversationDialog({ conversationId, deleting, onOpenChange, onConfirm }: DeleteConversationDialogProps) {
   const contents = useConversationContents(conversationId);
   const withIt = contents.data ? deletedWithIt(contents.data) : null;
@@ -20,12 +23,13 @@ export function DeleteConversationDialog({ conversationId, deleting, onOpenChang
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Delete Conversation</DialogTitle>
-          <DialogDescription>Are you sure you want to delete this conversation? This action cannot be undone.</DialogDescription>
+          <DialogDescription>Are you sure you want to delete this conversation? {RESTORABLE_FOR}</DialogDescription>
         </DialogHeader>
-        <p className="text-sm text-muted-foreground" data-testid="delete-consequences">
-          {withIt && <span className="font-medium text-foreground">{withIt} </span>}
-          {RESTORABLE_FOR}
-        </p>
+        {withIt && (
+          <p className="text-sm font-medium" data-testid="delete-consequences">
+            {withIt}
+          </p>
+        )}
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={deleting}>
             Cancel
