@@ -22,7 +22,9 @@ beforeAll(async () => {
     { userId: 3, conversationId, parentId: 0, path: "", description: "" },
     { filename: "zebra-report.txt", content: Buffer.from("The zebra census for March: 41 zebras counted at the north gate of the park."), type: "text/plain" },
   );
-  expect(upload.statusCode, upload.body).toBe(200);
+  // Read at once on a quiet machine (200), in the background on a loaded one (202): either way, ready before a turn.
+  expect([200, 202], upload.body).toContain(upload.statusCode);
+  await t.jobs.idle();
 });
 afterAll(async () => {
   await t?.close();

@@ -12,7 +12,7 @@ interface DeleteConversationDialogProps {
 }
 
 /**
- * The spec's question, and one true sentence after it (issue 52 item 12, decision 092): the conversation can be
+ * The spec's question, and one true sentence after it (issue 52 item 12, decision 093): the conversation can be
  * restored for 30 days, so "This action cannot be undone." is not said; then what goes with it (decision 035).
  */
 export function DeleteConversationDialog({ conversationId, deleting, onOpenChange, onConfirm }: DeleteConversationDialogProps) {
