@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reminderSchema } from "./reminders.ts";
 
 /**
  * Which way a commitment runs, seen from the user (decision 041): "mine" is what the user owes (a promise the user
@@ -94,3 +95,9 @@ export const updateCommitmentRequestSchema = z
   .partial()
   .refine((value) => value.status !== undefined || value.dueDate !== undefined, COMMITMENT_TEXTS.nothingToUpdate);
 export type UpdateCommitmentRequest = z.infer<typeof updateCommitmentRequestSchema>;
+
+/** POST /api/commitments/scan: the user's new items are read in the background. */
+export const commitmentScanResponseSchema = z.object({ queued: z.literal(true) });
+
+/** POST /api/commitments/{id}/reminder: the reminder made, and the commitment that now points to it. */
+export const commitmentReminderResponseSchema = z.object({ reminder: reminderSchema, commitment: commitmentSchema });

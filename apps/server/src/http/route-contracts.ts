@@ -1,8 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifySwagger from "@fastify/swagger";
-import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from "fastify";
+import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { idParamsSchema } from "@sage/contracts/common";
 import { errorResponseSchema } from "@sage/contracts/errors";
 import { z } from "zod";
 import { SESSION_COOKIE } from "./session-guard.ts";
@@ -76,6 +77,23 @@ function serializerCompiler(check: boolean): FastifySerializerCompiler<z.ZodType
       return JSON.stringify(data);
     };
 }
+
+/**
+ * A route's `preValidation`: whose the item is comes before its body and query are checked, so another user's item
+ * is not found whatever was sent (a malformed id is left to the route's schema).
+ */
+export const ownerFirst =
+  (check: (userId: number, id: number) => Promise<unknown>) =>
+  async (request: FastifyRequest): Promise<void> => {
+    const params = idParamsSchema.safeParse(request.params);
+    if (params.success && request.user) await check(request.user.id, params.data.id);
+  };
+
+/**
+ * A success that is not JSON (a file, a calendar, an event stream): documented with its media type; the handler's
+ * bytes, text or stream go out as they are.
+ */
+export const mediaResponse = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });
 
 const ERROR_STATUSES = /^(4|5)(\d\d|xx)$/i;
 // The one error shape is one component of the document, referenced by every route.

@@ -1,39 +1,64 @@
 import type { FastifyInstance } from "fastify";
 import { idParamsSchema } from "@sage/contracts/common";
-import { COMMITMENT_TEXTS, commitmentQuerySchema, updateCommitmentRequestSchema } from "@sage/contracts/commitments";
-import { badRequest, notFound } from "../../http/app-error.ts";
+import {
+  COMMITMENT_TEXTS,
+  commitmentListSchema,
+  commitmentQuerySchema,
+  commitmentReminderResponseSchema,
+  commitmentScanResponseSchema,
+  commitmentSchema,
+  updateCommitmentRequestSchema,
+} from "@sage/contracts/commitments";
+import { notFound } from "../../http/app-error.ts";
+import { always, firstMessage } from "../../http/invalid-input.ts";
+import { ownerFirst, type ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
 import type { CommitmentsService } from "./commitments.service.ts";
 
-function parseId(params: unknown): number {
-  const result = idParamsSchema.safeParse(params);
-  if (!result.success) throw notFound(COMMITMENT_TEXTS.notFound, "commitment_not_found");
-  return result.data.id;
-}
+/** The contract's messages are sentences the page shows; a malformed id names no commitment of this user. */
+const config = {
+  invalidInput: {
+    query: firstMessage(COMMITMENT_TEXTS.directionInvalid),
+    body: firstMessage(COMMITMENT_TEXTS.nothingToUpdate),
+    path: always(() => notFound(COMMITMENT_TEXTS.notFound, "commitment_not_found")),
+  },
+};
 
 /** /api/commitments: the ledger, filtered by direction and status; done, dismissed, a due date; Remind me. */
 export function registerCommitmentRoutes(app: FastifyInstance, deps: { service: CommitmentsService }) {
   const { service } = deps;
-  app.get("/api/commitments", async (request) => {
-    const user = requireUser(request);
-    const query = commitmentQuerySchema.safeParse(request.query ?? {});
-    if (!query.success) throw badRequest(query.error.issues[0]?.message ?? COMMITMENT_TEXTS.directionInvalid, "validation_error");
-    return service.list(user.id, query.data);
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    "/api/commitments",
+    { config, schema: { summary: "The commitments ledger", querystring: commitmentQuerySchema, response: { 200: commitmentListSchema } } },
+    async (request) => service.list(requireUser(request).id, request.query),
+  );
 
-  app.post("/api/commitments/scan", async (request, reply) => reply.status(202).send(await service.scan(requireUser(request).id)));
+  api.post(
+    "/api/commitments/scan",
+    { schema: { summary: "Read the user's new items for commitments now", response: { 202: commitmentScanResponseSchema } } },
+    async (request, reply) => reply.status(202).send(await service.scan(requireUser(request).id)),
+  );
 
-  app.patch("/api/commitments/:id", async (request) => {
-    const user = requireUser(request);
-    const id = parseId(request.params);
-    await service.check(user.id, id);
-    const body = updateCommitmentRequestSchema.safeParse(request.body ?? {});
-    if (!body.success) throw badRequest(body.error.issues[0]?.message ?? COMMITMENT_TEXTS.nothingToUpdate, "validation_error");
-    return service.update(user.id, id, body.data);
-  });
+  api.patch(
+    "/api/commitments/:id",
+    {
+      config,
+      // Another user's commitment is not found, whatever the body says.
+      preValidation: ownerFirst(service.check),
+      schema: {
+        summary: "Mark a commitment done or dismissed, or set its due date",
+        params: idParamsSchema,
+        body: updateCommitmentRequestSchema,
+        response: { 200: commitmentSchema },
+      },
+    },
+    async (request) => service.update(requireUser(request).id, request.params.id, request.body),
+  );
 
-  app.post("/api/commitments/:id/reminder", async (request, reply) => {
-    const user = requireUser(request);
-    return reply.status(201).send(await service.remind(user.id, parseId(request.params)));
-  });
+  api.post(
+    "/api/commitments/:id/reminder",
+    { config, schema: { summary: "Remind me of a commitment", params: idParamsSchema, response: { 201: commitmentReminderResponseSchema } } },
+    async (request, reply) => reply.status(201).send(await service.remind(requireUser(request).id, request.params.id)),
+  );
 }

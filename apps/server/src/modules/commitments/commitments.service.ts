@@ -73,13 +73,14 @@ export function createCommitmentsService(deps: {
     },
 
     /** Look for new commitments now, rather than at the next round; without a model there is nothing to do. */
-    async scan(userId: number): Promise<{ queued: boolean }> {
+    async scan(userId: number): Promise<{ queued: true }> {
       if (!deps.modelAvailable) throw new AppError("no_model", 409, COMMITMENT_TEXTS.noModel);
       await deps.scan(userId);
       return { queued: true };
     },
 
     /** A 404 for an id that is not the user's, before the body is looked at (another user's id reads as none). */
+    /** Not found unless it is the user's (before a change is looked at). */
     async check(userId: number, id: number) {
       await find(userId, id);
     },
