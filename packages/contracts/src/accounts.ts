@@ -324,6 +324,13 @@ export const createAccountRequestSchema = z.discriminatedUnion("kind", [createMa
 export type CreateAnyAccountInput = z.output<typeof createAccountRequestSchema>;
 export type CreateAnyAccountRequest = z.input<typeof createAccountRequestSchema>;
 
+/**
+ * POST /api/accounts: a mail account that signs in with a provider (with `auth`), or any account with its password.
+ * A body whose `auth` is absent or null is the second.
+ */
+export const newAccountRequestSchema = z.union([signInAccountRequestSchema, createAccountRequestSchema]);
+export type NewAccountInput = z.output<typeof newAccountRequestSchema>;
+
 /** PATCH /api/accounts/{id}: any of the fields; a server without a password keeps the stored one. */
 export const updateAccountRequestSchema = z
   .object({

@@ -98,6 +98,10 @@ describe("connecting a mail account", () => {
       [{ kind: "calendar", name: "Work", icsUrl: "ftp://calendar.example/basic.ics" }, ACCOUNT_ERRORS.calendarUrlInvalid],
       [{ kind: "calendar", name: "Work", caldav: { url: "https://dav.example/", user: "anna" } }, ACCOUNT_ERRORS.passwordRequired],
       [{ ...account, sinceDays: 0 }, ACCOUNT_ERRORS.sinceDaysInvalid],
+      // With `auth` the body is a sign-in account's, and its failure is told in those words; a null auth is no sign-in.
+      [{ kind: "mail", auth: { provider: "yahoo" } }, 'auth.provider must be "google", "microsoft" or "oidc"'],
+      [{ kind: "mail", auth: { provider: "google" }, address: "exec" }, ACCOUNT_ERRORS.addressInvalid],
+      [{ ...account, auth: null, name: "" }, ACCOUNT_ERRORS.nameRequired],
     ];
     for (const [body, message] of cases) {
       const response = await call("POST", "/api/accounts", body);
