@@ -250,6 +250,10 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
         : undefined,
     maxResultChars: config.mcp.maxResultChars,
     rule: { allowPrivate: config.fetchAllowPrivate, allowHosts: config.accountAllowHosts },
+    signIn: signIn.port,
+    publicUrl: config.oauth.publicUrl,
+    clientMetadataUrl: config.mcp.clientMetadataUrl,
+    secureCookies: config.secureCookies,
     checkToolSchema: providers.llm?.checkToolSchema,
     warn,
   });

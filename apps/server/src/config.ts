@@ -112,6 +112,13 @@ const envSchema = z.object({
     .positive()
     .default(10 * 60_000),
   SAGE_MCP_MAX_RESULT_CHARS: z.coerce.number().int().min(100).default(20_000),
+  SAGE_MCP_CLIENT_METADATA_URL: z
+    .url()
+    .refine(
+      (value) => new URL(value).protocol === "https:" && new URL(value).pathname !== "/",
+      "an https:// address with a path, where SAGE's client metadata document is served",
+    )
+    .optional(),
   GEMINI_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -216,6 +223,8 @@ export interface Config {
     timeoutMs: number;
     approvalTimeoutMs: number;
     maxResultChars: number;
+    /** Where SAGE's OAuth client metadata document is served, when not at SAGE's own public address (decision 080). */
+    clientMetadataUrl: string | null;
   };
   llm: {
     provider: "gemini" | "openai-compatible" | "none";
@@ -374,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.SAGE_MCP_TIMEOUT_MS,
       approvalTimeoutMs: e.SAGE_MCP_APPROVAL_TIMEOUT_MS,
       maxResultChars: e.SAGE_MCP_MAX_RESULT_CHARS,
+      clientMetadataUrl: e.SAGE_MCP_CLIENT_METADATA_URL ?? null,
     },
     llm: {
       provider,

@@ -7,7 +7,14 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { z } from "zod";
 
 export interface McpHttpServerOptions {
-  token: string;
+  /** The one bearer token taken (unless `oauth`). */
+  token?: string;
+  /**
+   * A server behind an authorization server, as remote MCP servers are: its protected-resource metadata (RFC 9728)
+   * names the issuer, a request without an active token of this server's audience (RFC 8707) gets a 401 pointing at
+   * it, and a `whoami` tool says whose token it was given.
+   */
+  oauth?: { issuer: string; scope: string; introspect(token: string): Promise<{ active: boolean; aud?: string | string[]; email?: string }> };
   /**
    * "streamable" (default): Streamable HTTP, stateless (a server and transport per request). "sessions": Streamable
    * HTTP with sessions, which keeps a GET stream open to each client, as stateful servers do. "sse": only the older
@@ -16,8 +23,14 @@ export interface McpHttpServerOptions {
   mode?: "streamable" | "sessions" | "sse";
 }
 
-function createMcpServer(calls: string[]) {
+function createMcpServer(calls: string[], who?: string) {
   const server = new McpServer({ name: "sage-test-http", version: "1.0.0" });
+  if (who !== undefined) {
+    server.registerTool("whoami", { description: "Whose sign-in this is", annotations: { readOnlyHint: true } }, async () => {
+      calls.push(`whoami ${who}`);
+      return { content: [{ type: "text" as const, text: `signed in as ${who}` }] };
+    });
+  }
   server.registerTool(
     "echo",
     { description: "Echo the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
@@ -53,12 +66,38 @@ export async function startMcpHttpServer(options: McpHttpServerOptions) {
   const mode = options.mode ?? "streamable";
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
   const calls: string[] = [];
+  let tokensRefused = 0;
   const http = createServer(async (request, response) => {
-    if (request.headers.authorization !== `Bearer ${options.token}`) {
+    const url = new URL(request.url ?? "/", "http://test");
+    let who: string | undefined;
+    if (options.oauth) {
+      const resource = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      const metadataUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/.well-known/oauth-protected-resource/mcp`;
+      if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
+        const metadata = {
+          resource,
+          authorization_servers: [options.oauth.issuer],
+          scopes_supported: [options.oauth.scope],
+          bearer_methods_supported: ["header"],
+        };
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(metadata));
+        return;
+      }
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      const found = token ? await options.oauth.introspect(token) : { active: false };
+      const audiences = [found.aud ?? []].flat();
+      if (!found.active || !audiences.includes(resource)) {
+        tokensRefused++;
+        response
+          .writeHead(401, { "www-authenticate": `Bearer resource_metadata="${metadataUrl}", scope="${options.oauth.scope}"` })
+          .end(JSON.stringify({ error: "invalid_token" }));
+        return;
+      }
+      who = found.email ?? "someone";
+    } else if (request.headers.authorization !== `Bearer ${options.token}`) {
       response.writeHead(401).end();
       return;
     }
-    const url = new URL(request.url ?? "/", "http://test");
     if (mode === "sse") {
       if (request.method === "GET" && url.pathname === "/mcp") {
         const transport = new SSEServerTransport("/messages", response);
@@ -78,7 +117,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions) {
       onsessioninitialized: (id) => void sessions.set(id, transport),
     });
     if (mode === "streamable") response.on("close", () => void transport.close());
-    await createMcpServer(calls).connect(transport);
+    await createMcpServer(calls, who).connect(transport);
     await transport.handleRequest(request, response);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -87,6 +126,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions) {
     url: `http://127.0.0.1:${port}/mcp`,
     /** The calls that reached the server, in order: `wait`, `cancelled wait` (the client cancelled it), and `echo <text>` (what left SAGE). */
     calls,
+    /** Requests refused for want of a valid token (with `oauth`). */
+    tokensRefused: () => tokensRefused,
     close: () =>
       new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -91,6 +91,10 @@ export async function startOAuthServer(options: {
   accessTokenSeconds?: number;
   /** A new refresh token on every refresh, the old one refused from then on (Microsoft's habit). */
   rotateRefreshTokens?: boolean;
+  /** Open dynamic client registration (RFC 7591), as MCP servers' authorization servers offer it. */
+  dynamicRegistration?: boolean;
+  /** Resource servers' scopes a client may register for (dynamic registration checks them). */
+  scopes?: string[];
 }): Promise<OAuthTestServer> {
   const { default: Provider } = await quietly(() => import("oidc-provider"));
   const server: Server = createServer();
@@ -132,7 +136,7 @@ export async function startOAuthServer(options: {
           return claims ? { accountId: id, claims: async () => claims } : undefined;
         },
         claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
-        scopes: ["openid", "offline_access", "email", "profile"],
+        scopes: ["openid", "offline_access", "email", "profile", ...(options.scopes ?? [])],
         pkce: { required: () => true },
         // Refresh tokens whenever the client may refresh: Google gives them for access_type=offline, which this server
         // does not know; Microsoft and company servers for offline_access.
@@ -154,6 +158,7 @@ export async function startOAuthServer(options: {
         cookies: { keys: ["sage-test-cookie-key"] },
         features: {
           devInteractions: { enabled: true },
+          registration: { enabled: options.dynamicRegistration ?? false },
           introspection: { enabled: true, allowedPolicy: async () => true },
           revocation: { enabled: true, allowedPolicy: async () => true },
           resourceIndicators: {

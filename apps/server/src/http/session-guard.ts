@@ -16,7 +16,13 @@ declare module "fastify" {
 }
 
 /** Routes reachable without a session: `${method} ${url-without-query}`. */
-const PUBLIC_ROUTES = new Set(["POST /api/auth/login", "GET /api/health", "HEAD /api/health"]);
+const PUBLIC_ROUTES = new Set([
+  "POST /api/auth/login",
+  "GET /api/health",
+  "HEAD /api/health",
+  // SAGE's OAuth client metadata document: its address is a client id, which authorization servers fetch (decision 080).
+  "GET /api/tools/oauth/client-metadata.json",
+]);
 /** The reminders feed: its secret address is its key, as calendar apps cannot log in (a wrong one is a 404). */
 const PUBLIC_PATTERNS = [/^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/];
 

@@ -209,6 +209,13 @@ export interface McpServerSettingsTable {
   updatedAt: string;
 }
 
+/** Which sign-in grant holds a user's sign-in to a remote MCP server (migration 1251, decision 080). */
+export interface McpSignInsTable {
+  userId: number;
+  serverId: string;
+  grantId: number;
+}
+
 /** A connected account (migration 0950): settings as JSON without secrets; secrets encrypted (decision 030). */
 export interface AccountsTable {
   id: Generated<number>;
@@ -576,6 +583,7 @@ export interface Database {
   externalToolSettings: ExternalToolSettingsTable;
   mcpServers: McpServersTable;
   mcpServerSettings: McpServerSettingsTable;
+  mcpSignIns: McpSignInsTable;
   accounts: AccountsTable;
   mailFolders: MailFoldersTable;
   mailMessages: MailMessagesTable;

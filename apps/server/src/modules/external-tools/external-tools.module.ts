@@ -6,12 +6,15 @@ import { mcpFetch } from "../../providers/mcp/mcp-fetch.ts";
 import { createMcpConnection } from "../../providers/mcp/mcp-connection.ts";
 import type { McpHub } from "../../providers/mcp/mcp-hub.ts";
 import type { Database } from "../../store/schema.ts";
+import type { SignInPort } from "../sign-in/sign-in.module.ts";
 import { createApprovals, type ApprovalsPort } from "./approvals.ts";
 import { createElicitations } from "./elicitations.ts";
 import { registerExternalToolsRoutes } from "./external-tools.routes.ts";
 import { createExternalToolsService } from "./external-tools.service.ts";
-import { createServerDirectory, type PerUserServer } from "./server-directory.ts";
+import { configServerId, createServerDirectory, type PerUserServer } from "./server-directory.ts";
 import { createServerOffersService } from "./server-offers.service.ts";
+import { registerServerSignInRoutes } from "./server-sign-in.routes.ts";
+import { createServerSignIns, type SignInServer } from "./server-sign-in.ts";
 import { createToolServersRepo } from "./tool-servers.repo.ts";
 import { createToolServersService } from "./tool-servers.service.ts";
 import { createToolSettingsRepo } from "./tool-settings.repo.ts";
@@ -34,12 +37,32 @@ export function createExternalToolsModule(deps: {
   checkToolSchema?: (parameters: JsonSchema) => ToolSchemaProblem | undefined;
   /** Approvals shared by the processes on one database (shared-approvals.ts); else this process's own. */
   approvals?: ApprovalsPort;
+  /** The sign-in module (decision 070): remote servers' sign-ins are its grants. Without it no server can be signed in to. */
+  signIn?: SignInPort;
+  /** SAGE_PUBLIC_URL: the sign-in's callback is made from it (else from the address the browser used). */
+  publicUrl?: string | null;
+  /** SAGE_MCP_CLIENT_METADATA_URL: SAGE's client metadata document served elsewhere (its address is SAGE's client id). */
+  clientMetadataUrl?: string | null;
+  secureCookies?: boolean;
   warn(message: string, error?: unknown): void;
 }) {
   const approvals: ApprovalsPort = deps.approvals ?? createApprovals({ timeoutMs: deps.approvalTimeoutMs });
   const elicitations = createElicitations({ timeoutMs: deps.approvalTimeoutMs });
   const repo = createToolServersRepo(deps.db);
   const fetch = mcpFetch(deps.rule);
+  /** The administrator named a configured server's host; what its metadata points at (an authorization server) is checked. */
+  const configFetch = (url: string) => mcpFetch({ ...deps.rule, allowHosts: [...deps.rule.allowHosts, new URL(url).host] });
+  const configured = new Set(deps.hub.entries.map((entry) => configServerId(entry.name)));
+  const signIns = deps.signIn
+    ? createServerSignIns({
+        grants: deps.signIn.external,
+        repo,
+        fetchFor: (server: SignInServer) => (configured.has(server.id) ? configFetch(server.url) : fetch),
+        publicUrl: deps.publicUrl ?? null,
+        clientMetadataUrl: deps.clientMetadataUrl ?? null,
+        warn: deps.warn,
+      })
+    : undefined;
   const directory = createServerDirectory({
     hub: deps.hub,
     repo,
@@ -51,8 +74,12 @@ export function createExternalToolsModule(deps: {
           timeoutMs: deps.hub.timeoutMs,
           backoffMs: deps.hub.backoffMs,
           log: deps.warn,
-          // The administrator named this host; what its metadata points at (an authorization server) is checked.
-          fetch: server.source === "config" ? mcpFetch({ ...deps.rule, allowHosts: [...deps.rule.allowHosts, new URL(server.url).host] }) : fetch,
+          fetch: server.source === "config" ? configFetch(server.url) : fetch,
+          ...(signIns
+            ? {
+                auth: () => signIns.connectionAuth({ userId: server.userId, id: server.id, url: server.url, ...(server.oauth ? { oauth: server.oauth } : {}) }),
+              }
+            : {}),
         },
       ),
   });
@@ -63,9 +90,10 @@ export function createExternalToolsModule(deps: {
     elicitations,
     maxResultChars: deps.maxResultChars,
     checkToolSchema: deps.checkToolSchema,
+    ...(signIns ? { signInUrl: signIns.signInUrl } : {}),
     log: deps.warn,
   });
-  const servers = createToolServersService({ directory, repo, rule: deps.rule, log: deps.warn });
+  const servers = createToolServersService({ directory, repo, rule: deps.rule, ...(signIns ? { signIns } : {}), log: deps.warn });
   const offers = createServerOffersService({ directory, log: deps.warn });
   const module: AppModule & {
     tools: { toolsFor: typeof service.toolsFor };
@@ -74,6 +102,7 @@ export function createExternalToolsModule(deps: {
   } = {
     register(app) {
       registerExternalToolsRoutes(app, { service, servers, offers, approvals, elicitations });
+      if (signIns) registerServerSignInRoutes(app, { signIns, directory, secureCookies: deps.secureCookies ?? false, warn: deps.warn });
       app.addHook("onClose", async () => {
         approvals.closeAll();
         elicitations.closeAll();

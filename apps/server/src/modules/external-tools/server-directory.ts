@@ -16,6 +16,8 @@ export interface ToolServer {
   trustedByDefault: boolean;
   /** Each user signs in to it (their own token). */
   signsIn: boolean;
+  /** The administrator's registration with its authorization server (mcp.json `oauth`). */
+  oauth?: McpSignInSettings;
 }
 
 /** What a per-user connection is made from: a remote server and, for the administrator's, its sign-in settings. */
@@ -68,7 +70,7 @@ export function createServerDirectory(deps: {
         oauth: entry.http.oauth,
         source: "config",
       });
-      return { ...base, url: entry.http.url, connection, trustedByDefault: entry.http.trusted ?? false, signsIn: true };
+      return { ...base, url: entry.http.url, connection, trustedByDefault: entry.http.trusted ?? false, signsIn: true, oauth: entry.http.oauth };
     }
     const trusted = "stdio" in entry ? (entry.stdio.trusted ?? true) : "http" in entry ? (entry.http.trusted ?? true) : true;
     return {

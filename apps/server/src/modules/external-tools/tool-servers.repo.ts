@@ -45,6 +45,26 @@ export function createToolServersRepo(db: Kysely<Database>) {
       return new Map(rows.map((row) => [row.serverId, row.trusted === 1]));
     },
 
+    /** The sign-in module's grant that holds the user's sign-in to a server (decision 080), if any. */
+    grantOf: async (userId: number, serverId: string): Promise<number | undefined> =>
+      (await db.selectFrom("mcpSignIns").select("grantId").where("userId", "=", userId).where("serverId", "=", serverId).executeTakeFirst())?.grantId,
+
+    /** Links a new grant to the user's server; another request that linked one first wins, and its grant is answered. */
+    async linkGrant(userId: number, serverId: string, grantId: number): Promise<number> {
+      await db
+        .insertInto("mcpSignIns")
+        .values({ userId, serverId, grantId })
+        .onConflict((conflict) => conflict.columns(["userId", "serverId"]).doNothing())
+        .execute();
+      return (await db.selectFrom("mcpSignIns").select("grantId").where("userId", "=", userId).where("serverId", "=", serverId).executeTakeFirstOrThrow())
+        .grantId;
+    },
+
+    serverOfGrant: async (userId: number, grantId: number): Promise<string | undefined> =>
+      (await db.selectFrom("mcpSignIns").select("serverId").where("userId", "=", userId).where("grantId", "=", grantId).executeTakeFirst())?.serverId,
+
+    unlinkGrant: (userId: number, serverId: string) => db.deleteFrom("mcpSignIns").where("userId", "=", userId).where("serverId", "=", serverId).execute(),
+
     async saveTrust(userId: number, serverId: string, trusted: boolean) {
       const updatedAt = new Date().toISOString();
       await db

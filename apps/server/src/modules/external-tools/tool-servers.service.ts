@@ -5,12 +5,12 @@ import { checkRemoteAddress, McpBlockedAddress } from "../../providers/mcp/mcp-f
 import type { ServerDirectory, ToolServer } from "./server-directory.ts";
 import type { ToolServersRepo } from "./tool-servers.repo.ts";
 
-/** The sign-in of a user to a remote server, as this service needs it (sign-in.ts fills it). */
-export interface ServerSignIns {
+/** The sign-in of a user to a remote server, as this service needs it (server-sign-in.ts). */
+export interface ServerSignInPort {
   /** Where the user starts signing in: SAGE's address that sends them to the server's authorization server. */
   signInUrl(serverId: string): string;
   /** Revokes the user's tokens at the authorization server (where it allows) and forgets everything kept. */
-  forget(userId: number, serverId: string): Promise<void>;
+  forget(userId: number, server: { userId: number; id: string; url: string; oauth?: ToolServer["oauth"] }): Promise<void>;
 }
 
 /**
@@ -21,7 +21,7 @@ export function createToolServersService(deps: {
   directory: ServerDirectory;
   repo: ToolServersRepo;
   rule: PrivateAddressRule;
-  signIns?: ServerSignIns;
+  signIns?: ServerSignInPort;
   log(message: string, error?: unknown): void;
 }) {
   async function describe(userId: number, server: ToolServer): Promise<RemoteServer> {
@@ -72,7 +72,9 @@ export function createToolServersService(deps: {
       const server = await deps.directory.find(userId, serverId);
       if (!server || server.source !== "user") throw notFound(EXTERNAL_TOOL_TEXTS.serverNotFound, "tool_server_not_found");
       await deps.directory.forget(userId, serverId);
-      await deps.signIns?.forget(userId, serverId).catch((error: unknown) => deps.log("revoking a tool server's token failed", error));
+      await deps.signIns
+        ?.forget(userId, { userId, id: serverId, url: server.url ?? "" })
+        .catch((error: unknown) => deps.log("revoking a tool server's token failed", error));
       await deps.repo.remove(userId, serverId);
     },
 

@@ -3,6 +3,7 @@ import type { AppModule } from "../../http/app-module.ts";
 import { discoverOAuthClient, type OAuthClient, type OAuthServer } from "../../providers/oauth/oauth-client.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
+import { createExternalGrants, type ExternalGrants } from "./external-grants.ts";
 import { signInProviders, type SignInProvider } from "./oauth-presets.ts";
 import { createSignInRepo } from "./sign-in.repo.ts";
 import { registerSignInRoutes, type SignInOwner } from "./sign-in.routes.ts";
@@ -10,6 +11,8 @@ import { createSignInService, type GrantInfo } from "./sign-in.service.ts";
 
 export { SignInNeededError, SignInUnavailableError, REFRESH_MARGIN_MS, type GrantInfo } from "./sign-in.service.ts";
 export type { SignInOwner } from "./sign-in.routes.ts";
+export type { ExternalGrants, FlowTexts } from "./external-grants.ts";
+export type { GrantTokens } from "./grant-tokens.ts";
 export type { SignInProvider, HostPort } from "./oauth-presets.ts";
 
 /**
@@ -35,6 +38,8 @@ export interface SignInPort {
   startUrl(providerId: string, param: string, ownerId: number): string;
   /** Takes part in sign-ins: the start route's parameter, and what happens once signed in. */
   addOwner(owner: SignInOwner): void;
+  /** Grants whose flow another module runs itself (an MCP server's sign-in, decision 080), kept as these are. */
+  external: ExternalGrants;
 }
 
 export interface SignInModule extends AppModule {
@@ -53,8 +58,9 @@ export function createSignInModule(deps: {
   warn(message: string, error?: unknown): void;
 }): SignInModule {
   const providers = signInProviders(deps.config);
+  const repo = createSignInRepo(deps.store.db);
   const service = createSignInService({
-    repo: createSignInRepo(deps.store.db),
+    repo,
     box: deps.box,
     providers: providers as Record<string, SignInProvider>,
     discover: deps.discover ?? discoverOAuthClient,
@@ -74,6 +80,7 @@ export function createSignInModule(deps: {
       registerProvider: service.registerProvider,
       startUrl: (providerId, param, ownerId) => `/api/oauth/${providerId}/start?${param}=${ownerId}`,
       addOwner: (owner) => owners.push(owner),
+      external: createExternalGrants({ repo, box: deps.box, now: deps.now ?? Date.now }),
     },
     register(app) {
       registerSignInRoutes(app, { service, owners, publicUrl: deps.config.publicUrl, secureCookies: deps.secureCookies });

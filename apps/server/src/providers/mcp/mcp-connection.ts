@@ -109,8 +109,11 @@ export interface McpConnectionOptions {
   log(message: string, error?: unknown): void;
   /** Over HTTP: how requests reach the server (the private-address rule). */
   fetch?: FetchLike;
-  /** Over HTTP: the user's sign-in to this server (tokens, refresh, the authorization when there is none). */
-  authProvider?: OAuthClientProvider;
+  /**
+   * Over HTTP: the user's sign-in to this server (its tokens, refreshed; sign-in-needed when there are none), read
+   * at each start; `signedIn` says whether a server waiting for a sign-in may be tried again.
+   */
+  auth?: () => Promise<{ provider: OAuthClientProvider; fetch?: FetchLike; signedIn?(): Promise<boolean> }>;
   /** What the server offers changed (its list_changed notifications), and has been read again. */
   onChange?(part: CatalogPart): void;
   /** A resource this connection subscribed to changed (notifications/resources/updated). */
@@ -151,6 +154,9 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
   const refreshTimers = new Map<CatalogPart, NodeJS.Timeout>();
   const request = () => ({ timeout: options.timeoutMs });
 
+  /** The sign-in of the current start, if the server takes one. */
+  let signIn: Awaited<ReturnType<NonNullable<McpConnectionOptions["auth"]>>> | undefined;
+
   function transportFor(sdk: Sdk, http?: HttpTransport): Transport {
     if ("stdio" in entry) {
       const transport = new sdk.StdioClientTransport({
@@ -165,7 +171,7 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
     }
     if (!("http" in entry)) throw new McpCallError(error ?? "Invalid server entry");
     const url = new URL(entry.http.url);
-    const settings = { requestInit: { headers: entry.http.headers }, fetch: options.fetch, authProvider: options.authProvider };
+    const settings = { requestInit: { headers: entry.http.headers }, fetch: signIn?.fetch ?? options.fetch, authProvider: signIn?.provider };
     return http === "sse" ? new sdk.SSEClientTransport(url, settings) : new sdk.StreamableHTTPClientTransport(url, settings);
   }
 
@@ -198,19 +204,35 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
     void connected.close().catch(() => undefined);
   }
 
+  /** The server refused the user's token and it could not be refreshed: a sign-in is needed, not a restart. */
+  function signedOut(connected: Client) {
+    if (client !== connected || closed) return;
+    client = undefined;
+    needSignIn("Sign in again");
+    void connected.close().catch(() => undefined);
+  }
+
   /**
    * Over HTTP a crash is a dropped stream or a failed request, not a closed pipe (the SDK only reports the error and
-   * retries): ask the server with a ping, and count it stopped when it does not answer.
+   * retries): ask the server with a ping, and count it stopped when it does not answer. A refused sign-in (on the
+   * failed request or on the ping) is no crash: it wins whichever of the call and the probe sees it first.
    */
-  function probe(connected: Client) {
+  function probe(connected: Client, failure?: unknown) {
     if (probing || client !== connected || closed) return;
+    const sdk = sdkLoaded;
     probing = true;
     const limit = Math.min(PROBE_MS, options.timeoutMs);
-    connected
-      .ping({ timeout: limit })
-      .catch((reason: unknown) => {
-        const cause = /timed out/i.test((reason as Error)?.message ?? "") ? `no answer within ${Math.round(limit / 1000)} s` : networkCause(reason);
-        lost(connected, `The server stopped (${HTTP_NAMES[httpTransport ?? "streamable"]}: ${cause})`);
+    void (sdk ?? Promise.resolve(undefined))
+      .then((loaded) => {
+        if (loaded && failure instanceof loaded.UnauthorizedError) return signedOut(connected);
+        return connected.ping({ timeout: limit }).then(
+          () => undefined,
+          (reason: unknown) => {
+            if (loaded && reason instanceof loaded.UnauthorizedError) return signedOut(connected);
+            const cause = /timed out/i.test((reason as Error)?.message ?? "") ? `no answer within ${Math.round(limit / 1000)} s` : networkCause(reason);
+            lost(connected, `The server stopped (${HTTP_NAMES[httpTransport ?? "streamable"]}: ${cause})`);
+          },
+        );
       })
       .finally(() => (probing = false));
   }
@@ -277,7 +299,7 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
       // A program that never finished the handshake would otherwise keep running with nobody reading it.
       await next.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
-      if (reason instanceof sdk.UnauthorizedError) throw new McpSignInNeeded("Sign in needed");
+      if (reason instanceof sdk.UnauthorizedError) throw new McpSignInNeeded(reason.message === "Sign in again" ? reason.message : "Sign in needed");
       throw reason;
     }
     return next;
@@ -326,6 +348,7 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
     stderr = "";
     let next: Client | undefined;
     try {
+      signIn = options.auth ? await options.auth() : undefined;
       next = "http" in entry ? await connectHttp() : await connect();
       const connectedNow = next;
       catalog = await withTimeout(
@@ -345,14 +368,18 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
         fail(`The server stopped${line ? `: ${line}` : ""}`);
         scheduleRestart();
       };
-      if ("http" in entry) next.onerror = () => probe(connected);
+      if ("http" in entry) next.onerror = (failure) => probe(connected, failure);
       for (const uri of subscribed) void connected.subscribeResource({ uri }, request()).catch(() => undefined);
       return next;
     } catch (reason) {
       await next?.close().catch(() => undefined);
-      if (reason instanceof McpSignInNeeded) {
-        needSignIn(reason.message);
-        throw reason;
+      // A server may let the handshake through and ask for a sign-in only when its tools are listed.
+      const sdk = await sdkLoaded;
+      const refused =
+        sdk && reason instanceof sdk.UnauthorizedError ? new McpSignInNeeded(reason.message === "Sign in again" ? reason.message : "Sign in needed") : reason;
+      if (refused instanceof McpSignInNeeded) {
+        needSignIn(refused.message);
+        throw refused;
       }
       fail(startFailure(reason));
       options.log(`MCP server ${entry.name} failed to start`, reason);
@@ -368,7 +395,14 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
     if (closed) return Promise.reject(new McpCallError("SAGE is closing"));
     if (client) return Promise.resolve(client);
     if (starting) return starting;
-    if (state === "sign-in-needed" && started) return Promise.reject(new McpSignInNeeded(error ?? "Sign in needed"));
+    if (state === "sign-in-needed" && started) {
+      // Tried again once the user signed in (through this process or another one sharing the database).
+      const waiting = error ?? "Sign in needed";
+      return (signIn?.signedIn?.() ?? Promise.resolve(false)).then((ready) => {
+        if (!ready || client || starting || closed) return client ?? starting ?? Promise.reject(new McpSignInNeeded(waiting));
+        return (starting = start());
+      });
+    }
     if (state === "failed" && started && Date.now() < retryAt) return Promise.reject(new McpCallError(error ?? "failed"));
     started = true;
     clearTimeout(restartTimer);
@@ -431,9 +465,8 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
         const sdk = await sdkLoaded!;
         if (reason instanceof sdk.UnauthorizedError) {
           // The token was refused and could not be refreshed: the user signs in again.
-          needSignIn("Sign in again");
-          if (client === connected) client = undefined;
-          void connected.close().catch(() => undefined);
+          if (client === connected) signedOut(connected);
+          else if (state !== "sign-in-needed") needSignIn("Sign in again");
           throw new McpSignInNeeded("Sign in again");
         }
         // The server was found stopped meanwhile (its pipe closed, or over HTTP its stream dropped): say why.

@@ -56,7 +56,18 @@ export function mcpFetch(rule: PrivateAddressRule): FetchLike {
         url = new URL(location, url);
         continue;
       }
-      return response;
+      return asGlobalResponse(response);
     }
   };
+}
+
+/**
+ * undici's own Response class is not Node's global one: the SDK reads an authorization server's error answer only
+ * when `instanceof Response` holds (else its message is "[object Response]"), so the answer is handed over as one.
+ */
+function asGlobalResponse(answer: unknown): Response {
+  if (answer instanceof Response) return answer;
+  const response = answer as Response;
+  const empty = response.status === 204 || response.status === 205 || response.status === 304 || response.status < 200;
+  return new Response(empty ? null : response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
