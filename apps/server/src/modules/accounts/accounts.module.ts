@@ -42,7 +42,7 @@ export { MailSendError, type MailToSend, type SavedDraft } from "./mail-sender.t
  * What the assistant's mail tools and the morning briefing use: the user's synced mail (read-only), drafts (nothing
  * leaves), and sending, which only sendEmail does after Approve.
  */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply"> & Pick<MailSender, "sender" | "send" | "draft">;
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply" | "people"> & Pick<MailSender, "sender" | "send" | "draft">;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;

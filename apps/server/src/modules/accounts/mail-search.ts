@@ -112,6 +112,31 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
     },
 
     /**
+     * The people the user writes to (the To and Cc of their sent mail, with the names their mail program gave them),
+     * and the user's own addresses: whose addresses are the user's own data, not a mail's (issue 47).
+     */
+    async people(userId: number): Promise<{ address: string; name?: string }[]> {
+      const own = new Map<string, string | undefined>();
+      for (const account of await repo.list(userId)) {
+        if (account.kind !== "mail") continue;
+        const settings = readSettings(account);
+        for (const user of [settings.imap?.user, settings.smtp?.user]) if (user?.includes("@")) own.set(user.toLowerCase(), undefined);
+      }
+      const people = new Map(own);
+      for (const message of await repo.recent(userId, {}, HISTORY_MESSAGES)) {
+        const sent = SENT_FOLDER.test(message.folder) || addressesIn(message.fromAddress).some((address) => own.has(address));
+        if (!sent) continue;
+        for (const entry of message.toAddress.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
+          const address = addressesIn(entry)[0];
+          if (!address || people.get(address)) continue;
+          const name = /^\s*"?([^"<]+?)"?\s*</.exec(entry)?.[1]?.trim();
+          people.set(address, name || undefined);
+        }
+      }
+      return [...people].map(([address, name]) => (name ? { address, name } : { address }));
+    },
+
+    /**
      * Mail that may need the user's answer (the morning briefing): received since `since` from someone the user has
      * written to, in a thread the user has not written in since. Newest first, one per thread.
      */

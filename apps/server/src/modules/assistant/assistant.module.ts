@@ -110,6 +110,7 @@ export function createAssistantModule(deps: {
     tools,
     approvals: deps.approvals,
     memory: deps.memory,
+    ...(deps.mail ? { people: deps.mail.people } : {}),
     attachments: deps.attachments,
     resources: deps.resources,
     maxToolSteps: deps.maxToolSteps,

@@ -128,13 +128,16 @@ describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
     const day = futureWeekday();
     const turn = turnWith(
       { name: "createEvent", args: { title, start: `${day}T14:00`, end: `${day}T14:30`, attendees: ["cfo@example.com"], location: "Board room" } },
-      "Book 30 minutes with the CFO",
+      "Book 30 minutes with the CFO, cfo@example.com, in the board room",
     );
     const approval = await waitForApproval();
     // Nothing has been written before the answer.
     expect(await radicale.calendarText(calendarUrl)).not.toContain(title);
+    // The invitee is one the user typed: a calm card (issue 47), its people in words.
     expect(approval).toMatchObject({
       name: "createEvent",
+      risk: "asked",
+      reason: "As you asked: invitees cfo@example.com.",
       args: {
         calendar: "Work calendar",
         title,
@@ -167,10 +170,14 @@ describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
     const event = listed.events.find((entry: { title: string }) => entry.title === "Strategy review");
     const turn = turnWith(
       { name: "updateEvent", args: { id: event.id, title: "Strategy review (long)", start: `${day}T15:00`, end: `${day}T16:30`, location: "Board room" } },
-      "Make it longer",
+      "Make the strategy review longer, 15:00 to 16:30",
     );
     const approval = await waitForApproval();
     expect(approval.args).toMatchObject({ title: "Strategy review (long)", before: { title: "Strategy review" } });
+    expect(approval).toMatchObject({ risk: "asked", reason: "As you asked." });
+    expect((approval as { summary?: string[] }).summary).toContain(
+      `Before: Strategy review, ${day}T14:00:00${(approval.args.start as string).slice(19)} to ${day}T14:30:00${(approval.args.start as string).slice(19)}`,
+    );
     await api("POST", `/api/approvals/${approval.approvalId}`, { approved: true });
     expect(resultOf((await turn).body)).toEqual({ success: true, message: EVENT_WRITTEN.updated("Strategy review (long)", "Work calendar") });
     const stored = (await radicale.calendarText(calendarUrl)).replace(/\r?\n[ \t]/g, "");

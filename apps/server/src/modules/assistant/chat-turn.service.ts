@@ -11,6 +11,7 @@ import {
   type TurnRequest,
 } from "@sage/contracts/chat-turn";
 import type { Citation, Message, ToolCallRecord } from "@sage/contracts/conversations";
+import type { CallProvenance } from "@sage/contracts/provenance";
 import type { Memory } from "@sage/contracts/memories";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import { AppError, badRequest } from "../../http/app-error.ts";
@@ -26,10 +27,10 @@ import { sagePersona } from "./sage-persona.ts";
 import type { AssistantTool, ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { approvalFor, notApproved, type ApprovalPort } from "./turn-approval.ts";
-import { historySources } from "./history-sources.ts";
+import { historyAnswers } from "./history-sources.ts";
+import { createTurnProvenance, type ContentEntry, type TurnProvenance, type UserData } from "./provenance/turn-provenance.ts";
 import { historyWindow, turnHistory } from "./turn-history.ts";
 import { createTurnTranscript, type TurnTranscript } from "./turn-transcript.ts";
-import { createUntrustedContent, type UntrustedContent } from "./untrusted-content.ts";
 
 /** Knowledge snippets given with every message (the chat context's limit). */
 const CONTEXT_SNIPPETS = 3;
@@ -94,6 +95,11 @@ export interface ChatTurnDeps {
   approvals: ApprovalPort;
   /** The user's memories and their "Let SAGE remember" switch; without it, turns have no memory. */
   memory?: Pick<MemoryPort, "forTurn">;
+  /**
+   * The people the user writes to and the user's own addresses (issue 47): an address among them is the user's, not
+   * content-derived. Without it, only addresses the user typed or keeps in memory are.
+   */
+  people?: (userId: number) => Promise<UserData["people"]>;
   /** Files attached to messages; without it a message with attachments is refused. */
   attachments?: TurnAttachmentsPort;
   /** Tool servers' resources attached to messages; without it a message with resources is refused. */
@@ -133,6 +139,16 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       deps.log("memories failed; the turn goes on without them", error);
     }
     return { off: new Set(["memory"]) };
+  }
+
+  /** The people the user writes to; a failure means only typed and remembered addresses are the user's this turn. */
+  async function gatherPeople(turn: PreparedTurn): Promise<UserData["people"]> {
+    try {
+      return (await deps.people?.(turn.userId)) ?? [];
+    } catch (error) {
+      deps.log("the user's people failed; the turn goes on without them", error);
+      return [];
+    }
   }
 
   /** The conversation's chosen model while the server still allows it (the settings may have changed since). */
@@ -269,15 +285,23 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         .join("");
       const forModel = turn.content + attached.text + resourceText + knowledgeContext(context);
       const messages = turnHistory(turn.history, forModel, attached.pictures);
-      // Decision 031: what the user typed is theirs; a snippet put beside it is not, and taints the turn.
-      const untrusted = createUntrustedContent([...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content]);
-      // Issue 47: an earlier answer may quote what its turn read, so the history's untrusted content taints this turn too.
-      for (const source of historySources(historyWindow(turn.history, forModel.length))) untrusted.read(source.title);
-      for (const snippet of context) untrusted.read(snippet.filename);
-      // An attached file is not what the user typed either: a document or a photo may carry instructions.
-      for (const attachment of turn.attachments) untrusted.read(attachment.name);
-      for (const resource of resources) untrusted.read(`${resource.name} (${resource.server})`);
       const { memory, off } = await gatherMemory(turn);
+      // Issue 47: where each value comes from. What the user typed (this message and earlier ones) and keeps is theirs;
+      // passages put beside the message, attached files, the history's answers after content, and what tools read are not.
+      const origins = createTurnProvenance({
+        typed: [...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content],
+        user: { memories: (memory?.memories ?? []).map((item) => item.content), people: await gatherPeople(turn) },
+      });
+      origins.history(historyAnswers(historyWindow(turn.history, forModel.length)));
+      origins.read(
+        context.map((passage) => ({
+          source: { title: passage.filename || CHAT_TEXTS.defaultSource, ...(passage.fileId ? { fileId: passage.fileId } : {}) },
+          text: passage.content,
+        })),
+      );
+      // An attached file is not what the user typed either: a document or a photo may carry instructions.
+      origins.read(turn.attachments.map((attachment) => ({ source: { title: attachment.name, fileId: attachment.fileId }, text: attachment.text })));
+      origins.read(resources.map((resource) => ({ source: { title: `${resource.name} (${resource.server})` }, text: resource.text })));
       const system = sagePersona(now(), memory);
       const tools = await deps.tools.forUser(userId, off);
       let lastTool = "";
@@ -325,10 +349,11 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           whenStopped: transcript.whenStopped,
           emit: events.send,
         };
-        const { outcome, approval } = await gateAndRun(tools, { ...call, id: callId }, turn, untrusted, helpers, signal);
+        const { outcome, approval, provenance } = await gateAndRun(tools, { ...call, id: callId }, turn, origins, helpers, signal);
         transcript.whenStopped(null);
         if (signal.aborted) break;
-        for (const label of outcome.untrustedFrom ?? []) untrusted.read(label);
+        const read = contentOf(outcome);
+        origins.read(read);
         events.send({ type: "tool-result", id: callId, name: call.name, result: outcome.result, ...(outcome.output ? { output: outcome.output } : {}) });
         if (outcome.reminder) {
           reminderCreated = true;
@@ -337,13 +362,14 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         if (outcome.memory) events.send({ type: "memory-saved", memory: outcome.memory });
         if (outcome.document) events.send({ type: "document-created", ...outcome.document });
         if (outcome.sources?.length) transcript.addSources(outcome.sources);
-        const readFrom = (outcome.untrustedFrom ?? []).map((title) => ({ title }));
+        const readFrom = [...new Map(read.map((entry) => [entry.source.title, entry.source])).values()];
         transcript.toolRan({
           id: callId,
           name: call.name,
           args: call.args,
           result: outcome.result,
           ...(approval ? { approval } : {}),
+          ...(provenance && Object.keys(provenance).length > 0 ? { provenance } : {}),
           readFrom,
           ...(outcome.output ? { output: outcome.output } : {}),
         });
@@ -358,17 +384,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   };
 
   /**
-   * Runs one call through its tool, first asking the user when it needs so (decision 031: one card per call, with
-   * the reason when the call follows untrusted content); a failed run becomes the result the model sees.
+   * Runs one call through its tool, first asking the user when it needs so (issue 47: one card per call, decided by
+   * where its values came from, saying so); a failed run becomes the result the model sees.
    */
   async function gateAndRun(
     tools: Pick<ToolRegistry, "find">,
     call: LlmToolCall,
     turn: PreparedTurn,
-    untrusted: UntrustedContent,
+    ledger: TurnProvenance,
     helpers: ToolHelpers & { emit: TurnEvents["send"] },
     signal: AbortSignal,
-  ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]> }> {
+  ): Promise<{ outcome: ToolOutcome; approval?: NonNullable<ToolCallRecord["approval"]>; provenance?: CallProvenance }> {
     const tool = tools.find(call.name);
     if (!tool) return { outcome: { result: { success: false, error: `Unknown function: ${call.name}` } } };
     if (tool.prepare) {
@@ -376,31 +402,35 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       if ("refusal" in prepared) return { outcome: { result: prepared.refusal } };
       call = { ...call, args: prepared.args };
     }
-    const card = approvalFor(tool, call.args, untrusted, { unattended: turn.unattended });
-    if (!card) return { outcome: await runTool(tool, call, turn, helpers, signal) };
+    const { provenance, card } = approvalFor(tool, call.args, ledger, { unattended: turn.unattended });
+    if (!card) return { outcome: await runTool(tool, call, turn, helpers, signal, { provenance, kept: false }), provenance };
     // A proposal the memory would refuse anyway (a secret) is refused without asking the user to keep it.
     const refusal = card.kind === "memory" ? tool.proposesMemory?.refusal(call.args) : null;
-    if (refusal) return { outcome: { result: { success: false, error: refusal } } };
+    if (refusal) return { outcome: { result: { success: false, error: refusal } }, provenance };
+    const summary = tool.describeCall ? tool.describeCall(call.args) : card.summary;
     const answer = await deps.approvals.request(
       turn.userId,
       call.name,
       call.args,
       signal,
       (request) => helpers.emit({ type: "approval-required", ...request }),
-      {
-        ...card,
-        conversationId: turn.conversationId,
-        ...(tool.describeCall ? { summary: tool.describeCall(call.args) } : {}),
-        ...(tool.hints?.length ? { hints: tool.hints } : {}),
-      },
+      { ...card, conversationId: turn.conversationId, ...(summary ? { summary } : {}), ...(tool.hints?.length ? { hints: tool.hints } : {}) },
     );
-    const approval = { ...card, answer };
-    if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval };
-    return { outcome: await runTool(tool, call, turn, helpers, signal), approval };
+    const approval = { ...(card.reason ? { reason: card.reason } : {}), ...(card.kind ? { kind: card.kind } : {}), risk: card.risk, answer };
+    if (answer !== "approved") return { outcome: { result: notApproved(answer, card, tool.notApprovedTexts) }, approval, provenance };
+    // Approved: the user's own choice now, whatever its values' origin (a red card was confirmed twice).
+    return { outcome: await runTool(tool, call, turn, helpers, signal, { provenance, kept: true }), approval, provenance };
   }
 
   /** Runs one call through its tool; a failed run becomes the result the model sees. */
-  async function runTool(tool: AssistantTool, call: LlmToolCall, turn: PreparedTurn, helpers: ToolHelpers, signal: AbortSignal): Promise<ToolOutcome> {
+  async function runTool(
+    tool: AssistantTool,
+    call: LlmToolCall,
+    turn: PreparedTurn,
+    helpers: ToolHelpers,
+    signal: AbortSignal,
+    origin: { provenance: CallProvenance; kept: boolean },
+  ): Promise<ToolOutcome> {
     try {
       const { cite, citeOther, citation, progress, whenStopped, emit } = helpers;
       const context: ToolContext = {
@@ -415,6 +445,8 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         callId: call.id,
         emit,
         ...(turn.unattended ? { unattended: true } : {}),
+        provenance: origin.provenance,
+        kept: origin.kept,
       };
       return await tool.run(call.args, turn.modelId ? { ...context, modelId: turn.modelId } : context);
     } catch (error) {
@@ -453,4 +485,11 @@ function earlierCitation(history: readonly Message[], n: number): Citation | und
     if (found) return found;
   }
   return undefined;
+}
+
+/** The text someone else wrote that a tool's result gave the model, each with its source. */
+function contentOf(outcome: ToolOutcome): ContentEntry[] {
+  if (outcome.untrusted) return outcome.untrusted;
+  const text = JSON.stringify(outcome.result ?? "");
+  return (outcome.untrustedFrom ?? []).map((title) => ({ source: { title }, text }));
 }

@@ -49,6 +49,7 @@ describe.skipIf(!installed)("draftEmail saves into the real Dovecot's Drafts fol
 
     const conversationId = (await api("POST", "/api/conversations", { name: "Drafts" })).json().id as number;
     gemini.script(
+      { functionCalls: [{ name: "searchMail", args: { from: "anna" } }] },
       {
         functionCalls: [
           {
@@ -65,9 +66,12 @@ describe.skipIf(!installed)("draftEmail saves into the real Dovecot's Drafts fol
       },
       { text: "The draft is in your Drafts folder." },
     );
-    const events = turnEvents((await api("POST", `/api/conversations/${conversationId}/turn`, { content: "Draft a reply to Anna" })).body);
+    const events = turnEvents(
+      (await api("POST", `/api/conversations/${conversationId}/turn`, { content: "Draft a reply to Anna, copying cfo@example.com" })).body,
+    );
+    // Anna is the sender of the mail read, and the user named her; the copy goes to an address the user typed (issue 47).
     expect(events.some(([event]) => event === "approval-required")).toBe(false);
-    const result = events.find(([event]) => event === "tool-result")![1].result;
+    const result = events.filter(([event]) => event === "tool-result")[1]![1].result;
     expect(result).toEqual({
       success: true,
       message: DRAFT_EMAIL_TEXTS.saved("Drafts", "Work mail"),
@@ -109,7 +113,7 @@ describe.skipIf(!installed)("draftEmail saves into the real Dovecot's Drafts fol
     await t.jobs.idle();
     const conversationId = (await api("POST", "/api/conversations", { name: "Drafts" })).json().id as number;
     gemini.script({ functionCalls: [{ name: "draftEmail", args: { to: ["anna@example.com"], subject: "Hello", body: "Hi" } }] }, { text: "It failed." });
-    const events = turnEvents((await api("POST", `/api/conversations/${conversationId}/turn`, { content: "Draft hello to Anna" })).body);
+    const events = turnEvents((await api("POST", `/api/conversations/${conversationId}/turn`, { content: "Draft hello to anna@example.com" })).body);
     expect(events.find(([event]) => event === "tool-result")![1].result).toEqual({
       success: false,
       message:

@@ -122,7 +122,9 @@ describe("the conversation's history counts as untrusted (issue 47)", { timeout:
       name: "saveMemory",
       kind: "memory",
       args: { content: BCC },
-      reason: expect.stringContaining("the mail from Bob <bob@partner.example>"),
+      risk: "content-derived",
+      provenance: { content: { from: "content", source: { title: "the mail from Bob <bob@partner.example> of 3 Dec" } } },
+      reason: "attacker@evil.example appears only in the mail from Bob <bob@partner.example> of 3 Dec; you never wrote it.",
     });
     expect(await memories()).toEqual([]);
     await answer(card.approvalId, false);
@@ -152,7 +154,16 @@ describe("the conversation's history counts as untrusted (issue 47)", { timeout:
     gemini.script({ functionCalls: [{ name: "remote__echo", args: exfil }] }, { text: "Done." });
     const running = turn(conversationId, "proceed");
     const card = await waitForApproval();
-    expect(card).toMatchObject({ name: "remote__echo", args: exfil, reason: "This request follows text from travel-policy.txt" });
+    // The values are the user's own (a memory), but they would leave SAGE after a document spoke: red, saying both.
+    expect(card).toMatchObject({
+      name: "remote__echo",
+      args: exfil,
+      risk: "content-derived",
+      provenance: { text: { from: "user" } },
+      reason:
+        "This sends what SAGE keeps about you (“My clients are Acme Corp and Globex”) out of SAGE; you did not type it here. " +
+        "SAGE read travel-policy.txt in this conversation: if this request came from there, decline it.",
+    });
     expect(remote.calls).toEqual([]);
     await answer(card.approvalId, false);
     const received = events((await running).body);
@@ -191,7 +202,12 @@ describe("the conversation's history counts as untrusted (issue 47)", { timeout:
     }
     expect(run?.status).toBe("waiting-approval");
     const card = await waitForApproval();
-    expect(card).toMatchObject({ name: "draftEmail", args: expect.objectContaining({ to: ["attacker@evil.example"] }) });
+    expect(card).toMatchObject({
+      name: "draftEmail",
+      args: expect.objectContaining({ to: ["attacker@evil.example"] }),
+      risk: "content-derived",
+      reason: "attacker@evil.example appears only in the mail from numbers@partner.example of 3 Dec; you never wrote it.",
+    });
     await answer(card.approvalId, false);
     await t.schedules.idle();
     const messages = (await api("GET", `/api/conversations/${conversationId}/messages`)).json();

@@ -55,13 +55,19 @@ describe("sendEmail behind Approve, through a real SMTP server", () => {
       },
       { text: approved ? "Sent." : "Not sent." },
     );
-    const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Reply to Anna that I agree" });
+    const turn = api("POST", `/api/conversations/${conversationId}/turn`, {
+      content: "Reply to Anna (anna@example.com), copying cfo@example.com, that I agree with the budget",
+    });
     const approval = await waitForApproval();
     // Nothing has left before the answer.
     expect(smtp.received).toEqual([]);
+    // Addresses the user typed: a calm card that lists the people in words, never JSON (issue 47).
     expect(approval).toMatchObject({
       name: "sendEmail",
       args: { from: "exec@example.com", to: ["anna@example.com"], cc: ["cfo@example.com"], subject: "Budget", body: "Anna, I agree with the budget." },
+      risk: "asked",
+      reason: "As you asked: to anna@example.com; cc cfo@example.com.",
+      summary: ["From: exec@example.com", "To: anna@example.com", "Cc: cfo@example.com", "Subject: Budget", "Message: Anna, I agree with the budget."],
     });
     expect((await api("POST", `/api/approvals/${approval.approvalId}`, { approved })).statusCode).toBe(200);
     const events = turnEvents((await turn).body);

@@ -1,12 +1,14 @@
 import { EXTERNAL_TOOL_TEXTS, type ApprovalRequest } from "@sage/contracts/external-tools";
+import type { CallProvenance } from "@sage/contracts/provenance";
+import { callWords } from "./provenance/call-words.ts";
+import { provenanceOf, type ArgumentDecision, type ArgumentRole, type TurnProvenance } from "./provenance/turn-provenance.ts";
 import type { AssistantTool } from "./tools/assistant-tool.ts";
-import type { UntrustedContent } from "./untrusted-content.ts";
 
 export type ApprovalAnswer = "approved" | "declined" | "timed-out";
-/** What a card says besides the call: why SAGE asks, and whether it is a memory to keep. */
-export type ApprovalCard = Pick<ApprovalRequest, "reason" | "kind">;
+/** What a card says besides the call: why SAGE asks, how risky its values are, whether it is a memory to keep. */
+export type ApprovalCard = Pick<ApprovalRequest, "reason" | "kind" | "risk" | "provenance"> & Partial<Pick<ApprovalRequest, "summary">>;
 /** What the card shows: the card, and the call in plain words when the tool can say it. */
-export type ApprovalShown = ApprovalCard & Pick<ApprovalRequest, "summary" | "conversationId" | "hints">;
+export type ApprovalShown = Partial<ApprovalCard> & Pick<ApprovalRequest, "summary" | "conversationId" | "hints">;
 
 /** Where a call waits for its user's answer (the external tools module's approvals: POST /api/approvals/{id}). */
 export interface ApprovalPort {
@@ -20,40 +22,85 @@ export interface ApprovalPort {
   ): Promise<ApprovalAnswer>;
 }
 
-/** Why a scheduled run asks before a tool that reaches outside SAGE (decision 036). */
-export const UNATTENDED_REASON = "SAGE was running a scheduled task on its own; nothing leaves SAGE without your approval.";
+export { UNATTENDED_REASON } from "./provenance/call-words.ts";
+
+/** A call's trace: each argument's origin (kept with the call), and the card it needs, if any. */
+export interface CallDecision {
+  provenance: CallProvenance;
+  card: ApprovalCard | null;
+}
 
 /**
- * The card a call needs before it runs, or null when it runs as before (decision 031). One card per call: a tool
- * the user asks to approve anyway gets the untrusted-content reason on its one card.
- *   - a memory proposed after untrusted content: Keep / Discard;
- *   - an external tool after untrusted content, read-only or not: its arguments leave SAGE;
- *   - web search after untrusted content, when its query has words the user never typed;
- *   - a draft after untrusted content (the history's included), when it carries words the user never typed;
- *   - an external tool with "Ask before running" on, always;
- *   - in a scheduled run (unattended), any tool that reaches outside SAGE (sendEmail, every external tool).
+ * The card a call needs before it runs, decided by where its values came from (issue 47, decision 062; it
+ * replaces decision 031's whole-turn taint). Every call's arguments are traced (turn-provenance.ts); then:
+ *   - a tool that always asks (sendEmail, createEvent, deleting, sharing, an external tool with "Ask before
+ *     running", scheduleTask): one card, red when a value came from content, calm ("As you asked") otherwise;
+ *   - a call that sends its arguments out of SAGE without changing anything (an external read-only tool, a web
+ *     search): a card when an argument carries content-derived values or the user's private data (memories the user
+ *     did not type here); in a scheduled run, every external call;
+ *   - a draft: a card when a recipient is not the user's (typed, or someone they write to or keep in memory);
+ *   - a memory the assistant proposes: Keep / Discard when any of it came from content;
+ *   - SAGE's own tools (a reminder, a search of the user's documents): no card; what they keep records its origin.
+ * A call is red ("content-derived") when a recipient, attendee, link or thing acted on came from content, or its
+ * text did and not every recipient is someone the user named, or it would carry private data out after the
+ * conversation read someone else's text.
  */
-export function approvalFor(
-  tool: AssistantTool,
-  args: Record<string, unknown>,
-  untrusted: UntrustedContent,
-  options: { unattended?: boolean } = {},
-): ApprovalCard | null {
-  if (tool.proposesMemory) {
-    const reason = untrusted.reason();
-    return reason ? { kind: "memory", reason } : null;
-  }
+export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, ledger: TurnProvenance, options: { unattended?: boolean } = {}): CallDecision {
+  const roles = tool.argumentRoles ?? {};
+  const decided = ledger.decide(args, roles);
+  const persists = Boolean(tool.proposesMemory || tool.persists);
+  // What is kept (a memory, a reminder) counts a word found only in content as content too: it outlives the turn.
+  if (persists) for (const item of Object.values(decided)) keepContentWords(item);
+  const provenance = provenanceOf(decided);
   const reach = tool.reach ?? "sage";
-  const reason = reach === "outside" ? untrusted.reason() : reach === "query" || reach === "draft" ? untrusted.approvalReason(args) : null;
-  if (reason) return { reason };
-  if (options.unattended && reach === "outside") return { reason: UNATTENDED_REASON };
-  return tool.askFirst ? {} : null;
+  const leaves = reach === "outside" || reach === "query";
+  const privateData = [...new Set(Object.values(decided).flatMap((item) => item.private))];
+  const risk = riskOf(decided, roles, leaves && privateData.length > 0 && ledger.holdsContent);
+  const words = () => callWords({ tool, args, decided, roles, ledger, risk, privateData: leaves ? privateData : [], unattended: options.unattended });
+  const card = (extra: Partial<ApprovalCard> = {}): CallDecision => ({ provenance, card: { risk, provenance, ...words(), ...extra } });
+
+  if (tool.proposesMemory) return risk === "content-derived" ? card({ kind: "memory" }) : { provenance, card: null };
+  if (tool.askFirst) return card();
+  if (leaves) {
+    if (risk === "content-derived" || privateData.length > 0 || (options.unattended && reach === "outside")) return card();
+    return { provenance, card: null };
+  }
+  if (reach === "draft") {
+    const strangers = Object.entries(decided).some(([name, item]) => roles[name] === "recipients" && item.provenance.from === "content");
+    return strangers ? card() : { provenance, card: null };
+  }
+  return { provenance, card: null };
+}
+
+function keepContentWords(item: ArgumentDecision) {
+  if (item.provenance.from === "content" || item.contentWords.length === 0) return;
+  const first = item.contentWords[0]!;
+  item.provenance = { from: "content", source: first.source };
+  item.evidence.push(...item.contentWords.map((word) => ({ kind: "name" as const, value: word.word, source: word.source })));
+}
+
+function riskOf(
+  decided: Record<string, ArgumentDecision>,
+  roles: Readonly<Record<string, ArgumentRole>>,
+  privateAfterContent: boolean,
+): ApprovalRequest["risk"] {
+  const entries = Object.entries(decided);
+  const recipients = entries.filter(([name]) => roles[name] === "recipients");
+  const everyoneNamed = recipients.length > 0 && recipients.every(([, item]) => item.named !== false && item.provenance.from === "user");
+  for (const [name, item] of entries) {
+    if (item.provenance.from !== "content") continue;
+    const role = roles[name] ?? "text";
+    if (role !== "text") return "content-derived";
+    // A link copied from content is someone else's way in, whoever it goes to.
+    if (item.evidence.some((evidence) => evidence.kind === "link") || !everyoneNamed) return "content-derived";
+  }
+  return privateAfterContent ? "content-derived" : "asked";
 }
 
 /** What the model is given back for a call the user did not approve. */
 export function notApproved(
   answer: Exclude<ApprovalAnswer, "approved">,
-  card: ApprovalCard,
+  card: Pick<ApprovalCard, "kind">,
   texts?: AssistantTool["notApprovedTexts"],
 ): Record<string, unknown> {
   if (answer === "timed-out") return { success: false, declined: true, message: texts?.timedOut ?? EXTERNAL_TOOL_TEXTS.approvalTimedOut };

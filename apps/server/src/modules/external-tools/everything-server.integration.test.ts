@@ -195,9 +195,10 @@ describe("server-everything over stdio, from the administrator's file", { timeou
     const missing = await app.call("POST", "/api/tools/prompts/get", { serverId: "config:everything", name: "args-prompt", arguments: {} });
     expect([missing.statusCode, missing.json().error]).toEqual([400, "Fill in city"]);
 
-    gemini.script({ functionCalls: [{ name: "everything__trigger-elicitation-request", args: {} }] }, { text: "Noted." });
+    // A call that copies the resource's words sends someone else's text out: it asks first, naming the resource (issue 47).
+    const copied = text.split(/\s+/).slice(0, 16).join(" ");
+    gemini.script({ functionCalls: [{ name: "everything__echo", args: { message: copied } }] }, { text: "Noted." });
     const running = app.turn("Summarise the attached", { resources: [{ serverId: "config:everything", uri: document.uri }] });
-    // After untrusted content even a tool the user lets run asks first (decision 031).
     const approval = await until(
       () => app.call("GET", "/api/approvals").then((response) => response.json().approvals),
       (list: any[]) => list.length > 0,

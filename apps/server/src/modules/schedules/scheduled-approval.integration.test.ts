@@ -53,7 +53,7 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     const { id } = (
       await api("POST", "/api/schedules", {
         title: "Thank Anna",
-        prompt: "Every morning, email Anna a thank-you",
+        prompt: "Every morning, email Anna (anna@example.com) a thank-you",
         rrule: "DTSTART;TZID=Europe/Zurich:20260701T070000\nRRULE:FREQ=DAILY",
         timezone: "Europe/Zurich",
       })
@@ -86,7 +86,8 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     expect(approvals).toEqual([
       expect.objectContaining({
         name: "sendEmail",
-        reason: UNATTENDED_REASON,
+        reason: `${UNATTENDED_REASON} As you asked: to anna@example.com.`,
+        risk: "asked",
         args: expect.objectContaining({ to: ["anna@example.com"] }),
         conversationId,
       }),
@@ -102,7 +103,10 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
     expect(run.status).toBe("not-approved");
     expect(smtp.received).toEqual([]);
     const messages = (await api("GET", `/api/conversations/${run.conversationId}/messages`)).json();
-    expect(messages.at(-1).toolCalls[0]).toMatchObject({ name: "sendEmail", approval: { answer: "declined", reason: UNATTENDED_REASON } });
+    expect(messages.at(-1).toolCalls[0]).toMatchObject({
+      name: "sendEmail",
+      approval: { answer: "declined", reason: `${UNATTENDED_REASON} As you asked: to anna@example.com.` },
+    });
     await t.push.idle();
     expect(JSON.parse(phone.received.at(-1)!.payload)).toEqual({
       kind: "runs",

@@ -3,10 +3,12 @@ import type { ToolOutput } from "@sage/contracts/external-tools";
 import type { Citation } from "@sage/contracts/conversations";
 import type { DocumentCreated } from "@sage/contracts/documents-out";
 import type { Memory } from "@sage/contracts/memories";
+import type { CallProvenance } from "@sage/contracts/provenance";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { SearchResult } from "@sage/contracts/retrieval";
 import type { WebSource } from "@sage/contracts/assistant";
 import type { JsonSchema } from "../../../providers/llm/llm.ts";
+import type { ArgumentRole, ContentEntry } from "../provenance/turn-provenance.ts";
 
 /** What a tool run may use besides its arguments. */
 export interface ToolContext {
@@ -33,6 +35,10 @@ export interface ToolContext {
   emit?(event: TurnEventOf<"tool-progress" | "elicitation-required">): void;
   /** Nobody watches the turn (a scheduled run): a server's question is cancelled rather than shown. */
   unattended?: boolean;
+  /** Where each argument's value came from (issue 47): what the call makes keeps it (a reminder from a mail). */
+  provenance?: CallProvenance;
+  /** The user approved this call on its card: what it makes is the user's own choice (kept). */
+  kept?: boolean;
 }
 
 /** What a tool run produced. */
@@ -48,9 +54,11 @@ export interface ToolOutcome {
   /** A file the run made and saved in the conversation's knowledge (createDocument). */
   document?: DocumentCreated;
   /**
-   * Where the result's text came from when the user did not type it (a document's name, a web site, an external
-   * tool): the rest of the turn counts as having read untrusted content (decision 031).
+   * Text in the result someone else wrote (a mail, a passage, an event's description, a web page), each with its
+   * source: values later calls take from it are content-derived (issue 47, decision 062).
    */
+  untrusted?: ContentEntry[];
+  /** As `untrusted`, for a result read as one text: each label names it, the whole result is the text. */
   untrustedFrom?: string[];
   /** An external tool's structured data and resource links, for the chat (the model gets `result`). */
   output?: ToolOutput;
@@ -81,6 +89,14 @@ export interface AssistantTool {
   readOnly: boolean;
   /** Where the call's arguments can go (decision 031); "sage" when left out. */
   reach?: ToolReach;
+  /**
+   * What each argument is, for tracing where its value came from (issue 47): "recipients" (addresses), "link",
+   * "object" (a mail, event or file of the user's, by id or name), "text", "label" (shown on the card, added by
+   * `prepare`), "setting" (times, choices). An argument left out is "text".
+   */
+  argumentRoles?: Readonly<Record<string, ArgumentRole>>;
+  /** What the call makes is kept (a reminder): its origin is recorded with it, and a word found only in content counts. */
+  persists?: boolean;
   /** The user asks to approve every call (an external tool with "Ask before running" on, or one its server calls destructive). */
   askFirst?: boolean;
   /** What the tool's server says it does, in words, for its approval card. */

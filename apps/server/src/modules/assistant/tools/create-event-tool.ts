@@ -39,6 +39,7 @@ export function createEventTool(calendar: CalendarPort): AssistantTool {
     readOnly: false,
     reach: "outside",
     askFirst: true,
+    argumentRoles: { attendees: "recipients", title: "text", location: "text", start: "setting", end: "setting", timeZone: "setting", calendar: "label" },
     notApprovedTexts: { declined: CALENDAR_TEXTS.declined, timedOut: CALENDAR_TEXTS.timedOut },
     async prepare(args, context) {
       const target = await calendar.writableCalendar(context.userId).catch((error: unknown) => {
@@ -75,6 +76,17 @@ export function updateEventTool(calendar: CalendarPort): AssistantTool {
     readOnly: false,
     reach: "outside",
     askFirst: true,
+    argumentRoles: {
+      id: "object",
+      attendees: "recipients",
+      title: "text",
+      location: "text",
+      start: "setting",
+      end: "setting",
+      timeZone: "setting",
+      calendar: "label",
+      before: "label",
+    },
     notApprovedTexts: { declined: CALENDAR_TEXTS.declined, timedOut: CALENDAR_TEXTS.timedOut },
     async prepare(args, context) {
       const id = Number(args.id);

@@ -25,6 +25,7 @@ export function draftEmailTool(mail: MailPort): AssistantTool {
     parameters: MAIL_PARAMETERS,
     readOnly: false,
     reach: "draft",
+    argumentRoles: { from: "label", to: "recipients", cc: "recipients", subject: "text", body: "text", inReplyTo: "setting" },
     notApprovedTexts: { declined: DRAFT_EMAIL_TEXTS.declined, timedOut: DRAFT_EMAIL_TEXTS.timedOut },
     async run(args, context) {
       const read = readMailArgs(args);

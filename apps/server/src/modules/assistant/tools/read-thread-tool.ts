@@ -1,6 +1,6 @@
 import type { MailPort } from "../../accounts/accounts.module.ts";
 import type { AssistantTool } from "./assistant-tool.ts";
-import { MAIL_TEXTS, mailSources } from "./search-mail-tool.ts";
+import { MAIL_TEXTS, mailContent } from "./search-mail-tool.ts";
 
 /** readThread: one message (by searchMail's id) and the rest of its thread, whole; read-only. */
 export function readThreadTool(mail: MailPort): AssistantTool {
@@ -24,7 +24,7 @@ export function readThreadTool(mail: MailPort): AssistantTool {
       const cited = context.cite(citable);
       const numberOf = new Map(citable.map((citation, index) => [citation, cited[index]!.n]));
       const messages = thread.map(({ citation, ...message }) => ({ ...(citation ? { n: numberOf.get(citation) } : {}), ...message }));
-      return { result: { messages }, untrustedFrom: mailSources(thread) };
+      return { result: { messages }, untrusted: mailContent(thread) };
     },
   };
 }

@@ -15,6 +15,7 @@ export function saveMemoryTool(memory: Pick<MemoryPort, "save">): AssistantTool 
     },
     readOnly: false,
     feature: "memory",
+    argumentRoles: { content: "text" },
     // After untrusted content the turn asks the user to Keep it first; a proposal refused anyway is not put to them.
     proposesMemory: {
       refusal(args) {

@@ -19,8 +19,11 @@ export function searchDocumentsTool(search: DocumentSearchPort): AssistantTool {
         const cited = context.cite(found);
         const results = found.map((result, index) => ({ n: cited[index]!.n, ...result }));
         // A passage is text the user did not type (a document may carry instructions for the model).
-        const untrustedFrom = [...new Set(found.map((result) => result.metadata.filename))];
-        return { result: { results, message: foundDocuments(found.length) }, untrustedFrom };
+        const untrusted = found.map((result) => ({
+          source: { title: result.metadata.filename, ...(result.metadata.file_id ? { fileId: result.metadata.file_id } : {}) },
+          text: result.content,
+        }));
+        return { result: { results, message: foundDocuments(found.length) }, untrusted };
       } catch (error) {
         if (error instanceof AppError) return { result: { results: [], message: searchHttpError(error.status, statusText(error.status)) } };
         return { result: { results: [], message: error instanceof Error ? searchException(error.message) : CHAT_TEXTS.unknownError } };

@@ -1,4 +1,6 @@
-import type { MailPort } from "../../accounts/accounts.module.ts";
+import type { MailHit, MailPort } from "../../accounts/accounts.module.ts";
+import { shortDay } from "../history-sources.ts";
+import type { ContentEntry } from "../provenance/turn-provenance.ts";
 import type { AssistantTool } from "./assistant-tool.ts";
 
 export const MAIL_TEXTS = {
@@ -8,8 +10,21 @@ export const MAIL_TEXTS = {
 } as const;
 export const foundMail = (count: number) => `Found ${count} e-mail message(s). Cite them as [n].`;
 
-/** How a card names mail the turn read: "the mail from anna@example.com". */
-export const mailSources = (messages: readonly { from: string }[]) => [...new Set(messages.map((message) => `the mail from ${message.from}`))];
+/** How a card names a mail: "the mail from Anna Berg <anna@example.com> of 14 May". */
+export const mailTitle = (message: { from: string; date: string | null }) =>
+  `the mail from ${message.from || "an unknown sender"}${message.date ? ` of ${shortDay(message.date)}` : ""}`;
+
+/**
+ * Mail is written by others (issue 47): each message the model reads is content with its source, so a value a later
+ * call takes from it (an address, a link, a code) is content-derived, named after the mail it is in.
+ */
+export const mailContent = (
+  messages: readonly (Pick<MailHit, "id" | "from" | "to" | "subject" | "date"> & { text?: string; excerpt?: string })[],
+): ContentEntry[] =>
+  messages.map((message) => ({
+    source: { title: mailTitle(message), messageId: message.id },
+    text: `From: ${message.from}\nTo: ${message.to}\nSubject: ${message.subject}\n${message.text ?? message.excerpt ?? ""}`,
+  }));
 
 /** A day or a date-time from the model as a UTC ISO bound; a day means its start (since) or its end (until). */
 export function dateBound(value: unknown, end: boolean): string | null | undefined {
@@ -50,8 +65,7 @@ export function searchMailTool(mail: MailPort): AssistantTool {
       const cited = context.cite(citable);
       const numberOf = new Map(citable.map((citation, index) => [citation, cited[index]!.n]));
       const results = hits.map(({ citation, ...hit }) => ({ ...(citation ? { n: numberOf.get(citation) } : {}), ...hit }));
-      // Mail is written by others: the rest of the turn asks before anything leaves SAGE (decision 031).
-      return { result: { results, message: foundMail(hits.length) }, untrustedFrom: mailSources(hits) };
+      return { result: { results, message: foundMail(hits.length) }, untrusted: mailContent(hits) };
     },
   };
 }

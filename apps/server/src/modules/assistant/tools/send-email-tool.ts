@@ -25,6 +25,7 @@ export function sendEmailTool(mail: MailPort): AssistantTool {
     readOnly: false,
     reach: "outside",
     askFirst: true,
+    argumentRoles: { from: "label", to: "recipients", cc: "recipients", subject: "text", body: "text", inReplyTo: "setting" },
     notApprovedTexts: { declined: SEND_EMAIL_TEXTS.declined, timedOut: SEND_EMAIL_TEXTS.timedOut },
     async prepare(args, context) {
       const read = readMailArgs(args);

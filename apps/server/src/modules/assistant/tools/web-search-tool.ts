@@ -19,7 +19,9 @@ export function webSearchTool(webSearch: (query: string, signal?: AbortSignal) =
         return {
           result: { success: true, message: CHAT_TEXTS.webSearchDone, response: data.response, groundingData: data.groundingData, sources: data.sources },
           sources: data.sources,
-          untrustedFrom: webLabels(data.sources),
+          untrusted: [
+            { source: { title: webLabels(data.sources).join(" and ") }, text: `${data.response}\n${data.sources.map((source) => source.url).join("\n")}` },
+          ],
         };
       } catch (error) {
         if (error instanceof AppError) return { result: { success: false, message: webSearchHttpError(error.status, statusText(error.status)) } };
