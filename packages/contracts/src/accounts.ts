@@ -225,9 +225,18 @@ const displayNameSchema = z
   .max(200, ACCOUNT_ERRORS.displayNameInvalid)
   .regex(/^[^\r\n]*$/, ACCOUNT_ERRORS.displayNameInvalid);
 
+/**
+ * A password account has no `auth` (absent or null): a body with one is a sign-in account's, and never falls back to
+ * a password account when its sign-in part is wrong.
+ */
+const noAuth = {
+  auth: z.null({ error: "Only a mail account signs in with a provider, and it is tested by signing in: leave auth out here" }).optional(),
+};
+
 /** A mail account as POST /api/accounts takes it. */
 export const createMailAccountSchema = z.object({
   kind: z.literal("mail", { error: ACCOUNT_ERRORS.kindInvalid }),
+  ...noAuth,
   name: nameSchema,
   /** The From address; by default the login name when that is an address. */
   address: z.preprocess(absentAsUndefined, addressSchema.optional()),
@@ -292,6 +301,7 @@ export type CaldavInput = z.output<typeof caldavInputSchema>;
 export const createCalendarAccountSchema = z
   .object({
     kind: z.literal("calendar"),
+    ...noAuth,
     name: nameSchema,
     caldav: z.preprocess(absentAsUndefined, caldavInputSchema.optional()),
     icsUrl: z.preprocess(absentAsUndefined, calendarUrlSchema.optional()),
@@ -303,6 +313,7 @@ export type CreateCalendarAccountInput = z.output<typeof createCalendarAccountSc
 /** An address book over CardDAV (iCloud, Fastmail, Nextcloud, Radicale...): its contacts feed the people pages. */
 export const createContactsAccountSchema = z.object({
   kind: z.literal("contacts"),
+  ...noAuth,
   name: nameSchema,
   carddav: caldavInputSchema,
 });

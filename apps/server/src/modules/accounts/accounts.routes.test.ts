@@ -100,6 +100,8 @@ describe("connecting a mail account", () => {
       [{ ...account, sinceDays: 0 }, ACCOUNT_ERRORS.sinceDaysInvalid],
       // With `auth` the body is a sign-in account's, and its failure is told in those words; a null auth is no sign-in.
       [{ kind: "mail", auth: { provider: "yahoo" } }, 'auth.provider must be "google", "microsoft" or "oidc"'],
+      // ... even beside a password: a wrong sign-in never falls back to a password account.
+      [{ ...account, auth: { provider: "yahoo" } }, 'auth.provider must be "google", "microsoft" or "oidc"'],
       [{ kind: "mail", auth: { provider: "google" }, address: "exec" }, ACCOUNT_ERRORS.addressInvalid],
       [{ ...account, auth: null, name: "" }, ACCOUNT_ERRORS.nameRequired],
     ];

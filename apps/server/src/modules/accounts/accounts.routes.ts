@@ -99,7 +99,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { service: Acc
     async (request, reply) => {
       const user = requireUser(request);
       const body = request.body;
-      const account = "auth" in body ? await service.createSignedIn(user.id, body) : await service.create(user.id, body);
+      const account = body.auth ? await service.createSignedIn(user.id, body) : await service.create(user.id, body);
       return reply.status(201).send(account);
     },
   );
