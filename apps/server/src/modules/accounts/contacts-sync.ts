@@ -91,6 +91,8 @@ export interface ContactsSyncDeps {
   box: SecretBox;
   rule: PrivateAddressRule;
   connectCarddav: ConnectCarddav;
+  /** Where a sync that stopped on an unexpected error is logged, with its cause and the account's id. */
+  warn?(message: string, error?: unknown): void;
 }
 
 /** One sync of an address book: every card the server holds replaces those stored (new, changed and deleted ones follow). */
@@ -112,6 +114,9 @@ export async function syncContactsAccount(deps: ContactsSyncDeps, accountId: num
     await repo.update(accountId, { status: "ok", error: null, lastSyncAt: new Date().toISOString(), syncProcessed: 0, syncTotal: 0 });
   } catch (error) {
     if (await repo.findById(accountId)) await repo.update(accountId, { status: "error", error: contactsSyncFailure(error, settings) });
-    if (!(error instanceof MailConnectionError)) throw error;
+    if (!(error instanceof MailConnectionError)) {
+      deps.warn?.(`contacts account ${accountId}: the sync stopped on an unexpected error`, error);
+      throw error;
+    }
   }
 }
