@@ -26,6 +26,7 @@ import type { ConnectCaldav } from "./calendar-sync.ts";
 import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts";
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
+import { createMailboxMarks, type MailboxMarks } from "./mailbox-marks.ts";
 import { connectCarddav } from "../../providers/contacts/carddav-client.ts";
 import { createContactCardsRepo, type ConnectCarddav } from "./contacts-sync.ts";
 import type { AccountKind } from "./accounts.service.ts";
@@ -36,7 +37,9 @@ export type SyncedListener = (userId: number, kind: AccountKind, accountId: numb
 
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
 export type { ConnectImap } from "./mail-sync.ts";
-export { MailSendError, type MailToSend, type SavedDraft } from "./mail-sender.ts";
+export { MailSendError, type DraftPlace, type MailToSend, type SavedDraft } from "./mail-sender.ts";
+/** Inbox triage's reach into the mail server: a prepared draft saved (and its place), and its own earlier draft removed. */
+export type InboxPort = Pick<MailSender, "saveDraft"> & MailboxMarks;
 
 /**
  * What the assistant's mail tools and the morning briefing use: the user's synced mail (read-only), drafts (nothing
@@ -50,6 +53,8 @@ export { CalendarWriteError, CALENDAR_WRITE_TEXTS, type AgendaEvent, type EventT
 
 export interface AccountsModule extends AppModule {
   mail: MailPort;
+  /** What inbox triage does on the mail server: prepare drafts, replacing its own. */
+  inbox: InboxPort;
   calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
   /** The mail poll round (every MAIL_ROUND_MS in a running app): answers how many accounts it started syncing. */
@@ -118,6 +123,10 @@ export function createAccountsModule(deps: {
     ...createMailSearch({ repo, search: deps.search }),
     ...createMailSender({ repo, credentials, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
   };
+  const inbox: InboxPort = {
+    saveDraft: mail.saveDraft,
+    ...createMailboxMarks({ repo, credentials, rule: deps.rule, connect: deps.connect ?? connectImap }),
+  };
   const agenda = createCalendarAgenda({
     repo,
     calendar,
@@ -134,6 +143,7 @@ export function createAccountsModule(deps: {
   let round: NodeJS.Timeout | undefined;
   return {
     mail,
+    inbox,
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
     syncDueMail: service.syncDueMail,

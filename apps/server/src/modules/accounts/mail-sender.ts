@@ -30,6 +30,13 @@ export interface SavedDraft {
   openUrl: string | null;
 }
 
+/** Where a saved draft is, for SAGE to replace one it prepared (inbox triage): the account, folder, and UID when the server said it. */
+export interface DraftPlace {
+  accountId: number;
+  folder: string;
+  uid: number | null;
+}
+
 export const MAIL_SEND_TEXTS = {
   noAccount: "No account can send mail: add an SMTP server to a mail account in Settings > Accounts.",
   noDraftAccount: "No mail account can keep a draft: connect one in Settings > Accounts, or enter its password again there.",
@@ -107,51 +114,62 @@ export function createMailSender(deps: {
     return address ? { address, ...(settings.displayName ? { name: settings.displayName } : {}) } : null;
   };
 
+  async function saveDraft(userId: number, mail: MailToSend): Promise<{ saved: SavedDraft; place: DraftPlace }> {
+    const reply = await replyTo(userId, mail.inReplyTo);
+    const row = await draftAccount(userId, reply.accountId);
+    if (!row) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAccount);
+    const settings = readSettings(row);
+    // A draft without a From would be sent by the mail program from whatever it guesses: none is saved.
+    const from = sender(settings);
+    if (!from) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAddress(row.name));
+    const servers = await serversOf(row, "saved");
+    const { raw } = await composeMail({
+      from,
+      to: mail.to,
+      cc: mail.cc,
+      subject: mail.subject,
+      text: mail.body,
+      ...(reply.inReplyTo ? { inReplyTo: reply.inReplyTo, references: reply.references } : {}),
+    });
+    let connection: ImapConnection | undefined;
+    let folder = "Drafts";
+    let uid: number | null;
+    try {
+      connection = await deps.connect(servers.imap, deps.rule);
+      folder = (await connection.specialFolder("\\Drafts")) ?? "Drafts";
+      ({ uid } = await connection.append(folder, raw, { draft: true }));
+    } catch (error) {
+      if (!(error instanceof MailConnectionError)) throw error;
+      const reason =
+        error.problem === "network" && connection
+          ? `The mail server did not accept it in the folder "${folder}".`
+          : connectionProblemMessage(error.problem, { ...settings.imap, folder: error.folder ?? folder, signIn: Boolean(settings.auth) });
+      throw new MailSendError(`The draft was not saved. ${reason}`);
+    } finally {
+      await connection?.close();
+    }
+    return {
+      saved: {
+        account: row.name,
+        folder,
+        from: formatSender(from.address, settings.displayName),
+        openUrl: webmailDraftsLink(settings.imap.host, settings.imap.user),
+      },
+      place: { accountId: row.id, folder, uid },
+    };
+  }
+
   return {
     /**
      * Saves a draft in the account's Drafts folder (the one marked \\Drafts, else "Drafts") by IMAP APPEND, flagged
      * \\Draft: nothing leaves, so no approval is asked. A reply keeps In-Reply-To and the whole References chain.
      */
     async draft(userId: number, mail: MailToSend): Promise<SavedDraft> {
-      const reply = await replyTo(userId, mail.inReplyTo);
-      const row = await draftAccount(userId, reply.accountId);
-      if (!row) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAccount);
-      const settings = readSettings(row);
-      // A draft without a From would be sent by the mail program from whatever it guesses: none is saved.
-      const from = sender(settings);
-      if (!from) throw new MailSendError(MAIL_SEND_TEXTS.noDraftAddress(row.name));
-      const servers = await serversOf(row, "saved");
-      const { raw } = await composeMail({
-        from,
-        to: mail.to,
-        cc: mail.cc,
-        subject: mail.subject,
-        text: mail.body,
-        ...(reply.inReplyTo ? { inReplyTo: reply.inReplyTo, references: reply.references } : {}),
-      });
-      let connection: ImapConnection | undefined;
-      let folder = "Drafts";
-      try {
-        connection = await deps.connect(servers.imap, deps.rule);
-        folder = (await connection.specialFolder("\\Drafts")) ?? "Drafts";
-        await connection.append(folder, raw, { draft: true });
-      } catch (error) {
-        if (!(error instanceof MailConnectionError)) throw error;
-        const reason =
-          error.problem === "network" && connection
-            ? `The mail server did not accept it in the folder "${folder}".`
-            : connectionProblemMessage(error.problem, { ...settings.imap, folder: error.folder ?? folder, signIn: Boolean(settings.auth) });
-        throw new MailSendError(`The draft was not saved. ${reason}`);
-      } finally {
-        await connection?.close();
-      }
-      return {
-        account: row.name,
-        folder,
-        from: formatSender(from.address, settings.displayName),
-        openUrl: webmailDraftsLink(settings.imap.host, settings.imap.user),
-      };
+      return (await saveDraft(userId, mail)).saved;
     },
+
+    /** As draft, also answering where it is (inbox triage replaces a draft it prepared). */
+    saveDraft: (userId: number, mail: MailToSend) => saveDraft(userId, mail),
 
     /** Who mail would be sent from ("Anna Berg <anna@example.com>"), or null when no account can send. */
     async sender(userId: number): Promise<string | null> {

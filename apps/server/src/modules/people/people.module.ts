@@ -19,7 +19,8 @@ const REFRESH_JOB = "people.refresh";
 const PROFILE_JOB = "people.profile";
 
 /** What dossiers, triage and the weekly review ask of the people pages. */
-export type PeoplePort = Pick<PeopleService, "byAddresses" | "list" | "refresh" | "get">;
+export type PeoplePort = Pick<PeopleService, "byAddresses" | "list" | "refresh" | "get" | "directory" | "ownAddresses">;
+export type { DirectoryEntry } from "./people.service.ts";
 
 export interface PeopleModule extends AppModule {
   port: PeoplePort;
@@ -72,7 +73,14 @@ export function createPeopleModule(deps: {
     { onInterrupted: "resume" },
   );
   return {
-    port: { byAddresses: service.byAddresses, list: service.list, refresh: service.refresh, get: service.get },
+    port: {
+      byAddresses: service.byAddresses,
+      list: service.list,
+      refresh: service.refresh,
+      get: service.get,
+      directory: service.directory,
+      ownAddresses: service.ownAddresses,
+    },
     tools: [lookupPersonTool(service)],
     control: {
       async refresh(userId) {

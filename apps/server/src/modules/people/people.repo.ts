@@ -146,6 +146,15 @@ export function createPeopleRepo(db: Kysely<Database>) {
         .onConflict((conflict) => conflict.column("userId").doUpdateSet({ mailWatermark, refreshedAt: now() }))
         .execute(),
 
+    /** Every address the user's people hold, with who holds it. */
+    directory: (userId: number) =>
+      db
+        .selectFrom("personAddresses as a")
+        .innerJoin("people as p", "p.id", "a.personId")
+        .select(["a.address", "a.displayName", "p.id", "p.name", "p.organisation", "p.role", "p.corrections", "p.cardUid", "p.hidden"])
+        .where("a.userId", "=", userId)
+        .execute(),
+
     // What other modules synced, read here only.
 
     cards: (userId: number) =>

@@ -8,6 +8,16 @@ import { partiesOf } from "./mail-addresses.ts";
 import type { AddressRow, MailHeader, PeopleRepo, PersonRow } from "./people.repo.ts";
 import { cardSource, mailSource, PROFILE_MAIL_CHARS, PROFILE_MAIL_FROM, PROFILE_MAIL_TO, writeProfile, type ProfileSource } from "./person-profile.ts";
 
+/** Who an address belongs to, as triage rules and dossiers look senders up. */
+export interface DirectoryEntry {
+  personId: number;
+  name: string;
+  organisation: string | null;
+  role: string | null;
+  groups: string[];
+  hidden: boolean;
+}
+
 /** People one list answers with. */
 const LIST_LIMIT = 50;
 
@@ -163,6 +173,35 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       if (stale(person!)) await deps.queueProfile(userId, id);
       return person!;
     },
+
+    /**
+     * Who each address the user deals with belongs to (name, organisation, role, contact groups): what triage rules and
+     * dossiers look senders up in, read once for a whole round.
+     */
+    async directory(userId: number): Promise<Map<string, DirectoryEntry>> {
+      await refresh(userId);
+      const cards = await repo.cards(userId);
+      const groupsOf = (uid: string | null, address: string) =>
+        cards
+          .filter((card) => card.uid === uid || (JSON.parse(card.emails) as string[]).includes(address))
+          .flatMap((card) => JSON.parse(card.categories) as string[]);
+      const entries = new Map<string, DirectoryEntry>();
+      for (const row of await repo.directory(userId)) {
+        const corrections = readCorrections(row as unknown as PersonRow);
+        entries.set(row.address, {
+          personId: row.id,
+          name: corrections.name ?? row.name,
+          organisation: corrections.organisation ?? row.organisation,
+          role: corrections.role ?? row.role,
+          groups: [...new Set(groupsOf(row.cardUid, row.address))],
+          hidden: row.hidden === 1,
+        });
+      }
+      return entries;
+    },
+
+    /** The user's own addresses (their mail accounts' user names), lower case. */
+    ownAddresses: (userId: number) => repo.ownAddresses(userId),
 
     /** The people these addresses belong to (a meeting's attendees), in their order; unknown addresses left out. */
     async byAddresses(userId: number, addresses: string[]): Promise<Person[]> {

@@ -35,8 +35,10 @@ export interface ImapConnection {
   listFolders(): Promise<string[]>;
   /** The folder the server marks with this SPECIAL-USE flag (RFC 6154), else the one named after it ("Sent", "Drafts"), else null. */
   specialFolder(use: "\\Sent" | "\\Drafts"): Promise<string | null>;
-  /** Stores a message in a folder, marked read (a sent mail's copy in Sent; a draft, also flagged \\Draft). */
-  append(folder: string, message: Buffer, options?: { draft?: boolean }): Promise<void>;
+  /** Stores a message in a folder, marked read (a sent mail's copy in Sent; a draft, also flagged \\Draft); answers its UID when the server says it (UIDPLUS). */
+  append(folder: string, message: Buffer, options?: { draft?: boolean }): Promise<{ uid: number | null }>;
+  /** Deletes one message by UID (a draft SAGE prepared and then wrote again); nothing else is ever deleted. */
+  removeMessage(folder: string, uid: number): Promise<void>;
   /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
   openFolder(folder: string): Promise<{ uidValidity: string; exists: number }>;
   /** UIDs of the open folder's messages received on or after the date. */
@@ -132,9 +134,19 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
     },
 
     async append(folder, message, options = {}) {
-      await client.append(folder, message, options.draft ? ["\\Seen", "\\Draft"] : ["\\Seen"]).catch((error: unknown) => {
+      const appended = await client.append(folder, message, options.draft ? ["\\Seen", "\\Draft"] : ["\\Seen"]).catch((error: unknown) => {
         throw classify(error);
       });
+      return { uid: appended && typeof appended.uid === "number" ? appended.uid : null };
+    },
+
+    async removeMessage(folder, uid) {
+      try {
+        await client.mailboxOpen(folder);
+        await client.messageDelete(String(uid), { uid: true });
+      } catch (error) {
+        throw classify(error);
+      }
     },
 
     async openFolder(folder) {
