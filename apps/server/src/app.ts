@@ -36,6 +36,7 @@ import { createKnowledgeModule } from "./modules/knowledge/knowledge.module.ts";
 import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createPeopleModule, type PeopleModule } from "./modules/people/people.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
+import { createTriageModule, type TriageModule } from "./modules/triage/triage.module.ts";
 import {
   createRetrievalModule,
   openPgSearchIndex,
@@ -96,6 +97,8 @@ export interface SageApp {
   commitments: CommitmentsModule["control"];
   /** The people pages: bring a user's people up to date now (tests). */
   people: PeopleModule["control"];
+  /** The triaged inbox: sort a user's new mail now (tests). */
+  triage: TriageModule["control"];
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
@@ -310,6 +313,20 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     warn,
   });
   accounts.onSynced((userId) => people.synced(userId));
+  const triage = createTriageModule({
+    db: store.db,
+    jobs,
+    llm: providers.llm,
+    people: people.port,
+    inbox: accounts.inbox,
+    itemText: retrieval.search.itemText,
+    timeZone: accounts.calendar.timeZone,
+    now: deps.now,
+    warn,
+  });
+  accounts.onSynced((userId, kind) => {
+    if (kind === "mail") triage.synced(userId);
+  });
   const schedules = createSchedulesModule({
     store,
     jobs,
@@ -378,6 +395,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     channels,
     documentsOut,
     people,
+    triage,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -416,6 +434,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     schedules: schedules.control,
     commitments: commitments.control,
     people: people.control,
+    triage: triage.control,
     // Runs' news reaches push through the channels module's targets: waiting for pushes waits for that too.
     push: {
       ...push.control,

@@ -564,6 +564,43 @@ export interface PeopleSyncTable {
   refreshedAt: string;
 }
 
+/** A mail SAGE sorted (migration 1410, decision 095). */
+export interface MailTriageTable {
+  messageId: number;
+  userId: number;
+  direction: "received" | "sent";
+  label: "needs-reply" | "waiting-on-others" | "fyi" | "newsletter" | "automated";
+  urgent: Generated<number>;
+  reason: string;
+  urgentReason: string | null;
+  decidedBy: "rule" | "model";
+  /** A sent mail: what it asked for; null when it asked nothing (or for received mail). */
+  asked: string | null;
+  draftAccountId: number | null;
+  draftAccount: string | null;
+  draftFolder: string | null;
+  draftSubject: string | null;
+  draftUid: number | null;
+  draftAt: string | null;
+  createdAt: string;
+}
+
+export interface TriageSettingsTable {
+  userId: number;
+  /** Whether the user turned sorting on (each mail is one model call). */
+  enabled: Generated<number>;
+  /** JSON list of the user's rules, one sentence each. */
+  rules: Generated<string>;
+  /** JSON list of folders, or null for the INBOX. */
+  folders: string | null;
+  followUpDays: Generated<number>;
+  drafts: Generated<number>;
+  /** JSON: the writing style learned from Sent mail. */
+  style: string | null;
+  styleAt: string | null;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -612,6 +649,8 @@ export interface Database {
   people: PeopleTable;
   personAddresses: PersonAddressesTable;
   peopleSync: PeopleSyncTable;
+  mailTriage: MailTriageTable;
+  triageSettings: TriageSettingsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -122,6 +122,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
     schedules: built.schedules,
     commitments: built.commitments,
     people: built.people,
+    triage: built.triage,
     push: built.push,
     channels: built.channels,
     syncDueCalendars: built.syncDueCalendars,
