@@ -81,6 +81,8 @@ export const connectionProblemMessage = (problem: ConnectionProblem, where: { ho
       return `The folder "${where.folder ?? ""}" does not exist on the mail server. Check the folder names.`;
     case "timeout":
       return `The mail server ${where.host}:${where.port} did not answer in time.`;
+    case "try-later":
+      return `The mail server ${where.host} had a passing problem and asked to try again later. SAGE tries again at the next sync.`;
     case "blocked":
       return `${where.host} is on a local or private network. SAGE connects to such servers only when the administrator allows it (SAGE_FETCH_ALLOW_PRIVATE or SAGE_ACCOUNT_ALLOW_HOSTS).`;
     default:

@@ -50,12 +50,27 @@ export interface ImapConnection {
 
 const CONNECT_TIMEOUT_MS = 20_000;
 
+/**
+ * Response codes (RFC 5530) of a server that answered but cannot now: UNAVAILABLE is Dovecot's and Gmail's "Temporary
+ * authentication failure" (a sign-in's token could not be checked), INUSE a mailbox busy elsewhere.
+ */
+const TRY_LATER_CODES = new Set(["UNAVAILABLE", "INUSE"]);
+
 /** Sorts a library or socket failure into the step that failed. */
 function classify(error: unknown): MailConnectionError {
   if (error instanceof MailConnectionError) return error;
-  const failure = error as { code?: string; message?: string; authenticationFailed?: boolean; responseText?: string; cause?: { code?: string } };
+  const failure = error as {
+    code?: string;
+    message?: string;
+    authenticationFailed?: boolean;
+    responseText?: string;
+    serverResponseCode?: string;
+    cause?: { code?: string };
+  };
   const code = failure.code ?? failure.cause?.code ?? "";
-  const detail = failure.message ?? String(error);
+  const detail = failure.responseText ? `${failure.message ?? "failed"}: ${failure.responseText}` : (failure.message ?? String(error));
+  // Before the login check: imapflow marks any refused LOGIN or AUTHENTICATE as an authentication failure.
+  if (TRY_LATER_CODES.has(failure.serverResponseCode ?? "") || code === "ETHROTTLE") return new MailConnectionError("try-later", detail);
   if (failure.authenticationFailed || /AUTHENTICATIONFAILED|authenticat/i.test(failure.responseText ?? "")) return new MailConnectionError("login", detail);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return new MailConnectionError("dns", detail);
   if (code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT" || code === "GREETING_TIMEOUT" || /timeout/i.test(code))
