@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -25,6 +26,23 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/** Where a running test server listens: what a globalSetup hands its test files (provide/inject). */
+export type PostgresAddress = Pick<PostgresServer, "host" | "port" | "user">;
+
+/** The environment PostgreSQL's programs run in: C gives English messages and byte-order sorting. */
+const programEnv = () => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", LANG: "C" });
+const serverArgs = ({ host, port, user }: PostgresAddress) => ["--host", host, "--port", String(port), "--username", user];
+
+/**
+ * Makes a fresh, empty database on a running server and answers its URL. Its default name is unique across the
+ * processes and test files sharing the server (a file's module state may start again in the same process).
+ */
+export async function createDatabaseOn(server: PostgresAddress, name = `test_${process.pid}_${randomBytes(6).toString("hex")}`): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  await run("createdb", [...serverArgs(server), name], { env: programEnv() });
+  return `postgres://${server.user}@${server.host}:${server.port}/${name}`;
+}
+
 /** Runs a PostgreSQL program to its end; rejects with its output when it fails. */
 function run(program: string, args: string[], options: SpawnOptions): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -42,7 +60,7 @@ function run(program: string, args: string[], options: SpawnOptions): Promise<vo
  * survive a power cut, and initdb plus start-up take well under two seconds that way. As root, the folder is the
  * postgres system user's and the programs run as that user.
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
   const temp = makeTempDir("sage-postgres-");
   const dir = temp.dir;
   const dataDir = path.join(dir, "data");
@@ -51,8 +69,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const ids = me.uid === 0 ? systemIds("postgres") : { uid: me.uid, gid: me.gid };
   chmodSync(dir, 0o700);
   if (me.uid === 0) chownSync(dir, ids.uid, ids.gid);
-  // The environment's locale and PG* variables must not leak in: C gives English messages and byte-order sorting.
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", LANG: "C" };
+  // The environment's locale and PG* variables must not leak in.
+  const env = programEnv();
   const asOwner: SpawnOptions = { env, cwd: dir, ...(me.uid === 0 ? ids : {}) };
   const user = "postgres";
   let child: ChildProcess | undefined;
@@ -89,7 +107,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       fsync: "off",
       full_page_writes: "off",
       synchronous_commit: "off",
-      max_connections: "50",
+      max_connections: String(options.maxConnections ?? 50),
       shared_buffers: "16MB",
       logging_collector: "off",
     };
@@ -109,19 +127,14 @@ export async function startPostgres(): Promise<PostgresServer> {
     await stop();
     throw error;
   }
-  const host = "127.0.0.1";
-  const urlOf = (database: string) => `postgres://${user}@${host}:${port}/${database}`;
-  let made = 0;
-  const createDatabase = async (name = `test_${++made}_${process.pid}`) => {
-    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-    await run("createdb", ["--host", host, "--port", String(port), "--username", user, name], { env });
-    return urlOf(name);
-  };
+  const address = { host: "127.0.0.1", port, user };
+  const createDatabase = (name?: string) => createDatabaseOn(address, name);
+  let url: string;
   try {
-    await createDatabase("sage");
+    url = await createDatabase("sage");
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: urlOf("sage"), host, port, user, dir, createDatabase, stop };
+  return { url, ...address, dir, createDatabase, stop };
 }
