@@ -37,6 +37,8 @@ export interface RecordedRequest {
   action: string;
   apiKey: string | undefined;
   body: any;
+  /** A streamed reply's end: "sent" when every piece went out, "cut" when the caller closed the stream first. */
+  streamEnd?: Promise<"sent" | "cut">;
 }
 
 export interface FakeGemini {
@@ -141,7 +143,8 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     const model = match[1]!;
     const action = match[2]!;
     const apiKey = (request.headers["x-goog-api-key"] as string | undefined) ?? url.searchParams.get("key") ?? undefined;
-    requests.push({ method: request.method, path: url.pathname, model, action, apiKey, body });
+    const recorded: RecordedRequest = { method: request.method, path: url.pathname, model, action, apiKey, body };
+    requests.push(recorded);
 
     if (action === "embedContent") {
       const text = (body.content?.parts ?? []).map((part: any) => part.text ?? "").join(" ");
@@ -196,10 +199,18 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
       return send(response, 200, { candidates: [candidate(reply, parts, withGrounding)], usageMetadata: usage, modelVersion: model });
     }
 
+    let cut = false;
+    recorded.streamEnd = new Promise((resolve) =>
+      response.once("close", () => {
+        cut = !response.writableFinished;
+        resolve(cut ? "cut" : "sent");
+      }),
+    );
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const pieces = reply.chunks ?? (reply.text ? (reply.text.match(/\S+\s*/g) ?? [reply.text]) : []);
     for (const piece of pieces) {
       if (reply.delayMs) await sleep(reply.delayMs);
+      if (cut) return;
       const event = { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model };
       response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
     }
