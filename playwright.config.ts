@@ -69,8 +69,10 @@ const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worke
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Hang detectors, not speed checks (speed lives in `npm run bench`): a loaded two-core machine is many times
+  // slower than a quiet one.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: WORKERS,
   retries: 0,

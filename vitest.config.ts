@@ -111,7 +111,6 @@ export default defineConfig({
                 include: SYSTEM,
                 env: { SAGE_TEST_ON_POSTGRES: "1" },
                 exclude: exclude(NOT_ON_POSTGRES, ["packages/**", "scripts/**"]),
-                testTimeout: 60_000,
                 globalSetup: ["apps/server/src/test/postgres-global-setup.ts"],
                 setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
               },
@@ -119,7 +118,7 @@ export default defineConfig({
           ]
         : []),
       // System tests start processes, crash, and change the environment: each file keeps its own module graph.
-      { test: { ...nodeProject, isolate: true, name: "system", include: SYSTEM, testTimeout: 60_000 } },
+      { test: { ...nodeProject, isolate: true, name: "system", include: SYSTEM } },
       "apps/web/vitest.config.ts",
     ],
   },

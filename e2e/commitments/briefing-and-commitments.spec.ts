@@ -3,7 +3,7 @@ import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another, each as a fresh user.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial" });
 
 /** Today as YYYY-MM-DD on this machine's clock (the browser, the server and this process share it). */
 const today = () => {

@@ -3,7 +3,7 @@ import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // Issue 32: a picture pasted into the composer goes with the message, to the model as a picture, and stays shown.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial" });
 
 // A 1x1 PNG: what a pasted screenshot is, as far as the clipboard is concerned.
 const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

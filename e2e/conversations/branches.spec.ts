@@ -4,7 +4,7 @@ import { fakeGemini } from "../support/fake-gemini.ts";
 import { messageInput, turnDone } from "../support/chat.ts";
 
 // Issue 32, decision 045: edit and regenerate keep the replaced messages as versions the user steps through.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial" });
 
 const message = (page: Page, role: "user" | "ai") => page.locator(`[data-testid="chat-message"][data-role="${role}"]`);
 

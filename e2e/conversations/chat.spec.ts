@@ -147,7 +147,6 @@ test("a chain in one turn: a document search, then a reminder, with the toast an
 
 test("answers drawn from the user's documents show numbered citation chips that open the cited passage", async ({ page }) => {
   // An upload, a turn, a reload and the preview: on a loaded machine 30 s is not always enough.
-  test.setTimeout(60_000);
   const upload = await page.request.post("/api/upload", {
     multipart: {
       conversationId: String(conversationId),

@@ -261,7 +261,6 @@ test("failed rename and delete from the list show their error toasts and change 
 });
 
 test("the search box finds words inside messages, accents or not, and a hit opens the conversation at that message", async ({ page }) => {
-  test.setTimeout(60_000);
   const name = `Offsite ${Date.now()}`;
   const id = await createConversation(page, name);
   await fakeGemini.reset();

@@ -7,7 +7,6 @@ import { messageInput } from "../support/chat.ts";
 // The fake Gemini's reply queue is shared: these tests run one after another.
 test.describe.configure({ mode: "serial" });
 // A run plans, searches, reads and writes: several model calls, each slow on a loaded two-core machine.
-test.setTimeout(90_000);
 
 let site: Awaited<ReturnType<typeof startLocalSite>>;
 test.beforeAll(async () => void (site = await startLocalSite({ "/sales": TRUCK_SALES_PAGE })));
@@ -43,7 +42,7 @@ test("the Research action shows each step live and ends in a report with citatio
   await expect(progress).toContainText("Writing the report from 1 source");
 
   // The report: a normal answer whose chip opens the page it cites; the steps stay above it.
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
   const answer = page.locator('[data-testid="chat-message"][data-role="ai"]').last();
   await expect(answer).toContainText("Registrations of electric trucks doubled in 2026 [1].");
   const chip = answer.getByTestId("citation-chip");

@@ -3,7 +3,7 @@ import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
 // Issue 32: voice mode's states and Read aloud, with the browser's speech APIs stubbed (no microphone, no voice).
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial" });
 
 interface VoiceStub {
   /** What the stubbed voice was asked to say, in order. */

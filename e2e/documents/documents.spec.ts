@@ -50,7 +50,6 @@ async function send(page: Page, text: string) {
 
 test("a deck made from an outline shows as a card, downloads as a pptx with a slide per heading, and stays after a reload", async ({ page }) => {
   // A turn, a file written and read, a download and a reload: more than the default 30 s on a busy two-core machine.
-  test.setTimeout(90_000);
   await fakeGemini.reset();
   await signIn(page);
   const conversationId = (await (await page.request.post("/api/conversations", { data: { name: `Deck ${Date.now()}` } })).json()).id;
@@ -101,7 +100,6 @@ test("the chat page's Export menu downloads the conversation as Markdown", async
 });
 
 test("the canvas: edit a deck's draft, preview it, export it again, and SAGE revises the edited text", async ({ page }) => {
-  test.setTimeout(120_000);
   await fakeGemini.reset();
   await signIn(page);
   const conversationId = (await (await page.request.post("/api/conversations", { data: { name: `Canvas ${Date.now()}` } })).json()).id;

@@ -31,7 +31,6 @@ test.beforeEach(async () => {
 });
 
 test("a tool that changes something shows an approval card; Approve runs it and the answer follows", async ({ page }) => {
-  test.setTimeout(90_000);
   const name = `approved-${Date.now()}`;
   await openConversation(page);
   await fakeGemini.script({ functionCalls: [{ name: "notes__write_note", args: { name, text: "Board meeting Thursday" } }] }, { text: "I saved the note." });
@@ -57,7 +56,6 @@ test("a tool that changes something shows an approval card; Approve runs it and 
 });
 
 test("Decline runs nothing and the model is told the user declined", async ({ page }) => {
-  test.setTimeout(90_000);
   const name = `declined-${Date.now()}`;
   await openConversation(page);
   await fakeGemini.script({ functionCalls: [{ name: "notes__write_note", args: { name, text: "x" } }] }, { text: "Alright, I left it." });
@@ -74,7 +72,6 @@ test("Decline runs nothing and the model is told the user declined", async ({ pa
 });
 
 test("Settings > Tools shows each server's state, its tools, and keeps the user's choices", async ({ page }) => {
-  test.setTimeout(90_000);
   await signIn(page);
   await page.goto("/settings?section=tools");
   await expect(page.getByRole("heading", { name: "Tools", level: 2 })).toBeVisible();
@@ -102,7 +99,6 @@ test("Settings > Tools shows each server's state, its tools, and keeps the user'
 });
 
 test("Settings > Tools says in plain words why a tool is left out of chats, with the detail one click away", async ({ page }) => {
-  test.setTimeout(90_000);
   await signIn(page);
   await page.goto("/settings?section=tools");
   const notes = page.getByRole("region", { name: "notes", exact: true });

@@ -26,7 +26,6 @@ async function openSettings(page: Page) {
 }
 
 test.describe("Add Knowledge: folders and zips", () => {
-  test.describe.configure({ timeout: 90_000 });
   let root: string;
   test.beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), "sage-e2e-folder-"));

@@ -62,7 +62,6 @@ async function describeAndPlace(page: Page, description: string, folder?: string
 
 test.describe("Settings > Knowledge Base", () => {
   test("adds a file, a URL and a note through the full dialog flow", async ({ page }) => {
-    test.setTimeout(60_000); // three whole add flows; a loaded two-core machine took 33 s
     await openSettings(page);
     const folder = unique("Field notes");
     await createFolderViaApi(page, folder);

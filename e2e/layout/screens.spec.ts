@@ -30,7 +30,6 @@ let seeded: SeededScreens;
 
 test.beforeAll(async ({ browser }) => {
   // Seeding uploads, fetches and embeds: slow on a loaded two-core machine.
-  test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: BASE_URL, serviceWorkers: "block" });
   const page = await context.newPage();
   await login(page, await createUser("layout"));

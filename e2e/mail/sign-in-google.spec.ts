@@ -49,7 +49,6 @@ function* inbox() {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   oauth = await startOAuthServer({

@@ -4,7 +4,7 @@ import { fakeGemini } from "../support/fake-gemini.ts";
 
 // The fake Gemini's reply queue is shared: these tests run one after another. Each walks several server
 // round trips (add, edit, refuse, delete), so it gets more than the default 30 s on a busy shared machine.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial" });
 
 const memories = async (page: Page): Promise<{ content: string; source: string }[]> => (await page.request.get("/api/memories")).json();
 const memoryList = (page: Page) => page.getByRole("list", { name: "Memories" });

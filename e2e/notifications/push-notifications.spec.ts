@@ -32,7 +32,7 @@ async function deliverPush(context: BrowserContext, page: Page, data: string, ar
   for (let attempt = 0; attempt < 3; attempt++) {
     await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId: registrations.at(-1)!.registrationId, data });
     const shownNow = await expect
-      .poll(arrived, { timeout: 10_000 })
+      .poll(arrived, { timeout: 30_000 })
       .toBe(true)
       .then(() => true)
       .catch(() => false);
@@ -49,7 +49,6 @@ const shown = (page: Page) =>
 
 test.describe("Push notifications", () => {
   // A worker starting for a push on a loaded machine, and up to three deliveries: more than the default 30 s.
-  test.describe.configure({ timeout: 90_000 });
   test.beforeEach(async ({ context, baseURL }) => {
     await context.grantPermissions(["notifications"], { origin: baseURL! });
   });

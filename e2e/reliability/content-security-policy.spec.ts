@@ -26,7 +26,6 @@ async function recordViolations(page: Page) {
 
 test.describe("Content-Security-Policy", () => {
   test("every page is served with it, and the app runs under it without a violation", async ({ page }) => {
-    test.setTimeout(60_000); // six full page loads
     const violations = await recordViolations(page);
     const shell = await page.goto("/login");
     const policy = shell!.headers()["content-security-policy"] ?? "";

@@ -66,7 +66,6 @@ async function stopSage(child: ChildProcess) {
 }
 
 test("adding an embedder starts background vectorization with visible progress", async ({ page }) => {
-  test.setTimeout(120_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "sage-e2e-vectorize-"));
   const gate = gatedEmbeddings();
   await new Promise<void>((resolve) => gate.server.listen(0, "127.0.0.1", resolve));
@@ -110,7 +109,7 @@ test("adding an embedder starts background vectorization with visible progress",
     await expect(status).toContainText(`0 of ${NOTES} chunks vectorized.`);
 
     gate.release();
-    await expect(status.getByRole("status")).toHaveText(`Search is ready for all ${NOTES} passages.`, { timeout: 20_000 });
+    await expect(status.getByRole("status")).toHaveText(`Search is ready for all ${NOTES} passages.`);
     await expect(status).toContainText(`${NOTES} of ${NOTES} chunks vectorized.`);
   } finally {
     if (sage) await stopSage(sage);

@@ -8,7 +8,6 @@ async function addNote(request: APIRequestContext, content: string) {
 }
 
 test("Import Vector DB says what it replaces and asks first; a snapshot taken before it restores the note added since the export", async ({ page }) => {
-  test.setTimeout(90_000);
   await signIn(page);
   await addNote(page.request, "Quince orchard plans for the spring planting.");
   const exported = await page.request.get("/api/export_vector_db");

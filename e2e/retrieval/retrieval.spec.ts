@@ -97,7 +97,6 @@ test("on a phone, the closed Files panel's button counts the files relevant to t
 
 test("the Knowledge Base vector buttons export a backup and reset after confirmation", async ({ page }) => {
   // Export, reset and re-vectorize each wait on the server: on a loaded machine 30 s is not always enough.
-  test.setTimeout(60_000);
   await signIn(page);
   await addNote(page.request, "Vector buttons check: a note about capital allocation.");
   await page.goto("/settings");

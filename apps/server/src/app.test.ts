@@ -19,7 +19,7 @@ async function start(password: string, deps: Partial<AppDeps> = { passwordHasher
 }
 
 // Production's cost is a few tenths of a second a hash on an idle machine, and many seconds on a busy one.
-it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lanes) unless a test passes a cheaper hasher", { timeout: 60_000 }, async () => {
+it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lanes) unless a test passes a cheaper hasher", async () => {
   const { store, login, close } = await start("a-long-password", {});
   expect((await login("a-long-password")).statusCode).toBe(200);
   expect((await login("not-the-password")).statusCode).toBe(401);

@@ -36,7 +36,7 @@ async function whatTheUserSees(t: TestApp) {
 }
 
 /** Issue 34: `sage migrate` moves an installation from SQLite to PostgreSQL, and the user finds it as they left it. */
-describe.skipIf(!installed)("an installation copied from SQLite to PostgreSQL", { timeout: 120_000 }, () => {
+describe.skipIf(!installed)("an installation copied from SQLite to PostgreSQL", () => {
   let postgres: PostgresServer;
   const filesDir = makeTempDir();
   beforeAll(async () => {

@@ -161,7 +161,7 @@ describe("export -> reset -> import", () => {
     expect((await call("POST", `/api/files/${report.id}/retry`, {})).statusCode).toBe(202);
     await t.jobs.idle();
     expect((await files()).find((item) => item.id === report.id)).toMatchObject({ status: "ready", chunkCount: report.chunkCount });
-  }, 120_000);
+  });
 
   it("refuses to re-process a file whose bytes a backup did not hold, keeping its text searchable", async () => {
     await start();
@@ -172,7 +172,7 @@ describe("export -> reset -> import", () => {
     expect(retry.statusCode).toBe(409);
     expect(retry.json().error).toMatch(/^The stored file is missing/);
     expect((await files()).find((item) => item.id === report.id)).toMatchObject({ status: "ready", chunkCount: report.chunkCount });
-  }, 120_000);
+  });
 
   it("counts the 100 MB maximum without the original files, so a complete backup above it imports", async () => {
     await start();
@@ -206,5 +206,5 @@ describe("export -> reset -> import", () => {
     const restored = await files();
     const download = await call("GET", `/api/files/${restored[0]!.id}/download`);
     expect(download.rawPayload.equals(big)).toBe(true);
-  }, 180_000);
+  });
 });

@@ -131,7 +131,7 @@ describe("SIGKILL during background jobs", () => {
     outcomes.push(
       `ingestion: killed with ${vectorsAtKill}/${killed.chunks} chunks embedded; job resumed after restart -> ready, ${after.chunks} chunks, ${after.chunks} vectors`,
     );
-  }, 120_000);
+  });
 
   it("(c) a re-vectorise to a new embedder is resumed after the restart and leaves one current vector per chunk", async () => {
     const server = await startServerProcess(temp.dir, embedder.env(MODEL_B));
@@ -167,7 +167,7 @@ describe("SIGKILL during background jobs", () => {
     outcomes.push(
       `re-vectorise: killed with ${newAtKill}/${killed.chunks} chunks re-embedded; job resumed -> ${after.chunks}/${after.chunks} vectors from the new embedder, 0 stale`,
     );
-  }, 120_000);
+  });
 });
 
 function zipOf(entries: Record<string, string>): Promise<Buffer> {
@@ -273,5 +273,5 @@ describe("SIGKILL during an import", () => {
     outcomes.push(
       `import: ${seen.before + seen.applied} kills (${interruptedMidway} while the restore was writing) -> after the restart ${seen.before} had the old knowledge base back intact, ${seen.applied} the import fully applied, none partial; ${leftovers} interrupted upload(s) removed at the next start`,
     );
-  }, 120_000);
+  });
 });

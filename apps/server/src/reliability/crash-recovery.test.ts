@@ -58,7 +58,7 @@ describe("crash during a burst of message saves", () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(150);
     console.log(`crash burst: ${sent} sent, ${acknowledged.length} acknowledged, ${messages.length} stored after restart, 0 lost`);
     await restarted.stop();
-  }, 60_000);
+  });
 });
 
 describe("start-up on a data folder it cannot write", () => {
@@ -68,5 +68,5 @@ describe("start-up on a data folder it cannot write", () => {
     const blocker = path.join(temp.dir, "a-file");
     writeFileSync(blocker, "x");
     await expect(startServerProcess(path.join(blocker, "data"))).rejects.toThrow(/SAGE could not start: The data folder .* is not writable/);
-  }, 30_000);
+  });
 });

@@ -56,7 +56,7 @@ describe("multipart requests are always answered", () => {
     const spooledZips = () =>
       (existsSync(path.join(t.config.dataDir, "tmp")) ? readdirSync(path.join(t.config.dataDir, "tmp")) : []).filter((name) => name.endsWith(".zip"));
     // The server notices the closed socket on its own time.
-    await expect.poll(() => [...uploadsFolder(), ...spooledZips()], { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => [...uploadsFolder(), ...spooledZips()]).toEqual([]);
     expect(await totalChanges()).toBe(before);
     expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
   });

@@ -209,5 +209,5 @@ describe("POST /api/process_url refuses private destinations", () => {
     expect(items.every((item) => item.status === "failed" && item.chunkCount === 0)).toBe(true);
     expect(escaped).toEqual([]);
     count("process_url end to end", urls.length);
-  }, 60_000);
+  });
 });

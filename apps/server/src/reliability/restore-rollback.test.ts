@@ -84,7 +84,7 @@ describe("an import that fails part-way", () => {
     expect(await view()).toEqual(before);
     const hits = (await backup.call("POST", "/api/search", { query: "heartbeat board-room display" })).json();
     expect(hits[0].metadata.filename).toBe("display.txt");
-  }, 120_000);
+  });
 
   it("when putting it back fails too, says where the user's knowledge is kept, and that snapshot restores it", async () => {
     const { archive, before } = await seed();
@@ -102,5 +102,5 @@ describe("an import that fails part-way", () => {
     expect(restored.statusCode, restored.body).toBe(200);
     await t.jobs.idle();
     expect(await view()).toEqual(before);
-  }, 120_000);
+  });
 });

@@ -31,7 +31,7 @@ async function roundRobin(targets: string[]): Promise<{ url: string; close(): Pr
 }
 
 /** Issue 34: two SAGE processes on one PostgreSQL database, behind a round-robin proxy, work as one. */
-describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", { timeout: 120_000 }, () => {
+describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", () => {
   const temp = makeTempDir();
   let postgres: PostgresServer;
   let gemini: FakeGemini;
@@ -57,7 +57,7 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", { t
     const failed = started.find((result) => result.status === "rejected");
     if (failed) throw failed.reason;
     proxy = await roundRobin(servers.map((server) => server.url));
-  }, 120_000);
+  });
   afterAll(async () => {
     await proxy?.close();
     for (const server of servers ?? []) await server.stop().catch(() => undefined);
@@ -103,7 +103,7 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", { t
     );
     const uploaded = await fetch(`${proxy.url}/api/upload`, { method: "POST", headers: { cookie, ...body.headers }, body: body.payload });
     const fileId = ((await uploaded.json()) as { file: { id: number } }).file.id;
-    await expect.poll(async () => (await api("GET", `/api/files/${fileId}`)).json.status, { timeout: 20_000 }).toBe("ready");
+    await expect.poll(async () => (await api("GET", `/api/files/${fileId}`)).json.status).toBe("ready");
     for (let index = 0; index < 2; index++)
       expect(await (await fetch(`${proxy.url}/api/files/${fileId}/download`, { headers: { cookie } })).text()).toBe("Museum gala seating plan.\n");
     expect((await api("POST", "/api/search", { query: "museum gala" })).json[0]?.metadata.filename).toBe("agenda.txt");

@@ -13,7 +13,7 @@ const textOf = (document: { sections: Array<{ text: string }> }) => document.sec
 afterAll(closeOcr);
 
 // OCR takes seconds a page, and much longer on a busy machine.
-describe("images read by OCR", { timeout: 120_000 }, () => {
+describe("images read by OCR", () => {
   it("reads the text of a PNG and says it came from OCR", async () => {
     const document = await convertImage(renderTextImage(LINES));
     expect(textOf(document)).toContain("The board approved the Falcon expansion.");

@@ -26,7 +26,7 @@ describe("PDF text with a reader started ahead", () => {
 });
 
 // OCR takes seconds a page, and much longer on a busy machine.
-describe("PDF pages read by OCR", { timeout: 120_000 }, () => {
+describe("PDF pages read by OCR", () => {
   it("reads an image-only PDF page by page and says which pages were recognised", async () => {
     const pdf = await makeScannedPdf([scan(["The signed lease for the Orion warehouse."]), scan(["Payment is due on 15 April 2025."])]);
     const document = await convertPdf(pdf);

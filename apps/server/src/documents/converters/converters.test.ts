@@ -31,7 +31,7 @@ describe("converters", () => {
     expect(document.sections[2]!.text).toBe("Closing remarks on page three.");
   });
 
-  it("reports a PDF without a text layer or any recognisable words as not processed, with the reason", { timeout: 120_000 }, async () => {
+  it("reports a PDF without a text layer or any recognisable words as not processed, with the reason", async () => {
     const document = await convertFile("pdf", await makeImageOnlyPdf());
     expect(document.sections).toEqual([]);
     expect(document.notProcessedReason).toBe(SCANNED_PDF_REASON);

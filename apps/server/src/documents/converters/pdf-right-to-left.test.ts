@@ -11,7 +11,7 @@ afterAll(closeOcr);
 const JUSTIFIED_ARABIC = ["وافـــق مجلـــس الإدارة علـــى ميـــزانية مشـــروع الصقـــر", "للعـــام القـــادم بعـــد مراجعـــة التقـــرير السنـــوي"];
 const PERSIAN = "هیئت‌مدیره بودجه‌ی پروژه‌ی شاهین را برای سال آینده تصویب می‌کند";
 
-describe.skipIf(!existsSync(ARABIC_FONT))("right-to-left text in a PDF", { timeout: 120_000 }, () => {
+describe.skipIf(!existsSync(ARABIC_FONT))("right-to-left text in a PDF", () => {
   it("judges stretched Arabic and Persian words joined by ZWNJ as words", () => {
     expect(isMostlyUnreadable(JUSTIFIED_ARABIC.join(" "))).toBe(false);
     expect(isMostlyUnreadable(PERSIAN)).toBe(false);

@@ -37,7 +37,7 @@ async function runGuarded(script: string): Promise<{ stdout: string; stderr: str
   return promisify(execFile)(process.execPath, ["--import", tsx, file], { timeout: 120_000, env }).catch((error: { stdout: string; stderr: string }) => error);
 }
 
-describe("OCR offline", { timeout: 120_000 }, () => {
+describe("OCR offline", () => {
   it("recognises text with the network refused in every thread, and never tries to reach it", async () => {
     const modules = (name: string) => pathToFileURL(path.join(import.meta.dirname, name)).href;
     const { stdout, stderr } = await runGuarded(`

@@ -52,7 +52,7 @@ beforeEach(() => gemini.reset());
 afterEach(async () => t?.close());
 
 describe("a message with attachments", () => {
-  it("gives Gemini an attached picture as an inline image, and keeps the attachment with the message", { timeout: 60_000 }, async () => {
+  it("gives Gemini an attached picture as an inline image, and keeps the attachment with the message", async () => {
     await start();
     const fileId = await upload("whiteboard.png", picture, "image/png");
     gemini.script({ text: "The whiteboard says the launch is on 14 March." });
@@ -68,7 +68,7 @@ describe("a message with attachments", () => {
     expect((await saved())[0]).toMatchObject({ role: "user", content: "What does the whiteboard say?", attachments: [{ fileId, name: "whiteboard.png" }] });
   });
 
-  it("gives a model that cannot see pictures the text read from them, and tells the user", { timeout: 60_000 }, async () => {
+  it("gives a model that cannot see pictures the text read from them, and tells the user", async () => {
     const blind = createFakeLlm({ vision: false });
     await start({ blind });
     const fileId = await upload("whiteboard.png", picture, "image/png");
@@ -81,7 +81,7 @@ describe("a message with attachments", () => {
     expect(prompt).not.toContain('"type":"file"');
   });
 
-  it("gives any other file as its text, and refuses a file that is not the conversation's", { timeout: 60_000 }, async () => {
+  it("gives any other file as its text, and refuses a file that is not the conversation's", async () => {
     await start();
     const notes = await upload("notes.txt", Buffer.from("The board moved the offsite to Lisbon."), "text/plain");
     gemini.script({ text: "Lisbon." });

@@ -104,7 +104,7 @@ async function receive(accountId: number, from: string, subject: string, body: s
   await t.jobs.idle();
 }
 
-describe("the conversation's history counts as untrusted (issue 47)", { timeout: 30_000 }, () => {
+describe("the conversation's history counts as untrusted (issue 47)", () => {
   it("'ok go ahead' after an answer that quoted a mail cannot save the mail's instruction as a memory without Keep", async () => {
     await receive(await mailAccount(), "Bob <bob@partner.example>", "December invoice", MAIL_INJECTION);
     const conversationId = await newConversation("Inbox");

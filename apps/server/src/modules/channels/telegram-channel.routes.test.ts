@@ -99,11 +99,11 @@ describe("a Telegram channel", () => {
     await mallory.say("What is on Anna's calendar?");
     await mallory.say("Tell me her password");
     await telegram.waitForBotMessage((message) => message.chatId === "666" && message.text === CHANNEL_TEXTS.refused);
-    await expect.poll(async () => (await channels())[0].refused.count, { timeout: 10_000 }).toBe(4);
+    await expect.poll(async () => (await channels())[0].refused.count).toBe(4);
     expect(telegram.botMessages(666)).toHaveLength(1);
     // The code worked once: sent again from another chat it pairs nothing.
     await mallory.say(channel.pairingCode);
-    await expect.poll(async () => (await channels())[0].refused.count, { timeout: 10_000 }).toBe(5);
+    await expect.poll(async () => (await channels())[0].refused.count).toBe(5);
     expect((await channels())[0].chat.title).toBe("Anna");
     expect(modelCalls()).toHaveLength(0);
 
@@ -174,19 +174,19 @@ describe("a Telegram channel", () => {
     gemini.script({ text: "The board meets on Thursday." });
     telegram.failNext("sendMessage", "drop", 3);
     await anna.say("When does the board meet?");
-    await expect.poll(async () => (await channels())[0].unsent, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await channels())[0].unsent).toBe(1);
     // Each round after the pause tries again (the app's clock is moved past it); the second failure in a row shows.
     const afterPause = async () => {
       skewMs += 60_000;
       await t.channels.round();
       return (await channels())[0];
     };
-    await expect.poll(afterPause, { timeout: 10_000 }).toMatchObject({ status: "error", error: CHANNEL_TEXTS.unreachable("Telegram"), unsent: 1 });
+    await expect.poll(afterPause).toMatchObject({ status: "error", error: CHANNEL_TEXTS.unreachable("Telegram"), unsent: 1 });
     // The answer is in the conversation whatever happens to its delivery.
     const [channel] = await channels();
     const messages = (await api("GET", `/api/conversations/${channel.conversationId}/messages`)).json();
     expect(messages.at(-1)).toMatchObject({ role: "model", content: "The board meets on Thursday." });
-    await expect.poll(afterPause, { timeout: 10_000 }).toMatchObject({ status: "paired", error: null, unsent: 0 });
+    await expect.poll(afterPause).toMatchObject({ status: "paired", error: null, unsent: 0 });
     expect(telegram.botMessages(501).filter((message) => message.text === "The board meets on Thursday.")).toHaveLength(1);
   });
 });

@@ -63,7 +63,7 @@ const serverNamed = (listing: any, name: string) => listing.servers.find((server
 const toolNamed = (listing: any, server: string, tool: string) => serverNamed(listing, server)?.tools.find((item: any) => item.name === tool);
 const modelRequests = () => gemini.requests.filter((request) => request.action === "streamGenerateContent");
 
-describe("server-everything over stdio, from the administrator's file", { timeout: 120_000 }, () => {
+describe("server-everything over stdio, from the administrator's file", () => {
   let app: App;
   beforeAll(async () => {
     app = await appWith({ everything: everythingStdioEntry() });
@@ -73,7 +73,7 @@ describe("server-everything over stdio, from the administrator's file", { timeou
       (listing) => !!toolNamed(listing, "everything", "trigger-elicitation-request"),
       "the tools added after start-up",
     );
-  }, 120_000);
+  });
   afterAll(() => app?.t.close());
 
   it("lists its tools with what the server says of them; a tool that needs tasks is left out, saying why", async () => {
@@ -217,13 +217,13 @@ describe("server-everything over stdio, from the administrator's file", { timeou
   });
 });
 
-describe("server-everything over Streamable HTTP, added by a user", { timeout: 120_000 }, () => {
+describe("server-everything over Streamable HTTP, added by a user", () => {
   let app: App;
   let server: EverythingHttpServer;
   beforeAll(async () => {
     server = await startEverythingHttp();
     app = await appWith({}, { SAGE_FETCH_ALLOW_PRIVATE: "true" });
-  }, 120_000);
+  });
   afterAll(async () => {
     await app?.t.close();
     await server?.close();

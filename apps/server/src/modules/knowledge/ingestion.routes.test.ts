@@ -165,7 +165,7 @@ describe("upload ingestion", () => {
     await t.jobs.idle();
     const item = (await kb.call("GET", "/api/files")).json()[0];
     expect(item).toMatchObject({ status: "stored", statusReason: SCANNED_PDF_REASON, chunkCount: 0 });
-  }, 120_000);
+  });
 
   it("marks a corrupt file failed with the reason, and a retry runs it again", async () => {
     await start();
@@ -346,7 +346,7 @@ describe("URLs and notes", () => {
     expect(response.json()).toMatchObject({ status: "success", chunks_processed: 1, file: { status: "ready" } });
     const id = response.json().file.id;
     await expect
-      .poll(async () => ((await kb.call("GET", "/api/files")).json() as any[]).find((file) => file.id === id)?.statusReason, { timeout: 10_000 })
+      .poll(async () => ((await kb.call("GET", "/api/files")).json() as any[]).find((file) => file.id === id)?.statusReason)
       .toBe(VECTOR_WARNING);
     expect((await kb.chunks(id)).map((chunk) => chunk.content)).toEqual(["Short note text here"]);
   });

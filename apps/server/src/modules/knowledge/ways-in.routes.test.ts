@@ -192,7 +192,7 @@ describe("what the converters return, on the item", () => {
     expect((await allItems()).length).toBe(3);
   });
 
-  it("says which pages text recognition read", { timeout: 120_000 }, async () => {
+  it("says which pages text recognition read", async () => {
     await start();
     const image = renderTextImage(["Quarterly report of the Merlin project"]);
     const body = (await kb.upload({}, { filename: "scan.png", content: image })).json();
@@ -204,7 +204,7 @@ describe("what the converters return, on the item", () => {
   });
 
   const dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  it.skipIf(!existsSync(dejavu))("keeps a scan ready but says in plain words which page could not be read reliably", { timeout: 180_000 }, async () => {
+  it.skipIf(!existsSync(dejavu))("keeps a scan ready but says in plain words which page could not be read reliably", async () => {
     await start();
     // The Hebrew page as the converter's own test has it (one line alone can pass for a confident misreading).
     const hebrew = renderTextImage(["הדירקטוריון אישר את ההרחבה לאזור הצפוני.", "ההכנסות עלו ב-12 אחוזים בשנה שעברה."], { fontFile: dejavu });

@@ -35,7 +35,7 @@ async function addKnowledge(cookie: string) {
   expect(note.json()).toMatchObject({ status: "success", chunks_processed: 1 });
   expect(note.json().warning).toBeUndefined();
   // A short note's vectors come just after the answer (issue 35): both items are vectorised before the test reads.
-  await expect.poll(() => rowCount(t.store.db, "chunk_vectors"), { timeout: 10_000 }).toBe(2);
+  await expect.poll(() => rowCount(t.store.db, "chunk_vectors")).toBe(2);
 }
 
 const search = (app: TestApp["app"], cookie: string, query: string) =>

@@ -146,7 +146,7 @@ describe("ChatPanel", () => {
     const otherConversation = { ...runCard, approvalId: "run-2", conversationId: 8 };
     api.on("GET", "/api/approvals", Response.json({ approvals: [runCard, otherConversation] }));
     api.on("POST", "/api/approvals/run-1", Response.json({ approvalId: "run-1", risk: "asked", provenance: {}, approved: true }));
-    const card = await screen.findByRole("group", { name: "SAGE wants to run Send email" }, { timeout: 8000 });
+    const card = await screen.findByRole("group", { name: "SAGE wants to run Send email" });
     expect(screen.getAllByRole("group", { name: "SAGE wants to run Send email" })).toHaveLength(1);
     expect(card.textContent).toContain("scheduled task");
     api.on("GET", "/api/approvals", Response.json({ approvals: [otherConversation] }));
@@ -154,9 +154,9 @@ describe("ChatPanel", () => {
     await user.click(within(card).getByRole("button", { name: "Approve" }));
     expect(api.requests("POST", "/api/approvals/run-1").map((request) => request.body)).toEqual([{ approved: true }]);
     // The run goes on on the server; its message appears without a reload.
-    await screen.findByText("Sent the thank-you to Anna.", undefined, { timeout: 8000 });
+    await screen.findByText("Sent the thank-you to Anna.");
     expect(screen.queryByRole("group", { name: "SAGE wants to run Send email" })).toBeNull();
-  }, 20_000);
+  });
 
   it("keeps a collapsed line of what ran after Approve, which opens to the input and the result, and stays once saved", async () => {
     const { user, api, stream } = await openConversation();

@@ -38,13 +38,13 @@ describe("ConversationKnowledgePanel", () => {
     expect(within(preview).getByTestId("preview-description").textContent).toBe("The board's pack for March");
   });
 
-  it("marks a file Processing while it is read, and drops the mark by itself once it is ready (issue 33 item 15)", { timeout: 10_000 }, async () => {
+  it("marks a file Processing while it is read, and drops the mark by itself once it is ready (issue 33 item 15)", async () => {
     const api = fakeApi().on("GET", "/api/conversations/7/files", Response.json([{ ...file, status: "processing", chunkCount: 0 }]));
     renderWithProviders(<ConversationKnowledgePanel conversationId={7} />);
     const row = (await screen.findByRole("button", { name: longName })).closest("li")!;
     expect(within(row).getByText("Processing")).toBeTruthy();
     // The next look at the list (the panel asks again while a file is being read) finds it ready.
     api.on("GET", "/api/conversations/7/files", Response.json([file]));
-    await waitFor(() => expect(within(screen.getByRole("button", { name: longName }).closest("li")!).queryByText("Processing")).toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(within(screen.getByRole("button", { name: longName }).closest("li")!).queryByText("Processing")).toBeNull());
   });
 });
