@@ -44,7 +44,7 @@ beforeEach(async () => {
   });
   cookie = await t.login();
   conversationId = (await api("POST", "/api/conversations", { name: "Trip" })).json().id;
-  await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { timeout: 15_000, interval: 100 }).toBe("connected");
+  await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { interval: 100 }).toBe("connected");
 });
 afterEach(async () => {
   await t?.close();

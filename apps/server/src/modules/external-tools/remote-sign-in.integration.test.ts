@@ -36,7 +36,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { GEMINI_API_KEY: "mcp-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none", SAGE_FETCH_ALLOW_PRIVATE: "true", SAGE_MCP_TIMEOUT_MS: "20000" },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   await mcp?.close();
@@ -65,7 +65,7 @@ async function whoami(cookie: string) {
   return received.find(([event]) => event === "tool-result")?.[1].result;
 }
 
-describe("a remote server that needs a sign-in", { timeout: 120_000 }, () => {
+describe("a remote server that needs a sign-in", () => {
   let ada: string;
   let adaServer: string;
   let bob: string;

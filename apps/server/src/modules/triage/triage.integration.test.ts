@@ -55,7 +55,7 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
     const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password };
     expect((await api("POST", "/api/accounts", { kind: "mail", name: "Work mail", folders: ["INBOX", "Sent"], imap: imapServer })).statusCode).toBe(201);
     await t.jobs.idle();
-  }, 60_000);
+  });
   afterEach(async () => t.close(), 60_000);
 
   const api = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
