@@ -81,21 +81,27 @@ test("Settings > Tools shows each server's state, its tools, and keeps the user'
   await expect(broken.getByTestId("tool-server-state")).toHaveText("Failed");
   await expect(broken).toContainText('Invalid server entry: needs "command"');
   const writeNote = notes.getByTestId("external-tool").filter({ hasText: "write_note" });
+  const addNote = notes.getByTestId("external-tool").filter({ hasText: "add_note" });
   const readNote = notes.getByTestId("external-tool").filter({ hasText: "read_note" });
   await expect(readNote).toContainText("Read a note by name");
   await expect(writeNote).toContainText("Write a note (replaces one with the same name)");
   // Defaults: enabled; a read-only tool runs without asking, one that changes something asks.
   await expect(readNote.getByLabel("Enabled")).toBeChecked();
   await expect(readNote.getByLabel("Ask before running")).not.toBeChecked();
+  await expect(addNote.getByLabel("Ask before running")).toBeChecked();
+  // write_note replaces notes, and its server says so (destructiveHint): it always asks, and says why in words.
   await expect(writeNote.getByLabel("Ask before running")).toBeChecked();
-  await writeNote.getByLabel("Ask before running").click();
+  await expect(writeNote.getByLabel("Ask before running")).toBeDisabled();
+  await expect(writeNote.getByTestId("external-tool-hints")).toContainText("Can delete or overwrite things, which may not be undone.");
+  await addNote.getByLabel("Ask before running").click();
   await readNote.getByLabel("Enabled").click();
-  await expect(writeNote.getByLabel("Ask before running")).not.toBeChecked();
+  await expect(addNote.getByLabel("Ask before running")).not.toBeChecked();
   await expect(readNote.getByLabel("Enabled")).not.toBeChecked();
   await page.reload();
   await expect(notes.getByTestId("tool-server-state")).toHaveText("Connected", { timeout: 30_000 });
-  await expect(writeNote.getByLabel("Ask before running")).not.toBeChecked();
+  await expect(addNote.getByLabel("Ask before running")).not.toBeChecked();
   await expect(readNote.getByLabel("Enabled")).not.toBeChecked();
+  await expect(writeNote.getByLabel("Ask before running")).toBeChecked();
 });
 
 test("Settings > Tools says in plain words why a tool is left out of chats, with the detail one click away", async ({ page }) => {

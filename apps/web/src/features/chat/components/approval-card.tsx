@@ -69,6 +69,17 @@ export function ApprovalCard({ approval, onAnswer }: ApprovalCardProps) {
             {approval.reason}
           </p>
         ) : null}
+        {approval.hints?.length ? (
+          <ul
+            className={cn("flex flex-col gap-0.5 text-xs", risky ? RISKY_DETAIL : "text-muted-foreground")}
+            aria-label="What the tool's server says it does"
+            data-testid="approval-hints"
+          >
+            {approval.hints.map((hint) => (
+              <li key={hint}>{hint}</li>
+            ))}
+          </ul>
+        ) : null}
         {memory ? (
           <p className="rounded-md bg-background p-2 break-words" aria-label="Memory">
             {String(approval.args.content ?? "")}

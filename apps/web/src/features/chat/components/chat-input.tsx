@@ -2,8 +2,11 @@ import { RESEARCH_TEXTS } from "@sage/contracts/chat-turn";
 import { PaperclipIcon, SendIcon, SquareIcon, Telescope } from "lucide-react";
 import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Textarea } from "@/components/ui/textarea";
 import { MessageAttachments, type ComposerAttachment } from "./message-attachments";
+import { PromptMenu, promptQuery } from "./prompt-menu";
+import { ResourceChips, ResourcePicker, type ComposerResource } from "./resource-picker";
 import { VoiceInputButton } from "./voice-input-button";
 
 interface ChatInputProps {
@@ -21,10 +24,32 @@ interface ChatInputProps {
   attaching?: boolean;
   /** Voice mode's button and state, beside the microphone. */
   voiceMode?: ReactNode;
+  /** Resources of the user's tool servers that go with the next message (the paperclip's "From a connected tool"). */
+  resources?: ComposerResource[];
+  onAttachResource?: (resource: ComposerResource) => void;
+  onRemoveResource?: (resource: ComposerResource) => void;
 }
 
 /** Enter sends, Shift+Enter is a newline, blank text never sends; a stop button replaces Send while replying. */
-export function ChatInput({ value, onChange, onSend, onStop, sending, attachments = [], onAttach, onRemoveAttachment, attaching, voiceMode }: ChatInputProps) {
+export function ChatInput({
+  value,
+  onChange,
+  onSend,
+  onStop,
+  sending,
+  attachments = [],
+  onAttach,
+  onRemoveAttachment,
+  attaching,
+  voiceMode,
+  resources = [],
+  onAttachResource,
+  onRemoveResource,
+}: ChatInputProps) {
+  const [pickingResource, setPickingResource] = useState(false);
+  /** The "/" menu, until the user picks a prompt or presses Escape; typing "/" again opens it again. */
+  const [promptsClosed, setPromptsClosed] = useState(false);
+  const typedPrompt = promptQuery(value);
   const canSend = value.trim() !== "" && !sending && !attaching && !attachments.some((attachment) => attachment.pending);
   const picker = useRef<HTMLInputElement>(null);
   /** The Research action: the next message is a topic SAGE researches and reports on. */
@@ -58,6 +83,17 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
       onDrop={(event) => takeFiles(event, event.dataTransfer.files)}
     >
       {attachments.length > 0 ? <MessageAttachments attachments={attachments} onRemove={onRemoveAttachment} className="w-full max-w-none" /> : null}
+      {resources.length > 0 ? <ResourceChips resources={resources} onRemove={(resource) => onRemoveResource?.(resource)} /> : null}
+      {typedPrompt !== undefined && !promptsClosed && onAttachResource ? (
+        <PromptMenu
+          query={typedPrompt}
+          onClose={() => setPromptsClosed(true)}
+          onFill={(text) => {
+            setPromptsClosed(true);
+            onChange(text);
+          }}
+        />
+      ) : null}
       {onAttach ? (
         <>
           <input
@@ -71,9 +107,26 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
               event.target.value = "";
             }}
           />
-          <Button type="button" variant="ghost" size="icon" aria-label="Attach pictures or files" disabled={sending} onClick={() => picker.current?.click()}>
-            <PaperclipIcon aria-hidden />
-          </Button>
+          {onAttachResource ? (
+            <>
+              <DropdownMenu>
+                <DropdownMenuTrigger asChild>
+                  <Button type="button" variant="ghost" size="icon" aria-label="Attach" disabled={sending}>
+                    <PaperclipIcon aria-hidden />
+                  </Button>
+                </DropdownMenuTrigger>
+                <DropdownMenuContent align="start">
+                  <DropdownMenuItem onSelect={() => picker.current?.click()}>Pictures or files</DropdownMenuItem>
+                  <DropdownMenuItem onSelect={() => setPickingResource(true)}>From a connected tool</DropdownMenuItem>
+                </DropdownMenuContent>
+              </DropdownMenu>
+              <ResourcePicker open={pickingResource} onOpenChange={setPickingResource} onAttach={onAttachResource} />
+            </>
+          ) : (
+            <Button type="button" variant="ghost" size="icon" aria-label="Attach pictures or files" disabled={sending} onClick={() => picker.current?.click()}>
+              <PaperclipIcon aria-hidden />
+            </Button>
+          )}
         </>
       ) : null}
       <Button
@@ -93,7 +146,10 @@ export function ChatInput({ value, onChange, onSend, onStop, sending, attachment
         aria-label="Message"
         placeholder={research ? "What should SAGE research?" : "Type your message..."}
         value={value}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => {
+          if (promptQuery(event.target.value) === "") setPromptsClosed(false);
+          onChange(event.target.value);
+        }}
         onKeyDown={onKeyDown}
         rows={2}
         className="max-h-48 min-h-12 flex-1 resize-none"

@@ -13,13 +13,15 @@ import { useChatTurn } from "../hooks/use-chat-turn";
 import { useVoiceMode } from "../hooks/use-voice-mode";
 import { ApprovalCard } from "./approval-card";
 import { ChatInput } from "./chat-input";
+import { ElicitationCard } from "./elicitation-card";
 import { ChatMessage } from "./chat-message";
 import { DocumentCard, createdDocument } from "./document-card";
 import type { ComposerAttachment } from "./message-attachments";
 import { NO_MODEL_NOTICE, NoModelBanner } from "./no-model-banner";
 import { RememberedLine } from "./remembered-line";
 import { ResearchProgress, researchStepsOf } from "./research-progress";
-import { ToolRunLine } from "./tool-run-line";
+import type { ComposerResource } from "./resource-picker";
+import { ToolProgressLine, ToolRunLine } from "./tool-run-line";
 import { VoiceModeButton } from "./voice-mode-button";
 
 interface ChatPanelProps {
@@ -65,7 +67,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     const target = focused === undefined ? null : listRef.current?.querySelector(`[data-message-id="${focused}"]`);
     if (target) target.scrollIntoView?.({ block: "center" });
     else if (focused === undefined || messages) endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals]);
+  }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals, turn.elicitations]);
 
   const queryClient = useQueryClient();
 
@@ -94,6 +96,8 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   }
 
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
+  const [resources, setResources] = useState<ComposerResource[]>([]);
+  const sameResource = (a: ComposerResource, b: ComposerResource) => a.serverId === b.serverId && a.uri === b.uri;
   const [attaching, setAttaching] = useState(0);
   const placeholders = useRef(0);
   async function attach(files: File[]) {
@@ -121,13 +125,16 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     if (!content || turn.sending || attaching > 0) return;
     setDraft("");
     const sent = attachments;
+    const sentResources = resources;
     setAttachments([]);
+    setResources([]);
     const { nothingSaved } = await turn.send(
       content,
       sent.map((attachment) => attachment.fileId),
-      options,
+      { ...options, resources: sentResources.map(({ serverId, uri }) => ({ serverId, uri })) },
     );
     if (nothingSaved) setAttachments((current) => (current.length ? current : sent));
+    if (nothingSaved) setResources((current) => (current.length ? current : sentResources));
     // Nothing was saved (no model, or the turn was refused): give the user their words back rather than lose them.
     if (nothingSaved) setDraftState((current) => (current.trim() ? current : content));
   }
@@ -209,6 +216,12 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           {visibleLive.map((message, index) => (
             <ChatMessage key={`live-${index}`} role="ai" content={message.content} citations={message.citations} onOpenCitation={onOpenCitation} streaming />
           ))}
+          {turn.running
+            // A line of its own once the tool's server reports progress (a tool without reports shows when it ends).
+            .filter((item) => item.progress && item.name !== "research")
+            .map((item) => (
+              <ToolProgressLine key={`running-${item.id}`} name={item.name} progress={item.progress} />
+            ))}
           {turn.toolRuns.map((call) => {
             if (call.name === "research" && turn.research.length > 0) return null;
             const document = createdDocument(call);
@@ -223,6 +236,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           ))}
           {turn.approvals.map((approval) => (
             <ApprovalCard key={approval.approvalId} approval={approval} onAnswer={(approved, confirm) => turn.answer(approval.approvalId, approved, confirm)} />
+          ))}
+          {turn.elicitations.map((request) => (
+            <ElicitationCard key={request.elicitationId} request={request} onAnswer={(answer) => turn.answerQuestion(request.elicitationId, answer)} />
           ))}
           {turn.notice && <ChatMessage role="ai" content={NO_MODEL_NOTICE} notice details={turn.notice} />}
           {turn.remembered.map((memory) => (
@@ -253,6 +269,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
           onRemoveAttachment={(fileId) => setAttachments((list) => list.filter((each) => each.fileId !== fileId))}
           attaching={attaching > 0}
           voiceMode={<VoiceModeButton voice={voice} />}
+          resources={resources}
+          onAttachResource={(resource) => setResources((list) => [...list.filter((each) => !sameResource(each, resource)), resource])}
+          onRemoveResource={(resource) => setResources((list) => list.filter((each) => !sameResource(each, resource)))}
         />
       </div>
     </section>

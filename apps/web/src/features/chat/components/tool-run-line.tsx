@@ -4,6 +4,7 @@ import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { toolInWords, toolOutcome } from "../tool-in-words";
 import { DraftSavedNote, savedDraftOf } from "./draft-saved-note";
 import { ToolArguments } from "./tool-arguments";
+import { ToolOutputView } from "./tool-output";
 
 /** What came back, as text: a string as it is, else the result's readable fields, else JSON. */
 function resultText(result: unknown): string {
@@ -15,11 +16,26 @@ function resultText(result: unknown): string {
   return JSON.stringify(result, null, 2) ?? "";
 }
 
+/** A tool running now, with how far its server says it got (an external tool's progress reports). */
+export function ToolProgressLine({ name, progress }: { name: string; progress?: { progress: number; total?: number; message?: string } }) {
+  const total = progress?.total;
+  const text = progress ? (total ? `${progress.progress} of ${total}` : `${progress.progress} done`) : "";
+  return (
+    <li data-testid="tool-running" className="flex flex-col items-start">
+      <p className="flex max-w-[85%] flex-wrap items-center gap-2 rounded-lg border bg-background px-3 py-1.5 text-xs text-muted-foreground" role="status">
+        <Wrench className="inline size-3.5" aria-hidden />
+        <span>{`Running ${toolInWords(name)}${text ? ` - ${text}` : ""}${progress?.message ? `: ${progress.message}` : ""}`}</span>
+        {progress && total ? <progress className="h-1.5 w-24" max={total} value={progress.progress} aria-label={`${toolInWords(name)} progress`} /> : null}
+      </p>
+    </li>
+  );
+}
+
 /**
  * A tool SAGE ran, kept in the conversation (issue 33 item 9): one collapsed line, "Ran Travel: flight status -
  * LX318 lands at 14:05", that opens to the input and what came back; the tool id and raw JSON under Details.
  */
-export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "args" | "result" | "approval"> }) {
+export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "args" | "result" | "approval" | "output"> }) {
   const ran = call.approval?.answer === undefined || call.approval.answer === "approved";
   const draft = ran ? savedDraftOf(call.name, call.result) : null;
   return (
@@ -57,6 +73,11 @@ export function ToolRunLine({ call }: { call: Pick<ToolCallRecord, "name" | "arg
           </DetailsDisclosure>
         </div>
       </details>
+      {ran && call.output && (
+        <div className="mt-1 max-w-[85%] rounded-lg border bg-background px-3 py-2" data-testid="tool-output">
+          <ToolOutputView output={call.output} />
+        </div>
+      )}
       {draft && <DraftSavedNote draft={draft} />}
     </li>
   );

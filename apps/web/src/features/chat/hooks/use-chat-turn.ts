@@ -2,12 +2,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CHAT_TEXTS, RESEARCH_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
 import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
 import type { Memory } from "@sage/contracts/memories";
-import type { ApprovalDecision, ApprovalRequest } from "@sage/contracts/external-tools";
+import type { ElicitationAnswer, ElicitationRequest } from "@sage/contracts/elicitation";
+import type { ApprovalDecision, ApprovalRequest, ResourceRef, ToolProgress } from "@sage/contracts/external-tools";
 import { useEffect, useRef, useState } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
+import { answerElicitation } from "../api/tool-offers";
 import { runBranchTurn, runTurn, type BranchStart } from "../api/run-turn";
 import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
 
@@ -56,6 +58,10 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const [toolRuns, setToolRuns] = useState<ToolCallRecord[]>([]);
   /** The steps of a research run in this turn, as they happen (decision 046). */
   const [research, setResearch] = useState<ResearchStep[]>([]);
+  /** Tools running now, with their servers' progress reports. */
+  const [running, setRunning] = useState<{ id: string; name: string; progress?: Omit<ToolProgress, "id"> }[]>([]);
+  /** Questions tool servers ask while their tools run (decision 080). */
+  const [elicitations, setElicitations] = useState<ElicitationRequest[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -68,7 +74,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   async function send(
     content: string,
     attachments: number[] = [],
-    options: { research?: boolean; branch?: BranchStart } = {},
+    options: { research?: boolean; branch?: BranchStart; resources?: ResourceRef[] } = {},
   ): Promise<{ nothingSaved: boolean }> {
     const { branch } = options;
     const controller = new AbortController();
@@ -88,7 +94,13 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
-      const request = { content, model: model(), ...(attachments.length ? { attachments } : {}), ...(options.research ? { research: true } : {}) };
+      const request = {
+        content,
+        model: model(),
+        ...(attachments.length ? { attachments } : {}),
+        ...(options.research ? { research: true } : {}),
+        ...(options.resources?.length ? { resources: options.resources } : {}),
+      };
       const events = branch
         ? runBranchTurn(conversationId, branch, branch.kind === "edit" ? request : { model: request.model }, controller.signal)
         : runTurn(conversationId, request, controller.signal);
@@ -106,9 +118,23 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "approval-required") {
           const { type: _type, ...request } = event;
           setApprovals((list) => [...list, request]);
+        } else if (event.type === "elicitation-required") {
+          const { type: _type, ...request } = event;
+          setElicitations((list) => [...list, request]);
+        } else if (event.type === "tool-progress") {
+          const { type: _type, id, ...progress } = event;
+          setRunning((list) => list.map((item) => (item.id === id ? { ...item, progress } : item)));
         } else if (event.type === "tool-result") {
           setApprovals([]);
-          const run = { id: event.id, name: event.name, args: calledWith.get(event.id) ?? {}, result: event.result };
+          setElicitations([]);
+          setRunning((list) => list.filter((item) => item.id !== event.id));
+          const run = {
+            id: event.id,
+            name: event.name,
+            args: calledWith.get(event.id) ?? {},
+            result: event.result,
+            ...(event.output ? { output: event.output } : {}),
+          };
           setToolRuns((list) => [...list, run]);
           const failure = toolFailure(event.result);
           if (failure) toastError({ description: failure });
@@ -132,6 +158,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         } else if (event.type === "tool-call") {
           toolRan = true;
           calledWith.set(event.id, event.args);
+          setRunning((list) => [...list, { id: event.id, name: event.name }]);
         } else if (event.type === "error") {
           // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
           if (toolRan) continue;
@@ -179,6 +206,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
       if (abortRef.current === controller) abortRef.current = null;
       setLive(EMPTY_LIVE_TURN);
       setApprovals([]);
+      setElicitations([]);
+      setRunning([]);
       setToolRuns([]);
       setResearch([]);
       setPendingUser(null);
@@ -198,6 +227,16 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     }
   }
 
+  /** The user's answer to a tool server's question; a form's card goes once the server took it, a page's waits for the tool. */
+  async function answerQuestion(elicitationId: string, answer: ElicitationAnswer) {
+    try {
+      await answerElicitation(elicitationId, answer);
+      if (answer.action !== "accept" || answer.content) setElicitations((list) => list.filter((item) => item.elicitationId !== elicitationId));
+    } catch (error) {
+      toastError({ error, fallback: CHAT_TEXTS.unknownError });
+    }
+  }
+
   return {
     send,
     stop: () => abortRef.current?.abort(),
@@ -208,6 +247,9 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     approvals,
     toolRuns,
     research,
+    running,
+    elicitations,
+    answerQuestion,
     answer,
     remembered,
     forgetShown,
