@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentSourceSchema } from "./provenance.ts";
 
 export const REMINDER_PRIORITIES = ["high", "medium", "low"] as const;
 export const REMINDER_TYPES = ["task", "alert", "reminder"] as const;
@@ -92,6 +93,8 @@ export const updateReminderRequestSchema = z
     priority: z.preprocess(absentAsUndefined, prioritySchema.optional()),
     type: z.preprocess(absentAsUndefined, typeSchema.optional()),
     status: z.preprocess(absentAsUndefined, statusSchema.optional()),
+    /** The user's Keep of a reminder made from someone else's text (issue 47): it becomes the user's own. */
+    kept: z.preprocess(absentAsUndefined, z.literal(true, { error: "kept can only be true" }).optional()),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: REMINDER_ERRORS.nothingToUpdate });
 export type UpdateReminderRequest = z.input<typeof updateReminderRequestSchema>;
@@ -113,6 +116,12 @@ export const reminderSchema = z.object({
   conversationId: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Made from a mail's or document's words (issue 47): shown as "From the mail from Bob of 3 Dec". Until the user
+   * keeps it (`kept: false`), SAGE does not treat it as the user's: the briefing leaves it out.
+   */
+  derivedFrom: contentSourceSchema.optional(),
+  kept: z.boolean().optional(),
 });
 export type Reminder = z.infer<typeof reminderSchema>;
 

@@ -60,6 +60,10 @@ export interface RemindersTable {
   status: Generated<string>;
   createdAt: string;
   updatedAt: string;
+  /** JSON ContentSource: made from a mail's or document's words (migration 1100); null when the user's own. */
+  derivedFrom: string | null;
+  /** 0 while a reminder made from content waits for the user's Keep. */
+  kept: Generated<number>;
 }
 
 export type KnowledgeItemType = "file" | "url" | "note" | "folder";
@@ -503,6 +507,8 @@ export interface CalendarEventsTable {
   /** JSON list of addresses. */
   attendees: string;
   busy: number;
+  /** The invitation's DESCRIPTION, written by its organiser (migration 1100). */
+  description: Generated<string>;
 }
 
 export interface CalendarPreferencesTable {

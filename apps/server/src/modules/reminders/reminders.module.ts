@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import type { Kysely } from "kysely";
 import type { CreateReminderInput, Reminder } from "@sage/contracts/reminders";
 import type { AppModule } from "../../http/app-module.ts";
@@ -9,7 +10,8 @@ import { createRemindersService } from "./reminders.service.ts";
 
 /** What the assistant's createReminder tool needs: the same creation the API does (a 404 for another user's conversation). */
 export interface RemindersPort {
-  create(userId: number, input: CreateReminderInput): Promise<Reminder>;
+  /** `origin`: made from content (issue 47), kept or waiting for the user's Keep. */
+  create(userId: number, input: CreateReminderInput, origin?: { derivedFrom: ContentSource; kept: boolean }): Promise<Reminder>;
   /** Every reminder of the user's (the calendar feed). */
   list(userId: number): Promise<Reminder[]>;
 }

@@ -1,11 +1,33 @@
-import type { Kysely, Updateable } from "kysely";
+import type { Reminder } from "@sage/contracts/reminders";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import type { Database, RemindersTable } from "../../store/schema.ts";
 
-const COLUMNS = ["id", "title", "description", "dueDate", "priority", "type", "status", "conversationId", "createdAt", "updatedAt"] as const;
+const COLUMNS = [
+  "id",
+  "title",
+  "description",
+  "dueDate",
+  "priority",
+  "type",
+  "status",
+  "conversationId",
+  "createdAt",
+  "updatedAt",
+  "derivedFrom",
+  "kept",
+] as const;
+
+type Row = Pick<Selectable<RemindersTable>, (typeof COLUMNS)[number]>;
+
+/** A row as the API shows it: where it came from and whether it waits for Keep, only for one made from content. */
+export function toReminder({ derivedFrom, kept, ...row }: Row): Reminder {
+  if (!derivedFrom) return row;
+  return { ...row, derivedFrom: JSON.parse(derivedFrom) as NonNullable<Reminder["derivedFrom"]>, kept: Number(kept) === 1 };
+}
 
 export function createRemindersRepo(db: Kysely<Database>) {
   return {
-    list: (userId: number, conversationId?: number) => {
+    list: async (userId: number, conversationId?: number) => {
       // A deleted conversation's reminders are kept with it (restorable, decision 035) but not listed.
       let query = db
         .selectFrom("reminders")
@@ -18,10 +40,13 @@ export function createRemindersRepo(db: Kysely<Database>) {
           ]),
         );
       if (conversationId !== undefined) query = query.where("conversationId", "=", conversationId);
-      return query.orderBy("dueDate").orderBy("id").execute();
+      return (await query.orderBy("dueDate").orderBy("id").execute()).map(toReminder);
     },
 
-    find: (userId: number, id: number) => db.selectFrom("reminders").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
+    find: async (userId: number, id: number) => {
+      const row = await db.selectFrom("reminders").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
+      return row && toReminder(row);
+    },
 
     insert: (reminder: {
       userId: number;
@@ -33,15 +58,20 @@ export function createRemindersRepo(db: Kysely<Database>) {
       type: "task" | "alert" | "reminder";
       status: string;
       createdAt: string;
+      derivedFrom?: string | null;
+      kept?: number;
     }) =>
       db
         .insertInto("reminders")
         .values({ ...reminder, updatedAt: reminder.createdAt })
         .returning(COLUMNS)
-        .executeTakeFirstOrThrow(),
+        .executeTakeFirstOrThrow()
+        .then(toReminder),
 
-    update: (userId: number, id: number, changes: Updateable<RemindersTable>) =>
-      db.updateTable("reminders").set(changes).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst(),
+    update: async (userId: number, id: number, changes: Updateable<RemindersTable>) => {
+      const row = await db.updateTable("reminders").set(changes).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst();
+      return row && toReminder(row);
+    },
 
     remove: async (userId: number, id: number) => {
       const result = await db.deleteFrom("reminders").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();

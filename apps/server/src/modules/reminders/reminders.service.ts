@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import { REMINDER_ERRORS, type CreateReminderInput, type Reminder, type UpdateReminderInput } from "@sage/contracts/reminders";
 import { notFound } from "../../http/app-error.ts";
 import type { ConversationsPort } from "../conversations/conversations.module.ts";
@@ -20,8 +21,11 @@ export function createRemindersService(deps: { repo: RemindersRepo; conversation
       return repo.list(userId, conversationId);
     },
 
-    /** A new reminder is always unread, whatever status the client sends. */
-    async create(userId: number, input: CreateReminderInput): Promise<Reminder> {
+    /**
+     * A new reminder is always unread, whatever status the client sends. One the assistant made from a mail's or
+     * document's words (issue 47) records that source and waits for the user's Keep unless they approved it.
+     */
+    async create(userId: number, input: CreateReminderInput, origin?: { derivedFrom: ContentSource; kept: boolean }): Promise<Reminder> {
       if (input.conversationId !== undefined) await assertConversation(userId, input.conversationId);
       return repo.insert({
         userId,
@@ -33,6 +37,7 @@ export function createRemindersService(deps: { repo: RemindersRepo; conversation
         type: input.type,
         status: "unread",
         createdAt: now().toISOString(),
+        ...(origin ? { derivedFrom: JSON.stringify(origin.derivedFrom), kept: origin.kept ? 1 : 0 } : {}),
       });
     },
 
@@ -41,8 +46,10 @@ export function createRemindersService(deps: { repo: RemindersRepo; conversation
       const current = await repo.find(userId, id);
       if (!current) throw notFound(REMINDER_ERRORS.reminderNotFound, "reminder_not_found");
       const dueDateChanged = patch.dueDate !== undefined && patch.dueDate !== current.dueDate;
+      const { kept, ...fields } = patch;
       const changes = {
-        ...definedOnly(patch),
+        ...definedOnly(fields),
+        ...(kept ? { kept: 1 } : {}),
         ...(dueDateChanged ? { status: "unread" } : {}),
         updatedAt: now().toISOString(),
       };

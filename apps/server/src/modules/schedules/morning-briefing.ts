@@ -142,9 +142,12 @@ export async function composeBriefing(
   } else sections.push({ heading: BRIEFING_TEXTS.meetings, lines: [], note: BRIEFING_TEXTS.noCalendar });
 
   // Reminders due today and overdue: a whole-day reminder by its date, a timed one by its instant.
-  const reminders = (await sources.reminders.list(userId)).filter((reminder) =>
-    /^\d{4}-\d{2}-\d{2}$/.test(reminder.dueDate) ? reminder.dueDate <= today.day : new Date(reminder.dueDate).getTime() < today.end.getTime(),
-  );
+  // A reminder made from a mail's or document's words is not the user's until they keep it (issue 47).
+  const reminders = (await sources.reminders.list(userId))
+    .filter((reminder) => reminder.kept !== false)
+    .filter((reminder) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(reminder.dueDate) ? reminder.dueDate <= today.day : new Date(reminder.dueDate).getTime() < today.end.getTime(),
+    );
   reminders.sort((a, b) => a.dueDate.localeCompare(b.dueDate));
   sections.push({
     heading: BRIEFING_TEXTS.reminders,

@@ -26,6 +26,8 @@ export function createReminderTool(reminders: RemindersPort): AssistantTool {
       required: ["title", "dueDate", "priority"],
     },
     readOnly: false,
+    argumentRoles: { title: "text", description: "text", dueDate: "setting", priority: "setting" },
+    persists: true,
     async run(args, context) {
       if (!Number.isSafeInteger(context.conversationId) || context.conversationId <= 0) throw new Error(CHAT_TEXTS.invalidConversationId);
       const parsed = createReminderRequestSchema.safeParse({
@@ -39,7 +41,10 @@ export function createReminderTool(reminders: RemindersPort): AssistantTool {
       });
       if (!parsed.success) throw failure(400, "validation_error", parsed.error.issues[0]?.message ?? "Invalid reminder");
       try {
-        const reminder = await reminders.create(context.userId, parsed.data);
+        // Words from a mail or a document: the reminder says so, and is the user's only once kept (issue 47).
+        const derived = [context.provenance?.title, context.provenance?.description].find((item) => item?.from === "content");
+        const origin = derived ? { derivedFrom: derived.source ?? { title: "content you did not write" }, kept: context.kept ?? false } : undefined;
+        const reminder = await reminders.create(context.userId, parsed.data, origin);
         return { result: { success: true, reminder }, reminder };
       } catch (error) {
         if (error instanceof AppError) throw failure(error.status, error.code, error.message);
