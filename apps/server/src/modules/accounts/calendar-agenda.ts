@@ -19,6 +19,8 @@ export interface AgendaEvent {
   end: string;
   allDay: boolean;
   location: string;
+  /** Written by the organiser: content for the model, never an instruction (issue 47). */
+  description: string;
   attendees: string[];
   calendar: string;
   recurring: boolean;
@@ -101,6 +103,7 @@ export function createCalendarAgenda(deps: {
       end: row.endAt,
       allDay: row.allDay === 1,
       location: row.location,
+      description: row.description,
       attendees: JSON.parse(row.attendees) as string[],
       calendar: names.get(row.accountId) ?? "",
       recurring: row.recurrenceId !== null,

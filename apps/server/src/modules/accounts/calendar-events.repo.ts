@@ -16,6 +16,7 @@ export interface CalendarEventRow {
   timeZone: string;
   attendees: string;
   busy: number;
+  description: string;
 }
 
 const EVENT_COLUMNS = [
@@ -32,6 +33,7 @@ const EVENT_COLUMNS = [
   "timeZone",
   "attendees",
   "busy",
+  "description",
 ] as const;
 
 export function createCalendarEventsRepo(db: Kysely<Database>) {
@@ -78,6 +80,7 @@ export function createCalendarEventsRepo(db: Kysely<Database>) {
                 timeZone: entry.timeZone,
                 attendees: JSON.stringify(entry.attendees),
                 busy: entry.busy ? 1 : 0,
+                description: entry.description,
               })),
             )
             .execute();

@@ -30,6 +30,8 @@ export interface Occurrence {
   recurrenceId: string | null;
   title: string;
   location: string;
+  /** DESCRIPTION, as its organiser wrote it (cut to 4,000 characters). */
+  description: string;
   startAt: string;
   endAt: string;
   allDay: boolean;
@@ -106,6 +108,7 @@ function occurrence(
     recurrenceId: recurrenceId ? new Date(instant(recurrenceId, userZone).ms).toISOString() : null,
     title: text(item.summary).trim() || "(no title)",
     location: text(item.location).trim(),
+    description: text(item.description).trim().slice(0, 4_000),
     startAt: new Date(begins.ms).toISOString(),
     endAt: new Date(endMs).toISOString(),
     allDay: start.isDate,

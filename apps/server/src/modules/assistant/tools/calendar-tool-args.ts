@@ -37,6 +37,7 @@ export const eventView = (event: AgendaEvent, timeZone: string) => ({
   end: event.allDay ? formatZoned(Date.parse(event.end) - 1, timeZone).slice(0, 10) : formatZoned(Date.parse(event.end), timeZone),
   ...(event.allDay ? { allDay: true } : {}),
   ...(event.location ? { location: event.location } : {}),
+  ...(event.description ? { description: event.description } : {}),
   ...(event.attendees.length > 0 ? { attendees: event.attendees } : {}),
   ...(event.recurring ? { recurring: true } : {}),
   calendar: event.calendar,
