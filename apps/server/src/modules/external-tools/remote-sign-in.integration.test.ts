@@ -154,3 +154,23 @@ describe("a remote server that needs a sign-in", () => {
     expect((await call(bob, "GET", "/api/tools/servers")).json()).toEqual({ servers: [] });
   });
 });
+
+describe("the private-address rule", { timeout: 60_000 }, () => {
+  it("reaches only what the operator allowed: a server allowed by host and port, its authorization server elsewhere refused", async () => {
+    const mcpHost = new URL(mcp.url).host;
+    const strict = await createTestApp({ env: { SAGE_EMBEDDER: "none", SAGE_ACCOUNT_ALLOW_HOSTS: mcpHost, SAGE_MCP_TIMEOUT_MS: "20000" } });
+    try {
+      const cookie = await strict.login();
+      const refused = mcp.tokensRefused();
+      const added = await strict.app.inject({ method: "POST", url: "/api/tools/servers", payload: { name: "notes", url: mcp.url }, headers: { cookie } });
+      // The server (allowed) answers 401 and names its authorization server, on an address nobody allowed: refused.
+      expect(added.json()).toMatchObject({ status: "error", error: "Could not connect over Streamable HTTP: 127.0.0.1 is a private address" });
+      expect(added.json().signInUrl).toBeUndefined();
+      expect(mcp.tokensRefused()).toBeGreaterThan(refused);
+      const servers = (await strict.app.inject({ method: "GET", url: "/api/tools/servers", headers: { cookie } })).json().servers;
+      expect(servers).toEqual([expect.objectContaining({ name: "notes", status: "error" })]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
