@@ -111,7 +111,8 @@ test("connect a mail account, watch it sync, ask about a mail and open its citat
   await expect(preview.getByTestId("preview-document-text")).toContainText("signature on the supply contract before the 30th");
   await page.keyboard.press("Escape");
 
-  // A draft asks nothing and says where it is.
+  // A draft to the sender the user named asks nothing and says where it is (issue 47: only a recipient the user never
+  // chose needs a card).
   await fakeGemini.script(
     { functionCalls: [{ name: "draftEmail", args: { to: ["anna@example.com"], subject: "Re: Contract with Nordlicht", body: "Draft: I will sign." } }] },
     { text: "The draft is in your Drafts folder." },
@@ -135,7 +136,9 @@ test("connect a mail account, watch it sync, ask about a mail and open its citat
   await send(page, "Tell Anna I will sign it tomorrow");
   const approval = page.getByTestId("approval-card");
   await expect(approval).toBeVisible({ timeout: 30_000 });
-  await expect(approval).toContainText("anna@example.com");
+  // The user's own request: the calm card, naming the person as the mail did, with no second confirmation.
+  await expect(approval).toHaveAttribute("data-risk", "asked");
+  await expect(approval.getByTestId("approval-reason")).toHaveText("As you asked: to Anna Berg <anna@example.com>.");
   await expect(approval).toContainText("Anna, I will sign it tomorrow.");
   expect(smtp.received).toEqual([]);
   await approval.getByRole("button", { name: "Approve" }).click();
