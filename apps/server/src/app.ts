@@ -37,6 +37,7 @@ import { createMemoryModule } from "./modules/memory/memory.module.ts";
 import { createPeopleModule, type PeopleModule } from "./modules/people/people.module.ts";
 import { createRemindersModule } from "./modules/reminders/reminders.module.ts";
 import { createTriageModule, type TriageModule } from "./modules/triage/triage.module.ts";
+import { createDossiersModule, type DossiersModule } from "./modules/dossiers/dossiers.module.ts";
 import {
   createRetrievalModule,
   openPgSearchIndex,
@@ -99,6 +100,8 @@ export interface SageApp {
   people: PeopleModule["control"];
   /** The triaged inbox: sort a user's new mail now (tests). */
   triage: TriageModule["control"];
+  /** Meeting dossiers: the round before meetings, now (tests). */
+  dossiers: DossiersModule["control"];
   createUser(username: string, password: string): Promise<User>;
   /** The 15-minute calendar round, run now (the app runs it on a timer): answers how many syncs it started. */
   syncDueCalendars(now?: Date): Promise<number>;
@@ -327,6 +330,14 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
   accounts.onSynced((userId, kind) => {
     if (kind === "mail") triage.synced(userId);
   });
+  const dossiers = createDossiersModule({
+    db: store.db,
+    people: people.port,
+    starter: conversations.starter,
+    messages: conversations.messages,
+    now: deps.now,
+    warn,
+  });
   const schedules = createSchedulesModule({
     store,
     jobs,
@@ -396,6 +407,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     documentsOut,
     people,
     triage,
+    dossiers,
     createCalendarFeedModule({
       db: store.db,
       box,
@@ -435,6 +447,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     commitments: commitments.control,
     people: people.control,
     triage: triage.control,
+    dossiers: dossiers.control,
     // Runs' news reaches push through the channels module's targets: waiting for pushes waits for that too.
     push: {
       ...push.control,

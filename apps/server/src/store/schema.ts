@@ -607,6 +607,25 @@ export interface TriageSettingsTable {
   updatedAt: string;
 }
 
+/** A meeting dossier (migration 1420, decision 097). */
+export interface DossiersTable {
+  id: Generated<number>;
+  userId: number;
+  eventId: number;
+  conversationId: number;
+  /** JSON list of cited lines. */
+  lines: string;
+  preparedAt: string;
+}
+
+export interface DossierSettingsTable {
+  userId: number;
+  minutesBefore: Generated<number>;
+  /** JSON list of calendar account ids, or null for all. */
+  calendars: string | null;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -657,6 +676,8 @@ export interface Database {
   peopleSync: PeopleSyncTable;
   mailTriage: MailTriageTable;
   triageSettings: TriageSettingsTable;
+  dossiers: DossiersTable;
+  dossierSettings: DossierSettingsTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

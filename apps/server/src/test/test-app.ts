@@ -123,6 +123,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
     commitments: built.commitments,
     people: built.people,
     triage: built.triage,
+    dossiers: built.dossiers,
     push: built.push,
     channels: built.channels,
     syncDueCalendars: built.syncDueCalendars,

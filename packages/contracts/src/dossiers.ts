@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { citedLineSchema } from "./cited-lines.ts";
+
+/** Meeting dossiers (issue 53, decision 097): what SAGE has on file about the people of an upcoming meeting. */
+export const DOSSIER_MINUTES_MAX = 24 * 60;
+
+export const DOSSIER_TEXTS = {
+  /** The dossier of a meeting SAGE holds nothing about. */
+  empty: "Nothing on file about these people",
+  conversation: "Meetings",
+  eventNotFound: "Event not found",
+  noDossier: "No dossier has been prepared for this event yet",
+  eventIdInvalid: "eventId must be the id of an event in your calendar",
+  minutesInvalid: `minutesBefore must be a whole number of minutes from 1 to ${DOSSIER_MINUTES_MAX}`,
+  calendarsInvalid: "calendars must be a list of calendar account ids",
+} as const;
+
+/** GET /api/dossiers?eventId= */
+export const dossierQuerySchema = z.object({
+  eventId: z.coerce.number({ error: DOSSIER_TEXTS.eventIdInvalid }).int(DOSSIER_TEXTS.eventIdInvalid).positive(DOSSIER_TEXTS.eventIdInvalid),
+});
+
+/** POST /api/dossiers: prepare (again) now. */
+export const prepareDossierSchema = z.object({
+  eventId: z.number({ error: DOSSIER_TEXTS.eventIdInvalid }).int(DOSSIER_TEXTS.eventIdInvalid).positive(DOSSIER_TEXTS.eventIdInvalid),
+});
+
+export const dossierSchema = z.object({
+  eventId: z.number().int(),
+  preparedAt: z.string(),
+  /** Every line cites its source; a line with nothing to cite is left out (an empty list: "Nothing on file about these people"). */
+  lines: z.array(citedLineSchema),
+  /** The "Meetings" conversation the dossier was delivered in. */
+  conversationId: z.number().int(),
+});
+export type Dossier = z.infer<typeof dossierSchema>;
+
+/** PUT /api/settings/dossiers: how long before a meeting it is prepared, and from which calendars (absent: all). */
+export const dossierSettingsSchema = z.object({
+  minutesBefore: z
+    .number({ error: DOSSIER_TEXTS.minutesInvalid })
+    .int(DOSSIER_TEXTS.minutesInvalid)
+    .min(1, DOSSIER_TEXTS.minutesInvalid)
+    .max(DOSSIER_MINUTES_MAX, DOSSIER_TEXTS.minutesInvalid),
+  calendars: z.array(z.number().int().positive(), { error: DOSSIER_TEXTS.calendarsInvalid }).max(100, DOSSIER_TEXTS.calendarsInvalid).optional(),
+});
+export type DossierSettings = z.infer<typeof dossierSettingsSchema>;
