@@ -380,7 +380,13 @@ const accountFields = {
   lastSyncAt: z.string().nullable(),
   /** Why the last sync failed, in plain words; null when it did not. */
   error: z.string().nullable(),
-  counts: z.object({ messages: z.number().int().optional(), events: z.number().int().optional(), contacts: z.number().int().optional() }),
+  counts: z.object({
+    messages: z.number().int().optional(),
+    /** A mail account's synced messages not yet searchable (still being read): "Reading 12 messages" until 0. */
+    reading: z.number().int().optional(),
+    events: z.number().int().optional(),
+    contacts: z.number().int().optional(),
+  }),
   /** While syncing: messages synced of those to sync ("Synced 1,240 of 10,000 messages"). */
   progress: z.object({ processed: z.number().int(), total: z.number().int() }).nullable(),
   createdAt: z.string(),
@@ -460,6 +466,9 @@ export type TestConnectionResponse = z.infer<typeof testConnectionResponseSchema
 export const syncContactsText = (contacts: number) => `${contacts.toLocaleString("en-US")} ${contacts === 1 ? "contact" : "contacts"}`;
 
 export const syncEventsText = (events: number) => `${events.toLocaleString("en-US")} ${events === 1 ? "event" : "events"}`;
+
+/** A mail account synced but not yet searchable (issue 52 item 7): said instead of "Up to date". */
+export const readingMessagesText = (messages: number) => `Reading ${messages.toLocaleString("en-US")} ${messages === 1 ? "message" : "messages"}`;
 
 export const syncProgressText = (processed: number, total: number) =>
   `Synced ${processed.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} messages`;

@@ -89,6 +89,20 @@ export function createAccountsRepo(db: Kysely<Database>) {
         ).n,
       ),
 
+    /** Synced messages whose text is not searchable yet (still queued or being read): "Reading 12 messages". */
+    readingCount: async (accountId: number) =>
+      Number(
+        (
+          await db
+            .selectFrom("mailMessages as mm")
+            .innerJoin("knowledgeItems as ki", "ki.id", "mm.itemId")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("mm.accountId", "=", accountId)
+            .where("ki.status", "in", ["queued", "processing"])
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
     folderValidity: async (accountId: number, folder: string) =>
       (await db.selectFrom("mailFolders").select("uidValidity").where("accountId", "=", accountId).where("folder", "=", folder).executeTakeFirst())
         ?.uidValidity,

@@ -168,7 +168,8 @@ export function createAccountsService(
       status,
       lastSyncAt: row.lastSyncAt,
       error: row.error,
-      counts: { messages: await repo.messageCount(row.id) },
+      // Up to date means searchable (issue 52 item 7): messages synced but still being read are counted apart.
+      counts: { messages: await repo.messageCount(row.id), reading: await repo.readingCount(row.id) },
       progress: row.status === "syncing" ? { processed: row.syncProcessed, total: row.syncTotal } : null,
       imap: settings.imap,
       smtp: settings.smtp,

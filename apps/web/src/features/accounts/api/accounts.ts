@@ -17,7 +17,8 @@ export const useAccounts = () =>
   useQuery({
     queryKey: accountsQueryKey,
     queryFn: () => getJson("/api/accounts", accountListSchema),
-    refetchInterval: (query) => (query.state.data?.some((account) => account.status === "syncing") ? 2_000 : false),
+    // While a sync runs, and until what it brought can be found ("Reading 12 messages").
+    refetchInterval: (query) => (query.state.data?.some((account) => account.status === "syncing" || (account.counts.reading ?? 0) > 0) ? 2_000 : false),
   });
 
 function useRefreshingMutation<I, O>(mutationFn: (input: I) => Promise<O>) {

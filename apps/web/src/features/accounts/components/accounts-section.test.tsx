@@ -106,6 +106,52 @@ describe("Settings > Accounts", () => {
   });
 });
 
+describe("Settings > Accounts: after Connect (issue 52 item 17)", () => {
+  it("empties the form and says nothing more about the test of what it held", async () => {
+    let listed: Account[] = [];
+    const secret = "https://calendar.google.com/calendar/ical/exec%40gmail.com/private-5f2a/basic.ics";
+    fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", () => Response.json(listed))
+      .on("POST", "/api/accounts/test", Response.json({ ok: true, calendars: ["Google calendar"], events: 3 }))
+      .on("POST", "/api/accounts", () => {
+        listed = [calendar()];
+        return Response.json(listed[0], { status: 201 });
+      });
+    const { user } = renderWithProviders(<AccountsSection />);
+    const form = within(await screen.findByRole("form", { name: "Connect a calendar" }));
+    await user.type(form.getByLabelText("Calendar name"), "Google calendar");
+    await user.type(form.getByLabelText("Secret address in iCal format"), secret);
+    await user.click(form.getByRole("button", { name: "Test connection" }));
+    expect(await form.findByText("Connection works: Google calendar · 3 events.")).toBeTruthy();
+    await user.click(form.getByRole("button", { name: "Connect" }));
+    expect(await screen.findByText(/Subscription from calendar\.google\.com · 3 events/)).toBeTruthy();
+    await waitFor(() => expect((form.getByLabelText("Calendar name") as HTMLInputElement).value).toBe(""));
+    // Before: "Connection works: ..." stayed under the emptied form.
+    expect(form.queryByText(/^Connection works/)).toBeNull();
+  });
+});
+
+describe("Settings > Accounts: synced mail not yet searchable (issue 52 item 7)", () => {
+  it("says Reading N messages, not Up to date, until what was synced can be found", async () => {
+    let reading = 12;
+    fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", () => Response.json([account({ status: "ok", progress: null, counts: { messages: 1240, reading } })]));
+    renderWithProviders(<AccountsSection />);
+    // Before: "Up to date" about 8 s before the last mails could be found.
+    expect(await screen.findByText("Reading 12 messages")).toBeTruthy();
+    expect(screen.queryByText("Up to date")).toBeNull();
+    // The list is read again by itself while messages are being read, and says Up to date once they are searchable.
+    reading = 0;
+    expect(await screen.findByText("Up to date", undefined, { timeout: 10_000 })).toBeTruthy();
+  });
+});
+
 describe("Settings > Accounts: a restored account", () => {
   it("asks for the password a backup did not hold, and saves it for both servers", async () => {
     const smtp = { host: "smtp.gmail.com", port: 465, secure: true, user: "me@gmail.com" };

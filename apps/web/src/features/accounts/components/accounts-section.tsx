@@ -1,4 +1,4 @@
-import { syncContactsText, syncEventsText, syncProgressText, type Account } from "@sage/contracts/accounts";
+import { readingMessagesText, syncContactsText, syncEventsText, syncProgressText, type Account } from "@sage/contracts/accounts";
 import { Button } from "@/components/ui/button";
 import { toastError } from "@/components/ui/toast-error";
 import { useAccounts, useDeleteAccount, useSyncAccount } from "../api/accounts";
@@ -39,6 +39,14 @@ function accountSummary(account: Account): string {
   return `Subscription from ${account.ics?.host ?? "the web"} · ${events}`;
 }
 
+/** "Synced 40 of 120 messages" while syncing; "Reading 12 messages" until what was synced can be found (issue 52 item 7). */
+function statusText(account: Account): string {
+  if (account.status === "syncing" && account.progress && account.progress.total > 0)
+    return syncProgressText(account.progress.processed, account.progress.total);
+  if (account.status === "ok" && (account.counts.reading ?? 0) > 0) return readingMessagesText(account.counts.reading ?? 0);
+  return STATUS_LABELS[account.status];
+}
+
 function AccountCard({ account }: { account: Account }) {
   const sync = useSyncAccount();
   const remove = useDeleteAccount();
@@ -50,9 +58,7 @@ function AccountCard({ account }: { account: Account }) {
           {account.name}
         </h3>
         <span className="text-sm" role="status">
-          {account.status === "syncing" && account.progress && account.progress.total > 0
-            ? syncProgressText(account.progress.processed, account.progress.total)
-            : STATUS_LABELS[account.status]}
+          {statusText(account)}
         </span>
       </div>
       <p className="text-sm text-muted-foreground">

@@ -33,7 +33,11 @@ export function ConnectContactsForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(request(), {
-      onSuccess: () => setForm(EMPTY),
+      // An emptied form says nothing of what it held: the test's words go with it (issue 52 item 17).
+      onSuccess: () => {
+        setForm(EMPTY);
+        setTested(null);
+      },
       onError: (error) => toastError({ error, fallback: "Failed to connect the address book" }),
     });
   };
