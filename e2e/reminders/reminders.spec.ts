@@ -120,11 +120,13 @@ test("tabs bucket and count by due date in local time, nearest first", async ({ 
   await sheet(page).getByRole("tab", { name: "Overdue (2)" }).click();
   await expect.poll(() => titlesIn("Overdue (2)")).toEqual(["Lunch with Ana", "Last week's invoice"]);
 
-  // The conversation list's widget: the same counts and the three nearest reminders.
+  // The conversation list: Today lists the two due today; the widget has the same counts and the three nearest
+  // of the others. Issue 52 item 16: before, "Lunch with Ana" and "Board call" were listed in both.
   await page.keyboard.press("Escape");
+  await expect(page.getByTestId("today-panel").getByRole("listitem")).toHaveText(["12:00 Lunch with Ana", "17:00 Board call"]);
   const widget = page.getByTestId("upcoming-reminders");
   await expect(widget).toContainText("2 due today · 2 overdue");
-  await expect(widget.getByRole("listitem")).toHaveText([/^Lunch with Ana/, /^Board call/, /^Friday memo/]);
+  await expect(widget.getByRole("listitem")).toHaveText([/^Friday memo/, /^Last week's invoice/, /^Quarter review/]);
 });
 
 test("View Chat opens the linked conversation", async ({ page }) => {

@@ -6,7 +6,7 @@ import { Link } from "wouter";
 import { useCalendarEvents } from "@/features/accounts/api/accounts";
 import { useReminders } from "@/features/reminders/api/get-reminders";
 import { useNow } from "@/features/reminders/hooks/use-now";
-import { bucketReminders, sortReminders } from "@/features/reminders/reminder-buckets";
+import { bucketReminders, remindersShownToday, sortReminders } from "@/features/reminders/reminder-buckets";
 
 /** Meetings shown: the next few of today and tomorrow. */
 const MEETINGS_SHOWN = 3;
@@ -37,6 +37,7 @@ export function TodayPanel() {
   const events = useCalendarEvents(range.from, range.to);
   const reminders = useReminders();
   const dueToday = useMemo(() => sortReminders(bucketReminders(reminders.data ?? [], now).today, now), [reminders.data, now]);
+  const shown = useMemo(() => remindersShownToday(reminders.data ?? [], now), [reminders.data, now]);
   const meetings = (events.data?.events ?? []).filter((event) => new Date(event.end) > now).slice(0, MEETINGS_SHOWN);
   const connected = events.data?.connected ?? false;
 
@@ -89,7 +90,7 @@ export function TodayPanel() {
             <p className="mt-1 text-sm text-muted-foreground">{TODAY_TEXTS.noReminders}</p>
           ) : (
             <ul className="mt-1 grid gap-1">
-              {dueToday.slice(0, 5).map((reminder) => {
+              {shown.map((reminder) => {
                 // The title names the whole line, so a cut one can still be read (the layout audit's rule).
                 const line = reminder.due.allDay ? reminder.title : `${format(reminder.due.date, "HH:mm")} ${reminder.title}`;
                 return (

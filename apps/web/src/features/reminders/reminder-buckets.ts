@@ -44,3 +44,11 @@ export function bucketReminders<T extends Bucketable>(reminders: readonly T[], n
   }
   return result;
 }
+
+/** How many of the reminders due today the Today panel lists. */
+export const TODAY_REMINDERS_SHOWN = 5;
+
+/** The reminders the Today panel lists: due today, nearest first; the Upcoming widget leaves them out (issue 52 item 16). */
+export function remindersShownToday<T extends Bucketable>(reminders: readonly T[], now: Date): T[] {
+  return sortReminders(bucketReminders(reminders, now).today, now).slice(0, TODAY_REMINDERS_SHOWN);
+}

@@ -4,18 +4,27 @@ import { Link } from "wouter";
 import { cn } from "@/lib/cn";
 import { useReminders } from "../api/get-reminders";
 import { useNow } from "../hooks/use-now";
-import { bucketReminders, sortReminders } from "../reminder-buckets";
+import { bucketReminders, remindersShownToday, sortReminders } from "../reminder-buckets";
 import { OVERDUE_TEXT_CLASS, PRIORITY_TEXT_CLASS, TYPE_ICON } from "../reminder-style";
 
 const SHOWN = 3;
 
-/** The conversation list's reminders widget: today's and overdue counts and the nearest few reminders. */
+/**
+ * The conversation list's reminders widget: today's and overdue counts and the nearest few reminders, leaving out
+ * those the Today panel above already lists (issue 52 item 16: each reminder once on the page).
+ */
 export function UpcomingRemindersWidget() {
   const reminders = useReminders();
   const now = useNow();
   const { buckets, nearest } = useMemo(() => {
     const list = reminders.data ?? [];
-    return { buckets: bucketReminders(list, now), nearest: sortReminders(list, now).slice(0, SHOWN) };
+    const inToday = new Set(remindersShownToday(list, now));
+    return {
+      buckets: bucketReminders(list, now),
+      nearest: sortReminders(list, now)
+        .filter((reminder) => !inToday.has(reminder))
+        .slice(0, SHOWN),
+    };
   }, [reminders.data, now]);
 
   if (reminders.isError) {
