@@ -9,6 +9,9 @@ import { PromptMenu, promptQuery } from "./prompt-menu";
 import { ResourceChips, ResourcePicker, type ComposerResource } from "./resource-picker";
 import { VoiceInputButton } from "./voice-input-button";
 
+/** The message box's id: the shell's "Skip to message box" link leads here (issue 52 item 14). */
+export const COMPOSER_ID = "composer";
+
 interface ChatInputProps {
   value: string;
   onChange: (value: string) => void;
@@ -142,6 +145,7 @@ export function ChatInput({
         <Telescope aria-hidden />
       </Button>
       <Textarea
+        id={COMPOSER_ID}
         onPaste={(event) => takeFiles(event, event.clipboardData?.files)}
         aria-label="Message"
         placeholder={research ? "What should SAGE research?" : "Type your message..."}

@@ -44,6 +44,12 @@ const shownMessages = () =>
   screen.getAllByTestId("chat-message").map((item) => ({ role: item.dataset.role, text: item.textContent?.replace(/^(You|SAGE): /, "") }));
 
 describe("ChatPanel", () => {
+  it("puts the cursor in the message box of a conversation with nothing in it yet (issue 52 item 14)", async () => {
+    await openConversation();
+    // Before: nothing had focus after New Conversation; the box was 16 Tab presses away.
+    await waitFor(() => expect(document.activeElement).toBe(messageBox()));
+  });
+
   it("sends the message, says SAGE is typing, then shows the reply as it streams and keeps it once saved", async () => {
     const { user, api, stream } = await openConversation();
     await user.type(messageBox(), "Note to Anna{Enter}");

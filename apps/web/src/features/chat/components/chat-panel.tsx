@@ -69,6 +69,13 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     else if (focused === undefined || messages) endRef.current?.scrollIntoView?.({ block: "end" });
   }, [focused, messages, turn.pendingUser, turn.live, turn.notice, turn.approvals, turn.elicitations]);
 
+  // A conversation with nothing in it yet (just made with New Conversation) is for typing: the message box has focus
+  // at once, instead of 16 Tab presses away (issue 52 item 14).
+  const empty = messages !== undefined && messages.length === 0;
+  useEffect(() => {
+    if (empty) composerRef.current?.querySelector("textarea")?.focus();
+  }, [empty, conversationId]);
+
   const queryClient = useQueryClient();
 
   // Cards a scheduled run left here while nobody watched; its answer is saved when the run goes on, so the
