@@ -18,6 +18,19 @@ export interface ChannelAdapter {
   /** A message or button press kept raw (`ChannelInbound.raw`) read back, after a restart. */
   parse(raw: unknown): ChannelInbound | null;
   /**
+   * A request the service posted to SAGE (Slack's Events API): checked (its signature), answered, and what it carried.
+   * Only adapters of services that post have it.
+   */
+  handleRequest?(request: { body: string; headers: Record<string, string | string[] | undefined> }): {
+    status: number;
+    body: unknown;
+    inbound: ChannelInbound[];
+  };
+  /** Whether a stranger may get the one polite refusal (not by e-mail: that would be backscatter). Default true. */
+  readonly repliesToStrangers?: boolean;
+  /** The sender's name and the chat's title, where a message carries only ids (Slack). */
+  whoIs?(sender: ChannelSender): Promise<{ userName: string; chatTitle: string }>;
+  /**
    * Receives until the signal aborts (long polling, a socket, IMAP IDLE), handing each message and button press to
    * `receive` in the order they came; `cursor` is where the last run stopped, and each hand-off may move it.
    * Resolves when stopped; rejects with a `ChannelError` when it cannot go on (the caller retries later).
@@ -99,8 +112,11 @@ export interface ChannelMessage extends ChannelSender {
   files: ChannelFile[];
   /** Where an answer goes (a Slack thread, an e-mail's subject and Message-ID). */
   replyTo: ChatAddress;
-  /** E-mail: whether the receiving server vouched for the sender (DKIM/SPF/DMARC pass); undefined elsewhere. */
-  authenticated?: boolean;
+  /**
+   * false when nothing vouches for the sender (e-mail: a From: can be forged): the message counts as content, not as the
+   * user's words, and only a pairing code is read from `text` (decision 078).
+   */
+  vouched?: boolean;
 }
 
 /** A button pressed under a message SAGE sent. */
