@@ -1,6 +1,6 @@
 import type { AppModule } from "../../http/app-module.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
-import { connectImap, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
+import { connectImap, MailConnectionError, type PrivateAddressRule } from "../../providers/mail/imap-client.ts";
 import type { Store } from "../../store/open-store.ts";
 import type { BackupPart } from "../backup/backup.module.ts";
 import { createAccountsBackup } from "./accounts-backup.ts";
@@ -14,7 +14,8 @@ import { sendSmtp } from "../../providers/mail/smtp-client.ts";
 import { probeSmtp } from "../../providers/mail/smtp-probe.ts";
 import { connectGraph } from "../../providers/calendar/graph-calendar.ts";
 import type { SignInPort } from "../sign-in/sign-in.module.ts";
-import { createMailCredentials } from "./account-credentials.ts";
+import { createMailCredentials, type MailServers } from "./account-credentials.ts";
+import { readSettings } from "./account-settings.ts";
 import { createCalendarSource } from "./calendar-source.ts";
 import { createMailSearch, type MailSearch } from "./mail-search.ts";
 import { connectCaldav } from "../../providers/calendar/caldav-client.ts";
@@ -51,10 +52,19 @@ export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "a
 export type CalendarPort = CalendarAgenda;
 export { CalendarWriteError, CALENDAR_WRITE_TEXTS, type AgendaEvent, type EventToWrite } from "./calendar-agenda.ts";
 
+/**
+ * A mail account another module reads and answers with (the e-mail channel, decision 078): its servers with what logs
+ * in to them, asked each time (a sign-in's token is refreshed), and the address rule its connections follow.
+ */
+export interface MailboxPort {
+  open(userId: number, accountId: number): Promise<{ name: string; canSend: boolean; servers(): Promise<MailServers>; rule: PrivateAddressRule } | null>;
+}
+
 export interface AccountsModule extends AppModule {
   mail: MailPort;
   /** What inbox triage does on the mail server: prepare drafts, replacing its own. */
   inbox: InboxPort;
+  mailbox: MailboxPort;
   calendar: CalendarPort;
   syncDueCalendars(now?: Date): Promise<number>;
   /** The mail poll round (every MAIL_ROUND_MS in a running app): answers how many accounts it started syncing. */
@@ -141,9 +151,27 @@ export function createAccountsModule(deps: {
   });
   deps.signIn.addOwner(service.signInOwner);
   let round: NodeJS.Timeout | undefined;
+  const mailbox: MailboxPort = {
+    async open(userId, accountId) {
+      const row = await repo.find(userId, accountId);
+      if (!row || row.kind !== "mail") return null;
+      return {
+        name: row.name,
+        canSend: Boolean(readSettings(row).smtp),
+        rule: deps.rule,
+        async servers() {
+          const current = (await repo.find(userId, accountId)) ?? row;
+          const servers = await credentials(current);
+          if (!servers) throw new MailConnectionError("login", `the password of ${row.name} is needed again`);
+          return servers;
+        },
+      };
+    },
+  };
   return {
     mail,
     inbox,
+    mailbox,
     calendar: agenda,
     syncDueCalendars: service.syncDueCalendars,
     syncDueMail: service.syncDueMail,

@@ -226,3 +226,6 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
     },
   };
 }
+
+/** A library or socket failure sorted into the step that failed (the folder watcher's too). */
+export const classifyImapFailure = classify;
