@@ -39,6 +39,9 @@ const EXTERNAL = [
   "pptxgenjs",
   "exceljs",
   "pdfkit",
+  // Channels (decision 075): grammY and Bolt load when a Telegram or Slack channel first listens or sends.
+  "grammy",
+  "@slack/bolt",
   "@fastify/ajv-compiler",
   "@fastify/fast-json-stringify-compiler",
   // CommonJS that @fastify/cookie loads with import(): bundled, esbuild would give it only a default export.

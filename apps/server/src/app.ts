@@ -293,6 +293,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     telegramApiRoot: config.channels.telegramApiRoot,
     slackApiUrl: config.channels.slackApiUrl,
     maxFileBytes: config.maxUploadBytes,
+    mailbox: accounts.mailbox,
     approvals,
     conversations: conversations.port,
     starter: conversations.starter,

@@ -24,7 +24,8 @@ const PUBLIC_ROUTES = new Set([
   "GET /api/tools/oauth/client-metadata.json",
 ]);
 /** The reminders feed: its secret address is its key, as calendar apps cannot log in (a wrong one is a 404). */
-const PUBLIC_PATTERNS = [/^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/];
+/** Slack's Events API posts: each request is signed with the channel's signing secret, checked by the route (decision 077). */
+const PUBLIC_PATTERNS = [/^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/, /^POST \/api\/channels\/\d{1,15}\/slack-events$/];
 
 // split always yields at least one piece, the whole string when there is no "?".
 const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0]!;

@@ -72,15 +72,27 @@ export function createChannelInbound(deps: InboundDeps) {
     for (const text of adapter.render(markdown, options.cite)) await outbox.send(channelId, { kind: "send", chat, message: { text } });
   }
 
+  /** The sender's name and chat title, asked of the service when the message carries only ids (Slack). */
+  async function named(channelId: number, sender: ChannelSender): Promise<ChannelSender> {
+    if (sender.userName) return sender;
+    const adapter = await deps.adapterFor(channelId);
+    const found = await adapter?.whoIs?.(sender).catch(() => null);
+    return found ? { ...sender, ...found } : sender;
+  }
+
   async function refuse(channel: ChannelRow, sender: ChannelSender, reply: string | null, wrongCode = false) {
     const key = `${sender.chatId}:${sender.userId}`;
-    const row = await repo.refuse(channel.id, key, sender.group ? sender.chatTitle : sender.userName || sender.chatTitle, deps.now().toISOString(), wrongCode);
+    const who = await named(channel.id, sender);
+    const row = await repo.refuse(channel.id, key, who.group ? who.chatTitle : who.userName || who.chatTitle, deps.now().toISOString(), wrongCode);
     deps.info("a channel refused a message from a chat that is not paired", { channelId: channel.id, kind: channel.kind, refused: row.count });
-    if (reply && (await repo.markReplied(channel.id, key))) await say(channel.id, { chatId: sender.chatId }, markdownLiteral(reply));
+    const adapter = await deps.adapterFor(channel.id);
+    if (!reply || adapter?.repliesToStrangers === false) return;
+    if (await repo.markReplied(channel.id, key)) await say(channel.id, { chatId: sender.chatId }, markdownLiteral(reply));
   }
 
   async function pair(channel: ChannelRow, message: ChannelMessage) {
-    const title = message.group ? message.chatTitle : message.userName || message.chatTitle;
+    const who = await named(channel.id, message);
+    const title = who.group ? who.chatTitle : who.userName || who.chatTitle;
     await repo.update(channel.id, {
       status: "paired",
       chatId: message.chatId,
@@ -208,6 +220,8 @@ export function createChannelInbound(deps: InboundDeps) {
 
   /** What the user wrote, or a plain note of what came when they wrote nothing (a photo, a forward). */
   function contentOf(message: ChannelMessage): string {
+    // An e-mail's words are the attached mail's: nothing of it is taken as typed by the user (decision 078).
+    if (message.vouched === false) return CHANNEL_TEXTS.emailTurn;
     if (message.text.trim()) return message.text;
     if (message.passedOn.length > 0) return `[${message.passedOn[0]!.label}]`;
     if (message.files.length > 0) return `[${message.files.map((file) => file.name).join(", ")}]`;

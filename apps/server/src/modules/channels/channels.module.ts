@@ -4,11 +4,11 @@ import { CHANNEL_TEXTS } from "@sage/contracts/channels";
 import type { Message } from "@sage/contracts/conversations";
 import type { Reminder } from "@sage/contracts/reminders";
 import type { ChannelAdapter } from "../../channels/channel-adapter.ts";
-import { createTelegramAdapter } from "../../channels/telegram/telegram-adapter.ts";
 import type { AppModule } from "../../http/app-module.ts";
-import { badRequest } from "../../http/app-error.ts";
+import { badRequest, notFound } from "../../http/app-error.ts";
 import type { Database } from "../../store/schema.ts";
 import type { SecretBox } from "../../store/secret-box.ts";
+import type { MailboxPort } from "../accounts/accounts.module.ts";
 import type { ConversationTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
 import type { ReceivedFilesPort } from "../knowledge/knowledge.module.ts";
@@ -52,6 +52,8 @@ export function createChannelsModule(deps: {
   telegramApiRoot: string;
   slackApiUrl: string;
   maxFileBytes: number;
+  /** The user's mail accounts, for e-mail channels. */
+  mailbox: MailboxPort;
   approvals: WatchedApprovals<ApprovalsLike>;
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: Pick<ConversationStarterPort, "create">;
@@ -70,9 +72,31 @@ export function createChannelsModule(deps: {
   const owner = randomUUID();
   let turns: ConversationTurnPort | undefined;
 
-  function openAdapter(kind: "telegram" | "slack" | "email", secrets: ChannelSecrets): ChannelAdapter {
-    if (kind === "telegram" && secrets.token) return createTelegramAdapter({ token: secrets.token, apiRoot: deps.telegramApiRoot });
-    throw badRequest(`${CHANNEL_TEXTS.kindNames[kind]} channels are not available on this server yet`, "channel_kind_unavailable");
+  /**
+   * The adapter of a channel's kind, loaded on first use (grammY and Bolt cost nothing at start-up for a server without
+   * channels): Telegram's bot token, Slack's tokens, or the user's mail account and address.
+   */
+  async function openAdapter(
+    kind: "telegram" | "slack" | "email",
+    secrets: ChannelSecrets,
+    settings: ChannelSettings,
+    userId: number,
+  ): Promise<ChannelAdapter> {
+    if (kind === "telegram" && secrets.token) {
+      const { createTelegramAdapter } = await import("../../channels/telegram/telegram-adapter.ts");
+      return createTelegramAdapter({ token: secrets.token, apiRoot: deps.telegramApiRoot });
+    }
+    if (kind === "slack" && secrets.botToken) {
+      const { createSlackAdapter } = await import("../../channels/slack/slack-adapter.ts");
+      return createSlackAdapter({ botToken: secrets.botToken, appToken: secrets.appToken, signingSecret: secrets.signingSecret, apiUrl: deps.slackApiUrl });
+    }
+    if (kind === "email" && settings.accountId && settings.address) {
+      const mailbox = await deps.mailbox.open(userId, settings.accountId);
+      if (!mailbox) throw notFound(CHANNEL_TEXTS.accountNotFound, "account_not_found");
+      const { createEmailAdapter } = await import("../../channels/email/email-adapter.ts");
+      return createEmailAdapter({ address: settings.address, mailbox, maxBytes: deps.maxFileBytes });
+    }
+    throw badRequest(CHANNEL_TEXTS.invalidInput, "channel_invalid");
   }
 
   const adapters = new Map<number, { sealed: string; adapter: ChannelAdapter }>();
@@ -86,7 +110,7 @@ export function createChannelsModule(deps: {
       await channelState(channelId, { message: "SAGE's secret key changed since this bot was connected: connect it again.", refused: true });
       return null;
     }
-    const adapter = openAdapter(row.kind, JSON.parse(opened) as ChannelSecrets);
+    const adapter = await openAdapter(row.kind, JSON.parse(opened) as ChannelSecrets, JSON.parse(row.settings) as ChannelSettings, row.userId);
     adapters.set(channelId, { sealed: row.secrets, adapter });
     return adapter;
   }
@@ -141,9 +165,11 @@ export function createChannelsModule(deps: {
   const service = createChannelsService({
     repo,
     box: deps.box,
-    open: async (kind, secrets: ChannelSecrets, _settings: ChannelSettings) => openAdapter(kind, secrets),
-    checkMailAccount: async () => {
-      throw badRequest(`${CHANNEL_TEXTS.kindNames.email} channels are not available on this server yet`, "channel_kind_unavailable");
+    open: openAdapter,
+    async checkMailAccount(userId, accountId) {
+      const mailbox = await deps.mailbox.open(userId, accountId);
+      if (!mailbox) throw notFound(CHANNEL_TEXTS.accountNotFound, "account_not_found");
+      if (!mailbox.canSend) throw badRequest(CHANNEL_TEXTS.accountCannotSend, "account_cannot_send");
     },
     async changed(channelId, removed) {
       adapters.delete(channelId);
@@ -179,8 +205,19 @@ export function createChannelsModule(deps: {
         await outbox.idle();
       },
     },
-    register(app) {
-      registerChannelRoutes(app, { service, notifications });
+    async register(app) {
+      await registerChannelRoutes(app, {
+        service,
+        notifications,
+        async serviceRequest(channelId, request) {
+          const row = await repo.byId(channelId);
+          const adapter = row ? await adapterFor(channelId) : null;
+          if (!adapter?.handleRequest) throw notFound(CHANNEL_TEXTS.notFound, "channel_not_found");
+          const answer = adapter.handleRequest(request);
+          if (answer.inbound.length > 0) await inbound.receive(channelId, answer.inbound, null);
+          return { status: answer.status, body: answer.body as Record<string, unknown> };
+        },
+      });
       app.addHook("onReady", async () => {
         await inbound.resume();
         void round().catch((error: unknown) => deps.warn("the channels round failed", error));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { okResponseSchema } from "@sage/contracts/auth";
 import {
   CHANNEL_TEXTS,
@@ -10,7 +11,7 @@ import {
   updateChannelSchema,
 } from "@sage/contracts/channels";
 import { idParamsSchema } from "@sage/contracts/common";
-import { notFound } from "../../http/app-error.ts";
+import { AppError, notFound } from "../../http/app-error.ts";
 import { always, firstMessage } from "../../http/invalid-input.ts";
 import type { ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
@@ -24,8 +25,17 @@ const invalidInput = {
 };
 const targetsInvalid = { body: firstMessage(CHANNEL_TEXTS.targetsInvalid) };
 
+/** What a service posted to SAGE, answered by the channel's adapter (Slack's Events API). */
+export type ServiceRequestHandler = (
+  channelId: number,
+  request: { body: string; headers: Record<string, string | string[] | undefined> },
+) => Promise<{ status: number; body: Record<string, unknown> }>;
+
 /** /api/channels (Settings > Channels) and /api/notifications/targets: thin over the service. */
-export function registerChannelRoutes(app: FastifyInstance, deps: { service: ChannelsService; notifications: Notifications }) {
+export async function registerChannelRoutes(
+  app: FastifyInstance,
+  deps: { service: ChannelsService; notifications: Notifications; serviceRequest: ServiceRequestHandler },
+) {
   const { service, notifications } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const config = { invalidInput };
@@ -68,6 +78,30 @@ export function registerChannelRoutes(app: FastifyInstance, deps: { service: Cha
     { config, schema: { summary: "A new one-time pairing code", params: idParamsSchema, response: { 200: pairingResponseSchema } } },
     async (request) => service.pairing(requireUser(request).id, request.params.id),
   );
+  // Slack's Events API: no session (Slack is the caller); the channel's signing secret signs each request, checked on
+  // the raw body, so this route reads its body as text (JSON events, or interactivity's form).
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(["application/json", "application/x-www-form-urlencoded"], { parseAs: "string" }, (_request, body, done) => done(null, body));
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      "/api/channels/:id/slack-events",
+      {
+        config,
+        schema: {
+          summary: "Slack's Events API and interactivity (signed with the channel's signing secret)",
+          security: [],
+          params: idParamsSchema,
+          body: z.string(),
+          response: { 200: z.record(z.string(), z.unknown()) },
+        },
+      },
+      async (request, reply) => {
+        const answer = await deps.serviceRequest(request.params.id, { body: request.body, headers: request.headers });
+        if (answer.status !== 200) throw new AppError("bad_signature", answer.status, CHANNEL_TEXTS.badSignature);
+        return reply.status(200).send(answer.body);
+      },
+    );
+  });
   api.get(
     "/api/notifications/targets",
     { schema: { summary: "Where the briefing, reminders, runs and approvals reach the user", response: { 200: notificationTargetsSchema } } },
