@@ -1,4 +1,5 @@
 import { CHANNEL_TEXTS } from "@sage/contracts/channels";
+import { BRIEFING_TEXTS } from "@sage/contracts/schedules";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { startTelegramServer, type TelegramTestServer } from "@sage/testkit/telegram-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -188,5 +189,46 @@ describe("a Telegram channel", () => {
     expect(messages.at(-1)).toMatchObject({ role: "model", content: "The board meets on Thursday." });
     await expect.poll(afterPause).toMatchObject({ status: "paired", error: null, unsent: 0 });
     expect(telegram.botMessages(501).filter((message) => message.text === "The board meets on Thursday.")).toHaveLength(1);
+  });
+
+  it("delivers the morning briefing and due reminders to the channel chosen for them, and only there", async () => {
+    const { anna } = await paired();
+    const [channel] = await channels();
+    expect((await api("GET", "/api/notifications/targets")).json()).toEqual({ briefing: ["push"], reminders: ["push"], runs: ["push"], approvals: ["push"] });
+    const unknown = await api("PUT", "/api/notifications/targets", { briefing: ["channel:999"], reminders: [], runs: [], approvals: [] });
+    expect(unknown.json()).toEqual({ error: CHANNEL_TEXTS.targetUnknown("channel:999"), code: "unknown_target" });
+    expect((await api("PUT", "/api/notifications/targets", { briefing: ["email"], reminders: [], runs: [], approvals: [] })).json().error).toBe(
+      CHANNEL_TEXTS.targetsInvalid,
+    );
+    const mine = `channel:${channel.id}`;
+    const saved = await api("PUT", "/api/notifications/targets", { briefing: [mine, "push"], reminders: [mine], runs: [], approvals: ["push", mine] });
+    expect(saved.json()).toEqual({ briefing: [mine, "push"], reminders: [mine], runs: [], approvals: ["push", mine] });
+
+    // A reminder due now, then the briefing at the next minute (UTC).
+    const now = new Date(Date.now() + skewMs);
+    await api("POST", "/api/reminders", {
+      title: "Call the auditor",
+      dueDate: new Date(now.getTime() - 60_000).toISOString(),
+      priority: "high",
+      type: "reminder",
+      status: "unread",
+    });
+    await t.channels.deliverDueReminders();
+    await t.channels.deliverDueReminders();
+    const reminder = await telegram.waitForBotMessage((message) => message.text.startsWith(CHANNEL_TEXTS.reminderDue("Call the auditor")));
+    expect(telegram.botMessages(501).filter((message) => message.text.startsWith("Reminder:"))).toHaveLength(1);
+    expect(reminder.chatId).toBe("501");
+
+    const next = new Date(now.getTime() + 60_000);
+    const time = `${String(next.getUTCHours()).padStart(2, "0")}:${String(next.getUTCMinutes()).padStart(2, "0")}`;
+    expect((await api("PUT", "/api/schedules/briefing", { enabled: true, time, days: "daily", timezone: "UTC", topics: [] })).statusCode).toBe(200);
+    skewMs += 120_000;
+    await t.schedules.tick();
+    await t.schedules.idle();
+    await t.channels.idle();
+    const briefing = await telegram.waitForBotMessage((message) => message.text.startsWith(BRIEFING_TEXTS.title));
+    expect(briefing.text).toContain("Call the auditor");
+    expect(briefing.html).toContain(`<a href="https://sage.example.com/conversations/`);
+    void anna;
   });
 });
