@@ -12,9 +12,10 @@ export interface ChannelAdapter {
   readonly limit: number;
   /**
    * Checks the credentials; answers the bot's own name (@SageBot, "SAGE in Acme", the address) and what identifies it
-   * across users (a bot's id), so one bot serves one user.
+   * across users (a bot's id), so one bot serves one user; `cursor`, where receiving starts when the service keeps what
+   * came before the first listen (e-mail: the INBOX's last UID at connecting).
    */
-  identify(signal?: AbortSignal): Promise<{ name: string; identity: string }>;
+  identify(signal?: AbortSignal): Promise<{ name: string; identity: string; cursor?: string }>;
   /** A message or button press kept raw (`ChannelInbound.raw`) read back, after a restart. */
   parse(raw: unknown): ChannelInbound | null;
   /**

@@ -104,14 +104,16 @@ export function createEmailAdapter(options: { address: string; mailbox: ChannelM
       const connection = await connectImap(imap, options.mailbox.rule).catch((error: unknown) => {
         throw mailFailure(error);
       });
+      let uidNext: number;
       try {
-        await connection.openFolder(FOLDER);
+        ({ uidNext } = await connection.openFolder(FOLDER));
       } catch (error) {
         throw mailFailure(error);
       } finally {
         await connection.close();
       }
-      return { name: address, identity: `email:${address}` };
+      // Reading starts here, at connecting: mail that comes before the listener first runs (the pairing code) is read.
+      return { name: address, identity: `email:${address}`, cursor: String(Math.max(0, uidNext - 1)) };
     },
 
     async listen({ cursor, signal, ready, receive }) {

@@ -93,7 +93,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       const settings: ChannelSettings = input.kind === "email" ? { accountId: input.accountId, address: input.address } : {};
       if (input.kind === "email") await deps.checkMailAccount(userId, input.accountId);
       const kindName = CHANNEL_TEXTS.kindNames[input.kind];
-      let identity: { name: string; identity: string };
+      let identity: { name: string; identity: string; cursor?: string };
       try {
         identity = await (await deps.open(input.kind, secrets, settings, userId)).identify(AbortSignal.timeout(30_000));
       } catch (error) {
@@ -113,6 +113,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         pairingExpiresAt: null,
         createdAt: deps.now().toISOString(),
       });
+      if (identity.cursor !== undefined) await repo.update(id, { cursor: identity.cursor });
       const answer = await newCode((await repo.byId(id))!);
       await deps.changed(id);
       return answer;

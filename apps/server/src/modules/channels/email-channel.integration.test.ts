@@ -42,10 +42,11 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
     });
     cookie = await t.login();
   }, 60_000);
+  // Stopping the app ends its IMAP IDLE connection; on a loaded machine that and Dovecot's stop take a while.
   afterAll(async () => {
     await t?.close();
     await Promise.all([dovecot?.stop(), smtp?.close(), gemini?.close()]);
-  });
+  }, 60_000);
 
   const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const channels = async () => (await api("GET", "/api/channels")).json().channels;
@@ -108,10 +109,18 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
     expect(card).toContain("anna@example.com");
     expect(card).toContain(CHANNEL_TEXTS.approveInApp);
     expect(card).toContain(`https://sage.example.com/conversations/${(await channels())[0].conversationId}`);
+    // "Approve" by mail is read as a message waiting for the card's answer, and approves nothing.
     await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Re: approve", body: "Approve", id: "reply-approve" }));
+    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(4);
+    // Quoted-printable: long lines are folded with a soft break ("=" at a line's end).
+    expect(mailsTo(ME)[3]!.data.replace(/=\r?\n/g, "")).toContain(CHANNEL_TEXTS.typingWhileWaiting);
     const [pending] = (await api("GET", "/api/approvals")).json().approvals;
+    expect(pending).toMatchObject({ name: "sendEmail" });
     expect((await api("POST", `/api/approvals/${pending.approvalId}`, { approved: false })).statusCode).toBe(200);
     await expect.poll(() => mailsTo(ME).some((received) => received.data.includes("I did not send it.")), { timeout: 30_000 }).toBe(true);
+    // The mail that waited is answered after the card, as a mail's content, never as an approval.
+    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(6);
+    expect((gemini.requests.at(-1)!.body.contents.at(-1).parts[0].text as string).startsWith(CHANNEL_TEXTS.emailTurn)).toBe(true);
     expect(mailsTo("anna@example.com")).toEqual([]);
     await session.close();
   });

@@ -40,7 +40,8 @@ export interface ImapConnection {
   /** Deletes one message by UID (a draft SAGE prepared and then wrote again); nothing else is ever deleted. */
   removeMessage(folder: string, uid: number): Promise<void>;
   /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
-  openFolder(folder: string): Promise<{ uidValidity: string; exists: number }>;
+  /** Opens a folder: its UIDVALIDITY, how many messages it holds, and the UID the next message will get. */
+  openFolder(folder: string): Promise<{ uidValidity: string; exists: number; uidNext: number }>;
   /** UIDs of the open folder's messages received on or after the date. */
   uidsSince(since: Date): Promise<number[]>;
   /** Headers and bytes of these UIDs of the open folder, in UID order. */
@@ -167,7 +168,7 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
     async openFolder(folder) {
       try {
         const mailbox = await client.mailboxOpen(folder, { readOnly: true });
-        return { uidValidity: String(mailbox.uidValidity), exists: mailbox.exists };
+        return { uidValidity: String(mailbox.uidValidity), exists: mailbox.exists, uidNext: Number(mailbox.uidNext ?? 1) };
       } catch (error) {
         const failure = error as { responseText?: string; serverResponseCode?: string; code?: string };
         if (failure.serverResponseCode === "NONEXISTENT" || /doesn't exist|not exist|no such|unknown mailbox/i.test(failure.responseText ?? "")) {

@@ -64,18 +64,20 @@ export async function watchMailbox(
     wake();
   });
   client.on("exists", () => wake());
+  // One listener for the whole watch (not one per wait): an abort ends the current wait.
+  options.signal.addEventListener("abort", () => wake(), { once: true });
   try {
     await client.connect();
     const mailbox = await client.mailboxOpen(options.folder, { readOnly: true });
     let lastUid = options.afterUid ?? Math.max(0, Number(mailbox.uidNext ?? 1) - 1);
     options.ready?.();
     while (!options.signal.aborted && failure === undefined) {
+      let timer: NodeJS.Timeout | undefined;
       const woken = new Promise<void>((resolve) => {
         wake = resolve;
-        const timer = setTimeout(resolve, LOOK_AGAIN_MS);
+        timer = setTimeout(resolve, LOOK_AGAIN_MS);
         timer.unref();
-        options.signal.addEventListener("abort", () => resolve(), { once: true });
-      });
+      }).finally(() => clearTimeout(timer));
       const uids = ((await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || []).filter((uid) => uid > lastUid).sort((a, b) => a - b);
       if (uids.length > 0) {
         const mail: ArrivedMail[] = [];
