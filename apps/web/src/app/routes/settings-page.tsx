@@ -4,7 +4,9 @@ import { useSearchParams } from "wouter";
 import { CommitmentsSection } from "@/features/commitments/components/commitments-section";
 import { NotificationsSection } from "@/features/notifications/components/notifications-section";
 import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage-sheet";
+import { useAccounts } from "@/features/accounts/api/accounts";
 import { AccountsSection } from "@/features/accounts/components/accounts-section";
+import { ChannelsSection } from "@/features/channels/components/channels-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
 import { PeopleSection } from "@/features/people/components/people-section";
@@ -52,6 +54,8 @@ export function SettingsPage() {
             <ToolsSection />
           ) : section === "accounts" ? (
             <AccountsSection />
+          ) : section === "channels" ? (
+            <ChannelsWithMail />
           ) : section === "user-preferences" ? (
             <div className="flex flex-col gap-6">
               <UserPreferences themeChoice={isSystemTheme ? "system" : theme} onThemeChoiceChange={onThemeChoiceChange} />
@@ -89,6 +93,13 @@ export function SettingsPage() {
       <CitedPassageSheet citation={source} onClose={closeSource} />
     </div>
   );
+}
+
+/** Settings > Channels, offered the user's mail accounts (the server refuses one without SMTP, saying so). */
+function ChannelsWithMail() {
+  const accounts = useAccounts();
+  const mail = (accounts.data ?? []).flatMap((account) => (account.kind === "mail" ? [{ id: account.id, name: account.name, address: account.address }] : []));
+  return <ChannelsSection mailAccounts={mail} />;
 }
 
 /** The knowledge base with its vector buttons; the vector status is read again when an item's state or passages change. */

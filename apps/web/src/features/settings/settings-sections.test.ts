@@ -13,6 +13,7 @@ describe("parseSettingsSection", () => {
   it("accepts the tools section", () => {
     expect(parseSettingsSection("tools")).toBe("tools");
     expect(parseSettingsSection("accounts")).toBe("accounts");
+    expect(parseSettingsSection("channels")).toBe("channels");
     expect(parseSettingsSection("schedules")).toBe("schedules");
     expect(parseSettingsSection("commitments")).toBe("commitments");
   });

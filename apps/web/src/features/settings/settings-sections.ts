@@ -4,6 +4,7 @@ export const SETTINGS_SECTIONS = [
   { id: "memory", label: "Memory" },
   { id: "tools", label: "Tools" },
   { id: "accounts", label: "Accounts" },
+  { id: "channels", label: "Channels" },
   { id: "schedules", label: "Schedules" },
   { id: "commitments", label: "Commitments" },
   { id: "people", label: "People" },

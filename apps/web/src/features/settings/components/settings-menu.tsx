@@ -1,4 +1,4 @@
-import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, UserCogIcon, UsersIcon, WrenchIcon } from "lucide-react";
+import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, MessageCircleIcon, UserCogIcon, UsersIcon, WrenchIcon } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
@@ -8,6 +8,7 @@ const ICONS = {
   memory: BrainIcon,
   tools: WrenchIcon,
   accounts: MailIcon,
+  channels: MessageCircleIcon,
   schedules: CalendarClockIcon,
   commitments: HandshakeIcon,
   people: UsersIcon,
