@@ -1,6 +1,9 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { startMcpHttpServer } from "@sage/testkit/mcp-http-test-server";
 import { startOAuthServer, type OAuthTestServer } from "@sage/testkit/oauth-test-server";
+import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents as events } from "../../test/turn-events.ts";
@@ -171,6 +174,67 @@ describe("the private-address rule", { timeout: 60_000 }, () => {
       expect(servers).toEqual([expect.objectContaining({ name: "notes", status: "error" })]);
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe("a remote server the administrator offers to everyone", { timeout: 90_000 }, () => {
+  it("asks each user to sign in for themselves, and uses each one's own token", async () => {
+    const temp = makeTempDir();
+    const configPath = path.join(temp.dir, "mcp.json");
+    writeFileSync(configPath, JSON.stringify({ mcpServers: { crm: { url: mcp.url, oauth: {} } } }));
+    const shared = await createTestApp({
+      env: { GEMINI_API_KEY: "mcp-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none", SAGE_FETCH_ALLOW_PRIVATE: "true", SAGE_MCP_CONFIG: configPath },
+    });
+    const inShared = (cookie: string, method: "GET" | "PATCH", url: string, payload?: object) =>
+      shared.app.inject({ method, url, ...(payload ? { payload } : {}), headers: { cookie } });
+    /** The user's row for the server, once their connection has been tried (on first use). */
+    async function crmRow(cookie: string, state: string) {
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const row = (await inShared(cookie, "GET", "/api/tools")).json().servers.find((server: { id: string }) => server.id === "config:crm");
+        if (row?.state === state) return row;
+        if (Date.now() > deadline) throw new Error(`config:crm never became ${state}: ${JSON.stringify(row)}`);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+    try {
+      // Two SAGE users, who sign in at the authorization server as ada and bob.
+      const people = [await shared.loginAsNewUser("carol"), await shared.loginAsNewUser("dave")];
+      for (const [index, person] of people.entries()) {
+        const login = index === 0 ? "ada" : "bob";
+        const row = await crmRow(person.cookie, "sign-in-needed");
+        expect(row.signInUrl).toBe("/api/tools/servers/config%3Acrm/sign-in");
+        const start = await inShared(person.cookie, "GET", row.signInUrl);
+        expect(start.statusCode).toBe(302);
+        const browser = String(start.headers["set-cookie"]).split(";")[0]!;
+        const callback = await oauth.authorize(start.headers.location as string, login);
+        const back = await shared.app.inject({
+          method: "GET",
+          url: `${callback.pathname}${callback.search}`,
+          headers: { cookie: `${person.cookie}; ${browser}` },
+        });
+        expect(back.headers.location).toBe("/settings?section=tools&signIn=connected");
+        expect((await crmRow(person.cookie, "connected")).tools.map((tool: { name: string }) => tool.name)).toContain("whoami");
+      }
+      for (const [index, person] of people.entries()) {
+        gemini.script({ functionCalls: [{ name: "crm__whoami", args: {} }] }, { text: "Done." });
+        expect((await inShared(person.cookie, "PATCH", "/api/tools/servers/config:crm", { trusted: true })).statusCode).toBe(200);
+        const conversation = (
+          await shared.app.inject({ method: "POST", url: "/api/conversations", payload: { name: "Who" }, headers: { cookie: person.cookie } })
+        ).json().id;
+        const turn = await shared.app.inject({
+          method: "POST",
+          url: `/api/conversations/${conversation}/turn`,
+          payload: { content: "Who am I there?" },
+          headers: { cookie: person.cookie },
+        });
+        const result = events(turn.body).find(([event]) => event === "tool-result")?.[1].result;
+        expect(result).toEqual({ success: true, result: `signed in as ${index === 0 ? "ada" : "bob"}@example.com` });
+      }
+    } finally {
+      await shared.close();
+      temp.remove();
     }
   });
 });
