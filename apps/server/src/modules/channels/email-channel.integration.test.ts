@@ -51,6 +51,8 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
   const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const channels = async () => (await api("GET", "/api/channels")).json().channels;
   const mailsTo = (address: string) => smtp.received.filter((received) => received.to.includes(address));
+  /** A received mail with quoted-printable's soft line breaks ("=" at a line's end) undone. */
+  const unfolded = (data: string) => data.replace(/=\r?\n/g, "");
 
   it("pairs by the code as a subject, answers only the paired address over SMTP in the thread, and never approves by mail", { timeout: 120_000 }, async () => {
     const server = { host: "127.0.0.1", secure: false, user: ME, password: PASSWORD };
@@ -89,7 +91,7 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
     const userTurn = gemini.requests.find((request) => request.action === "streamGenerateContent")!.body.contents.at(-1).parts[0].text as string;
     expect(userTurn.startsWith(`${CHANNEL_TEXTS.emailTurn}\n\n[Attached file: E-mail from ${ME}.eml]`)).toBe(true);
     expect(userTurn).toContain("What is on Thursday?");
-    const answer = mailsTo(ME)[1]!.data;
+    const answer = unfolded(mailsTo(ME)[1]!.data);
     expect(answer).toMatch(/^Subject: Re: Thursday\r?$/m);
     expect(answer).toMatch(/^In-Reply-To: <q1@example\.com>\r?$/m);
     expect(answer).toContain("Thursday: the board meeting at 10:00.");
@@ -99,21 +101,20 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
       { functionCalls: [{ name: "sendEmail", args: { to: ["anna@example.com"], subject: "Budget", body: "I agree." } }] },
       { text: "I did not send it." },
     );
-    await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Budget", body: "Tell Anna I agree with the budget", id: "q2" }));
-    const approval = await expect
+    await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Budget", body: "Tell anna@example.com I agree with the budget", id: "q2" }));
+    // The address is in the mail only: never the user's own words, whoever the From: says wrote it.
+    await expect
       .poll(async () => (await api("GET", "/api/approvals")).json().approvals[0], { timeout: 60_000 })
-      .toMatchObject({ name: "sendEmail", reason: expect.stringContaining(`E-mail from ${ME}.eml`) });
-    void approval;
+      .toMatchObject({ name: "sendEmail", reason: expect.stringContaining(`anna@example.com appears only in E-mail from ${ME}.eml; you never wrote it.`) });
     await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(3);
-    const card = mailsTo(ME)[2]!.data;
+    const card = unfolded(mailsTo(ME)[2]!.data);
     expect(card).toContain("anna@example.com");
     expect(card).toContain(CHANNEL_TEXTS.approveInApp);
     expect(card).toContain(`https://sage.example.com/conversations/${(await channels())[0].conversationId}`);
     // "Approve" by mail is read as a message waiting for the card's answer, and approves nothing.
     await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Re: approve", body: "Approve", id: "reply-approve" }));
     await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(4);
-    // Quoted-printable: long lines are folded with a soft break ("=" at a line's end).
-    expect(mailsTo(ME)[3]!.data.replace(/=\r?\n/g, "")).toContain(CHANNEL_TEXTS.typingWhileWaiting);
+    expect(unfolded(mailsTo(ME)[3]!.data)).toContain(CHANNEL_TEXTS.typingWhileWaiting);
     const [pending] = (await api("GET", "/api/approvals")).json().approvals;
     expect(pending).toMatchObject({ name: "sendEmail" });
     expect((await api("POST", `/api/approvals/${pending.approvalId}`, { approved: false })).statusCode).toBe(200);
