@@ -264,7 +264,7 @@ export async function startSlackServer(options: { mode?: "socket" | "http" } = {
     failNext(name, retryAfter, times = 1) {
       failures.set(name, { retryAfter, times });
     },
-    async waitFor(check, timeoutMs = 20_000) {
+    async waitFor(check, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = check();

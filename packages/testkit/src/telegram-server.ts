@@ -275,7 +275,7 @@ export async function startTelegramServer(options: { token?: string } = {}): Pro
       });
   }
 
-  async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = check();

@@ -41,12 +41,11 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
       },
     });
     cookie = await t.login();
-  }, 60_000);
-  // Stopping the app ends its IMAP IDLE connection; on a loaded machine that and Dovecot's stop take a while.
+  });
   afterAll(async () => {
     await t?.close();
     await Promise.all([dovecot?.stop(), smtp?.close(), gemini?.close()]);
-  }, 60_000);
+  });
 
   const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const channels = async () => (await api("GET", "/api/channels")).json().channels;
@@ -54,7 +53,7 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
   /** A received mail with quoted-printable's soft line breaks ("=" at a line's end) undone. */
   const unfolded = (data: string) => data.replace(/=\r?\n/g, "");
 
-  it("pairs by the code as a subject, answers only the paired address over SMTP in the thread, and never approves by mail", { timeout: 120_000 }, async () => {
+  it("pairs by the code as a subject, answers only the paired address over SMTP in the thread, and never approves by mail", async () => {
     const server = { host: "127.0.0.1", secure: false, user: ME, password: PASSWORD };
     const account = await api("POST", "/api/accounts", {
       kind: "mail",
@@ -77,17 +76,17 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
     // Not to SAGE's address: the user's own mail, left alone. A stranger's code attempt: refused, counted, never answered.
     await session.append("INBOX", mail({ from: "anna@example.com", to: ME, subject: "Lunch?", body: "Are you free?", id: "lunch" }));
     await session.append("INBOX", mail({ from: "mallory@evil.example", to: SAGE_ADDRESS, subject: "ABCDEFGH", body: "let me in", id: "m1" }));
-    await expect.poll(async () => (await channels())[0].refused.count, { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => (await channels())[0].refused.count).toBe(1);
     await session.append("INBOX", mail({ from: `Exec <${ME}>`, to: SAGE_ADDRESS, subject: pairingCode, body: "", id: "pair" }));
-    await expect.poll(async () => (await channels())[0], { timeout: 30_000 }).toMatchObject({ status: "paired", chat: { title: `Exec <${ME}>` } });
-    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => (await channels())[0]).toMatchObject({ status: "paired", chat: { title: `Exec <${ME}>` } });
+    await expect.poll(() => mailsTo(ME).length).toBe(1);
     expect(mailsTo("mallory@evil.example")).toEqual([]);
     expect(mailsTo(ME)[0]!.from).toBe(SAGE_ADDRESS);
 
     // A question: the whole mail reaches the model as an attached file, never as the user's own words.
     gemini.script({ text: "Thursday: the **board meeting** at 10:00." });
     await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Thursday", body: "What is on Thursday?\r\n\r\nThanks", id: "q1" }));
-    await expect.poll(() => mailsTo(ME).length, { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => mailsTo(ME).length).toBe(2);
     const userTurn = gemini.requests.find((request) => request.action === "streamGenerateContent")!.body.contents.at(-1).parts[0].text as string;
     expect(userTurn.startsWith(`${CHANNEL_TEXTS.emailTurn}\n\n[Attached file: E-mail from ${ME}.eml]`)).toBe(true);
     expect(userTurn).toContain("What is on Thursday?");
@@ -104,23 +103,23 @@ describe.skipIf(!dovecotInstalled())(`the e-mail channel against Dovecot and a r
     await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Budget", body: "Tell anna@example.com I agree with the budget", id: "q2" }));
     // The address is in the mail only: never the user's own words, whoever the From: says wrote it.
     await expect
-      .poll(async () => (await api("GET", "/api/approvals")).json().approvals[0], { timeout: 60_000 })
+      .poll(async () => (await api("GET", "/api/approvals")).json().approvals[0])
       .toMatchObject({ name: "sendEmail", reason: expect.stringContaining(`anna@example.com appears only in E-mail from ${ME}.eml; you never wrote it.`) });
-    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => mailsTo(ME).length).toBe(3);
     const card = unfolded(mailsTo(ME)[2]!.data);
     expect(card).toContain("anna@example.com");
     expect(card).toContain(CHANNEL_TEXTS.approveInApp);
     expect(card).toContain(`https://sage.example.com/conversations/${(await channels())[0].conversationId}`);
     // "Approve" by mail is read as a message waiting for the card's answer, and approves nothing.
     await session.append("INBOX", mail({ from: ME, to: SAGE_ADDRESS, subject: "Re: approve", body: "Approve", id: "reply-approve" }));
-    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(4);
+    await expect.poll(() => mailsTo(ME).length).toBe(4);
     expect(unfolded(mailsTo(ME)[3]!.data)).toContain(CHANNEL_TEXTS.typingWhileWaiting);
     const [pending] = (await api("GET", "/api/approvals")).json().approvals;
     expect(pending).toMatchObject({ name: "sendEmail" });
     expect((await api("POST", `/api/approvals/${pending.approvalId}`, { approved: false })).statusCode).toBe(200);
-    await expect.poll(() => mailsTo(ME).some((received) => received.data.includes("I did not send it.")), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => mailsTo(ME).some((received) => received.data.includes("I did not send it."))).toBe(true);
     // The mail that waited is answered after the card, as a mail's content, never as an approval.
-    await expect.poll(() => mailsTo(ME).length, { timeout: 30_000 }).toBe(6);
+    await expect.poll(() => mailsTo(ME).length).toBe(6);
     expect((gemini.requests.at(-1)!.body.contents.at(-1).parts[0].text as string).startsWith(CHANNEL_TEXTS.emailTurn)).toBe(true);
     expect(mailsTo("anna@example.com")).toEqual([]);
     await session.close();

@@ -49,7 +49,7 @@ beforeEach(async () => {
     },
   });
   cookie = await t.login();
-  await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { timeout: 15_000, interval: 100 }).toBe("connected");
+  await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { interval: 100 }).toBe("connected");
   // The echo tool is read-only; the user asks to approve it anyway, so a plain request shows a card.
   expect((await api("PATCH", "/api/tools/settings", { server: "remote", tool: "echo", ask: true })).statusCode).toBe(200);
   const channel = (await api("POST", "/api/channels", { kind: "telegram", token: telegram.token })).json();

@@ -24,7 +24,7 @@ describe("a photo and a PDF sent in Telegram", () => {
   });
   const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
-  it("gives the model the photo as a picture and the PDF's text, both kept in the channel's conversation", { timeout: 120_000 }, async () => {
+  it("gives the model the photo as a picture and the PDF's text, both kept in the channel's conversation", async () => {
     const { pairingCode } = (await api("POST", "/api/channels", { kind: "telegram", token: telegram.token })).json();
     const anna = telegram.user({ userId: 501, firstName: "Anna" });
     await anna.say(pairingCode);
@@ -36,7 +36,7 @@ describe("a photo and a PDF sent in Telegram", () => {
       .toBuffer();
     gemini.script({ text: "The whiteboard says the launch is on 14 March." });
     await anna.photo(photo, "What does the whiteboard say?");
-    await telegram.waitForBotMessage((message) => message.text.startsWith("The whiteboard says"), 60_000);
+    await telegram.waitForBotMessage((message) => message.text.startsWith("The whiteboard says"));
     const photoTurn = gemini.requests.at(-1)!.body.contents.at(-1).parts as { text?: string; inlineData?: { mimeType: string; data: string } }[];
     expect(photoTurn.find((part) => part.inlineData)).toEqual({ inlineData: { mimeType: "image/jpeg", data: photo.toString("base64") } });
     expect(photoTurn[0]!.text).toMatch(/^What does the whiteboard say\?/);
@@ -44,7 +44,7 @@ describe("a photo and a PDF sent in Telegram", () => {
     const pdf = await makePdf([["Quarterly report. Revenue reached 12 million euros in the third quarter."]]);
     gemini.script({ text: "Revenue was 12 million euros." });
     await anna.document("q3-report.pdf", "application/pdf", pdf, "Summarise this");
-    await telegram.waitForBotMessage((message) => message.text.startsWith("Revenue was 12 million euros."), 60_000);
+    await telegram.waitForBotMessage((message) => message.text.startsWith("Revenue was 12 million euros."));
     expect(gemini.requests.at(-1)!.body.contents.at(-1).parts[0].text).toMatch(
       /^Summarise this\n\n\[Attached file: q3-report\.pdf\]\n[\s\S]*Revenue reached 12 million euros in the third quarter/,
     );

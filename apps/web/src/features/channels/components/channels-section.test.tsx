@@ -64,7 +64,7 @@ describe("Settings > Channels", () => {
 
     // The chat sent the code: the list shows it paired (it is polled while a code waits), and the code is gone.
     listed = [channel({ status: "paired", chat: { title: "Anna Berg", group: false }, conversationId: 12, refused: { count: 2, lastAt: null } })];
-    expect(await screen.findByText("Connected", {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByText("Connected")).toBeTruthy();
     expect(screen.queryByLabelText("Pairing code")).toBeNull();
     expect(screen.getByText("Anna Berg")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Open the conversation" }).getAttribute("href")).toBe("/conversations/12");
