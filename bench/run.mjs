@@ -8,6 +8,7 @@ import { coldStart } from "./scenarios/cold-start.mjs";
 import { webVitals } from "./scenarios/web-vitals.mjs";
 import { chatTtft } from "./scenarios/chat-ttft.mjs";
 import { chatTurn } from "./scenarios/chat-turn.mjs";
+import { channelReply } from "./scenarios/channel-reply.mjs";
 import { search } from "./scenarios/search.mjs";
 import { ingestPdf } from "./scenarios/ingest-pdf.mjs";
 import { ingestTxt } from "./scenarios/ingest-txt.mjs";
@@ -36,6 +37,7 @@ const scenarios = {
   "cold-start": coldStart,
   "chat-ttft": chatTtft,
   "chat-turn": chatTurn,
+  "channel-reply": channelReply,
   "web-vitals": webVitals,
   search,
   "ingest-pdf": ingestPdf,
