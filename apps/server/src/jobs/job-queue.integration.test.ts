@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from "kysely";
 import { afterEach, expect, it } from "vitest";
 import { openPostgresDb } from "../store/postgres/open-postgres-db.ts";
 import { openPgSignals, type Signals } from "../store/postgres/pg-signals.ts";
@@ -41,6 +42,22 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
 
   const statusOf = async (database: TestDatabase, id: number) =>
     database.db.selectFrom("jobs").select(["status", "attempts", "leaseOwner"]).where("id", "=", id).executeTakeFirstOrThrow();
+
+  /**
+   * The process's database, counting the jobs table reads it makes: each look-around (every third of a lease) reads
+   * the expired leases and then the queued jobs, so a test can wait for another process to have looked, not sleep.
+   */
+  function watched(database: TestDatabase) {
+    const reads = { count: 0 };
+    const counter: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        if (node.kind === "SelectQueryNode") reads.count++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    return { database: { ...database, db: database.db.withPlugin(counter) }, reads };
+  }
 
   async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -102,13 +119,15 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
       (row) => row.status === "processing",
     );
 
-    const second = sharedQueue(b!);
+    const { database, reads } = watched(b!);
+    const second = sharedQueue(database);
     second.register("long", async () => {
       throw new Error("ran twice");
     });
     await second.start();
-    // Three of the first queue's renewals later the job is still the first queue's.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Once the second queue has looked around three times (two reads a look), the job is still the first queue's.
+    const looked = reads.count;
+    await expect.poll(() => reads.count).toBeGreaterThanOrEqual(looked + 6);
     expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
     gate.resolve();
     expect(await first.waitFor(job.id)).toMatchObject({ status: "done", attempts: 1, error: null, leaseOwner: null });
@@ -185,13 +204,15 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
       (row) => row.status === "processing",
     );
     const stopped = stopping.stop();
-    const other = sharedQueue(b!, { leaseMs: 300 });
+    const { database, reads } = watched(b!);
+    const other = sharedQueue(database, { leaseMs: 300 });
     other.register("long", async () => {
       throw new Error("ran twice");
     });
     await other.start();
-    // Several leases long: the stopping process's renewals keep the job its own.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Once the other process has looked around three times, the stopping process's renewals kept the job its own.
+    const looked = reads.count;
+    await expect.poll(() => reads.count).toBeGreaterThanOrEqual(looked + 6);
     expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
     gate.resolve();
     await stopped;

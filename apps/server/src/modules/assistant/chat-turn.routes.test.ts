@@ -367,7 +367,7 @@ describe("stopping a turn", () => {
     let received = "";
     while (!received.includes("First part.")) received += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    await expect.poll(saved, { timeout: 60_000 }).toHaveLength(2);
+    await expect.poll(saved).toHaveLength(2);
     const messages = await saved();
     expect(messages.map((message) => message.role)).toEqual(["user", "model"]);
     expect(messages[1].content).toMatch(/^First part\./);
