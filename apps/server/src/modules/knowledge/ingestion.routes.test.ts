@@ -345,9 +345,7 @@ describe("URLs and notes", () => {
     // A short note is indexed for word search before the answer; its vectors come after it (issue 35).
     expect(response.json()).toMatchObject({ status: "success", chunks_processed: 1, file: { status: "ready" } });
     const id = response.json().file.id;
-    await expect
-      .poll(async () => ((await kb.call("GET", "/api/files")).json() as any[]).find((file) => file.id === id)?.statusReason)
-      .toBe(VECTOR_WARNING);
+    await expect.poll(async () => ((await kb.call("GET", "/api/files")).json() as any[]).find((file) => file.id === id)?.statusReason).toBe(VECTOR_WARNING);
     expect((await kb.chunks(id)).map((chunk) => chunk.content)).toEqual(["Short note text here"]);
   });
 });
