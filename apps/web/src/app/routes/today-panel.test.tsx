@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
@@ -21,6 +21,9 @@ const reminder = (id: number, title: string, dueDate: string) => ({
   createdAt: "2026-11-20T08:00:00.000Z",
   updatedAt: "2026-11-20T08:00:00.000Z",
 });
+const DOSSIERS = /^\/api\/dossiers\?eventId=/;
+const noDossier = () => Response.json({ error: "No dossier has been prepared for this event yet", code: "dossier_not_found" }, { status: 404 });
+const dossier = (eventId: number, conversationId: number) => ({ eventId, preparedAt: at(27, 9, 30), lines: [], conversationId });
 const event = (id: number, title: string, start: string, end: string, location = "") => ({ id, title, start, end, allDay: false, location, calendar: "Work" });
 
 describe("TodayPanel", () => {
@@ -49,12 +52,19 @@ describe("TodayPanel", () => {
         "GET",
         "/api/reminders",
         Response.json([reminder(1, "Sign the lease", "2026-11-27"), reminder(2, "Call the bank", at(27, 16)), reminder(3, "Renew passport", "2026-12-15")]),
-      );
+      )
+      .on("GET", DOSSIERS, noDossier());
     renderWithProviders(<TodayPanel />);
     const panel = await screen.findByTestId("today-panel");
     expect(within(panel).getByRole("heading", { level: 2 }).textContent).toBe("Today, Friday 27 November");
-    const meetings = within(within(panel).getByRole("region", { name: "Next meetings" })).getAllByRole("listitem");
-    expect(meetings.map((item) => item.textContent)).toEqual(["Now, until 10:30Budget review · Room 4", "15:00Board call", "Tomorrow 07:40Flight to Oslo"]);
+    const meetings = () => within(within(panel).getByRole("region", { name: "Next meetings" })).getAllByRole("listitem");
+    await vi.waitFor(() =>
+      expect(meetings().map((item) => item.textContent)).toEqual([
+        "Now, until 10:30Budget review · Room 4Prepare now",
+        "15:00Board callPrepare now",
+        "Tomorrow 07:40Flight to OsloPrepare now",
+      ]),
+    );
     const due = within(panel).getByRole("region", { name: "Reminders due today (2)" });
     expect(
       within(due)
@@ -65,6 +75,24 @@ describe("TodayPanel", () => {
     const query = new URLSearchParams(request!.path.split("?")[1]);
     expect(query.get("from")).toBe(new Date(2026, 10, 27).toISOString());
     expect(query.get("to")).toBe(new Date(2026, 10, 29).toISOString());
+  });
+
+  it("links a meeting's dossier, and Prepare now writes one for a meeting without", async () => {
+    const api = fakeApi()
+      .on(
+        "GET",
+        EVENTS,
+        Response.json({ connected: true, events: [event(2, "Budget review", at(27, 11), at(27, 12)), event(3, "Board call", at(27, 15), at(27, 16))] }),
+      )
+      .on("GET", "/api/reminders", Response.json([]))
+      .on("GET", DOSSIERS, (request) => (request.path.endsWith("=2") ? Response.json(dossier(2, 5)) : noDossier()))
+      .on("POST", "/api/dossiers", Response.json(dossier(3, 9)));
+    renderWithProviders(<TodayPanel />);
+    const link = await screen.findByRole("link", { name: "Dossier for Budget review" });
+    expect(link.getAttribute("href")).toBe("/conversations/5");
+    fireEvent.click(await screen.findByRole("button", { name: "Prepare now a dossier for Board call" }));
+    expect((await screen.findByRole("link", { name: "Dossier for Board call" })).getAttribute("href")).toBe("/conversations/9");
+    expect(api.requests("POST", "/api/dossiers").map((request) => request.body)).toEqual([{ eventId: 3 }]);
   });
 
   it("says so in plain words when the calendar is empty and nothing is due", async () => {

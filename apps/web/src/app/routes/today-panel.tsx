@@ -4,6 +4,7 @@ import { CalendarDays, Bell } from "lucide-react";
 import { useMemo } from "react";
 import { Link } from "wouter";
 import { useCalendarEvents } from "@/features/accounts/api/accounts";
+import { DossierLink } from "@/features/dossiers/dossier-link";
 import { useReminders } from "@/features/reminders/api/get-reminders";
 import { useNow } from "@/features/reminders/hooks/use-now";
 import { bucketReminders, remindersShownToday, sortReminders } from "@/features/reminders/reminder-buckets";
@@ -74,6 +75,7 @@ export function TodayPanel() {
                     {event.title}
                     {event.location && <span className="text-muted-foreground">{` · ${event.location}`}</span>}
                   </span>
+                  {!event.allDay && <DossierLink eventId={event.id} title={event.title} />}
                 </li>
               ))}
             </ul>
