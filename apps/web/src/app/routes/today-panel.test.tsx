@@ -53,6 +53,7 @@ describe("TodayPanel", () => {
         "/api/reminders",
         Response.json([reminder(1, "Sign the lease", "2026-11-27"), reminder(2, "Call the bank", at(27, 16)), reminder(3, "Renew passport", "2026-12-15")]),
       )
+      .on("GET", "/api/triage?label=needs-reply", Response.json([]))
       .on("GET", DOSSIERS, noDossier());
     renderWithProviders(<TodayPanel />);
     const panel = await screen.findByTestId("today-panel");
@@ -84,6 +85,7 @@ describe("TodayPanel", () => {
         EVENTS,
         Response.json({ connected: true, events: [event(2, "Budget review", at(27, 11), at(27, 12)), event(3, "Board call", at(27, 15), at(27, 16))] }),
       )
+      .on("GET", "/api/triage?label=needs-reply", Response.json([]))
       .on("GET", "/api/reminders", Response.json([]))
       .on("GET", DOSSIERS, (request) => (request.path.endsWith("=2") ? Response.json(dossier(2, 5)) : noDossier()))
       .on("POST", "/api/dossiers", Response.json(dossier(3, 9)));
@@ -95,9 +97,39 @@ describe("TodayPanel", () => {
     expect(api.requests("POST", "/api/dossiers").map((request) => request.body)).toEqual([{ eventId: 3 }]);
   });
 
+  it("lists the mail that needs a reply, oldest first, with its age, why, and the draft waiting", async () => {
+    fakeApi()
+      .on("GET", EVENTS, Response.json({ connected: true, events: [] }))
+      .on("GET", "/api/reminders", Response.json([]))
+      .on(
+        "GET",
+        "/api/triage?label=needs-reply",
+        Response.json([
+          {
+            messageId: 7,
+            from: "Anna Berg <anna@acme.example>",
+            subject: "Q3 budget numbers",
+            date: at(25, 10),
+            label: "needs-reply",
+            urgent: true,
+            reason: "Anna asks for your Q3 numbers.",
+            urgentReason: 'Your rule: "Anything from Acme is urgent"',
+            decidedBy: "model",
+            draft: { folder: "Drafts", subject: "Re: Q3 budget numbers", account: "Work mail", preparedAt: at(25, 11) },
+          },
+        ]),
+      );
+    renderWithProviders(<TodayPanel />);
+    const region = await screen.findByRole("region", { name: "Needs your reply (1)" });
+    expect(within(region).getByRole("listitem").textContent).toBe(
+      "Anna Berg · Q3 budget numbers · 2 days · UrgentAnna asks for your Q3 numbers. Draft reply in Drafts.",
+    );
+  });
+
   it("says so in plain words when the calendar is empty and nothing is due", async () => {
     fakeApi()
       .on("GET", EVENTS, Response.json({ connected: true, events: [] }))
+      .on("GET", "/api/triage?label=needs-reply", Response.json([]))
       .on("GET", "/api/reminders", Response.json([]));
     renderWithProviders(<TodayPanel />);
     const panel = await screen.findByTestId("today-panel");
@@ -108,6 +140,7 @@ describe("TodayPanel", () => {
   it("is not shown without a calendar and with nothing due; with a reminder due, it invites connecting a calendar", async () => {
     const api = fakeApi()
       .on("GET", EVENTS, Response.json({ connected: false, events: [] }))
+      .on("GET", "/api/triage?label=needs-reply", Response.json([]))
       .on("GET", "/api/reminders", Response.json([]));
     const { unmount } = renderWithProviders(<TodayPanel />);
     await vi.waitFor(() => expect(api.requests("GET", "/api/reminders")).toHaveLength(1));
@@ -115,7 +148,7 @@ describe("TodayPanel", () => {
     expect(screen.queryByTestId("today-panel")).toBeNull();
     unmount();
 
-    api.on("GET", "/api/reminders", Response.json([reminder(1, "Sign the lease", "2026-11-27")]));
+    api.on("GET", "/api/triage?label=needs-reply", Response.json([])).on("GET", "/api/reminders", Response.json([reminder(1, "Sign the lease", "2026-11-27")]));
     renderWithProviders(<TodayPanel />);
     const panel = await screen.findByTestId("today-panel");
     expect(within(panel).getByRole("link", { name: TODAY_TEXTS.noCalendar }).getAttribute("href")).toBe("/settings");

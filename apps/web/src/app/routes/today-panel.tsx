@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { Link } from "wouter";
 import { useCalendarEvents } from "@/features/accounts/api/accounts";
 import { DossierLink } from "@/features/dossiers/dossier-link";
+import { NeedsReply, useNeedsReply } from "@/features/dossiers/needs-reply";
 import { useReminders } from "@/features/reminders/api/get-reminders";
 import { useNow } from "@/features/reminders/hooks/use-now";
 import { bucketReminders, remindersShownToday, sortReminders } from "@/features/reminders/reminder-buckets";
@@ -37,13 +38,15 @@ export function TodayPanel() {
   const range = useMemo(() => ({ from: new Date(day), to: addDays(new Date(day), 2) }), [day]);
   const events = useCalendarEvents(range.from, range.to);
   const reminders = useReminders();
+  const needsReply = useNeedsReply();
+  const waitingMail = needsReply.data ?? [];
   const dueToday = useMemo(() => sortReminders(bucketReminders(reminders.data ?? [], now).today, now), [reminders.data, now]);
   const shown = useMemo(() => remindersShownToday(reminders.data ?? [], now), [reminders.data, now]);
   const meetings = (events.data?.events ?? []).filter((event) => new Date(event.end) > now).slice(0, MEETINGS_SHOWN);
   const connected = events.data?.connected ?? false;
 
   if (events.isPending || reminders.isPending) return null;
-  if (!connected && dueToday.length === 0) return null;
+  if (!connected && dueToday.length === 0 && waitingMail.length === 0) return null;
 
   return (
     <section aria-labelledby="today-heading" className="rounded-xl border p-4" data-testid="today-panel">
@@ -104,6 +107,7 @@ export function TodayPanel() {
             </ul>
           )}
         </section>
+        {waitingMail.length > 0 && <NeedsReply items={waitingMail} now={now} />}
       </div>
     </section>
   );
