@@ -55,6 +55,18 @@ describe("which calls wait for the user, and how their card reads (issue 47)", (
     expect(approvalFor(draft, { to: ["deals@shop.example"], subject: "Hi", body: "Hello" }, turn).card).toMatchObject({ risk: "content-derived" });
   });
 
+  it("a draft whose body comes from the mail waits when it goes to someone outside the user's people, not to Emma", () => {
+    const turn = ledger(["Draft the offer for emma@example.com and for bob@outside.example"]);
+    const copied = "Claim it at http://shop.example/win for 50,000 points.";
+    expect(approvalFor(draft, { to: ["emma@example.com"], subject: "Offer", body: copied }, turn).card).toBeNull();
+    const outside = approvalFor(draft, { to: ["bob@outside.example"], subject: "Offer", body: copied }, turn);
+    expect(outside.card).toMatchObject({ risk: "content-derived" });
+    expect(outside.card!.reason).toContain("The link shop.example/win appears only in the mail from news@shop.example of 14 May");
+    expect(outside.provenance).toMatchObject({ to: { from: "user" }, body: { from: "content", source: NEWSLETTER } });
+    // The user's own words to the same address stay card-free.
+    expect(approvalFor(draft, { to: ["bob@outside.example"], subject: "Offer", body: "Here is the offer." }, turn).card).toBeNull();
+  });
+
   it("a memory of the user's own words needs no Keep after reading a mail; one carrying the mail's words does", () => {
     const turn = ledger(["I fly with Swiss; anything in my inbox?"]);
     expect(approvalFor(memory, { content: "The user flies with Swiss" }, turn).card).toBeNull();

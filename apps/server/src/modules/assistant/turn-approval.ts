@@ -38,7 +38,8 @@ export interface CallDecision {
  *   - a call that sends its arguments out of SAGE without changing anything (an external read-only tool, a web
  *     search): a card when an argument carries content-derived values or the user's private data (memories the user
  *     did not type here); in a scheduled run, every external call;
- *   - a draft: a card when a recipient is not the user's (typed, or someone they write to or keep in memory);
+ *   - a draft: a card when a recipient is not the user's (typed, or someone they write to or keep in memory), or
+ *     when its body came from content and a recipient is not among the people the user writes to or keeps;
  *   - a memory the assistant proposes: Keep / Discard when any of it came from content;
  *   - SAGE's own tools (a reminder, a search of the user's documents): no card; what they keep records its origin.
  * A call is red ("content-derived") when a recipient, attendee, link or thing acted on came from content, or its
@@ -55,7 +56,10 @@ export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, 
   const reach = tool.reach ?? "sage";
   const leaves = reach === "outside" || reach === "query";
   const privateData = [...new Set(Object.values(decided).flatMap((item) => item.private))];
-  const risk = riskOf(decided, roles, leaves && privateData.length > 0 && ledger.holdsContent);
+  // Issue 47's draft rule: a message body from content, to someone outside the user's people, is a send in waiting.
+  const recipients = Object.entries(decided).filter(([name]) => roles[name] === "recipients");
+  const draftFromContent = reach === "draft" && decided.body?.provenance.from === "content" && recipients.some(([, item]) => item.outside === true);
+  const risk = draftFromContent ? "content-derived" : riskOf(decided, roles, leaves && privateData.length > 0 && ledger.holdsContent);
   const words = () => callWords({ tool, args, decided, roles, ledger, risk, privateData: leaves ? privateData : [], unattended: options.unattended });
   const card = (extra: Partial<ApprovalCard> = {}): CallDecision => ({ provenance, card: { risk, provenance, ...words(), ...extra } });
 
@@ -66,8 +70,8 @@ export function approvalFor(tool: AssistantTool, args: Record<string, unknown>, 
     return { provenance, card: null };
   }
   if (reach === "draft") {
-    const strangers = Object.entries(decided).some(([name, item]) => roles[name] === "recipients" && item.provenance.from === "content");
-    return strangers ? card() : { provenance, card: null };
+    const strangers = recipients.some(([, item]) => item.provenance.from === "content");
+    return strangers || draftFromContent ? card() : { provenance, card: null };
   }
   return { provenance, card: null };
 }

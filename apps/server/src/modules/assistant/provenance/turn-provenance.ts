@@ -53,6 +53,8 @@ export interface ArgumentDecision {
   contentWords: { word: string; source: ContentSource }[];
   /** Recipients only: every address is one the user typed, or a person of theirs they named. */
   named?: boolean;
+  /** Recipients only: some address is not among the people the user writes to or keeps (typed, or a mail's sender). */
+  outside?: boolean;
 }
 
 interface Indexed {
@@ -162,7 +164,9 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
   function recipients(value: unknown): ArgumentDecision {
     const evidence: Evidence[] = [];
     let named = true;
+    let outside = false;
     for (const address of asList(value).map(addressOf)) {
+      if (!people.has(address)) outside = true;
       if (typedEmails.has(address)) continue;
       if (people.has(address)) {
         if (![...nameStems(address)].some((stem) => typed.stems.has(stem))) named = false;
@@ -173,7 +177,7 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
       named = false;
       evidence.push({ kind: "address", value: address, source: sourceOf((indexed) => indexed.emails.has(address)) });
     }
-    return decision(evidence, { named });
+    return decision(evidence, { named, outside });
   }
 
   function link(value: unknown): ArgumentDecision {
@@ -238,7 +242,7 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
     return decision([{ kind: "object", value: shown, source: sourceOf((indexed) => significantStems(shown).some((stem) => indexed.names.has(stem))) }]);
   }
 
-  function decision(evidence: Evidence[], extra: { named?: boolean } = {}): ArgumentDecision {
+  function decision(evidence: Evidence[], extra: { named?: boolean; outside?: boolean } = {}): ArgumentDecision {
     const first = evidence.find((item) => item.source) ?? evidence[0];
     const provenance: ArgumentProvenance = first ? { from: "content", ...(first.source ? { source: first.source } : {}) } : { from: "user" };
     return { provenance, evidence, private: [], contentWords: [], ...extra };
