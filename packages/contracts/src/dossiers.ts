@@ -17,12 +17,20 @@ export const DOSSIER_TEXTS = {
 
 /** GET /api/dossiers?eventId= */
 export const dossierQuerySchema = z.object({
-  eventId: z.coerce.number({ error: DOSSIER_TEXTS.eventIdInvalid }).int(DOSSIER_TEXTS.eventIdInvalid).positive(DOSSIER_TEXTS.eventIdInvalid),
+  eventId: z.coerce
+    .number({ error: DOSSIER_TEXTS.eventIdInvalid })
+    .int(DOSSIER_TEXTS.eventIdInvalid)
+    .positive(DOSSIER_TEXTS.eventIdInvalid)
+    .max(Number.MAX_SAFE_INTEGER, DOSSIER_TEXTS.eventIdInvalid),
 });
 
 /** POST /api/dossiers: prepare (again) now. */
 export const prepareDossierSchema = z.object({
-  eventId: z.number({ error: DOSSIER_TEXTS.eventIdInvalid }).int(DOSSIER_TEXTS.eventIdInvalid).positive(DOSSIER_TEXTS.eventIdInvalid),
+  eventId: z
+    .number({ error: DOSSIER_TEXTS.eventIdInvalid })
+    .int(DOSSIER_TEXTS.eventIdInvalid)
+    .positive(DOSSIER_TEXTS.eventIdInvalid)
+    .max(Number.MAX_SAFE_INTEGER, DOSSIER_TEXTS.eventIdInvalid),
 });
 
 export const dossierSchema = z.object({
@@ -42,6 +50,9 @@ export const dossierSettingsSchema = z.object({
     .int(DOSSIER_TEXTS.minutesInvalid)
     .min(1, DOSSIER_TEXTS.minutesInvalid)
     .max(DOSSIER_MINUTES_MAX, DOSSIER_TEXTS.minutesInvalid),
-  calendars: z.array(z.number().int().positive(), { error: DOSSIER_TEXTS.calendarsInvalid }).max(100, DOSSIER_TEXTS.calendarsInvalid).optional(),
+  calendars: z
+    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), { error: DOSSIER_TEXTS.calendarsInvalid })
+    .max(100, DOSSIER_TEXTS.calendarsInvalid)
+    .optional(),
 });
 export type DossierSettings = z.infer<typeof dossierSettingsSchema>;

@@ -153,6 +153,7 @@ describe("meeting dossiers", () => {
       code: "validation_error",
     });
     expect((await api("GET", "/api/dossiers?eventId=abc")).json()).toEqual({ error: DOSSIER_TEXTS.eventIdInvalid, code: "validation_error" });
+    expect((await api("GET", "/api/dossiers?eventId=1e300")).json()).toEqual({ error: DOSSIER_TEXTS.eventIdInvalid, code: "validation_error" });
     expect((await api("PUT", "/api/settings/dossiers", { minutesBefore: 60, calendars: [4] })).json()).toEqual({ minutesBefore: 60, calendars: [4] });
     expect((await api("PUT", "/api/settings/dossiers", { minutesBefore: 45 })).json()).toEqual({ minutesBefore: 45 });
   });
