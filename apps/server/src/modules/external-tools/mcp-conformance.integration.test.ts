@@ -110,7 +110,7 @@ async function runSuite(): Promise<{ results: Map<string, Check[]>; log: string 
   return { results, log };
 }
 
-beforeAll(async () => void (client = await bundleClient()), 60_000);
+beforeAll(async () => void (client = await bundleClient()));
 afterAll(() => {
   temp.remove();
   rmSync(cacheDir, { recursive: true, force: true });

@@ -56,7 +56,7 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
     expect((await api("POST", "/api/accounts", { kind: "mail", name: "Work mail", folders: ["INBOX", "Sent"], imap: imapServer })).statusCode).toBe(201);
     await t.jobs.idle();
   });
-  afterEach(async () => t.close(), 60_000);
+  afterEach(async () => t.close());
 
   const api = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
