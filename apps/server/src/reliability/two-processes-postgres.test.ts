@@ -150,17 +150,19 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", () 
       headers: { cookie, "content-type": "application/json" },
       body: JSON.stringify({ content: "What does my memo say?" }),
     }).then((response) => response.text());
-    let card: { approvalId: string; name: string } | undefined;
+    let card: { approvalId: string; name: string; risk: string } | undefined;
     await expect
       .poll(
         async () => {
           card = (await onB("GET", "/api/approvals")).json.approvals[0];
           return card?.name;
         },
-        { timeout: 20_000, interval: 50 },
+        { interval: 50 },
       )
       .toBe("saveMemory");
-    expect((await onB("POST", `/api/approvals/${card!.approvalId}`, { approved: true })).status).toBe(200);
+    // The memory's words come from the memo (issue 47): the card is content-derived and needs its second confirmation.
+    expect(card!.risk).toBe("content-derived");
+    expect((await onB("POST", `/api/approvals/${card!.approvalId}`, { approved: true, confirm: "content-derived" })).status).toBe(200);
     expect(await turn).toContain("memory-saved");
     expect(((await onB("GET", "/api/memories")).json as Array<{ content: string }>).map((memory) => memory.content)).toContain(
       "The user climbs Kilimanjaro in March",
