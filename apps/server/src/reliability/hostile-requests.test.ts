@@ -75,7 +75,10 @@ describe("multipart requests are always answered", () => {
 
 describe("JSON nested 1,000 levels deep", () => {
   it("answers 400 on every JSON route, changing nothing", async () => {
-    const routes = t.routes.filter((route) => route.url.startsWith("/api/") && ["POST", "PATCH", "PUT", "DELETE"].includes(route.method));
+    // Slack's events route refuses anything unsigned before reading its body (decision 077; slack-channel.routes.test.ts).
+    const routes = t.routes.filter(
+      (route) => route.url.startsWith("/api/") && ["POST", "PATCH", "PUT", "DELETE"].includes(route.method) && route.url !== "/api/channels/:id/slack-events",
+    );
     expect(routes.length).toBeGreaterThan(20);
     expect(DEEP_JSON_BODIES["tools of a chat turn"].length).toBeGreaterThan(9_000);
     for (const route of routes) {

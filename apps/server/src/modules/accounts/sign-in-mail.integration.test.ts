@@ -199,14 +199,19 @@ describe.skipIf(!installed)("mail that signs in: XOAUTH2 against a real Dovecot 
       { text: "Sent." },
     );
     const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Tell Anna the pack is ready" });
-    let approvals: { approvalId: string; args: { from: string } }[] = [];
+    let approvals: { approvalId: string; risk: string; args: { from: string } }[] = [];
     for (let i = 0; i < 400 && approvals.length === 0; i++) {
       approvals = (await api("GET", "/api/approvals")).json().approvals;
       if (approvals.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(approvals[0]!.args.from).toBe("Erika Exec <exec@example.com>");
     expect(smtp.received).toEqual([]);
-    await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true });
+    // Anna's address is read in her mail: a card that says so asks its second confirmation (issue 47).
+    const answer = await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, {
+      approved: true,
+      ...(approvals[0]!.risk === "content-derived" ? { confirm: "content-derived" } : {}),
+    });
+    expect(answer.statusCode).toBe(200);
     expect(turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result).toEqual({
       success: true,
       message: "Sent to anna@example.com.",
