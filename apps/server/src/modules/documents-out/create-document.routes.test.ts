@@ -24,6 +24,18 @@ beforeAll(async () => {
   );
   // Read at once on a quiet machine (200), in the background on a loaded one (202): either way, ready before a turn.
   expect([200, 202], upload.body).toContain(upload.statusCode);
+  // A knowledge base holds more than the one report: with two or three passages, every word of the census is in most
+  // of them and weighs nothing in BM25, so a search for its sentence found nothing (noticed at stop 55).
+  for (const [index, text] of [
+    "Board minutes: the budget for the new wing was approved.",
+    "Travel policy: book trains for trips under four hours.",
+  ].entries()) {
+    const other = await knowledgeClient(t, cookie).upload(
+      { userId: 3, conversationId: null as unknown as number, parentId: 0, path: "", description: "" },
+      { filename: `other-${index}.txt`, content: Buffer.from(text), type: "text/plain" },
+    );
+    expect([200, 202], other.body).toContain(other.statusCode);
+  }
   await t.jobs.idle();
 });
 afterAll(async () => {
