@@ -20,9 +20,6 @@ const EXCUSED: Record<string, string> = {
   "auth/client-credentials-basic": MACHINE_SIGN_IN,
   "auth/cross-app-access-complete-flow":
     "An extension (SEP-990) exchanging an enterprise identity provider's token for the server's: SAGE has no such exchange with the company's sign-in yet (decision 080)",
-  // Passed in the MCP owner's run at 5e9d39d, fails at fd88c64 with no second authorization request after a 403
-  // insufficient_scope: issue 50 stays open until SAGE asks again for the wider scope (decision 080).
-  "auth/scope-step-up": "Step-up: a second authorization for a wider scope after 403 insufficient_scope is not made yet (decision 080, issue 50)",
 };
 
 const serverDir = fileURLToPath(new URL("../../../", import.meta.url));

@@ -469,6 +469,9 @@ export function createMcpConnection(entry: McpServerEntry, options: McpConnectio
           else if (state !== "sign-in-needed") needSignIn("Sign in again");
           throw new McpSignInNeeded("Sign in again");
         }
+        // The refusal closed this connection before the call heard of it (the transport reports the refused token
+        // to onerror, and the probe signs out, before its own promise rejects): the call ends "Connection closed".
+        if (client !== connected && state === "sign-in-needed") throw new McpSignInNeeded(error ?? "Sign in again");
         // The server was found stopped meanwhile (its pipe closed, or over HTTP its stream dropped): say why.
         if (client !== connected && state === "failed" && error) throw new McpCallError(error);
         const message = (reason as Error)?.message ?? String(reason);
