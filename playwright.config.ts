@@ -38,7 +38,7 @@ const chromiumArgs = [
 // Two workers on a two-core machine: a browser test waits on the server and the browser more than it computes. Each
 // worker has its own SAGE server and fake Gemini (e2e/support/ports.ts), so their data and scripted replies never mix.
 const WORKERS = Number(process.env.SAGE_E2E_WORKERS ?? 2);
-const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worker)).flatMap(({ sage, fakeGemini }) => [
+const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worker)).flatMap(({ sage, fakeGemini, telegram }) => [
   {
     command: `npx tsx e2e/support/start-fake-gemini.ts ${fakeGemini}`,
     url: `http://127.0.0.1:${fakeGemini}/__fake/health`,
@@ -62,6 +62,7 @@ const servers = Array.from({ length: WORKERS }, (_, worker) => workerPorts(worke
       GEMINI_BASE_URL: `http://127.0.0.1:${fakeGemini}/v1beta`,
       SAGE_EMBEDDER: "gemini",
       SAGE_FETCH_ALLOW_PRIVATE: "true",
+      SAGE_TELEGRAM_API_ROOT: `http://127.0.0.1:${telegram}`,
     },
   },
 ]);

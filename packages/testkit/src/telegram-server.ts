@@ -120,7 +120,7 @@ function checkOutgoing(body: Record<string, unknown>): string | null {
  * downloads, sendChatAction, 429 `retry_after` and dropped connections on demand, unknown tokens refused with 401,
  * HTML and length checks on every message sent. The bot (SAGE) talks to `apiRoot` through grammY.
  */
-export async function startTelegramServer(options: { token?: string } = {}): Promise<TelegramTestServer> {
+export async function startTelegramServer(options: { token?: string; port?: number } = {}): Promise<TelegramTestServer> {
   const token = options.token ?? "123456789:AAHtestTokenForSageChannelsIntegration00";
   const emulator = new TelegramServer({ port: await freePort(), host: "127.0.0.1", storeTimeout: 3600 });
   await emulator.start();
@@ -256,7 +256,13 @@ export async function startTelegramServer(options: { token?: string } = {}): Pro
       }
     })().catch((error: unknown) => refuse(response, 500, `Internal Server Error: ${String(error)}`));
   });
-  await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+  // A given port: a server started before the test already points at it (the browser tests' SAGE, one per worker).
+  try {
+    await new Promise<void>((resolve, reject) => gateway.once("error", reject).listen(options.port ?? 0, "127.0.0.1", () => resolve()));
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
   const apiRoot = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 
   function botMessages(chatId?: number): BotMessage[] {
