@@ -46,7 +46,8 @@ export type InboxPort = Pick<MailSender, "saveDraft"> & MailboxMarks;
  * What the assistant's mail tools and the morning briefing use: the user's synced mail (read-only), drafts (nothing
  * leaves), and sending, which only sendEmail does after Approve.
  */
-export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply" | "people"> & Pick<MailSender, "sender" | "send" | "draft">;
+export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply" | "people" | "mailItems"> &
+  Pick<MailSender, "sender" | "send" | "draft">;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;

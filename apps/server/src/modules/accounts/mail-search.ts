@@ -111,6 +111,11 @@ export function createMailSearch(deps: { repo: AccountsRepo; search: DocumentSea
       return hits;
     },
 
+    /** Which of these knowledge items are the user's synced messages (issue 47: mail goes with a message about mail). */
+    async mailItems(userId: number, itemIds: number[]): Promise<Set<number>> {
+      return new Set((await repo.messagesOfItems(userId, itemIds, {})).flatMap((message) => (message.itemId === null ? [] : [message.itemId])));
+    },
+
     /**
      * The people the user writes to (the To and Cc of their sent mail, with the names their mail program gave them),
      * and the user's own addresses: whose addresses are the user's own data, not a mail's (issue 47).

@@ -110,7 +110,7 @@ export function createAssistantModule(deps: {
     tools,
     approvals: deps.approvals,
     memory: deps.memory,
-    ...(deps.mail ? { people: deps.mail.people } : {}),
+    ...(deps.mail ? { people: deps.mail.people, mailItems: deps.mail.mailItems } : {}),
     attachments: deps.attachments,
     resources: deps.resources,
     maxToolSteps: deps.maxToolSteps,

@@ -27,6 +27,7 @@ import { sagePersona } from "./sage-persona.ts";
 import type { AssistantTool, ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { approvalFor, notApproved, type ApprovalPort } from "./turn-approval.ts";
+import { isAboutMail, isMailPassage } from "./about-mail.ts";
 import { historyAnswers } from "./history-sources.ts";
 import { createTurnProvenance, type ContentEntry, type TurnProvenance, type UserData } from "./provenance/turn-provenance.ts";
 import { historyWindow, turnHistory } from "./turn-history.ts";
@@ -100,6 +101,8 @@ export interface ChatTurnDeps {
    * content-derived. Without it, only addresses the user typed or keeps in memory are.
    */
   people?: (userId: number) => Promise<UserData["people"]>;
+  /** Which of these knowledge items are synced mail (their passages go with a message only when it is about mail). */
+  mailItems?: (userId: number, itemIds: number[]) => Promise<Set<number>>;
   /** Files attached to messages; without it a message with attachments is refused. */
   attachments?: TurnAttachmentsPort;
   /** Tool servers' resources attached to messages; without it a message with resources is refused. */
@@ -123,7 +126,12 @@ export function createChatTurnService(deps: ChatTurnDeps) {
   async function gatherContext(turn: PreparedTurn): Promise<SearchResult[]> {
     try {
       const found = await deps.search.search({ userId: turn.userId, query: turn.content, limit: CONTEXT_SNIPPETS, conversationId: turn.conversationId });
-      return found.filter((result) => result.score >= CONTEXT_MIN_SCORE);
+      const relevant = found.filter((result) => result.score >= CONTEXT_MIN_SCORE);
+      if (isAboutMail(turn.content)) return relevant;
+      // Issue 47: mail goes with a message only when the message is about mail (searchMail finds it when asked).
+      const ids = relevant.flatMap((result) => (result.metadata.file_id === undefined ? [] : [result.metadata.file_id]));
+      const mail = ids.length > 0 && deps.mailItems ? await deps.mailItems(turn.userId, ids) : new Set<number>();
+      return relevant.filter((result) => !isMailPassage(result.metadata.filename, result.metadata.file_id, mail));
     } catch (error) {
       deps.log("knowledge context failed; the turn goes on without it", error);
       return [];
