@@ -23,17 +23,19 @@ export async function buildPeople(repo: PeopleRepo, userId: number, now: Date): 
       if (party.name) await repo.touchAddress(userId, party.address, { displayName: party.name });
       return owner.personId;
     }
+    // Mail they sent before the user first wrote to them (or met them) counts as contact, and names them when the
+    // invitation gave a bare address.
+    const earlier = (await repo.mailWith(userId, [party.address], 1, { from: true }))[0];
+    const signed = earlier ? partiesOf(earlier.fromAddress).find((sender) => sender.address === party.address)?.name : undefined;
     const personId = await repo.insertPerson({
       userId,
-      name: party.name ?? fallbackName ?? nameFromAddress(party.address),
+      name: party.name ?? fallbackName ?? signed ?? nameFromAddress(party.address),
       organisation: null,
       role: null,
       cardUid: null,
     });
-    await repo.addAddress({ userId, address: party.address, personId, displayName: party.name, lastContactAt: null });
-    // Mail they sent before the user first wrote to them counts as contact too.
-    const earlier = (await repo.mailWith(userId, [party.address], 1, { from: true }))[0]?.date;
-    if (earlier) await repo.touchAddress(userId, party.address, { lastContactAt: earlier });
+    await repo.addAddress({ userId, address: party.address, personId, displayName: party.name ?? signed ?? null, lastContactAt: null });
+    if (earlier?.date) await repo.touchAddress(userId, party.address, { lastContactAt: earlier.date });
     created++;
     return personId;
   }
