@@ -336,6 +336,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     people: people.port,
     starter: conversations.starter,
     messages: conversations.messages,
+    notes: knowledge.notes,
     now: deps.now,
     warn,
   });

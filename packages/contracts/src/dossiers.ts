@@ -13,7 +13,12 @@ export const DOSSIER_TEXTS = {
   eventIdInvalid: "eventId must be the id of an event in your calendar",
   minutesInvalid: `minutesBefore must be a whole number of minutes from 1 to ${DOSSIER_MINUTES_MAX}`,
   calendarsInvalid: "calendars must be a list of calendar account ids",
+  notesInvalid: "Type or dictate your notes (up to 20,000 characters)",
+  /** The Today panel's button after a meeting. */
+  addNotes: "Add notes",
+  notesSaved: "Notes saved",
 } as const;
+export const EVENT_NOTES_MAX = 20_000;
 
 /** GET /api/dossiers?eventId= */
 export const dossierQuerySchema = z.object({
@@ -56,3 +61,25 @@ export const dossierSettingsSchema = z.object({
     .optional(),
 });
 export type DossierSettings = z.infer<typeof dossierSettingsSchema>;
+
+/** POST /api/dossiers/notes: "Add notes" after a meeting, filed as a note of the event (decision 099). */
+export const eventNotesRequestSchema = z.object({
+  eventId: z
+    .number({ error: DOSSIER_TEXTS.eventIdInvalid })
+    .int(DOSSIER_TEXTS.eventIdInvalid)
+    .positive(DOSSIER_TEXTS.eventIdInvalid)
+    .max(Number.MAX_SAFE_INTEGER, DOSSIER_TEXTS.eventIdInvalid),
+  text: z
+    .string({ error: DOSSIER_TEXTS.notesInvalid })
+    .max(EVENT_NOTES_MAX, DOSSIER_TEXTS.notesInvalid)
+    .refine((text) => text.trim().length > 0, DOSSIER_TEXTS.notesInvalid),
+});
+export type EventNotesRequest = z.infer<typeof eventNotesRequestSchema>;
+
+/** The note filed: its knowledge base item (searchable, read by the commitments scan). */
+export const eventNoteSchema = z.object({
+  eventId: z.number().int(),
+  fileId: z.number().int(),
+  name: z.string(),
+});
+export type EventNote = z.infer<typeof eventNoteSchema>;

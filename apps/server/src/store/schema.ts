@@ -626,6 +626,16 @@ export interface DossierSettingsTable {
   updatedAt: string;
 }
 
+/** A note the user added after a meeting ("Add notes"), filed under its event (migration 1430, decision 099). */
+export interface EventNotesTable {
+  id: Generated<number>;
+  userId: number;
+  eventId: number;
+  /** The knowledge base note holding the words. */
+  itemId: number;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -678,6 +688,7 @@ export interface Database {
   triageSettings: TriageSettingsTable;
   dossiers: DossiersTable;
   dossierSettings: DossierSettingsTable;
+  eventNotes: EventNotesTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -1,5 +1,13 @@
 import type { Kysely } from "kysely";
-import { DOSSIER_TEXTS, dossierQuerySchema, dossierSchema, dossierSettingsSchema, prepareDossierSchema } from "@sage/contracts/dossiers";
+import {
+  DOSSIER_TEXTS,
+  dossierQuerySchema,
+  dossierSchema,
+  dossierSettingsSchema,
+  eventNoteSchema,
+  eventNotesRequestSchema,
+  prepareDossierSchema,
+} from "@sage/contracts/dossiers";
 import type { AppModule } from "../../http/app-module.ts";
 import { firstMessage } from "../../http/invalid-input.ts";
 import type { ZodTypeProvider } from "../../http/route-contracts.ts";
@@ -7,7 +15,7 @@ import { requireUser } from "../../http/session-guard.ts";
 import type { Database } from "../../store/schema.ts";
 import type { ConversationMessagesPort, ConversationStarterPort } from "../conversations/conversations.module.ts";
 import type { PeoplePort } from "../people/people.module.ts";
-import { createDossiersService } from "./dossiers.service.ts";
+import { createDossiersService, type DossierDeps } from "./dossiers.service.ts";
 
 /** How often the round looks for meetings coming up. */
 const ROUND_MS = 60_000;
@@ -23,6 +31,7 @@ export function createDossiersModule(deps: {
   people: PeoplePort;
   starter: ConversationStarterPort;
   messages: ConversationMessagesPort;
+  notes: DossierDeps["notes"];
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): DossiersModule {
@@ -56,6 +65,18 @@ export function createDossiersModule(deps: {
           },
         },
         async (request) => service.prepare(requireUser(request).id, request.body.eventId),
+      );
+      api.post(
+        "/api/dossiers/notes",
+        {
+          config: { invalidInput: { body: firstMessage(DOSSIER_TEXTS.notesInvalid) } },
+          schema: {
+            summary: "Add notes after a meeting: filed as a note of the event (searchable; read by the commitments scan)",
+            body: eventNotesRequestSchema,
+            response: { 200: eventNoteSchema },
+          },
+        },
+        async (request) => service.addNotes(requireUser(request).id, request.body.eventId, request.body.text),
       );
       const settingsConfig = { invalidInput: { body: firstMessage(DOSSIER_TEXTS.minutesInvalid) } };
       api.get(

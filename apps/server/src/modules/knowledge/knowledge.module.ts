@@ -22,6 +22,7 @@ import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachme
 export type { KnowledgeIndex } from "./ingestion.ts";
 export type { MailKnowledgePort } from "./mail-knowledge.ts";
 export { MAIL_FOLDER } from "./mail-place.ts";
+export { attachmentsFolderName } from "./mail-attachments.ts";
 export type { TurnAttachment, TurnAttachmentsPort } from "./turn-attachments.ts";
 export type { ReadPage, WebPagesPort } from "./web-pages.ts";
 export type { ItemBackupInput, ItemBackupRow, ItemExport, KnowledgeSummary, RestoreDecisions, RestoredItem } from "./knowledge-backup-rows.ts";
@@ -94,6 +95,8 @@ export interface KnowledgeModule extends AppModule {
   generated: GeneratedFilesPort;
   /** Web pages read on demand (research, decision 046). */
   pages: WebPagesPort;
+  /** Notes SAGE files for the user (a meeting's "Add notes", decision 099): searchable and read by the commitments scan. */
+  notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -184,6 +187,12 @@ export function createKnowledgeModule(deps: {
       },
     },
     pages: createWebPages({ fetchUrl: deps.fetchUrl, documents }),
+    notes: {
+      async add(userId, name, content) {
+        const item = await knowledge.createEntry(userId, { type: "note", name, content });
+        return { id: item.id, name: item.name };
+      },
+    },
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, queueNew: ingestion.queueNew, sweep }),
     backup: {
       summary: repo.summary,
