@@ -10,7 +10,8 @@ test.describe.configure({ mode: "serial" });
 const TROUBLE =
   "I'm having trouble processing your request right now. Your reminder has been created successfully, but I couldn't generate a detailed response.";
 const CUT_OFF = "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.";
-const MODEL_FAILED = "Sorry, the model failed to answer this time. Nothing you typed was lost: your message is saved above, so you can try again.";
+const MODEL_FAILED =
+  "Sorry, the model failed to answer this time: the model service had an error. Nothing you typed was lost: your message is saved above, so you can try again.";
 
 const aiMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="ai"]');
 const userMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="user"]');

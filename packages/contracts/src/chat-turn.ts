@@ -125,6 +125,35 @@ export const CHAT_TEXTS = {
   imagesAsText: "This model cannot see pictures, so SAGE gave it the text read from your pictures instead.",
 } as const;
 
+/**
+ * Why a model call failed, in words (issue 52 item 13, decision 094): the saved answer of a turn whose model failed
+ * says it, and the chat shows such an answer as an error with Retry, also after a reload.
+ */
+export const MODEL_FAILURE_REASONS = {
+  timeout: "it did not answer in time",
+  quota: "the model service's quota is used up or it is too busy",
+  refused: "the model service refused the request",
+  unreachable: "SAGE could not reach the model service",
+  failed: "the model service had an error",
+} as const;
+export type ModelFailureReason = keyof typeof MODEL_FAILURE_REASONS;
+
+const MODEL_FAILED_HEAD = "Sorry, the model failed to answer this time";
+const MODEL_FAILED_TAIL = CHAT_TEXTS.modelFailed.slice(CHAT_TEXTS.modelFailed.indexOf(". ") + 2);
+
+/** "Sorry, the model failed to answer this time: it did not answer in time. Nothing you typed was lost: ..." */
+export const modelFailedText = (reason: ModelFailureReason) => `${MODEL_FAILED_HEAD}: ${MODEL_FAILURE_REASONS[reason]}. ${MODEL_FAILED_TAIL}`;
+
+/**
+ * Whether a saved answer is a failed model call, and why: one of the texts above exactly (never an answer that only
+ * quotes one); `unknown` for the text saved before reasons were given.
+ */
+export function modelFailureOf(content: string): ModelFailureReason | "unknown" | undefined {
+  if (content === CHAT_TEXTS.modelFailed) return "unknown";
+  if (!content.startsWith(MODEL_FAILED_HEAD)) return undefined;
+  return (Object.keys(MODEL_FAILURE_REASONS) as ModelFailureReason[]).find((reason) => content === modelFailedText(reason));
+}
+
 /** 400 for a turn naming a file that is not one of the conversation's files. */
 /** What a research run says in the chat (decision 046). */
 export const RESEARCH_TEXTS = {

@@ -1,5 +1,5 @@
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
-import { CHAT_TEXTS, stepLimitReached } from "@sage/contracts/chat-turn";
+import { CHAT_TEXTS, modelFailedText, modelFailureOf, stepLimitReached } from "@sage/contracts/chat-turn";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LLM_NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm.ts";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
@@ -300,8 +300,37 @@ describe("POST /api/conversations/{id}/turn", () => {
       provider: "gemini",
     });
     expect(names(received).at(-1)).toBe("done");
-    expect((await saved()).map((message) => message.content)).toEqual(["Words I do not want to lose", CHAT_TEXTS.modelFailed]);
+    expect((await saved()).map((message) => message.content)).toEqual([
+      "Words I do not want to lose",
+      "Sorry, the model failed to answer this time: the model service had an error. Nothing you typed was lost: your message is saved above, so you can try again.",
+    ]);
     expect(CHAT_TEXTS.modelFailed).not.toContain("reminder");
+  });
+
+  it("says why the model failed, in words: its quota, a refusal, a service out of reach (issue 52 item 13)", async () => {
+    await start();
+    const lastSaved = async () => (await saved()).at(-1)!.content;
+    gemini.script({ error: { status: 429, message: "Resource has been exhausted (e.g. check quota)." } });
+    await turn("Summarise the board pack");
+    expect(await lastSaved()).toBe(modelFailedText("quota"));
+    expect(modelFailedText("quota")).toBe(
+      "Sorry, the model failed to answer this time: the model service's quota is used up or it is too busy. Nothing you typed was lost: your message is saved above, so you can try again.",
+    );
+    gemini.script({ error: { status: 403, message: "API key not valid." } });
+    await turn("Summarise the board pack");
+    expect(await lastSaved()).toBe(modelFailedText("refused"));
+    await t.close();
+    // Nothing listens where the model should be.
+    const closed = await startFakeGemini();
+    const nowhere = closed.baseUrl;
+    await closed.close();
+    await start({ GEMINI_BASE_URL: nowhere });
+    await turn("Summarise the board pack");
+    expect(await lastSaved()).toBe(
+      "Sorry, the model failed to answer this time: SAGE could not reach the model service. Nothing you typed was lost: your message is saved above, so you can try again.",
+    );
+    expect(modelFailureOf(await lastSaved())).toBe("unreachable");
+    expect(modelFailureOf(`${modelFailedText("quota")} And more.`)).toBeUndefined();
   });
 
   it("says so, streamed and saved, when the model's length limit cut the answer", async () => {

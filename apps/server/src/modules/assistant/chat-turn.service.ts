@@ -1,5 +1,6 @@
 import {
   CHAT_TEXTS,
+  modelFailedText,
   emptyFollowUp,
   followUpException,
   followUpFailed,
@@ -22,7 +23,7 @@ import type { TurnAttachment, TurnAttachmentsPort } from "../knowledge/knowledge
 import type { MemoryPort } from "../memory/memory.module.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import { createCitationLedger, knowledgeContext } from "./citation-ledger.ts";
-import { isAbort, modelFailure, withModelTimeout } from "./model-call.ts";
+import { isAbort, modelFailure, modelFailureReason, withModelTimeout } from "./model-call.ts";
 import { sagePersona } from "./sage-persona.ts";
 import type { AssistantTool, ToolContext, ToolFeature, ToolOutcome } from "./tools/assistant-tool.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
@@ -330,7 +331,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
           const failure = modelFailure(error);
           events.fail(failure, { provider: llm.provider });
           transcript.failReply();
-          if (step === 1) transcript.note(CHAT_TEXTS.modelFailed);
+          if (step === 1) transcript.note(modelFailedText(modelFailureReason(error)));
           else if (reminderCreated) transcript.note(CHAT_TEXTS.sendFailed);
           else transcript.note(failure instanceof AppError ? followUpFailed(lastTool) : followUpException(lastTool));
           break;

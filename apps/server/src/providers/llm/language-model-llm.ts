@@ -99,11 +99,14 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
   };
 }
 
-/** Vendor failures become ProviderError with the vendor's status; aborts pass through untouched. */
+/** Vendor failures become ProviderError with the vendor's status; aborts and the time limit pass through untouched. */
 function toProviderError(provider: string, error: unknown): unknown {
-  if ((error as Error)?.name === "AbortError" || error instanceof ProviderError) return error;
+  const name = (error as Error)?.name;
+  if (name === "AbortError" || name === "TimeoutError" || error instanceof ProviderError) return error;
   const status = APICallError.isInstance(error) ? error.statusCode : undefined;
-  return new ProviderError(provider, status, (error as Error)?.message ?? String(error));
+  // The SDK's call error without a status: the request failed before any answer (fetch failed).
+  const unreachable = APICallError.isInstance(error) && status === undefined;
+  return new ProviderError(provider, status, (error as Error)?.message ?? String(error), unreachable);
 }
 
 const asArgs = (input: unknown): Record<string, unknown> =>

@@ -120,6 +120,8 @@ export class ProviderError extends Error {
     readonly provider: string,
     readonly status: number | undefined,
     message: string,
+    /** The request never reached the service (refused connection, unknown host, reset): nothing answered. */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = "ProviderError";

@@ -1,8 +1,10 @@
 import { citationSection } from "@sage/contracts/chat-turn";
+import { TriangleAlertIcon } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { Citation, MessageAttachment } from "@sage/contracts/conversations";
 import { cn } from "@/lib/cn";
+import { Button } from "@/components/ui/button";
 import { MarkdownMessage } from "@/components/markdown-message";
 import { DetailsDisclosure } from "@/components/ui/details-disclosure";
 import { EditMessageForm } from "./edit-message-form";
@@ -31,6 +33,11 @@ interface ChatMessageProps {
   actions?: Pick<MessageActionsProps, "siblings" | "onShowBranch" | "onRegenerate" | "busy">;
   /** Sends the user's message again, edited, as a new version (decision 045). */
   onEditSend?: (content: string) => void;
+  /**
+   * A saved answer that is a failed model call (issue 52 item 13): shown as an error, its reason in words, with
+   * Retry (a new answer to the same message, as Regenerate gives).
+   */
+  failure?: { onRetry?: () => void };
 }
 
 /** One chat bubble, with its citation chips and its actions. */
@@ -47,6 +54,7 @@ export function ChatMessage({
   attachments,
   actions,
   onEditSend,
+  failure,
 }: ChatMessageProps) {
   const [editing, setEditing] = useState(false);
   if (editing && onEditSend) {
@@ -60,6 +68,36 @@ export function ChatMessage({
             onEditSend(text);
           }}
         />
+      </li>
+    );
+  }
+  if (failure) {
+    return (
+      <li data-testid="chat-message" data-role={role} data-message-id={messageId} data-failed="true" className="flex flex-col items-start gap-1.5">
+        <div data-testid="message-body" className="max-w-[85%] rounded-2xl border border-destructive/60 bg-background px-4 py-2 text-sm text-foreground">
+          <p className="flex items-center gap-2 font-medium">
+            <TriangleAlertIcon aria-hidden className="size-4 shrink-0 text-destructive" />
+            <span>
+              <span className="sr-only">SAGE: </span>No answer: the model failed
+            </span>
+          </p>
+          <p className="mt-1">{content}</p>
+          {failure.onRetry ? (
+            <Button type="button" size="sm" variant="outline" className="mt-2" disabled={actions?.busy} onClick={failure.onRetry}>
+              Retry
+            </Button>
+          ) : null}
+        </div>
+        {actions?.siblings && actions.siblings.length > 1 && messageId !== undefined ? (
+          <MessageActions
+            role={role}
+            messageId={messageId}
+            content={content}
+            siblings={actions.siblings}
+            onShowBranch={actions.onShowBranch}
+            busy={actions.busy}
+          />
+        ) : null}
       </li>
     );
   }

@@ -1,3 +1,4 @@
+import { modelFailureOf } from "@sage/contracts/chat-turn";
 import type { Citation, Message } from "@sage/contracts/conversations";
 import type { ApprovalDecision } from "@sage/contracts/external-tools";
 import { useQueryClient } from "@tanstack/react-query";
@@ -215,6 +216,9 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
                   busy: turn.sending,
                 }}
                 onEditSend={message.role === "user" ? (text) => sendEdited(message, text) : undefined}
+                failure={
+                  message.role === "model" && modelFailureOf(message.content) ? { onRetry: message.id > 0 ? () => regenerate(message) : undefined } : undefined
+                }
               />
             </Fragment>
           ))}
