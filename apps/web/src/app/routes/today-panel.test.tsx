@@ -97,6 +97,38 @@ describe("TodayPanel", () => {
     expect(api.requests("POST", "/api/dossiers").map((request) => request.body)).toEqual([{ eventId: 3 }]);
   });
 
+  it("offers Add notes on a meeting that ended today, and files the typed notes under the event", async () => {
+    const api = fakeApi()
+      .on(
+        "GET",
+        EVENTS,
+        Response.json({
+          connected: true,
+          events: [event(1, "Breakfast with Anna", at(27, 7, 30), at(27, 8, 30)), event(3, "Board call", at(27, 15), at(27, 16))],
+        }),
+      )
+      .on("GET", "/api/triage?label=needs-reply", Response.json([]))
+      .on("GET", "/api/reminders", Response.json([]))
+      .on("GET", DOSSIERS, noDossier())
+      .on("POST", "/api/dossiers/notes", Response.json({ eventId: 1, fileId: 44, name: "Notes: Breakfast with Anna, 27 Nov" }));
+    renderWithProviders(<TodayPanel />);
+    const earlier = await screen.findByRole("region", { name: "Earlier today" });
+    expect(within(earlier).getByRole("listitem").textContent).toBe("07:30–08:30Breakfast with AnnaAdd notes");
+    fireEvent.click(within(earlier).getByRole("button", { name: "Add notes for Breakfast with Anna" }));
+    const dialog = await screen.findByRole("dialog", { name: "Notes of Breakfast with Anna" });
+    const save = within(dialog).getByRole("button", { name: "Save notes" });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText("Notes"), { target: { value: "Anna sends the hiring plan by Tuesday." } });
+    fireEvent.click(save);
+    expect(await within(earlier).findByRole("button", { name: "Add notes for Breakfast with Anna" })).toHaveProperty("textContent", "Notes saved");
+    await vi.waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(api.requests("POST", "/api/dossiers/notes").map((request) => request.body)).toEqual([
+      { eventId: 1, text: "Anna sends the hiring plan by Tuesday." },
+    ]);
+    // The meeting still to come keeps its dossier button, not Add notes.
+    expect(screen.getByRole("button", { name: "Prepare now a dossier for Board call" })).toBeTruthy();
+  });
+
   it("lists the mail that needs a reply, oldest first, with its age, why, and the draft waiting", async () => {
     fakeApi()
       .on("GET", EVENTS, Response.json({ connected: true, events: [] }))

@@ -4,6 +4,8 @@ import { CalendarDays, Bell } from "lucide-react";
 import { useMemo } from "react";
 import { Link } from "wouter";
 import { useCalendarEvents } from "@/features/accounts/api/accounts";
+import { VoiceInputButton } from "@/features/chat/components/voice-input-button";
+import { AddNotesButton } from "@/features/dossiers/add-notes";
 import { DossierLink } from "@/features/dossiers/dossier-link";
 import { NeedsReply, useNeedsReply } from "@/features/dossiers/needs-reply";
 import { useReminders } from "@/features/reminders/api/get-reminders";
@@ -17,6 +19,7 @@ export const TODAY_TEXTS = {
   noMeetings: "No more meetings today or tomorrow.",
   noCalendar: "Connect a calendar in Settings > Accounts to see your meetings here.",
   noReminders: "No reminders for today",
+  ended: "Earlier today",
 } as const;
 
 /** "Now", "15:00", "Tomorrow 09:00", "All day", "Tomorrow, all day", in the browser's time. */
@@ -43,6 +46,11 @@ export function TodayPanel() {
   const dueToday = useMemo(() => sortReminders(bucketReminders(reminders.data ?? [], now).today, now), [reminders.data, now]);
   const shown = useMemo(() => remindersShownToday(reminders.data ?? [], now), [reminders.data, now]);
   const meetings = (events.data?.events ?? []).filter((event) => new Date(event.end) > now).slice(0, MEETINGS_SHOWN);
+  // Meetings that ended today, latest first: "Add notes" files what was said (issue 53).
+  const ended = (events.data?.events ?? [])
+    .filter((event) => !event.allDay && new Date(event.end) <= now && new Date(event.start).getTime() >= day)
+    .reverse()
+    .slice(0, MEETINGS_SHOWN);
   const connected = events.data?.connected ?? false;
 
   if (events.isPending || reminders.isPending) return null;
@@ -84,6 +92,24 @@ export function TodayPanel() {
             </ul>
           )}
         </section>
+        {ended.length > 0 && (
+          <section aria-labelledby="today-ended-heading">
+            <h3 id="today-ended-heading" className="text-sm font-medium text-muted-foreground">
+              {TODAY_TEXTS.ended}
+            </h3>
+            <ul className="mt-1 grid gap-1">
+              {ended.map((event) => (
+                <li key={event.id} className="flex items-baseline gap-2 text-sm">
+                  <span className="w-32 shrink-0 text-xs text-muted-foreground tabular-nums">{`${format(new Date(event.start), "HH:mm")}–${format(new Date(event.end), "HH:mm")}`}</span>
+                  <span className="min-w-0 flex-1 truncate" title={event.title}>
+                    {event.title}
+                  </span>
+                  <AddNotesButton eventId={event.id} title={event.title} dictate={(append) => <VoiceInputButton onTranscript={append} />} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <section aria-labelledby="today-reminders-heading">
           <h3 id="today-reminders-heading" className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <Bell className="size-4" aria-hidden />
