@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import fastifySwagger from "@fastify/swagger";
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from "fastify";
@@ -90,10 +91,14 @@ export const ownerFirst =
   };
 
 /**
- * A success that is not JSON (a file, a calendar, an event stream): documented with its media type; the handler's
- * bytes, text or stream go out as they are.
+ * A success that is not JSON (a file, a calendar, an event stream): documented with its media type(s); the handler's
+ * bytes, text or stream go out as they are (Fastify serializes none of them).
  */
-export const mediaResponse = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });
+export const mediaResponse = (mediaType: string | readonly string[], description: string) => ({
+  description,
+  content: Object.fromEntries([mediaType].flat().map((type) => [type, { schema: fileBody }])),
+});
+const fileBody = z.custom<string | Buffer | Readable>().meta({ type: "string", format: "binary" } as never);
 
 const ERROR_STATUSES = /^(4|5)(\d\d|xx)$/i;
 // The one error shape is one component of the document, referenced by every route.

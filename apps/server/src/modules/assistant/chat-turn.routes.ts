@@ -2,9 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { editMessageRequestSchema, regenerateRequestSchema, turnRequestSchema, type TurnEvent } from "@sage/contracts/chat-turn";
 import { idParamsSchema, messageParamsSchema } from "@sage/contracts/common";
 import { replyWithEventStream } from "../../http/event-stream.ts";
+import { mediaResponse, type ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
-import { parseInput } from "../../http/validate.ts";
 import type { ChatTurnService } from "./chat-turn.service.ts";
+
+/** A turn answers its events as server-sent events (turnEventSchema in @sage/contracts/chat-turn). */
+const turnEvents = { 200: mediaResponse("text/event-stream", "The turn's events, as server-sent events, the last one `finish` or `error`") };
 
 /**
  * POST /api/conversations/{id}/turn, and .../messages/{messageId}/edit and /regenerate (a turn on a new branch,
@@ -12,28 +15,51 @@ import type { ChatTurnService } from "./chat-turn.service.ts";
  */
 export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: ChatTurnService }) {
   const logError = (error: unknown) => app.log.error({ err: error }, "chat turn failed");
-  app.post("/api/conversations/:id/turn", async (request, reply) => {
-    const user = requireUser(request);
-    const { id } = parseInput(idParamsSchema, request.params, "path");
-    const body = parseInput(turnRequestSchema, request.body, "body");
-    const turn = await deps.chatTurns.prepare(user.id, id, body);
-    await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-    return reply;
-  });
-  app.post("/api/conversations/:id/messages/:messageId/edit", async (request, reply) => {
-    const user = requireUser(request);
-    const { id, messageId } = parseInput(messageParamsSchema, request.params, "path");
-    const body = parseInput(editMessageRequestSchema, request.body, "body");
-    const turn = await deps.chatTurns.prepareEdit(user.id, id, messageId, body);
-    await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-    return reply;
-  });
-  app.post("/api/conversations/:id/messages/:messageId/regenerate", async (request, reply) => {
-    const user = requireUser(request);
-    const { id, messageId } = parseInput(messageParamsSchema, request.params, "path");
-    const body = parseInput(regenerateRequestSchema, request.body ?? {}, "body");
-    const turn = await deps.chatTurns.prepareRegenerate(user.id, id, messageId, body);
-    await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-    return reply;
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    "/api/conversations/:id/turn",
+    { schema: { summary: "Send a message: one whole assistant turn, streamed", params: idParamsSchema, body: turnRequestSchema, response: turnEvents } },
+    async (request, reply) => {
+      const turn = await deps.chatTurns.prepare(requireUser(request).id, request.params.id, request.body);
+      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
+      return reply;
+    },
+  );
+
+  api.post(
+    "/api/conversations/:id/messages/:messageId/edit",
+    {
+      schema: {
+        summary: "Edit a message of the user's: a turn on a new branch, streamed",
+        params: messageParamsSchema,
+        body: editMessageRequestSchema,
+        response: turnEvents,
+      },
+    },
+    async (request, reply) => {
+      const { id, messageId } = request.params;
+      const turn = await deps.chatTurns.prepareEdit(requireUser(request).id, id, messageId, request.body);
+      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
+      return reply;
+    },
+  );
+
+  api.post(
+    "/api/conversations/:id/messages/:messageId/regenerate",
+    {
+      schema: {
+        summary: "Answer a message again: a turn on a new branch, streamed",
+        params: messageParamsSchema,
+        body: regenerateRequestSchema,
+        response: turnEvents,
+      },
+    },
+    async (request, reply) => {
+      const { id, messageId } = request.params;
+      const turn = await deps.chatTurns.prepareRegenerate(requireUser(request).id, id, messageId, request.body);
+      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
+      return reply;
+    },
+  );
 }

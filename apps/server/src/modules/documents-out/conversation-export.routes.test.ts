@@ -110,5 +110,8 @@ describe("GET /api/conversations/{id}/export", () => {
     const { cookie: otherCookie } = await t.loginAsNewUser();
     const response = await t.app.inject({ method: "GET", url: `/api/conversations/${conversationId}/export?format=md`, headers: { cookie: otherCookie } });
     expect(response.statusCode).toBe(404);
+    // Whose it is comes before the query's checks: a bad format to another user's conversation is not found either.
+    const foreign = await t.app.inject({ method: "GET", url: `/api/conversations/${conversationId}/export?format=odt`, headers: { cookie: otherCookie } });
+    expect(foreign.statusCode).toBe(404);
   });
 });

@@ -150,6 +150,8 @@ describe("document drafts (the canvas)", () => {
     for (const [method, url, body] of [
       ["GET", `/api/document-drafts/${draftId}`, undefined],
       ["PUT", `/api/document-drafts/${draftId}`, { title: "Mine", content: "Mine", version: before.version }],
+      // Whose it is comes before the body's checks: a bad body to another user's draft names nothing either.
+      ["PUT", `/api/document-drafts/${draftId}`, { title: "", content: "Mine" }],
       ["POST", `/api/document-drafts/${draftId}/export`, undefined],
     ] as const) {
       const response = await api(method, url, body, stranger);
