@@ -52,8 +52,10 @@ export interface TelegramTestServer {
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   /** The next call of `method` fails: 429 with retry_after (seconds), or the connection is dropped. */
   failNext(method: string, failure: { retryAfter: number } | "drop", times?: number): void;
-  /** Every Bot API call the bot made, in order. */
-  calls: { method: string; body: Record<string, unknown>; at: number }[];
+  /** Every Bot API call the bot made, in order: `at` by the wall clock, `hrAt` by performance.now() (for timings). */
+  calls: { method: string; body: Record<string, unknown>; at: number; hrAt: number }[];
+  /** Each getUpdates answered with updates (performance.now()): when the bot was handed them. */
+  deliveries: { updateIds: number[]; hrAt: number }[];
   stop(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ export async function startTelegramServer(options: { token?: string; port?: numb
   const buffered: Record<string, unknown>[] = [];
   const failures = new Map<string, { failure: { retryAfter: number } | "drop"; times: number }>();
   const calls: TelegramTestServer["calls"] = [];
+  const deliveries: TelegramTestServer["deliveries"] = [];
   const held = new Set<() => void>();
   let nextFile = 1;
   let nextUser = 1;
@@ -167,7 +170,9 @@ export async function startTelegramServer(options: { token?: string; port?: numb
         response.once("close", resume);
       });
     }
-    send(response, 200, { ok: true, result: buffered.slice(0, 100) });
+    const result = buffered.slice(0, 100);
+    if (result.length > 0) deliveries.push({ updateIds: result.map((update) => Number(update.update_id)), hrAt: performance.now() });
+    send(response, 200, { ok: true, result });
   }
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
@@ -205,7 +210,7 @@ export async function startTelegramServer(options: { token?: string; port?: numb
       if (!route) return refuse(response, 404, "Not Found");
       const [, given, method] = route as unknown as [string, string, string];
       const body = { ...Object.fromEntries(url.searchParams), ...(await readJson(request)) };
-      calls.push({ method, body, at: Date.now() });
+      calls.push({ method, body, at: Date.now(), hrAt: performance.now() });
       if (given !== token) return refuse(response, 401, "Unauthorized");
       const failing = failures.get(method);
       if (failing) {
@@ -296,6 +301,7 @@ export async function startTelegramServer(options: { token?: string; port?: numb
     token,
     emulator,
     calls,
+    deliveries,
     botMessages,
     waitFor,
     waitForBotMessage: (match, timeoutMs) => waitFor(() => botMessages().find(match), timeoutMs),

@@ -9,7 +9,10 @@ import type { ContentEntry, HistoryAnswer } from "./provenance/turn-provenance.t
 const READERS = new Set(["searchDocuments", "searchMail", "readThread", "listEvents", "performWebSearch", "listCommitments", "research", "readFile"]);
 
 /** "3 Dec": how a card dates an earlier answer. */
-export const shortDay = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+// One formatter for every answer: toLocaleDateString with options builds a new one each call (0.47 ms against 0.006 ms
+// here), and a channel's conversation, which only grows, gave every turn hundreds of them.
+const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+export const shortDay = (iso: string) => DAY.format(new Date(iso));
 
 /** What a saved call read: its record, or for a call saved before records kept it, the tool's results as one text. */
 function readBy(call: ToolCallRecord): ContentEntry[] {
