@@ -1,7 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { messageInput, send, turnDone } from "../support/chat.ts";
+import { auditLayout } from "../support/layout-audit.ts";
 
 /**
  * Issue 52 ("What a new user ... tripped over this week"): the items a person sees, as they see them now. Others'
@@ -66,4 +69,70 @@ test("item 13: a failed model answer shows as an error with its reason in words,
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveCount(1);
   await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
   await expect(messageInput(page)).toBeVisible();
+});
+
+/** An ICS subscription on a loopback port (the e2e server may reach private addresses): three meetings from now on. */
+async function serveMeetings(meetings: { title: string; location: string; inHours: number }[]) {
+  const stamp = (date: Date) =>
+    date
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
+  const now = Date.now();
+  const events = meetings.map((meeting, index) =>
+    [
+      "BEGIN:VEVENT",
+      `UID:item-15-${index}@sage.test`,
+      `DTSTAMP:${stamp(new Date(now))}`,
+      `DTSTART:${stamp(new Date(now + meeting.inHours * 3_600_000))}`,
+      `DTEND:${stamp(new Date(now + (meeting.inHours + 1) * 3_600_000))}`,
+      `SUMMARY:${meeting.title}`,
+      `LOCATION:${meeting.location}`,
+      "END:VEVENT",
+    ].join("\r\n"),
+  );
+  const ics = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//SAGE e2e//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
+  const server = createServer((request, response) => {
+    if (request.url !== "/board.ics") return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "text/calendar; charset=utf-8" }).end(ics);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/board.ics`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test("item 15: at 390 px the Today panel's meeting rows show each meeting whole", async ({ page }) => {
+  const meetings = [
+    { title: "Quarterly board review with the audit committee", location: "Zurich office, room Limmat", inHours: 1 },
+    { title: "Call with Anna Keller about the Kestrel acquisition", location: "Phone", inHours: 2 },
+    { title: "Investor dinner", location: "Baur au Lac", inHours: 3 },
+  ];
+  const feed = await serveMeetings(meetings);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    const created = await page.request.post("/api/accounts", { data: { kind: "calendar", name: "Board calendar", icsUrl: feed.url } });
+    expect(created.status(), await created.text()).toBe(201);
+    await expect.poll(async () => (await (await page.request.get("/api/accounts")).json())[0]?.counts?.events, { message: "the subscription is read" }).toBe(3);
+    await page.goto("/conversations");
+    const rows = page.getByTestId("today-panel").getByRole("region", { name: "Next meetings" }).getByRole("listitem");
+    await expect(rows).toHaveCount(3);
+    for (const [index, meeting] of meetings.entries()) {
+      const row = rows.nth(index);
+      await expect(row).toContainText(`${meeting.title} · ${meeting.location}`);
+      // Before: "Quarterly board review w…" beside a 128 px time column: the words were there, the eye saw half.
+      const shown = await row.getByTestId("meeting-title").evaluate((element) => ({
+        cut: element.scrollWidth > element.clientWidth + 1,
+        right: element.getBoundingClientRect().right,
+      }));
+      expect(shown.cut, meeting.title).toBe(false);
+      expect(shown.right, meeting.title).toBeLessThanOrEqual(390);
+      await expect(row.getByRole("button", { name: `Prepare now a dossier for ${meeting.title}` })).toBeInViewport();
+    }
+    expect(await auditLayout(page, { scope: '[data-testid="today-panel"]' })).toEqual([]);
+  } finally {
+    await feed.close();
+  }
 });

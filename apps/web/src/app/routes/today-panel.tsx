@@ -62,7 +62,7 @@ export function TodayPanel() {
         {`Today, ${format(now, "EEEE d MMMM")}`}
       </h2>
       <div className="mt-2 grid gap-4 sm:grid-cols-2">
-        <section aria-labelledby="today-meetings-heading">
+        <section aria-labelledby="today-meetings-heading" className="min-w-0">
           <h3 id="today-meetings-heading" className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <CalendarDays className="size-4" aria-hidden />
             Next meetings
@@ -80,9 +80,11 @@ export function TodayPanel() {
           ) : (
             <ul className="mt-1 grid gap-1">
               {meetings.map((event) => (
-                <li key={event.id} className="flex items-baseline gap-2 text-sm">
-                  <span className="w-32 shrink-0 text-xs text-muted-foreground tabular-nums">{when(event, now)}</span>
-                  <span className="min-w-0 flex-1 truncate" title={event.location ? `${event.title} · ${event.location}` : event.title}>
+                // A phone's width holds the whole meeting: the time keeps its width, the title wraps (issue 52 item 15:
+                // a fixed 8rem time column and one cut line left half of it unseen), and the dossier link may wrap below.
+                <li key={event.id} className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                  <span className="shrink-0 text-xs text-muted-foreground tabular-nums sm:w-32">{when(event, now)}</span>
+                  <span data-testid="meeting-title" className="min-w-0 flex-1 basis-48 break-words">
                     {event.title}
                     {event.location && <span className="text-muted-foreground">{` · ${event.location}`}</span>}
                   </span>
@@ -93,24 +95,22 @@ export function TodayPanel() {
           )}
         </section>
         {ended.length > 0 && (
-          <section aria-labelledby="today-ended-heading">
+          <section aria-labelledby="today-ended-heading" className="min-w-0">
             <h3 id="today-ended-heading" className="text-sm font-medium text-muted-foreground">
               {TODAY_TEXTS.ended}
             </h3>
             <ul className="mt-1 grid gap-1">
               {ended.map((event) => (
-                <li key={event.id} className="flex items-baseline gap-2 text-sm">
-                  <span className="w-32 shrink-0 text-xs text-muted-foreground tabular-nums">{`${format(new Date(event.start), "HH:mm")}–${format(new Date(event.end), "HH:mm")}`}</span>
-                  <span className="min-w-0 flex-1 truncate" title={event.title}>
-                    {event.title}
-                  </span>
+                <li key={event.id} className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                  <span className="shrink-0 text-xs text-muted-foreground tabular-nums sm:w-32">{`${format(new Date(event.start), "HH:mm")}–${format(new Date(event.end), "HH:mm")}`}</span>
+                  <span className="min-w-0 flex-1 basis-48 break-words">{event.title}</span>
                   <AddNotesButton eventId={event.id} title={event.title} dictate={(append) => <VoiceInputButton onTranscript={append} />} />
                 </li>
               ))}
             </ul>
           </section>
         )}
-        <section aria-labelledby="today-reminders-heading">
+        <section aria-labelledby="today-reminders-heading" className="min-w-0">
           <h3 id="today-reminders-heading" className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <Bell className="size-4" aria-hidden />
             {`Reminders due today (${dueToday.length})`}
