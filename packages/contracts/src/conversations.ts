@@ -77,6 +77,11 @@ export const citationSchema = z.object({
   kind: z.enum(["file", "event", "reminder", "message", "url", "resource", "contact", "person"]).optional(),
   /** Where the chip opens: an https URL (a web page) or a path in SAGE (/conversations/12). */
   href: z.string().optional(),
+  /**
+   * On a line SAGE wrote without a turn (a meeting dossier): the untrusted content whose words the line quotes ("the
+   * mail from Anna Berg of 3 Dec"). Later turns count the message as content from there (issue 47).
+   */
+  from: contentSourceSchema.optional(),
 });
 export type Citation = z.infer<typeof citationSchema>;
 

@@ -57,6 +57,8 @@ export function historyAnswers(window: readonly Message[]): HistoryAnswer[] {
     // A saved message holds the calls made before its text (a reply that only called a tool keeps no message of its
     // own) and the one made after it: all count, as its text may quote the first ones.
     for (const call of message.toolCalls ?? []) read.push(...readBy(call));
+    // A message SAGE wrote from content without a turn (a meeting dossier) says whose words each cited line quotes.
+    for (const citation of message.citations ?? []) if (citation.from) read.push({ source: citation.from, text: citation.content });
     const sources = [...new Map(read.map((entry) => [entry.source.title, entry.source])).values()];
     answers.push({ text: message.content, sources, read: [...read], day: shortDay(message.createdAt) });
   }

@@ -33,7 +33,9 @@ export interface DossierDeps {
 
 /** The dossier as one message: a heading, then each line with its citation marks. */
 function messageOf(title: string, start: string, lines: CitedLine[]) {
-  const citations = lines.flatMap((line) => line.citations);
+  // A line quoting someone else's words marks its citations with whose (issue 47): the conversation's later turns
+  // count the dossier as content from there, as they count an answer written after reading a mail.
+  const citations = lines.flatMap((line) => line.citations.map((citation) => (line.from ? { ...citation, from: line.from } : citation)));
   let n = 0;
   const body = lines.map((line) => `- ${line.text} ${line.citations.map(() => `[${++n}]`).join("")}`);
   return {
