@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import type { Reminder } from "../api/get-reminders";
+import { useUpdateReminder } from "../api/update-reminder";
 import { PRIORITY_LABEL, PRIORITY_TEXT_CLASS, TYPE_ICON, TYPE_LABEL } from "../reminder-style";
 
 interface ReminderRowProps {
@@ -21,8 +22,19 @@ export function reminderTimestamp(reminder: Pick<Reminder, "createdAt">): string
   return `Added ${formatDistanceToNow(new Date(reminder.createdAt), { addSuffix: true })}`;
 }
 
+/**
+ * Issue 47: a reminder SAGE made from someone else's words (a mail, a document) says where it came from, and is not
+ * the user's (the briefing leaves it out) until they keep it.
+ */
+export const REMINDER_FROM_CONTENT = {
+  notKept: "Not yours until you keep it.",
+  keep: "Keep",
+};
+
 export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showViewChat = true }: ReminderRowProps) {
   const Icon = TYPE_ICON[reminder.type];
+  const update = useUpdateReminder();
+  const waitsForKeep = reminder.derivedFrom !== undefined && reminder.kept === false;
   return (
     <li
       data-testid="reminder-row"
@@ -42,6 +54,28 @@ export function ReminderRow({ reminder, isCompleting, onComplete, onEdit, showVi
       <div className="min-w-0">
         <p className={cn("font-medium break-words", isCompleting && "line-through")}>{reminder.title}</p>
         {reminder.description && <p className={cn("text-sm break-words text-muted-foreground", isCompleting && "line-through")}>{reminder.description}</p>}
+        {reminder.derivedFrom && (
+          <p
+            data-testid="reminder-from"
+            className={cn("mt-1 text-xs break-words", waitsForKeep ? "font-medium text-red-800 dark:text-red-200" : "text-muted-foreground")}
+          >
+            {`From ${reminder.derivedFrom.title}.`}
+            {waitsForKeep && ` ${REMINDER_FROM_CONTENT.notKept}`}
+            {waitsForKeep && (
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="ml-2 h-6 px-2 text-xs"
+                aria-label={`Keep ${reminder.title}`}
+                disabled={update.isPending}
+                onClick={() => update.mutate({ id: reminder.id, patch: { kept: true } })}
+              >
+                {REMINDER_FROM_CONTENT.keep}
+              </Button>
+            )}
+          </p>
+        )}
       </div>
       <div className="col-start-2 mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
         <span>{reminderTimestamp(reminder)}</span>
