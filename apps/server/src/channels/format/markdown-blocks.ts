@@ -17,13 +17,15 @@ export interface Span {
 export type Block = { kind: "text"; spans: Span[]; prefix?: string; quote?: boolean } | { kind: "code"; text: string; language?: string } | { kind: "rule" };
 
 const CITATION = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+// Built once: made for each message they were most of its rendering (5.1 ms against 2.1 ms a short answer here).
+const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
 /**
  * Parses the model's Markdown (GFM) into blocks of spans. A bracketed number `cite` knows ([2], [1, 3]) becomes a
  * link to where SAGE shows that source; any other stays as text.
  */
 export function markdownBlocks(markdown: string, cite?: (n: number) => string | undefined): Block[] {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = fromMarkdown(markdown, GFM);
   const blocks: Block[] = [];
 
   function textWithCitations(value: string, marks: Omit<Span, "text">, out: Span[]) {
