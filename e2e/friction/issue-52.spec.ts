@@ -136,3 +136,46 @@ test("item 15: at 390 px the Today panel's meeting rows show each meeting whole"
     await feed.close();
   }
 });
+
+test("item 18: after Approve, the schedule's card is gone at once, with no second copy from the waiting list", async ({ page }) => {
+  await fakeGemini.reset();
+  await signIn(page);
+  const conversation = await (await page.request.post("/api/conversations", { data: { name: "Market brief" } })).json();
+  await page.goto(`/conversations/${conversation.id}`);
+  await fakeGemini.script(
+    {
+      functionCalls: [
+        {
+          name: "scheduleTask",
+          args: { title: "Market brief", prompt: "Brief me on the markets", time: "07:00", days: ["MO", "TU", "WE", "TH", "FR"], timezone: "Europe/Zurich" },
+        },
+      ],
+    },
+    { text: "Scheduled: the market brief every weekday at 07:00." },
+  );
+  // The page also asks every 5 s which cards wait in this conversation (a scheduled run's). Once that list has
+  // named the live card, later answers are held: a poll that has not come back yet, as on a loaded machine or in a
+  // tab in the background.
+  let listed!: () => void;
+  const cardListed = new Promise<void>((resolve) => (listed = resolve));
+  let holdPolls = false;
+  await page.route("**/api/approvals", async (route) => {
+    if (holdPolls) return; // never answered while the test runs
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes("Market brief")) {
+      holdPolls = true;
+      listed();
+    }
+    await route.fulfill({ response, body });
+  });
+  await send(page, "Every weekday at 7 brief me on the markets");
+  const cards = page.getByTestId("approval-card");
+  await expect(cards).toHaveCount(1);
+  await cardListed;
+  await expect(cards).toHaveCount(1);
+  await cards.getByRole("button", { name: "Approve" }).click();
+  await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toContainText("Scheduled: the market brief every weekday at 07:00.");
+  // Before: the waiting list's copy of the card took the live card's place after Approve, until the next poll.
+  await expect(cards).toHaveCount(0);
+});

@@ -9,7 +9,7 @@ import { activateBranch } from "../api/activate-branch";
 import { attachFile } from "../api/attach-file";
 import { answerApproval } from "../api/answer-approval";
 import { useAssistantSettings } from "../api/get-assistant-settings";
-import { pendingApprovalsQueryKey, useWaitingApprovals } from "../api/get-pending-approvals";
+import { forgetAnsweredApproval, pendingApprovalsQueryKey, useWaitingApprovals } from "../api/get-pending-approvals";
 import { useChatTurn } from "../hooks/use-chat-turn";
 import { useVoiceMode } from "../hooks/use-voice-mode";
 import { ApprovalCard } from "./approval-card";
@@ -96,6 +96,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
   async function answerRunCard(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {
     try {
       await answerApproval(approvalId, { approved, ...(confirm ? { confirm } : {}) });
+      await forgetAnsweredApproval(queryClient, approvalId);
       setFollowUntil(Date.now() + 60_000);
     } catch (error) {
       toastError({ error, fallback: "The answer could not be sent" });

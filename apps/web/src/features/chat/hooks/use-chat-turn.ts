@@ -9,6 +9,7 @@ import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
+import { forgetAnsweredApproval } from "../api/get-pending-approvals";
 import { answerElicitation } from "../api/tool-offers";
 import { runBranchTurn, runTurn, type BranchStart } from "../api/run-turn";
 import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
@@ -221,6 +222,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   async function answer(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {
     try {
       await answerApproval(approvalId, { approved, ...(confirm ? { confirm } : {}) });
+      await forgetAnsweredApproval(queryClient, approvalId);
       setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
     } catch (error) {
       toastError({ error, fallback: CHAT_TEXTS.unknownError });
