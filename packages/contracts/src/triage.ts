@@ -88,7 +88,7 @@ export const followUpListSchema = z.array(followUpSchema);
 
 /** GET/PUT /api/triage/settings. */
 export const triageSettingsSchema = z.object({
-  /** Whether SAGE sorts the user's mail (each mail is one request to the model, so the user turns it on). */
+  /** Whether SAGE sorts the user's mail: on by default (issue 53: every synced mail gets a label); the user can turn it off. */
   enabled: z.boolean(),
   /** The folders sorted (besides Sent, read for follow-ups); null: the INBOX. */
   folders: z.array(z.string()).nullable(),

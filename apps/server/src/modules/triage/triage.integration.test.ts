@@ -52,9 +52,6 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
       env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", GEMINI_API_KEY: "triage-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none" },
     });
     cookie = await t.login();
-    const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password };
-    expect((await api("POST", "/api/accounts", { kind: "mail", name: "Work mail", folders: ["INBOX", "Sent"], imap: imapServer })).statusCode).toBe(201);
-    await t.jobs.idle();
   });
   afterEach(async () => t.close());
 
@@ -63,6 +60,15 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
   const sorted = (label: string, reason: string, more: object = {}) => ({
     json: { label, reason, urgent: false, urgentReason: null, sentToMany: false, fromMachine: false, ...more },
   });
+  /** Connecting the mailbox syncs it; sorting is on by default, so the synced mail is sorted at once. */
+  const connectMail = async () => {
+    const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password };
+    expect((await api("POST", "/api/accounts", { kind: "mail", name: "Work mail", folders: ["INBOX", "Sent"], imap: imapServer })).statusCode).toBe(201);
+    await t.jobs.idle();
+    // The round after a sync waits until every synced mail was read: the next sync's round sorts what the first left.
+    await t.syncDueMail(new Date(Date.now() + DAY));
+    await t.jobs.idle();
+  };
   const drafts = async () => {
     const imap = await dovecot.session();
     try {
@@ -86,8 +92,8 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
       { text: "Newsletters never need a reply", understood: true, meaning: 'Newsletters and mailings never go under "Needs your reply".' },
       { text: "Be gentle with conference organisers", understood: false, meaning: "SAGE gives this rule to the model as your instruction." },
     ]);
-    // Nothing is sorted before the user turns sorting on.
-    expect((await api("GET", "/api/triage")).json()).toEqual([]);
+    // Sorting is on before the user touches a setting (issue 53: every synced mail gets a label).
+    expect((await api("GET", "/api/triage/settings")).json()).toMatchObject({ enabled: true, folders: null, followUpDays: 3, drafts: true });
 
     gemini.script(
       { match: "Q3 budget numbers", ...sorted("needs-reply", "Anna asks for your Q3 numbers before the board meeting.") },
@@ -103,9 +109,7 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
       { match: "Q3 budget numbers", text: "Hello Anna,\n\nYou will have the Q3 numbers on Thursday.\n\nBest regards,\nJan Novak" },
       { match: "asking for: the signed contract", text: "Just checking in: could you send the signed contract?" },
     );
-    const settings = await api("PUT", "/api/triage/settings", { enabled: true });
-    expect(settings.json()).toMatchObject({ enabled: true, folders: null, followUpDays: 3, drafts: true, modelAvailable: true });
-    await t.jobs.idle();
+    await connectMail();
 
     const all = (await api("GET", "/api/triage")).json() as { subject: string }[];
     const bySubject = Object.fromEntries(all.map((item) => [item.subject, item]));
@@ -211,6 +215,6 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
     });
     expect((await api("POST", "/api/triage/999999/draft")).statusCode).toBe(404);
     expect((await api("GET", "/api/triage/rules")).json()).toEqual({ rules: [] });
-    expect((await api("GET", "/api/triage/settings")).json()).toMatchObject({ enabled: false, followUpDays: 3 });
+    expect((await api("GET", "/api/triage/settings")).json()).toMatchObject({ enabled: true, followUpDays: 3 });
   });
 });

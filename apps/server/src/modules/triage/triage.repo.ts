@@ -33,21 +33,38 @@ export function createTriageRepo(db: Kysely<Database>) {
     saveSettings: (userId: number, changes: Updateable<TriageSettingsTable>) =>
       db
         .insertInto("triageSettings")
-        .values({ userId, ...changes, updatedAt: now() })
+        // A user's first setting keeps sorting on (the table's default predates decision 095's amendment).
+        .values({ userId, enabled: 1, ...changes, updatedAt: now() })
         .onConflict((conflict) => conflict.column("userId").doUpdateSet({ ...changes, updatedAt: now() }))
         .execute(),
 
-    /** Users who turned sorting on. */
+    /** Users whose sorting is on (a user with no settings row is too: sorting is on by default). */
     enabledUsers: async () => (await db.selectFrom("triageSettings").select("userId").where("enabled", "=", 1).execute()).map((row) => row.userId),
 
-    /** Synced mail not yet sorted, oldest first: in these folders (received), or any folder (to tell sent mail apart). */
+    /** Synced mail still being read (its .eml queued or in progress): who sent it, from which folder. */
+    reading: (userId: number, limit: number) =>
+      db
+        .selectFrom("mailMessages as m")
+        .innerJoin("knowledgeItems as k", "k.id", "m.itemId")
+        .select(["m.folder", "m.fromAddress"])
+        .where("m.userId", "=", userId)
+        .where("k.status", "in", ["queued", "processing"])
+        .limit(limit)
+        .execute(),
+
+    /**
+     * Synced mail not yet sorted, oldest first: in these folders (received), or any folder (to tell sent mail apart).
+     * Mail whose text is still being read waits for a later round: it is sorted on its words, not its headers alone.
+     */
     unsorted: (userId: number, limit: number): Promise<MailRow[]> =>
       db
         .selectFrom("mailMessages as m")
         .leftJoin("mailTriage as t", "t.messageId", "m.id")
+        .leftJoin("knowledgeItems as k", "k.id", "m.itemId")
         .select(MAIL_COLUMNS)
         .where("m.userId", "=", userId)
         .where("t.messageId", "is", null)
+        .where((eb) => eb.or([eb("k.status", "is", null), eb("k.status", "not in", ["queued", "processing"])]))
         .orderBy("m.id")
         .limit(limit)
         .execute(),

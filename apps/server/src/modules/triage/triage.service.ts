@@ -10,7 +10,7 @@ import {
 import { AppError, notFound } from "../../http/app-error.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { InboxPort } from "../accounts/accounts.module.ts";
-import { partiesOf, type PeoplePort } from "../people/people.module.ts";
+import { partiesOf, SENT_FOLDER, type PeoplePort } from "../people/people.module.ts";
 import { askedIn, sortMail, MAIL_TEXT_CHARS, type MailToSort } from "./classify-mail.ts";
 import { learnStyle, mailBody, type WritingStyle } from "./learn-style.ts";
 import { answeredBy, repliedTo, sentByUser, workingDaysSince } from "./mail-threads.ts";
@@ -76,7 +76,8 @@ export function createTriageService(deps: TriageServiceDeps) {
     return (
       (await repo.settings(userId)) ?? {
         userId,
-        enabled: 0,
+        // Every synced mail of the chosen folders is sorted unless the user turns sorting off (issue 53, decision 095).
+        enabled: 1,
         rules: "[]",
         folders: null,
         followUpDays: 3,
@@ -140,10 +141,14 @@ export function createTriageService(deps: TriageServiceDeps) {
   async function round(userId: number): Promise<number> {
     const settings = await settingsOf(userId);
     if (!settings.enabled || !deps.llm) return 0;
+    const own = new Set(await deps.people.ownAddresses(userId));
+    // While mail the user sent is still being read, the round waits for the next sync's: their style and what they
+    // asked for are learned from the words of all of it (a first sync reads for a while after it ends).
+    const reading = await repo.reading(userId, 200);
+    if (reading.some((row) => SENT_FOLDER.test(row.folder) || partiesOf(row.fromAddress).some((party) => own.has(party.address)))) return 0;
     const llm = deps.llm;
     const rules = readRules(parseList(settings.rules) ?? []);
     const folders = new Set(parseList(settings.folders) ?? ["INBOX"]);
-    const own = new Set(await deps.people.ownAddresses(userId));
     const directory = await deps.people.directory(userId);
     const now = deps.now();
     const skipped = new Set<number>();
