@@ -73,11 +73,7 @@ const card = () =>
   );
 /** The same message once its buttons are gone. */
 const closed = (sent: BotMessage) =>
-  telegram
-    .waitFor(() => telegram.botMessages().find((message) => message.messageId === sent.messageId && message.buttons.length === 0), 8000)
-    .catch((error) => {
-      throw error;
-    });
+  telegram.waitFor(() => telegram.botMessages().find((message) => message.messageId === sent.messageId && message.buttons.length === 0));
 
 describe("approvals in a Telegram chat", () => {
   it("shows the whole request with Approve and Decline, runs it on Approve, and closes the buttons", async () => {

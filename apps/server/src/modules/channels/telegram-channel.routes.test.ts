@@ -116,6 +116,37 @@ describe("a Telegram channel", () => {
     expect(await channels()).toEqual([]);
   });
 
+  it("pairs a group only once the user allows it, and then reads only the person who paired it", async () => {
+    const channel = await connect();
+    const board = { chatId: -9001, title: "Board" };
+    const boris = telegram.user({ userId: 502, firstName: "Boris", group: board });
+    const carla = telegram.user({ userId: 503, firstName: "Carla", group: board });
+    await boris.say(channel.pairingCode);
+    await telegram.waitForBotMessage((message) => message.chatId === "-9001" && message.text === CHANNEL_TEXTS.groupRefused);
+    expect((await channels())[0]).toMatchObject({ status: "unpaired", allowGroup: false, refused: { count: 1 } });
+
+    const allowed = await api("PATCH", `/api/channels/${channel.id}`, { allowGroup: true });
+    expect(allowed.json()).toMatchObject({ id: channel.id, allowGroup: true });
+    await boris.say(channel.pairingCode);
+    await telegram.waitForBotMessage((message) => message.chatId === "-9001" && message.text === CHANNEL_TEXTS.paired("Board"));
+    // The choice was for one chat: it is spent once a group paired.
+    expect((await channels())[0]).toMatchObject({ status: "paired", chat: { title: "Board", group: true }, allowGroup: false });
+
+    // Someone else in the group is neither read nor answered, only counted.
+    await carla.say("What is on Boris's calendar?");
+    await expect.poll(async () => (await channels())[0].refused.count).toBe(2);
+    gemini.script({ text: "The board meets on Thursday." });
+    await boris.say("When does the board meet?");
+    await telegram.waitForBotMessage((message) => message.chatId === "-9001" && message.text === "The board meets on Thursday.");
+    expect(modelCalls()).toHaveLength(1);
+    expect(JSON.stringify(modelCalls()[0]!.body)).not.toContain("calendar");
+    expect(telegram.botMessages(-9001).map((message) => message.text)).toEqual([
+      CHANNEL_TEXTS.groupRefused,
+      CHANNEL_TEXTS.paired("Board"),
+      "The board meets on Thursday.",
+    ]);
+  });
+
   it("answers in the channel's conversation with citations as numbered links to SAGE, the same turns the web app shows", async () => {
     const upload = await knowledgeClient(t, cookie).upload(
       {},
