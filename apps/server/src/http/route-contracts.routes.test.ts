@@ -4,31 +4,6 @@ import { OPENAPI_FILE } from "../openapi-document.ts";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
 import { OPENAPI_PATH, openApiDocument, type RegisteredRoute } from "./route-contracts.ts";
 
-/**
- * Routes that do not declare their contract yet: issue 51 converts them module by module, and this list only
- * shrinks. Never add to it: declare the new route's schemas instead.
- */
-const NOT_YET_DECLARED = new Set([
-  "POST /api/reset_vector_db",
-  "POST /api/vectors/revectorize",
-  "GET /api/vectors/status",
-  "GET /api/debug/routes-test",
-  "GET /api/files",
-  "GET /api/folders",
-  "POST /api/folders",
-  "POST /api/files",
-  "GET /api/files/:id",
-  "GET /api/files/:id/text",
-  "PATCH /api/files/:id",
-  "DELETE /api/files/:id",
-  "POST /api/files/:id/retry",
-  "GET /api/files/:id/download",
-  "GET /api/conversations/:id/files",
-  "POST /api/upload",
-  "POST /api/process_url",
-  "POST /api/process-note",
-]);
-
 const HOW = [
   "declare it on the route with the zod schemas of @sage/contracts:",
   "  app.withTypeProvider<ZodTypeProvider>().post(url, { schema: { params, querystring, body, response: { 200: ... } } }, handler)",
@@ -61,12 +36,7 @@ describe("route contracts (decision 085)", () => {
     for (const route of t.routes.filter((item) => item.url.startsWith("/api/"))) {
       const name = `${route.method} ${route.url}`;
       const gaps = missing(route);
-      if (NOT_YET_DECLARED.has(name)) {
-        if (gaps.length === 0)
-          problems.push(`${name} declares its contract now: take it off NOT_YET_DECLARED in apps/server/src/http/route-contracts.routes.test.ts`);
-      } else if (gaps.length > 0) {
-        problems.push(`${name} (in ${route.declaredIn ?? "an unknown file"}) declares no ${gaps.join(" and no ")} schema: ${HOW}`);
-      }
+      if (gaps.length > 0) problems.push(`${name} (in ${route.declaredIn ?? "an unknown file"}) declares no ${gaps.join(" and no ")} schema: ${HOW}`);
     }
     expect(problems, problems.join("\n\n")).toEqual([]);
   });
