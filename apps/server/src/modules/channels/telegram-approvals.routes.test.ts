@@ -27,7 +27,7 @@ let temp: ReturnType<typeof makeTempDir>;
 let anna: TelegramUser;
 let conversationId: number;
 
-const api = (method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
+const api = (method: "GET" | "POST" | "PATCH" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 const echoed = () => remote.calls.filter((call) => call.startsWith("echo ")).map((call) => call.slice(5));
 
@@ -124,6 +124,33 @@ describe("approvals in a Telegram chat", () => {
     await anna.press(inApp, CHANNEL_TEXTS.decline);
     await t.channels.idle();
     expect(echoed()).toEqual(["Book the room"]);
+  });
+
+  it("brings a scheduled run's card to the chat chosen for approvals, runs it on Approve there, and says it finished", async () => {
+    const [channel] = (await api("GET", "/api/channels")).json().channels;
+    const mine = `channel:${channel.id}`;
+    expect((await api("PUT", "/api/notifications/targets", { briefing: ["push"], reminders: ["push"], runs: [mine], approvals: [mine] })).statusCode).toBe(200);
+    const schedule = await api("POST", "/api/schedules", {
+      title: "Board status",
+      prompt: "Every Monday, post the status to the board",
+      rrule: "DTSTART;TZID=UTC:20300107T070000\nRRULE:FREQ=WEEKLY",
+      timezone: "UTC",
+    });
+    expect(schedule.statusCode, schedule.body).toBe(201);
+    gemini.script({ functionCalls: [{ name: "remote__echo", args: { text: "Status: on track" } }] }, { text: "Posted the status." });
+    expect((await api("POST", `/api/schedules/${schedule.json().id}/run`)).statusCode).toBe(202);
+
+    const sent = await card();
+    expect(sent.chatId).toBe("501");
+    expect(sent.text).toContain("Status: on track");
+    expect(sent.buttons.map((button) => button.text)).toEqual([CHANNEL_TEXTS.approve, CHANNEL_TEXTS.decline]);
+    expect(echoed()).toEqual([]);
+    await anna.press(sent, CHANNEL_TEXTS.approve);
+    const finished = await telegram.waitForBotMessage((message) => message.text.startsWith(CHANNEL_TEXTS.runFinished("Board status")));
+    expect(finished.text).toBe(`${CHANNEL_TEXTS.runFinished("Board status")} ${CHANNEL_TEXTS.openInSage}`);
+    expect(finished.html).toContain(`<a href="https://sage.example.com/conversations/`);
+    expect(echoed()).toEqual(["Status: on track"]);
+    expect((await closed(sent)).text).toMatch(new RegExp(`${CHANNEL_TEXTS.approved}$`));
   });
 
   it("takes a forwarded message as untrusted: what it leads to is carded, and Approve asks once more", async () => {
