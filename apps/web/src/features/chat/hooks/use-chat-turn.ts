@@ -1,10 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CHAT_TEXTS, RESEARCH_TEXTS, type ResearchStep } from "@sage/contracts/chat-turn";
-import type { Message, ToolCallRecord } from "@sage/contracts/conversations";
-import type { Memory } from "@sage/contracts/memories";
-import type { ElicitationAnswer, ElicitationRequest } from "@sage/contracts/elicitation";
-import type { ApprovalDecision, ApprovalRequest, ResourceRef, ToolProgress } from "@sage/contracts/external-tools";
-import { useEffect, useRef, useState } from "react";
+import { CHAT_TEXTS, RESEARCH_TEXTS } from "@sage/contracts/chat-turn";
+import type { Message } from "@sage/contracts/conversations";
+import type { ElicitationAnswer } from "@sage/contracts/elicitation";
+import type { ApprovalDecision, ResourceRef } from "@sage/contracts/external-tools";
+import { useEffect, useReducer, useRef } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
 import { reminderCreatedEvent } from "@/lib/reminder-created-event";
@@ -12,7 +11,8 @@ import { answerApproval } from "../api/answer-approval";
 import { forgetAnsweredApproval } from "../api/get-pending-approvals";
 import { answerElicitation } from "../api/tool-offers";
 import { runBranchTurn, runTurn, type BranchStart } from "../api/run-turn";
-import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle, type LiveTurn } from "../live-turn";
+import { INITIAL_CHAT_TURN, chatTurnReducer } from "../chat-turn-state";
+import { EMPTY_LIVE_TURN, applyTurnEvent, toolFailure, turnFailureText, turnFailureTitle } from "../live-turn";
 
 const isAbort = (error: unknown) => error instanceof Error && error.name === "AbortError";
 
@@ -48,21 +48,8 @@ interface ChatTurnOptions {
  */
 export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTurnOptions) {
   const queryClient = useQueryClient();
-  const [sending, setSending] = useState(false);
-  const [pendingUser, setPendingUser] = useState<string | null>(null);
-  const [live, setLive] = useState<LiveTurn>(EMPTY_LIVE_TURN);
-  const [notice, setNotice] = useState<string | null>(null);
-  /** Memories SAGE saved in this conversation while it was open, each shown with an Undo. */
-  const [remembered, setRemembered] = useState<Memory[]>([]);
-  const [approvals, setApprovals] = useState<ApprovalRequest[]>([]);
-  /** Tools that ran in this turn, shown as they finish; the saved messages carry them once the turn is done. */
-  const [toolRuns, setToolRuns] = useState<ToolCallRecord[]>([]);
-  /** The steps of a research run in this turn, as they happen (decision 046). */
-  const [research, setResearch] = useState<ResearchStep[]>([]);
-  /** Tools running now, with their servers' progress reports. */
-  const [running, setRunning] = useState<{ id: string; name: string; progress?: Omit<ToolProgress, "id"> }[]>([]);
-  /** Questions tool servers ask while their tools run (decision 080). */
-  const [elicitations, setElicitations] = useState<ElicitationRequest[]>([]);
+  // What the turn shows, one reducer over its events (chat-turn-state.ts); the side effects stay here.
+  const [state, dispatch] = useReducer(chatTurnReducer, INITIAL_CHAT_TURN);
   const abortRef = useRef<AbortController | null>(null);
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -80,18 +67,14 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
     const { branch } = options;
     const controller = new AbortController();
     abortRef.current = controller;
-    setSending(true);
-    setPendingUser(branch?.kind === "regenerate" ? null : content);
+    dispatch({ type: "start", pendingUser: branch?.kind === "regenerate" ? null : content });
     // What the branch replaces leaves the screen at once; the list is read again (with the versions) at the end.
     if (branch) queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => cutAt(list, branch));
-    setNotice(null);
-    setLive(EMPTY_LIVE_TURN);
     let turn = EMPTY_LIVE_TURN;
     let userSaved = false;
     let finished = false;
     let toolRan = false;
     let researched = false;
-    const calledWith = new Map<string, Record<string, unknown>>();
     // An event this client could not read: what it showed may differ from what the server saved.
     let unsure = false;
     try {
@@ -110,68 +93,44 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
           unsure = true;
           continue;
         }
-        turn = applyTurnEvent(turn, event);
-        setLive(turn);
-        if (event.type === "user-message") {
-          userSaved = true;
-          addMessages([event.message]);
-          setPendingUser(null);
-        } else if (event.type === "approval-required") {
-          const { type: _type, ...request } = event;
-          setApprovals((list) => [...list, request]);
-        } else if (event.type === "elicitation-required") {
-          const { type: _type, ...request } = event;
-          setElicitations((list) => [...list, request]);
-        } else if (event.type === "tool-progress") {
-          const { type: _type, id, ...progress } = event;
-          setRunning((list) => list.map((item) => (item.id === id ? { ...item, progress } : item)));
-        } else if (event.type === "tool-result") {
-          setApprovals([]);
-          setElicitations([]);
-          setRunning((list) => list.filter((item) => item.id !== event.id));
-          const run = {
-            id: event.id,
-            name: event.name,
-            args: calledWith.get(event.id) ?? {},
-            result: event.result,
-            ...(event.output ? { output: event.output } : {}),
-          };
-          setToolRuns((list) => [...list, run]);
-          const failure = toolFailure(event.result);
-          if (failure) toastError({ description: failure });
-        } else if (event.type === "reminder-created") {
-          window.dispatchEvent(reminderCreatedEvent(event.reminder));
-          toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
-        } else if (event.type === "memory-saved") {
-          const { memory } = event;
-          setRemembered((list) => [...list, memory]);
-        } else if (event.type === "document-created") {
-          // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
-          void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
-        } else if (event.type === "research-step") {
-          researched = true;
-          const { item } = event;
-          setResearch((steps) => [...steps, item]);
-        } else if (event.type === "notice") {
-          // Pictures sent as their text is news, not the no-model answer the notice bubble is for.
-          if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });
-          else setNotice(event.text);
-        } else if (event.type === "tool-call") {
-          toolRan = true;
-          calledWith.set(event.id, event.args);
-          setRunning((list) => [...list, { id: event.id, name: event.name }]);
-        } else if (event.type === "error") {
-          // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
-          if (toolRan) continue;
-          toastError({ title: turnFailureTitle(event), description: turnFailureText(event) });
-        } else if (event.type === "done") {
-          finished = true;
-          addMessages(event.messages);
-          // The saved turn replaces the live one in the same render: both on screen showed each tool run twice.
-          turn = EMPTY_LIVE_TURN;
-          setLive(EMPTY_LIVE_TURN);
-          setToolRuns([]);
-          setResearch([]);
+        // What was shown so far, for a turn cut off before its end (kept in the list below).
+        turn = event.type === "done" ? EMPTY_LIVE_TURN : applyTurnEvent(turn, event);
+        dispatch({ type: "event", event });
+        switch (event.type) {
+          case "user-message":
+            userSaved = true;
+            addMessages([event.message]);
+            break;
+          case "tool-call":
+            toolRan = true;
+            break;
+          case "tool-result": {
+            const failure = toolFailure(event.result);
+            if (failure) toastError({ description: failure });
+            break;
+          }
+          case "reminder-created":
+            window.dispatchEvent(reminderCreatedEvent(event.reminder));
+            toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
+            break;
+          case "document-created":
+            // The new file is in the conversation's knowledge: the knowledge feature's lists (keyed under "knowledge") read again.
+            void queryClient.invalidateQueries({ queryKey: ["knowledge"] });
+            break;
+          case "research-step":
+            researched = true;
+            break;
+          case "notice":
+            if (event.text === CHAT_TEXTS.imagesAsText) toast({ title: "Pictures sent as text", description: event.text });
+            break;
+          case "error":
+            // A failed chat call is toasted; after a tool ran, the saved answer says what was done (and a reminder's toast stays).
+            if (!toolRan) toastError({ title: turnFailureTitle(event), description: turnFailureText(event) });
+            break;
+          case "done":
+            finished = true;
+            addMessages(event.messages);
+            break;
         }
       }
     } catch (error) {
@@ -205,25 +164,18 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         }
       }
       if (abortRef.current === controller) abortRef.current = null;
-      setLive(EMPTY_LIVE_TURN);
-      setApprovals([]);
-      setElicitations([]);
-      setRunning([]);
-      setToolRuns([]);
-      setResearch([]);
-      setPendingUser(null);
-      setSending(false);
+      dispatch({ type: "end" });
     }
     return { nothingSaved: !userSaved && !unsure && !controller.signal.aborted };
   }
 
-  const forgetShown = (id: number) => setRemembered((list) => list.filter((memory) => memory.id !== id));
+  const forgetShown = (id: number) => dispatch({ type: "memory-forgotten", id });
   /** The user's answer to a tool call waiting for approval; the card goes once the server took it. */
   async function answer(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {
     try {
       await answerApproval(approvalId, { approved, ...(confirm ? { confirm } : {}) });
       await forgetAnsweredApproval(queryClient, approvalId);
-      setApprovals((list) => list.filter((item) => item.approvalId !== approvalId));
+      dispatch({ type: "approval-answered", approvalId });
     } catch (error) {
       toastError({ error, fallback: CHAT_TEXTS.unknownError });
     }
@@ -233,7 +185,7 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   async function answerQuestion(elicitationId: string, answer: ElicitationAnswer) {
     try {
       await answerElicitation(elicitationId, answer);
-      if (answer.action !== "accept" || answer.content) setElicitations((list) => list.filter((item) => item.elicitationId !== elicitationId));
+      if (answer.action !== "accept" || answer.content) dispatch({ type: "question-answered", elicitationId });
     } catch (error) {
       toastError({ error, fallback: CHAT_TEXTS.unknownError });
     }
@@ -242,18 +194,18 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   return {
     send,
     stop: () => abortRef.current?.abort(),
-    sending,
-    pendingUser,
-    live: live.messages,
-    notice,
-    approvals,
-    toolRuns,
-    research,
-    running,
-    elicitations,
+    sending: state.status !== "ready",
+    pendingUser: state.pendingUser,
+    live: state.live.messages,
+    notice: state.notice,
+    approvals: state.approvals,
+    toolRuns: state.toolRuns,
+    research: state.research,
+    running: state.running,
+    elicitations: state.elicitations,
     answerQuestion,
     answer,
-    remembered,
+    remembered: state.remembered,
     forgetShown,
   };
 }
