@@ -337,6 +337,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     starter: conversations.starter,
     messages: conversations.messages,
     notes: knowledge.notes,
+    notify: channels.runEvent,
     now: deps.now,
     warn,
   });

@@ -17,6 +17,8 @@ export const DOSSIER_TEXTS = {
   /** The Today panel's button after a meeting. */
   addNotes: "Add notes",
   notesSaved: "Notes saved",
+  /** The push (and channel) when the round has prepared a meeting's dossier. */
+  ready: (title: string) => `Your dossier for ${title} is ready.`,
 } as const;
 export const EVENT_NOTES_MAX = 20_000;
 

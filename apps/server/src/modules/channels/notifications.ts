@@ -17,7 +17,8 @@ export type RunNotifier = (
   title: string,
   conversationId: number,
   outcome?: string,
-  details?: { briefing?: boolean; messageIds?: number[] },
+  /** `body`: what a push says instead of the run's outcome (a meeting's dossier is ready). */
+  details?: { briefing?: boolean; messageIds?: number[]; body?: string },
 ) => void;
 
 export interface NotificationsDeps {

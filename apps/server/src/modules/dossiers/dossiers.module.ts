@@ -32,6 +32,7 @@ export function createDossiersModule(deps: {
   starter: ConversationStarterPort;
   messages: ConversationMessagesPort;
   notes: DossierDeps["notes"];
+  notify?: DossierDeps["notify"];
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): DossiersModule {

@@ -1,6 +1,7 @@
 import { DOSSIER_TEXTS } from "@sage/contracts/dossiers";
 import { startFakeGemini } from "@sage/testkit/fake-gemini";
-import { afterEach, describe, expect, it } from "vitest";
+import { startPushReceiver, type PushReceiver } from "@sage/testkit/push-receiver";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
@@ -8,6 +9,11 @@ import { turnEvents } from "../../test/turn-events.ts";
 let t: TestApp;
 let clock = new Date("2026-11-24T09:00:00Z");
 afterEach(async () => t?.close());
+let receiver: PushReceiver;
+beforeAll(async () => {
+  receiver = await startPushReceiver();
+});
+afterAll(async () => receiver.close());
 
 const ME = "me@example.com";
 const minutes = (n: number) => new Date(clock.getTime() + n * 60_000).toISOString();
@@ -73,11 +79,13 @@ async function setup(cookie: string) {
 }
 
 describe("meeting dossiers", () => {
-  it("prepares a cited dossier 30 minutes before a meeting with two people, in its Meetings conversation, once", async () => {
+  it("prepares a cited dossier 30 minutes before a meeting with two people, in its Meetings conversation, once, and pushes it", async () => {
     clock = new Date("2026-11-24T09:00:00Z");
-    t = await createTestApp({ now: () => clock });
+    // The push receiver listens on 127.0.0.1, as an operator's LAN push service would.
+    t = await createTestApp({ now: () => clock, env: { SAGE_FETCH_ALLOW_PRIVATE: "true" } });
     const cookie = await t.login();
     const { api, db, at, mail, event } = await setup(cookie);
+    expect((await api("POST", "/api/push/subscriptions", receiver.subscription("dossier-phone"))).statusCode).toBe(201);
     await mail("INBOX", "Anna Berg <anna@acme.example>", ME, "Q3 budget", "2026-11-20T08:00:00.000Z", "Please bring the Q3 numbers to the review.");
     await mail("Sent", ME, "Anna Berg <anna@acme.example>", "Re: Q3 budget", "2026-11-21T08:00:00.000Z", "I will bring them.");
     const contract = await mail(
@@ -122,6 +130,7 @@ describe("meeting dossiers", () => {
     clock = new Date(clock.getTime() + 15 * 60_000);
     expect(await t.dossiers.prepareDue()).toBe(1);
     expect(await t.dossiers.prepareDue()).toBe(0);
+    await t.push.idle();
 
     const dossier = (await api("GET", `/api/dossiers?eventId=${review}`)).json();
     expect(dossier).toMatchObject({ eventId: review, preparedAt: clock.toISOString() });
@@ -143,6 +152,10 @@ describe("meeting dossiers", () => {
     expect(messages).toHaveLength(1);
     expect(messages[0].content).toContain("- Ravi Patel owes you: Send the signed contract (due 2026-11-27). [5]");
     expect(messages[0].citations).toHaveLength(5);
+    // Delivered where the briefing goes (web push by default), once.
+    expect(receiver.received.filter((push) => push.path === "/push/dossier-phone").map((push) => JSON.parse(push.payload))).toEqual([
+      { kind: "runs", title: "Meetings: Budget review", body: DOSSIER_TEXTS.ready("Budget review"), url: `/conversations/${dossier.conversationId}` },
+    ]);
 
     // "Prepare now" for someone SAGE knows nothing about: an empty dossier says so. Focus time has no one to brief on.
     const empty = await api("POST", "/api/dossiers", { eventId: stranger });
@@ -150,6 +163,9 @@ describe("meeting dossiers", () => {
     const emptyMessages = (await api("GET", `/api/conversations/${empty.json().conversationId}/messages`)).json();
     expect(emptyMessages[0].content).toContain(DOSSIER_TEXTS.empty);
     expect((await api("GET", `/api/dossiers?eventId=${focus}`)).statusCode).toBe(404);
+    // "Prepare now" is asked for in the app: nothing more is pushed.
+    await t.push.idle();
+    expect(receiver.received.filter((push) => push.path === "/push/dossier-phone")).toHaveLength(1);
     expect((await api("POST", "/api/dossiers", { eventId: 987654 })).json()).toEqual({ error: DOSSIER_TEXTS.eventNotFound, code: "event_not_found" });
   });
 

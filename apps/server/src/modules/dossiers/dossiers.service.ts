@@ -5,6 +5,7 @@ import type { CitedLine } from "@sage/contracts/cited-lines";
 import { notFound } from "../../http/app-error.ts";
 import type { Database } from "../../store/schema.ts";
 import { attachmentsFolderName } from "../knowledge/knowledge.module.ts";
+import type { RunNotifier } from "../channels/channels.module.ts";
 import type { ConversationMessagesPort, ConversationStarterPort } from "../conversations/conversations.module.ts";
 import { partiesOf, shortDay, type MailHeader, type PeoplePort } from "../people/people.module.ts";
 import { dossierLines, type DossierDocument, type DossierNotes } from "./dossier-lines.ts";
@@ -28,6 +29,11 @@ export interface DossierDeps {
   messages: Pick<ConversationMessagesPort, "appendMessages">;
   /** Where "Add notes" files the user's notes (the knowledge base; the commitments scan reads them there). */
   notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
+  /**
+   * Delivery where the user chose (decision 099): the channels module's notifier, as for the morning briefing: web
+   * push and the channels picked for the briefing get the dossier.
+   */
+  notify?: RunNotifier;
   now: () => Date;
 }
 
@@ -196,7 +202,7 @@ export function createDossiersService(deps: DossierDeps) {
     return row ? { eventId: row.eventId, preparedAt: row.preparedAt, lines: JSON.parse(row.lines) as CitedLine[], conversationId: row.conversationId } : null;
   }
 
-  async function prepare(userId: number, eventId: number): Promise<Dossier> {
+  async function write(userId: number, eventId: number) {
     const found = await event(userId, eventId);
     if (!found) throw notFound(DOSSIER_TEXTS.eventNotFound, "event_not_found");
     const { people, addresses } = await guests(userId, found);
@@ -219,15 +225,18 @@ export function createDossiersService(deps: DossierDeps) {
     const earlier = await read(userId, eventId);
     const conversationId = earlier?.conversationId ?? (await deps.starter.create(userId, `${DOSSIER_TEXTS.conversation}: ${found.title}`)).id;
     const { content, citations } = messageOf(found.title, found.startAt, lines);
-    await deps.messages.appendMessages(userId, conversationId, [{ role: "model", content, citations }]);
+    const written = await deps.messages.appendMessages(userId, conversationId, [{ role: "model", content, citations }]);
     await deps.starter.markUnread(userId, conversationId, preparedAt);
     await db
       .insertInto("dossiers")
       .values({ userId, eventId, conversationId, lines: JSON.stringify(lines), preparedAt })
       .onConflict((conflict) => conflict.columns(["userId", "eventId"]).doUpdateSet({ lines: JSON.stringify(lines), preparedAt }))
       .execute();
-    return { eventId, preparedAt, lines, conversationId };
+    return { dossier: { eventId, preparedAt, lines, conversationId }, title: found.title, messageIds: written.map((message) => message.id) };
   }
+
+  /** "Prepare now": the user is in the app, so nothing is pushed. */
+  const prepare = async (userId: number, eventId: number): Promise<Dossier> => (await write(userId, eventId)).dossier;
 
   async function settings(userId: number): Promise<DossierSettings> {
     const row = await db.selectFrom("dossierSettings").selectAll().where("userId", "=", userId).executeTakeFirst();
@@ -290,7 +299,12 @@ export function createDossiersService(deps: DossierDeps) {
         if (chosen.calendars) query = query.where("e.accountId", "in", chosen.calendars.length ? chosen.calendars : [0]);
         for (const due of await query.execute()) {
           if ((await guests(userId, due)).addresses.length === 0) continue;
-          await prepare(userId, due.id);
+          const { dossier, title, messageIds } = await write(userId, due.id);
+          deps.notify?.(userId, "runs", `${DOSSIER_TEXTS.conversation}: ${title}`, dossier.conversationId, "succeeded", {
+            briefing: true,
+            messageIds,
+            body: DOSSIER_TEXTS.ready(title),
+          });
           prepared++;
         }
       }

@@ -122,16 +122,25 @@ export function createPushService(deps: {
       }
     },
     /** What the scheduler tells: a run ended (how), or waits for the user's Approve. */
-    runEvent(userId: number, kind: Extract<PushKind, "runs" | "approvals">, title: string, conversationId: number, outcome = "succeeded") {
+    runEvent(
+      userId: number,
+      kind: Extract<PushKind, "runs" | "approvals">,
+      title: string,
+      conversationId: number,
+      outcome = "succeeded",
+      /** What the notification says when the sender has its own words (a meeting's dossier is ready). */
+      details: { body?: string } = {},
+    ) {
       const url = `/conversations/${conversationId}`;
       const body =
-        kind === "approvals"
+        details.body ??
+        (kind === "approvals"
           ? "A scheduled task is waiting for your approval."
           : outcome === "succeeded"
             ? "SAGE finished this scheduled task."
             : outcome === "not-approved"
               ? "This scheduled task stopped: a step was not approved."
-              : "This scheduled task could not finish.";
+              : "This scheduled task could not finish.");
       const payload: PushPayload = { kind, title, body, url };
       const sending = notify(userId, payload)
         .catch((error: unknown) => deps.warn("a push could not be sent", error))
