@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_SEARCH_QUERY_MESSAGE } from "@sage/contracts/retrieval";
+import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { seedConversation, seedKnowledge } from "./retrieval-test-helpers.ts";
 
@@ -138,6 +139,29 @@ describe("POST /api/search", () => {
     expect((await search({ query: "aardvark" })).json()).toHaveLength(1);
     await t.store.db.deleteFrom("knowledgeItems").where("id", "=", itemId).execute();
     expect((await search({ query: "aardvark" })).json()).toEqual([]);
+  });
+
+  it("finds a word in a base of one file, and both files once a second with the same words is added (issue 52)", async () => {
+    // One file: every word is in every passage, so log((N - n + 0.5) / (n + 0.5)) is negative for each; FTS5 floors
+    // it at 1e-6, and the score is the share of that floored weight a passage covers, so the file is still found.
+    const files = knowledgeClient(t, cookie);
+    const upload = (filename: string, text: string) =>
+      files.upload(
+        { userId: DEMO_USER, conversationId: 0, parentId: 0, path: "", description: "" },
+        { filename, content: Buffer.from(text), type: "text/plain" },
+      );
+    expect((await upload("zebra-report.txt", "The zebra census for March: 41 zebras counted at the north gate of the park.")).statusCode).toBeLessThan(300);
+    await t.jobs.idle();
+    const found = async (query: string) =>
+      ((await search({ query })).json() as { metadata: { filename: string }; score: number }[]).map((hit) => hit.metadata.filename);
+    expect(await found("zebra")).toEqual(["zebra-report.txt"]);
+    expect(await found("How many zebras were counted at the north gate?")).toEqual(["zebra-report.txt"]);
+    // Two files holding the same words (a report and the memo SAGE wrote from it): both found. Before, the row count
+    // read for the search above (kept 5 s) was 1 and "41" was in 2 rows: its idf was NaN, and nothing was found.
+    expect((await upload("Zebra memo.txt", "We counted 41 zebras at the north gate. Count again in April.")).statusCode).toBeLessThan(300);
+    await t.jobs.idle();
+    expect((await found("41 zebras counted at the north gate")).sort()).toEqual(["Zebra memo.txt", "zebra-report.txt"]);
+    expect(await found("April")).toEqual(["Zebra memo.txt"]);
   });
 
   it("requires a session", async () => {

@@ -41,7 +41,12 @@ export interface ChosenTerms {
  * common dropped while rarer ones remain, and common ones joining while the postings stay within the budget. Both
  * engines' lexical searches choose with it, so they match the same terms.
  */
-export function chooseTerms(counted: { term: string; documents: number }[], rows: number): ChosenTerms {
+export function chooseTerms(counted: { term: string; documents: number }[], countedRows: number): ChosenTerms {
+  // The row count is reused for a few seconds (lexical-search.ts), a term's count may be newer: a file added since
+  // puts the term in more rows than the count says. Then N - n + 0.5 < 0, the idf is NaN, and so is every score with
+  // it, and the search found nothing (a base of two files, the second just added: issue 52). A term's count is a
+  // floor on the rows.
+  const rows = Math.max(countedRows, ...counted.map((entry) => entry.documents));
   const weighed = counted.map((entry) => ({ ...entry, idf: bm25Idf(rows, entry.documents) }));
   const present = weighed.filter((entry) => entry.documents > 0);
   const rare = present.filter((entry) => entry.documents <= rows * MAX_DOCUMENT_SHARE);
