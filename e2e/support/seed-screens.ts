@@ -162,7 +162,8 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   const site = await startLocalSite({ "/sales": TRUCK_SALES_PAGE });
   try {
     await fakeGemini.script(
-      { json: { questions: ["electric truck registrations in Europe 2026", "depot charging for heavy electric trucks"] } },
+      // Named for the planner: the commitments round asks for JSON too (e2e/layout/screens.spec.ts).
+      { json: { questions: ["electric truck registrations in Europe 2026", "depot charging for heavy electric trucks"] }, match: "You plan research" },
       { text: "Registrations doubled.", sources: [{ title: "Electric truck sales 2026", uri: `${site.origin}/sales` }] },
       { text: "Depot charging is the main constraint." },
       {

@@ -115,6 +115,16 @@ describe("fake Gemini server through the AI SDK", () => {
     await expect(generateText({ model: google()("gemini-2.0-flash"), prompt: "x", maxRetries: 0 })).rejects.toThrow(/overloaded/);
   });
 
+  it("holds a reply until its caller gives up, then answers the next request as scripted", async () => {
+    fake.script({ text: "Never sent.", hold: true, match: "search the web" }, { text: "Answered." });
+    const stop = new AbortController();
+    const held = generateText({ model: google()("gemini-2.0-flash"), prompt: "search the web for trucks", maxRetries: 0, abortSignal: stop.signal });
+    await expect.poll(() => fake.requests.length).toBe(1);
+    stop.abort();
+    await expect(held).rejects.toThrow(/abort/i);
+    expect((await generateText({ model: google()("gemini-2.0-flash"), prompt: "something else", maxRetries: 0 })).text).toBe("Answered.");
+  });
+
   it("embeds deterministically, similar texts closer than unrelated ones", async () => {
     const { embeddings } = await embedMany({
       model: google().textEmbeddingModel("gemini-embedding-001"),

@@ -28,6 +28,11 @@ export interface FakeReply {
    * jobs that ask the model at moments a test does not control (triage, profiles) each take their own.
    */
   match?: string;
+  /**
+   * Never answer: the request waits until its caller gives up (a Stop closes it). For a step a test looks at while
+   * it runs, with no timer that a slow machine could outrun.
+   */
+  hold?: boolean;
 }
 
 export interface RecordedRequest {
@@ -184,6 +189,10 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
           error: { code: 500, message: `fake-gemini: a scripted reply Gemini could not give for this responseSchema: ${mismatch}`, status: "INTERNAL" },
         });
       reply = { ...reply, text: JSON.stringify(reply.json) };
+    }
+    if (reply.hold) {
+      if (!response.destroyed) await new Promise((resolve) => response.once("close", resolve));
+      return;
     }
     const withGrounding = (body.tools ?? []).some((tool: any) => tool.googleSearch || tool.google_search);
     if (reply.delayMs && action === "generateContent") await sleep(reply.delayMs);
