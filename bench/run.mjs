@@ -24,6 +24,7 @@ import { mailSync } from "./scenarios/mail-sync.mjs";
 import { hostileMailbox } from "./scenarios/hostile-mailbox.mjs";
 import { searchPostgres } from "./scenarios/search-postgres.mjs";
 import { httpPostgres } from "./scenarios/http-postgres.mjs";
+import { dossier } from "./scenarios/dossier.ts";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -50,6 +51,7 @@ const scenarios = {
   schedules,
   "mail-sync": mailSync,
   "hostile-mailbox": hostileMailbox,
+  dossier,
   "ocr-pdf-300": ocrPdf,
   // A million chunks at 768 dimensions (issue 34): the first run generates the store and builds its index (about
   // 20 minutes here), later runs read both back.
