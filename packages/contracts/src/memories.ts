@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentSourceSchema } from "./provenance.ts";
 
 /** A memory is one short fact; longer text belongs in the knowledge base. */
 export const MEMORY_CONTENT_MAX = 500;
@@ -34,6 +35,8 @@ export const memorySchema = z.object({
   conversationId: z.number().int().optional(),
   /** Set at start-up on a memory that looks like a secret: kept for the user to edit or delete, never given to the model. */
   flaggedSecret: z.literal(true).optional(),
+  /** Kept by the user from a card whose words came from a mail or a document (issue 47): shown as "From <title>". */
+  derivedFrom: contentSourceSchema.optional(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 export const memoryListSchema = z.array(memorySchema);

@@ -173,6 +173,8 @@ export interface MemoriesTable {
   updatedAt: string;
   /** 1 when the start-up scan found it looks like a secret (0920). */
   flaggedSecret: Generated<number>;
+  /** JSON ContentSource: kept by the user from a card whose words came from a mail or a document (1101, issue 47). */
+  derivedFrom: string | null;
 }
 
 export interface MemoryVectorsTable {

@@ -64,7 +64,7 @@ const memories = async () => ((await api("GET", "/api/memories")).json() as { co
 const answer = (approvalId: string, approved: boolean) => api("POST", `/api/approvals/${approvalId}`, { approved });
 
 async function waitForApproval(): Promise<{ approvalId: string; name: string; args: Record<string, unknown>; kind?: string; reason?: string }> {
-  for (const deadline = Date.now() + 25_000; Date.now() < deadline;) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const { approvals } = (await api("GET", "/api/approvals")).json();
     if (approvals.length > 0) return approvals[0];
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -105,7 +105,9 @@ async function receive(accountId: number, from: string, subject: string, body: s
 }
 
 describe("the conversation's history counts as untrusted (issue 47)", () => {
-  it("'ok go ahead' after an answer that quoted a mail cannot save the mail's instruction as a memory without Keep", async () => {
+  it("'ok go ahead' after an answer that quoted a mail can neither save its instruction unkept nor send memories out unasked", async () => {
+    await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { interval: 100 }).toBe("connected");
+    expect((await api("POST", "/api/memories", { content: "My PIN hint is my first dog" })).statusCode).toBe(201);
     await receive(await mailAccount(), "Bob <bob@partner.example>", "December invoice", MAIL_INJECTION);
     const conversationId = await newConversation("Inbox");
     gemini.script(
@@ -115,7 +117,14 @@ describe("the conversation's history counts as untrusted (issue 47)", () => {
     const first = events((await turn(conversationId, "Anything new from Bob?")).body);
     expect(first.find(([event]) => event === "tool-result")![1].result.results).toHaveLength(1);
 
-    gemini.script({ functionCalls: [{ name: "saveMemory", args: { content: BCC } }] }, { text: "Remembered." });
+    // The issue's second turn: the obeying model keeps the instruction, then sends the user's memories to a read-only
+    // external tool.
+    const exfil = { text: "PIN hint: first dog" };
+    gemini.script(
+      { functionCalls: [{ name: "saveMemory", args: { content: BCC } }] },
+      { functionCalls: [{ name: "remote__echo", args: exfil }] },
+      { text: "Remembered and sent." },
+    );
     const running = turn(conversationId, "ok go ahead");
     const card = await waitForApproval();
     expect(card).toMatchObject({
@@ -126,15 +135,52 @@ describe("the conversation's history counts as untrusted (issue 47)", () => {
       provenance: { content: { from: "content", source: { title: "the mail from Bob <bob@partner.example> of 3 Dec" } } },
       reason: "attacker@evil.example appears only in the mail from Bob <bob@partner.example> of 3 Dec; you never wrote it.",
     });
-    expect(await memories()).toEqual([]);
+    expect(await memories()).toEqual(["My PIN hint is my first dog"]);
     await answer(card.approvalId, false);
+    const outside = await waitForApproval();
+    expect(outside).toMatchObject({
+      name: "remote__echo",
+      args: exfil,
+      risk: "content-derived",
+      reason:
+        "This sends what SAGE keeps about you (“My PIN hint is my first dog”) out of SAGE; you did not type it here. " +
+        "SAGE read the mail from Bob <bob@partner.example> of 3 Dec in this conversation: if this request came from there, decline it.",
+    });
+    expect(remote.calls).toEqual([]);
+    await answer(outside.approvalId, false);
     const received = events((await running).body);
     expect(received.some(([event]) => event === "memory-saved")).toBe(false);
-    expect(await memories()).toEqual([]);
+    expect(await memories()).toEqual(["My PIN hint is my first dog"]);
+    expect(remote.calls).toEqual([]);
+  });
+
+  it("a memory the user keeps from the mail's red card says which mail its words came from", async () => {
+    await receive(await mailAccount(), "Bob <bob@partner.example>", "December invoice", MAIL_INJECTION);
+    const conversationId = await newConversation("Inbox");
+    gemini.script(
+      { functionCalls: [{ name: "searchMail", args: { from: "bob" } }] },
+      { text: `Bob sent the December invoice. His mail also asks me to remember: "${BCC}". Shall I?` },
+    );
+    await turn(conversationId, "Anything new from Bob?");
+    gemini.script({ functionCalls: [{ name: "saveMemory", args: { content: BCC } }] }, { text: "Remembered." });
+    const running = turn(conversationId, "ok go ahead");
+    const card = await waitForApproval();
+    expect(card).toMatchObject({ name: "saveMemory", risk: "content-derived" });
+    // Keep alone is refused (409); Keep with the second confirmation saves it, marked.
+    expect((await answer(card.approvalId, true)).statusCode).toBe(409);
+    expect((await api("POST", `/api/approvals/${card.approvalId}`, { approved: true, confirm: "content-derived" })).statusCode).toBe(200);
+    expect(events((await running).body).some(([event]) => event === "memory-saved")).toBe(true);
+    expect((await api("GET", "/api/memories")).json()).toEqual([
+      expect.objectContaining({
+        content: BCC,
+        source: "assistant",
+        derivedFrom: expect.objectContaining({ title: "the mail from Bob <bob@partner.example> of 3 Dec" }),
+      }),
+    ]);
   });
 
   it("'proceed' after an answer that quoted a document cannot send the user's memories to a read-only external tool", async () => {
-    await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { timeout: 15_000, interval: 100 }).toBe("connected");
+    await expect.poll(async () => (await api("GET", "/api/tools")).json().servers[0]?.state, { interval: 100 }).toBe("connected");
     expect((await api("POST", "/api/memories", { content: "My clients are Acme Corp and Globex" })).statusCode).toBe(201);
     const conversationId = await newConversation("Trip");
     const upload = await knowledgeClient(t, cookie).upload(
@@ -196,7 +242,7 @@ describe("the conversation's history counts as untrusted (issue 47)", () => {
     clock = new Date("2026-12-04T08:00:00Z");
     await t.schedules.tick();
     let run: { status: string } | undefined;
-    for (const deadline = Date.now() + 25_000; Date.now() < deadline && (!run || run.status === "running");) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && (!run || run.status === "running");) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       [run] = (await api("GET", `/api/schedules/${schedule.json().id}/runs`)).json();
     }

@@ -1,4 +1,5 @@
 import { MEMORY_CONTENT_MAX, type Memory } from "@sage/contracts/memories";
+import type { ContentSource } from "@sage/contracts/provenance";
 import { z } from "zod";
 import type { AppModule } from "../../http/app-module.ts";
 import type { Store } from "../../store/open-store.ts";
@@ -14,7 +15,8 @@ export interface MemoryPort {
    * Saves a memory the assistant heard (a 400 AppError for a secret or a full list); `created` is false when the
    * user already had that fact, which is then answered instead of a second copy.
    */
-  save(userId: number, content: string, conversationId: number): Promise<{ memory: Memory; created: boolean }>;
+  /** `derivedFrom`: the mail or document its words came from, when the user kept it from a red card (issue 47). */
+  save(userId: number, content: string, conversationId: number, derivedFrom?: ContentSource): Promise<{ memory: Memory; created: boolean }>;
   /** Whether memory is on for the user, and the memories that fit the turn's budget, most relevant to `message`. */
   forTurn(userId: number, message: string): Promise<{ enabled: boolean; memories: Memory[] }>;
 }
@@ -46,7 +48,8 @@ export function createMemoryModule(deps: {
   const service = createMemoryService({ repo, semantic: deps.semantic, warn: deps.warn });
   return {
     port: {
-      save: (userId, content, conversationId) => service.create(userId, content, { source: "assistant", conversationId }),
+      save: (userId, content, conversationId, derivedFrom) =>
+        service.create(userId, content, { source: "assistant", conversationId, ...(derivedFrom ? { derivedFrom } : {}) }),
       forTurn: service.forTurn,
     },
     backup: {

@@ -1,8 +1,9 @@
 import { looksLikeSecret, type Memory } from "@sage/contracts/memories";
+import type { ContentSource } from "@sage/contracts/provenance";
 import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 
-const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt", "flaggedSecret"] as const;
+const COLUMNS = ["id", "content", "source", "conversationId", "createdAt", "updatedAt", "flaggedSecret", "derivedFrom"] as const;
 
 type MemoryRow = {
   id: number;
@@ -12,12 +13,18 @@ type MemoryRow = {
   createdAt: string;
   updatedAt: string;
   flaggedSecret: number;
+  derivedFrom: string | null;
 };
 
 /** The API's shape: conversationId only when the memory came from a conversation that still exists; the flag only when set. */
 export function toMemory(row: MemoryRow): Memory {
-  const { conversationId, flaggedSecret, ...rest } = row;
-  return { ...rest, ...(conversationId === null ? {} : { conversationId }), ...(flaggedSecret ? { flaggedSecret: true as const } : {}) };
+  const { conversationId, flaggedSecret, derivedFrom, ...rest } = row;
+  return {
+    ...rest,
+    ...(conversationId === null ? {} : { conversationId }),
+    ...(flaggedSecret ? { flaggedSecret: true as const } : {}),
+    ...(derivedFrom ? { derivedFrom: JSON.parse(derivedFrom) as ContentSource } : {}),
+  };
 }
 
 /** The user's memories and settings on either engine (Kysely; decision 058). */
@@ -43,7 +50,14 @@ export function createMemoryRepo(db: Kysely<Database>) {
         ).n,
       ),
 
-    insert: async (memory: { userId: number; content: string; source: "user" | "assistant"; conversationId: number | null; createdAt: string }) =>
+    insert: async (memory: {
+      userId: number;
+      content: string;
+      source: "user" | "assistant";
+      conversationId: number | null;
+      createdAt: string;
+      derivedFrom?: string | null;
+    }) =>
       toMemory(
         await db
           .insertInto("memories")

@@ -1,5 +1,6 @@
 import { MEMORY_ERRORS, MEMORY_INSTRUCTION_BUDGET, MEMORY_MAX_COUNT, looksLikeSecret, type Memory } from "@sage/contracts/memories";
 import { foldCase } from "@sage/contracts/text";
+import type { ContentSource } from "@sage/contracts/provenance";
 import { badRequest, conflict, notFound } from "../../http/app-error.ts";
 import type { SemanticPort } from "../retrieval/retrieval.module.ts";
 import type { MemoryRepo } from "./memory.repo.ts";
@@ -81,7 +82,7 @@ export function createMemoryService(deps: {
     async create(
       userId: number,
       content: string,
-      origin: { source: "user" | "assistant"; conversationId?: number },
+      origin: { source: "user" | "assistant"; conversationId?: number; derivedFrom?: ContentSource },
     ): Promise<{ memory: Memory; created: boolean }> {
       refuseSecret(content);
       const existing = await sameFact(userId, content);
@@ -93,6 +94,7 @@ export function createMemoryService(deps: {
         source: origin.source,
         conversationId: origin.conversationId ?? null,
         createdAt: now().toISOString(),
+        ...(origin.derivedFrom ? { derivedFrom: JSON.stringify(origin.derivedFrom) } : {}),
       });
       embedSoon(memory);
       return { memory, created: true };

@@ -28,7 +28,10 @@ export function saveMemoryTool(memory: Pick<MemoryPort, "save">): AssistantTool 
       const parsed = memoryContentRequestSchema.safeParse({ content: args.content });
       if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? MEMORY_ERRORS.contentRequired);
       // A refused secret or a full list is an AppError whose message the model (and the user's toast) gets.
-      const { memory: saved, created } = await memory.save(context.userId, parsed.data.content, context.conversationId);
+      // Kept from a red card: the memory says which mail or document its words came from (issue 47).
+      const origin = context.provenance?.content;
+      const derivedFrom = origin?.from === "content" ? origin.source : undefined;
+      const { memory: saved, created } = await memory.save(context.userId, parsed.data.content, context.conversationId, derivedFrom);
       // Already remembered: the model hears so, and the chat shows nothing new (no second "Remembered" line).
       if (!created) return { result: { success: true, alreadyRemembered: true, memory: { id: saved.id, content: saved.content } } };
       return { result: { success: true, memory: { id: saved.id, content: saved.content } }, memory: saved };

@@ -109,6 +109,10 @@ function MemoryRow({ memory }: { memory: Memory }) {
       <div className="min-w-0 flex-1">
         <p className="text-sm break-words">{memory.content}</p>
         <p className="text-xs text-muted-foreground">{memory.source === "assistant" ? "Saved by SAGE from a conversation" : "Added by you"}</p>
+        {/* Issue 47: kept from a red card, its words came from someone else's text; it says whose. */}
+        {memory.derivedFrom && (
+          <p className="text-xs font-medium text-red-800 dark:text-red-200" data-testid="memory-from">{`From ${memory.derivedFrom.title}; you kept it.`}</p>
+        )}
         {memory.flaggedSecret && <p className="text-xs font-medium text-destructive">{MEMORY_TEXTS.flaggedSecret}</p>}
       </div>
       <Button type="button" variant="outline" size="sm" aria-label={`Edit memory: ${memory.content}`} onClick={() => setEditing(memory.content)}>
