@@ -1,32 +1,14 @@
-/** A TEXT value in iCalendar (RFC 5545 3.3.11): backslashes, line breaks, commas and semicolons escaped. */
-export const escapeIcsText = (value: string) =>
-  value
-    .replace(/\\/g, "\\\\")
-    .replace(/\r?\n/g, "\\n")
-    .replace(/([,;])/g, "\\$1");
+import ICAL from "ical.js";
+
+// ical.js folds at `foldLength` octets and puts the continuation's leading space beyond it: 74 keeps every line
+// within RFC 5545's 75 octets (3.1). It never splits a UTF-8 character.
+ICAL.foldLength = 74;
+
+/** A TEXT value in iCalendar (RFC 5545 3.3.11), escaped by ical.js; any line break is one `\n`. */
+export const escapeIcsText = (value: string) => ICAL.stringify.value(value.replace(/\r\n?/g, "\n"), "text", ICAL.design.icalendar, false);
 
 /** A UTC DATE-TIME in iCalendar's form (20261128T090000Z), from a Date or an ISO string. */
-export const icsUtc = (at: Date | string) =>
-  new Date(at)
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "");
+export const icsUtc = (at: Date | string) => ICAL.Time.fromJSDate(new Date(at), true).toICALString();
 
-/** Folds a content line at 75 octets (RFC 5545 3.1), never inside a UTF-8 character. */
-export function foldIcsLine(line: string): string {
-  const out: string[] = [];
-  let current = "";
-  let bytes = 0;
-  for (const char of line) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > (out.length === 0 ? 75 : 74)) {
-      out.push(current);
-      current = "";
-      bytes = 0;
-    }
-    current += char;
-    bytes += size;
-  }
-  out.push(current);
-  return out.join("\r\n ");
-}
+/** Folds a content line (RFC 5545 3.1), by ical.js. */
+export const foldIcsLine = (line: string): string => ICAL.helpers.foldline(line);
