@@ -28,13 +28,14 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
     return pools;
   }
 
-  function sharedQueue(database: TestDatabase, options: { leaseMs?: number; concurrency?: number; signals?: Signals } = {}): JobQueue {
+  function sharedQueue(database: TestDatabase, options: { leaseMs?: number; concurrency?: number; signals?: Signals; clock?: () => number } = {}): JobQueue {
     const queue = createJobQueue({
       db: database.db,
       shared: true,
       leaseMs: options.leaseMs ?? 600,
       concurrency: options.concurrency,
       signals: options.signals,
+      clock: options.clock,
     });
     cleanups.push(() => queue.stop());
     return queue;
@@ -59,7 +60,8 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
     return { database: { ...database, db: database.db.withPlugin(counter) }, reads };
   }
 
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  // Gives up with the last value read after the suite's own poll limit (60 s), never sooner.
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await read();
@@ -135,7 +137,8 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
 
   it("takes over the job of a process that died once its lease runs out, and runs it to the end", async () => {
     const [a, b] = await sharedDatabase(2);
-    const dying = createJobQueue({ db: a!.db, shared: true, leaseMs: 600 });
+    // A lease of ten minutes: only the survivor's clock, moved on below, lets it run out (no waiting on real time).
+    const dying = createJobQueue({ db: a!.db, shared: true, leaseMs: 600_000 });
     dying.register("report", async () => new Promise(() => undefined)); // never ends: the process dies in it
     await dying.start();
     const job = await dying.enqueue({ kind: "report", userId: 1 });
@@ -146,11 +149,19 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
     // The process "dies": its connection pool closes, so it renews nothing any more.
     await a!.close();
 
-    const survivor = sharedQueue(b!);
+    let later = 0;
+    const { database, reads } = watched(b!);
+    const survivor = sharedQueue(database, { clock: () => Date.now() + later });
     const ran: number[] = [];
     survivor.register("report", async ({ job: running }) => void ran.push(running.id));
     await survivor.start();
-    expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing" }); // its lease still holds
+    // Its lease still holds: the survivor has looked around three times (two reads a look) and left the job alone.
+    const looked = reads.count;
+    await expect.poll(() => reads.count).toBeGreaterThanOrEqual(looked + 6);
+    expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
+    expect(ran).toEqual([]);
+    // Ten minutes on, on the survivor's clock: the dead process's lease has run out, and the survivor takes the job.
+    later = 600_000;
     const done = await until(
       () => statusOf(b!, job.id),
       (row) => row.status === "done",

@@ -114,6 +114,11 @@ export function createJobQueue(options: {
   leaseMs?: number;
   /** Shared: tells the other processes at once that a job was queued or finished, instead of at their next renewal. */
   signals?: Signals;
+  /**
+   * The time leases are granted and judged by (milliseconds, as Date.now): a test moves it on to let a lease run out
+   * instead of waiting for it, and holds it to prove a lease still holds.
+   */
+  clock?: () => number;
 }): JobQueue {
   const { db } = options;
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
@@ -135,7 +140,8 @@ export function createJobQueue(options: {
   let stopped = false;
   let pumping = false;
   let pumpAgain = false;
-  const now = () => new Date().toISOString();
+  const clock = options.clock ?? Date.now;
+  const now = () => new Date(clock()).toISOString();
 
   const fetchJob = (id: number) => db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
 
@@ -219,7 +225,7 @@ export function createJobQueue(options: {
    */
   async function recoverInterrupted() {
     let query = db.selectFrom("jobs").selectAll().where("status", "=", "processing");
-    if (options.shared) query = query.where((where) => where.or([where("leaseExpiresMs", "is", null), where("leaseExpiresMs", "<", Date.now())]));
+    if (options.shared) query = query.where((where) => where.or([where("leaseExpiresMs", "is", null), where("leaseExpiresMs", "<", clock())]));
     for (const job of await query.execute()) {
       if (running.has(job.id)) continue;
       const entry = handlers.get(job.kind);
@@ -259,7 +265,7 @@ export function createJobQueue(options: {
     if (running.size > 0) {
       await db
         .updateTable("jobs")
-        .set({ leaseExpiresMs: Date.now() + leaseMs })
+        .set({ leaseExpiresMs: clock() + leaseMs })
         .where("id", "in", [...running.keys()])
         .where("leaseOwner", "=", owner)
         .execute();
@@ -324,7 +330,7 @@ export function createJobQueue(options: {
           if (!next) break;
           const claimed = await db
             .updateTable("jobs")
-            .set({ status: "processing", attempts: next.attempts + 1, updatedAt: now(), leaseOwner: owner, leaseExpiresMs: Date.now() + leaseMs })
+            .set({ status: "processing", attempts: next.attempts + 1, updatedAt: now(), leaseOwner: owner, leaseExpiresMs: clock() + leaseMs })
             .where("id", "=", next.id)
             .where("status", "=", "queued")
             .executeTakeFirst();
