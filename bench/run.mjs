@@ -25,6 +25,7 @@ import { hostileMailbox } from "./scenarios/hostile-mailbox.mjs";
 import { searchPostgres } from "./scenarios/search-postgres.mjs";
 import { httpPostgres } from "./scenarios/http-postgres.mjs";
 import { dossier } from "./scenarios/dossier.ts";
+import { triage } from "./scenarios/triage.ts";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -52,6 +53,7 @@ const scenarios = {
   "mail-sync": mailSync,
   "hostile-mailbox": hostileMailbox,
   dossier,
+  triage,
   "ocr-pdf-300": ocrPdf,
   // A million chunks at 768 dimensions (issue 34): the first run generates the store and builds its index (about
   // 20 minutes here), later runs read both back.

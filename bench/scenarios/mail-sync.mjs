@@ -14,7 +14,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const DAY = 86_400_000;
 
 /** `count` mails of ~1.5 KB of corpus text from 40 senders over the last 300 days (inside the default 365). */
-function* mailbox(count) {
+export function* mailbox(count) {
   const random = rng(30);
   const now = Date.now();
   for (let n = 0; n < count; n++) {
@@ -65,7 +65,7 @@ async function bareFetch(dovecot, { keep = false } = {}) {
  * the sync does beyond this is the price of the guide's rules: each message read in a limited conversion
  * process, kept as a file, recorded as it comes so a restart resumes, and the server answering meanwhile.
  */
-async function mailIndexFloorMs(sources, fetchMs, runs = 2) {
+export async function mailIndexFloorMs(sources, fetchMs, runs = 2) {
   const documents = path.join(ROOT, "apps/server/src/documents");
   const { convertEml } = await import(path.join(documents, "converters/convert-eml.ts"));
   const { chunkSections } = await import(path.join(documents, "chunker.ts"));
