@@ -1,9 +1,12 @@
 import sharp from "sharp";
+import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { startTelegramServer, type TelegramTestServer } from "@sage/testkit/telegram-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makePdf } from "../../documents/test/test-documents.ts";
 import { renderTextImage } from "../../documents/test/test-images.ts";
+import { createFakeLlm } from "../../providers/llm/fake.ts";
+import { createProviders } from "../../providers/registry.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
 describe("a photo and a PDF sent in Telegram", () => {
@@ -55,5 +58,44 @@ describe("a photo and a PDF sent in Telegram", () => {
       .filter((message: { role: string }) => message.role === "user")
       .map((message: { attachments?: { name: string }[] }) => message.attachments?.map((item) => item.name));
     expect(attached).toEqual([[expect.stringMatching(/^photo-\d+\.jpg$/)], ["q3-report.pdf"]]);
+  });
+});
+
+describe("a photo sent in Telegram to a model that cannot see pictures", () => {
+  it("gives the model the text read from the photo, and says so in the chat", async () => {
+    const blind = createFakeLlm({ vision: false });
+    const telegram = await startTelegramServer({ token: "987654321:AAHblindModelTelegramToken000000000000" });
+    const t = await createTestApp({
+      env: { SAGE_EMBEDDER: "none", SAGE_TELEGRAM_API_ROOT: telegram.apiRoot },
+      providers: (config) => ({ ...createProviders(config), llm: blind }),
+    });
+    try {
+      const cookie = await t.login();
+      const created = await t.app.inject({ method: "POST", url: "/api/channels", headers: { cookie }, payload: { kind: "telegram", token: telegram.token } });
+      const anna = telegram.user({ userId: 501, firstName: "Anna" });
+      await anna.say(created.json().pairingCode);
+      await telegram.waitForBotMessage((message) => message.text.includes("connected to SAGE"));
+
+      const photo = await sharp(renderTextImage(["Whiteboard: launch on 14 March"]))
+        .jpeg({ quality: 95 })
+        .toBuffer();
+      blind.script({ text: "Launch on 14 March." });
+      await anna.photo(photo, "What does the whiteboard say?");
+      await telegram.waitForBotMessage((message) => message.text.startsWith("Launch on 14 March."));
+      // The chat is told first, then answered; the photo is the answer's source.
+      expect(
+        telegram
+          .botMessages(501)
+          .map((message) => message.text)
+          .slice(-2),
+      ).toEqual([CHAT_TEXTS.imagesAsText, expect.stringMatching(/^Launch on 14 March\.\n\nSources\n\n1\. photo-\d+\.jpg$/)]);
+      const prompt = JSON.stringify(blind.prompts.at(-1));
+      expect(prompt).toMatch(/\[Attached file: photo-\d+\.jpg\]/);
+      expect(prompt).toMatch(/launch on 14 March/i);
+      expect(prompt).not.toContain('"type":"file"');
+    } finally {
+      await t.close();
+      await telegram.stop();
+    }
   });
 });
