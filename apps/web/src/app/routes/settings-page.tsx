@@ -7,6 +7,7 @@ import { CitedPassageSheet } from "@/features/knowledge/components/cited-passage
 import { useAccounts } from "@/features/accounts/api/accounts";
 import { AccountsSection } from "@/features/accounts/components/accounts-section";
 import { ChannelsSection } from "@/features/channels/components/channels-section";
+import { InboxSortingSection } from "@/features/dossiers/inbox-sorting-section";
 import { ModelSettings } from "@/features/chat/components/model-settings";
 import { MemorySection } from "@/features/memory/components/memory-section";
 import { PeopleSection } from "@/features/people/components/people-section";
@@ -83,6 +84,8 @@ export function SettingsPage() {
               onOpenPerson={(id) => setSearchParams(id === null ? { section: "people" } : { section: "people", person: String(id) })}
               onOpenSource={setSource}
             />
+          ) : section === "inbox" ? (
+            <InboxSortingSection />
           ) : section === "memory" ? (
             <MemorySection />
           ) : (

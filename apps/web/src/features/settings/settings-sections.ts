@@ -8,6 +8,7 @@ export const SETTINGS_SECTIONS = [
   { id: "schedules", label: "Schedules" },
   { id: "commitments", label: "Commitments" },
   { id: "people", label: "People" },
+  { id: "inbox", label: "Inbox" },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];

@@ -1,4 +1,15 @@
-import { BookOpenIcon, BrainIcon, CalendarClockIcon, HandshakeIcon, MailIcon, MessageCircleIcon, UserCogIcon, UsersIcon, WrenchIcon } from "lucide-react";
+import {
+  BookOpenIcon,
+  BrainIcon,
+  CalendarClockIcon,
+  HandshakeIcon,
+  InboxIcon,
+  MailIcon,
+  MessageCircleIcon,
+  UserCogIcon,
+  UsersIcon,
+  WrenchIcon,
+} from "lucide-react";
 import { cn } from "@/lib/cn";
 import { SETTINGS_SECTIONS, type SettingsSectionId } from "../settings-sections";
 
@@ -12,6 +23,7 @@ const ICONS = {
   schedules: CalendarClockIcon,
   commitments: HandshakeIcon,
   people: UsersIcon,
+  inbox: InboxIcon,
 } as const;
 
 interface SettingsMenuProps {
