@@ -1,9 +1,8 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 import { messageInput, send, turnDone } from "../support/chat.ts";
+import { serveIcsFeed } from "../support/ics-feed.ts";
 import { auditLayout } from "../support/layout-audit.ts";
 
 /**
@@ -71,45 +70,13 @@ test("item 13: a failed model answer shows as an error with its reason in words,
   await expect(messageInput(page)).toBeVisible();
 });
 
-/** An ICS subscription on a loopback port (the e2e server may reach private addresses): three meetings from now on. */
-async function serveMeetings(meetings: { title: string; location: string; inHours: number }[]) {
-  const stamp = (date: Date) =>
-    date
-      .toISOString()
-      .replace(/[-:]/g, "")
-      .replace(/\.\d{3}/, "");
-  const now = Date.now();
-  const events = meetings.map((meeting, index) =>
-    [
-      "BEGIN:VEVENT",
-      `UID:item-15-${index}@sage.test`,
-      `DTSTAMP:${stamp(new Date(now))}`,
-      `DTSTART:${stamp(new Date(now + meeting.inHours * 3_600_000))}`,
-      `DTEND:${stamp(new Date(now + (meeting.inHours + 1) * 3_600_000))}`,
-      `SUMMARY:${meeting.title}`,
-      `LOCATION:${meeting.location}`,
-      "END:VEVENT",
-    ].join("\r\n"),
-  );
-  const ics = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//SAGE e2e//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
-  const server = createServer((request, response) => {
-    if (request.url !== "/board.ics") return void response.writeHead(404).end();
-    response.writeHead(200, { "content-type": "text/calendar; charset=utf-8" }).end(ics);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/board.ics`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 test("item 15: at 390 px the Today panel's meeting rows show each meeting whole", async ({ page }) => {
   const meetings = [
     { title: "Quarterly board review with the audit committee", location: "Zurich office, room Limmat", inHours: 1 },
     { title: "Call with Anna Keller about the Kestrel acquisition", location: "Phone", inHours: 2 },
     { title: "Investor dinner", location: "Baur au Lac", inHours: 3 },
   ];
-  const feed = await serveMeetings(meetings);
+  const feed = await serveIcsFeed(meetings);
   try {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page);

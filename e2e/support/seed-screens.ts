@@ -1,5 +1,7 @@
 import { expect, type APIRequestContext } from "@playwright/test";
+import { modelFailedText } from "@sage/contracts/chat-turn";
 import { fakeGemini } from "./fake-gemini.ts";
+import { serveIcsFeed } from "./ics-feed.ts";
 import { TRUCK_SALES_PAGE, startLocalSite } from "./local-site.ts";
 
 /** What the layout walk opens: a busy conversation and a system knowledge base with a folder. */
@@ -15,7 +17,16 @@ export interface SeededScreens {
   noteName: string;
   /** A conversation whose answer is a research report: its steps above it, a chip for the page it read. */
   researchConversationId: number;
+  /** A conversation whose answer is a failed model call: the error with its reason and Retry (issue 52 item 13). */
+  failedAnswerConversationId: number;
 }
+
+/** The Today panel's meetings (issue 52 item 15), from an ICS subscription: long titles and places. */
+export const SEEDED_MEETINGS = [
+  { title: "Quarterly board review with the audit committee and the external auditors", location: "Zurich office, room Limmat", inHours: 1 },
+  { title: "Call with Anna Keller about the Kestrel acquisition", location: "Phone", inHours: 2 },
+  { title: "Investor dinner", location: "Baur au Lac", inHours: 3 },
+];
 
 export const LONG_CONVERSATION_NAME = "Q3 board review: revenue, the hiring plan and the product roadmap for the next two quarters";
 export const FAILED_LINK_NAME = "quarterly-board-review-financial-statements-and-forecast-2025-final-version";
@@ -227,7 +238,24 @@ export async function seedScreens(request: APIRequestContext): Promise<SeededScr
   });
   await post(request, "/api/memories", { content: "Prefers emails under 100 words" });
 
+  // A model call that failed on the service's quota: saved as the turn saves it.
+  const failedAnswer = await post(request, "/api/conversations", { name: "Board pack summary" });
+  await post(request, `/api/conversations/${failedAnswer.id as number}/messages`, { role: "user", content: "Summarise the board pack in five lines." });
+  await post(request, `/api/conversations/${failedAnswer.id as number}/messages`, { role: "model", content: modelFailedText("quota") });
+
+  // A calendar: the Today panel lists the next meetings (read once; the feed may close after).
+  const feed = await serveIcsFeed(SEEDED_MEETINGS);
+  try {
+    await post(request, "/api/accounts", { kind: "calendar", name: "Board calendar", icsUrl: feed.url });
+    await expect
+      .poll(async () => ((await (await request.get("/api/accounts")).json()) as { counts?: { events?: number } }[])[0]?.counts?.events)
+      .toBe(SEEDED_MEETINGS.length);
+  } finally {
+    await feed.close();
+  }
+
   return {
+    failedAnswerConversationId: failedAnswer.id as number,
     conversationId: id,
     draftConversationId: deck.id as number,
     conversationName: LONG_CONVERSATION_NAME,
