@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentSourceSchema } from "./provenance.ts";
 
 export const SCHEDULE_TITLE_MAX = 200;
 export const SCHEDULE_PROMPT_MAX = 20_000;
@@ -87,6 +88,8 @@ export const scheduleSchema = z.object({
   template: z.enum(["briefing"]).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Its prompt came from a mail's or document's words (issue 47): each run reads it as that content. */
+  derivedFrom: contentSourceSchema.optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 export const scheduleListSchema = z.array(scheduleSchema);

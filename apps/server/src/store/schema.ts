@@ -287,6 +287,8 @@ export interface SchedulesTable {
   options: Generated<string>;
   createdAt: string;
   updatedAt: string;
+  /** JSON ContentSource: its prompt came from a mail's or document's words (1102, issue 47); NULL: the user's own. */
+  derivedFrom: string | null;
 }
 
 export interface ScheduleRunsTable {

@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import {
   CHAT_TEXTS,
   modelFailedText,
@@ -66,6 +67,8 @@ export interface PreparedTurn {
    * out (askFirst, reach "outside") waits for the user's Approve, whatever its settings.
    */
   unattended?: boolean;
+  /** A scheduled prompt that came from a mail's or document's words (issue 47): read as that content, not as typed. */
+  promptFrom?: ContentSource;
   /** The composer's Research action: the turn starts with a research run on the message (decision 046). */
   research?: boolean;
   /** Resources of the user's tool servers attached to the message, read before the stream starts (decision 080). */
@@ -298,10 +301,17 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       // Issue 47: where each value comes from. What the user typed (this message and earlier ones) and keeps is theirs;
       // passages put beside the message, attached files, the history's answers after content, and what tools read are not.
       const origins = createTurnProvenance({
-        typed: [...turn.history.filter((message) => message.role === "user").map((message) => message.content), turn.content],
+        // A scheduled prompt from a mail is not typed, in this run or as an earlier run's message.
+        typed: [
+          ...turn.history
+            .filter((message) => message.role === "user" && !(turn.promptFrom && message.content === turn.content))
+            .map((message) => message.content),
+          ...(turn.promptFrom ? [] : [turn.content]),
+        ],
         user: { memories: (memory?.memories ?? []).map((item) => item.content), people: await gatherPeople(turn) },
       });
       origins.history(historyAnswers(historyWindow(turn.history, forModel.length)));
+      if (turn.promptFrom) origins.read([{ source: turn.promptFrom, text: turn.content }]);
       origins.read(
         context.map((passage) => ({
           source: { title: passage.filename || CHAT_TEXTS.defaultSource, ...(passage.fileId ? { fileId: passage.fileId } : {}) },

@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import type { ChatTurnService, TurnEvents } from "./chat-turn.service.ts";
 
 /** How a turn nobody watched went: the messages it wrote, and why it did not finish well when it did not. */
@@ -13,6 +14,8 @@ export interface UnattendedTurnPort {
     userId: number;
     conversationId: number;
     prompt: string;
+    /** The prompt came from a mail's or document's words (issue 47): the run reads it as that content. */
+    promptFrom?: ContentSource;
     signal: AbortSignal;
     /** A step waits for the user's Approve (its card is pending in GET /api/approvals). */
     onWaitingApproval(): void;
@@ -29,7 +32,8 @@ export interface UnattendedTurnPort {
 export function createUnattendedTurns(chatTurns: ChatTurnService): UnattendedTurnPort {
   return {
     async run(request) {
-      const turn = { ...(await chatTurns.prepare(request.userId, request.conversationId, { content: request.prompt })), unattended: true };
+      const prepared = await chatTurns.prepare(request.userId, request.conversationId, { content: request.prompt });
+      const turn = { ...prepared, unattended: true, ...(request.promptFrom ? { promptFrom: request.promptFrom } : {}) };
       const messageIds: number[] = [];
       let error: string | undefined;
       const events: TurnEvents = {

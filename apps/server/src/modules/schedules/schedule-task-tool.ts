@@ -106,7 +106,10 @@ export function scheduleTaskTool(deps: { service: Pick<SchedulesService, "create
     async run(args, context) {
       const { rrule, timezone, title, prompt } = args as unknown as Prepared;
       try {
-        const schedule = await deps.service.create(context.userId, { title, prompt, rrule, timezone });
+        // A prompt from a mail's words stays marked (issue 47): every run reads it as that mail, not as the user's.
+        const origin = context.provenance?.prompt;
+        const derivedFrom = origin?.from === "content" ? origin.source : undefined;
+        const schedule = await deps.service.create(context.userId, { title, prompt, rrule, timezone }, derivedFrom ? { derivedFrom } : {});
         return {
           result: {
             success: true,

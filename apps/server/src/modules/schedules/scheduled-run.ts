@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import { setMaxListeners } from "node:events";
 import { AppError } from "../../http/app-error.ts";
 import { INTERRUPTED_REASON, type HandlerOptions, type Job, type JobHandler } from "../../jobs/job-queue.ts";
@@ -91,6 +92,7 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
               userId: schedule.userId,
               conversationId,
               prompt: schedule.prompt,
+              ...(schedule.derivedFrom ? { promptFrom: JSON.parse(schedule.derivedFrom) as ContentSource } : {}),
               signal,
               onWaitingApproval: () => {
                 waitingApproval = true;

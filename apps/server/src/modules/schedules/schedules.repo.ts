@@ -16,6 +16,7 @@ const COLUMNS = [
   "options",
   "createdAt",
   "updatedAt",
+  "derivedFrom",
 ] as const;
 const RUN_COLUMNS = [
   "id",
@@ -48,6 +49,8 @@ export interface ScheduleRow {
   options: string;
   createdAt: string;
   updatedAt: string;
+  /** JSON ContentSource when the prompt came from someone else's words (issue 47). */
+  derivedFrom: string | null;
 }
 
 export type RunStatus = ScheduleRunsTable["status"];
@@ -101,8 +104,10 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
         ScheduleRow | undefined
       >,
 
-    insert: (row: Omit<ScheduleRow, "id" | "paused" | "template" | "options"> & Partial<Pick<ScheduleRow, "paused" | "template" | "options">>) =>
-      db.insertInto("schedules").values(row).returning(COLUMNS).executeTakeFirstOrThrow() as Promise<ScheduleRow>,
+    insert: (
+      row: Omit<ScheduleRow, "id" | "paused" | "template" | "options" | "derivedFrom"> &
+        Partial<Pick<ScheduleRow, "paused" | "template" | "options" | "derivedFrom">>,
+    ) => db.insertInto("schedules").values(row).returning(COLUMNS).executeTakeFirstOrThrow() as Promise<ScheduleRow>,
 
     update: (userId: number, id: number, changes: Updateable<SchedulesTable>) =>
       db.updateTable("schedules").set(changes).where("userId", "=", userId).where("id", "=", id).returning(COLUMNS).executeTakeFirst() as Promise<

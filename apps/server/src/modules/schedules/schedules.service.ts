@@ -1,3 +1,4 @@
+import type { ContentSource } from "@sage/contracts/provenance";
 import {
   BRIEFING_TEXTS,
   SCHEDULE_ERRORS,
@@ -99,6 +100,7 @@ export function createSchedulesService(deps: {
       template: row.template === "briefing" ? "briefing" : null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+      ...(row.derivedFrom ? { derivedFrom: JSON.parse(row.derivedFrom) as ContentSource } : {}),
     };
   }
 
@@ -170,7 +172,8 @@ export function createSchedulesService(deps: {
       return rows.map((row) => toSchedule(row, last.get(row.id)));
     },
 
-    async create(userId: number, input: CreateScheduleRequest): Promise<Schedule> {
+    /** `origin.derivedFrom`: the mail or document the prompt's words came from (scheduleTask after a red card). */
+    async create(userId: number, input: CreateScheduleRequest, origin: { derivedFrom?: ContentSource } = {}): Promise<Schedule> {
       const nextRunAt = firstRun(input.rrule, input.timezone, now());
       await checkConversation(userId, input.conversationId);
       const at = now().toISOString();
@@ -184,6 +187,7 @@ export function createSchedulesService(deps: {
         nextRunAt,
         createdAt: at,
         updatedAt: at,
+        ...(origin.derivedFrom ? { derivedFrom: JSON.stringify(origin.derivedFrom) } : {}),
       });
       deps.scheduler.changed();
       return toSchedule(row, undefined);
