@@ -88,6 +88,9 @@ test("connect a mail account, watch it sync, ask about a mail and open its citat
   await form.getByRole("button", { name: "Test connection" }).click();
   await expect(form.getByRole("status")).toHaveText("Receiving works. Sending works.");
   await form.getByRole("button", { name: "Connect", exact: true }).click();
+  // Issue 52 item 17: the emptied form says nothing more about the test of what it held.
+  await expect(form.getByLabel("Account name")).toHaveValue("");
+  await expect(form.getByText("Receiving works. Sending works.")).toHaveCount(0);
 
   // The sync's progress, then its end.
   const card = page.getByTestId("mail-account").filter({ hasText: "Work mail" });
