@@ -126,6 +126,17 @@ const SECRET_LOG_PATHS = [
   "*.*.password",
   "*.*.accessToken",
   "*.*.refreshToken",
+  // Channels' credentials (issue 49): a bot's token, Slack's app token and signing secret.
+  "token",
+  "botToken",
+  "appToken",
+  "signingSecret",
+  "clientSecret",
+  "*.token",
+  "*.botToken",
+  "*.appToken",
+  "*.signingSecret",
+  "*.clientSecret",
 ];
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { expect, it } from "vitest";
-import { RequestLog, SLOW_REQUEST_MS } from "./request-log.ts";
+import { maskSecretPath, RequestLog, SLOW_REQUEST_MS } from "./request-log.ts";
 
 function exchange(elapsedTime: number) {
   const lines: string[] = [];
@@ -25,4 +25,10 @@ it("below debug logs only failed and slow requests; at debug every request", () 
   verbose.incomingRequest(every.request, every.reply);
   verbose.requestCompleted(null, every.request, every.reply);
   expect(every.lines).toEqual(["info incoming request", "info request completed"]);
+});
+
+it("logs a callback's path without the provider's one-time code and state", () => {
+  expect(maskSecretPath("/api/oauth/google/callback?code=c-123&state=s-456")).toBe("/api/oauth/google/callback?[secret]");
+  expect(maskSecretPath("/api/tools/servers/oauth/callback?code=c-123&state=s-456")).toBe("/api/tools/servers/oauth/callback?[secret]");
+  expect(maskSecretPath("/api/tools/servers?name=x")).toBe("/api/tools/servers?name=x");
 });
