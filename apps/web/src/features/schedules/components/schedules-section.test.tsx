@@ -75,6 +75,17 @@ describe("Settings > Schedules", () => {
     await waitFor(() => expect(api.requests("POST", "/api/schedules/4/run")).toHaveLength(1));
   });
 
+  it("says which mail a schedule's task came from, and nothing on the user's own (issue 47)", async () => {
+    const fromMail: Schedule = { ...brief, id: 5, title: "Morning notes", derivedFrom: { title: "the mail from numbers@partner.example of 3 Dec" } };
+    fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules", Response.json([brief, fromMail]));
+    renderWithProviders(<SchedulesSection />);
+    const marked = await screen.findByRole("listitem", { name: "Morning notes" });
+    expect(within(marked).getByTestId("schedule-from").textContent).toBe("Its task comes from the mail from numbers@partner.example of 3 Dec.");
+    expect(within(screen.getByRole("listitem", { name: "Morning brief" })).queryByTestId("schedule-from")).toBeNull();
+  });
+
   it("creates a weekly schedule from the readable recurrence picker, in the chosen time zone", async () => {
     const api = fakeApi()
       .on("GET", "/api/schedules/briefing", Response.json(briefingOff))

@@ -128,6 +128,13 @@ function ScheduleRow({ schedule }: { schedule: Schedule }) {
         <div className="min-w-0 flex-1">
           <p className="font-medium break-words">{schedule.title}</p>
           <p className="text-sm text-muted-foreground">{schedule.summary}</p>
+          {/* Issue 47: its task came from someone else's words; every run reads it as theirs. */}
+          {schedule.derivedFrom && (
+            <p
+              className="text-xs font-medium text-red-800 dark:text-red-200"
+              data-testid="schedule-from"
+            >{`Its task comes from ${schedule.derivedFrom.title}.`}</p>
+          )}
           <p className="text-sm">{schedule.paused ? "Paused" : next ? `Next run: ${next}` : "No more runs"}</p>
           {schedule.lastStatus && schedule.lastRunAt && (
             <p className="text-xs text-muted-foreground">
