@@ -4,6 +4,7 @@ import { fakeGemini } from "../support/fake-gemini.ts";
 import { messageInput, send, turnDone } from "../support/chat.ts";
 import { serveIcsFeed } from "../support/ics-feed.ts";
 import { auditLayout } from "../support/layout-audit.ts";
+import { toastWith } from "../support/toasts.ts";
 
 /**
  * Issue 52 ("What a new user ... tripped over this week"): the items a person sees, as they see them now. Others'
@@ -46,6 +47,8 @@ test("item 13: a failed model answer shows as an error with its reason in words,
   await page.goto(`/conversations/${conversation.id}`);
   await fakeGemini.script({ error: { status: 429, message: "Resource has been exhausted (e.g. check quota)." } });
   await send(page, "Summarise the board pack");
+  // The toast says the same reason (before: "The model service did not answer" for every failure).
+  await expect(toastWith(page, "The model service is busy or over its quota: try again in a minute")).toBeVisible();
   await turnDone(page);
   const answer = page.locator('[data-testid="chat-message"][data-role="ai"]').last();
   // Before: "Sorry, the model failed to answer this time. ..." in an answer's bubble, no reason, no Retry.

@@ -96,7 +96,12 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   event("document-created", documentCreatedSchema.shape),
   event("research-step", { item: researchStepSchema }),
   event("notice", { text: z.string() }),
-  event("error", { ...streamErrorSchema.shape, provider: z.string().optional() }),
+  // `reason`: why a model call failed (MODEL_FAILURE_REASONS below), for the toast's plain words.
+  event("error", {
+    ...streamErrorSchema.shape,
+    provider: z.string().optional(),
+    reason: z.enum(["timeout", "quota", "refused", "unreachable", "failed"]).optional(),
+  }),
   event("done", { messages: z.array(messageSchema) }),
 ]);
 export type TurnEvent = z.infer<typeof turnEventSchema>;

@@ -311,7 +311,8 @@ describe("POST /api/conversations/{id}/turn", () => {
     await start();
     const lastSaved = async () => (await saved()).at(-1)!.content;
     gemini.script({ error: { status: 429, message: "Resource has been exhausted (e.g. check quota)." } });
-    await turn("Summarise the board pack");
+    const received = events((await turn("Summarise the board pack")).body);
+    expect(received.find(([event]) => event === "error")![1]).toMatchObject({ status: 502, provider: "gemini", reason: "quota" });
     expect(await lastSaved()).toBe(modelFailedText("quota"));
     expect(modelFailedText("quota")).toBe(
       "Sorry, the model failed to answer this time: the model service's quota is used up or it is too busy. Nothing you typed was lost: your message is saved above, so you can try again.",

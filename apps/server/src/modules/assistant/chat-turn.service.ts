@@ -339,9 +339,10 @@ export function createChatTurnService(deps: ChatTurnDeps) {
         } catch (error) {
           if (signal.aborted) break;
           const failure = modelFailure(error);
-          events.fail(failure, { provider: llm.provider });
+          const reason = modelFailureReason(error);
+          events.fail(failure, { provider: llm.provider, reason });
           transcript.failReply();
-          if (step === 1) transcript.note(modelFailedText(modelFailureReason(error)));
+          if (step === 1) transcript.note(modelFailedText(reason));
           else if (reminderCreated) transcript.note(CHAT_TEXTS.sendFailed);
           else transcript.note(failure instanceof AppError ? followUpFailed(lastTool) : followUpException(lastTool));
           break;

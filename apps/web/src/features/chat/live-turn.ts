@@ -58,6 +58,11 @@ export function turnFailureText(event: TurnEventOf<"error">): string {
  */
 export function turnFailureTitle(event: TurnEventOf<"error">): string | undefined {
   if (!event.provider) return undefined;
+  // The server's reason (decision 094) where it gives one: the status of a model failure is always 502.
+  if (event.reason === "timeout") return "The model did not answer in time";
+  if (event.reason === "quota") return "The model service is busy or over its quota: try again in a minute";
+  if (event.reason === "refused") return "The model service refused the request";
+  if (event.reason === "unreachable") return "SAGE could not reach the model service";
   if (event.status === 429) return "The model service is busy: try again in a minute";
   if (event.status === 401 || event.status === 403) return "The model service refused SAGE's key";
   return event.status >= 500 ? "The model service did not answer" : "The model service could not answer";
