@@ -143,6 +143,8 @@ test("Sign in with Google on its consent page, watch the mail sync, and approve 
   await expect(approval).toContainText("Erika Exec <exec@example.com>");
   expect(smtp.received).toEqual([]);
   await approval.getByRole("button", { name: "Approve" }).click();
+  // An address the user never wrote to (the model found it) is asked about once more (decision 062): the user confirms.
+  if ((await approval.getAttribute("data-risk")) === "content-derived") await approval.getByRole("button", { name: "Yes, approve it" }).click();
   await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toHaveText(/Sent\./, { timeout: 30_000 });
   expect(smtp.logins.at(-1)).toEqual({ method: "XOAUTH2", user: "exec@example.com" });
   expect(smtp.received[0]!.data).toMatch(/^From: Erika Exec <exec@example\.com>\r?$/m);
