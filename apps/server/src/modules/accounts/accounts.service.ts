@@ -98,7 +98,8 @@ export function createAccountsService(
           const account = await repo.findById(accountId);
           if (account?.status === "syncing") {
             // Stopped outside the sync itself (restarted too often, say): the sync logged nothing, so this does.
-            deps.warn(`${kind === CALENDAR_SYNC_JOB ? "calendar" : "mail"} account ${accountId}: the sync job failed: ${reason}`);
+            const synced = Object.entries(JOB_OF_KIND).find(([, jobKind]) => jobKind === kind)![0];
+            deps.warn(`${synced} account ${accountId}: the sync job failed: ${reason}`);
             await repo.update(accountId, { status: "error", error: UNEXPECTED_SYNC_FAILURE });
           }
         },
