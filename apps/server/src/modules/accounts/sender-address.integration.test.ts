@@ -87,14 +87,16 @@ describe.skipIf(!installed)("the sender is an address, and Test connection tests
       { text: "Sent." },
     );
     const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Thank Anna" });
-    let approvals: { approvalId: string; args: { from: string } }[] = [];
+    let approvals: { approvalId: string; risk: string; args: { from: string } }[] = [];
     for (let i = 0; i < 400 && approvals.length === 0; i++) {
       approvals = (await api("GET", "/api/approvals")).json().approvals;
       if (approvals.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     // The card shows who it is from, as it will be sent.
     expect(approvals[0]!.args.from).toBe("Erika Exec <exec@example.com>");
-    await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true });
+    // Anna's address is in her mail only: the card is content-derived and the user confirms, as on screen (decision 062).
+    const confirm = approvals[0]!.risk === "content-derived" ? { confirm: "content-derived" } : {};
+    expect((await api("POST", `/api/approvals/${approvals[0]!.approvalId}`, { approved: true, ...confirm })).statusCode).toBe(200);
     expect(turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result).toEqual({
       success: true,
       message: "Sent to anna@example.com.",
