@@ -5,6 +5,12 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 
 const summary = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed test's place, name and first line of its error: printed last, so a log's tail names them. */
+const failedTests = [];
+const firstLine = (text) =>
+  String(text ?? "")
+    .split("\n")
+    .find((line) => line.trim() !== "") ?? "";
 const times = [];
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 
@@ -61,6 +67,12 @@ if (existsSync("test-results/unit-results.json")) {
   summary.passed += unit.numPassedTests;
   summary.failed += unit.numFailedTests;
   summary.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+  for (const file of unit.testResults ?? []) {
+    const place = file.name.replace(`${process.cwd()}/`, "");
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) failedTests.push(`${place} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === "failed") failedTests.push(`${place}: ${firstLine(file.message)}`);
+  }
 }
 
 const e2eStarted = Date.now();
@@ -71,9 +83,19 @@ if (existsSync("test-results/e2e-results.json")) {
   summary.passed += e2e.stats.expected + e2e.stats.flaky;
   summary.failed += e2e.stats.unexpected;
   summary.skipped += e2e.stats.skipped;
+  const walk = (suite, titles) => {
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((test) => test.results ?? []).find((result) => result.error)?.error;
+      failedTests.push(`${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(error?.message)}`);
+    }
+  };
+  for (const suite of e2e.suites ?? []) walk(suite, []);
 }
 
 times.push(["total", Date.now() - started]);
 console.log(times.map(([name, ms]) => `${name} ${seconds(ms)}`).join(", "));
+if (failedTests.length > 0) console.log(`Failed:\n${failedTests.map((line) => `  - ${line.slice(0, 300)}`).join("\n")}`);
 console.log(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
 process.exit(unitStatus !== 0 || e2eStatus !== 0 ? 1 : 0);
