@@ -54,6 +54,9 @@ export function noteText(citation: Pick<Citation, "filename" | "source" | "kind"
 }
 
 /** [1], [2, 3] or [1][2]: the way SAGE's answers cite numbered passages. */
+/** Built once: the GFM extensions are plain tables, and building them cost more than a short answer's parse. */
+const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
 const CITATION = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 
 /** Plain text of inlines (a note mark as its number in brackets). */
@@ -68,7 +71,7 @@ type Marks = { bold?: boolean; italic?: boolean; code?: boolean; link?: string }
  * any other bracketed number stays as text.
  */
 export function parseMarkdown(markdown: string, cite: (n: number) => Citation | undefined, notes: Notes): Block[] {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = fromMarkdown(markdown, GFM);
   const blocks: Block[] = [];
 
   function textWithNotes(value: string, marks: Marks, out: Inline[]) {
