@@ -1,45 +1,13 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { signIn } from "../support/auth.ts";
+import { serveIcsFeed } from "../support/ics-feed.ts";
 
 const TITLE = "Budget review with Anna";
 const AGENDA = "Agenda: the Q3 figures and the hiring plan.";
 
 /** A calendar subscription (an .ics URL) holding one meeting in two hours, with Anna invited and an agenda. */
-async function serveMeeting() {
-  const stamp = (date: Date) =>
-    date
-      .toISOString()
-      .replace(/[-:]/g, "")
-      .replace(/\.\d{3}/, "");
-  const now = Date.now();
-  const ics = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//SAGE e2e//EN",
-    "BEGIN:VEVENT",
-    "UID:dossier-1@sage.test",
-    `DTSTAMP:${stamp(new Date(now))}`,
-    `DTSTART:${stamp(new Date(now + 2 * 3_600_000))}`,
-    `DTEND:${stamp(new Date(now + 3 * 3_600_000))}`,
-    `SUMMARY:${TITLE}`,
-    `DESCRIPTION:${AGENDA}`,
-    "ATTENDEE;CN=Anna Berg:mailto:anna@acme.example",
-    "END:VEVENT",
-    "END:VCALENDAR",
-    "",
-  ].join("\r\n");
-  const server = createServer((request, response) => {
-    if (request.url !== "/work.ics") return void response.writeHead(404).end();
-    response.writeHead(200, { "content-type": "text/calendar; charset=utf-8" }).end(ics);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/work.ics`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const serveMeeting = () =>
+  serveIcsFeed([{ title: TITLE, inHours: 2, description: AGENDA, attendees: [{ name: "Anna Berg", address: "anna@acme.example" }] }], "/work.ics");
 
 test("the Today panel's Prepare now writes the meeting's dossier, quoting the invitation, and then links it", async ({ page }) => {
   const feed = await serveMeeting();
