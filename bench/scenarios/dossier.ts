@@ -30,88 +30,43 @@ export async function dossier({ quick }: { quick: boolean }) {
     const mailAccount = await account("mail", { imap: { user: ME } });
     const calendar = await account("calendar", {});
     const anna = "Anna Berg <anna@acme.example>";
+    /** A ready knowledge item (a mail, its attachments folder, an attachment); answers its id. */
+    const item = async (type: "file" | "folder", path: string, parentId: number | null, mimeType: string | null = null) =>
+      (
+        await db
+          .insertInto("knowledgeItems")
+          .values({
+            userId: 3,
+            conversationId: null,
+            parentId,
+            type,
+            name: path.slice(path.lastIndexOf("/") + 1),
+            path,
+            mimeType,
+            url: null,
+            storageKey: null,
+            contentHash: null,
+            statusReason: null,
+            madeFrom: null,
+            status: "ready",
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
     let uid = 0;
     const mail = async (from: string, to: string, subject: string, date: string, attachment: boolean) => {
       uid++;
-      const item = await db
-        .insertInto("knowledgeItems")
-        .values({
-          userId: 3,
-          conversationId: null,
-          parentId: null,
-          type: "file",
-          name: `${subject} ${uid}.eml`,
-          path: `/${subject} ${uid}.eml`,
-          mimeType: "message/rfc822",
-          url: null,
-          storageKey: null,
-          contentHash: null,
-          statusReason: null,
-          madeFrom: null,
-          status: "ready",
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const itemId = await item("file", `/${subject} ${uid}.eml`, null, "message/rfc822");
       const folder = from === ME ? "Sent" : "INBOX";
       await db
         .insertInto("mailMessages")
-        .values({
-          accountId: mailAccount,
-          userId: 3,
-          folder,
-          uid,
-          messageId: `<m${uid}@bench>`,
-          subject,
-          fromAddress: from,
-          toAddress: to,
-          date,
-          itemId: item.id,
-        })
+        .values({ accountId: mailAccount, userId: 3, folder, uid, messageId: `<m${uid}@bench>`, subject, fromAddress: from, toAddress: to, date, itemId })
         .execute();
       if (!attachment) return;
-      const attachments = await db
-        .insertInto("knowledgeItems")
-        .values({
-          userId: 3,
-          conversationId: null,
-          parentId: null,
-          type: "folder",
-          name: `${subject} ${uid}.eml attachments`,
-          path: `/${subject} ${uid}.eml attachments`,
-          mimeType: null,
-          url: null,
-          storageKey: null,
-          contentHash: null,
-          statusReason: null,
-          madeFrom: null,
-          status: "ready",
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto("knowledgeItems")
-        .values({
-          userId: 3,
-          conversationId: null,
-          parentId: attachments.id,
-          type: "file",
-          name: `Figures ${uid}.xlsx`,
-          path: `/${subject} ${uid}.eml attachments/Figures ${uid}.xlsx`,
-          mimeType: null,
-          url: null,
-          storageKey: null,
-          contentHash: null,
-          statusReason: null,
-          madeFrom: null,
-          status: "ready",
-          createdAt: at,
-          updatedAt: at,
-        })
-        .execute();
+      const attachments = await item("folder", `/${subject} ${uid}.eml attachments`, null);
+      await item("file", `/${subject} ${uid}.eml attachments/Figures ${uid}.xlsx`, attachments);
     };
     for (let index = 0; index < 1000; index++) {
       const date = new Date(start.getTime() - (index + 1) * (DAY / 4)).toISOString();
