@@ -102,16 +102,17 @@ const addressList = (list: Array<{ name?: string; address?: string }> | undefine
     .join(", ");
 
 /**
- * Logs in to an IMAP server with imapflow, after checking where the name leads: a private or loopback address is
- * refused unless the rule allows it, and the connection goes to the very address checked (TLS still verifies
- * the server's name), so a DNS answer that changes in between cannot redirect it.
+ * An imapflow client, not yet connected, for the server, after checking where the name leads: a private or loopback
+ * address is refused unless the rule allows it, and the connection goes to the very address checked (TLS still
+ * verifies the server's name), so a DNS answer that changes in between cannot redirect it. `idle` lets imapflow
+ * IDLE as soon as no command runs (a watcher wants to hear of new mail at once; a sync wants none).
  */
-export async function connectImap(server: ImapServer, rule: PrivateAddressRule): Promise<ImapConnection> {
+export async function imapClientFor(server: ImapServer, rule: PrivateAddressRule, { idle }: { idle: boolean }) {
   const address = await resolveAllowedHost(server.host, server.port, rule).catch((error: unknown) => {
     throw error instanceof MailConnectionError ? error : classify(error);
   });
   const { ImapFlow } = await import("imapflow");
-  const client = new ImapFlow({
+  return new ImapFlow({
     host: address,
     servername: server.host,
     port: server.port,
@@ -121,9 +122,14 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
     logger: false,
     connectionTimeout: CONNECT_TIMEOUT_MS,
     greetingTimeout: CONNECT_TIMEOUT_MS,
-    disableAutoIdle: true,
+    ...(idle ? { disableAutoIdle: false, autoIdleDelay: 50 } : { disableAutoIdle: true }),
     tls: { servername: server.host },
   });
+}
+
+/** Logs in to an IMAP server with imapflow (see `imapClientFor` for where it may connect). */
+export async function connectImap(server: ImapServer, rule: PrivateAddressRule): Promise<ImapConnection> {
+  const client = await imapClientFor(server, rule, { idle: false });
   // A dropped connection is reported by the command in flight; without a listener it would crash the process.
   client.on("error", () => undefined);
   try {

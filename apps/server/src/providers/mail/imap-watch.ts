@@ -1,8 +1,7 @@
-import { resolveAllowedHost, type PrivateAddressRule } from "./allowed-host.ts";
-import { classifyImapFailure, type ImapServer } from "./imap-client.ts";
+import type { PrivateAddressRule } from "./allowed-host.ts";
+import { classifyImapFailure, imapClientFor, type ImapServer } from "./imap-client.ts";
 import { MailConnectionError } from "./mail-connection-error.ts";
 
-const CONNECT_TIMEOUT_MS = 20_000;
 /** New mail is also looked for this often, should the server's IDLE notice go missing (a proxy that drops it). */
 const LOOK_AGAIN_MS = 5 * 60_000;
 
@@ -35,24 +34,8 @@ export async function watchMailbox(
     arrived(mail: ArrivedMail[], lastUid: number): Promise<void>;
   },
 ): Promise<void> {
-  const address = await resolveAllowedHost(server.host, server.port, rule).catch((error: unknown) => {
-    throw error instanceof MailConnectionError ? error : classifyImapFailure(error);
-  });
-  const { ImapFlow } = await import("imapflow");
-  const client = new ImapFlow({
-    host: address,
-    servername: server.host,
-    port: server.port,
-    secure: server.secure,
-    auth: server.accessToken ? { user: server.user, accessToken: server.accessToken } : { user: server.user, pass: server.password ?? "" },
-    logger: false,
-    connectionTimeout: CONNECT_TIMEOUT_MS,
-    greetingTimeout: CONNECT_TIMEOUT_MS,
-    // IDLE as soon as no command runs (imapflow waits 15 s by default): the server tells of new mail at once.
-    disableAutoIdle: false,
-    autoIdleDelay: 50,
-    tls: { servername: server.host },
-  });
+  // IDLE as soon as no command runs (imapflow waits 15 s by default): the server tells of new mail at once.
+  const client = await imapClientFor(server, rule, { idle: true });
   let failure: unknown;
   let wake: () => void = () => undefined;
   client.on("error", (error: unknown) => {
