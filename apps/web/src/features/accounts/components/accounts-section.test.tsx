@@ -278,3 +278,50 @@ describe("Settings > Accounts: time zone", () => {
     expect(api.requests("PUT", "/api/calendar/time-zone")[0]!.body).toEqual({ timeZone: "Europe/Prague" });
   });
 });
+
+describe("Settings > Accounts: an address book", () => {
+  it("sends the CardDAV server and login, says what the test found, and empties the form once connected", async () => {
+    let listed: Account[] = [];
+    const carddav = { url: "https://contacts.example.com/dav/", user: "exec", password: "app-password" };
+    const api = fakeApi()
+      .on("GET", "/api/oauth/providers", Response.json(NO_SIGN_IN))
+      .on("GET", "/api/calendar/feed", Response.json({ url: FEED }))
+      .on("GET", "/api/calendar/time-zone", Response.json({ timeZone: "UTC", saved: false }))
+      .on("GET", "/api/accounts", () => Response.json(listed))
+      .on("POST", "/api/accounts/test", Response.json({ ok: true, addressBooks: ["Contacts", "Board"], contacts: 212 }))
+      .on("POST", "/api/accounts", () => {
+        listed = [
+          {
+            id: 3,
+            kind: "contacts",
+            name: "Work contacts",
+            status: "ok",
+            lastSyncAt: "2026-11-27T08:00:00.000Z",
+            error: null,
+            counts: { contacts: 212 },
+            progress: null,
+            carddav: { url: carddav.url, user: carddav.user },
+            auth: null,
+            signInUrl: null,
+            createdAt: "2026-11-27T05:00:00.000Z",
+          },
+        ];
+        return Response.json(listed[0], { status: 201 });
+      });
+    const { user } = renderWithProviders(<AccountsSection />);
+    const form = within(await screen.findByRole("form", { name: "Connect an address book" }));
+    await user.type(form.getByLabelText("Address book name"), "Work contacts");
+    await user.type(form.getByLabelText("CardDAV server address"), carddav.url);
+    await user.type(form.getByLabelText("User name"), carddav.user);
+    await user.type(form.getByLabelText("Password or app password"), carddav.password);
+    await user.click(form.getByRole("button", { name: "Test connection" }));
+    expect(await form.findByText("Connection works: Contacts, Board · 212 contacts.")).toBeTruthy();
+    expect(api.requests("POST", "/api/accounts/test")[0]!.body).toEqual({ kind: "contacts", name: "Work contacts", carddav });
+    // Any edit forgets what the last test found.
+    await user.type(form.getByLabelText("Address book name"), " (board)");
+    expect(form.queryByText(/^Connection works/)).toBeNull();
+    await user.click(form.getByRole("button", { name: "Connect" }));
+    await waitFor(() => expect((form.getByLabelText("Address book name") as HTMLInputElement).value).toBe(""));
+    expect(api.requests("POST", "/api/accounts")[0]!.body).toEqual({ kind: "contacts", name: "Work contacts (board)", carddav });
+  });
+});

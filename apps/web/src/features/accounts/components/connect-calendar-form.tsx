@@ -1,11 +1,14 @@
-import { useId, useState, type FormEvent } from "react";
 import type { CreateCalendarAccountRequest, TestConnectionResponse } from "@sage/contracts/accounts";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { toastError } from "@/components/ui/toast-error";
-import { useCreateAccount, useTestConnection } from "../api/accounts";
+import { useConnectForm } from "./use-connect-form";
 
-const EMPTY = { name: "", source: "ics" as "ics" | "caldav", icsUrl: "", url: "", user: "", password: "" };
+const EMPTY: { name: string; source: "ics" | "caldav"; icsUrl: string; url: string; user: string; password: string } = {
+  name: "",
+  source: "ics",
+  icsUrl: "",
+  url: "",
+  user: "",
+  password: "",
+};
 
 /** What Test connection found, in a sentence: "Connection works: Work, Home · 14 events." */
 export function calendarTestText(tested: TestConnectionResponse): string {
@@ -16,42 +19,16 @@ export function calendarTestText(tested: TestConnectionResponse): string {
 
 /** The form to connect a calendar: a subscription address (read-only) or a CalDAV server (SAGE can add events after you approve). */
 export function ConnectCalendarForm() {
-  const [form, setForm] = useState(EMPTY);
-  const [tested, setTested] = useState<TestConnectionResponse | null>(null);
-  const create = useCreateAccount();
-  const test = useTestConnection();
-  const id = useId();
-  const set = (field: keyof typeof EMPTY) => (value: string) => {
-    setForm((old) => ({ ...old, [field]: value }));
-    setTested(null);
-  };
-  const request = (): CreateCalendarAccountRequest =>
-    form.source === "ics"
-      ? { kind: "calendar", name: form.name, icsUrl: form.icsUrl }
-      : { kind: "calendar", name: form.name, caldav: { url: form.url, user: form.user, password: form.password } };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(request(), {
-      // An emptied form says nothing of what it held: the test's words go with it (issue 52 item 17).
-      onSuccess: () => {
-        setForm(EMPTY);
-        setTested(null);
-      },
-      onError: (error) => toastError({ error, fallback: "Failed to connect the calendar" }),
-    });
-  };
-  const field = (
-    name: "name" | "icsUrl" | "url" | "user" | "password",
-    label: string,
-    props: { type?: string; autoComplete?: string; placeholder?: string } = {},
-  ) => (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
-      <Input id={`${id}-${name}`} value={form[name]} onChange={(event) => set(name)(event.target.value)} required {...props} />
-    </div>
-  );
+  const { form, set, id, field, submit, footer } = useConnectForm({
+    empty: EMPTY,
+    request: (form): CreateCalendarAccountRequest =>
+      form.source === "ics"
+        ? { kind: "calendar", name: form.name, icsUrl: form.icsUrl }
+        : { kind: "calendar", name: form.name, caldav: { url: form.url, user: form.user, password: form.password } },
+    failure: "Failed to connect the calendar",
+    testText: calendarTestText,
+    required: true,
+  });
 
   return (
     <form onSubmit={submit} aria-label="Connect a calendar" className="flex flex-col gap-3 rounded-lg border p-3">
@@ -84,24 +61,7 @@ export function ConnectCalendarForm() {
           ? "Google Calendar: Settings > your calendar > Secret address in iCal format. Outlook: Settings > Calendar > Shared calendars > Publish a calendar, then copy the ICS link. SAGE only reads it."
           : "SAGE reads your events and adds or changes one only after you approve it. iCloud and Fastmail need an app password."}
       </p>
-      {tested && (
-        <p role="status" className={`text-sm ${tested.ok ? "text-green-700 dark:text-green-400" : "text-destructive"}`}>
-          {calendarTestText(tested)}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <Button
-          type="button"
-          variant="outline"
-          disabled={test.isPending}
-          onClick={() => test.mutate(request(), { onSuccess: setTested, onError: (error) => toastError({ error, fallback: "Failed to test the connection" }) })}
-        >
-          {test.isPending ? "Testing..." : "Test connection"}
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          Connect
-        </Button>
-      </div>
+      {footer}
     </form>
   );
 }

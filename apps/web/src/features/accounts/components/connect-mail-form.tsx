@@ -1,9 +1,5 @@
-import { useId, useState, type FormEvent } from "react";
-import type { CreateAccountRequest, TestConnectionResponse } from "@sage/contracts/accounts";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { toastError } from "@/components/ui/toast-error";
-import { useCreateAccount, useTestConnection } from "../api/accounts";
+import type { CreateAccountRequest } from "@sage/contracts/accounts";
+import { useConnectForm } from "./use-connect-form";
 
 const EMPTY = {
   name: "",
@@ -18,7 +14,6 @@ const EMPTY = {
   smtpPort: "465",
   smtpUser: "",
 };
-type Field = Exclude<keyof typeof EMPTY, "secure">;
 
 /**
  * The form to connect a mail account with a password (any IMAP and SMTP server): the address mail is sent from and
@@ -26,55 +21,32 @@ type Field = Exclude<keyof typeof EMPTY, "secure">;
  * words), Connect.
  */
 export function ConnectMailForm() {
-  const [form, setForm] = useState(EMPTY);
-  const [tested, setTested] = useState<TestConnectionResponse | null>(null);
-  const create = useCreateAccount();
-  const test = useTestConnection();
-  const id = useId();
-  const set = (field: keyof typeof EMPTY) => (value: string | boolean) => {
-    setForm((old) => ({ ...old, [field]: value }));
-    setTested(null);
-  };
-  const request = (): CreateAccountRequest => {
-    const imap = { host: form.host, port: Number(form.port), secure: form.secure, user: form.user, password: form.password };
-    return {
-      kind: "mail",
-      name: form.name,
-      ...(form.address.trim() ? { address: form.address.trim() } : {}),
-      ...(form.displayName.trim() ? { displayName: form.displayName.trim() } : {}),
-      imap,
-      ...(form.smtpHost
-        ? {
-            smtp: {
-              host: form.smtpHost,
-              port: Number(form.smtpPort),
-              secure: form.smtpPort === "465",
-              user: form.smtpUser.trim() || form.user,
-              password: form.password,
-            },
-          }
-        : {}),
-    };
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(request(), {
-      // An emptied form says nothing of what it held: the test's words go with it (issue 52 item 17).
-      onSuccess: () => {
-        setForm(EMPTY);
-        setTested(null);
-      },
-      onError: (error) => toastError({ error, fallback: "Failed to connect the account" }),
-    });
-  };
-  const field = (name: Field, label: string, props: { type?: string; autoComplete?: string; required?: boolean; placeholder?: string } = {}) => (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
-      <Input id={`${id}-${name}`} value={form[name]} onChange={(event) => set(name)(event.target.value)} {...props} />
-    </div>
-  );
+  const { form, set, field, submit, footer } = useConnectForm({
+    empty: EMPTY,
+    request: (form): CreateAccountRequest => {
+      const imap = { host: form.host, port: Number(form.port), secure: form.secure, user: form.user, password: form.password };
+      return {
+        kind: "mail",
+        name: form.name,
+        ...(form.address.trim() ? { address: form.address.trim() } : {}),
+        ...(form.displayName.trim() ? { displayName: form.displayName.trim() } : {}),
+        imap,
+        ...(form.smtpHost
+          ? {
+              smtp: {
+                host: form.smtpHost,
+                port: Number(form.smtpPort),
+                secure: form.smtpPort === "465",
+                user: form.smtpUser.trim() || form.user,
+                password: form.password,
+              },
+            }
+          : {}),
+      };
+    },
+    failure: "Failed to connect the account",
+    testText: (tested) => ("message" in tested ? tested.message : "Connection works."),
+  });
 
   return (
     <form onSubmit={submit} aria-label="Connect a mail account" className="flex flex-col gap-3 rounded-lg border p-3">
@@ -99,24 +71,7 @@ export function ConnectMailForm() {
         Mail is sent from your e-mail address (by default the user name, when it is one). Gmail and Microsoft 365 need an app password here; signing in with
         Google or Microsoft above needs none.
       </p>
-      {tested && (
-        <p role="status" className={`text-sm ${tested.ok ? "text-green-700 dark:text-green-400" : "text-destructive"}`}>
-          {"message" in tested ? tested.message : "Connection works."}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <Button
-          type="button"
-          variant="outline"
-          disabled={test.isPending}
-          onClick={() => test.mutate(request(), { onSuccess: setTested, onError: (error) => toastError({ error, fallback: "Failed to test the connection" }) })}
-        >
-          {test.isPending ? "Testing..." : "Test connection"}
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          Connect
-        </Button>
-      </div>
+      {footer}
     </form>
   );
 }
