@@ -1,10 +1,10 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { editMessageRequestSchema, regenerateRequestSchema, turnRequestSchema, type TurnEvent } from "@sage/contracts/chat-turn";
 import { idParamsSchema, messageParamsSchema } from "@sage/contracts/common";
 import { replyWithEventStream } from "../../http/event-stream.ts";
 import { mediaResponse, type ZodTypeProvider } from "../../http/route-contracts.ts";
 import { requireUser } from "../../http/session-guard.ts";
-import type { ChatTurnService } from "./chat-turn.service.ts";
+import type { ChatTurnService, PreparedTurn } from "./chat-turn.service.ts";
 
 /** A turn answers its events as server-sent events (turnEventSchema in @sage/contracts/chat-turn). */
 const turnEvents = { 200: mediaResponse("text/event-stream", "The turn's events, as server-sent events, the last one `finish` or `error`") };
@@ -16,14 +16,17 @@ const turnEvents = { 200: mediaResponse("text/event-stream", "The turn's events,
 export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: ChatTurnService }) {
   const logError = (error: unknown) => app.log.error({ err: error }, "chat turn failed");
   const api = app.withTypeProvider<ZodTypeProvider>();
+  /** Runs a prepared turn (a message, an edit, a regeneration), streaming its events. */
+  const stream = async (reply: FastifyReply, turn: PreparedTurn) => {
+    await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
+    return reply;
+  };
 
   api.post(
     "/api/conversations/:id/turn",
     { schema: { summary: "Send a message: one whole assistant turn, streamed", params: idParamsSchema, body: turnRequestSchema, response: turnEvents } },
     async (request, reply) => {
-      const turn = await deps.chatTurns.prepare(requireUser(request).id, request.params.id, request.body);
-      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-      return reply;
+      return stream(reply, await deps.chatTurns.prepare(requireUser(request).id, request.params.id, request.body));
     },
   );
 
@@ -39,9 +42,7 @@ export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: 
     },
     async (request, reply) => {
       const { id, messageId } = request.params;
-      const turn = await deps.chatTurns.prepareEdit(requireUser(request).id, id, messageId, request.body);
-      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-      return reply;
+      return stream(reply, await deps.chatTurns.prepareEdit(requireUser(request).id, id, messageId, request.body));
     },
   );
 
@@ -57,9 +58,7 @@ export function registerChatTurnRoutes(app: FastifyInstance, deps: { chatTurns: 
     },
     async (request, reply) => {
       const { id, messageId } = request.params;
-      const turn = await deps.chatTurns.prepareRegenerate(requireUser(request).id, id, messageId, request.body);
-      await replyWithEventStream<TurnEvent>(reply, (events) => deps.chatTurns.run(turn, events), logError);
-      return reply;
+      return stream(reply, await deps.chatTurns.prepareRegenerate(requireUser(request).id, id, messageId, request.body));
     },
   );
 }
