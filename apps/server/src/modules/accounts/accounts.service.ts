@@ -201,18 +201,16 @@ export function createAccountsService(
     requireAccount,
   });
 
-  async function createCalendar(userId: number, input: CreateCalendarAccountInput): Promise<Account> {
-    const { settings, secrets } = calendarParts(input);
-    const id = await repo.insert({
-      userId,
-      kind: "calendar",
-      name: input.name,
-      settings: JSON.stringify(settings),
-      secrets: box.seal(JSON.stringify(secrets)),
-      status: "syncing",
-    });
+  /** Saves a new account (its secrets sealed), starts its first sync and answers it as the API shows it. */
+  async function insertAndSync(userId: number, kind: AccountRow["kind"], name: string, settings: object, secrets: object): Promise<Account> {
+    const id = await repo.insert({ userId, kind, name, settings: JSON.stringify(settings), secrets: box.seal(JSON.stringify(secrets)), status: "syncing" });
     await startSync(await requireAccount(userId, id));
     return toApi(await requireAccount(userId, id));
+  }
+
+  async function createCalendar(userId: number, input: CreateCalendarAccountInput): Promise<Account> {
+    const { settings, secrets } = calendarParts(input);
+    return insertAndSync(userId, "calendar", input.name, settings, secrets);
   }
 
   async function updateCalendar(row: AccountRow, patch: UpdateCalendarAccountInput): Promise<Account> {
@@ -238,16 +236,7 @@ export function createAccountsService(
 
   async function createContacts(userId: number, input: CreateContactsAccountInput): Promise<Account> {
     const { settings, secrets } = contactsParts(input);
-    const id = await repo.insert({
-      userId,
-      kind: "contacts",
-      name: input.name,
-      settings: JSON.stringify(settings),
-      secrets: box.seal(JSON.stringify(secrets)),
-      status: "syncing",
-    });
-    await startSync(await requireAccount(userId, id));
-    return toApi(await requireAccount(userId, id));
+    return insertAndSync(userId, "contacts", input.name, settings, secrets);
   }
 
   /** Reaches the address books and counts their contacts, saying which step failed; nothing is saved. */
@@ -298,17 +287,7 @@ export function createAccountsService(
         ...(input.displayName ? { displayName: input.displayName } : {}),
       };
       const secrets: MailSecrets = { imap: secretPart(input.imap), smtp: input.smtp ? secretPart(input.smtp) : null };
-      const id = await repo.insert({
-        userId,
-        kind: "mail",
-        name: input.name,
-        settings: JSON.stringify(settings),
-        secrets: box.seal(JSON.stringify(secrets)),
-        status: "syncing",
-      });
-      const row = await requireAccount(userId, id);
-      await startSync(row);
-      return toApi(await requireAccount(userId, id));
+      return insertAndSync(userId, "mail", input.name, settings, secrets);
     },
 
     /** A mail account that signs in with Google, Microsoft or the company's provider: `sign-in-needed` with its signInUrl. */
