@@ -1,12 +1,12 @@
+import ICAL from "ical.js";
 import { REMINDERS_FEED_NAME } from "@sage/contracts/calendar";
 import { isDateOnly, type Reminder } from "@sage/contracts/reminders";
-import { escapeIcsText, foldIcsLine, icsUtc } from "../../providers/calendar/ics-text.ts";
+import { icsCalendar, icsDay, icsDuration, icsObjectText, icsText, icsUtcTime } from "../../providers/calendar/ics-calendar.ts";
 
-const day = (date: string) => date.replace(/-/g, "");
 const dayAfter = (date: string) => {
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10).replace(/-/g, "");
+  const next = icsDay(date);
+  next.adjust(1, 0, 0, 0);
+  return next;
 };
 
 /**
@@ -15,35 +15,35 @@ const dayAfter = (date: string) => {
  * across fetches, so a subscribing app updates an event rather than adding another.
  */
 export function remindersIcs(reminders: readonly Reminder[], host: string, now = new Date()): string {
-  const stamp = icsUtc(now);
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//SAGE//Reminders//EN",
-    "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
-    `X-WR-CALNAME:${REMINDERS_FEED_NAME}`,
-    "X-PUBLISHED-TTL:PT15M",
-    "REFRESH-INTERVAL;VALUE=DURATION:PT15M",
-  ];
+  const calendar = icsCalendar("-//SAGE//Reminders//EN", { "X-WR-CALNAME": REMINDERS_FEED_NAME, "X-PUBLISHED-TTL": "PT15M" });
+  calendar.addPropertyWithValue("method", "PUBLISH");
+  calendar.addPropertyWithValue("refresh-interval", icsDuration("PT15M"));
   for (const reminder of reminders) {
     const dateOnly = isDateOnly(reminder.dueDate);
-    lines.push(
-      "BEGIN:VEVENT",
-      `UID:reminder-${reminder.id}@${host}`,
-      `DTSTAMP:${stamp}`,
-      `LAST-MODIFIED:${icsUtc(reminder.updatedAt)}`,
-      ...(dateOnly
-        ? [`DTSTART;VALUE=DATE:${day(reminder.dueDate)}`, `DTEND;VALUE=DATE:${dayAfter(reminder.dueDate)}`, "TRANSP:TRANSPARENT"]
-        : [`DTSTART:${icsUtc(reminder.dueDate)}`, `DTEND:${icsUtc(new Date(Date.parse(reminder.dueDate) + 15 * 60_000))}`]),
-      `SUMMARY:${escapeIcsText(reminder.title)}`,
-      ...(reminder.description ? [`DESCRIPTION:${escapeIcsText(reminder.description)}`] : []),
-      `PRIORITY:${reminder.priority === "high" ? 1 : reminder.priority === "medium" ? 5 : 9}`,
-      `CATEGORIES:${reminder.type}`,
-      ...(dateOnly ? [] : ["BEGIN:VALARM", "ACTION:DISPLAY", `DESCRIPTION:${escapeIcsText(reminder.title)}`, "TRIGGER:PT0S", "END:VALARM"]),
-      "END:VEVENT",
-    );
+    const event = new ICAL.Component("vevent");
+    event.addPropertyWithValue("uid", `reminder-${reminder.id}@${host}`);
+    event.addPropertyWithValue("dtstamp", icsUtcTime(now));
+    event.addPropertyWithValue("last-modified", icsUtcTime(reminder.updatedAt));
+    if (dateOnly) {
+      event.addPropertyWithValue("dtstart", icsDay(reminder.dueDate));
+      event.addPropertyWithValue("dtend", dayAfter(reminder.dueDate));
+      event.addPropertyWithValue("transp", "TRANSPARENT");
+    } else {
+      event.addPropertyWithValue("dtstart", icsUtcTime(reminder.dueDate));
+      event.addPropertyWithValue("dtend", icsUtcTime(new Date(Date.parse(reminder.dueDate) + 15 * 60_000)));
+    }
+    event.addPropertyWithValue("summary", icsText(reminder.title));
+    if (reminder.description) event.addPropertyWithValue("description", icsText(reminder.description));
+    event.addPropertyWithValue("priority", reminder.priority === "high" ? 1 : reminder.priority === "medium" ? 5 : 9);
+    event.addPropertyWithValue("categories", reminder.type);
+    if (!dateOnly) {
+      const alarm = new ICAL.Component("valarm");
+      alarm.addPropertyWithValue("action", "DISPLAY");
+      alarm.addPropertyWithValue("description", icsText(reminder.title));
+      alarm.addPropertyWithValue("trigger", icsDuration("PT0S"));
+      event.addSubcomponent(alarm);
+    }
+    calendar.addSubcomponent(event);
   }
-  lines.push("END:VCALENDAR", "");
-  return lines.map(foldIcsLine).join("\r\n");
+  return icsObjectText(calendar);
 }

@@ -1,5 +1,5 @@
 import ICAL from "ical.js";
-import { escapeIcsText, foldIcsLine, icsUtc } from "./ics-text.ts";
+import { icsCalendar, icsMailto, icsObjectText, icsOneLine, icsText, icsUtcTime, type IcsComponent } from "./ics-calendar.ts";
 
 export interface EventFields {
   uid: string;
@@ -14,38 +14,29 @@ export interface EventFields {
   description?: string;
 }
 
-const clean = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
-
-/** The VEVENT's lines for these fields (times in UTC, so no VTIMEZONE is needed). */
-function eventLines(fields: EventFields, now: Date): string[] {
-  return [
-    `UID:${clean(fields.uid)}`,
-    `DTSTAMP:${icsUtc(now)}`,
-    `DTSTART:${icsUtc(fields.start)}`,
-    `DTEND:${icsUtc(fields.end)}`,
-    `SUMMARY:${escapeIcsText(fields.title)}`,
-    ...(fields.location ? [`LOCATION:${escapeIcsText(fields.location)}`] : []),
-    ...(fields.description ? [`DESCRIPTION:${escapeIcsText(fields.description)}`] : []),
-    ...(fields.organizer && fields.attendees?.length ? [`ORGANIZER:mailto:${clean(fields.organizer)}`] : []),
-    ...(fields.attendees ?? []).map((address) => `ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${clean(address)}`),
-  ];
+/** Adds an invitee who has not answered yet and is asked to. */
+function addAttendee(event: IcsComponent, address: string, role?: string) {
+  const attendee = event.addPropertyWithValue("attendee", icsMailto(address));
+  if (role) attendee.setParameter("role", role);
+  attendee.setParameter("partstat", "NEEDS-ACTION");
+  attendee.setParameter("rsvp", "TRUE");
 }
 
-/** A new event as a whole calendar object, ready to PUT on a CalDAV server. */
+/** A new event as a whole calendar object, ready to PUT on a CalDAV server (times in UTC: no VTIMEZONE needed). */
 export function buildEventIcs(fields: EventFields, now = new Date()): string {
-  return [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//SAGE//Calendar//EN",
-    "CALSCALE:GREGORIAN",
-    "BEGIN:VEVENT",
-    ...eventLines(fields, now),
-    "END:VEVENT",
-    "END:VCALENDAR",
-    "",
-  ]
-    .map(foldIcsLine)
-    .join("\r\n");
+  const calendar = icsCalendar("-//SAGE//Calendar//EN");
+  const event = new ICAL.Component("vevent");
+  event.addPropertyWithValue("uid", icsOneLine(fields.uid));
+  event.addPropertyWithValue("dtstamp", icsUtcTime(now));
+  event.addPropertyWithValue("dtstart", icsUtcTime(fields.start));
+  event.addPropertyWithValue("dtend", icsUtcTime(fields.end));
+  event.addPropertyWithValue("summary", icsText(fields.title));
+  if (fields.location) event.addPropertyWithValue("location", icsText(fields.location));
+  if (fields.description) event.addPropertyWithValue("description", icsText(fields.description));
+  if (fields.organizer && fields.attendees?.length) event.addPropertyWithValue("organizer", icsMailto(fields.organizer));
+  for (const address of fields.attendees ?? []) addAttendee(event, address, "REQ-PARTICIPANT");
+  calendar.addSubcomponent(event);
+  return icsObjectText(calendar);
 }
 
 /**
@@ -58,17 +49,13 @@ export function updateEventIcs(ics: string, uid: string, changes: Omit<EventFiel
   const event = calendar.getAllSubcomponents("vevent").find((component) => String(component.getFirstPropertyValue("uid")) === uid);
   if (!event || event.hasProperty("rrule") || event.hasProperty("recurrence-id")) return null;
   for (const name of ["dtstart", "dtend", "duration", "summary", "location", "attendee", "dtstamp"]) event.removeAllProperties(name);
-  event.addPropertyWithValue("dtstamp", ICAL.Time.fromJSDate(now, true));
-  event.addPropertyWithValue("dtstart", ICAL.Time.fromJSDate(changes.start, true));
-  event.addPropertyWithValue("dtend", ICAL.Time.fromJSDate(changes.end, true));
-  event.addPropertyWithValue("summary", changes.title);
-  if (changes.location) event.addPropertyWithValue("location", changes.location);
-  for (const address of changes.attendees ?? []) {
-    const attendee = event.addPropertyWithValue("attendee", `mailto:${clean(address)}`);
-    attendee.setParameter("partstat", "NEEDS-ACTION");
-    attendee.setParameter("rsvp", "TRUE");
-  }
+  event.addPropertyWithValue("dtstamp", icsUtcTime(now));
+  event.addPropertyWithValue("dtstart", icsUtcTime(changes.start));
+  event.addPropertyWithValue("dtend", icsUtcTime(changes.end));
+  event.addPropertyWithValue("summary", icsText(changes.title));
+  if (changes.location) event.addPropertyWithValue("location", icsText(changes.location));
+  for (const address of changes.attendees ?? []) addAttendee(event, address);
   const sequence = Number(event.getFirstPropertyValue("sequence") ?? 0);
   event.updatePropertyWithValue("sequence", Number.isFinite(sequence) ? sequence + 1 : 1);
-  return calendar.toString();
+  return icsObjectText(calendar);
 }

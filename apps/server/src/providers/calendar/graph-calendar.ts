@@ -1,9 +1,10 @@
+import ICAL from "ical.js";
 import { z } from "zod";
 import type { PrivateAddressRule } from "../mail/allowed-host.ts";
 import { MailConnectionError } from "../mail/mail-connection-error.ts";
 import type { CalendarObjectData } from "./caldav-client.ts";
 import { calendarFetch, type FetchTrace } from "./calendar-fetch.ts";
-import { escapeIcsText, foldIcsLine, icsUtc } from "./ics-text.ts";
+import { icsCalendar, icsDay, icsMailto, icsObjectText, icsOneLine, icsText, icsUtcTime } from "./ics-calendar.ts";
 
 /** Microsoft Graph (https://graph.microsoft.com/v1.0) and an access token with Calendars.ReadWrite. */
 export interface GraphServer {
@@ -59,8 +60,6 @@ const page = z.object({ value: z.array(graphEvent), "@odata.nextLink": z.string(
 
 /** Graph's UTC date-time ("2026-12-01T09:00:00.0000000", zone UTC) as an instant. */
 const utc = (value: { dateTime: string }) => new Date(/[zZ]|[+-]\d\d:\d\d$/.test(value.dateTime) ? value.dateTime : `${value.dateTime}Z`);
-const icsDate = (value: { dateTime: string }) => value.dateTime.slice(0, 10).replace(/-/g, "");
-const clean = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
 
 /**
  * One occurrence as a calendar object for the same expansion as CalDAV's: its series' id as UID (so a recurring
@@ -70,30 +69,25 @@ const clean = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
 export function graphEventIcs(event: GraphEvent): string {
   const allDay = Boolean(event.isAllDay);
   const inSeries = event.type === "occurrence" || event.type === "exception";
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//SAGE//Microsoft Graph//EN",
-    "BEGIN:VEVENT",
-    `UID:${clean(event.seriesMasterId ?? event.iCalUId ?? event.id)}`,
-    `DTSTAMP:${icsUtc(new Date())}`,
-    ...(allDay
-      ? [`DTSTART;VALUE=DATE:${icsDate(event.start)}`, `DTEND;VALUE=DATE:${icsDate(event.end)}`]
-      : [`DTSTART:${icsUtc(utc(event.start))}`, `DTEND:${icsUtc(utc(event.end))}`]),
-    ...(inSeries && event.originalStart
-      ? [allDay ? `RECURRENCE-ID;VALUE=DATE:${event.originalStart.slice(0, 10).replace(/-/g, "")}` : `RECURRENCE-ID:${icsUtc(event.originalStart)}`]
-      : []),
-    `SUMMARY:${escapeIcsText(event.subject ?? "")}`,
-    ...(event.location?.displayName ? [`LOCATION:${escapeIcsText(event.location.displayName)}`] : []),
-    ...(event.organizer?.emailAddress?.address ? [`ORGANIZER:mailto:${clean(event.organizer.emailAddress.address)}`] : []),
-    ...(event.attendees ?? []).flatMap((attendee) => (attendee.emailAddress?.address ? [`ATTENDEE:mailto:${clean(attendee.emailAddress.address)}`] : [])),
-    `TRANSP:${event.showAs === "free" || event.showAs === "workingElsewhere" ? "TRANSPARENT" : "OPAQUE"}`,
-    ...(event.isCancelled ? ["STATUS:CANCELLED"] : []),
-    "END:VEVENT",
-    "END:VCALENDAR",
-    "",
-  ];
-  return lines.map(foldIcsLine).join("\r\n");
+  const calendar = icsCalendar("-//SAGE//Microsoft Graph//EN");
+  const vevent = new ICAL.Component("vevent");
+  vevent.addPropertyWithValue("uid", icsOneLine(event.seriesMasterId ?? event.iCalUId ?? event.id));
+  vevent.addPropertyWithValue("dtstamp", icsUtcTime(new Date()));
+  vevent.addPropertyWithValue("dtstart", allDay ? icsDay(event.start.dateTime) : icsUtcTime(utc(event.start)));
+  vevent.addPropertyWithValue("dtend", allDay ? icsDay(event.end.dateTime) : icsUtcTime(utc(event.end)));
+  if (inSeries && event.originalStart) {
+    vevent.addPropertyWithValue("recurrence-id", allDay ? icsDay(event.originalStart) : icsUtcTime(event.originalStart));
+  }
+  vevent.addPropertyWithValue("summary", icsText(event.subject ?? ""));
+  if (event.location?.displayName) vevent.addPropertyWithValue("location", icsText(event.location.displayName));
+  if (event.organizer?.emailAddress?.address) vevent.addPropertyWithValue("organizer", icsMailto(event.organizer.emailAddress.address));
+  for (const attendee of event.attendees ?? []) {
+    if (attendee.emailAddress?.address) vevent.addPropertyWithValue("attendee", icsMailto(attendee.emailAddress.address));
+  }
+  vevent.addPropertyWithValue("transp", event.showAs === "free" || event.showAs === "workingElsewhere" ? "TRANSPARENT" : "OPAQUE");
+  if (event.isCancelled) vevent.addPropertyWithValue("status", "CANCELLED");
+  calendar.addSubcomponent(vevent);
+  return icsObjectText(calendar);
 }
 
 /** "2026-12-01T09:00:00" in UTC, as Graph's dateTimeTimeZone takes it. */
