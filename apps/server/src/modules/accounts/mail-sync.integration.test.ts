@@ -277,7 +277,8 @@ describe.skipIf(!installed)("mail sync against a real Dovecot", () => {
     const result = received.find(([event]) => event === "tool-result")![1].result;
     expect(result.results[0]).toMatchObject({ subject: "Contract with Nordlicht", from: "Anna Berg <anna@example.com>", folder: "INBOX" });
     expect(result.results[0].excerpt).toContain("supply contract");
-    // The turn's own knowledge search found the same passage first: it keeps one number, and its label names the mail.
+    // The message names no mail, so no passage of it went beside the message (decision 063): the citation is
+    // searchMail's own, one number, and its label names the mail.
     const saved = (await api("GET", `/api/conversations/${conversationId}/messages`)).json().at(-1);
     const cited = saved.citations.find((citation: any) => citation.n === result.results[0].n);
     const label = `${cited.filename} ${cited.source}`;
