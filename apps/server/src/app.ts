@@ -294,6 +294,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     llm: providers.llm,
     search: retrieval.search,
     reminders: reminders.port,
+    people: accounts.mail.people,
     now: deps.now,
     warn,
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentSourceSchema } from "./provenance.ts";
 import { reminderSchema } from "./reminders.ts";
 
 /**
@@ -18,7 +19,8 @@ export type CommitmentStatus = (typeof COMMITMENT_STATUSES)[number];
 
 export const COMMITMENT_TEXTS = {
   notFound: "Commitment not found",
-  nothingToUpdate: "Nothing to update: send status or dueDate",
+  nothingToUpdate: "Nothing to update: send status, dueDate or kept",
+  keptInvalid: "kept can only be true",
   statusInvalid: "Status must be open, done or dismissed",
   dueDateInvalid: "The due date must be a date such as 2026-12-04, or empty",
   directionInvalid: "Show must be mine or owed-to-me",
@@ -65,6 +67,13 @@ export const commitmentSchema = z.object({
   reminderId: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Read from the mail of a stranger, someone the user never wrote to (issue 47, decision 064): shown as "From the
+   * mail from Bob of 3 Dec". Until the user keeps it (`kept: false`) it is not the user's: the briefing, the people
+   * pages, dossiers and the assistant leave it out.
+   */
+  derivedFrom: contentSourceSchema.optional(),
+  kept: z.boolean().optional(),
 });
 export type Commitment = z.infer<typeof commitmentSchema>;
 
@@ -91,9 +100,14 @@ export type CommitmentList = z.infer<typeof commitmentListSchema>;
 
 /** PATCH /api/commitments/{id} */
 export const updateCommitmentRequestSchema = z
-  .object({ status: z.enum(COMMITMENT_STATUSES, { error: COMMITMENT_TEXTS.statusInvalid }), dueDate: dueDate.nullable() })
+  .object({
+    status: z.enum(COMMITMENT_STATUSES, { error: COMMITMENT_TEXTS.statusInvalid }),
+    dueDate: dueDate.nullable(),
+    /** The user's Keep of a commitment read from a stranger's mail (issue 47): it becomes the user's own. */
+    kept: z.literal(true, { error: COMMITMENT_TEXTS.keptInvalid }),
+  })
   .partial()
-  .refine((value) => value.status !== undefined || value.dueDate !== undefined, COMMITMENT_TEXTS.nothingToUpdate);
+  .refine((value) => value.status !== undefined || value.dueDate !== undefined || value.kept !== undefined, COMMITMENT_TEXTS.nothingToUpdate);
 export type UpdateCommitmentRequest = z.infer<typeof updateCommitmentRequestSchema>;
 
 /** POST /api/commitments/scan: the user's new items are read in the background. */

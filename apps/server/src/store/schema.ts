@@ -330,6 +330,10 @@ export interface CommitmentsTable {
   reminderId: number | null;
   createdAt: string;
   updatedAt: string;
+  /** JSON ContentSource: read from a stranger's mail (migration 1103, decision 064); null when the user's own. */
+  derivedFrom: string | null;
+  /** 0 while a commitment from a stranger's mail waits for the user's Keep. */
+  kept: Generated<number>;
 }
 
 /** A document's Markdown draft, editable in the canvas (migration 1030, decision 047). */

@@ -54,7 +54,7 @@ describe("extractCommitments", () => {
       }),
     });
     const { repo, inserted, scanned } = fakeRepo();
-    const outcome = await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, warn: () => undefined });
+    const outcome = await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, people: async () => [], warn: () => undefined });
     expect(outcome).toEqual({ read: 1, more: false, found: 1 });
     // The direction decides who "me" is, whatever the model wrote as counterparty.
     expect(inserted).toMatchObject([{ sourceKind: "document", itemId: 7, page: 2, owner: "Bob", counterparty: "me", dueDate: "2026-11-26", quote }]);
@@ -71,9 +71,9 @@ describe("extractCommitments", () => {
       }),
     });
     const { repo, inserted } = fakeRepo();
-    await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, warn: () => undefined });
+    await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, people: async () => [], warn: () => undefined });
     expect(inserted).toMatchObject([{ dueDate: null, page: 1 }]);
-    expect(await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, warn: () => undefined })).toEqual({
+    expect(await extractCommitments({ repo, llm, search, now: () => new Date(at), userId: 3, people: async () => [], warn: () => undefined })).toEqual({
       read: 0,
       more: false,
       found: 0,

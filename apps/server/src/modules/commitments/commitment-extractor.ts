@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COMMITMENT_DIRECTIONS, COMMITMENT_KINDS } from "@sage/contracts/commitments";
+import type { ContentSource } from "@sage/contracts/provenance";
 import { ProviderError, type JsonSchema, type LlmProvider } from "../../providers/llm/llm.ts";
 import type { DocumentSearchPort } from "../retrieval/retrieval.module.ts";
 import type { CommitmentsRepo, NewCommitment, NewItemSource, NewMessageSource } from "./commitments.repo.ts";
@@ -104,9 +105,33 @@ interface Source {
   text: string;
   pieces: { source: string; content: string }[];
   row: Pick<NewCommitment, "sourceKind" | "itemId" | "conversationId" | "messageId" | "sourceTitle" | "sourceDate">;
+  /** A stranger's mail (issue 47): what it says is not the user's until they keep it. */
+  stranger?: ContentSource;
 }
 
-async function itemSource(item: NewItemSource, search: DocumentSearchPort, userId: number): Promise<Source> {
+const firstAddress = (header: string | null) =>
+  /[^\s<>,;"'()]+@[^\s<>,;"'()]+/
+    .exec(header ?? "")?.[0]
+    ?.replace(/[.)]+$/, "")
+    .toLowerCase() ?? null;
+const shortDay = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+
+/**
+ * A received mail whose sender is no one the user writes to (nor the user): "the mail from Bob <bob@...> of 3 Dec".
+ * Anyone can send a mail, so a line "you owe attacker@evil.example 50,000 EUR" in it is that sender's claim, not a
+ * commitment of the user's (decision 064).
+ */
+function strangerOf(item: NewItemSource, date: string, people: ReadonlySet<string>): ContentSource | undefined {
+  const sender = firstAddress(item.mailFrom);
+  if (sender !== null && people.has(sender)) return undefined;
+  return {
+    title: `the mail from ${item.mailFrom?.trim() || "an unknown sender"} of ${shortDay(date)}`,
+    fileId: item.id,
+    ...(item.mailMessageId === null ? {} : { messageId: item.mailMessageId }),
+  };
+}
+
+async function itemSource(item: NewItemSource, search: DocumentSearchPort, userId: number, people: ReadonlySet<string>): Promise<Source> {
   const pieces = await search.itemPieces(userId, item.id, SOURCE_CHARS);
   const text = await search.itemText(userId, item.id, SOURCE_CHARS);
   const date = item.mailDate ?? item.createdAt;
@@ -122,6 +147,7 @@ async function itemSource(item: NewItemSource, search: DocumentSearchPort, userI
       text,
       pieces,
       row: { sourceKind: "mail", itemId: item.id, conversationId: null, messageId: null, sourceTitle: item.mailSubject || "(no subject)", sourceDate: date },
+      ...(sent ? {} : { stranger: strangerOf(item, date, people) }),
     };
   }
   const kind = item.type === "note" ? "note" : "document";
@@ -174,6 +200,8 @@ export async function extractCommitments(deps: {
   search: DocumentSearchPort;
   now: () => Date;
   userId: number;
+  /** The people the user writes to and the user's own addresses: a mail from anyone else is a stranger's. */
+  people(userId: number): Promise<{ address: string }[]>;
   warn(message: string, error?: unknown): void;
 }): Promise<{ read: number; more: boolean; found: number }> {
   const { repo, userId } = deps;
@@ -181,7 +209,16 @@ export async function extractCommitments(deps: {
   const items = await repo.newItems(userId, since, SOURCES_PER_JOB);
   const messages = await repo.newMessages(userId, since, SOURCES_PER_JOB - items.length);
   const sources: Source[] = [];
-  for (const item of items) sources.push(await itemSource(item, deps.search, userId));
+  const people = new Set<string>();
+  if (items.some((item) => item.mailSubject !== null)) {
+    // Without the list every sender counts as a stranger: a Keep too many, never a stranger's line kept unasked.
+    try {
+      for (const person of await deps.people(userId)) people.add(person.address.toLowerCase());
+    } catch (error) {
+      deps.warn("the people the user writes to could not be read; every sender counts as a stranger this round", error);
+    }
+  }
+  for (const item of items) sources.push(await itemSource(item, deps.search, userId, people));
   sources.push(...messages.map(messageSource));
   let read = 0;
   let found = 0;
@@ -225,6 +262,7 @@ export async function extractCommitments(deps: {
           page: pageOf(quote, source.pieces),
           reminderId: null,
           ...source.row,
+          ...(source.stranger ? { derivedFrom: JSON.stringify(source.stranger), kept: 0 } : {}),
           createdAt: at,
           updatedAt: at,
         });

@@ -52,6 +52,22 @@ export function commitmentsRepoCases(engine: string, open: OpenTestDatabase) {
       expect(await repo.hasQuote(OTHER, "I will send the deck.")).toBe(false);
     });
 
+    it("leaves a stranger's mail's commitment out of the user's own until kept, and keeps where it came from", async () => {
+      const { repo } = await setUp();
+      const from = JSON.stringify({ title: "the mail from attacker@evil.example of 24 Nov", fileId: 9 });
+      await repo.insert(commitment("send the deck", "2026-12-05"));
+      await repo.insert({ ...commitment("wire 50,000 EUR to CH00EVIL", "2026-12-01"), derivedFrom: from, kept: 0 });
+      expect((await repo.list(ME, {})).map((row) => [row.what, Number(row.kept)])).toEqual([
+        ["wire 50,000 EUR to CH00EVIL", 0],
+        ["send the deck", 1],
+      ]);
+      expect((await repo.list(ME, { keptOnly: true })).map((row) => row.what)).toEqual(["send the deck"]);
+      const wire = (await repo.list(ME, {}))[0]!;
+      await repo.update(ME, wire.id, { kept: 1 }, "2026-11-29T09:00:00.000Z");
+      expect((await repo.list(ME, { keptOnly: true })).map((row) => row.what)).toEqual(["wire 50,000 EUR to CH00EVIL", "send the deck"]);
+      expect((await repo.get(ME, wire.id))?.derivedFrom).toBe(from);
+    });
+
     it("finds the items and messages not read yet, once each, and none of a deleted conversation", async () => {
       const { db, repo } = await setUp();
       const conversation = async () =>

@@ -19,7 +19,7 @@ const EXTRACT_JOB = "commitments.extract";
 /** How often the ledger looks for new items to read. */
 const SWEEP_MS = 5 * 60_000;
 
-/** What the morning briefing reads: the user's open commitments due by a day (overdue included). */
+/** What the morning briefing reads: the user's open commitments due by a day (overdue included), kept ones only. */
 export interface CommitmentsPort {
   dueBy(userId: number, day: string): Promise<ReturnType<typeof toCommitment>[]>;
   /** Every open commitment of the user (the people pages and dossiers pick those with one person). */
@@ -44,6 +44,8 @@ export function createCommitmentsModule(deps: {
   llm: LlmProvider | null;
   search: DocumentSearchPort;
   reminders: RemindersPort;
+  /** The people the user writes to and their own addresses (mail accounts): a mail from anyone else needs Keep. */
+  people?: (userId: number) => Promise<{ address: string }[]>;
   now?: () => Date;
   warn(message: string, error?: unknown): void;
 }): CommitmentsModule {
@@ -69,7 +71,15 @@ export function createCommitmentsModule(deps: {
     deps.jobs.register<Record<string, never>>(
       EXTRACT_JOB,
       async ({ job }) => {
-        const outcome = await extractCommitments({ repo, llm, search: deps.search, now, userId: job.userId, warn: deps.warn });
+        const outcome = await extractCommitments({
+          repo,
+          llm,
+          search: deps.search,
+          now,
+          userId: job.userId,
+          people: deps.people ?? (async () => []),
+          warn: deps.warn,
+        });
         if (outcome.more && outcome.read > 0) await deps.jobs.enqueue({ kind: EXTRACT_JOB, userId: job.userId });
       },
       // Each source is marked read once read: a resumed job reads only what is left.
@@ -93,8 +103,9 @@ export function createCommitmentsModule(deps: {
   return {
     tools: [listCommitmentsTool({ repo, now })],
     port: {
-      dueBy: async (userId, day) => (await repo.list(userId, { status: "open", dueBy: day })).map(toCommitment),
-      open: async (userId) => (await repo.list(userId, { status: "open" })).map(toCommitment),
+      // Only the user's own: a stranger's mail's line waits for Keep before the briefing or a page uses it.
+      dueBy: async (userId, day) => (await repo.list(userId, { status: "open", dueBy: day, keptOnly: true })).map(toCommitment),
+      open: async (userId) => (await repo.list(userId, { status: "open", keptOnly: true })).map(toCommitment),
     },
     control: {
       async extractNow(userId) {

@@ -17,6 +17,8 @@ export interface NewItemSource {
   mailFrom: string | null;
   mailTo: string | null;
   mailDate: string | null;
+  /** The synced message's id (searchMail's), when it is one. */
+  mailMessageId: number | null;
   accountSettings: string | null;
 }
 
@@ -35,8 +37,10 @@ export interface NewMessageSource {
  */
 export function createCommitmentsRepo(db: Kysely<Database>) {
   return {
-    async list(userId: number, filter: { direction?: CommitmentDirection; status?: CommitmentStatus | "all"; dueBy?: string }) {
+    /** `keptOnly`: the user's own, leaving out what a stranger's mail said until the user keeps it (issue 47). */
+    async list(userId: number, filter: { direction?: CommitmentDirection; status?: CommitmentStatus | "all"; dueBy?: string; keptOnly?: boolean }) {
       let query = db.selectFrom("commitments").selectAll().where("userId", "=", userId);
+      if (filter.keptOnly) query = query.where("kept", "=", 1);
       if (filter.direction) query = query.where("direction", "=", filter.direction);
       if (filter.status && filter.status !== "all") query = query.where("status", "=", filter.status);
       if (filter.dueBy) query = query.where("dueDate", "is not", null).where("dueDate", "<=", filter.dueBy);
@@ -49,7 +53,7 @@ export function createCommitmentsRepo(db: Kysely<Database>) {
 
     get: (userId: number, id: number) => db.selectFrom("commitments").selectAll().where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 
-    async update(userId: number, id: number, change: Partial<Pick<CommitmentRow, "status" | "dueDate" | "reminderId">>, at: string) {
+    async update(userId: number, id: number, change: Partial<Pick<CommitmentRow, "status" | "dueDate" | "reminderId" | "kept">>, at: string) {
       await db
         .updateTable("commitments")
         .set({ ...change, updatedAt: at })
@@ -86,6 +90,7 @@ export function createCommitmentsRepo(db: Kysely<Database>) {
           "mm.fromAddress as mailFrom",
           "mm.toAddress as mailTo",
           "mm.date as mailDate",
+          "mm.id as mailMessageId",
           "a.settings as accountSettings",
         ])
         .where("ki.userId", "=", userId)

@@ -6,6 +6,7 @@ import {
   type CommitmentStatus,
   type UpdateCommitmentRequest,
 } from "@sage/contracts/commitments";
+import type { ContentSource } from "@sage/contracts/provenance";
 import { REMINDER_TITLE_MAX, type Reminder } from "@sage/contracts/reminders";
 import { AppError, badRequest, notFound } from "../../http/app-error.ts";
 import type { RemindersPort } from "../reminders/reminders.module.ts";
@@ -34,6 +35,7 @@ export function toCommitment(row: CommitmentRow): Commitment {
     reminderId: row.reminderId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(row.derivedFrom ? { derivedFrom: JSON.parse(row.derivedFrom) as ContentSource, kept: Number(row.kept) === 1 } : {}),
   };
 }
 
@@ -87,24 +89,32 @@ export function createCommitmentsService(deps: {
 
     async update(userId: number, id: number, change: UpdateCommitmentRequest): Promise<Commitment> {
       await find(userId, id);
-      await repo.update(userId, id, change, deps.now().toISOString());
+      const { kept, ...rest } = change;
+      await repo.update(userId, id, { ...rest, ...(kept ? { kept: 1 } : {}) }, deps.now().toISOString());
       return toCommitment((await repo.get(userId, id))!);
     },
 
-    /** Remind me: a whole-day reminder on the due day, its description the quoted sentence and where it is from. */
+    /**
+     * Remind me: a whole-day reminder on the due day, its description the quoted sentence and where it is from. One of
+     * a stranger's mail not kept yet makes a reminder that waits for Keep too (issue 47).
+     */
     async remind(userId: number, id: number): Promise<{ reminder: Reminder; commitment: Commitment }> {
       const row = await find(userId, id);
       if (!row.dueDate) throw badRequest(COMMITMENT_TEXTS.needsDueDate, "commitment_undated");
       const soon = new Date(`${row.dueDate}T00:00:00Z`).getTime() - deps.now().getTime() < 2 * 86_400_000;
-      const reminder = await deps.reminders.create(userId, {
-        title: commitmentLine(row).slice(0, REMINDER_TITLE_MAX),
-        description: `"${row.quote}" (${row.sourceTitle})`,
-        dueDate: row.dueDate,
-        priority: soon ? "high" : "medium",
-        type: "reminder",
-        status: "unread",
-        conversationId: row.conversationId ?? undefined,
-      });
+      const reminder = await deps.reminders.create(
+        userId,
+        {
+          title: commitmentLine(row).slice(0, REMINDER_TITLE_MAX),
+          description: `"${row.quote}" (${row.sourceTitle})`,
+          dueDate: row.dueDate,
+          priority: soon ? "high" : "medium",
+          type: "reminder",
+          status: "unread",
+          conversationId: row.conversationId ?? undefined,
+        },
+        ...(row.derivedFrom ? [{ derivedFrom: JSON.parse(row.derivedFrom) as ContentSource, kept: Number(row.kept) === 1 }] : []),
+      );
       await repo.update(userId, id, { reminderId: reminder.id }, deps.now().toISOString());
       return { reminder, commitment: toCommitment((await repo.get(userId, id))!) };
     },

@@ -44,7 +44,7 @@ export function listCommitmentsTool(deps: { repo: CommitmentsRepo; now: () => Da
       const days =
         typeof args.withinDays === "number" && Number.isFinite(args.withinDays) ? Math.max(0, Math.min(366, Math.round(args.withinDays))) : undefined;
       const dueBy = days === undefined ? undefined : new Date(deps.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
-      const commitments = (await deps.repo.list(context.userId, { direction: show, status, dueBy })).slice(0, 40).map(toCommitment);
+      const commitments = (await deps.repo.list(context.userId, { direction: show, status, dueBy, keptOnly: true })).slice(0, 40).map(toCommitment);
       if (commitments.length === 0) return { result: { commitments: [], message: COMMITMENT_TOOL_TEXTS.none } };
       const citable = commitments.flatMap((commitment) => {
         const citation = commitmentCitation(commitment);

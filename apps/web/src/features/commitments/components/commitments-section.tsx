@@ -14,6 +14,10 @@ export const COMMITMENTS_SECTION_TEXTS = {
     "What you promised or were asked to do, and what others owe you, as SAGE found it in your mail, notes, documents and messages. Each one quotes the sentence it comes from.",
   empty: "Nothing here. SAGE reads new mail, notes, documents and your messages every few minutes.",
   noSource: "The source is no longer there.",
+  /** Issue 47: read from the mail of someone the user never wrote to. */
+  notKept: "Not yours until you keep it.",
+  kept: "You kept it.",
+  keep: "Keep",
 } as const;
 
 /** "Fri 27 Nov 2026" for a YYYY-MM-DD day. */
@@ -30,7 +34,8 @@ export interface CommitmentSourceTarget {
 
 /**
  * Settings > Commitments: the ledger, by direction and status, each with its quoted source one click away (a file
- * opens through `onOpenSource`, a message links to its conversation), Done, Dismiss, a due date and Remind me.
+ * opens through `onOpenSource`, a message links to its conversation), Done, Dismiss, a due date and Remind me. One
+ * read from a stranger's mail says so and offers only Keep or Dismiss until kept (issue 47).
  */
 export function CommitmentsSection({ onOpenSource }: { onOpenSource(target: CommitmentSourceTarget): void }) {
   const [show, setShow] = useState<CommitmentDirection | "both">("both");
@@ -96,6 +101,8 @@ function CommitmentRow({ commitment, onOpenSource }: { commitment: Commitment; o
   const who = commitment.direction === "mine" ? `You owe ${commitment.counterparty}` : `${commitment.owner} owes you`;
   const setStatus = (status: CommitmentStatus) => actions.update.mutate({ id: commitment.id, change: { status } }, { onError: failed });
   const { source } = commitment;
+  // A stranger's mail's line: only Keep or Dismiss until the user makes it theirs.
+  const waitsForKeep = commitment.derivedFrom !== undefined && commitment.kept === false;
   const sourceLabel = `Open source: ${source.title}${source.page ? `, page ${source.page}` : ""}`;
   return (
     <li className="grid gap-2 rounded-md border p-3" aria-label={commitment.what}>
@@ -109,7 +116,23 @@ function CommitmentRow({ commitment, onOpenSource }: { commitment: Commitment; o
             {commitment.status !== "open" && `, ${commitment.status}`}
           </p>
         </div>
-        {commitment.status === "open" ? (
+        {commitment.status === "open" && waitsForKeep ? (
+          <>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              aria-label={`Keep: ${commitment.what}`}
+              disabled={actions.update.isPending}
+              onClick={() => actions.update.mutate({ id: commitment.id, change: { kept: true } }, { onError: failed })}
+            >
+              {COMMITMENTS_SECTION_TEXTS.keep}
+            </Button>
+            <Button type="button" variant="outline" size="sm" aria-label={`Dismiss: ${commitment.what}`} onClick={() => setStatus("dismissed")}>
+              Dismiss
+            </Button>
+          </>
+        ) : commitment.status === "open" ? (
           <>
             {commitment.dueDate &&
               (commitment.reminderId ? (
@@ -139,6 +162,14 @@ function CommitmentRow({ commitment, onOpenSource }: { commitment: Commitment; o
           </Button>
         )}
       </div>
+      {commitment.derivedFrom && (
+        <p
+          data-testid="commitment-from"
+          className={waitsForKeep ? "text-sm font-medium break-words text-red-800 dark:text-red-200" : "text-xs break-words text-muted-foreground"}
+        >
+          {`From ${commitment.derivedFrom.title}. ${waitsForKeep ? COMMITMENTS_SECTION_TEXTS.notKept : COMMITMENTS_SECTION_TEXTS.kept}`}
+        </p>
+      )}
       <blockquote className="border-l-2 pl-3 text-sm italic break-words">&ldquo;{commitment.quote}&rdquo;</blockquote>
       <div className="flex flex-wrap items-center gap-3 text-sm">
         {source.itemId !== null ? (
