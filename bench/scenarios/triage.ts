@@ -1,7 +1,7 @@
-import { startFakeGemini } from "@sage/testkit/fake-gemini";
 import { convertEml } from "../../apps/server/src/documents/converters/convert-eml.ts";
 import { chunkSections } from "../../apps/server/src/documents/chunker.ts";
 import { createTestApp } from "../../apps/server/src/test/test-app.ts";
+import { startFakeGeminiProcess } from "../lib/fake-gemini-process.mjs";
 import { figure, round } from "../lib/figure.mjs";
 import { mailbox, mailIndexFloorMs } from "./mail-sync.mjs";
 
@@ -10,14 +10,14 @@ const ME = "exec@example.com";
 /**
  * The triaged inbox (issue 53): `triage.msgs_per_s`, one sorting round over 10,000 synced mails (2,000 with --quick)
  * of ~1.5 KB from 40 senders, the fake Gemini answering each structured request at once (over HTTP, as the real one
- * is asked). The mails are seeded as a finished sync leaves them (a ready item, its chunks, its header row) in an
+ * is asked, from a process of its own: the model's work is not SAGE's). The mails are seeded as a finished sync leaves them (a ready item, its chunks, its header row) in an
  * in-process app on SQLite; the round reads each mail's text, asks the model, checks the answer and files the label,
  * and builds the people pages first. Limit: the mail index floor's read-and-index part (decision 048; mailparser,
  * chunker and FTS5 on the same messages, without the IMAP fetch, so a stricter floor than mail-sync's).
  */
 export async function triage({ quick }: { quick: boolean }) {
   const count = quick ? 2_000 : 10_000;
-  const fake = await startFakeGemini();
+  const fake = await startFakeGeminiProcess();
   const t = await createTestApp({ env: { SAGE_EMBEDDER: "none", GEMINI_API_KEY: "bench", GEMINI_BASE_URL: fake.baseUrl } });
   try {
     await t.login();
@@ -63,13 +63,13 @@ export async function triage({ quick }: { quick: boolean }) {
 
     // The model's answer for every mail, at once: one JSON the triage schema takes (the fake checks it against it).
     const answer = { json: { label: "fyi", reason: "A colleague's update.", urgent: false, urgentReason: null, sentToMany: false, fromMachine: false } };
-    fake.script(...Array.from({ length: count }, () => answer));
+    await fake.script(...Array.from({ length: count }, () => answer));
     const began = performance.now();
     const sorted = await t.triage.round(3);
     const seconds = (performance.now() - began) / 1000;
     if (sorted !== count) throw new Error(`the round sorted ${sorted} of ${count} mails`);
     const floor = await mailIndexFloorMs(sources, 0, 1);
-    const requests = fake.requests.filter((request) => request.body?.generationConfig?.responseSchema).length;
+    const requests = await fake.structured();
     return [
       figure({
         name: "triage.msgs_per_s",

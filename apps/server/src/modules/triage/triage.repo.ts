@@ -76,6 +76,16 @@ export function createTriageRepo(db: Kysely<Database>) {
         .onConflict((conflict) => conflict.column("messageId").doNothing())
         .execute(),
 
+    /** A batch's labels in one statement. */
+    insertMany: async (rows: Insertable<MailTriageTable>[]) => {
+      if (rows.length === 0) return;
+      await db
+        .insertInto("mailTriage")
+        .values(rows)
+        .onConflict((conflict) => conflict.column("messageId").doNothing())
+        .execute();
+    },
+
     update: (userId: number, messageId: number, changes: Updateable<MailTriageTable>) =>
       db.updateTable("mailTriage").set(changes).where("userId", "=", userId).where("messageId", "=", messageId).execute(),
 

@@ -7,6 +7,7 @@ import {
   type TriageSettings,
   type UpdateTriageSettings,
 } from "@sage/contracts/triage";
+import type { Insertable } from "kysely";
 import { AppError, notFound } from "../../http/app-error.ts";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { InboxPort } from "../accounts/accounts.module.ts";
@@ -15,12 +16,16 @@ import { askedIn, sortMail, MAIL_TEXT_CHARS, type MailToSort } from "./classify-
 import { learnStyle, mailBody, type WritingStyle } from "./learn-style.ts";
 import { answeredBy, repliedTo, sentByUser, workingDaysSince } from "./mail-threads.ts";
 import { readRule, type ReadRule } from "./triage-rules.ts";
+import type { MailTriageTable } from "../../store/schema.ts";
+import { eachAtOnce } from "./each-at-once.ts";
 import type { MailRow, SettingsRow, TriageRepo, TriageRow } from "./triage.repo.ts";
 import { writeNudge, writeReply } from "./write-draft.ts";
 
 const DAY = 86_400_000;
 /** Mail read per batch of a round. */
 const BATCH = 100;
+/** Mails with the model at once: a first sync's 10,000 mails one after another would take hours (decision 107). */
+const AT_ONCE = 8;
 /** A sent mail older than this is not read for what it asked: a follow-up is about this month's mail. */
 const SENT_HORIZON_DAYS = 30;
 /** Threads are followed this far back (an answer to a mail comes after it). */
@@ -157,14 +162,18 @@ export function createTriageService(deps: TriageServiceDeps) {
     for (;;) {
       const batch = (await repo.unsorted(userId, BATCH + skipped.size)).filter((row) => !skipped.has(row.id));
       if (batch.length === 0) break;
-      for (const row of batch) {
-        const done = await sortOne(userId, row, { llm, rules, folders, own, directory, now });
-        if (done === null) skipped.add(row.id);
-        else {
-          sorted++;
-          if (done === "draft" && settings.drafts) toDraft.push(row.id);
-        }
-      }
+      // Several mails are with the model at once (each its own request: one mail's words never reach another's);
+      // the batch's labels are filed in one statement (every row names every column: SQLite has no DEFAULT in VALUES).
+      const decided = await eachAtOnce(batch, AT_ONCE, (row) => sortOne(userId, row, { llm, rules, folders, own, directory, now }));
+      const filed: Insertable<MailTriageTable>[] = [];
+      batch.forEach((row, index) => {
+        const done = decided[index];
+        if (!done) return void skipped.add(row.id);
+        filed.push(done.row);
+        if (done.draft && settings.drafts) toDraft.push(row.id);
+      });
+      await repo.insertMany(filed);
+      sorted += filed.length;
     }
     if (toDraft.length) {
       // A mail the user has answered meanwhile gets no draft.
@@ -191,15 +200,17 @@ export function createTriageService(deps: TriageServiceDeps) {
       directory: Awaited<ReturnType<PeoplePort["directory"]>>;
       now: Date;
     },
-  ): Promise<"sorted" | "draft" | null> {
+  ): Promise<{ row: Insertable<MailTriageTable>; draft: boolean } | null> {
     if (DRAFTS_FOLDER.test(row.folder)) return null;
     const base = { messageId: row.id, userId, createdAt: context.now.toISOString() };
     if (sentByUser(row, context.own)) {
       const recent = row.date !== null && context.now.getTime() - new Date(row.date).getTime() < SENT_HORIZON_DAYS * DAY;
       const asked = recent ? await askedIn(context.llm, { to: row.toAddress, subject: row.subject, date: row.date, text: await mailText(userId, row) }) : null;
       if (asked === undefined) return null;
-      await repo.insert({ ...base, direction: "sent", label: "waiting-on-others", reason: asked ?? "", decidedBy: "model", asked });
-      return "sorted";
+      return {
+        row: { ...base, direction: "sent", label: "waiting-on-others", urgent: 0, reason: asked ?? "", urgentReason: null, decidedBy: "model", asked },
+        draft: false,
+      };
     }
     if (!context.folders.has(row.folder)) return null;
     const address = senderOf(row);
@@ -216,16 +227,19 @@ export function createTriageService(deps: TriageServiceDeps) {
     };
     const result = await sortMail(context.llm, context.rules, mail);
     if (!result) return null;
-    await repo.insert({
-      ...base,
-      direction: "received",
-      label: result.label,
-      urgent: result.urgent ? 1 : 0,
-      reason: result.reason,
-      urgentReason: result.urgentReason,
-      decidedBy: result.decidedBy,
-    });
-    return result.label === "needs-reply" && mail.knownSender ? "draft" : "sorted";
+    return {
+      row: {
+        ...base,
+        direction: "received",
+        label: result.label,
+        urgent: result.urgent ? 1 : 0,
+        reason: result.reason,
+        urgentReason: result.urgentReason,
+        decidedBy: result.decidedBy,
+        asked: null,
+      },
+      draft: result.label === "needs-reply" && mail.knownSender,
+    };
   }
 
   const draftOf = (row: TriageRow) =>

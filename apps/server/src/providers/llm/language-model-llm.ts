@@ -1,9 +1,10 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { APICallError, generateText, jsonSchema, Output, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
+import { APICallError, generateText, jsonSchema, tool, type JSONSchema7, type ModelMessage, type Tool, type ToolSet } from "ai";
 import {
   ProviderError,
   type LlmFinishReason,
   type LlmMessage,
+  type LlmObjectRequest,
   type LlmProvider,
   type LlmReply,
   type LlmRequest,
@@ -61,15 +62,7 @@ export function createLanguageModelLlm(options: LanguageModelLlmOptions): LlmPro
 
     async generateObject(request) {
       try {
-        const result = await generateText({
-          model: options.languageModel(request.modelId ?? options.modelId),
-          system: request.system || undefined,
-          prompt: request.prompt,
-          output: Output.object({ schema: jsonSchema(request.schema as JSONSchema7) }),
-          maxRetries: 0,
-          abortSignal: request.signal,
-        });
-        return result.output;
+        return await objectReply(options.languageModel(request.modelId ?? options.modelId), request);
       } catch (error) {
         throw failure(error);
       }
@@ -225,4 +218,28 @@ async function streamReply(model: LanguageModelV3, request: LlmRequest, onText: 
     reader.releaseLock();
   }
   return { text, toolCalls, finishReason, usage };
+}
+
+/**
+ * One structured reply straight from the model's doGenerate, as generateText with Output.object sends it (the
+ * schema as the response format, no retries): its prompt re-validation and output pipeline cost more than the
+ * request itself when a job asks once per mail (decision 107). The text is parsed here; the caller checks it.
+ */
+async function objectReply(model: LanguageModelV3, request: LlmObjectRequest): Promise<unknown> {
+  const result = await model.doGenerate({
+    prompt: [
+      ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
+      { role: "user", content: [{ type: "text", text: request.prompt }] },
+    ],
+    responseFormat: { type: "json", schema: request.schema as JSONSchema7 },
+    abortSignal: request.signal,
+  });
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  // As generateText: no text and no normal stop is no output; text that is not JSON is no object (ProviderErrors).
+  if (!text && result.finishReason.unified !== "stop") throw new Error("No output generated.");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error("No object generated: could not parse the response.");
+  }
 }
