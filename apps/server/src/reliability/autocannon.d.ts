@@ -27,6 +27,10 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to make, instead of a duration. */
+    amount?: number;
+    /** Seconds a request may take before it counts as a timeout (autocannon's default: 10). */
+    timeout?: number;
     headers?: Record<string, string>;
     requests?: Request[];
   }): Promise<Result>;
