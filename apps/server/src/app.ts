@@ -369,7 +369,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     },
     defaultTimeZone: config.defaultTimeZone,
     notify: channels.runEvent,
+    mailText: retrieval.search.itemText,
+    weeklyReview: { commitments: commitments.port },
     warn,
+  });
+  // Mail triggers look at each finished mail sync's new mail (decision 105).
+  accounts.onSynced((userId, kind) => {
+    if (kind === "mail") void schedules.mailSynced(userId);
   });
   const documentsOut = createDocumentsOutModule({
     db: store.db,

@@ -128,6 +128,8 @@ export const CHAT_TEXTS = {
   cutOff: "This answer was cut off because it reached the model's length limit. Ask me to continue if you want the rest.",
   /** Before a turn whose attached pictures the model cannot see: it is given the text read from them instead. */
   imagesAsText: "This model cannot see pictures, so SAGE gave it the text read from your pictures instead.",
+  /** A triggered schedule's run: the citation of the mail, event or web call that set it off. */
+  triggerSource: "what set off this run",
 } as const;
 
 /**

@@ -25,7 +25,12 @@ const PUBLIC_ROUTES = new Set([
 ]);
 /** The reminders feed: its secret address is its key, as calendar apps cannot log in (a wrong one is a 404). */
 /** Slack's Events API posts: each request is signed with the channel's signing secret, checked by the route (decision 077). */
-const PUBLIC_PATTERNS = [/^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/, /^POST \/api\/channels\/\d{1,15}\/slack-events$/];
+/** A webhook schedule's secret address: another service calls it; a wrong secret is a 404 (decision 105). */
+const PUBLIC_PATTERNS = [
+  /^(GET|HEAD) \/api\/calendar\/[A-Za-z0-9_-]+\.ics$/,
+  /^POST \/api\/channels\/\d{1,15}\/slack-events$/,
+  /^POST \/api\/hooks\/[A-Za-z0-9_-]{1,200}$/,
+];
 
 // split always yields at least one piece, the whole string when there is no "?".
 const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0]!;

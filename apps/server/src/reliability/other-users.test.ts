@@ -106,10 +106,17 @@ function ownersIdFor(url: string): number {
 }
 
 describe("without a session", () => {
-  it("every /api route except login, health, SAGE's OAuth client document and Slack's signed events answers 401 JSON", async () => {
+  it("every /api route except login, health, SAGE's OAuth client document, Slack's signed events and webhooks answers 401 JSON", async () => {
     // The client metadata document's address is SAGE's OAuth client id: authorization servers fetch it (decision 080).
     // Slack's events carry no session: the route checks each one's signature (decision 077; slack-channel tests).
-    const open = new Set(["POST /api/auth/login", "GET /api/health", "GET /api/tools/oauth/client-metadata.json", "POST /api/channels/:id/slack-events"]);
+    // A webhook schedule's secret address is its key: another service calls it (decision 105; schedule-triggers tests).
+    const open = new Set([
+      "POST /api/auth/login",
+      "GET /api/health",
+      "GET /api/tools/oauth/client-metadata.json",
+      "POST /api/channels/:id/slack-events",
+      "POST /api/hooks/:secret",
+    ]);
     for (const route of apiRoutes()) {
       if (open.has(`${route.method} ${route.url}`)) continue;
       const url = route.url.replace(/:(\w+)/g, "1");

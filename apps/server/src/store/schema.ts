@@ -289,6 +289,24 @@ export interface SchedulesTable {
   updatedAt: string;
   /** JSON ContentSource: its prompt came from a mail's or document's words (1102, issue 47); NULL: the user's own. */
   derivedFrom: string | null;
+  /** What sets it off (1440, decision 105): "time", "mail", "before-event" or "webhook". */
+  triggerKind: Generated<string>;
+  /** The words a mail or an event's title must contain. */
+  triggerMatch: Generated<string | null>;
+  /** How long before the event a before-event trigger fires. */
+  triggerMinutes: Generated<number | null>;
+  /** The last synced mail a mail trigger looked at. */
+  triggerAfterId: Generated<number | null>;
+  /** SHA-256 (hex) of a webhook schedule's secret. */
+  webhookSecretHash: Generated<string | null>;
+}
+
+/** Each thing that set a schedule off, once (1440, decision 105). */
+export interface ScheduleTriggerEventsTable {
+  id: Generated<number>;
+  scheduleId: number;
+  eventKey: string;
+  createdAt: string;
 }
 
 export interface ScheduleRunsTable {
@@ -669,6 +687,7 @@ export interface Database {
   mailMessages: MailMessagesTable;
   schedules: SchedulesTable;
   scheduleRuns: ScheduleRunsTable;
+  scheduleTriggerEvents: ScheduleTriggerEventsTable;
   calendarObjects: CalendarObjectsTable;
   calendarEvents: CalendarEventsTable;
   calendarPreferences: CalendarPreferencesTable;

@@ -16,6 +16,8 @@ export interface UnattendedTurnPort {
     prompt: string;
     /** The prompt came from a mail's or document's words (issue 47): the run reads it as that content. */
     promptFrom?: ContentSource;
+    /** What set off a triggered run (the mail, event or webhook body): read as untrusted content beside the prompt. */
+    trigger?: { source: ContentSource; text: string };
     signal: AbortSignal;
     /** A step waits for the user's Approve (its card is pending in GET /api/approvals). */
     onWaitingApproval(): void;
@@ -33,7 +35,12 @@ export function createUnattendedTurns(chatTurns: ChatTurnService): UnattendedTur
   return {
     async run(request) {
       const prepared = await chatTurns.prepare(request.userId, request.conversationId, { content: request.prompt });
-      const turn = { ...prepared, unattended: true, ...(request.promptFrom ? { promptFrom: request.promptFrom } : {}) };
+      const turn = {
+        ...prepared,
+        unattended: true,
+        ...(request.promptFrom ? { promptFrom: request.promptFrom } : {}),
+        ...(request.trigger ? { trigger: request.trigger } : {}),
+      };
       const messageIds: number[] = [];
       let error: string | undefined;
       const events: TurnEvents = {

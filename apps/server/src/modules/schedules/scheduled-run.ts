@@ -6,6 +6,7 @@ import type { UnattendedTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
 import { composeBriefing, type BriefingSources } from "./morning-briefing.ts";
 import type { RunRow, ScheduleRow, SchedulesRepo } from "./schedules.repo.ts";
+import { composeWeeklyReview, type WeeklyReviewSources } from "./weekly-review.ts";
 
 /** The job kind of a scheduled run (decision 086): queued once per (schedule, due time), by whichever tick gets there. */
 export const SCHEDULED_RUN_JOB = "schedules.run";
@@ -16,6 +17,8 @@ export interface ScheduledRunPayload {
   dueAt: string;
   late: boolean;
   manual: boolean;
+  /** What set off a triggered run (decision 105): read as untrusted content beside the prompt. */
+  trigger?: { source: ContentSource; text: string };
 }
 
 /** The job's unique key: one job per occurrence, whichever tick or process queues it first. */
@@ -47,6 +50,8 @@ export interface ScheduledRunDeps {
   ): void;
   /** What the morning briefing reads (its runs are assembled by the server, not a turn). */
   briefing?: BriefingSources;
+  /** What the weekly review reads (assembled by the server too). */
+  weeklyReview?: WeeklyReviewSources;
   log(message: string, error?: unknown): void;
 }
 
@@ -80,7 +85,14 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
     return { status: "succeeded" as const, messageIds: message ? [message.id] : [], error: undefined as string | undefined };
   }
 
-  async function execute(run: RunRow, schedule: ScheduleRow, signal: AbortSignal) {
+  /** The weekly review: one message the server assembles, with its citations (weekly-review.ts). */
+  async function weeklyReview(schedule: ScheduleRow, conversationId: number, sources: WeeklyReviewSources, signal: AbortSignal) {
+    const { content, citations } = await composeWeeklyReview(sources, { userId: schedule.userId, timezone: schedule.timezone, now: now(), signal });
+    const [message] = await sources.messages.appendMessages(schedule.userId, conversationId, [{ role: "model", content, citations }]);
+    return { status: "succeeded" as const, messageIds: message ? [message.id] : [], error: undefined as string | undefined };
+  }
+
+  async function execute(run: RunRow, schedule: ScheduleRow, signal: AbortSignal, trigger: ScheduledRunPayload["trigger"]) {
     let waitingApproval = false;
     try {
       const conversationId = await conversationFor(schedule);
@@ -88,23 +100,26 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
       const outcome =
         schedule.template === "briefing" && deps.briefing
           ? await briefing(schedule, conversationId, deps.briefing, signal)
-          : await deps.turns.run({
-              userId: schedule.userId,
-              conversationId,
-              prompt: schedule.prompt,
-              ...(schedule.derivedFrom ? { promptFrom: JSON.parse(schedule.derivedFrom) as ContentSource } : {}),
-              signal,
-              onWaitingApproval: () => {
-                waitingApproval = true;
-                deps.notify?.(schedule.userId, "approvals", schedule.title, conversationId);
-                void repo.updateRun(run.id, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
-              },
-              onApprovalAnswered: () => {
-                if (!waitingApproval) return;
-                waitingApproval = false;
-                void repo.updateRun(run.id, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
-              },
-            });
+          : schedule.template === "weekly-review" && deps.weeklyReview
+            ? await weeklyReview(schedule, conversationId, deps.weeklyReview, signal)
+            : await deps.turns.run({
+                userId: schedule.userId,
+                conversationId,
+                prompt: schedule.prompt,
+                ...(schedule.derivedFrom ? { promptFrom: JSON.parse(schedule.derivedFrom) as ContentSource } : {}),
+                ...(trigger ? { trigger } : {}),
+                signal,
+                onWaitingApproval: () => {
+                  waitingApproval = true;
+                  deps.notify?.(schedule.userId, "approvals", schedule.title, conversationId);
+                  void repo.updateRun(run.id, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
+                },
+                onApprovalAnswered: () => {
+                  if (!waitingApproval) return;
+                  waitingApproval = false;
+                  void repo.updateRun(run.id, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
+                },
+              });
       // What a run wrote shows as unread on its conversation until the user opens it.
       if (outcome.messageIds.length > 0) await deps.starter.markUnread(schedule.userId, conversationId, now().toISOString());
       // Closing the server aborts the turn: what it wrote is saved, and the run says it was interrupted.
@@ -117,7 +132,7 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
       });
       if (status !== "interrupted") {
         deps.notify?.(schedule.userId, "runs", schedule.title, conversationId, status, {
-          briefing: schedule.template === "briefing",
+          briefing: schedule.template === "briefing" || schedule.template === "weekly-review",
           messageIds: outcome.messageIds,
         });
       }
@@ -140,7 +155,7 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
     if (run.status !== "running") return;
     // Every running turn listens for the close (its transcript saves what it wrote).
     setMaxListeners(0, signal);
-    await execute(run, schedule, signal);
+    await execute(run, schedule, signal, payload.trigger);
   };
 
   /**

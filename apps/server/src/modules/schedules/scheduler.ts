@@ -16,6 +16,8 @@ export interface SchedulerDeps {
   repo: SchedulesRepo;
   jobs: Pick<JobQueue, "enqueueOnce" | "idle">;
   now: () => Date;
+  /** Each tick also looks for events coming up that set off before-event triggers (decision 105). */
+  triggers?: { beforeEvents(): Promise<void> };
   log(message: string, error?: unknown): void;
 }
 
@@ -66,6 +68,7 @@ export function createScheduler(deps: SchedulerDeps) {
       await claim(schedule, at);
       if (++claimed % CLAIMS_PER_TURN === 0) await yieldToRequests();
     }
+    if (!stopped) await deps.triggers?.beforeEvents();
   }
 
   function schedule() {

@@ -4,9 +4,11 @@ import type { Store } from "../../store/open-store.ts";
 import type { AssistantTool, UnattendedTurnPort } from "../assistant/assistant.module.ts";
 import type { ConversationStarterPort, ConversationsPort } from "../conversations/conversations.module.ts";
 import type { BriefingSources } from "./morning-briefing.ts";
+import type { WeeklyReviewSources } from "./weekly-review.ts";
 import { SCHEDULED_RUN_JOB, scheduledRunHandler } from "./scheduled-run.ts";
 import { createScheduler } from "./scheduler.ts";
 import { createSchedulesRepo } from "./schedules.repo.ts";
+import { createScheduleTriggers } from "./schedule-triggers.ts";
 import { registerScheduleRoutes } from "./schedules.routes.ts";
 import { scheduleTaskTool } from "./schedule-task-tool.ts";
 import { createSchedulesService } from "./schedules.service.ts";
@@ -16,6 +18,8 @@ export type { BriefingSources } from "./morning-briefing.ts";
 export interface SchedulesModule extends AppModule {
   /** Queues what is due now, and settles once nothing queued is running (tests and the bench). */
   control: { tick(): Promise<void>; idle(): Promise<void> };
+  /** A mail account of the user finished syncing: mail triggers look at the new mail (decision 105). */
+  mailSynced(userId: number): Promise<void>;
   /** The scheduleTask tool the assistant offers. */
   tools: AssistantTool[];
   /**
@@ -38,6 +42,8 @@ export function createSchedulesModule(deps: {
   now?: () => Date;
   /** What the morning briefing reads besides the web. */
   briefing: Omit<BriefingSources, "webSearch">;
+  /** What the weekly review reads besides the briefing's calendar, model and messages. */
+  weeklyReview?: Pick<WeeklyReviewSources, "commitments">;
   /** Web push of finished runs and runs waiting for Approve. */
   notify?(
     userId: number,
@@ -48,18 +54,30 @@ export function createSchedulesModule(deps: {
     /** The briefing's run (its message goes to the channels chosen for briefings), and what the run wrote. */
     details?: { briefing?: boolean; messageIds?: number[] },
   ): void;
+  /** A synced mail's text (mail triggers match it and their runs read it). */
+  mailText?: (userId: number, itemId: number, maxChars: number) => Promise<string>;
   /** The briefing's zone until the user picks one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
 }): SchedulesModule {
   const now = deps.now ?? (() => new Date());
   const repo = createSchedulesRepo(deps.store);
-  const scheduler = createScheduler({ repo, jobs: deps.jobs, now, log: deps.warn });
+  const triggers = createScheduleTriggers({ repo, jobs: deps.jobs, now, ...(deps.mailText ? { mailText: deps.mailText } : {}), log: deps.warn });
+  const scheduler = createScheduler({ repo, jobs: deps.jobs, now, triggers, log: deps.warn });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
   let runs = false;
   return {
     tools: [scheduleTaskTool({ service, now })],
-    control: { tick: scheduler.tick, idle: scheduler.idle },
+    mailSynced: (userId) => triggers.mailSynced(userId),
+    control: {
+      tick: scheduler.tick,
+      // A sync's job sets off a look at its mail, which queues runs: settled when none of the three is left.
+      async idle() {
+        await scheduler.idle();
+        await triggers.idle();
+        await scheduler.idle();
+      },
+    },
     runWith(assistant) {
       const { handler, options } = scheduledRunHandler({
         repo,
@@ -69,14 +87,25 @@ export function createSchedulesModule(deps: {
         now,
         notify: deps.notify,
         briefing: { ...deps.briefing, webSearch: assistant.webSearch },
+        ...(deps.weeklyReview
+          ? {
+              weeklyReview: {
+                ...(deps.briefing.calendar ? { calendar: deps.briefing.calendar } : {}),
+                commitments: deps.weeklyReview.commitments,
+                meetingNotes: repo.meetingNotes,
+                llm: deps.briefing.llm,
+                messages: deps.briefing.messages,
+              },
+            }
+          : {}),
         log: deps.warn,
       });
       deps.jobs.register(SCHEDULED_RUN_JOB, handler, options);
       runs = true;
     },
-    register(app) {
+    async register(app) {
       if (!runs) throw new Error("the schedules module needs runWith(assistant) before it is registered");
-      registerScheduleRoutes(app, { service, defaultTimeZone: deps.defaultTimeZone });
+      await registerScheduleRoutes(app, { service, triggers, defaultTimeZone: deps.defaultTimeZone });
       app.addHook("onReady", () => scheduler.start());
       app.addHook("onClose", () => scheduler.stop());
     },

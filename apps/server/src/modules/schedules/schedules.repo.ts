@@ -17,6 +17,10 @@ const COLUMNS = [
   "createdAt",
   "updatedAt",
   "derivedFrom",
+  "triggerKind",
+  "triggerMatch",
+  "triggerMinutes",
+  "triggerAfterId",
 ] as const;
 const RUN_COLUMNS = [
   "id",
@@ -51,7 +55,15 @@ export interface ScheduleRow {
   updatedAt: string;
   /** JSON ContentSource when the prompt came from someone else's words (issue 47). */
   derivedFrom: string | null;
+  /** What sets it off (decision 105): "time", "mail", "before-event" or "webhook". */
+  triggerKind: string;
+  triggerMatch: string | null;
+  triggerMinutes: number | null;
+  /** The last synced mail a mail trigger looked at. */
+  triggerAfterId: number | null;
 }
+
+type TriggerFields = "triggerKind" | "triggerMatch" | "triggerMinutes" | "triggerAfterId";
 
 export type RunStatus = ScheduleRunsTable["status"];
 
@@ -98,15 +110,108 @@ export function createSchedulesRepo(store: Pick<Store, "db"> & Partial<Pick<Stor
     find: (userId: number, id: number) =>
       db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst() as Promise<ScheduleRow | undefined>,
 
-    /** The user's morning briefing, if it was ever set up. */
-    briefing: (userId: number) =>
-      db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("template", "=", "briefing").executeTakeFirst() as Promise<
+    /** The user's morning briefing (or weekly review), if it was ever set up. */
+    briefing: (userId: number, template: "briefing" | "weekly-review" = "briefing") =>
+      db.selectFrom("schedules").select(COLUMNS).where("userId", "=", userId).where("template", "=", template).executeTakeFirst() as Promise<
         ScheduleRow | undefined
       >,
 
+    /** Schedules set off by a kind of trigger that are not paused: one user's, or everyone's. */
+    triggered: (kind: "mail" | "before-event", userId?: number) => {
+      let query = db.selectFrom("schedules").select(COLUMNS).where("triggerKind", "=", kind).where("paused", "=", 0);
+      if (userId !== undefined) query = query.where("userId", "=", userId);
+      return query.orderBy("id").execute() as Promise<ScheduleRow[]>;
+    },
+
+    /** The webhook schedule whose secret has this hash, with the hash as stored. */
+    byWebhook: (hash: string) =>
+      db
+        .selectFrom("schedules")
+        .select([...COLUMNS, "webhookSecretHash"])
+        .where("webhookSecretHash", "=", hash)
+        .where("triggerKind", "=", "webhook")
+        .executeTakeFirst() as Promise<(ScheduleRow & { webhookSecretHash: string }) | undefined>,
+
+    /** The user's synced mail after `afterId`, oldest first. */
+    mailAfter: (userId: number, afterId: number, limit: number) =>
+      db
+        .selectFrom("mailMessages")
+        .select(["id", "subject", "fromAddress", "toAddress", "date", "itemId"])
+        .where("userId", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute(),
+
+    /** The id of the user's newest synced mail (0 when none). */
+    lastMailId: async (userId: number) =>
+      Number(
+        (
+          await db
+            .selectFrom("mailMessages")
+            .select((eb) => eb.fn.max("id").as("id"))
+            .where("userId", "=", userId)
+            .executeTakeFirst()
+        )?.id ?? 0,
+      ),
+
+    /** The notes the user added to meetings that started in [from, to) (the weekly review reads their decisions). */
+    meetingNotes: (userId: number, from: string, to: string) =>
+      db
+        .selectFrom("eventNotes as n")
+        .innerJoin("calendarEvents as e", "e.id", "n.eventId")
+        .innerJoin("knowledgeItems as k", "k.id", "n.itemId")
+        .leftJoin("knowledgeItemTexts as x", "x.itemId", "k.id")
+        .select(["n.itemId", "k.name", "e.title", "e.startAt", "x.content"])
+        .where("n.userId", "=", userId)
+        .where("e.userId", "=", userId)
+        .where("e.startAt", ">=", from)
+        .where("e.startAt", "<", to)
+        .orderBy("e.startAt")
+        .orderBy("n.id")
+        .execute(),
+
+    /** The user's timed events starting in (from, to]. */
+    eventsStarting: (userId: number, from: string, to: string) =>
+      db
+        .selectFrom("calendarEvents")
+        .select(["id", "uid", "title", "location", "startAt", "endAt", "attendees", "description"])
+        .where("userId", "=", userId)
+        .where("allDay", "=", 0)
+        .where("startAt", ">", from)
+        .where("startAt", "<=", to)
+        .orderBy("startAt")
+        .execute(),
+
+    /**
+     * Claims a thing that set the schedule off (a mail, an event's occurrence, a webhook delivery) and its run, in one
+     * transaction: answers the run's id and due time, or null when the same thing set it off before. Runs are unique
+     * on (schedule, due time), so two things at the same millisecond take the next free one.
+     */
+    claimEvent: (schedule: ScheduleRow, eventKey: string, at: Date) =>
+      db.transaction().execute(async (trx) => {
+        const event = await trx
+          .insertInto("scheduleTriggerEvents")
+          .values({ scheduleId: schedule.id, eventKey, createdAt: at.toISOString() })
+          .onConflict((conflict) => conflict.doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (!event) return null;
+        for (let offset = 0; ; offset++) {
+          const dueAt = new Date(at.getTime() + offset).toISOString();
+          const run = await trx
+            .insertInto("scheduleRuns")
+            .values(runValues({ schedule, dueAt, startedAt: at.toISOString(), late: false, manual: false }))
+            .onConflict((conflict) => conflict.doNothing())
+            .returning("id")
+            .executeTakeFirst();
+          if (run) return { runId: run.id, dueAt };
+        }
+      }),
+
     insert: (
-      row: Omit<ScheduleRow, "id" | "paused" | "template" | "options" | "derivedFrom"> &
-        Partial<Pick<ScheduleRow, "paused" | "template" | "options" | "derivedFrom">>,
+      row: Omit<ScheduleRow, "id" | "paused" | "template" | "options" | "derivedFrom" | TriggerFields> &
+        Partial<Pick<ScheduleRow, "paused" | "template" | "options" | "derivedFrom" | TriggerFields>> & { webhookSecretHash?: string },
     ) => db.insertInto("schedules").values(row).returning(COLUMNS).executeTakeFirstOrThrow() as Promise<ScheduleRow>,
 
     update: (userId: number, id: number, changes: Updateable<SchedulesTable>) =>

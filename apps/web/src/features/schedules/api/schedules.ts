@@ -10,6 +10,9 @@ import {
   type CreateScheduleRequest,
   type Schedule,
   type ScheduleRun,
+  weeklyReviewSchema,
+  type WeeklyReview,
+  type WeeklyReviewSettings,
 } from "@sage/contracts/schedules";
 import { apiRequest, getJson } from "@/lib/api-client";
 
@@ -66,6 +69,25 @@ export function useSaveBriefing() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: BriefingSettings) => apiRequest("/api/schedules/briefing", { method: "PUT", body: settings, schema: briefingSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: schedulesQueryKey }),
+  });
+}
+
+export const weeklyReviewQueryKey = [...schedulesQueryKey, "weekly-review"] as const;
+
+/** The weekly review's settings (off until first saved; Friday 16:00 by default). */
+export function useWeeklyReview() {
+  return useQuery({
+    queryKey: weeklyReviewQueryKey,
+    queryFn: async (): Promise<WeeklyReview | null> => getJson("/api/schedules/weekly-review", weeklyReviewSchema),
+  });
+}
+
+/** Saves the weekly review's settings; the schedules list shows it too. */
+export function useSaveWeeklyReview() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: WeeklyReviewSettings) => apiRequest("/api/schedules/weekly-review", { method: "PUT", body: settings, schema: weeklyReviewSchema }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: schedulesQueryKey }),
   });
 }

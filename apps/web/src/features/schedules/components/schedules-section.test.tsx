@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { BRIEFING_TEXTS, type Briefing, type Schedule, type ScheduleRun } from "@sage/contracts/schedules";
+import { BRIEFING_TEXTS, WEEKLY_REVIEW_TEXTS, type Briefing, type Schedule, type ScheduleRun, type WeeklyReview } from "@sage/contracts/schedules";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ const brief: Schedule = {
   lastRunAt: "2026-11-27T06:00:02.000Z",
   lastStatus: "waiting-approval",
   template: null,
+  trigger: { kind: "time" },
   createdAt: at,
   updatedAt: at,
 };
@@ -50,10 +51,21 @@ const briefingOff: Briefing = {
   nextRunAt: null,
 };
 
+const reviewOff: WeeklyReview = {
+  enabled: false,
+  day: "friday",
+  time: "16:00",
+  timezone: "Europe/Zurich",
+  scheduleId: null,
+  conversationId: null,
+  nextRunAt: null,
+};
+
 describe("Settings > Schedules", () => {
   it("lists each schedule in plain words with its next run, its last run's status, and a history linking to the conversation", async () => {
     const api = fakeApi()
       .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
       .on("GET", "/api/schedules", Response.json([brief]))
       .on("GET", "/api/schedules/4/runs", Response.json([lateRun]))
       .on("PATCH", "/api/schedules/4", Response.json({ ...brief, paused: true, nextRunAt: null }))
@@ -79,6 +91,7 @@ describe("Settings > Schedules", () => {
     const fromMail: Schedule = { ...brief, id: 5, title: "Morning notes", derivedFrom: { title: "the mail from numbers@partner.example of 3 Dec" } };
     fakeApi()
       .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
       .on("GET", "/api/schedules", Response.json([brief, fromMail]));
     renderWithProviders(<SchedulesSection />);
     const marked = await screen.findByRole("listitem", { name: "Morning notes" });
@@ -89,6 +102,7 @@ describe("Settings > Schedules", () => {
   it("creates a weekly schedule from the readable recurrence picker, in the chosen time zone", async () => {
     const api = fakeApi()
       .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
       .on("GET", "/api/schedules", Response.json([]))
       .on("POST", "/api/schedules", Response.json(brief, { status: 201 }));
     renderWithProviders(<SchedulesSection />);
@@ -118,6 +132,7 @@ describe("Settings > Schedules", () => {
     };
     const api = fakeApi()
       .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
       .on("GET", "/api/schedules", Response.json([]))
       .on("PUT", "/api/schedules/briefing", () => {
         api.on("GET", "/api/schedules/briefing", Response.json(on));
@@ -139,5 +154,65 @@ describe("Settings > Schedules", () => {
       topics: ["AI chips", "Swiss franc"],
     });
     expect(await screen.findByText("Next briefing: Mon, 30 Nov 2026, 06:30")).toBeTruthy();
+  });
+
+  it("creates a schedule that runs when a mail arrives, and shows a web-address schedule's secret address once", async () => {
+    const onMail: Schedule = { ...brief, id: 6, title: "Invoices", rrule: "", nextRunAt: null, nextRuns: [], trigger: { kind: "mail", match: "invoice" } };
+    const onCall: Schedule = { ...brief, id: 7, title: "Deploys", rrule: "", nextRunAt: null, nextRuns: [], trigger: { kind: "webhook" } };
+    const api = fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
+      .on("GET", "/api/schedules", Response.json([]))
+      .on("POST", "/api/schedules", Response.json(onMail, { status: 201 }));
+    renderWithProviders(<SchedulesSection />);
+    const form = await screen.findByRole("form", { name: "New schedule" });
+    await userEvent.type(within(form).getByLabelText("Title"), "Invoices");
+    await userEvent.type(within(form).getByLabelText("What SAGE should do"), "File the invoice and tell me the amount");
+    await userEvent.selectOptions(within(form).getByLabelText("Runs"), "When a mail arrives");
+    // Set times' controls give way to the words to look for.
+    expect(within(form).queryByLabelText("Repeat")).toBeNull();
+    await userEvent.type(within(form).getByLabelText("Mails that mention"), "invoice");
+    await userEvent.click(within(form).getByRole("button", { name: "Add schedule" }));
+    await waitFor(() => expect(api.requests("POST", "/api/schedules")).toHaveLength(1));
+    expect(api.requests("POST", "/api/schedules")[0]!.body).toEqual({
+      title: "Invoices",
+      prompt: "File the invoice and tell me the amount",
+      trigger: { kind: "mail", match: "invoice" },
+    });
+
+    api.on("POST", "/api/schedules", Response.json({ ...onCall, webhookUrl: "/api/hooks/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG" }, { status: 201 }));
+    await userEvent.type(within(form).getByLabelText("Title"), "Deploys");
+    await userEvent.type(within(form).getByLabelText("What SAGE should do"), "Tell me what the deploy reported");
+    await userEvent.selectOptions(within(form).getByLabelText("Runs"), "When another service calls its web address");
+    await userEvent.click(within(form).getByRole("button", { name: "Add schedule" }));
+    const address = (await within(form).findByLabelText("Secret web address")) as HTMLInputElement;
+    expect(address.value).toBe(`${window.location.origin}/api/hooks/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG`);
+    expect(api.requests("POST", "/api/schedules")[1]!.body).toEqual({
+      title: "Deploys",
+      prompt: "Tell me what the deploy reported",
+      trigger: { kind: "webhook" },
+    });
+  });
+
+  it("switches the weekly review on, Friday 16:00 unless changed", async () => {
+    const on: WeeklyReview = { ...reviewOff, enabled: true, day: "thursday", scheduleId: 9, nextRunAt: "2026-12-03T15:00:00.000Z" };
+    const api = fakeApi()
+      .on("GET", "/api/schedules/briefing", Response.json(briefingOff))
+      .on("GET", "/api/schedules/weekly-review", Response.json(reviewOff))
+      .on("GET", "/api/schedules", Response.json([]))
+      .on("PUT", "/api/schedules/weekly-review", () => {
+        api.on("GET", "/api/schedules/weekly-review", Response.json(on));
+        return Response.json(on);
+      });
+    renderWithProviders(<SchedulesSection />);
+    const form = await screen.findByRole("form", { name: WEEKLY_REVIEW_TEXTS.title });
+    expect((within(form).getByLabelText("At") as HTMLInputElement).value).toBe("16:00");
+    expect((within(form).getByLabelText("On") as HTMLSelectElement).value).toBe("friday");
+    await userEvent.click(within(form).getByLabelText("Send me the weekly review"));
+    await userEvent.selectOptions(within(form).getByLabelText("On"), "Thursday");
+    await userEvent.click(within(form).getByRole("button", { name: "Save weekly review" }));
+    await waitFor(() => expect(api.requests("PUT", "/api/schedules/weekly-review")).toHaveLength(1));
+    expect(api.requests("PUT", "/api/schedules/weekly-review")[0]!.body).toMatchObject({ enabled: true, day: "thursday", time: "16:00" });
+    expect(await screen.findByText("Next review: Thu, 3 Dec 2026, 16:00")).toBeTruthy();
   });
 });
