@@ -81,12 +81,8 @@ describe("createDocument in a turn", () => {
 
     // Read in the background, like a large upload: listed at once, ready once read.
     await expect
-      .poll(
-        async () =>
-          (await api("GET", `/api/conversations/${conversationId}/files`)).json().map((file: { name: string; status: string }) => [file.name, file.status]),
-        {
-          timeout: 30_000,
-        },
+      .poll(async () =>
+        (await api("GET", `/api/conversations/${conversationId}/files`)).json().map((file: { name: string; status: string }) => [file.name, file.status]),
       )
       .toContainEqual(["Zebra census.docx", "ready"]);
     const found = (await api("POST", "/api/search", { query: "April", conversationId })).json();

@@ -158,7 +158,7 @@ describe("a remote server that needs a sign-in", () => {
   });
 });
 
-describe("the private-address rule", { timeout: 60_000 }, () => {
+describe("the private-address rule", () => {
   it("reaches only what the operator allowed: a server allowed by host and port, its authorization server elsewhere refused", async () => {
     const mcpHost = new URL(mcp.url).host;
     const strict = await createTestApp({ env: { SAGE_EMBEDDER: "none", SAGE_ACCOUNT_ALLOW_HOSTS: mcpHost, SAGE_MCP_TIMEOUT_MS: "20000" } });
@@ -178,7 +178,7 @@ describe("the private-address rule", { timeout: 60_000 }, () => {
   });
 });
 
-describe("a remote server the administrator offers to everyone", { timeout: 90_000 }, () => {
+describe("a remote server the administrator offers to everyone", () => {
   it("asks each user to sign in for themselves, and uses each one's own token", async () => {
     const temp = makeTempDir();
     const configPath = path.join(temp.dir, "mcp.json");

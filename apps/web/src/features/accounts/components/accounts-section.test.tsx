@@ -148,7 +148,7 @@ describe("Settings > Accounts: synced mail not yet searchable (issue 52 item 7)"
     expect(screen.queryByText("Up to date")).toBeNull();
     // The list is read again by itself while messages are being read, and says Up to date once they are searchable.
     reading = 0;
-    expect(await screen.findByText("Up to date", undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText("Up to date")).toBeTruthy();
   });
 });
 
