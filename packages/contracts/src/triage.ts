@@ -7,6 +7,16 @@ import { z } from "zod";
 export const TRIAGE_LABELS = ["needs-reply", "waiting-on-others", "fyi", "newsletter", "automated"] as const;
 export type TriageLabel = (typeof TRIAGE_LABELS)[number];
 
+/** The IMAP keywords "Label in my mailbox" writes: one per label, and one for urgent mail (decision 107). */
+export const MAILBOX_KEYWORDS = {
+  "needs-reply": "$SAGE-needs-reply",
+  "waiting-on-others": "$SAGE-waiting-on-others",
+  fyi: "$SAGE-fyi",
+  newsletter: "$SAGE-newsletter",
+  automated: "$SAGE-automated",
+  urgent: "$SAGE-urgent",
+} as const satisfies Record<TriageLabel | "urgent", string>;
+
 export const TRIAGE_RULES_MAX = 50;
 export const TRIAGE_RULE_MAX = 300;
 export const FOLLOW_UP_DAYS_MAX = 30;
@@ -17,7 +27,7 @@ export const TRIAGE_TEXTS = {
   ruleEmpty: "A rule cannot be empty",
   followUpDaysInvalid: `Follow-up after 1 to ${FOLLOW_UP_DAYS_MAX} working days`,
   foldersInvalid: "Folders must be a list of folder names",
-  nothingToUpdate: "Nothing to update: send enabled, folders, followUpDays or drafts",
+  nothingToUpdate: "Nothing to update: send enabled, folders, followUpDays, drafts or labelInMailbox",
   messageNotFound: "Message not found",
   noModel: "SAGE sorts your mail with a language model, and none is configured, so nothing is being sorted.",
   labels: {
@@ -96,6 +106,11 @@ export const triageSettingsSchema = z.object({
   followUpDays: z.number().int(),
   /** Prepare reply drafts ahead (only for people the user has written to before). */
   drafts: z.boolean(),
+  /**
+   * "Label in my mailbox": each sorted mail's label is also written to the mail server as an IMAP keyword
+   * (MAILBOX_KEYWORDS), so other mail apps can show it. Off unless the user turns it on (decision 107).
+   */
+  labelInMailbox: z.boolean(),
   /** What SAGE learned of the user's style from their Sent mail; null before it has read any. */
   style: z.object({ greeting: z.string().nullable(), signOff: z.string().nullable(), words: z.number().int(), learnedFrom: z.number().int() }).nullable(),
   modelAvailable: z.boolean(),
@@ -116,6 +131,7 @@ export const updateTriageSettingsSchema = z
       .min(1, TRIAGE_TEXTS.followUpDaysInvalid)
       .max(FOLLOW_UP_DAYS_MAX, TRIAGE_TEXTS.followUpDaysInvalid),
     drafts: z.boolean(),
+    labelInMailbox: z.boolean(),
   })
   .partial()
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), TRIAGE_TEXTS.nothingToUpdate);

@@ -615,6 +615,8 @@ export interface MailTriageTable {
   draftUid: number | null;
   draftAt: string | null;
   createdAt: string;
+  /** Whether its label was written to the mail server as a keyword (migration 1445, decision 107). */
+  inMailbox: Generated<number>;
 }
 
 export interface TriageSettingsTable {
@@ -631,6 +633,8 @@ export interface TriageSettingsTable {
   style: string | null;
   styleAt: string | null;
   updatedAt: string;
+  /** Whether labels are written back as IMAP keywords ("Label in my mailbox", migration 1445, decision 107). */
+  labelInMailbox: Generated<number>;
 }
 
 /** A meeting dossier (migration 1420, decision 097). */

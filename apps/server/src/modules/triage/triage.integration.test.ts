@@ -203,6 +203,29 @@ describe.skipIf(!installed)("the triaged inbox, on a real mailbox (Dovecot)", ()
     await t.syncDueMail(new Date(Date.now() + DAY));
     await t.jobs.idle();
     expect((await api("GET", "/api/triage?label=needs-reply")).json().map((item: { subject: string }) => item.subject)).toEqual(["Speaking invitation"]);
+
+    // Labels stay in SAGE: after every round so far, no mail on the server carries a keyword (decision 107)...
+    const keywords = async () => {
+      const session = await dovecot.session();
+      try {
+        const messages = await session.messages("INBOX");
+        return Object.fromEntries(
+          messages.map((message) => [/^Subject: (.*)$/m.exec(message.raw)![1]!.trim(), message.flags.filter((flag) => flag.startsWith("$")).sort()]),
+        );
+      } finally {
+        await session.close();
+      }
+    };
+    expect(await keywords()).toEqual({ "Q3 budget numbers": [], "Deals Weekly": [], "Your receipt": [], "Speaking invitation": [] });
+    // ... until the user turns "Label in my mailbox" on: then each sorted mail gets its label's keyword.
+    expect((await api("PUT", "/api/triage/settings", { labelInMailbox: true })).json()).toMatchObject({ labelInMailbox: true });
+    await t.jobs.idle();
+    expect(await keywords()).toEqual({
+      "Q3 budget numbers": ["$SAGE-needs-reply", "$SAGE-urgent"],
+      "Deals Weekly": ["$SAGE-newsletter"],
+      "Your receipt": ["$SAGE-automated"],
+      "Speaking invitation": ["$SAGE-needs-reply"],
+    });
   });
 
   it("refuses bad input with the contract's sentences, changing nothing", async () => {

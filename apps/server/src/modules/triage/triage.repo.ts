@@ -86,6 +86,23 @@ export function createTriageRepo(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Received mail sorted and not yet labelled on the mail server, with where it is there. */
+    unlabelled: (userId: number, limit: number) =>
+      db
+        .selectFrom("mailTriage as t")
+        .innerJoin("mailMessages as m", "m.id", "t.messageId")
+        .select(["t.messageId", "t.label", "t.urgent", "m.accountId", "m.folder", "m.uid"])
+        .where("t.userId", "=", userId)
+        .where("t.direction", "=", "received")
+        .where("t.inMailbox", "=", 0)
+        .orderBy("t.messageId")
+        .limit(limit)
+        .execute(),
+
+    markInMailbox: async (userId: number, messageIds: number[]) => {
+      await db.updateTable("mailTriage").set({ inMailbox: 1 }).where("userId", "=", userId).where("messageId", "in", messageIds).execute();
+    },
+
     update: (userId: number, messageId: number, changes: Updateable<MailTriageTable>) =>
       db.updateTable("mailTriage").set(changes).where("userId", "=", userId).where("messageId", "=", messageId).execute(),
 

@@ -88,7 +88,8 @@ export function registerTriageRoutes(app: FastifyInstance, deps: { service: Tria
     async (request) => {
       const userId = requireUser(request).id;
       await service.updateSettings(userId, request.body);
-      if (request.body.enabled) await deps.queueRound(userId);
+      // Turning sorting on sorts what waits; turning labels on writes those of mail already sorted.
+      if (request.body.enabled || request.body.labelInMailbox) await deps.queueRound(userId);
       return service.settings(userId);
     },
   );

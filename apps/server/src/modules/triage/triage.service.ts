@@ -1,4 +1,5 @@
 import {
+  MAILBOX_KEYWORDS,
   TRIAGE_TEXTS,
   type FollowUp,
   type TriageItem,
@@ -26,6 +27,8 @@ const DAY = 86_400_000;
 const BATCH = 100;
 /** Mails with the model at once: a first sync's 10,000 mails one after another would take hours (decision 107). */
 const AT_ONCE = 8;
+/** Mails labelled in the mailbox per IMAP round trip. */
+const LABEL_BATCH = 500;
 /** A sent mail older than this is not read for what it asked: a follow-up is about this month's mail. */
 const SENT_HORIZON_DAYS = 30;
 /** Threads are followed this far back (an answer to a mail comes after it). */
@@ -90,6 +93,7 @@ export function createTriageService(deps: TriageServiceDeps) {
         style: null,
         styleAt: null,
         updatedAt: deps.now().toISOString(),
+        labelInMailbox: 0,
       }
     );
   }
@@ -186,7 +190,43 @@ export function createTriageService(deps: TriageServiceDeps) {
       }
     }
     await draftNudges(userId, settings);
+    if (settings.labelInMailbox) await labelInMailbox(userId);
     return sorted;
+  }
+
+  /**
+   * "Label in my mailbox" (decision 107): sorted mail not yet labelled on the server gets its label's IMAP keyword
+   * (and $SAGE-urgent), one connection per account; mail sorted before the user turned it on too. A mail whose write
+   * failed is tried again at the next round. Never called unless the user turned it on.
+   */
+  async function labelInMailbox(userId: number): Promise<void> {
+    for (;;) {
+      const rows = await repo.unlabelled(userId, LABEL_BATCH);
+      if (rows.length === 0) return;
+      const done: number[] = [];
+      const byAccount = new Map<number, typeof rows>();
+      for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+      for (const [accountId, mails] of byAccount) {
+        const labelled = await deps.inbox
+          .labelMessages(
+            userId,
+            accountId,
+            mails.map((row) => ({
+              folder: row.folder,
+              uid: row.uid,
+              keywords: [MAILBOX_KEYWORDS[row.label], ...(row.urgent ? [MAILBOX_KEYWORDS.urgent] : [])],
+            })),
+          )
+          .catch((error: unknown) => {
+            deps.warn("labels were not written to the mailbox", error);
+            return false;
+          });
+        if (labelled) done.push(...mails.map((row) => row.messageId));
+      }
+      if (done.length === 0) return;
+      await repo.markInMailbox(userId, done);
+      if (rows.length < LABEL_BATCH) return;
+    }
   }
 
   async function sortOne(
@@ -333,6 +373,7 @@ export function createTriageService(deps: TriageServiceDeps) {
         folders: parseList(row.folders),
         followUpDays: row.followUpDays,
         drafts: row.drafts === 1,
+        labelInMailbox: row.labelInMailbox === 1,
         style: style ? { greeting: style.greeting, signOff: style.signOff, words: style.words, learnedFrom: style.learnedFrom } : null,
         modelAvailable: deps.llm !== null,
       };
@@ -344,6 +385,7 @@ export function createTriageService(deps: TriageServiceDeps) {
         ...(patch.folders === undefined ? {} : { folders: patch.folders === null ? null : JSON.stringify(patch.folders) }),
         ...(patch.followUpDays === undefined ? {} : { followUpDays: patch.followUpDays }),
         ...(patch.drafts === undefined ? {} : { drafts: patch.drafts ? 1 : 0 }),
+        ...(patch.labelInMailbox === undefined ? {} : { labelInMailbox: patch.labelInMailbox ? 1 : 0 }),
       });
     },
   };

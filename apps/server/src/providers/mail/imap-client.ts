@@ -39,6 +39,8 @@ export interface ImapConnection {
   append(folder: string, message: Buffer, options?: { draft?: boolean }): Promise<{ uid: number | null }>;
   /** Deletes one message by UID (a draft SAGE prepared and then wrote again); nothing else is ever deleted. */
   removeMessage(folder: string, uid: number): Promise<void>;
+  /** Adds keywords to messages by UID; answers false, writing nothing, when the folder does not take new keywords. */
+  addKeywords(folder: string, uids: number[], keywords: string[]): Promise<boolean>;
   /** Opens a folder read-only; throws a `folder` problem when it does not exist. */
   /** Opens a folder: its UIDVALIDITY, how many messages it holds, and the UID the next message will get. */
   openFolder(folder: string): Promise<{ uidValidity: string; exists: number; uidNext: number }>;
@@ -166,6 +168,18 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
       try {
         await client.mailboxOpen(folder);
         await client.messageDelete(String(uid), { uid: true });
+      } catch (error) {
+        throw classify(error);
+      }
+    },
+
+    async addKeywords(folder, uids, keywords) {
+      try {
+        const mailbox = await client.mailboxOpen(folder);
+        // A server that cannot keep new keywords (Exchange) says so in PERMANENTFLAGS: nothing is written there.
+        const permanent = mailbox.permanentFlags ?? new Set<string>();
+        if (!permanent.has("\\*") && !keywords.every((keyword) => permanent.has(keyword))) return false;
+        return await client.messageFlagsAdd(uids.join(","), keywords, { uid: true });
       } catch (error) {
         throw classify(error);
       }

@@ -5,7 +5,15 @@ import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
 import { INBOX_SORTING_TEXTS, InboxSortingSection } from "./inbox-sorting-section";
 
-const settings = (enabled: boolean) => ({ enabled, folders: null, followUpDays: 3, drafts: true, style: null, modelAvailable: true });
+const settings = (enabled: boolean, labelInMailbox = false) => ({
+  enabled,
+  folders: null,
+  followUpDays: 3,
+  drafts: true,
+  labelInMailbox,
+  style: null,
+  modelAvailable: true,
+});
 const read = {
   rules: [
     {
@@ -49,5 +57,19 @@ describe("InboxSortingSection", () => {
     fireEvent.click(sorting);
     await vi.waitFor(() => expect(sorting.checked).toBe(false));
     expect(api.requests("PUT", "/api/triage/settings").map((request) => request.body)).toEqual([{ enabled: false }]);
+  });
+
+  it("leaves labels out of the mailbox until the user turns 'Label in my mailbox' on", async () => {
+    const api = fakeApi()
+      .on("GET", "/api/triage/settings", Response.json(settings(true)))
+      .on("GET", "/api/triage/rules", Response.json({ rules: [] }))
+      .on("PUT", "/api/triage/settings", Response.json(settings(true, true)));
+    renderWithProviders(<InboxSortingSection />);
+    const labels = (await screen.findByRole("checkbox", { name: INBOX_SORTING_TEXTS.labelInMailbox })) as HTMLInputElement;
+    expect(labels.checked).toBe(false);
+    expect(labels.getAttribute("aria-describedby")).toBeTruthy();
+    fireEvent.click(labels);
+    await vi.waitFor(() => expect(labels.checked).toBe(true));
+    expect(api.requests("PUT", "/api/triage/settings").map((request) => request.body)).toEqual([{ labelInMailbox: true }]);
   });
 });

@@ -10,6 +10,9 @@ export const INBOX_SORTING_TEXTS = {
   intro:
     "SAGE gives every new mail one label (Needs your reply, Waiting on others, For your information, Newsletter, Automated) and says why. Your rules are applied first and always win.",
   sorting: "Sort my new mail",
+  labelInMailbox: "Label in my mailbox",
+  labelInMailboxHint:
+    "Also mark each sorted mail on your mail server (as a keyword such as $SAGE-needs-reply), so other mail apps that show keywords can see it. Off unless you turn it on.",
   rules: "Your rules, one per line",
   rulesHint: 'For example: "Anything from the board is urgent" or "Newsletters never need a reply".',
   save: "Save rules",
@@ -32,7 +35,8 @@ export function InboxSortingSection() {
     if (rules.data) setText(rules.data.rules.map((rule) => rule.text).join("\n"));
   }, [rules.data]);
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => apiRequest("/api/triage/settings", { method: "PUT", body: { enabled }, schema: triageSettingsSchema }),
+    mutationFn: (body: { enabled: boolean } | { labelInMailbox: boolean }) =>
+      apiRequest("/api/triage/settings", { method: "PUT", body, schema: triageSettingsSchema }),
     onSuccess: (next) => queryClient.setQueryData(SETTINGS_KEY, next),
   });
   const saveRules = useMutation({
@@ -63,9 +67,29 @@ export function InboxSortingSection() {
       {settings.data && (
         <>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={settings.data.enabled} disabled={toggle.isPending} onChange={(event) => toggle.mutate(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={settings.data.enabled}
+              disabled={toggle.isPending}
+              onChange={(event) => toggle.mutate({ enabled: event.target.checked })}
+            />
             {INBOX_SORTING_TEXTS.sorting}
           </label>
+          <div className="grid gap-1">
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={settings.data.labelInMailbox}
+                disabled={toggle.isPending}
+                aria-describedby={`${id}-label-hint`}
+                onChange={(event) => toggle.mutate({ labelInMailbox: event.target.checked })}
+              />
+              {INBOX_SORTING_TEXTS.labelInMailbox}
+            </label>
+            <p id={`${id}-label-hint`} className="text-xs text-muted-foreground">
+              {INBOX_SORTING_TEXTS.labelInMailboxHint}
+            </p>
+          </div>
           {!settings.data.modelAvailable && <p className="text-sm text-muted-foreground">{TRIAGE_TEXTS.noModel}</p>}
         </>
       )}
