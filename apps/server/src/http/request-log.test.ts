@@ -27,6 +27,11 @@ it("below debug logs only failed and slow requests; at debug every request", () 
   expect(every.lines).toEqual(["info incoming request", "info request completed"]);
 });
 
+it("logs a webhook schedule's address without its secret", () => {
+  expect(maskSecretPath("/api/hooks/Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5?x=1")).toBe("/api/hooks/[secret]?x=1");
+  expect(maskSecretPath("/api/schedules/4")).toBe("/api/schedules/4");
+});
+
 it("logs a callback's path without the provider's one-time code and state", () => {
   expect(maskSecretPath("/api/oauth/google/callback?code=c-123&state=s-456")).toBe("/api/oauth/google/callback?[secret]");
   expect(maskSecretPath("/api/tools/servers/oauth/callback?code=c-123&state=s-456")).toBe("/api/tools/servers/oauth/callback?[secret]");

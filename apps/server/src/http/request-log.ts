@@ -22,12 +22,14 @@ export class RequestLog extends LogController {
 }
 
 /**
- * The reminders feed's address carries its secret token, and a sign-in's callback (an account's or a tool server's)
- * the provider's one-time code and state: logs show the path without them.
+ * The reminders feed's address carries its secret token, a webhook schedule's address its secret (decision 105), and
+ * a sign-in's callback (an account's or a tool server's) the provider's one-time code and state: logs show the path
+ * without them.
  */
 export const maskSecretPath = (url: string) =>
   url
     .replace(/^\/api\/calendar\/[^/?#]+\.ics/, "/api/calendar/[secret].ics")
+    .replace(/^\/api\/hooks\/[^/?#]+/, "/api/hooks/[secret]")
     .replace(/^(\/api\/(?:oauth\/[^/?#]+|tools\/servers\/oauth)\/callback)\?.*$/, "$1?[secret]");
 
 /** Fastify's request serializer, with secret paths masked (the logger's `serializers.req`). */
