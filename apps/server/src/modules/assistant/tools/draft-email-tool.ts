@@ -1,3 +1,4 @@
+import type { CallProvenance, ContentSource } from "@sage/contracts/provenance";
 import { MailSendError, type MailPort } from "../../accounts/accounts.module.ts";
 import type { AssistantTool } from "./assistant-tool.ts";
 import { MAIL_ARG_TEXTS, MAIL_PARAMETERS, readMailArgs } from "./mail-tool-args.ts";
@@ -8,6 +9,21 @@ export const DRAFT_EMAIL_TEXTS = {
   timedOut: "The user did not answer in time, so the draft was not saved.",
   saved: (folder: string, account: string) => `Saved as a draft in ${folder} of ${account}. Nothing was sent.`,
 } as const;
+
+/** The parts of a draft the card can say came from someone else's text. */
+const DRAFT_PARTS = ["to", "cc", "subject", "body"] as const;
+
+/**
+ * Where a saved draft's values came from (issue 47): the parts that are content-derived and the source of the first
+ * of them, kept with the result (so with the saved turn) and shown under the draft in the chat. Nothing when every
+ * value is the user's.
+ */
+export function draftOrigin(provenance: CallProvenance | undefined): { fromContent?: (typeof DRAFT_PARTS)[number][]; derivedFrom?: ContentSource } {
+  const fromContent = DRAFT_PARTS.filter((part) => provenance?.[part]?.from === "content");
+  if (fromContent.length === 0) return {};
+  const derivedFrom = fromContent.map((part) => provenance![part]!.source).find((source) => source !== undefined);
+  return { fromContent, ...(derivedFrom ? { derivedFrom } : {}) };
+}
 
 /**
  * draftEmail saves a draft in the user's own Drafts folder: nothing leaves, so a draft the user asked for runs at
@@ -37,7 +53,7 @@ export function draftEmailTool(mail: MailPort): AssistantTool {
           result: {
             success: true,
             message: DRAFT_EMAIL_TEXTS.saved(saved.folder, saved.account),
-            draft: { ...saved, to, cc, subject },
+            draft: { ...saved, to, cc, subject, ...draftOrigin(context.provenance) },
           },
         };
       } catch (error) {

@@ -29,6 +29,26 @@ describe("ToolRunLine for a saved draft", () => {
     expect(link.getAttribute("target")).toBe("_blank");
   });
 
+  it("says which parts of a draft came from a mail, and from which (issue 47)", () => {
+    const call = draft(null);
+    const from = { title: "the mail from Bob <bob@partner.example> of 3 Dec", fileId: 4 };
+    render(
+      <ul>
+        <ToolRunLine call={{ ...call, result: { ...call.result, draft: { ...call.result.draft, fromContent: ["to", "body"], derivedFrom: from } } }} />
+      </ul>,
+    );
+    expect(screen.getByTestId("draft-from").textContent).toBe(
+      "Its recipient and text come from the mail from Bob <bob@partner.example> of 3 Dec, not from you. Check it before you send it.",
+    );
+    cleanup();
+    render(
+      <ul>
+        <ToolRunLine call={draft(null)} />
+      </ul>,
+    );
+    expect(screen.queryByTestId("draft-from")).toBeNull();
+  });
+
   it("says where the draft is when no link can be formed, and shows nothing for a failed draft", () => {
     render(
       <ul>
