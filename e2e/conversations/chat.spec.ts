@@ -59,6 +59,8 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "performWebSearch",
     "research",
     "saveMemory",
+    "listFolder",
+    "readFile",
     "scheduleTask",
     "listCommitments",
     "createDocument",

@@ -398,6 +398,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     resources: externalTools.resources,
     maxToolSteps: config.maxToolSteps,
     pages: knowledge.pages,
+    files: knowledge.files,
     research: config.research,
     toolSources: [externalTools.tools.toolsFor],
     moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools, ...people.tools],

@@ -28,6 +28,7 @@ import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
 import { createConversationTurns, type ConversationTurnPort } from "./conversation-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
+import { knowledgeFileTools, type KnowledgeFilesPort } from "./tools/knowledge-file-tools.ts";
 import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.module.ts";
 import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 
@@ -83,6 +84,8 @@ export function createAssistantModule(deps: {
   toolSources?: ToolSource[];
   /** Tools other modules offer every user (the schedules module's scheduleTask). */
   moreTools?: AssistantTool[];
+  /** The knowledge base by folder and name (listFolder, readFile); absent: those tools are not offered. */
+  files?: KnowledgeFilesPort;
   warn(message: string, error?: unknown): void;
 }): AppModule & {
   turns: UnattendedTurnPort;
@@ -97,6 +100,7 @@ export function createAssistantModule(deps: {
       webSearchTool(service.webSearch),
       researchTool({ llm: deps.llm, webSearch: service.webSearch, search: deps.search, pages: deps.pages, limits: deps.research, log: deps.warn }),
       saveMemoryTool(deps.memory),
+      ...(deps.files ? knowledgeFileTools(deps.files, deps.search) : []),
       ...(deps.moreTools ?? []),
     ],
     [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.calendar ? [calendarTools(deps.calendar)] : []), ...(deps.toolSources ?? [])],

@@ -67,6 +67,8 @@ describe("POST /api/conversations/{id}/turn", () => {
       "performWebSearch",
       "research",
       "saveMemory",
+      "listFolder",
+      "readFile",
       "scheduleTask",
       "listCommitments",
       "createDocument",

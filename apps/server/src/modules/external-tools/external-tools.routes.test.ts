@@ -91,6 +91,8 @@ describe("external tools over MCP", () => {
       "performWebSearch",
       "research",
       "saveMemory",
+      "listFolder",
+      "readFile",
       "scheduleTask",
       "listCommitments",
       "createDocument",

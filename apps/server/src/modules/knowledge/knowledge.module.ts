@@ -16,6 +16,7 @@ import type { KnowledgeBackupRows } from "./knowledge-backup-rows.ts";
 import { createKnowledgeRepo } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
+import { createKnowledgeFiles, type KnowledgeFiles } from "./knowledge-files.ts";
 import { createMailKnowledge, type MailKnowledgePort } from "./mail-knowledge.ts";
 import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachments.ts";
 
@@ -97,6 +98,8 @@ export interface KnowledgeModule extends AppModule {
   pages: WebPagesPort;
   /** Notes SAGE files for the user (a meeting's "Add notes", decision 099): searchable and read by the commitments scan. */
   notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
+  /** The knowledge base by folder and by name (the assistant's listFolder and readFile, issue 47). */
+  files: KnowledgeFiles;
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -193,6 +196,7 @@ export function createKnowledgeModule(deps: {
         return { id: item.id, name: item.name };
       },
     },
+    files: createKnowledgeFiles(deps.store.db),
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, queueNew: ingestion.queueNew, sweep }),
     backup: {
       summary: repo.summary,
