@@ -141,24 +141,34 @@ export function memoryCases(engine: string, open: OpenTestDatabase) {
       const service = createMemoryService({ repo: createMemoryRepo(db) });
       for (const content of ["Prefers aisle seats", "Board meets on Tuesdays", "Assistant is Maria"]) await service.create(1, content, { source: "user" });
       await service.create(2, "Not mine", { source: "user" });
+      // Kept from a mail's red card: the backup carries where it came from (issue 47).
+      const from = { title: "the mail from bob@partner.example of 3 Dec", fileId: 7, messageId: 2 };
+      await service.create(1, "Invoices go to the Zurich office", { source: "assistant", derivedFrom: from });
       const rows = createMemoryBackupRows(db);
-      expect(await rows.count(1)).toBe(3);
+      expect(await rows.count(1)).toBe(4);
       const first = await rows.exportPage(1, 0, 2);
       const exported = [...first, ...(await rows.exportPage(1, first[1]!.id, 2))];
-      expect(exported.map((row) => row.content)).toEqual(["Prefers aisle seats", "Board meets on Tuesdays", "Assistant is Maria"]);
+      expect(exported.map((row) => row.content)).toEqual([
+        "Prefers aisle seats",
+        "Board meets on Tuesdays",
+        "Assistant is Maria",
+        "Invoices go to the Zurich office",
+      ]);
+      expect(exported.map((row) => ("derivedFrom" in row ? row.derivedFrom : null))).toEqual([null, null, null, { title: from.title }]);
 
       const steps: number[] = [];
       for (let step = await rows.deleteStep(1, 2); step > 0; step = await rows.deleteStep(1, 2)) steps.push(step);
-      expect(steps).toEqual([2, 1]);
+      expect(steps).toEqual([2, 2]);
       expect(await rows.count(2)).toBe(1);
       // A backup from before secrets were refused may carry one: it comes back flagged.
       await rows.insertRestored(1, [...exported, { ...exported[0]!, content: "My bank password is hunter2-Secret!" }]);
-      const back = await db.selectFrom("memories").select(["content", "flaggedSecret"]).where("userId", "=", 1).orderBy("id").execute();
-      expect(back.map((row) => [row.content, Number(row.flaggedSecret)])).toEqual([
-        ["Prefers aisle seats", 0],
-        ["Board meets on Tuesdays", 0],
-        ["Assistant is Maria", 0],
-        ["My bank password is hunter2-Secret!", 1],
+      const back = await db.selectFrom("memories").select(["content", "flaggedSecret", "derivedFrom"]).where("userId", "=", 1).orderBy("id").execute();
+      expect(back.map((row) => [row.content, Number(row.flaggedSecret), row.derivedFrom])).toEqual([
+        ["Prefers aisle seats", 0, null],
+        ["Board meets on Tuesdays", 0, null],
+        ["Assistant is Maria", 0, null],
+        ["Invoices go to the Zurich office", 0, JSON.stringify({ title: from.title })],
+        ["My bank password is hunter2-Secret!", 1, null],
       ]);
     });
   });

@@ -28,6 +28,8 @@ const memoryBackupRowSchema = z.object({
   source: z.enum(["user", "assistant"]),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Kept from a mail's or document's words (issue 47): its source in words; absent in older backups. */
+  derivedFrom: z.object({ title: z.string().min(1).max(500) }).optional(),
 });
 type MemoryBackupRow = z.infer<typeof memoryBackupRowSchema>;
 

@@ -165,16 +165,21 @@ export function createMemoryBackupRows(db: Kysely<Database>) {
         ).n,
       ),
 
-    /** The user's memories after an id, in id order, as a backup carries them. */
-    exportPage: (userId: number, afterId: number, size: number) =>
-      db
-        .selectFrom("memories")
-        .select(["id", "content", "source", "createdAt", "updatedAt"])
-        .where("userId", "=", userId)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(size)
-        .execute(),
+    /**
+     * The user's memories after an id, in id order, as a backup carries them. One kept from a mail or a document
+     * carries its source's words (issue 47), not its ids: those are the exporting store's.
+     */
+    exportPage: async (userId: number, afterId: number, size: number) =>
+      (
+        await db
+          .selectFrom("memories")
+          .select(["id", "content", "source", "createdAt", "updatedAt", "derivedFrom"])
+          .where("userId", "=", userId)
+          .where("id", ">", afterId)
+          .orderBy("id")
+          .limit(size)
+          .execute()
+      ).map(({ derivedFrom, ...row }) => (derivedFrom ? { ...row, derivedFrom: { title: (JSON.parse(derivedFrom) as ContentSource).title } } : row)),
 
     /** One step of emptying the user's memories (one statement); answers how many went. */
     deleteStep: async (userId: number, limit: number) =>
@@ -192,7 +197,10 @@ export function createMemoryBackupRows(db: Kysely<Database>) {
      * Writes restored memories in one statement; conversation links are not carried across backups. A backup from
      * before SAGE refused secrets may carry one: it is kept, flagged, as the start-up scan would.
      */
-    async insertRestored(userId: number, memories: readonly Pick<Memory, "content" | "source" | "createdAt" | "updatedAt">[]) {
+    async insertRestored(
+      userId: number,
+      memories: readonly (Pick<Memory, "content" | "source" | "createdAt" | "updatedAt"> & { derivedFrom?: ContentSource })[],
+    ) {
       if (memories.length === 0) return;
       await db
         .insertInto("memories")
@@ -205,6 +213,7 @@ export function createMemoryBackupRows(db: Kysely<Database>) {
             createdAt: memory.createdAt,
             updatedAt: memory.updatedAt,
             flaggedSecret: looksLikeSecret(memory.content) ? 1 : 0,
+            derivedFrom: memory.derivedFrom ? JSON.stringify({ title: memory.derivedFrom.title }) : null,
           })),
         )
         .execute();

@@ -195,6 +195,21 @@ describe("memories in the backup", () => {
   it("are exported, and an import puts them back in place of the current ones", async () => {
     await add("Anna Berg is my chief of staff");
     await add("I prefer emails under 100 words");
+    // Kept from a mail's red card (issue 47): after a round trip it still says which mail its words came from.
+    const at = new Date().toISOString();
+    const from = "the mail from bob@partner.example of 3 Dec";
+    await t.store.db
+      .insertInto("memories")
+      .values({
+        userId: 3,
+        content: "Invoices go to the Zurich office",
+        source: "assistant",
+        conversationId: null,
+        createdAt: at,
+        updatedAt: at,
+        derivedFrom: JSON.stringify({ title: from, fileId: 7 }),
+      })
+      .execute();
     const archive = (await t.app.inject({ method: "GET", url: "/api/export_vector_db", headers: { cookie } })).rawPayload;
     const list = (await t.app.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[];
     for (const memory of list) await t.app.inject({ method: "DELETE", url: `/api/memories/${memory.id}`, headers: { cookie } });
@@ -205,7 +220,10 @@ describe("memories in the backup", () => {
     expect(await backedUp()).toEqual([
       ["Anna Berg is my chief of staff", "user"],
       ["I prefer emails under 100 words", "user"],
+      ["Invoices go to the Zurich office", "assistant"],
     ]);
+    const restored = (await t.app.inject({ method: "GET", url: "/api/memories", headers: { cookie } })).json() as any[];
+    expect(restored.map((memory) => memory.derivedFrom ?? null)).toEqual([null, null, { title: from }]);
   });
 
   it("leaves the memories alone when the backup predates them (no memories.jsonl)", async () => {
