@@ -1,4 +1,5 @@
 import { CHANNEL_TEXTS } from "@sage/contracts/channels";
+import { DOSSIER_TEXTS } from "@sage/contracts/dossiers";
 import { BRIEFING_TEXTS } from "@sage/contracts/schedules";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { startTelegramServer, type TelegramTestServer } from "@sage/testkit/telegram-server";
@@ -287,5 +288,49 @@ describe("a Telegram channel", () => {
     expect(briefing.text).toContain("Call the auditor");
     expect(briefing.html).toContain(`<a href="https://sage.example.com/conversations/`);
     void anna;
+  });
+
+  it("delivers a meeting's dossier to the channel chosen for the briefing, not only as a web push", async () => {
+    await paired();
+    const [channel] = await channels();
+    expect((await api("PUT", "/api/notifications/targets", { briefing: [`channel:${channel.id}`], reminders: [], runs: [], approvals: [] })).statusCode).toBe(
+      200,
+    );
+    const at = new Date(Date.now() + skewMs).toISOString();
+    const calendar = await t.store.db
+      .insertInto("accounts")
+      .values({ userId: 3, kind: "calendar", name: "Work calendar", settings: "{}", secrets: null, status: "ok", createdAt: at, updatedAt: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const object = await t.store.db
+      .insertInto("calendarObjects")
+      .values({ accountId: calendar.id, href: "intro.ics", ics: "BEGIN:VCALENDAR" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    // In 20 minutes, within the default 30 minutes before: the round prepares it and delivers it.
+    const start = Date.now() + skewMs + 20 * 60_000;
+    await t.store.db
+      .insertInto("calendarEvents")
+      .values({
+        accountId: calendar.id,
+        userId: 3,
+        objectId: object.id,
+        uid: "intro@test",
+        title: "Intro with Lena",
+        location: "",
+        startAt: new Date(start).toISOString(),
+        endAt: new Date(start + 30 * 60_000).toISOString(),
+        allDay: 0,
+        timeZone: "",
+        attendees: JSON.stringify(["lena@conf.example"]),
+        busy: 1,
+        description: "",
+      })
+      .execute();
+    expect(await t.dossiers.prepareDue()).toBe(1);
+    await t.channels.idle();
+    const delivered = await telegram.waitForBotMessage((message) => message.text.startsWith(`${DOSSIER_TEXTS.conversation}: Intro with Lena`));
+    expect(delivered.chatId).toBe("501");
+    expect(delivered.text).toContain(DOSSIER_TEXTS.empty);
   });
 });
