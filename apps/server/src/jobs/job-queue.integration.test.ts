@@ -206,7 +206,11 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
   it("a process shutting down keeps renewing the leases of the jobs it still runs, so no other process runs them again", async () => {
     const [a, b] = await sharedDatabase(2);
     const gate = deferred();
-    const stopping = createJobQueue({ db: a!.db, shared: true, leaseMs: 300 });
+    cleanups.push(async () => gate.resolve());
+    // Renewals every 100 ms; the clock they write by is moved ten minutes on once the process is stopping, so a
+    // lease that far out can only come from a renewal made after stop() (however late a loaded machine runs it).
+    let ahead = 0;
+    const stopping = createJobQueue({ db: a!.db, shared: true, leaseMs: 300, clock: () => Date.now() + ahead });
     stopping.register("long", async () => gate.promise);
     await stopping.start();
     const job = await stopping.enqueue({ kind: "long", userId: 1 });
@@ -215,13 +219,17 @@ describeOnPostgres("the job queue on PostgreSQL", (databases) => {
       (row) => row.status === "processing",
     );
     const stopped = stopping.stop();
+    ahead = 600_000;
+    const leaseOf = async () =>
+      Number((await b!.db.selectFrom("jobs").select("leaseExpiresMs").where("id", "=", job.id).executeTakeFirstOrThrow()).leaseExpiresMs);
+    await until(leaseOf, (lease) => lease > Date.now() + 300_000);
     const { database, reads } = watched(b!);
     const other = sharedQueue(database, { leaseMs: 300 });
     other.register("long", async () => {
       throw new Error("ran twice");
     });
     await other.start();
-    // Once the other process has looked around three times, the stopping process's renewals kept the job its own.
+    // Once the other process has looked around three times, the stopping process's renewed lease kept the job its own.
     const looked = reads.count;
     await expect.poll(() => reads.count).toBeGreaterThanOrEqual(looked + 6);
     expect(await statusOf(b!, job.id)).toMatchObject({ status: "processing", attempts: 1 });
