@@ -144,7 +144,10 @@ beforeAll(async () => {
   ];
   expect(seeded).toEqual([1, 1, 1, 2]);
   await db.insertInto("messages").values({ conversationId: 1, role: "user", content: "hello", createdAt: now }).execute();
+  // The count the sweep compares sees a write (on PostgreSQL it starts at the first count).
+  const counted = await storeChanges(t.store);
   await db.insertInto("knowledgeItemTexts").values({ itemId: 2, content: "budget" }).execute();
+  expect(await storeChanges(t.store)).toBeGreaterThan(counted);
 });
 
 afterAll(async () => {
