@@ -34,12 +34,17 @@ const programEnv = () => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "
 const serverArgs = ({ host, port, user }: PostgresAddress) => ["--host", host, "--port", String(port), "--username", user];
 
 /**
- * Makes a fresh, empty database on a running server and answers its URL. Its default name is unique across the
- * processes and test files sharing the server (a file's module state may start again in the same process).
+ * Makes a fresh database on a running server and answers its URL: empty, or a copy of `template` (a database nobody
+ * is connected to). Its default name is unique across the processes and test files sharing the server (a file's
+ * module state may start again in the same process).
  */
-export async function createDatabaseOn(server: PostgresAddress, name = `test_${process.pid}_${randomBytes(6).toString("hex")}`): Promise<string> {
+export async function createDatabaseOn(
+  server: PostgresAddress,
+  name = `test_${process.pid}_${randomBytes(6).toString("hex")}`,
+  template?: string,
+): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-  await run("createdb", [...serverArgs(server), name], { env: programEnv() });
+  await run("createdb", [...serverArgs(server), ...(template ? ["--template", template] : []), name], { env: programEnv() });
   return `postgres://${server.user}@${server.host}:${server.port}/${name}`;
 }
 

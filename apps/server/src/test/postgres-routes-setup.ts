@@ -4,13 +4,15 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { testPostgres } from "./test-postgres.ts";
 
 // The routes-postgres and system-postgres projects (vitest.config.ts): each route test file's apps on fresh databases
-// of the project's one server (postgres-global-setup.ts), dropped when the file ends.
+// (copies of one migrated template) of the project's one server (postgres-global-setup.ts), dropped when the file ends.
 const server = inject("testPostgres");
+const template = inject("testPostgresTemplate");
 const made: string[] = [];
 beforeAll(() => {
   testPostgres.server = {
     async createDatabase() {
-      const url = await createDatabaseOn(server);
+      // A copy of the migrated template: the app opens it with nothing left to migrate.
+      const url = await createDatabaseOn(server, undefined, template);
       made.push(new URL(url).pathname.slice(1));
       return url;
     },
