@@ -1,8 +1,8 @@
-import { SCHEDULE_ERRORS } from "@sage/contracts/schedules";
+import { BEFORE_EVENT_MINUTES_MAX, SCHEDULE_ERRORS, TRIGGER_MATCH_MAX, type ScheduleTrigger } from "@sage/contracts/schedules";
 import { AppError } from "../../http/app-error.ts";
 import type { AssistantTool } from "../assistant/assistant.module.ts";
 import { checkTimezone, toWallClock } from "./recurrence.ts";
-import { preview, type SchedulesService } from "./schedules.service.ts";
+import { describeTrigger, preview, type SchedulesService } from "./schedules.service.ts";
 
 const DAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
@@ -13,6 +13,8 @@ export const SCHEDULE_TASK_TEXTS = {
   timedOut: "The user did not answer in time, so the schedule was not created.",
   timeInvalid: "Give the time as HH:MM on a 24-hour clock, such as 07:00",
   dayInvalid: "Give days as MO, TU, WE, TH, FR, SA or SU",
+  /** The card's last line for a schedule set off by a mail or an event (decision 105). */
+  eachOnce: "It runs once for each; what the mail or invitation says is read as the sender's words, and anything it would send out waits for your approval.",
 } as const;
 
 const pad = (value: number) => String(value).padStart(2, "0");
@@ -40,12 +42,31 @@ interface Prepared {
   timezone: string;
 }
 
+/** A schedule set off by a mail or an event (decision 105); web addresses are made in Settings, as their secret must not reach the model. */
+interface PreparedTrigger {
+  title: string;
+  prompt: string;
+  trigger: Extract<ScheduleTrigger, { kind: "mail" | "before-event" }>;
+}
+
+function toTrigger(args: Record<string, unknown>, title: string, prompt: string): PreparedTrigger {
+  const match = typeof args.match === "string" ? args.match.trim() : "";
+  if (!match) throw new AppError("validation_error", 400, SCHEDULE_ERRORS.matchRequired);
+  if (match.length > TRIGGER_MATCH_MAX) throw new AppError("validation_error", 400, SCHEDULE_ERRORS.matchTooLong);
+  if (args.when === "mail") return { title, prompt, trigger: { kind: "mail", match } };
+  const minutes = args.minutesBefore;
+  if (typeof minutes !== "number" || !Number.isInteger(minutes) || minutes < 1 || minutes > BEFORE_EVENT_MINUTES_MAX)
+    throw new AppError("validation_error", 400, SCHEDULE_ERRORS.minutesInvalid);
+  return { title, prompt, trigger: { kind: "before-event", minutes, match } };
+}
+
 /** The model's simple form (a time, days, a zone) as an RFC 5545 rule starting today, local to the zone. */
-function toRule(args: Record<string, unknown>, now: Date, fallbackZone: string): Prepared {
+function toRule(args: Record<string, unknown>, now: Date, fallbackZone: string): Prepared | PreparedTrigger {
   const title = typeof args.title === "string" ? args.title.trim() : "";
   const prompt = typeof args.prompt === "string" ? args.prompt.trim() : "";
   if (!title) throw new AppError("validation_error", 400, SCHEDULE_ERRORS.titleRequired);
   if (!prompt) throw new AppError("validation_error", 400, SCHEDULE_ERRORS.promptRequired);
+  if (args.when === "mail" || args.when === "before-event") return toTrigger(args, title, prompt);
   const timezone = typeof args.timezone === "string" && args.timezone.trim() ? args.timezone.trim() : fallbackZone;
   checkTimezone(timezone);
   const time = TIME.exec(typeof args.time === "string" ? args.time.trim() : "");
@@ -69,7 +90,9 @@ export function scheduleTaskTool(deps: { service: Pick<SchedulesService, "create
   return {
     name: "scheduleTask",
     description:
-      "Schedule a prompt SAGE will run by itself at set times (e.g. 'every weekday at 7 brief me on the markets'). The user must approve it. Each run writes its answer in a conversation of its own.",
+      "Schedule a prompt SAGE will run by itself at set times (e.g. 'every weekday at 7 brief me on the markets'), or each time a mail arrives " +
+      "that mentions some words, or some minutes before each calendar event whose title mentions some words. The user must approve it. " +
+      "Each run writes its answer in a conversation of its own.",
     parameters: {
       type: "object",
       properties: {
@@ -82,8 +105,16 @@ export function scheduleTaskTool(deps: { service: Pick<SchedulesService, "create
           description: "Days of the week it runs (MO..SU); leave empty for every day",
         },
         timezone: { type: "string", description: "The user's IANA time zone, e.g. 'Europe/Zurich'; leave empty for the server's" },
+        when: {
+          type: "string",
+          enum: ["time", "mail", "before-event"],
+          description:
+            "What sets it off: 'time' (the default: at `time` on `days`), 'mail' (each mail that mentions `match`), 'before-event' (`minutesBefore` minutes before each event whose title mentions `match`)",
+        },
+        match: { type: "string", description: "For 'mail' and 'before-event': the words to look for, e.g. 'invoice' or 'Board'" },
+        minutesBefore: { type: "number", description: "For 'before-event': how many minutes before the event, e.g. 30" },
       },
-      required: ["title", "prompt", "time"],
+      required: ["title", "prompt"],
     },
     readOnly: false,
     askFirst: true,
@@ -91,7 +122,7 @@ export function scheduleTaskTool(deps: { service: Pick<SchedulesService, "create
     async prepare(args) {
       try {
         const prepared = toRule(args, deps.now(), fallbackZone);
-        preview(prepared.rrule, prepared.timezone, deps.now());
+        if ("rrule" in prepared) preview(prepared.rrule, prepared.timezone, deps.now());
         return { args: { ...prepared } };
       } catch (error) {
         if (error instanceof AppError) return { refusal: { success: false, error: error.message } };
@@ -99,17 +130,25 @@ export function scheduleTaskTool(deps: { service: Pick<SchedulesService, "create
       }
     },
     describeCall(args) {
+      if ("trigger" in args) {
+        const { title, prompt, trigger } = args as unknown as PreparedTrigger;
+        return [`${title}: ${describeTrigger(trigger)}`, `SAGE will ask: "${prompt}"`, SCHEDULE_TASK_TEXTS.eachOnce];
+      }
       const { rrule, timezone, title, prompt } = args as unknown as Prepared;
       const shown = preview(rrule, timezone, deps.now());
       return [`${title}: ${shown.summary}`, `SAGE will ask: "${prompt}"`, `Next runs: ${shown.nextRuns.map((iso) => formatRunTime(iso, timezone)).join("; ")}`];
     },
     async run(args, context) {
-      const { rrule, timezone, title, prompt } = args as unknown as Prepared;
+      const prepared = args as unknown as Prepared | PreparedTrigger;
       try {
         // A prompt from a mail's words stays marked (issue 47): every run reads it as that mail, not as the user's.
         const origin = context.provenance?.prompt;
         const derivedFrom = origin?.from === "content" ? origin.source : undefined;
-        const schedule = await deps.service.create(context.userId, { title, prompt, rrule, timezone }, derivedFrom ? { derivedFrom } : {});
+        const input =
+          "trigger" in prepared
+            ? { title: prepared.title, prompt: prepared.prompt, trigger: prepared.trigger }
+            : { title: prepared.title, prompt: prepared.prompt, rrule: prepared.rrule, timezone: prepared.timezone };
+        const schedule = await deps.service.create(context.userId, input, derivedFrom ? { derivedFrom } : {});
         return {
           result: {
             success: true,

@@ -72,4 +72,27 @@ describe("the scheduleTask tool", () => {
     expect(result).toMatchObject({ success: false, declined: true, message: SCHEDULE_TASK_TEXTS.declined });
     expect((await api("GET", "/api/schedules")).json()).toEqual([]);
   });
+
+  it("schedules a run for each mail that mentions some words, shown in plain words on its card", async () => {
+    const conversationId = (await api("POST", "/api/conversations", { name: "Plans" })).json().id as number;
+    gemini.script(
+      {
+        functionCalls: [{ name: "scheduleTask", args: { title: "Invoices", prompt: "Summarise the invoice and its amount", when: "mail", match: "invoice" } }],
+      },
+      { text: "Scheduled." },
+    );
+    const turn = api("POST", `/api/conversations/${conversationId}/turn`, { content: "Whenever an invoice arrives, summarise it for me" });
+    const approval = await waitForApproval();
+    expect(approval.summary).toEqual([
+      'Invoices: when a mail arrives that mentions "invoice"',
+      'SAGE will ask: "Summarise the invoice and its amount"',
+      SCHEDULE_TASK_TEXTS.eachOnce,
+    ]);
+    expect((await api("POST", `/api/approvals/${approval.approvalId}`, { approved: true })).statusCode).toBe(200);
+    const result = turnEvents((await turn).body).find(([event]) => event === "tool-result")![1].result;
+    expect(result).toMatchObject({ success: true, message: SCHEDULE_TASK_TEXTS.created('when a mail arrives that mentions "invoice"') });
+    expect((await api("GET", "/api/schedules")).json()).toEqual([
+      expect.objectContaining({ title: "Invoices", trigger: { kind: "mail", match: "invoice" }, nextRunAt: null, rrule: "" }),
+    ]);
+  });
 });
