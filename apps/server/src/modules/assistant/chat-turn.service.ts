@@ -256,6 +256,7 @@ export function createChatTurnService(deps: ChatTurnDeps) {
       const ledger = createCitationLedger();
       // A passage found twice (two copies of a file) is one citation, given to the model and shown once.
       const context = [...new Set(ledger.cite(await gatherContext(turn)))];
+      ledger.attach(context);
       const attachments = turn.attachments.map(({ fileId, name, mimeType }) => ({ fileId, name, mimeType }));
       const userMessage =
         turn.answering ??

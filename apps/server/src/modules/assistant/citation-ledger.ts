@@ -2,12 +2,26 @@ import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
 import type { Citation } from "@sage/contracts/conversations";
 import type { SearchResult } from "@sage/contracts/retrieval";
 
+/** The numbers an answer cites: [2], [1, 3], [1][4], [2-3]. */
+export function citedNumbers(text: string): Set<number> {
+  const numbers = new Set<number>();
+  for (const match of text.matchAll(/\[(\d+(?:\s*[-,–]\s*\d+)*)\]/g)) {
+    for (const part of match[1]!.split(/\s*,\s*/)) {
+      const [from, to] = part.split(/\s*[-–]\s*/).map(Number);
+      for (let n = from!; n <= (to ?? from!) && n - from! < 50; n++) numbers.add(n);
+    }
+  }
+  return numbers;
+}
+
 /**
  * The document passages a turn gave the model, numbered in the order it saw them ([1], [2] ...; a passage
  * found twice keeps its number). Passages not yet shown under an answer wait for the next one the model writes.
  */
 export function createCitationLedger() {
   const known = new Map<string, Citation>();
+  const attached = new Set<number>();
+  const used = new Set<number>();
   let waiting: Citation[] = [];
   return {
     cite(results: readonly SearchResult[]): Citation[] {
@@ -28,6 +42,8 @@ export function createCitationLedger() {
           known.set(key, citation);
           waiting.push(citation);
         }
+        // A tool that finds a passage beside the message again makes it one the answer drew on (attach() comes after).
+        attached.delete(citation.n);
         return citation;
       });
     },
@@ -44,16 +60,34 @@ export function createCitationLedger() {
         return citation;
       });
     },
-    /** The passage numbered n in this turn. */
+    /** The passage numbered n in this turn; a tool that takes it (createDocument's footnote) uses it, as a citing answer does. */
     find(n: number): Citation | undefined {
-      for (const citation of known.values()) if (citation.n === n) return citation;
+      for (const citation of known.values())
+        if (citation.n === n) {
+          used.add(n);
+          return citation;
+        }
       return undefined;
     },
-    /** The passages not yet shown under an answer; they go under the answer being saved. */
-    takeWaiting(): Citation[] {
+    /** Marks passages put beside the user's message: they are shown under an answer only when it cites them. */
+    attach(citations: readonly Citation[]): void {
+      for (const citation of citations) attached.add(citation.n);
+    },
+    /**
+     * The passages not yet shown under an answer that go under the answer being saved (`text`): the ones it cites as
+     * [n]; when it cites none, those a tool found (never the passages beside the message, issue 47: no more chips
+     * than the answer uses). The rest wait for a later answer of the turn.
+     */
+    takeWaiting(text?: string): Citation[] {
       const taken = waiting;
-      waiting = [];
-      return taken;
+      if (text === undefined) {
+        waiting = [];
+        return taken;
+      }
+      const cited = new Set([...citedNumbers(text), ...used]);
+      const shown = taken.filter((citation) => cited.has(citation.n) || (cited.size === 0 && !attached.has(citation.n)));
+      waiting = taken.filter((citation) => !shown.includes(citation));
+      return shown;
     },
   };
 }

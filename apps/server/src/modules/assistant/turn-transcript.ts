@@ -14,7 +14,7 @@ interface Draft {
 
 export interface TurnTranscriptDeps {
   /** The document passages given to the model and not yet shown under an answer. */
-  takeCitations(): Citation[];
+  takeCitations(text?: string): Citation[];
   /** Shows the passages under the answer just written, and text the transcript adds to the answer being shown. */
   send(event: TurnEventOf<"citations" | "text-delta">): void;
   /** Saves model messages in one transaction (on SQLite when called); answers them as saved. */
@@ -47,7 +47,7 @@ export function createTurnTranscript(deps: TurnTranscriptDeps) {
 
   /** Text the model wrote: it takes the passages, the waiting calls and the web pages it drew on. */
   function addModelText(text: string): Draft {
-    const draft: Draft = { content: text, citations: deps.takeCitations(), toolCalls: waitingCalls, step };
+    const draft: Draft = { content: text, citations: deps.takeCitations(text), toolCalls: waitingCalls, step };
     waitingCalls = [];
     if (waitingSources.length > 0) {
       draft.content += sourcesList(waitingSources);
