@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { login } from "../support/auth.ts";
+import { send, turnDone } from "../support/chat.ts";
+import { fakeGemini } from "../support/fake-gemini.ts";
 import { toastWith } from "../support/toasts.ts";
 
 // One server and one demo user for the whole file: tests run in order and start from no reminders.
@@ -185,26 +187,29 @@ test("the badge shows while a reminder is unread, clears when the sheet shows it
   await expect(unreadBadge(page)).toBeVisible();
 });
 
-test("a reminder the assistant creates appears in the open sheet without a reload", async ({ page }) => {
+test("a reminder the assistant creates in a conversation is in the Reminders sheet without a reload", async ({ page }) => {
   const conversationId = await createConversation(page, "Assistant chat");
+  await page.goto(`/conversations/${conversationId}`);
   await remindersButton(page).click();
   await expect(sheet(page).getByText("No reminders for today")).toBeVisible();
-  // What the chat's createReminder tool does: the API call with YYYY-MM-DD, then the window event.
+  await page.keyboard.press("Escape");
+  await expect(sheet(page)).toHaveCount(0);
   const today = await page.evaluate(() => {
     const now = new Date();
     return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
   });
-  await page.evaluate(
-    async ({ conversationId, today }) => {
-      const response = await fetch("/api/reminders", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ title: "Renew passport", dueDate: today, priority: "high", conversationId }),
-      });
-      window.dispatchEvent(new CustomEvent("reminderCreated", { detail: await response.json() }));
+  await fakeGemini.reset();
+  await fakeGemini.script(
+    {
+      text: "Setting that up.",
+      functionCalls: [{ name: "createReminder", args: { title: "Renew passport", dueDate: today, priority: "high", conversationId: String(conversationId) } }],
     },
-    { conversationId, today },
+    { text: "Done: Renew passport, today." },
   );
+  await send(page, "Remind me to renew my passport today");
+  await expect(toastWith(page, "New reminder created")).toBeVisible();
+  await turnDone(page);
+  await remindersButton(page).click();
   await expect(sheet(page).getByRole("listitem", { name: "Renew passport" })).toBeVisible();
   await expect(sheet(page).getByRole("tab", { name: "Today (1)" })).toBeVisible();
 });
@@ -275,18 +280,11 @@ test("a reminder falling due while the app is open gives one toast and a system 
     }
     (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
   });
+  // A reminder due in two minutes, made before the app opens (as on another device).
+  await createReminder(page, { title: "Leave for the airport", dueDate: new Date(Date.now() + 120_000).toISOString() });
   await page.clock.install();
   await page.reload();
   await expect(remindersButton(page)).toBeVisible();
-  const dueAt = new Date(Date.now() + 120_000);
-  await page.evaluate(async (dueDate) => {
-    await fetch("/api/reminders", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ title: "Leave for the airport", dueDate }),
-    });
-    window.dispatchEvent(new CustomEvent("reminderCreated"));
-  }, dueAt.toISOString());
   await expect(unreadBadge(page)).toBeVisible();
   await expect(toastWith(page, "Reminder due")).toHaveCount(0);
 

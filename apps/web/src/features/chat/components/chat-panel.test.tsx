@@ -4,7 +4,6 @@ import { messageListSchema, type Message } from "@sage/contracts/conversations";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { getJson } from "@/lib/api-client";
-import { REMINDER_CREATED_EVENT } from "@/lib/reminder-created-event";
 import { eventStreamReply } from "@/test/event-stream-reply";
 import { errorReply, fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
@@ -333,11 +332,7 @@ describe("ChatPanel", () => {
     expect(screen.queryByText("SAGE is typing...")).toBeNull();
   });
 
-  it("tells the user when SAGE created a reminder, and tells the reminder lists", async () => {
-    const { user, stream } = await openConversation();
-    const heard: unknown[] = [];
-    const listener = (event: Event) => heard.push((event as CustomEvent).detail);
-    window.addEventListener(REMINDER_CREATED_EVENT, listener);
+  it("tells the user when SAGE created a reminder, and a reminder list on screen shows it", async () => {
     const reminder = {
       id: 4,
       title: "Call Anna",
@@ -350,15 +345,41 @@ describe("ChatPanel", () => {
       createdAt: at,
       updatedAt: at,
     };
+    const stream = eventStreamReply();
+    let saved: (typeof reminder)[] = [];
+    fakeApi()
+      .on("GET", "/api/assistant/settings", Response.json(settings))
+      .on("GET", "/api/approvals", Response.json({ approvals: [] }))
+      .on("GET", MESSAGES, Response.json([]))
+      .on("GET", /^\/api\/reminders/, () => Response.json(saved))
+      .on("POST", TURN, () => stream.response);
+    // A reminder list elsewhere on screen (the sheet, the conversation's panel), read once before the turn.
+    function RemindersTitles() {
+      const reminders = useQuery({ queryKey: ["reminders"], queryFn: async () => (await (await fetch("/api/reminders")).json()) as typeof saved });
+      return (
+        <ul aria-label="Reminders">
+          {(reminders.data ?? []).map((item) => (
+            <li key={item.id}>{item.title}</li>
+          ))}
+        </ul>
+      );
+    }
+    const { user } = renderWithProviders(
+      <>
+        <RemindersTitles />
+        <Conversation />
+      </>,
+    );
+    await screen.findByText("Ask SAGE anything: draft an email, outline a presentation, set a reminder or search your documents.");
     await user.type(messageBox(), "Remind me{Enter}");
+    saved = [reminder];
     stream.send("tool-call", { id: "call-1", name: "createReminder", args: { title: "Call Anna" } });
     stream.send("reminder-created", { reminder });
 
     await waitFor(() =>
       expect(shownToasts()).toEqual([{ title: "New reminder created", description: "A new reminder was created by SAGE", variant: "default" }]),
     );
-    expect(heard).toEqual([reminder]);
-    window.removeEventListener(REMINDER_CREATED_EVENT, listener);
+    expect(await within(screen.getByRole("list", { name: "Reminders" })).findByText("Call Anna")).toBeTruthy();
   });
 });
 

@@ -6,7 +6,6 @@ import type { ApprovalDecision, ResourceRef } from "@sage/contracts/external-too
 import { useEffect, useReducer, useRef } from "react";
 import { toastError } from "@/components/ui/toast-error";
 import { toast } from "@/components/ui/use-toast";
-import { reminderCreatedEvent } from "@/lib/reminder-created-event";
 import { answerApproval } from "../api/answer-approval";
 import { forgetAnsweredApproval } from "../api/get-pending-approvals";
 import { answerElicitation } from "../api/tool-offers";
@@ -110,7 +109,8 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
             break;
           }
           case "reminder-created":
-            window.dispatchEvent(reminderCreatedEvent(event.reminder));
+            // Every reminder list (the sheet, the conversation's panel, the badge) reads again: they are keyed under "reminders".
+            void queryClient.invalidateQueries({ queryKey: ["reminders"] });
             toast({ title: CHAT_TEXTS.reminderToastTitle, description: CHAT_TEXTS.reminderToastDescription });
             break;
           case "document-created":

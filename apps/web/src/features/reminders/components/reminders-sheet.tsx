@@ -10,7 +10,6 @@ import { useMarkRemindersRead } from "../api/update-reminder";
 import { useCompleteReminderWithAnimation } from "../hooks/use-complete-reminder-with-animation";
 import { useDueReminderAlerts } from "../hooks/use-due-reminder-alerts";
 import { useNow } from "../hooks/use-now";
-import { useReminderCreatedListener } from "../hooks/use-reminder-created-listener";
 import { bucketReminders, type ReminderBucket } from "../reminder-buckets";
 import { OVERDUE_TEXT_CLASS } from "../reminder-style";
 import { CreateReminderFromSheetDialog } from "./create-reminder-from-sheet-dialog";
@@ -27,7 +26,7 @@ const TABS: Array<{ bucket: ReminderBucket; label: string; empty: string }> = [
 
 /**
  * The utility bar's reminders side sheet; `children` is the trigger button. It stays mounted while
- * logged in, so it also hosts the assistant's 'reminderCreated' listener and the due-time alerts.
+ * logged in, so it also hosts the due-time alerts.
  */
 export function RemindersSheet({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -37,7 +36,6 @@ export function RemindersSheet({ children }: { children: ReactNode }) {
   const now = useNow();
   const buckets = useMemo(() => bucketReminders(reminders.data ?? [], now), [reminders.data, now]);
   const { completingIds, complete } = useCompleteReminderWithAnimation();
-  useReminderCreatedListener();
   useDueReminderAlerts();
   useMarkShownAsRead(open, buckets);
   // 'View Chat' navigates under the sheet; the sheet gets out of the way.
