@@ -69,9 +69,11 @@ test("Stop ends a research run: the answer says it stopped", async ({ page }) =>
   await page.getByRole("button", { name: "Stop generating" }).click();
   await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toContainText("Research stopped before the report was written");
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-  // The server saved the same words, saying what it had found (nothing yet: the first search was still running).
+  // The server's saved answer takes the placeholder's place once saved, without a reload: the same words, saying
+  // what it had found (nothing yet: the first search was still running).
+  const stoppedAnswer = /Research stopped before the report was written\. No sources had been found yet\./;
+  await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toHaveText(stoppedAnswer);
+  await expect(page.locator('[data-testid="chat-message"][data-role="ai"]')).toHaveCount(1);
   await page.reload();
-  await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toHaveText(
-    /Research stopped before the report was written\. No sources had been found yet\./,
-  );
+  await expect(page.locator('[data-testid="chat-message"][data-role="ai"]').last()).toHaveText(stoppedAnswer);
 });

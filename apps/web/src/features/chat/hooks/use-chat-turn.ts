@@ -55,6 +55,22 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
   const addMessages = (added: Message[]) => queryClient.setQueryData<Message[]>(messagesQueryKey, (list) => withMessages(list, added));
 
   /**
+   * Reads the list again until it ends with a saved answer (the server's, to a stopped run), keeping `placeholder`
+   * shown until then; gives up after a minute, leaving the placeholder.
+   */
+  async function untilAnswerSaved(placeholder: Message) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await queryClient.refetchQueries({ queryKey: messagesQueryKey, exact: true });
+      const last = queryClient.getQueryData<Message[]>(messagesQueryKey)?.at(-1);
+      if (last?.role === "model" && last.id > 0) return;
+      addMessages([placeholder]);
+      if (Date.now() > deadline || abortRef.current) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /**
    * Runs one turn (on a new branch when `options.branch` says where: an edit, a regenerated answer; a research run
    * when `options.research`); answers true when nothing was saved, so the caller can give the user their words back.
    */
@@ -158,9 +174,16 @@ export function useChatTurn({ conversationId, messagesQueryKey, model }: ChatTur
         if (!userSaved || !controller.signal.aborted) void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
         else if (researched && shown.length === 0) {
           // A research run stopped before its report: say so at once; the server's answer (with the sources found
-          // so far as chips) replaces it once the server has seen the Stop.
-          addMessages([{ id: -Date.now(), conversationId: Number(conversationId), role: "model", content: RESEARCH_TEXTS.stopped, createdAt: now }]);
-          setTimeout(() => void queryClient.invalidateQueries({ queryKey: messagesQueryKey }), 1500);
+          // so far as chips) replaces it once the server has seen the Stop and saved it.
+          const placeholder: Message = {
+            id: -Date.now(),
+            conversationId: Number(conversationId),
+            role: "model",
+            content: RESEARCH_TEXTS.stopped,
+            createdAt: now,
+          };
+          addMessages([placeholder]);
+          void untilAnswerSaved(placeholder);
         }
       }
       if (abortRef.current === controller) abortRef.current = null;
