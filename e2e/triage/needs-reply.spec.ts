@@ -1,10 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type DovecotServer } from "@sage/testkit/dovecot-server";
 import { signIn } from "../support/auth.ts";
 import { fakeGemini } from "../support/fake-gemini.ts";
 
-// Issue 53's browser test: "Needs your reply" with its draft. A real Dovecot holds the mailbox (and gets the draft);
-// the fake Gemini sorts and writes the reply.
+// Issue 53's browser tests: "Needs your reply" with its draft, and a person page. A real Dovecot holds the mailbox (and
+// gets the draft); the fake Gemini sorts and writes the reply. Each test signs in as a new user and connects it.
 test.skip(!dovecotInstalled(), DOVECOT_MISSING);
 
 const ME = "exec@example.com";
@@ -36,6 +36,18 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => dovecot?.stop());
 
+async function connectMailbox(page: Page) {
+  const connected = await page.request.post("/api/accounts", {
+    data: {
+      kind: "mail",
+      name: "Work mail",
+      folders: ["INBOX", "Sent"],
+      imap: { host: dovecot.host, port: dovecot.port, secure: false, user: ME, password: PASSWORD },
+    },
+  });
+  expect(connected.status(), await connected.text()).toBe(201);
+}
+
 test("Needs your reply on the Today panel shows Anna's mail, why, and the draft reply waiting in Drafts", async ({ page }) => {
   await fakeGemini.reset();
   await fakeGemini.script(
@@ -56,15 +68,7 @@ test("Needs your reply on the Today panel shows Anna's mail, why, and the draft 
     { match: "Q3 budget numbers", text: "You will have the Q3 numbers on Thursday." },
   );
   await signIn(page);
-  const connected = await page.request.post("/api/accounts", {
-    data: {
-      kind: "mail",
-      name: "Work mail",
-      folders: ["INBOX", "Sent"],
-      imap: { host: dovecot.host, port: dovecot.port, secure: false, user: ME, password: PASSWORD },
-    },
-  });
-  expect(connected.status(), await connected.text()).toBe(201);
+  await connectMailbox(page);
   // A sync's round waits until the mail it fetched has been read; asking for sorting again queues the next round.
   await expect
     .poll(
@@ -91,4 +95,33 @@ test("Needs your reply on the Today panel shows Anna's mail, why, and the draft 
   } finally {
     await imap.close();
   }
+});
+
+test("a person page: Anna, from the mail exchanged with her, corrected by the user", async ({ page }) => {
+  await signIn(page);
+  // This user's mail is not sorted (nothing here asks the model); their people come from the mail exchanged.
+  await page.request.put("/api/triage/settings", { data: { enabled: false } });
+  await connectMailbox(page);
+  await expect
+    .poll(async () => JSON.stringify(await (await page.request.get("/api/people?q=Anna")).json()), { message: "Anna's page is built", intervals: [1000] })
+    .toContain("anna@acme.example");
+  await page.goto("/settings?section=people");
+  await page.getByRole("searchbox", { name: "Search people" }).fill("Anna");
+  await page
+    .getByRole("list", { name: "People" })
+    .getByRole("button", { name: /Anna Berg/ })
+    .click();
+  const person = page.getByTestId("person-page");
+  await expect(person.getByRole("heading", { level: 2 })).toHaveText("Anna Berg");
+  await expect(person).toContainText("anna@acme.example");
+
+  await person.getByRole("button", { name: "Correct" }).click();
+  const form = person.getByRole("form", { name: "Correct Anna Berg" });
+  await form.getByLabel("Organisation").fill("Acme");
+  await form.getByLabel("Role").fill("CFO");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(person.getByText("CFO, Acme")).toBeVisible();
+  // The correction is kept: the page opened again says the same.
+  await page.reload();
+  await expect(page.getByTestId("person-page").getByText("CFO, Acme")).toBeVisible();
 });
