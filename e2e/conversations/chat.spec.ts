@@ -61,6 +61,7 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "saveMemory",
     "listFolder",
     "readFile",
+    "appendToNote",
     "scheduleTask",
     "listCommitments",
     "createDocument",

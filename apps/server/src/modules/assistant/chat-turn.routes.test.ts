@@ -69,6 +69,7 @@ describe("POST /api/conversations/{id}/turn", () => {
       "saveMemory",
       "listFolder",
       "readFile",
+      "appendToNote",
       "scheduleTask",
       "listCommitments",
       "createDocument",

@@ -93,6 +93,7 @@ describe("external tools over MCP", () => {
       "saveMemory",
       "listFolder",
       "readFile",
+      "appendToNote",
       "scheduleTask",
       "listCommitments",
       "createDocument",

@@ -99,7 +99,7 @@ export interface KnowledgeModule extends AppModule {
   /** Notes SAGE files for the user (a meeting's "Add notes", decision 099): searchable and read by the commitments scan. */
   notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
   /** The knowledge base by folder and by name (the assistant's listFolder and readFile, issue 47). */
-  files: KnowledgeFiles;
+  files: KnowledgeFiles & { appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null> };
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -196,7 +196,19 @@ export function createKnowledgeModule(deps: {
         return { id: item.id, name: item.name };
       },
     },
-    files: createKnowledgeFiles(deps.store.db),
+    files: {
+      ...createKnowledgeFiles(deps.store.db),
+      /** Adds a line at the end of a note (read again for search); null when the user has no note of that name. */
+      async appendToNote(userId: number, name: string, text: string) {
+        const found = await createKnowledgeFiles(deps.store.db).byName(userId, name);
+        if (!found || found.type !== "note") return null;
+        const item = await repo.getItem(userId, found.id);
+        if (!item) return null;
+        const before = (item.content ?? "").replace(/\s+$/, "");
+        await knowledge.update(userId, found.id, { content: before ? `${before}\n${text}` : text });
+        return { name: found.name };
+      },
+    },
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, queueNew: ingestion.queueNew, sweep }),
     backup: {
       summary: repo.summary,

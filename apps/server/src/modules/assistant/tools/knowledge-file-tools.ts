@@ -5,6 +5,7 @@ import type { AssistantTool } from "./assistant-tool.ts";
 export interface KnowledgeFilesPort {
   list(userId: number, path: string, limit: number): Promise<{ entries: { id: number; name: string; type: string; path: string }[]; more: boolean } | null>;
   byName(userId: number, name: string): Promise<{ id: number; name: string; type: string; path: string } | undefined>;
+  appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null>;
 }
 
 /** How much of a folder and of a file the model is given. */
@@ -18,12 +19,17 @@ export const KNOWLEDGE_FILE_TEXTS = {
   noName: "Give the file's name.",
   noFile: (name: string) => `No file or note named "${name}" is in the knowledge base (listFolder shows what is there).`,
   read: (shown: number, cut: boolean) => (cut ? `The first ${shown} characters of the file.` : "The whole file."),
+  noText: "Give the text to add.",
+  noNote: (name: string) => `No note named "${name}" is in the knowledge base.`,
+  appended: (name: string) => `Added to the end of the note "${name}".`,
+  fromContent: (source: string) =>
+    `Not added: the text comes from ${source}, not from the user. SAGE adds to a note only what the user wrote; ask them to type it.`,
 } as const;
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 /**
- * listFolder and readFile (issue 47's workspace tools): read-only, so never a card. A file's text, and the names in a
+ * listFolder, readFile and appendToNote (issue 47's workspace tools): read-only, so never a card. A file's text, and the names in a
  * folder (a mail's attachments are named by their sender), are someone else's words: they are returned as content,
  * and values later calls take from them are content-derived.
  */
@@ -71,6 +77,34 @@ export function knowledgeFileTools(files: KnowledgeFilesPort, search: DocumentSe
           result: { success: true, name: file.name, path: file.path, text: body, message: KNOWLEDGE_FILE_TEXTS.read(body.length, cut) },
           untrusted: [{ source: { title: file.name, fileId: file.id }, text: body }],
         };
+      },
+    },
+    {
+      name: "appendToNote",
+      description: "Add a line of text at the end of one of the user's notes in the knowledge base, by the note's name.",
+      parameters: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The note's name, such as 'To do'" },
+          text: { type: "string", description: "The text to add" },
+        },
+        required: ["name", "text"],
+      },
+      readOnly: false,
+      persists: true,
+      argumentRoles: { name: "object", text: "text" },
+      async run(args, context) {
+        const name = text(args.name).trim();
+        const line = text(args.text).trim();
+        if (!name) return { result: { success: false, message: KNOWLEDGE_FILE_TEXTS.noName } };
+        if (!line) return { result: { success: false, message: KNOWLEDGE_FILE_TEXTS.noText } };
+        // A note is the user's own words (the commitments ledger reads it as theirs): someone else's text stays out.
+        const origin = context.provenance?.text;
+        if (origin?.from === "content")
+          return { result: { success: false, message: KNOWLEDGE_FILE_TEXTS.fromContent(origin.source?.title ?? "text someone else wrote") } };
+        const done = await files.appendToNote(context.userId, name, line);
+        if (!done) return { result: { success: false, message: KNOWLEDGE_FILE_TEXTS.noNote(name) } };
+        return { result: { success: true, message: KNOWLEDGE_FILE_TEXTS.appended(done.name) } };
       },
     },
   ];
