@@ -69,13 +69,6 @@ export function createTriageRepo(db: Kysely<Database>) {
         .limit(limit)
         .execute(),
 
-    insert: (row: Insertable<MailTriageTable>) =>
-      db
-        .insertInto("mailTriage")
-        .values(row)
-        .onConflict((conflict) => conflict.column("messageId").doNothing())
-        .execute(),
-
     /** A batch's labels in one statement. */
     insertMany: async (rows: Insertable<MailTriageTable>[]) => {
       if (rows.length === 0) return;

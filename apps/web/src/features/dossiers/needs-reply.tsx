@@ -14,7 +14,7 @@ export function useNeedsReply() {
 
 /**
  * "Needs your reply" on the Today panel: sender, subject, how long it has waited, why, and whether a draft reply is
- * waiting in the Drafts folder. Shown only when something waits (sorting is off until the user turns it on).
+ * waiting in the Drafts folder. Shown only when something waits (nothing does while sorting is off).
  */
 export function NeedsReply({ items, now }: { items: TriageItem[]; now: Date }) {
   return (
