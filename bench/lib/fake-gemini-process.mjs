@@ -3,7 +3,8 @@ import { fork } from "node:child_process";
 /**
  * The fake Gemini (packages/testkit) in a process of its own, as fake-embedder's: the model is another machine, so
  * its work (reading each request, checking it against the response schema, answering) is not the bench's to carry.
- * `structured()` answers the structured-output requests seen since the last call.
+ * `structured()` answers the structured-output requests seen since the last call; `firstStructured()` the same count
+ * with the path and body of the first of them.
  */
 export async function startFakeGeminiProcess() {
   const child = fork(new URL("./fake-gemini-child.ts", import.meta.url), [], {
@@ -23,6 +24,7 @@ export async function startFakeGeminiProcess() {
     baseUrl,
     script: (...replies) => ask({ script: replies }),
     structured: async () => (await ask("structured")).structured,
+    firstStructured: () => ask("structured"),
     close: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.send("close");
