@@ -86,8 +86,11 @@ describe("JSON nested 1,000 levels deep", () => {
         const before = await totalChanges();
         const url = route.url.replace(/:\w+/g, "1");
         const response = await t.app.inject({ method: route.method as "POST", url, headers: { cookie, "content-type": "application/json" }, payload });
-        expect(`${route.method} ${url} (${shape}): ${response.statusCode}`).toBe(`${route.method} ${url} (${shape}): 400`);
-        expect(response.json()).toMatchObject({ error: DEEP_JSON_ERROR, code: "body_too_deep" });
+        // A webhook's body is never parsed: it reaches the run as text, and a secret that is no schedule's is a 404
+        // whatever the body (decision 105).
+        const expected = route.url === "/api/hooks/:secret" ? 404 : 400;
+        expect(`${route.method} ${url} (${shape}): ${response.statusCode}`).toBe(`${route.method} ${url} (${shape}): ${expected}`);
+        if (expected === 400) expect(response.json()).toMatchObject({ error: DEEP_JSON_ERROR, code: "body_too_deep" });
         expect(await totalChanges()).toBe(before);
       }
     }
