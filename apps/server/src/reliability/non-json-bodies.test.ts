@@ -37,8 +37,11 @@ describe("a body that is not JSON, sent to a JSON route", () => {
         const before = await totalChanges();
         const response = await t.app.inject({ method: route.method as "POST", url, headers: { cookie, ...body.headers }, payload: body.payload });
         requests += 1;
-        expect(`${route.method} ${url} ${body.label}: ${response.statusCode}`).toBe(`${route.method} ${url} ${body.label}: 415`);
-        expect(response.json()).toMatchObject(NOT_JSON);
+        // A webhook's body is never parsed: it reaches the run as text, and a secret that is no schedule's is a 404
+        // whatever the body (decision 105).
+        const expected = route.url === "/api/hooks/:secret" ? 404 : 415;
+        expect(`${route.method} ${url} ${body.label}: ${response.statusCode}`).toBe(`${route.method} ${url} ${body.label}: ${expected}`);
+        if (expected === 415) expect(response.json()).toMatchObject(NOT_JSON);
         expect(await totalChanges()).toBe(before);
       }
     }

@@ -83,6 +83,9 @@ describe.skipIf(!installed)("draftEmail saves into the real Dovecot's Drafts fol
         to: ["anna@example.com"],
         cc: ["cfo@example.com"],
         subject: "Re: Board pack",
+        // The subject is the mail's (issue 47: a draft keeps where its values came from; the chat says so under it).
+        fromContent: ["subject"],
+        derivedFrom: { messageId: expect.any(Number), title: "the mail from Anna Berg <anna@example.com> of 5 Dec" },
       },
     });
 

@@ -82,13 +82,13 @@ describe("a photo sent in Telegram to a model that cannot see pictures", () => {
       blind.script({ text: "Launch on 14 March." });
       await anna.photo(photo, "What does the whiteboard say?");
       await telegram.waitForBotMessage((message) => message.text.startsWith("Launch on 14 March."));
-      // The chat is told first, then answered; the photo is the answer's source.
+      // The chat is told first, then answered; an answer that cites nothing lists no sources (decision 063).
       expect(
         telegram
           .botMessages(501)
           .map((message) => message.text)
           .slice(-2),
-      ).toEqual([CHAT_TEXTS.imagesAsText, expect.stringMatching(/^Launch on 14 March\.\n\nSources\n\n1\. photo-\d+\.jpg$/)]);
+      ).toEqual([CHAT_TEXTS.imagesAsText, "Launch on 14 March."]);
       const prompt = JSON.stringify(blind.prompts.at(-1));
       expect(prompt).toMatch(/\[Attached file: photo-\d+\.jpg\]/);
       expect(prompt).toMatch(/launch on 14 March/i);
