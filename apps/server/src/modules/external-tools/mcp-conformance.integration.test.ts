@@ -92,20 +92,25 @@ const node = (args: string[], cwd: string) =>
 const clientCommand = () => `${process.execPath} ${client}`;
 
 /**
- * The whole suite in one run (its scenarios in parallel), then each scenario that did not pass once more on its own:
+ * The whole suite in one run (its scenarios in parallel), then each scenario that did not pass up to three times alone:
  * twenty-six clients starting at once on two cores can miss a timing check or a time limit that one run alone meets.
  */
+const RERUNS = 3;
+
 async function runSuite(): Promise<{ results: Map<string, Check[]>; log: string }> {
   const first = path.join(temp.dir, "suite");
   const suite = await node(["client", "--suite", "all", "--command", clientCommand(), "--timeout", "120000", "-o", first], temp.dir);
   const results = readResults(first);
   let log = suite.stdout.slice(suite.stdout.indexOf("=== SUITE SUMMARY"));
   for (const [scenario] of [...results].filter(([name, checks]) => !passes(checks) && !(name in EXCUSED))) {
-    const again = path.join(temp.dir, "again", scenario.replace(/\//g, "_"));
-    const run = await node(["client", "--scenario", scenario, "--command", clientCommand(), "--timeout", "120000", "-o", again], temp.dir);
-    const rerun = readResults(again).get(scenario);
-    if (rerun) results.set(scenario, rerun);
-    log += `\n--- ${scenario} again (exit ${run.code})\n${run.stdout.slice(-1500)}${run.stderr.slice(-1500)}`;
+    // Up to three runs alone: on a machine loaded by a whole test suite, one run alone can still be late.
+    for (let attempt = 1; attempt <= RERUNS && !passes(results.get(scenario) ?? []); attempt++) {
+      const again = path.join(temp.dir, "again", `${scenario.replace(/\//g, "_")}-${attempt}`);
+      const run = await node(["client", "--scenario", scenario, "--command", clientCommand(), "--timeout", "120000", "-o", again], temp.dir);
+      const rerun = readResults(again).get(scenario);
+      if (rerun) results.set(scenario, rerun);
+      log += `\n--- ${scenario} again, run ${attempt} (exit ${run.code})\n${run.stdout.slice(-1500)}${run.stderr.slice(-1500)}`;
+    }
   }
   return { results, log };
 }
@@ -119,7 +124,7 @@ afterAll(() => {
 describe("the MCP conformance suite's client scenarios", () => {
   it("every scenario passes, or is excused in decision 080", { timeout: 600_000 }, async () => {
     const { results, log } = await runSuite();
-    expect(results.size, log).toBeGreaterThan(20);
+    expect(results.size, `the suite reported ${results.size} scenarios\n${log}`).toBeGreaterThan(20);
     const passed = [...results].filter(([, checks]) => passes(checks)).map(([scenario]) => scenario);
     const failed = [...results].filter(([, checks]) => !passes(checks));
     console.info(`MCP conformance (client scenarios): ${passed.length} of ${results.size} pass; ${Object.keys(EXCUSED).length} excused`);
@@ -132,7 +137,8 @@ describe("the MCP conformance suite's client scenarios", () => {
             .map((check) => `${check.id} ${check.status} ${check.errorMessage ?? ""}`)
             .join("; ")}`,
       );
-    expect(unexcused, log.slice(-6000)).toEqual([]);
+    // The failing scenarios first: a failure's first line is all a CI summary shows.
+    expect(unexcused, `${unexcused.join(" | ")}\n${log.slice(-6000)}`).toEqual([]);
     const stale = passed.filter((scenario) => scenario in EXCUSED);
     expect(stale, "excused scenarios that now pass: take them off the list").toEqual([]);
     expect(
