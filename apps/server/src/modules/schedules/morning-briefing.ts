@@ -7,6 +7,7 @@ import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { AgendaEvent } from "../accounts/accounts.module.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
 import { fromWallClock, toWallClock } from "./recurrence.ts";
+import { citedMarkdown, trimSections, type CitedLine, type CitedSection } from "./cited-sections.ts";
 
 /** About what an executive reads at a glance: the briefing's lines in all, notes aside. */
 export const BRIEFING_MAX_LINES = 12;
@@ -33,20 +34,8 @@ export interface BriefingSources {
   messages: Pick<ConversationMessagesPort, "appendMessages">;
 }
 
-/** One line and where it comes from; a line with no source is marked as such. */
-interface Line {
-  text: string;
-  source: Omit<Citation, "n"> | null;
-}
-
-interface Section {
-  heading: string;
-  lines: Line[];
-  /** A sentence in place of lines (no calendar connected), not counted as a line. */
-  note?: string;
-  /** Lines left out to keep the briefing short. */
-  more?: number;
-}
+type Line = CitedLine;
+type Section = CitedSection;
 
 export const hhmm = (iso: string, zone: string) => toWallClock(new Date(iso), zone).toISOString().slice(11, 16);
 const firstSentence = (text: string) => {
@@ -219,32 +208,8 @@ export async function composeBriefing(
     }
   }
 
-  // Short by design: each section up to its share, then the whole up to the limit, in section order.
-  let room = BRIEFING_MAX_LINES;
-  for (const section of sections) {
-    const share = Math.min(section.lines.length, SECTION_LINES[keyOf(section.heading)], room);
-    section.more = section.lines.length - share;
-    section.lines = section.lines.slice(0, share);
-    room -= share;
-  }
-
-  const citations: Citation[] = [];
-  const cite = (source: Line["source"]) => {
-    if (!source) return ` _${BRIEFING_TEXTS.noSource}_`;
-    const n = citations.length + 1;
-    citations.push({ n, ...source });
-    return ` [${n}]`;
-  };
-  const hasLines = sections.some((section) => section.lines.length > 0);
-  const body: string[] = [];
-  for (const section of sections) {
-    if (section.lines.length === 0 && !section.note) continue;
-    body.push(`### ${section.heading}`);
-    if (section.note) body.push(`_${section.note}_`);
-    for (const line of section.lines) body.push(`- ${line.text}${cite(line.source)}`);
-    if (section.more) body.push(`- _${BRIEFING_TEXTS.more(section.more)}_`);
-    body.push("");
-  }
+  trimSections(sections, BRIEFING_MAX_LINES, (section) => SECTION_LINES[keyOf(section.heading)]);
+  const { body, citations, hasLines } = citedMarkdown(sections);
   if (!hasLines) body.unshift(`**${BRIEFING_TEXTS.nothing}**`, "");
   else {
     const lead = await openingSentence(sources.llm, BRIEFING_LEAD, body.join("\n"), request.signal);

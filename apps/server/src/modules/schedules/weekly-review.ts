@@ -1,11 +1,12 @@
 import type { Citation } from "@sage/contracts/conversations";
 import type { Commitment } from "@sage/contracts/commitments";
-import { BRIEFING_TEXTS, WEEKLY_REVIEW_TEXTS } from "@sage/contracts/schedules";
+import { WEEKLY_REVIEW_TEXTS } from "@sage/contracts/schedules";
 import type { LlmProvider } from "../../providers/llm/llm.ts";
 import type { AgendaEvent } from "../accounts/accounts.module.ts";
 import type { ConversationMessagesPort } from "../conversations/conversations.module.ts";
 import { commitmentSource, hhmm, localDay, openingSentence, plain } from "./morning-briefing.ts";
 import { toWallClock } from "./recurrence.ts";
+import { citedMarkdown, trimSections, type CitedLine, type CitedSection } from "./cited-sections.ts";
 
 /** What an executive reads on a Friday afternoon at a glance: the review's lines in all, notes aside. */
 export const WEEKLY_REVIEW_MAX_LINES = 20;
@@ -25,10 +26,7 @@ export interface WeeklyReviewSources {
   messages: Pick<ConversationMessagesPort, "appendMessages">;
 }
 
-interface Line {
-  text: string;
-  source: Omit<Citation, "n"> | null;
-}
+type Line = CitedLine;
 
 const LEAD =
   "You open an executive's weekly review. In one short sentence (at most 25 words), say what most needs their attention before next week, " +
@@ -81,7 +79,7 @@ export async function composeWeeklyReview(
 ): Promise<{ content: string; citations: Citation[] }> {
   const { userId, timezone: zone, now } = request;
   const week = weekOf(now, zone);
-  const sections: { heading: string; lines: Line[]; note?: string }[] = [];
+  const sections: CitedSection[] = [];
 
   const hasCalendar = Boolean(sources.calendar && (await sources.calendar.hasCalendar(userId)));
   if (hasCalendar) {
@@ -120,26 +118,8 @@ export async function composeWeeklyReview(
     sections.push({ heading: WEEKLY_REVIEW_TEXTS.prepare, lines: coming.filter((event) => event.attendees.length > 0).map((event) => eventLine(event, zone)) });
   }
 
-  let room = WEEKLY_REVIEW_MAX_LINES;
-  const citations: Citation[] = [];
-  const cite = (source: Line["source"]) => {
-    if (!source) return ` _${BRIEFING_TEXTS.noSource}_`;
-    const n = citations.length + 1;
-    citations.push({ n, ...source });
-    return ` [${n}]`;
-  };
-  const hasLines = sections.some((section) => section.lines.length > 0);
-  const body: string[] = [];
-  for (const section of sections) {
-    const shown = section.lines.slice(0, Math.min(SECTION_LINES, room));
-    room -= shown.length;
-    if (shown.length === 0 && !section.note) continue;
-    body.push(`### ${section.heading}`);
-    if (section.note) body.push(`_${section.note}_`);
-    for (const line of shown) body.push(`- ${line.text}${cite(line.source)}`);
-    if (section.lines.length > shown.length) body.push(`- _${BRIEFING_TEXTS.more(section.lines.length - shown.length)}_`);
-    body.push("");
-  }
+  trimSections(sections, WEEKLY_REVIEW_MAX_LINES, () => SECTION_LINES);
+  const { body, citations, hasLines } = citedMarkdown(sections);
   if (!hasLines) body.unshift(`**${WEEKLY_REVIEW_TEXTS.nothing}**`, "");
   else {
     const lead = await openingSentence(sources.llm, LEAD, body.join("\n"), request.signal);
