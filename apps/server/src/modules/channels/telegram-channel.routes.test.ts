@@ -6,6 +6,7 @@ import { startTelegramServer, type TelegramTestServer } from "@sage/testkit/tele
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 let telegram: TelegramTestServer;
@@ -298,11 +299,7 @@ describe("a Telegram channel", () => {
       200,
     );
     const at = new Date(Date.now() + skewMs).toISOString();
-    const calendar = await t.store.db
-      .insertInto("accounts")
-      .values({ userId: 3, kind: "calendar", name: "Work calendar", settings: "{}", secrets: null, status: "ok", createdAt: at, updatedAt: at })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const calendar = await seedAccount(t, "calendar", { at });
     const object = await t.store.db
       .insertInto("calendarObjects")
       .values({ accountId: calendar.id, href: "intro.ics", ics: "BEGIN:VCALENDAR" })

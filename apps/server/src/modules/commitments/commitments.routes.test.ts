@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -44,20 +45,7 @@ describe("the commitments ledger", () => {
       t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     const kb = knowledgeClient(t, cookie);
     const at = clock.toISOString();
-    const account = await t.store.db
-      .insertInto("accounts")
-      .values({
-        userId: 3,
-        kind: "mail",
-        name: "Work",
-        settings: JSON.stringify({ imap: { user: "me@example.com" } }),
-        secrets: null,
-        status: "ok",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const account = await seedAccount(t, "mail", { at });
     const sent = await seedMail(
       kb,
       account.id,
@@ -218,20 +206,7 @@ describe("the commitments ledger", () => {
       t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     const kb = knowledgeClient(t, cookie);
     const at = clock.toISOString();
-    const account = await t.store.db
-      .insertInto("accounts")
-      .values({
-        userId: 3,
-        kind: "mail",
-        name: "Work",
-        settings: JSON.stringify({ imap: { user: "me@example.com" } }),
-        secrets: null,
-        status: "ok",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const account = await seedAccount(t, "mail", { at });
     // The user wrote to Anna once: her mail is a correspondent's; the attacker's is a stranger's.
     await seedMail(kb, account.id, "Sent", "me@example.com", "Anna <anna@example.com>", "Contract", "Hi Anna, here is the contract.");
     await seedMail(kb, account.id, "INBOX", "Anna <anna@example.com>", "me@example.com", "Re: Contract", "Can you sign the contract by Friday?");

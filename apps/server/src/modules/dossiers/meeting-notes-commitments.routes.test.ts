@@ -1,6 +1,7 @@
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -21,11 +22,7 @@ describe("notes added after a meeting", () => {
     const cookie = await t.login();
     const api = (method: "GET" | "POST", url: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     const at = clock.toISOString();
-    const calendar = await t.store.db
-      .insertInto("accounts")
-      .values({ userId: 3, kind: "calendar", name: "Work calendar", settings: "{}", secrets: null, status: "ok", createdAt: at, updatedAt: at })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const calendar = await seedAccount(t, "calendar", { at });
     const object = await t.store.db
       .insertInto("calendarObjects")
       .values({ accountId: calendar.id, href: "review.ics", ics: "BEGIN:VCALENDAR" })

@@ -3,6 +3,7 @@ import { BRIEFING_TEXTS } from "@sage/contracts/schedules";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -82,20 +83,7 @@ describe("the morning briefing", () => {
         kept: 0,
       })
       .execute();
-    const account = await t.store.db
-      .insertInto("accounts")
-      .values({
-        userId: 3,
-        kind: "mail",
-        name: "Work",
-        settings: JSON.stringify({ imap: { user: "me@example.com" } }),
-        secrets: null,
-        status: "ok",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const account = await seedAccount(t, "mail", { at });
     await mail(account.id, "Sent", "me@example.com", "Anna <anna@example.com>, dan@example.com", "Q3 review", "2026-11-20T09:00:00.000Z", false);
     const offsite = await mail(account.id, "INBOX", "Anna <anna@example.com>", "me@example.com", "Offsite dates", "2026-11-26T16:00:00.000Z");
     await mail(account.id, "INBOX", "dan@example.com", "me@example.com", "Contract draft", "2026-11-26T10:00:00.000Z", false);

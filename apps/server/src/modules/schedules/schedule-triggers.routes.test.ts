@@ -3,6 +3,7 @@ import { CHAT_TEXTS } from "@sage/contracts/chat-turn";
 import { SCHEDULE_ERRORS } from "@sage/contracts/schedules";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -121,11 +122,7 @@ describe("schedules set off by something happening", () => {
     await start("2026-11-24T09:00:00Z");
     const at = clock.toISOString();
     const db = t.store.db;
-    const calendar = await db
-      .insertInto("accounts")
-      .values({ userId: 3, kind: "calendar", name: "Work calendar", settings: "{}", secrets: null, status: "ok", createdAt: at, updatedAt: at })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const calendar = await seedAccount(t, "calendar", { at });
     const event = async (title: string, startAt: string, description = "") => {
       const object = await db
         .insertInto("calendarObjects")

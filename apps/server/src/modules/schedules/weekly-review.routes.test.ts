@@ -2,6 +2,7 @@ import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { WEEKLY_REVIEW_TEXTS } from "@sage/contracts/schedules";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -71,11 +72,7 @@ describe("the weekly review", () => {
 
     const db = t.store.db;
     const at = clock.toISOString();
-    const calendar = await db
-      .insertInto("accounts")
-      .values({ userId: 3, kind: "calendar", name: "Work calendar", settings: "{}", secrets: null, status: "ok", createdAt: at, updatedAt: at })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const calendar = await seedAccount(t, "calendar", { at });
     const event = async (title: string, startAt: string, attendees: string[]) => {
       const object = await db
         .insertInto("calendarObjects")

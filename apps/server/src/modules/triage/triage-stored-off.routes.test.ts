@@ -1,6 +1,7 @@
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { seedAccount } from "../../test/seed-account.ts";
 
 let gemini: FakeGemini;
 beforeAll(async () => void (gemini = await startFakeGemini()));
@@ -21,20 +22,7 @@ const structured = () => gemini.requests.filter((request) => request.body?.gener
 /** One synced mail in the INBOX (headers only: a mail too large to fetch is sorted on them). */
 async function syncedMail() {
   const at = new Date().toISOString();
-  const account = await t.store.db
-    .insertInto("accounts")
-    .values({
-      userId: 3,
-      kind: "mail",
-      name: "Work",
-      settings: JSON.stringify({ imap: { user: "me@example.com" } }),
-      secrets: null,
-      status: "ok",
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const account = await seedAccount(t, "mail", { at });
   await t.store.db
     .insertInto("mailMessages")
     .values({
