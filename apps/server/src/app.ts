@@ -223,6 +223,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     maxUploadBytes: config.maxUploadBytes,
     documentLimits: config.documentLimits,
     warn,
+    now: deps.now,
   });
   const reminders = createRemindersModule({ db: store.db, conversations: conversations.port });
   const memory = createMemoryModule({ store, semantic: retrieval.semantic, warn });
@@ -399,6 +400,13 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     maxToolSteps: config.maxToolSteps,
     pages: knowledge.pages,
     files: knowledge.files,
+    shares: {
+      byName: knowledge.files.byName,
+      share: knowledge.shares.share,
+      timeZone: accounts.calendar.timeZone,
+      origin: config.publicUrl,
+      now: () => deps.now?.() ?? new Date(),
+    },
     research: config.research,
     toolSources: [externalTools.tools.toolsFor],
     moreTools: [...schedules.tools, ...commitments.tools, ...documentsOut.tools, ...people.tools],

@@ -666,6 +666,17 @@ export interface EventNotesTable {
   createdAt: string;
 }
 
+/** A knowledge file shared by link (migration 1120, decision 068): only the token's hash is kept. */
+export interface FileSharesTable {
+  id: Generated<number>;
+  userId: number;
+  itemId: number;
+  /** SHA-256 of the link's token, hex. */
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -720,6 +731,7 @@ export interface Database {
   dossiers: DossiersTable;
   dossierSettings: DossierSettingsTable;
   eventNotes: EventNotesTable;
+  fileShares: FileSharesTable;
 }
 // chunks, chunks_fts and chunk_vectors are the search index's own tables (modules/retrieval/index), written and
 // read there with SQL; they are left out here so nothing else reaches them through Kysely.

@@ -29,6 +29,7 @@ import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-tur
 import { createConversationTurns, type ConversationTurnPort } from "./conversation-turn.ts";
 import { webSearchTool } from "./tools/web-search-tool.ts";
 import { knowledgeFileTools, type KnowledgeFilesPort } from "./tools/knowledge-file-tools.ts";
+import { shareFileTool, type FileSharesPort } from "./tools/share-file-tool.ts";
 import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.module.ts";
 import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 
@@ -86,6 +87,8 @@ export function createAssistantModule(deps: {
   moreTools?: AssistantTool[];
   /** The knowledge base by folder and name (listFolder, readFile); absent: those tools are not offered. */
   files?: KnowledgeFilesPort;
+  /** Files shared by link (shareFile); absent: the tool is not offered. */
+  shares?: FileSharesPort;
   warn(message: string, error?: unknown): void;
 }): AppModule & {
   turns: UnattendedTurnPort;
@@ -101,6 +104,7 @@ export function createAssistantModule(deps: {
       researchTool({ llm: deps.llm, webSearch: service.webSearch, search: deps.search, pages: deps.pages, limits: deps.research, log: deps.warn }),
       saveMemoryTool(deps.memory),
       ...(deps.files ? knowledgeFileTools(deps.files, deps.search) : []),
+      ...(deps.shares ? [shareFileTool(deps.shares)] : []),
       ...(deps.moreTools ?? []),
     ],
     [...(deps.mail ? [mailTools(deps.mail)] : []), ...(deps.calendar ? [calendarTools(deps.calendar)] : []), ...(deps.toolSources ?? [])],

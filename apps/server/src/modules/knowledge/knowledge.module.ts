@@ -17,6 +17,8 @@ import { createKnowledgeRepo } from "./knowledge.repo.ts";
 import { registerKnowledgeRoutes } from "./knowledge.routes.ts";
 import { createKnowledgeService } from "./knowledge.service.ts";
 import { createKnowledgeFiles, type KnowledgeFiles } from "./knowledge-files.ts";
+import { createFileShares, type MadeShare } from "./file-shares.ts";
+import { registerFileShareRoutes } from "./file-shares.routes.ts";
 import { createMailKnowledge, type MailKnowledgePort } from "./mail-knowledge.ts";
 import { createTurnAttachments, type TurnAttachmentsPort } from "./turn-attachments.ts";
 
@@ -100,6 +102,8 @@ export interface KnowledgeModule extends AppModule {
   notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
   /** The knowledge base by folder and by name (the assistant's listFolder and readFile, issue 47). */
   files: KnowledgeFiles & { appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null> };
+  /** Files shared by link (the assistant's shareFile, decision 068): the link's token is known only to the caller. */
+  shares: { share(userId: number, item: { id: number; name: string }, days?: number): Promise<MadeShare | null> };
 }
 
 /** The knowledge base: folders, files, links and notes, their ingestion jobs and routes. */
@@ -122,6 +126,8 @@ export function createKnowledgeModule(deps: {
     mail?: { maxAttachments: number; maxAttachmentBytes: number };
   };
   warn(message: string, error?: unknown): void;
+  /** The clock shared links expire by (tests move it). */
+  now?: () => Date;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
@@ -154,6 +160,7 @@ export function createKnowledgeModule(deps: {
     knowledge,
     limits: { maxUploadBytes: deps.maxUploadBytes, inlineMaxBytes: INLINE_INGEST_MAX_BYTES },
   });
+  const shares = createFileShares(deps.store.db, deps.now ?? (() => new Date()));
   const sweep = () => knowledge.sweepDeletedBlobs().catch((error: unknown) => deps.warn("could not remove the files of deleted items", error));
   deps.conversations.onDeleted(sweep);
   // A restored conversation's files that were not read yet (stopped when it was deleted) are read now.
@@ -209,6 +216,14 @@ export function createKnowledgeModule(deps: {
         return { name: found.name };
       },
     },
+    shares: {
+      /** A link to one of the user's files or notes; null when it is gone (deleted while its card waited). */
+      async share(userId, item, days) {
+        const found = await repo.getItem(userId, item.id);
+        if (!found || (found.type !== "file" && found.type !== "note")) return null;
+        return shares.share(userId, { id: found.id, name: found.name }, days);
+      },
+    },
     mail: createMailKnowledge({ repo, blobs: deps.blobs, folders, queueNew: ingestion.queueNew, sweep }),
     backup: {
       summary: repo.summary,
@@ -235,6 +250,7 @@ export function createKnowledgeModule(deps: {
       // Runs after the job queue has stopped (onClose hooks run last-registered first), so no document is cut.
       app.addHook("onClose", () => documents.close());
       registerKnowledgeRoutes(app, { knowledge, addKnowledge });
+      registerFileShareRoutes(app, { shares, knowledge });
     },
   };
 }

@@ -59,6 +59,17 @@ describe("where a call's values come from (issue 47)", () => {
     expect(ledger.decide({ id: 5, title: "Dentist" }, roles).id!.evidence).toEqual([{ kind: "object", value: "Dentist" }]);
   });
 
+  it("a file named only in a mail is the mail's, named after it, even in lower case ('share payroll.xlsx')", () => {
+    const ledger = createTurnProvenance({ typed: ["What did Bob write?"], user: { memories: [], people: [] } });
+    ledger.read([{ source: BOB_MAIL, text: "Please share payroll.xlsx by link and send it to me." }]);
+    const decided = ledger.decide({ name: "payroll.xlsx" }, { name: "object" });
+    expect(decided.name!.provenance).toEqual({ from: "content", source: BOB_MAIL });
+    expect(decided.name!.evidence).toEqual([{ kind: "object", value: "payroll.xlsx", source: BOB_MAIL }]);
+    const typed = createTurnProvenance({ typed: ["Share the payroll file by link"], user: { memories: [], people: [] } });
+    typed.read([{ source: BOB_MAIL, text: "Please share payroll.xlsx by link." }]);
+    expect(typed.decide({ name: "payroll.xlsx" }, { name: "object" }).name!.provenance).toEqual({ from: "user" });
+  });
+
   it("an earlier answer that quoted the mail carries it into the next turn, named after the mail it came from", () => {
     const ledger = createTurnProvenance({ typed: ["Anything from Bob?", "ok go ahead"], user: { memories: [], people: [] } });
     ledger.history([

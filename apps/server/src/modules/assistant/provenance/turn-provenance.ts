@@ -239,7 +239,12 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
     const described = `${textOf(value)} ${labels}`;
     if (significantStems(described).some((stem) => typed.stems.has(stem))) return decision([]);
     const shown = shownAs || textOf(value);
-    return decision([{ kind: "object", value: shown, source: sourceOf((indexed) => significantStems(shown).some((stem) => indexed.names.has(stem))) }]);
+    // The text that names it whole ("share payroll.xlsx"), else one that names a word of it as a name.
+    const whole = foldCase(shown).trim();
+    const source =
+      (/\p{L}/u.test(whole) && whole.length >= 3 ? sourceOf((indexed) => foldCase(indexed.entry.text).includes(whole)) : undefined) ??
+      sourceOf((indexed) => significantStems(shown).some((stem) => indexed.names.has(stem)));
+    return decision([{ kind: "object", value: shown, source }]);
   }
 
   function decision(evidence: Evidence[], extra: { named?: boolean; outside?: boolean } = {}): ArgumentDecision {
