@@ -36,6 +36,8 @@ export async function startDovecot(
      * credentials in the URL): active, and its `email` the login name, as Gmail and Microsoft 365 check theirs.
      */
     oauth2?: { introspectionUrl: string };
+    /** More folders the server creates, each with its SPECIAL-USE flag if any (`{ name: "Trash", specialUse: "\\Trash" }`). */
+    folders?: { name: string; specialUse?: string }[];
   } = {},
 ): Promise<DovecotServer> {
   const user = options.user ?? "anna";
@@ -122,7 +124,7 @@ namespace inbox {
     special_use = \\Drafts
     auto = create
   }
-}
+${(options.folders ?? []).map((folder) => `  mailbox "${folder.name}" {\n${folder.specialUse ? `    special_use = ${folder.specialUse}\n` : ""}    auto = create\n  }\n`).join("")}}
 `;
   writeFileSync(path.join(dir, "dovecot.conf"), config);
   const child: ChildProcess = spawn(DOVECOT_BINARY, ["-F", "-c", path.join(dir, "dovecot.conf")], { stdio: "ignore" });
