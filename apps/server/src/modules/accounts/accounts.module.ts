@@ -28,6 +28,7 @@ import { createCalendarAgenda, type CalendarAgenda } from "./calendar-agenda.ts"
 import { createMailSender, type MailSender } from "./mail-sender.ts";
 import type { ConnectImap } from "./mail-sync.ts";
 import { createMailboxMarks, type MailboxMarks } from "./mailbox-marks.ts";
+import { createMailMoves, type MailMoves } from "./mail-moves.ts";
 import { connectCarddav } from "../../providers/contacts/carddav-client.ts";
 import { createContactCardsRepo, type ConnectCarddav } from "./contacts-sync.ts";
 import type { AccountKind } from "./accounts.service.ts";
@@ -39,15 +40,17 @@ export type SyncedListener = (userId: number, kind: AccountKind, accountId: numb
 export type { MailHit, ThreadMessage } from "./mail-search.ts";
 export type { ConnectImap } from "./mail-sync.ts";
 export { MailSendError, type DraftPlace, type MailToSend, type SavedDraft } from "./mail-sender.ts";
+export { MailMoveError, type MailMoved, type MailToMove } from "./mail-moves.ts";
 /** Inbox triage's reach into the mail server: a prepared draft saved (and its place), and its own earlier draft removed. */
 export type InboxPort = Pick<MailSender, "saveDraft"> & MailboxMarks;
 
 /**
  * What the assistant's mail tools and the morning briefing use: the user's synced mail (read-only), drafts (nothing
- * leaves), and sending, which only sendEmail does after Approve.
+ * leaves), and sending, moving to Trash and archiving, which only sendEmail, deleteMail and archiveMail do after Approve.
  */
 export type MailPort = Pick<MailSearch, "hasMail" | "search" | "readThread" | "awaitingReply" | "people" | "mailItems"> &
-  Pick<MailSender, "sender" | "send" | "draft">;
+  Pick<MailSender, "sender" | "send" | "draft"> &
+  MailMoves;
 
 /** What the assistant's calendar tools use: the synced events (read-only), and writing, which only createEvent/updateEvent do after Approve. */
 export type CalendarPort = CalendarAgenda;
@@ -133,6 +136,7 @@ export function createAccountsModule(deps: {
   const mail = {
     ...createMailSearch({ repo, search: deps.search }),
     ...createMailSender({ repo, credentials, rule: deps.rule, send: sendSmtp, connect: deps.connect ?? connectImap, warn: deps.warn }),
+    ...createMailMoves({ repo, credentials, knowledge: deps.knowledge, rule: deps.rule, connect: deps.connect ?? connectImap, warn: deps.warn }),
   };
   const inbox: InboxPort = {
     saveDraft: mail.saveDraft,

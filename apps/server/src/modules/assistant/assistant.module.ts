@@ -17,6 +17,7 @@ import { readThreadTool } from "./tools/read-thread-tool.ts";
 import { searchMailTool } from "./tools/search-mail-tool.ts";
 import { sendEmailTool } from "./tools/send-email-tool.ts";
 import { draftEmailTool } from "./tools/draft-email-tool.ts";
+import { archiveMailTool, deleteMailTool } from "./tools/move-mail-tools.ts";
 import { saveMemoryTool } from "./tools/save-memory-tool.ts";
 import { searchDocumentsTool } from "./tools/search-documents-tool.ts";
 import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service.ts";
@@ -39,9 +40,9 @@ export { UNATTENDED_REASON, type ApprovalPort } from "./turn-approval.ts";
 export type { UnattendedOutcome, UnattendedTurnPort } from "./unattended-turn.ts";
 export type { ConversationTurnPort } from "./conversation-turn.ts";
 
-/** searchMail, readThread, draftEmail and sendEmail (behind Approve), for users who connected a mail account. */
+/** searchMail, readThread, draftEmail, and sendEmail, deleteMail and archiveMail (behind Approve), for users who connected a mail account. */
 function mailTools(mail: MailPort): ToolSource {
-  const tools = [searchMailTool(mail), readThreadTool(mail), draftEmailTool(mail), sendEmailTool(mail)];
+  const tools = [searchMailTool(mail), readThreadTool(mail), draftEmailTool(mail), sendEmailTool(mail), deleteMailTool(mail), archiveMailTool(mail)];
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
 }
 

@@ -33,11 +33,21 @@ export interface FetchedMessage {
 export interface ImapConnection {
   /** Every folder's path, as the server names it. */
   listFolders(): Promise<string[]>;
-  /** The folder the server marks with this SPECIAL-USE flag (RFC 6154), else the one named after it ("Sent", "Drafts"), else null. */
-  specialFolder(use: "\\Sent" | "\\Drafts"): Promise<string | null>;
+  /**
+   * The folder the server marks with this SPECIAL-USE flag (RFC 6154), else one named as mail programs name it
+   * ("Sent", "Drafts", "Trash" or "Deleted Items", "Archive"; \\All has no such name; not with `named: false`), else null.
+   */
+  specialFolder(use: SpecialUse, options?: { named?: boolean }): Promise<string | null>;
+  /** Creates a folder (the namespace's prefix added when the server needs one) and answers its path. */
+  createFolder(path: string): Promise<string>;
+  /** Moves one message by UID to another folder; answers its UID there when the server says it (UIDPLUS). */
+  moveMessage(folder: string, uid: number, to: string): Promise<{ uid: number | null }>;
   /** Stores a message in a folder, marked read (a sent mail's copy in Sent; a draft, also flagged \\Draft); answers its UID when the server says it (UIDPLUS). */
   append(folder: string, message: Buffer, options?: { draft?: boolean }): Promise<{ uid: number | null }>;
-  /** Deletes one message by UID (a draft SAGE prepared and then wrote again); nothing else is ever deleted. */
+  /**
+   * Deletes one message by UID for good (flagged \\Deleted and expunged): a draft SAGE prepared and then wrote again,
+   * or a mail the user approved deleting on an account with no Trash folder at all (decision 066).
+   */
   removeMessage(folder: string, uid: number): Promise<void>;
   /** Adds keywords to messages by UID; answers false, writing nothing, when the folder does not take new keywords. */
   addKeywords(folder: string, uids: number[], keywords: string[]): Promise<boolean>;
@@ -50,6 +60,17 @@ export interface ImapConnection {
   fetch(uids: number[], maxBytes: number): Promise<FetchedMessage[]>;
   close(): Promise<void>;
 }
+
+export type SpecialUse = "\\Sent" | "\\Drafts" | "\\Trash" | "\\Archive" | "\\All";
+
+/** What a folder is called when the server marks none (lower case; the whole path first, then the last part). */
+const FOLDER_NAMES: Record<SpecialUse, string[]> = {
+  "\\Sent": ["sent"],
+  "\\Drafts": ["drafts"],
+  "\\Trash": ["trash", "deleted items", "deleted messages"],
+  "\\Archive": ["archive"],
+  "\\All": [],
+};
 
 const CONNECT_TIMEOUT_MS = 20_000;
 
@@ -149,12 +170,30 @@ export async function connectImap(server: ImapServer, rule: PrivateAddressRule):
       return folders.map((folder) => folder.path);
     },
 
-    async specialFolder(use) {
+    async specialFolder(use, { named: byName = true } = {}) {
       const folders = await client.list().catch((error: unknown) => {
         throw classify(error);
       });
-      const name = use.slice(1).toLowerCase();
-      return (folders.find((folder) => folder.specialUse === use) ?? folders.find((folder) => folder.path.toLowerCase() === name))?.path ?? null;
+      const names = byName ? FOLDER_NAMES[use] : [];
+      const named = (part: "path" | "name") => names.map((name) => folders.find((folder) => folder[part].toLowerCase() === name)).find(Boolean);
+      return (folders.find((folder) => folder.specialUse === use) ?? named("path") ?? named("name"))?.path ?? null;
+    },
+
+    async createFolder(path) {
+      const created = await client.mailboxCreate(path).catch((error: unknown) => {
+        throw classify(error);
+      });
+      return created.path;
+    },
+
+    async moveMessage(folder, uid, to) {
+      try {
+        await client.mailboxOpen(folder);
+        const moved = await client.messageMove(String(uid), to, { uid: true });
+        return { uid: (moved ? moved.uidMap?.get(uid) : undefined) ?? null };
+      } catch (error) {
+        throw classify(error);
+      }
     },
 
     async append(folder, message, options = {}) {
