@@ -84,7 +84,15 @@ export function weeklyAcrossDst(now = new Date()) {
 }
 
 /** One timed event in UTC. */
-export function singleEvent(options: { uid: string; title: string; start: Date; minutes: number; location?: string }) {
+export function singleEvent(options: {
+  uid: string;
+  title: string;
+  start: Date;
+  minutes: number;
+  location?: string;
+  attendees?: string[];
+  description?: string;
+}) {
   return calendarText(
     "BEGIN:VEVENT",
     `UID:${options.uid}`,
@@ -93,6 +101,8 @@ export function singleEvent(options: { uid: string; title: string; start: Date; 
     `DTEND:${stamp(new Date(options.start.getTime() + options.minutes * 60_000))}`,
     `SUMMARY:${options.title}`,
     ...(options.location ? [`LOCATION:${options.location}`] : []),
+    ...(options.description ? [`DESCRIPTION:${options.description}`] : []),
+    ...(options.attendees ?? []).map((address) => `ATTENDEE:mailto:${address}`),
     "END:VEVENT",
   );
 }

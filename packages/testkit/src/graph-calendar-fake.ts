@@ -63,7 +63,7 @@ function resource(event: GraphTestEvent) {
  * documents: a bearer token that the identity server says is active, for Graph (aud) with a Calendars scope (401
  * InvalidAuthenticationToken, 403 ErrorAccessDenied otherwise); calendarView needs startDateTime and endDateTime
  * (400 ErrorInvalidParameter) and pages with @odata.nextLink; events are written as JSON (415 otherwise) with start and
- * end as dateTimeTimeZone in a known zone; PATCH honours If-Match (412). Unknown query options are a 400, as Graph's are.
+ * end as dateTimeTimeZone in a known zone; PATCH and DELETE honour If-Match (412); DELETE answers 204 without a body. Unknown query options are a 400, as Graph's are.
  */
 export async function startGraphFake(options: { introspect: Introspect; pageSize?: number }): Promise<GraphCalendarFake> {
   const events: GraphTestEvent[] = [];
@@ -123,6 +123,17 @@ export async function startGraphFake(options: { introspect: Introspect; pageSize
     }
 
     const eventPath = /^\/v1\.0\/me\/events(?:\/([^/]+))?$/.exec(url.pathname);
+    if (eventPath?.[1] && request.method === "DELETE") {
+      // DELETE /me/events/{id}: 204 No Content; an occurrence's id deletes that occurrence only; If-Match as for PATCH.
+      if (!writes) return reply(403, error("ErrorAccessDenied", "Access is denied. Check credentials and try again."));
+      const index = events.findIndex((entry) => entry.id === decodeURIComponent(eventPath[1] ?? ""));
+      if (index < 0) return reply(404, error("ErrorItemNotFound", "The specified object was not found in the store."));
+      const ifMatch = request.headers["if-match"];
+      if (ifMatch && ifMatch !== `W/"${events[index]!.changeKey}"`)
+        return reply(412, error("ErrorIrresolvableConflict", "The change key passed in the request does not match the current change key for the item."));
+      events.splice(index, 1);
+      return reply(204);
+    }
     if (eventPath && (request.method === "POST" || request.method === "PATCH")) {
       if (!writes) return reply(403, error("ErrorAccessDenied", "Access is denied. Check credentials and try again."));
       if (!/^application\/json\b/.test(request.headers["content-type"] ?? ""))

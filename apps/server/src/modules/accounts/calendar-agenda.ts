@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { buildEventIcs, updateEventIcs } from "../../providers/calendar/event-ics.ts";
+import { buildEventIcs, cancelOccurrenceIcs, updateEventIcs } from "../../providers/calendar/event-ics.ts";
 import type { PrivateAddressRule } from "../../providers/mail/allowed-host.ts";
 import { MailConnectionError } from "../../providers/mail/mail-connection-error.ts";
 import { calendarProblemMessage } from "@sage/contracts/accounts";
@@ -52,6 +52,9 @@ export const CALENDAR_WRITE_TEXTS = {
   readOnly: "That event comes from a subscription, which SAGE can only read; change it in the calendar it comes from.",
   recurring: "That event is one of a repeating series; SAGE changes single events only, so change the series in your calendar app.",
   changed: "The event was changed in the calendar meanwhile; list the events again and retry.",
+  cancelReadOnly: "That event comes from a subscription, which SAGE can only read; cancel it in the calendar it comes from.",
+  cancelOccurrence: "SAGE could not find that date in its series on the server; cancel it in your calendar app.",
+  cancelChanged: "The event changed on the server since SAGE read it, so it was not cancelled; list the events again and ask the user.",
 } as const;
 
 const failure = (error: unknown, host: string, signIn: boolean) =>
@@ -155,6 +158,56 @@ export function createCalendarAgenda(deps: {
         (entry) => entry.id === id,
       );
       return event ? { event } : { refusal: CALENDAR_WRITE_TEXTS.noEvent };
+    },
+
+    /**
+     * The stored event a cancel would remove (for the card), and whether it is one occurrence of a series (only that
+     * occurrence is cancelled, decision 067); or a reason it cannot be cancelled.
+     */
+    async cancellable(userId: number, id: number): Promise<{ event: AgendaEvent; occurrence: boolean } | { refusal: string }> {
+      const row = await calendar.event(userId, id);
+      if (!row) return { refusal: CALENDAR_WRITE_TEXTS.noEvent };
+      const account = await repo.find(userId, row.accountId);
+      if (!account || !takesEvents(account)) return { refusal: CALENDAR_WRITE_TEXTS.cancelReadOnly };
+      const end = row.endAt === row.startAt ? new Date(Date.parse(row.endAt) + 1).toISOString() : row.endAt;
+      const [event] = (await list(userId, row.startAt, end, 500)).filter((entry) => entry.id === id);
+      return event ? { event, occurrence: row.recurrenceId !== null } : { refusal: CALENDAR_WRITE_TEXTS.noEvent };
+    },
+
+    /**
+     * Cancels an event on its server after Approve (only cancelEvent calls this): CalDAV DELETE of its object with
+     * If-Match, or for one occurrence of a series an EXDATE on the series; Graph DELETE of the event or occurrence.
+     * SAGE's own listing drops it at once, before the next sync reads the server again.
+     */
+    async cancel(userId: number, id: number): Promise<{ calendar: string }> {
+      const row = await calendar.event(userId, id);
+      if (!row) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.noEvent);
+      const account = await repo.find(userId, row.accountId);
+      const object = await calendar.object(row.objectId);
+      if (!account || !takesEvents(account) || !object) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelReadOnly);
+      const settings = readCalendarSettings(account);
+      const source = await sourceOf(account);
+      const whole = source.kind === "graph" || row.recurrenceId === null;
+      try {
+        if (source.kind === "graph") await deps.connectGraph(source.server, deps.rule).remove(object.href, object.etag);
+        else {
+          const connection = await deps.connectCaldav(source.server, deps.rule);
+          if (whole) await connection.remove({ href: object.href, etag: object.etag });
+          else {
+            const ics = cancelOccurrenceIcs(object.ics, row.uid, { recurrenceId: row.recurrenceId!, timeZone: row.timeZone });
+            if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelOccurrence);
+            await connection.update({ href: object.href, etag: object.etag, ics });
+          }
+        }
+      } catch (error) {
+        if (error instanceof MailConnectionError && error.message === "changed meanwhile") throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelChanged);
+        throw failure(error, calendarHost(settings), Boolean(settings.auth));
+      }
+      // Graph keeps each occurrence as an object of its own; a CalDAV object holds the whole event or series.
+      if (whole) await calendar.removeObjects([object.id]);
+      else await calendar.removeEvent(id);
+      await deps.syncNow(userId, account.id);
+      return { calendar: account.name };
     },
 
     /** Replaces a single event's fields on the CalDAV server; only updateEvent calls this, after Approve. */

@@ -112,6 +112,9 @@ export function createCalendarEventsRepo(db: Kysely<Database>) {
         .limit(limit)
         .execute(),
 
+    /** Drops one occurrence from the listing (cancelled on the server; the next sync reads the series again). */
+    removeEvent: (id: number) => db.deleteFrom("calendarEvents").where("id", "=", id).execute(),
+
     event: (userId: number, id: number) =>
       db.selectFrom("calendarEvents").select(EVENT_COLUMNS).where("userId", "=", userId).where("id", "=", id).executeTakeFirst(),
 

@@ -24,6 +24,7 @@ import { createGeminiCompatService } from "./gemini-compat/gemini-compat.service
 import { registerGeminiCompatRoutes } from "./gemini-compat/gemini-compat.routes.ts";
 import { createToolRegistry } from "./tools/tool-registry.ts";
 import { createEventTool, updateEventTool } from "./tools/create-event-tool.ts";
+import { cancelEventTool } from "./tools/cancel-event-tool.ts";
 import { findFreeTimeTool } from "./tools/find-free-time-tool.ts";
 import { listEventsTool } from "./tools/list-events-tool.ts";
 import { createUnattendedTurns, type UnattendedTurnPort } from "./unattended-turn.ts";
@@ -46,9 +47,9 @@ function mailTools(mail: MailPort): ToolSource {
   return async (userId) => ((await mail.hasMail(userId)) ? tools : []);
 }
 
-/** listEvents, findFreeTime (read-only), createEvent and updateEvent (behind Approve), for users who connected a calendar. */
+/** listEvents, findFreeTime (read-only), createEvent, updateEvent and cancelEvent (behind Approve), for users who connected a calendar. */
 function calendarTools(calendar: CalendarPort): ToolSource {
-  const tools = [listEventsTool(calendar), findFreeTimeTool(calendar), createEventTool(calendar), updateEventTool(calendar)];
+  const tools = [listEventsTool(calendar), findFreeTimeTool(calendar), createEventTool(calendar), updateEventTool(calendar), cancelEventTool(calendar)];
   return async (userId) => ((await calendar.hasCalendar(userId)) ? tools : []);
 }
 

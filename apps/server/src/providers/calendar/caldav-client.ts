@@ -32,6 +32,8 @@ export interface CaldavConnection {
   create(ics: string, uid: string, calendarUrl?: string): Promise<{ href: string; calendarUrl: string }>;
   /** Replaces an event object, only if it has not changed on the server since `etag`. */
   update(object: { href: string; etag: string | null; ics: string }): Promise<void>;
+  /** Deletes an event object, only if it has not changed on the server since `etag`; one already gone counts as deleted. */
+  remove(object: { href: string; etag: string | null }): Promise<void>;
 }
 
 const nameOf = (calendar: DAVCalendar) =>
@@ -110,6 +112,17 @@ export async function connectCaldav(server: CaldavServer, rule: PrivateAddressRu
       }
       if (response.status === 412) throw new MailConnectionError("network", "changed meanwhile");
       if (!response.ok) throw failure(new Error(String(response.status)), trace);
+    },
+    async remove(object) {
+      let response: Response;
+      try {
+        response = await client.deleteCalendarObject({ calendarObject: { url: object.href, etag: object.etag ?? undefined } });
+      } catch (error) {
+        throw failure(error, trace);
+      }
+      await response.body?.cancel();
+      if (response.status === 412) throw new MailConnectionError("network", "changed meanwhile");
+      if (!response.ok && response.status !== 404) throw failure(new Error(String(response.status)), trace);
     },
   };
 }

@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
-import { icsCalendar, icsMailto, icsObjectText, icsOneLine, icsText, icsUtcTime, type IcsComponent } from "./ics-calendar.ts";
+import { icsCalendar, icsDay, icsMailto, icsObjectText, icsOneLine, icsText, icsUtcTime, type IcsComponent } from "./ics-calendar.ts";
+import { formatZoned, isTimeZone } from "./zoned-time.ts";
 
 export interface EventFields {
   uid: string;
@@ -57,5 +58,47 @@ export function updateEventIcs(ics: string, uid: string, changes: Omit<EventFiel
   for (const address of changes.attendees ?? []) addAttendee(event, address);
   const sequence = Number(event.getFirstPropertyValue("sequence") ?? 0);
   event.updatePropertyWithValue("sequence", Number.isFinite(sequence) ? sequence + 1 : 1);
+  return icsObjectText(calendar);
+}
+
+/**
+ * The stored object with one occurrence of its repeating event cancelled (decision 067): an EXDATE on the series'
+ * master, written in the same form as its DTSTART (a day, UTC, or a wall time in its TZID), and any changed copy of
+ * that occurrence removed; SEQUENCE goes up. `occurrence` is the occurrence's original start (UTC ISO) and the zone
+ * SAGE read it in. Null when the object holds no repeating event of that UID.
+ */
+export function cancelOccurrenceIcs(ics: string, uid: string, occurrence: { recurrenceId: string; timeZone: string }, now = new Date()): string | null {
+  const calendar = new ICAL.Component(ICAL.parse(ics));
+  const events = calendar.getAllSubcomponents("vevent").filter((component) => String(component.getFirstPropertyValue("uid")) === uid);
+  const master = events.find((component) => !component.hasProperty("recurrence-id") && (component.hasProperty("rrule") || component.hasProperty("rdate")));
+  const start = master?.getFirstProperty("dtstart");
+  if (!master || !start) return null;
+  const at = Date.parse(occurrence.recurrenceId);
+  const first = start.getFirstValue() as InstanceType<typeof ICAL.Time>;
+  const tzid = start.getParameter("tzid");
+  const zone = typeof tzid === "string" && isTimeZone(tzid) ? tzid : !tzid && !first.toString().endsWith("Z") ? occurrence.timeZone : null;
+  const wall = (timeZone: string) => formatZoned(at, timeZone).slice(0, 19);
+  /** The same occurrence, written as a RECURRENCE-ID or DTSTART value is. */
+  const sameOccurrence = (value: InstanceType<typeof ICAL.Time>, valueZone: string | null) =>
+    value.isDate
+      ? value.toString() === wall(occurrence.timeZone).slice(0, 10)
+      : value.toString().endsWith("Z")
+        ? Date.parse(value.toString()) === at
+        : valueZone !== null && value.toString().slice(0, 19) === wall(valueZone);
+  for (const copy of events.filter((component) => component.hasProperty("recurrence-id"))) {
+    const property = copy.getFirstProperty("recurrence-id")!;
+    const copyTzid = property.getParameter("tzid");
+    const copyZone = typeof copyTzid === "string" && isTimeZone(copyTzid) ? copyTzid : copyTzid ? null : occurrence.timeZone;
+    if (sameOccurrence(property.getFirstValue() as InstanceType<typeof ICAL.Time>, copyZone)) calendar.removeSubcomponent(copy);
+  }
+  if (first.isDate) master.addPropertyWithValue("exdate", icsDay(wall(occurrence.timeZone)));
+  else if (zone === null) master.addPropertyWithValue("exdate", icsUtcTime(new Date(at)));
+  else {
+    const exdate = master.addPropertyWithValue("exdate", ICAL.Time.fromDateTimeString(wall(zone)));
+    if (tzid) exdate.setParameter("tzid", String(tzid));
+  }
+  master.updatePropertyWithValue("dtstamp", icsUtcTime(now));
+  const sequence = Number(master.getFirstPropertyValue("sequence") ?? 0);
+  master.updatePropertyWithValue("sequence", Number.isFinite(sequence) ? sequence + 1 : 1);
   return icsObjectText(calendar);
 }

@@ -27,6 +27,11 @@ export interface GraphConnection {
   create(event: GraphEventFields): Promise<void>;
   /** Replaces an event's fields, only if it has not changed since `etag` (412: changed meanwhile). */
   update(id: string, etag: string | null, event: GraphEventFields): Promise<void>;
+  /**
+   * Deletes an event (an occurrence's id: that occurrence only), only if unchanged since `etag`; Graph answers 204 and,
+   * for a meeting the user organises, sends the attendees its cancellation. One already gone counts as deleted.
+   */
+  remove(id: string, etag: string | null): Promise<void>;
 }
 
 /** Occurrences asked for per page (Graph allows up to 1,000 with $top). */
@@ -101,8 +106,8 @@ const eventBody = (event: GraphEventFields) => ({
 });
 
 /**
- * The user's Microsoft 365 calendar over Microsoft Graph (it has no CalDAV): calendarView for the window, POST and
- * PATCH /me/events to write. Requests go through the calendars' fetch (private-address rule, redirects checked);
+ * The user's Microsoft 365 calendar over Microsoft Graph (it has no CalDAV): calendarView for the window, POST,
+ * PATCH and DELETE /me/events to write. Requests go through the calendars' fetch (private-address rule, redirects checked);
  * a failure names the step: 401/403 the sign-in, 404 not-found, 412 changed meanwhile.
  */
 export function connectGraph(server: GraphServer, rule: PrivateAddressRule): GraphConnection {
@@ -153,6 +158,14 @@ export function connectGraph(server: GraphServer, rule: PrivateAddressRule): Gra
         body: eventBody(event),
         ...(etag ? { headers: { "if-match": etag } } : {}),
       });
+    },
+    async remove(id, etag) {
+      try {
+        await request(new URL(`me/events/${encodeURIComponent(id)}`, base), { method: "DELETE", ...(etag ? { headers: { "if-match": etag } } : {}) });
+      } catch (error) {
+        if (error instanceof MailConnectionError && error.problem === "not-found") return;
+        throw error;
+      }
     },
   };
 }
