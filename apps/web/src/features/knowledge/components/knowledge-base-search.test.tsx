@@ -29,6 +29,7 @@ describe("Knowledge base search", () => {
   it("matches names and contents through the search index, and says which matched", async () => {
     const api = fakeApi()
       .on("GET", "/api/debug/routes-test", Response.json({ status: "success" }))
+      .on("GET", "/api/shares", Response.json([]))
       .on("GET", /^\/api\/files\?userId=\d*$/, Response.json([file(1, "Zebra facts.txt"), file(2, "Safari notes.txt"), file(3, "Budget.txt")]))
       .on(
         "POST",
@@ -60,6 +61,7 @@ describe("Conversation files in Settings > Knowledge Base", () => {
   it("says where they are instead of 'This folder is empty', each conversation a link", async () => {
     fakeApi()
       .on("GET", "/api/debug/routes-test", Response.json({ status: "success" }))
+      .on("GET", "/api/shares", Response.json([]))
       .on(
         "GET",
         /^\/api\/files\?userId=\d*$/,

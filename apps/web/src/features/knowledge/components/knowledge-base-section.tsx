@@ -4,16 +4,18 @@ import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toastError } from "@/components/ui/toast-error";
+import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { API_CONNECTION_FAILED, useFiles } from "../api/get-files";
 import { useContentSearch } from "../api/search-contents";
+import { shareDay, useShareFile, useShares, useStopSharing } from "../api/file-shares";
 import { conversationFileCounts, folderTrail, itemLocation, itemsIn, searchKnowledge } from "../knowledge-view";
 import { ConversationFilesList } from "./conversation-files-list";
 import { AddKnowledgeDialog } from "./add-knowledge-dialog";
 import { CreateFolderDialog, DeleteItemDialog, MoveItemDialog, RenameItemDialog } from "./item-dialogs";
 import { ItemPreviewSheet } from "./item-preview-sheet";
 import { KnowledgeBreadcrumb } from "./knowledge-breadcrumb";
-import { KnowledgeItemCard, type ItemAction } from "./knowledge-item-card";
+import { KnowledgeItemCard, type ItemAction, type ItemSharing } from "./knowledge-item-card";
 
 interface KnowledgeBaseSectionProps {
   /** The vector database buttons (Reset, Export, Re-vectorize, Import), supplied by the retrieval feature. */
@@ -43,6 +45,11 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
   const [moving, setMoving] = useState<KnowledgeItem | null>(null);
   const [deleting, setDeleting] = useState<KnowledgeItem | null>(null);
   const [previewId, setPreviewId] = useState<number | null>(null);
+  const shares = useShares();
+  const shareFile = useShareFile();
+  const stopSharing = useStopSharing();
+  // The link is known only when it is made (the server keeps its hash): "Copy link" until the screen is left.
+  const [madeLinks, setMadeLinks] = useState<ReadonlyMap<number, string>>(new Map());
 
   useEffect(() => {
     if (!files.isError) return;
@@ -73,8 +80,61 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
     }
   };
 
+  const copyLink = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: "Link copied", description: "Anyone with the link can open the file until it expires." });
+    } catch {
+      toastError({ title: "Could not copy", description: "Your browser did not let SAGE use the clipboard." });
+    }
+  };
+
+  const share = async (item: KnowledgeItem) => {
+    try {
+      const made = await shareFile.mutateAsync(item.id);
+      setMadeLinks((links) => new Map(links).set(item.id, made.url));
+      toast({ title: "Shared by link", description: `Anyone with the link can open ${item.name} until ${shareDay(made.expiresAt)}.` });
+    } catch (error) {
+      toastError({ error, fallback: "Failed to share the file" });
+    }
+  };
+
+  /** Stops every link to the file: "Stop sharing" means nobody opens it any more. */
+  const stop = async (item: KnowledgeItem) => {
+    try {
+      for (const link of shares.data?.filter((each) => each.fileId === item.id) ?? []) await stopSharing.mutateAsync(link.id);
+      setMadeLinks((links) => {
+        const next = new Map(links);
+        next.delete(item.id);
+        return next;
+      });
+      toast({ title: "Stopped sharing", description: `The link to ${item.name} no longer opens it.` });
+    } catch (error) {
+      toastError({ error, fallback: "Failed to stop sharing" });
+    }
+  };
+
+  const sharingOf = (item: KnowledgeItem): ItemSharing | undefined => {
+    const links = shares.data?.filter((each) => each.fileId === item.id) ?? [];
+    if (links.length === 0) return undefined;
+    const url = madeLinks.get(item.id);
+    return {
+      until: shareDay(
+        links
+          .map((link) => link.expiresAt)
+          .sort()
+          .at(-1)!,
+      ),
+      ...(url ? { url } : {}),
+      onCopy: () => void (url && copyLink(url)),
+      onStop: () => void stop(item),
+      stopping: stopSharing.isPending,
+    };
+  };
+
   const onAction = (action: ItemAction, item: KnowledgeItem) => {
-    if (action === "rename") setRenaming(item);
+    if (action === "share") void share(item);
+    else if (action === "rename") setRenaming(item);
     else if (action === "move") setMoving(item);
     else if (action === "delete") setDeleting(item);
     else window.location.assign(`/api/files/${item.id}/download`);
@@ -150,6 +210,7 @@ export function KnowledgeBaseSection({ vectorActions, conversationName }: Knowle
             match={matchOf.get(item.id)}
             onOpen={open}
             onAction={onAction}
+            sharing={sharingOf(item)}
           />
         ))}
       </ul>

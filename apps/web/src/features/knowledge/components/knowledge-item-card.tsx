@@ -1,4 +1,4 @@
-import { FileTextIcon, FolderIcon, LinkIcon, MoreVerticalIcon, RotateCwIcon, StickyNoteIcon } from "lucide-react";
+import { CopyIcon, FileTextIcon, FolderIcon, Link2Icon, LinkIcon, MoreVerticalIcon, RotateCwIcon, StickyNoteIcon } from "lucide-react";
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,7 +10,18 @@ import { canRetry, formatSize, preview, statusLabel } from "../knowledge-view";
 
 const ICONS = { folder: FolderIcon, file: FileTextIcon, url: LinkIcon, note: StickyNoteIcon } as const;
 
-export type ItemAction = "rename" | "move" | "download" | "delete";
+export type ItemAction = "rename" | "move" | "download" | "share" | "delete";
+
+/** A file's live links, as the card shows them: until when, and the link itself just after it was made. */
+export interface ItemSharing {
+  /** "Sun 13 Dec": the last of its links ends then. */
+  until: string;
+  /** Known only right after sharing from this screen (the server keeps only the link's hash). */
+  url?: string;
+  onCopy(): void;
+  onStop(): void;
+  stopping: boolean;
+}
 
 interface KnowledgeItemCardProps {
   item: KnowledgeItem;
@@ -21,10 +32,12 @@ interface KnowledgeItemCardProps {
   match?: string;
   onOpen: (item: KnowledgeItem) => void;
   onAction: (action: ItemAction, item: KnowledgeItem) => void;
+  /** Set while the file is shared by link. */
+  sharing?: ItemSharing;
 }
 
 /** One entry: opens a folder or the preview; its menu has Rename, Move to..., Download (not for folders), Delete. */
-export function KnowledgeItemCard({ item, view, location, match, onOpen, onAction }: KnowledgeItemCardProps) {
+export function KnowledgeItemCard({ item, view, location, match, onOpen, onAction, sharing }: KnowledgeItemCardProps) {
   const Icon = ICONS[item.type];
   const status = statusLabel(item);
   const detail = item.type === "folder" ? "Folder" : item.type === "note" ? preview(item.content, 100) : item.type === "url" ? item.url : formatSize(item.size);
@@ -98,6 +111,7 @@ export function KnowledgeItemCard({ item, view, location, match, onOpen, onActio
             <DropdownMenuItem onSelect={() => onAction("rename", item)}>Rename</DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onAction("move", item)}>Move to...</DropdownMenuItem>
             {item.type !== "folder" ? <DropdownMenuItem onSelect={() => onAction("download", item)}>Download</DropdownMenuItem> : null}
+            {item.type === "file" || item.type === "note" ? <DropdownMenuItem onSelect={() => onAction("share", item)}>Share by link</DropdownMenuItem> : null}
             <DropdownMenuItem variant="destructive" onSelect={() => onAction("delete", item)}>
               Delete
             </DropdownMenuItem>
@@ -105,6 +119,28 @@ export function KnowledgeItemCard({ item, view, location, match, onOpen, onActio
         </DropdownMenu>
       </div>
       {item.status === "failed" && item.statusReason ? <p className="basis-full text-xs text-destructive">{item.statusReason}</p> : null}
+      {sharing ? (
+        <div className="flex basis-full flex-wrap items-center gap-2 text-xs" data-testid="item-sharing">
+          <Link2Icon className="size-4 text-muted-foreground" aria-hidden />
+          <span>Shared by link until {sharing.until}</span>
+          {sharing.url ? (
+            <Button type="button" variant="outline" size="sm" className="h-7" aria-label={`Copy link to ${item.name}`} onClick={sharing.onCopy}>
+              <CopyIcon aria-hidden /> Copy link
+            </Button>
+          ) : null}
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            className="h-7"
+            aria-label={`Stop sharing ${item.name}`}
+            disabled={sharing.stopping}
+            onClick={sharing.onStop}
+          >
+            Stop sharing
+          </Button>
+        </div>
+      ) : null}
     </li>
   );
 }
