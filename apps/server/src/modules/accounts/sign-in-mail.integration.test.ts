@@ -66,7 +66,12 @@ describe.skipIf(!installed)("mail that signs in: XOAUTH2 against a real Dovecot 
       resources: { "https://mail.example.com": ["mail"] },
     });
     [dovecot, smtp, gemini] = await Promise.all([
-      startDovecot({ user: "exec@example.com", oauth2: { introspectionUrl: oauth.introspectionUrl }, inbox: inbox() }),
+      startDovecot({
+        user: "exec@example.com",
+        oauth2: { introspectionUrl: oauth.introspectionUrl },
+        inbox: inbox(),
+        folders: [{ name: "Trash", specialUse: "\\Trash" }],
+      }),
       startSmtp("nobody", "no-password-works", { checkToken: (token) => oauth.introspect(token) }),
       startFakeGemini(),
     ]);
@@ -218,6 +223,26 @@ describe.skipIf(!installed)("mail that signs in: XOAUTH2 against a real Dovecot 
     });
     expect(smtp.logins.at(-1)).toEqual({ method: "XOAUTH2", user: "exec@example.com" });
     expect(smtp.received[0]!.data).toMatch(/^From: Erika Exec <exec@example\.com>\r?$/m);
+
+    // deleteMail over the same sign-in (decision 066): after Approve the mail is in Trash, logged in with a token.
+    const report = await t.store.db.selectFrom("mailMessages").select("id").where("messageId", "=", "<report-1@example.com>").executeTakeFirstOrThrow();
+    const deleting = (await api("POST", "/api/conversations", { name: "Delete" })).json().id as number;
+    gemini.script({ functionCalls: [{ name: "deleteMail", args: { id: report.id } }] }, { text: "Deleted." });
+    const loginsBefore = logins.length;
+    const deleteTurn = api("POST", `/api/conversations/${deleting}/turn`, { content: "Delete the Harbour report 1 mail" });
+    let card: { approvalId: string } | undefined;
+    await expect.poll(async () => (card = (await api("GET", "/api/approvals")).json().approvals[0])).toBeDefined();
+    expect((await api("POST", `/api/approvals/${card!.approvalId}`, { approved: true })).statusCode).toBe(200);
+    expect(turnEvents((await deleteTurn).body).find(([event]) => event === "tool-result")![1].result).toMatchObject({
+      success: true,
+      message: expect.stringContaining('"Harbour report 1"'),
+    });
+    expect(logins.length).toBeGreaterThan(loginsBefore);
+    for (const login of logins.slice(loginsBefore)) expect(login).not.toMatch(/^password:/);
+    const imap = await dovecot.session();
+    expect((await imap.messages("Trash")).map((message) => /^Subject: (.*)\r$/m.exec(message.raw)?.[1])).toEqual(["Harbour report 1"]);
+    await imap.move("Trash", "INBOX", "<report-1@example.com>");
+    await imap.close();
 
     const tokens = [...new Set(logins)];
     const backup = await zipTexts(await backupClient(t, cookie).exportZip());
