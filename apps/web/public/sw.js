@@ -4,7 +4,7 @@
  *   lazily loaded page chunk listed in the build's asset manifest, the web manifest and the icons.
  * - Navigations: network first, falling back to the cached index.html (the SPA handles routes).
  * - /assets/ (content-hashed, immutable): cache first. Other static files: network first.
- * - /api/ is never intercepted or cached; neither is anything cross-origin or non-GET.
+ * - /api/ is never intercepted or cached; nor are files shared by link (/shared/), anything cross-origin or non-GET.
  * Bump CACHE_VERSION to drop every old cache on the next activation.
  */
 const CACHE_VERSION = "v2";
@@ -115,7 +115,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (isApiRequest(url)) return; // Never cached: always straight to the network.
+  // Never cached: always straight to the network (a shared file must stop opening the moment sharing stops).
+  if (isApiRequest(url) || url.pathname.startsWith("/shared/")) return;
 
   if (request.mode === "navigate") {
     event.respondWith(networkFirstNavigation(event));

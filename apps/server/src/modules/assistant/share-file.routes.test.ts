@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { knowledgeClient } from "../../test/knowledge-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
+import { SHARE_TEXTS } from "@sage/contracts/shares";
 import { SHARE_FILE_TEXTS } from "./tools/share-file-tool.ts";
 
 let gemini: FakeGemini;
@@ -78,12 +79,20 @@ describe("shareFile: a file shared by link only on the user's Approve (issue 47,
     expect(await shares()).toEqual([expect.objectContaining({ fileName: "q3-memo.txt", expiresAt: "2026-12-13T09:00:00.000Z" })]);
   });
 
-  it("refuses in plain words, with no card, a file the knowledge base does not hold", async () => {
+  it("refuses in plain words, with no card, a file the knowledge base does not hold and a link for a year", async () => {
     const conversationId = (await kb.call("POST", "/api/conversations", { name: "Files" })).json().id as number;
-    gemini.script({ functionCalls: [{ name: "shareFile", args: { name: "budget.xlsx" } }] }, { text: "There is no such file." });
-    const events = turnEvents((await kb.call("POST", `/api/conversations/${conversationId}/turn`, { content: "Share budget.xlsx by link." })).body);
+    gemini.script(
+      { functionCalls: [{ name: "shareFile", args: { name: "budget.xlsx" } }] },
+      { functionCalls: [{ name: "shareFile", args: { name: "q3-memo.txt", expiresInDays: 365 } }] },
+      { text: "Neither was shared." },
+    );
+    const content = "Share budget.xlsx by link, and q3-memo.txt for a year.";
+    const events = turnEvents((await kb.call("POST", `/api/conversations/${conversationId}/turn`, { content })).body);
     expect(events.map(([event]) => event)).not.toContain("approval-required");
-    expect(events.find(([event]) => event === "tool-result")![1].result).toEqual({ success: false, message: SHARE_FILE_TEXTS.noFile("budget.xlsx") });
+    expect(events.filter(([event]) => event === "tool-result").map(([, data]) => data.result)).toEqual([
+      { success: false, message: SHARE_FILE_TEXTS.noFile("budget.xlsx") },
+      { success: false, message: SHARE_TEXTS.expiresInDays },
+    ]);
     expect(await shares()).toEqual([]);
   });
 

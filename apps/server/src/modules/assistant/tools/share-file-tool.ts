@@ -1,4 +1,4 @@
-import { SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS } from "@sage/contracts/shares";
+import { SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, SHARE_TEXTS } from "@sage/contracts/shares";
 import type { AssistantTool } from "./assistant-tool.ts";
 
 /** What shareFile needs: the user's files by name, a link to one, the user's time zone, and where links point. */
@@ -26,7 +26,13 @@ export const SHARE_FILE_TEXTS = {
 const dayOf = (at: Date, timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone }).format(at).replace(",", "");
 
-const daysOf = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= SHARE_MAX_DAYS ? value : SHARE_DEFAULT_DAYS);
+/** The link's days: 7 when left out; null for a value the contract refuses (0, 200, 2.5). */
+const daysOf = (value: unknown) =>
+  value === undefined || value === null
+    ? SHARE_DEFAULT_DAYS
+    : Number.isInteger(value) && (value as number) >= 1 && (value as number) <= SHARE_MAX_DAYS
+      ? (value as number)
+      : null;
 
 /**
  * shareFile (issue 47, decision 068): makes one of the user's files readable by anyone with the link, so it reaches
@@ -59,6 +65,7 @@ export function shareFileTool(shares: FileSharesPort): AssistantTool {
       if (!file) return { refusal: { success: false, message: SHARE_FILE_TEXTS.noFile(name) } };
       if (file.type !== "file" && file.type !== "note") return { refusal: { success: false, message: SHARE_FILE_TEXTS.notShareable(file.name) } };
       const expiresInDays = daysOf(args.expiresInDays);
+      if (expiresInDays === null) return { refusal: { success: false, message: SHARE_TEXTS.expiresInDays } };
       const until = dayOf(new Date(shares.now().getTime() + expiresInDays * 86_400_000), await shares.timeZone(context.userId));
       return { args: { name: file.name, fileId: file.id, expiresInDays, until } };
     },
@@ -68,7 +75,7 @@ export function shareFileTool(shares: FileSharesPort): AssistantTool {
     async run(args, context) {
       // Only prepared calls reach here: the file the card named is the one shared.
       const name = String(args.name);
-      const made = await shares.share(context.userId, { id: Number(args.fileId), name }, daysOf(args.expiresInDays));
+      const made = await shares.share(context.userId, { id: Number(args.fileId), name }, daysOf(args.expiresInDays) ?? SHARE_DEFAULT_DAYS);
       if (!made) return { result: { success: false, message: SHARE_FILE_TEXTS.noFile(name) } };
       const until = dayOf(new Date(made.expiresAt), await shares.timeZone(context.userId));
       return {
