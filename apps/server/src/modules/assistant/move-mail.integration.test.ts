@@ -202,4 +202,30 @@ describe.skipIf(!installed)("deleteMail and archiveMail behind a card, on a real
     expect(await subjects(imap, "Archive")).toEqual(["Board pack"]);
     await imap.close();
   });
+
+  it("says in plain words what did not happen: a mail moved behind SAGE's back, a password changed", async () => {
+    const { imap, mailId, accountId } = await connect(dovecot);
+    // The user moved the invoice away in another mail program; SAGE has not synced since.
+    await imap.move("INBOX", "Archive", "<invoice@example.com>");
+    expect((await askTo("deleteMail", mailId, true)).result).toEqual({
+      success: false,
+      message: "The mail was not deleted. It is no longer in INBOX on the mail server: it was moved or deleted there.",
+    });
+    expect(await subjects(imap, "Archive")).toEqual(["December invoice"]);
+    expect(await subjects(imap, "Trash")).toEqual([]);
+    expect(await searchFindsInvoice()).toBe(false);
+
+    // The password changed on the server's side: nothing moves, and the reason is the step, not the server's reply.
+    const board = await t.store.db.selectFrom("mailMessages").select("id").where("messageId", "=", "<board@example.com>").executeTakeFirstOrThrow();
+    const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: "not-the-password" };
+    await t.app.inject({ method: "PATCH", url: `/api/accounts/${accountId}`, headers: { cookie }, payload: { imap: imapServer } });
+    await t.jobs.idle();
+    expect((await askTo("archiveMail", board.id, true, "Archive Anna's board pack mail")).result).toEqual({
+      success: false,
+      message:
+        "The mail was not archived. The mail server refused the user name or password. Gmail and Microsoft 365 need an app password here, not your usual password.",
+    });
+    expect(await subjects(imap, "INBOX")).toEqual(["Board pack"]);
+    await imap.close();
+  });
 });
