@@ -1,6 +1,7 @@
 import { DOVECOT_MISSING, dovecotInstalled, mailMessage, startDovecot, type DovecotServer } from "@sage/testkit/dovecot-server";
 import { startFakeGemini, type FakeGemini } from "@sage/testkit/fake-gemini";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { connectImap } from "../../providers/mail/imap-client.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { turnEvents } from "../../test/turn-events.ts";
 import { MOVE_MAIL_TEXTS } from "./tools/move-mail-tools.ts";
@@ -55,10 +56,24 @@ describe.skipIf(!installed)("deleteMail and archiveMail behind a card, on a real
 
   let t: TestApp;
   let cookie: string;
+  /** When set, the server reports a new UIDVALIDITY for every folder (as after a mailbox rebuilt on the server). */
+  let validityChanged = false;
   beforeEach(async () => {
     gemini.reset();
+    validityChanged = false;
     t = await createTestApp({
       env: { SAGE_ACCOUNT_ALLOW_HOSTS: "127.0.0.1", GEMINI_API_KEY: "mail-key", GEMINI_BASE_URL: gemini.baseUrl, SAGE_EMBEDDER: "none" },
+      // The real IMAP client; only the UIDVALIDITY it reports can be changed.
+      connectImap: async (server, rule) => {
+        const connection = await connectImap(server, rule);
+        return {
+          ...connection,
+          async openFolder(folder) {
+            const opened = await connection.openFolder(folder);
+            return validityChanged ? { ...opened, uidValidity: `${opened.uidValidity}1` } : opened;
+          },
+        };
+      },
     });
     cookie = await t.login();
   });
@@ -203,7 +218,7 @@ describe.skipIf(!installed)("deleteMail and archiveMail behind a card, on a real
     await imap.close();
   });
 
-  it("says in plain words what did not happen: a mail moved behind SAGE's back, a password changed", async () => {
+  it("says in plain words what did not happen: a mail moved behind SAGE's back, a rebuilt mailbox, a password changed", async () => {
     const { imap, mailId, accountId } = await connect(dovecot);
     // The user moved the invoice away in another mail program; SAGE has not synced since.
     await imap.move("INBOX", "Archive", "<invoice@example.com>");
@@ -215,8 +230,17 @@ describe.skipIf(!installed)("deleteMail and archiveMail behind a card, on a real
     expect(await subjects(imap, "Trash")).toEqual([]);
     expect(await searchFindsInvoice()).toBe(false);
 
-    // The password changed on the server's side: nothing moves, and the reason is the step, not the server's reply.
+    // The mailbox was rebuilt on the server since the last sync: its UIDs may now mean other mail, so none moves.
     const board = await t.store.db.selectFrom("mailMessages").select("id").where("messageId", "=", "<board@example.com>").executeTakeFirstOrThrow();
+    validityChanged = true;
+    expect((await askTo("deleteMail", board.id, true, "Delete Anna's board pack mail")).result).toEqual({
+      success: false,
+      message: "The mail was not deleted. SAGE's copy of Work mail is out of date; ask again after its next sync.",
+    });
+    expect(await subjects(imap, "INBOX")).toEqual(["Board pack"]);
+    validityChanged = false;
+
+    // The password changed on the server's side: nothing moves, and the reason is the step, not the server's reply.
     const imapServer = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: "not-the-password" };
     await t.app.inject({ method: "PATCH", url: `/api/accounts/${accountId}`, headers: { cookie }, payload: { imap: imapServer } });
     await t.jobs.idle();
