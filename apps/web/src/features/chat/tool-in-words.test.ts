@@ -8,6 +8,8 @@ describe("toolInWords", () => {
   });
   it("names the assistant's own tools in words", () => {
     expect(toolInWords("createReminder")).toBe("Create a reminder");
+    expect(toolInWords("deleteMail")).toBe("Move an e-mail to Trash");
+    expect(toolInWords("archiveMail")).toBe("Archive an e-mail");
     expect(toolInWords("lookUpWeather")).toBe("Look up weather");
   });
 });

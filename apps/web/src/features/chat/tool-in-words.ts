@@ -8,6 +8,8 @@ const BUILT_IN: Record<string, string> = {
   research: "Research",
   saveMemory: "Remember a fact",
   draftEmail: "Save an e-mail draft",
+  deleteMail: "Move an e-mail to Trash",
+  archiveMail: "Archive an e-mail",
   createDocument: "Create a document",
 };
 
