@@ -32,6 +32,7 @@ import { createConversationTurns, type ConversationTurnPort } from "./conversati
 import { webSearchTool } from "./tools/web-search-tool.ts";
 import { knowledgeFileTools, type KnowledgeFilesPort } from "./tools/knowledge-file-tools.ts";
 import { shareFileTool, type FileSharesPort } from "./tools/share-file-tool.ts";
+import { deleteFileTool } from "./tools/delete-file-tool.ts";
 import type { TurnAttachmentsPort, WebPagesPort } from "../knowledge/knowledge.module.ts";
 import { researchTool, type ResearchLimits } from "./research/research-tool.ts";
 
@@ -105,7 +106,7 @@ export function createAssistantModule(deps: {
       webSearchTool(service.webSearch),
       researchTool({ llm: deps.llm, webSearch: service.webSearch, search: deps.search, pages: deps.pages, limits: deps.research, log: deps.warn }),
       saveMemoryTool(deps.memory),
-      ...(deps.files ? knowledgeFileTools(deps.files, deps.search) : []),
+      ...(deps.files ? [...knowledgeFileTools(deps.files, deps.search), deleteFileTool(deps.files)] : []),
       ...(deps.shares ? [shareFileTool(deps.shares)] : []),
       ...(deps.moreTools ?? []),
     ],

@@ -70,6 +70,8 @@ describe("POST /api/conversations/{id}/turn", () => {
       "listFolder",
       "readFile",
       "appendToNote",
+      "deleteFile",
+      "shareFile",
       "scheduleTask",
       "listCommitments",
       "createDocument",

@@ -94,6 +94,8 @@ describe("external tools over MCP", () => {
       "listFolder",
       "readFile",
       "appendToNote",
+      "deleteFile",
+      "shareFile",
       "scheduleTask",
       "listCommitments",
       "createDocument",

@@ -36,11 +36,12 @@ export function createKnowledgeFiles(db: Kysely<Database>) {
       return { entries: rows.slice(0, limit), more: rows.length > limit };
     },
 
-    /** A ready file or note by its name (or its path), case aside; the newest when several share it. */
-    async byName(userId: number, name: string): Promise<FolderEntry | undefined> {
+    /** A ready file or note by its name (or its path), case aside; the newest when several share it; with its size in bytes. */
+    async byName(userId: number, name: string): Promise<(FolderEntry & { size: number }) | undefined> {
       const clean = name.trim().replace(/^\/+/, "").toLowerCase();
       if (!clean) return undefined;
       return base(userId)
+        .select("size")
         .where("type", "!=", "folder")
         .where("status", "=", "ready")
         .where((eb) => eb.or([eb(eb.fn("lower", ["name"]), "=", clean), eb(eb.fn("lower", ["path"]), "=", clean)]))

@@ -101,7 +101,11 @@ export interface KnowledgeModule extends AppModule {
   /** Notes SAGE files for the user (a meeting's "Add notes", decision 099): searchable and read by the commitments scan. */
   notes: { add(userId: number, name: string, content: string): Promise<{ id: number; name: string }> };
   /** The knowledge base by folder and by name (the assistant's listFolder and readFile, issue 47). */
-  files: KnowledgeFiles & { appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null> };
+  files: KnowledgeFiles & {
+    appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null>;
+    /** Deletes an item as the Knowledge Base screen's Delete does (DELETE /api/knowledge/items/{id}); answers how many went. */
+    remove(userId: number, id: number): Promise<number>;
+  };
   /** Files shared by link (the assistant's shareFile, decision 068): the link's token is known only to the caller. */
   shares: { share(userId: number, item: { id: number; name: string }, days?: number): Promise<MadeShare | null> };
 }
@@ -215,6 +219,7 @@ export function createKnowledgeModule(deps: {
         await knowledge.update(userId, found.id, { content: before ? `${before}\n${text}` : text });
         return { name: found.name };
       },
+      remove: (userId: number, id: number) => knowledge.remove(userId, id),
     },
     shares: {
       /** A link to one of the user's files or notes; null when it is gone (deleted while its card waited). */

@@ -57,6 +57,10 @@ describe("where a call's values come from (issue 47)", () => {
     const roles = { id: "object", title: "label" } as const;
     expect(ledger.decide({ id: 4, title: "Board meeting" }, roles).id!.provenance).toEqual({ from: "user" });
     expect(ledger.decide({ id: 5, title: "Dentist" }, roles).id!.evidence).toEqual([{ kind: "object", value: "Dentist" }]);
+    // A shared extension is no naming: "read memo.txt" does not name budget.txt; "delete draft-plan.txt" names it.
+    const read = turn(["Read memo.txt to me"]);
+    expect(read.decide({ name: "budget.txt" }, { name: "object" }).name!.provenance.from).toBe("content");
+    expect(turn(["Delete draft-plan.txt"]).decide({ name: "draft-plan.txt" }, { name: "object" }).name!.provenance).toEqual({ from: "user" });
   });
 
   it("a file named only in a mail is the mail's, named after it, even in lower case ('share payroll.xlsx')", () => {

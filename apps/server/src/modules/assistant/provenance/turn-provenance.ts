@@ -236,7 +236,8 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
 
   /** A thing of the user's (a mail, an event, a file) by its id or name, with what the card shows of it. */
   function object(value: unknown, labels: string, shownAs: string): ArgumentDecision {
-    const described = `${textOf(value)} ${labels}`;
+    // A file's extension names no file: "read memo.txt" does not name budget.txt (decision 067).
+    const described = `${textOf(value).replace(/\.[\p{L}\p{N}]{1,5}(?=$|[\s/,;])/gu, " ")} ${labels}`;
     if (significantStems(described).some((stem) => typed.stems.has(stem))) return decision([]);
     const shown = shownAs || textOf(value);
     // The text that names it whole ("share payroll.xlsx"), else one that names a word of it as a name.

@@ -4,8 +4,10 @@ import type { AssistantTool } from "./assistant-tool.ts";
 /** The knowledge base by folder and by name (the knowledge module's `files`). */
 export interface KnowledgeFilesPort {
   list(userId: number, path: string, limit: number): Promise<{ entries: { id: number; name: string; type: string; path: string }[]; more: boolean } | null>;
-  byName(userId: number, name: string): Promise<{ id: number; name: string; type: string; path: string } | undefined>;
+  byName(userId: number, name: string): Promise<{ id: number; name: string; type: string; path: string; size?: number } | undefined>;
   appendToNote(userId: number, name: string, text: string): Promise<{ name: string } | null>;
+  /** Deletes an item as the Knowledge Base screen does (deleteFile, after Approve). */
+  remove(userId: number, id: number): Promise<number>;
 }
 
 /** How much of a folder and of a file the model is given. */
