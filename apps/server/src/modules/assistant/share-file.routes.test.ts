@@ -61,7 +61,7 @@ describe("shareFile: a file shared by link only on the user's Approve (issue 47,
       risk: "asked",
       reason: "As you asked.",
       summary: ["Anyone with the link can open q3-memo.txt until Sun 13 Dec. You can stop sharing in Knowledge Base."],
-      provenance: { name: { from: "user" } },
+      provenance: { name: { from: "user" }, act: { from: "user" } },
     });
     expect(declined.results).toEqual([{ success: false, declined: true, message: SHARE_FILE_TEXTS.declined }]);
     expect(await shares()).toEqual([]);
@@ -112,9 +112,12 @@ describe("shareFile: a file shared by link only on the user's Approve (issue 47,
     expect(approval).toMatchObject({
       name: "shareFile",
       risk: "content-derived",
-      reason: "You never named “payroll.csv”; it comes from offsite-notes.txt.",
+      reason: "You never named “payroll.csv”; it comes from offsite-notes.txt. You never asked for this; offsite-notes.txt asks for it.",
       summary: ["Anyone with the link can open payroll.csv until Sun 13 Dec. You can stop sharing in Knowledge Base."],
-      provenance: { name: { from: "content", source: expect.objectContaining({ title: "offsite-notes.txt" }) } },
+      provenance: {
+        name: { from: "content", source: expect.objectContaining({ title: "offsite-notes.txt" }) },
+        act: { from: "content", source: expect.objectContaining({ title: "offsite-notes.txt" }) },
+      },
     });
     expect(results.at(-1)).toEqual({ success: false, declined: true, message: SHARE_FILE_TEXTS.declined });
     expect(await shares()).toEqual([]);

@@ -48,6 +48,8 @@ function evidenceSentence(name: string, evidence: Evidence): string {
       return `“${evidence.value}” comes from ${where}; you never wrote it.`;
     case "object":
       return where ? `You never named “${evidence.value}”; it comes from ${where}.` : `You never named “${evidence.value}”.`;
+    case "act":
+      return where ? `You never asked for this; ${where} asks for it.` : "You never asked for this.";
   }
 }
 

@@ -8,8 +8,11 @@ import { carriers, linkHost, linkKey, properNames, quoteRuns, significantStems, 
  * arguments are traced against both; the card reads the result.
  */
 
-/** What an argument is, for tracing it: addresses, a link, a thing of the user's, free text, or shown only. */
-export type ArgumentRole = "recipients" | "link" | "object" | "text" | "label" | "setting";
+/**
+ * What an argument is, for tracing it: addresses, a link, a thing of the user's, free text, or shown only; "act" is
+ * what the call does in words a user would ask it with ("share by link public"): the user's when they used one.
+ */
+export type ArgumentRole = "recipients" | "link" | "object" | "act" | "text" | "label" | "setting";
 
 /** Text someone else wrote that the turn holds, with where it came from. */
 export interface ContentEntry {
@@ -38,7 +41,7 @@ export interface UserData {
 
 /** A piece of a value traced to content, or to nothing the user wrote. */
 export interface Evidence {
-  kind: "address" | "link" | "code" | "quote" | "name" | "object";
+  kind: "address" | "link" | "code" | "quote" | "name" | "object" | "act";
   /** As shown on the card. */
   value: string;
   source?: ContentSource;
@@ -248,6 +251,17 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
     return decision([{ kind: "object", value: shown, source }]);
   }
 
+  /**
+   * What the call does (decision 068): the user's when they used a word of it; else it came from the content that
+   * asks it (the one holding its words), so a thing the user named ("the Q3 memo") is not shared because a document
+   * said "share q3-memo.txt by link".
+   */
+  function act(value: unknown): ArgumentDecision {
+    const words = significantStems(textOf(value));
+    if (words.length === 0 || words.some((stem) => typed.stems.has(stem))) return decision([]);
+    return decision([{ kind: "act", value: textOf(value), source: sourceOf((indexed) => indexed.stems.has(words[0]!)) }]);
+  }
+
   function decision(evidence: Evidence[], extra: { named?: boolean; outside?: boolean } = {}): ArgumentDecision {
     const first = evidence.find((item) => item.source) ?? evidence[0];
     const provenance: ArgumentProvenance = first ? { from: "content", ...(first.source ? { source: first.source } : {}) } : { from: "user" };
@@ -296,7 +310,15 @@ export function createTurnProvenance(input: { typed: readonly string[]; user: Us
         const role = roles[name] ?? "text";
         if (role === "label" || role === "setting") continue;
         decided[name] =
-          role === "recipients" ? recipients(value) : role === "link" ? link(value) : role === "object" ? object(value, labels, shownAs) : text(value);
+          role === "recipients"
+            ? recipients(value)
+            : role === "link"
+              ? link(value)
+              : role === "object"
+                ? object(value, labels, shownAs)
+                : role === "act"
+                  ? act(value)
+                  : text(value);
       }
       return decided;
     },

@@ -22,6 +22,9 @@ export const SHARE_FILE_TEXTS = {
   timedOut: "The user did not answer in time: the file was not shared.",
 } as const;
 
+/** What the call does, in the words a user asks it with: a document that asks it, unasked, turns the card red. */
+const SHARE_ACT = "share by link, public access";
+
 /** "Sun 13 Dec" in the user's zone. */
 const dayOf = (at: Date, timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone }).format(at).replace(",", "");
@@ -56,7 +59,7 @@ export function shareFileTool(shares: FileSharesPort): AssistantTool {
     readOnly: false,
     reach: "outside",
     askFirst: true,
-    argumentRoles: { name: "object", expiresInDays: "setting", fileId: "setting", until: "setting" },
+    argumentRoles: { name: "object", act: "act", expiresInDays: "setting", fileId: "setting", until: "setting" },
     notApprovedTexts: { declined: SHARE_FILE_TEXTS.declined, timedOut: SHARE_FILE_TEXTS.timedOut },
     async prepare(args, context) {
       const name = typeof args.name === "string" ? args.name.trim() : "";
@@ -67,7 +70,7 @@ export function shareFileTool(shares: FileSharesPort): AssistantTool {
       const expiresInDays = daysOf(args.expiresInDays);
       if (expiresInDays === null) return { refusal: { success: false, message: SHARE_TEXTS.expiresInDays } };
       const until = dayOf(new Date(shares.now().getTime() + expiresInDays * 86_400_000), await shares.timeZone(context.userId));
-      return { args: { name: file.name, fileId: file.id, expiresInDays, until } };
+      return { args: { name: file.name, fileId: file.id, expiresInDays, until, act: SHARE_ACT } };
     },
     describeCall(args) {
       return [SHARE_FILE_TEXTS.card(String(args.name), String(args.until))];
