@@ -10,6 +10,7 @@ describe("toolInWords", () => {
     expect(toolInWords("createReminder")).toBe("Create a reminder");
     expect(toolInWords("deleteMail")).toBe("Move an e-mail to Trash");
     expect(toolInWords("archiveMail")).toBe("Archive an e-mail");
+    expect(toolInWords("shareFile")).toBe("Share a file by link");
     expect(toolInWords("lookUpWeather")).toBe("Look up weather");
   });
 });

@@ -10,6 +10,7 @@ const BUILT_IN: Record<string, string> = {
   draftEmail: "Save an e-mail draft",
   deleteMail: "Move an e-mail to Trash",
   archiveMail: "Archive an e-mail",
+  shareFile: "Share a file by link",
   createDocument: "Create a document",
 };
 
