@@ -30,6 +30,8 @@ export function createFileShares(db: Kysely<Database>, now: () => Date) {
   return {
     /** A new link to the item (the caller checked it is the user's file or note). */
     async share(userId: number, item: { id: number; name: string }, days = SHARE_DEFAULT_DAYS): Promise<MadeShare> {
+      // The user's ended links open nothing and are never listed: they go when the next one is made.
+      await db.deleteFrom("fileShares").where("userId", "=", userId).where("expiresAt", "<=", now().toISOString()).execute();
       const token = randomBytes(32).toString("base64url");
       const createdAt = now().toISOString();
       const expiresAt = new Date(now().getTime() + days * DAY_MS).toISOString();
