@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 import { postgresInstalled } from "./packages/testkit/src/postgres-server.ts";
@@ -54,21 +54,118 @@ const ROUTES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
   .map((file) => `apps/server/src/${file}`);
 
 /**
- * Route tests that also run on PostgreSQL (decision 060): every route test that reaches the store only through the
- * app (not SQLite's own connection, nor the helpers that write SQLite directly).
+ * Tests that also run on PostgreSQL (decision 060, amended 2026-12-06): only the files whose code reaches the store
+ * differently there. The repositories' own cases run on both engines (decision 058), so a file whose routes only
+ * call such repositories, or refuse a request before the store, runs on SQLite alone. A new file runs on SQLite
+ * alone until it is listed here; list it when its routes reach anything below.
  */
-const touchesSqlite = /\.sqlite\b|sage\.db/;
-const ROUTES_ON_POSTGRES = ROUTES.filter((file) => {
-  const text = readFileSync(fileURLToPath(new URL(file, import.meta.url)), "utf8");
-  // Tests that start PostgreSQL themselves already run there; those that start server processes start them on SQLite.
-  // A file that reaches SQLite for an engine-specific test says so by skipping it on SAGE_TEST_ON_POSTGRES.
-  return (!touchesSqlite.test(text) || /SAGE_TEST_ON_POSTGRES/.test(text)) && !/startPostgres|startServerProcess/.test(text);
+const ON_POSTGRES = (group: Record<string, string[]>) =>
+  Object.values(group)
+    .flat()
+    .map((file) => `apps/server/src/${file}`);
+const ROUTES_ON_POSTGRES = ON_POSTGRES({
+  // The search index and the knowledge listing and tree: each engine has its own SQL (pg-search-index.ts, knowledge-listing.ts).
+  search: [
+    "modules/knowledge/knowledge.routes.test.ts",
+    "modules/knowledge/item-texts.test.ts",
+    "modules/knowledge/list-files.test.ts",
+    "modules/knowledge/file-shares.routes.test.ts",
+    "modules/assistant/knowledge-file-tools.routes.test.ts",
+    "modules/retrieval/answer-from-knowledge.test.ts",
+    "modules/retrieval/background-vectorization.routes.test.ts",
+    "modules/retrieval/hybrid-search.test.ts",
+    "modules/retrieval/recommend.routes.test.ts",
+    "modules/retrieval/search-languages.test.ts",
+    "modules/retrieval/search-privacy.test.ts",
+    "modules/retrieval/search.routes.test.ts",
+    "modules/retrieval/vector-lifecycle.routes.test.ts",
+  ],
+  // Conversations: PostgreSQL's own message repository, and no lists or pages kept in memory when shared.
+  conversations: [
+    "modules/conversations/conversations.routes.test.ts",
+    "modules/conversations/message-search.routes.test.ts",
+    "modules/assistant/chat-turn.routes.test.ts",
+    "modules/assistant/message-branches.routes.test.ts",
+  ],
+  // Approvals shared by every process through the database (shared-approvals.ts, LISTEN/NOTIFY).
+  approvals: [
+    "modules/assistant/untrusted-turn.routes.test.ts",
+    "modules/assistant/history-taint.routes.test.ts",
+    "modules/assistant/share-file.routes.test.ts",
+    "modules/channels/telegram-approvals.routes.test.ts",
+    "modules/channels/slack-channel.routes.test.ts",
+    "modules/channels/telegram-channel.routes.test.ts",
+  ],
+  // The shared job queue (leases, wake-ups), scheduled runs' claims, and the sender filter's raw SQL.
+  jobs: [
+    "app.test.ts",
+    "modules/schedules/schedules.routes.test.ts",
+    "modules/schedules/schedule-task.routes.test.ts",
+    "modules/schedules/schedule-triggers.routes.test.ts",
+    "modules/schedules/morning-briefing.routes.test.ts",
+    "modules/schedules/weekly-review.routes.test.ts",
+    "modules/commitments/commitments.routes.test.ts",
+    "modules/push/push.routes.test.ts",
+    "modules/accounts/accounts.routes.test.ts",
+  ],
+  // Sessions checked in the database at every request, login attempts and a token refresh claimed in raw SQL.
+  sessions: ["modules/auth/auth.routes.test.ts", "modules/sign-in/sign-in.routes.test.ts"],
+  // Backups: each engine writes the restored rows its own way (knowledge-backup-rows.ts).
+  backup: ["modules/backup/backup.routes.test.ts"],
+  // Raw SQL (LIKE filters, lengths) in the dossiers' queries.
+  rawSql: ["modules/dossiers/dossiers.routes.test.ts", "modules/dossiers/meeting-notes-commitments.routes.test.ts"],
 });
-/** Every other server test: what the PostgreSQL system project leaves out of SYSTEM's patterns. */
-const NOT_ON_POSTGRES = readdirSync(serverSource, { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts"))
-  .map((file) => `apps/server/src/${file}`)
-  .filter((file) => !ROUTES_ON_POSTGRES.includes(file));
+const SYSTEM_ON_POSTGRES = ON_POSTGRES({
+  // Uploads, archives and written documents: read into the search index by the job queue.
+  uploads: [
+    "modules/knowledge/ingestion.routes.test.ts",
+    "modules/knowledge/item-text.routes.test.ts",
+    "modules/knowledge/upload-types.routes.test.ts",
+    "modules/knowledge/ways-in.routes.test.ts",
+    "modules/assistant/attachments-turn.routes.test.ts",
+    "modules/assistant/research.integration.test.ts",
+    "modules/documents-out/create-document.routes.test.ts",
+    "modules/documents-out/document-drafts.routes.test.ts",
+    "modules/retrieval/local-embedder.integration.test.ts",
+    "reliability/compressible-archives.test.ts",
+    "reliability/hostile-archives.test.ts",
+    "reliability/hostile-uploads.test.ts",
+    "reliability/hostile-requests.test.ts",
+    "reliability/invisible-names.test.ts",
+  ],
+  // Backup and restore: each engine's own writes and rollback.
+  backup: [
+    "modules/accounts/accounts-backup.integration.test.ts",
+    "reliability/backup-import-responsive.test.ts",
+    "reliability/backup-round-trip.test.ts",
+    "reliability/restore-rollback.test.ts",
+  ],
+  // Approvals shared through the database.
+  approvals: [
+    "modules/external-tools/external-tools.routes.test.ts",
+    "modules/external-tools/everything-server.integration.test.ts",
+    "modules/assistant/send-email.integration.test.ts",
+    "modules/assistant/move-mail.integration.test.ts",
+    "modules/assistant/calendar-tools.integration.test.ts",
+    "modules/channels/email-channel.integration.test.ts",
+    "modules/schedules/scheduled-approval.integration.test.ts",
+    "modules/accounts/sender-address.integration.test.ts",
+  ],
+  // Sync and sorting jobs on the shared queue, schedule claims, and raw SQL (LIKE filters on mail and people).
+  jobs: [
+    "modules/accounts/mail-sync.integration.test.ts",
+    "modules/accounts/calendar-sync.integration.test.ts",
+    "modules/people/people.integration.test.ts",
+    "modules/triage/triage.integration.test.ts",
+    "modules/schedules/schedule-triggers.integration.test.ts",
+  ],
+  // Sessions, every user's scoping in each engine's queries, and hostile values that reach the store (PostgreSQL refuses a NUL in text).
+  store: ["reliability/session-hardening.test.ts", "reliability/other-users.test.ts", "reliability/route-fuzz.test.ts"],
+});
+// A listed file that moved would silently stop running on PostgreSQL.
+for (const file of [...ROUTES_ON_POSTGRES, ...SYSTEM_ON_POSTGRES]) {
+  if (!existsSync(fileURLToPath(new URL(file, import.meta.url)))) throw new Error(`vitest.config.ts lists ${file} to run on PostgreSQL, but it does not exist`);
+}
 
 const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patterns.flat()];
 // unit and routes share a worker's module cache across files (no re-import of Fastify, the AI SDK and the store per
@@ -98,7 +195,6 @@ export default defineConfig({
                 name: "routes-postgres",
                 include: ROUTES_ON_POSTGRES,
                 env: { SAGE_TEST_ON_POSTGRES: "1" },
-                exclude: exclude(SYSTEM),
                 globalSetup: ["apps/server/src/test/postgres-global-setup.ts"],
                 setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
               },
@@ -108,9 +204,8 @@ export default defineConfig({
                 ...nodeProject,
                 isolate: true,
                 name: "system-postgres",
-                include: SYSTEM,
+                include: SYSTEM_ON_POSTGRES,
                 env: { SAGE_TEST_ON_POSTGRES: "1" },
-                exclude: exclude(NOT_ON_POSTGRES, ["packages/**", "scripts/**"]),
                 globalSetup: ["apps/server/src/test/postgres-global-setup.ts"],
                 setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
               },
