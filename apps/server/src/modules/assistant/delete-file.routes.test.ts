@@ -105,11 +105,29 @@ describe("deleteFile: a knowledge base file deleted as the screen deletes it, af
       "Read memo.txt to me",
     );
     const approval = await waitForApproval();
-    expect(approval).toMatchObject({ name: "deleteFile", risk: "content-derived", provenance: { name: { from: "content", source: { title: "memo.txt" } } } });
+    expect(approval).toMatchObject({
+      name: "deleteFile",
+      risk: "content-derived",
+      provenance: { name: { from: "content", source: { title: "memo.txt" } }, act: { from: "content", source: { title: "memo.txt" } } },
+    });
     expect(approval.reason).toContain("memo.txt");
     expect((await kb.call("POST", `/api/approvals/${approval.approvalId}`, { approved: true })).statusCode).toBe(409);
     await kb.call("POST", `/api/approvals/${approval.approvalId}`, { approved: false });
     await pending;
+    expect(await namesIn(0)).toEqual(["budget.txt", "memo.txt"]);
+
+    // The file the user named, but a deletion only the memo asked for: red as well.
+    const again = turn(
+      [
+        { name: "readFile", args: { name: "memo.txt" } },
+        { name: "deleteFile", args: { name: "memo.txt" } },
+      ],
+      "Read memo.txt to me",
+    );
+    const unasked = await waitForApproval();
+    expect(unasked).toMatchObject({ risk: "content-derived", provenance: { name: { from: "user" }, act: { from: "content", source: { title: "memo.txt" } } } });
+    await kb.call("POST", `/api/approvals/${unasked.approvalId}`, { approved: false });
+    await again;
     expect(await namesIn(0)).toEqual(["budget.txt", "memo.txt"]);
   });
 });

@@ -12,6 +12,9 @@ export const CANCEL_EVENT_TEXTS = {
   removed: (calendar: string) => `It is removed from ${calendar}; SAGE cannot bring it back.`,
 } as const;
 
+/** What the call does, in the words a user asks it with: an invitation or mail that asks it, unasked, turns the card red. */
+const CANCEL_ACT = "cancel delete remove";
+
 /** "Tue 9 Jun" in the user's zone. */
 const day = (instant: number, timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short" }).format(instant).replace(",", "");
@@ -51,8 +54,18 @@ export function cancelEventTool(calendar: CalendarPort): AssistantTool {
     readOnly: false,
     reach: "outside",
     askFirst: true,
-    // The title is how the user names the event ("cancel the dentist"): a title they never wrote turns the card red.
-    argumentRoles: { id: "object", title: "label", when: "setting", calendar: "setting", attendees: "setting", occurrence: "setting", timeZone: "setting" },
+    // The title is how the user names the event ("cancel the dentist"): a title they never wrote turns the card red, and
+    // so does a cancel the user never asked for (an invitation saying "cancel the board meeting", decision 068's act).
+    argumentRoles: {
+      id: "object",
+      act: "act",
+      title: "label",
+      when: "setting",
+      calendar: "setting",
+      attendees: "setting",
+      occurrence: "setting",
+      timeZone: "setting",
+    },
     notApprovedTexts: { declined: CALENDAR_TEXTS.declined, timedOut: CALENDAR_TEXTS.timedOut },
     async prepare(args, context) {
       const id = Number(args.id);
@@ -69,6 +82,7 @@ export function cancelEventTool(calendar: CalendarPort): AssistantTool {
           attendees: event.attendees,
           occurrence: found.occurrence,
           timeZone,
+          act: CANCEL_ACT,
         },
       };
     },

@@ -20,6 +20,9 @@ export function shownSize(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
+/** What the call does, in the words a user asks it with: a document that asks it, unasked, turns the card red (decision 068's act). */
+const DELETE_ACT = "delete remove erase";
+
 const folderOf = (path: string) => path.split("/").slice(0, -1).join("/");
 
 /**
@@ -41,14 +44,14 @@ export function deleteFileTool(files: KnowledgeFilesPort): AssistantTool {
     },
     readOnly: false,
     askFirst: true,
-    argumentRoles: { name: "object", id: "setting", path: "setting", size: "setting" },
+    argumentRoles: { name: "object", act: "act", id: "setting", path: "setting", size: "setting" },
     notApprovedTexts: { declined: DELETE_FILE_TEXTS.declined, timedOut: DELETE_FILE_TEXTS.timedOut },
     async prepare(args, context) {
       const name = typeof args.name === "string" ? args.name.trim() : "";
       if (!name) return { refusal: { success: false, message: DELETE_FILE_TEXTS.noName } };
       const file = await files.byName(context.userId, name);
       if (!file) return { refusal: { success: false, message: DELETE_FILE_TEXTS.noFile(name) } };
-      return { args: { name: file.name, id: file.id, path: file.path, size: file.size ?? 0 } };
+      return { args: { name: file.name, id: file.id, path: file.path, size: file.size ?? 0, act: DELETE_ACT } };
     },
     describeCall(args) {
       return [DELETE_FILE_TEXTS.card(String(args.name), folderOf(String(args.path)), shownSize(Number(args.size))), DELETE_FILE_TEXTS.cannotUndo];
