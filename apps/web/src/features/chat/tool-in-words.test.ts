@@ -11,6 +11,8 @@ describe("toolInWords", () => {
     expect(toolInWords("deleteMail")).toBe("Move an e-mail to Trash");
     expect(toolInWords("archiveMail")).toBe("Archive an e-mail");
     expect(toolInWords("shareFile")).toBe("Share a file by link");
+    expect(toolInWords("cancelEvent")).toBe("Cancel a calendar event");
+    expect(toolInWords("deleteFile")).toBe("Delete a knowledge base file");
     expect(toolInWords("lookUpWeather")).toBe("Look up weather");
   });
 });

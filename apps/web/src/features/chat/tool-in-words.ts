@@ -11,6 +11,8 @@ const BUILT_IN: Record<string, string> = {
   deleteMail: "Move an e-mail to Trash",
   archiveMail: "Archive an e-mail",
   shareFile: "Share a file by link",
+  cancelEvent: "Cancel a calendar event",
+  deleteFile: "Delete a knowledge base file",
   createDocument: "Create a document",
 };
 
