@@ -245,6 +245,19 @@ describe.skipIf(!installed)("Google's and Microsoft's calendars through their si
       args: { id: weekly.id, title: "Weekly staff (moved)", start: `${day}T10:00`, end: `${day}T11:00` },
     });
     expect(refusedSeries).toMatchObject({ success: false });
+    // But one date of it can be cancelled after Approve: Graph's DELETE of that occurrence, the next one stays (decision 067).
+    const firstWeekly = await t.store.db
+      .selectFrom("calendarEvents")
+      .select("id")
+      .where("title", "=", "Weekly staff")
+      .orderBy("startAt")
+      .executeTakeFirstOrThrow();
+    expect(await approved({ name: "cancelEvent", args: { id: firstWeekly.id } })).toMatchObject({ success: true });
+    expect(graph.requests.filter((request) => request.method === "DELETE").map((request) => [request.path, request.status])).toEqual([
+      ["/v1.0/me/events/AAMk-weekly-0", 204],
+    ]);
+    expect(graph.events.map((event) => event.id)).toContain("AAMk-weekly-7");
+    expect((await eventsAhead()).filter((event) => event.title === "Weekly staff")).toHaveLength(1);
 
     // A backup carries both accounts and no token: restored for another user, they ask to sign in, and can.
     const archive = await backupClient(t, cookie).exportZip();
