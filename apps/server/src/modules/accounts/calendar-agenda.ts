@@ -194,7 +194,11 @@ export function createCalendarAgenda(deps: {
           const connection = await deps.connectCaldav(source.server, deps.rule);
           if (whole) await connection.remove({ href: object.href, etag: object.etag });
           else {
-            const ics = cancelOccurrenceIcs(object.ics, row.uid, { recurrenceId: row.recurrenceId!, timeZone: row.timeZone });
+            const ics = cancelOccurrenceIcs(object.ics, row.uid, {
+              recurrenceId: row.recurrenceId!,
+              // A floating or all-day series was read in the user's zone (its rows name none).
+              timeZone: row.timeZone || ((await calendar.timeZone(userId)) ?? deps.defaultTimeZone),
+            });
             if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelOccurrence);
             await connection.update({ href: object.href, etag: object.etag, ics });
           }
