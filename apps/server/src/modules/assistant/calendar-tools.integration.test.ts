@@ -52,13 +52,11 @@ describe.skipIf(!installed)("calendar tools against a real Radicale", () => {
   const api = (method: "GET" | "POST", url: string, payload?: object, as = cookie) =>
     t.app.inject({ method, url, headers: { cookie: as }, ...(payload ? { payload } : {}) });
 
+  /** The card the turn waits on (polled up to the suite's expect.poll limit: a loaded machine may be slow to ask). */
   async function waitForApproval(): Promise<{ approvalId: string; name: string; args: Record<string, unknown> }> {
-    for (let i = 0; i < 400; i++) {
-      const { approvals } = (await api("GET", "/api/approvals")).json();
-      if (approvals.length > 0) return approvals[0];
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error("no approval was asked for");
+    let card: { approvalId: string; name: string; args: Record<string, unknown> } | undefined;
+    await expect.poll(async () => (card = (await api("GET", "/api/approvals")).json().approvals[0]), { message: "no approval was asked for" }).toBeDefined();
+    return card!;
   }
 
   async function turnWith(call: { name: string; args: Record<string, unknown> }, content: string, as = cookie) {

@@ -33,13 +33,12 @@ async function upload(filename: string, content: string, parentId = 0) {
 /** What the Knowledge Base screen lists in a folder. */
 const namesIn = async (parentId: number) => ((await kb.call("GET", `/api/files?parentId=${parentId}`)).json() as { name: string }[]).map((item) => item.name);
 
+/** The card the turn waits on (polled up to the suite's expect.poll limit). */
 async function waitForApproval() {
-  for (let i = 0; i < 400; i++) {
-    const { approvals } = (await kb.call("GET", "/api/approvals")).json();
-    if (approvals.length > 0) return approvals[0] as { approvalId: string; name: string; risk: string; reason: string; summary: string[]; provenance: any };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("no approval was asked for");
+  type Card = { approvalId: string; name: string; risk: string; reason: string; summary: string[]; provenance: any };
+  let card: Card | undefined;
+  await expect.poll(async () => (card = (await kb.call("GET", "/api/approvals")).json().approvals[0]), { message: "no approval was asked for" }).toBeDefined();
+  return card!;
 }
 
 async function turn(calls: { name: string; args: Record<string, unknown> }[], content: string, session = cookie) {
