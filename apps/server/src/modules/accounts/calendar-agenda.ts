@@ -199,8 +199,10 @@ export function createCalendarAgenda(deps: {
               // A floating or all-day series was read in the user's zone (its rows name none).
               timeZone: row.timeZone || ((await calendar.timeZone(userId)) ?? deps.defaultTimeZone),
             });
-            if (!ics) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelOccurrence);
-            await connection.update({ href: object.href, etag: object.etag, ics });
+            if (ics === null) throw new CalendarWriteError(CALENDAR_WRITE_TEXTS.cancelOccurrence);
+            // An invitation to that one date only: nothing else is left in the object.
+            if (ics === "") await connection.remove({ href: object.href, etag: object.etag });
+            else await connection.update({ href: object.href, etag: object.etag, ics });
           }
         }
       } catch (error) {

@@ -36,6 +36,24 @@ describe("cancelling one date of a repeating event", () => {
     expect((await listed(cancelled)).map((entry) => entry.startAt)).toEqual([before[0]!.startAt, before[2]!.startAt]);
   });
 
+  it("an invitation to one date only: that date's component goes, and nothing is left of an object that held only it", async () => {
+    const date = (day: string) => [
+      "BEGIN:VEVENT",
+      "UID:series@partner.test",
+      "DTSTAMP:20260501T000000Z",
+      `RECURRENCE-ID:202606${day}T070000Z`,
+      `DTSTART:202606${day}T080000Z`,
+      `DTEND:202606${day}T090000Z`,
+      "SUMMARY:Partner sync",
+      "END:VEVENT",
+    ];
+    const two = calendarText(...date("02"), ...date("09"));
+    const [, second] = await listed(two);
+    const left = cancelOccurrenceIcs(two, "series@partner.test", second!)!;
+    expect((await listed(left)).map((entry) => entry.startAt)).toEqual(["2026-06-02T08:00:00.000Z"]);
+    expect(cancelOccurrenceIcs(left, "series@partner.test", (await listed(left))[0]!)).toBe("");
+  });
+
   it("answers null for an event that does not repeat, or another UID", () => {
     const single = calendarText("BEGIN:VEVENT", "UID:one@sage.test", "DTSTAMP:20260501T000000Z", "DTSTART:20260602T070000Z", "SUMMARY:Once", "END:VEVENT");
     const occurrence = { recurrenceId: "2026-06-02T07:00:00.000Z", timeZone: "Europe/Prague" };

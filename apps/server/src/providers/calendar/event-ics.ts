@@ -65,18 +65,14 @@ export function updateEventIcs(ics: string, uid: string, changes: Omit<EventFiel
  * The stored object with one occurrence of its repeating event cancelled (decision 067): an EXDATE on the series'
  * master, written in the same form as its DTSTART (a day, UTC, or a wall time in its TZID), and any changed copy of
  * that occurrence removed; SEQUENCE goes up. `occurrence` is the occurrence's original start (UTC ISO) and the zone
- * SAGE read it in. Null when the object holds no repeating event of that UID.
+ * SAGE read it in. An object holding only dates of someone's series (an invitation to one date, no master) loses that
+ * date's component, and `""` when nothing is left (delete the object). Null when the object holds no such date.
  */
 export function cancelOccurrenceIcs(ics: string, uid: string, occurrence: { recurrenceId: string; timeZone: string }, now = new Date()): string | null {
   const calendar = new ICAL.Component(ICAL.parse(ics));
   const events = calendar.getAllSubcomponents("vevent").filter((component) => String(component.getFirstPropertyValue("uid")) === uid);
   const master = events.find((component) => !component.hasProperty("recurrence-id") && (component.hasProperty("rrule") || component.hasProperty("rdate")));
-  const start = master?.getFirstProperty("dtstart");
-  if (!master || !start) return null;
   const at = Date.parse(occurrence.recurrenceId);
-  const first = start.getFirstValue() as InstanceType<typeof ICAL.Time>;
-  const tzid = start.getParameter("tzid");
-  const zone = typeof tzid === "string" && isTimeZone(tzid) ? tzid : !tzid && !first.toString().endsWith("Z") ? occurrence.timeZone : null;
   const wall = (timeZone: string) => formatZoned(at, timeZone).slice(0, 19);
   /** The same occurrence, written as a RECURRENCE-ID or DTSTART value is. */
   const sameOccurrence = (value: InstanceType<typeof ICAL.Time>, valueZone: string | null) =>
@@ -85,12 +81,22 @@ export function cancelOccurrenceIcs(ics: string, uid: string, occurrence: { recu
       : value.toString().endsWith("Z")
         ? Date.parse(value.toString()) === at
         : valueZone !== null && value.toString().slice(0, 19) === wall(valueZone);
-  for (const copy of events.filter((component) => component.hasProperty("recurrence-id"))) {
-    const property = copy.getFirstProperty("recurrence-id")!;
+  const copies = events.filter((component) => {
+    const property = component.getFirstProperty("recurrence-id");
+    if (!property) return false;
     const copyTzid = property.getParameter("tzid");
     const copyZone = typeof copyTzid === "string" && isTimeZone(copyTzid) ? copyTzid : copyTzid ? null : occurrence.timeZone;
-    if (sameOccurrence(property.getFirstValue() as InstanceType<typeof ICAL.Time>, copyZone)) calendar.removeSubcomponent(copy);
+    return sameOccurrence(property.getFirstValue() as InstanceType<typeof ICAL.Time>, copyZone);
+  });
+  for (const copy of copies) calendar.removeSubcomponent(copy);
+  const start = master?.getFirstProperty("dtstart");
+  if (!master || !start) {
+    if (copies.length === 0) return null;
+    return calendar.getAllSubcomponents("vevent").length === 0 ? "" : icsObjectText(calendar);
   }
+  const first = start.getFirstValue() as InstanceType<typeof ICAL.Time>;
+  const tzid = start.getParameter("tzid");
+  const zone = typeof tzid === "string" && isTimeZone(tzid) ? tzid : !tzid && !first.toString().endsWith("Z") ? occurrence.timeZone : null;
   if (first.isDate) master.addPropertyWithValue("exdate", icsDay(wall(occurrence.timeZone)));
   else if (zone === null) master.addPropertyWithValue("exdate", icsUtcTime(new Date(at)));
   else {
