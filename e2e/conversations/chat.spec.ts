@@ -62,6 +62,8 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
     "listFolder",
     "readFile",
     "appendToNote",
+    "deleteFile",
+    "shareFile",
     "scheduleTask",
     "listCommitments",
     "createDocument",
