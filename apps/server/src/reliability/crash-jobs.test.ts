@@ -22,6 +22,8 @@ afterAll(async () => {
   temps.forEach((temp) => temp.remove());
 });
 
+/** Logins are not what these servers test: OWASP's minimum hash instead of argon2's 64 MiB (about 0.5 s a login here). */
+const SERVER_ENV = { SAGE_PASSWORD_COST: "minimum" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until<T>(probe: () => Promise<T | undefined | false>): Promise<T> {
   for (;;) {
@@ -94,7 +96,7 @@ describe("SIGKILL during background jobs", () => {
   const MODEL_B = "gemini-embedding-crash-b";
 
   it("(a) a 1.2 MB TXT ingestion (a background job) is resumed to the end after the restart, vectors and all", async () => {
-    const server = await startServerProcess(temp.dir, embedder.env(MODEL_A));
+    const server = await startServerProcess(temp.dir, { ...SERVER_ENV, ...embedder.env(MODEL_A) });
     const api = client(server, await server.login());
     const paragraph = "Herons wade through the shallow estuary at dawn, watching for silver fish beneath the reeds.";
     const content = Buffer.from(Array.from({ length: 12_000 }, (_, index) => `${paragraph} Entry ${index}.`).join("\n\n"));
@@ -111,7 +113,7 @@ describe("SIGKILL during background jobs", () => {
     const vectorsAtKill = killed.vectors[0]?.vectors ?? 0;
     expect(vectorsAtKill).toBeLessThan(killed.chunks);
 
-    const restarted = await startServerProcess(temp.dir, embedder.env(MODEL_A));
+    const restarted = await startServerProcess(temp.dir, { ...SERVER_ENV, ...embedder.env(MODEL_A) });
     const again = client(restarted, await restarted.login());
     const item = await until(async () => {
       const [file] = await again.get("/api/files");
@@ -134,7 +136,7 @@ describe("SIGKILL during background jobs", () => {
   });
 
   it("(c) a re-vectorise to a new embedder is resumed after the restart and leaves one current vector per chunk", async () => {
-    const server = await startServerProcess(temp.dir, embedder.env(MODEL_B));
+    const server = await startServerProcess(temp.dir, { ...SERVER_ENV, ...embedder.env(MODEL_B) });
     const api = client(server, await server.login());
     const request = api.post("/api/vectors/revectorize", {}).catch(() => undefined); // dies with the server
     await until(async () => {
@@ -151,7 +153,7 @@ describe("SIGKILL during background jobs", () => {
     expect(newAtKill).toBeGreaterThan(0);
     expect(newAtKill).toBeLessThan(killed.chunks);
 
-    const restarted = await startServerProcess(temp.dir, embedder.env(MODEL_B));
+    const restarted = await startServerProcess(temp.dir, { ...SERVER_ENV, ...embedder.env(MODEL_B) });
     const again = client(restarted, await restarted.login());
     const status = await until(async () => {
       const current = await again.get("/api/vectors/status");
@@ -217,7 +219,7 @@ describe("SIGKILL during an import", () => {
 
     const temp = makeTempDir();
     temps.push(temp);
-    let server = await startServerProcess(temp.dir);
+    let server = await startServerProcess(temp.dir, SERVER_ENV);
     let api = client(server, await server.login());
     expect((await api.post("/api/process-note", { type: "note", content: "The note that existed before the import." })).status).toBe(200);
     const before = inspect(temp.dir);
@@ -254,7 +256,7 @@ describe("SIGKILL during an import", () => {
       await server.kill();
       const reply = await request;
       leftovers += tmpFiles().length;
-      server = await startServerProcess(temp.dir);
+      server = await startServerProcess(temp.dir, SERVER_ENV);
       await until(async () => restoreRows().length === 0);
       if (midway) interruptedMidway += 1;
       const state = inspect(temp.dir);

@@ -49,6 +49,8 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", () 
       GEMINI_API_KEY: "two-process-key",
       GEMINI_BASE_URL: gemini.baseUrl,
       SAGE_EMBEDDER: "none",
+      // Logins are not what these processes test: OWASP's minimum hash instead of argon2's 64 MiB (about 0.5 s each).
+      SAGE_PASSWORD_COST: "minimum",
     };
     // Started together: one of them migrates the empty database while the other waits for its lock.
     const started = await Promise.allSettled([startServerProcess(`${temp.dir}/a`, env), startServerProcess(`${temp.dir}/b`, env)]);
