@@ -92,6 +92,7 @@ const ROUTES_ON_POSTGRES = ON_POSTGRES({
     "modules/assistant/untrusted-turn.routes.test.ts",
     "modules/assistant/history-taint.routes.test.ts",
     "modules/assistant/share-file.routes.test.ts",
+    "modules/assistant/delete-file.routes.test.ts",
     "modules/channels/telegram-approvals.routes.test.ts",
     "modules/channels/slack-channel.routes.test.ts",
     "modules/channels/telegram-channel.routes.test.ts",
