@@ -33,13 +33,19 @@ export function createScheduler(deps: SchedulerDeps) {
   let ticking: Promise<void> | null = null;
   let stopped = false;
 
-  /** Queues one occurrence and its run row: answers the run's id, or null when it was queued before. */
+  /** Queues one occurrence and its run row: the run's id (null when the row was there already) and whether the job is new. */
   async function queue(schedule: ScheduleRow, occurrence: { dueAt: string; late: boolean; manual: boolean; nextRunAt?: string | null }) {
     const payload: ScheduledRunPayload = { scheduleId: schedule.id, dueAt: occurrence.dueAt, late: occurrence.late, manual: occurrence.manual };
-    await deps.jobs.enqueueOnce({ kind: SCHEDULED_RUN_JOB, userId: schedule.userId, payload, uniqueKey: scheduledRunKey(schedule.id, occurrence.dueAt) });
+    const job = await deps.jobs.enqueueOnce({
+      kind: SCHEDULED_RUN_JOB,
+      userId: schedule.userId,
+      payload,
+      uniqueKey: scheduledRunKey(schedule.id, occurrence.dueAt),
+    });
     // Made (and the schedule moved on) whether or not the job was new: after a crash between the two, the next tick
     // finishes what the last one began; a run row that exists already makes nothing.
-    return repo.claim({ schedule, startedAt: now().toISOString(), ...occurrence });
+    const runId = await repo.claim({ schedule, startedAt: now().toISOString(), ...occurrence });
+    return { runId, queued: job !== undefined };
   }
 
   /** Queues the schedule's due occurrence (the latest, when several passed). */
@@ -104,9 +110,12 @@ export function createScheduler(deps: SchedulerDeps) {
     },
     /** Run now: a run of its own, outside the rule's occurrences. */
     async runNow(schedule: ScheduleRow): Promise<number> {
-      const runId = await queue(schedule, { dueAt: now().toISOString(), late: false, manual: true });
-      if (runId === null) throw new AppError("already_running", 409, "This schedule was just started; wait a moment before running it again");
-      return runId;
+      const occurrence = { dueAt: now().toISOString(), late: false, manual: true };
+      const { runId, queued } = await queue(schedule, occurrence);
+      if (runId !== null) return runId;
+      // This call's job, whose worker made the run's row before `queue` could (it starts at once on a quiet queue).
+      if (queued) return (await repo.ensureRun({ schedule, startedAt: now().toISOString(), ...occurrence })).id;
+      throw new AppError("already_running", 409, "This schedule was just started; wait a moment before running it again");
     },
     /** Settles once what was due is queued and the queue has nothing running (tests, the bench). */
     async idle() {
