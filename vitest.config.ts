@@ -163,9 +163,60 @@ const SYSTEM_ON_POSTGRES = ON_POSTGRES({
   // Sessions, every user's scoping in each engine's queries, and hostile values that reach the store (PostgreSQL refuses a NUL in text).
   store: ["reliability/session-hardening.test.ts", "reliability/other-users.test.ts", "reliability/route-fuzz.test.ts"],
 });
+/**
+ * Files that build the app but run on SQLite alone, each group with its reason. Every file that builds the app is in
+ * one list or the other: a new one fails every Vitest run until its author decides (decision 110).
+ */
+const SQLITE_ALONE = ON_POSTGRES({
+  // HTTP itself, or refused before the store: contracts, the web app, the Gemini-compatible proxy, outgoing fetches.
+  http: [
+    "http/route-contracts.routes.test.ts",
+    "http/web-app.test.ts",
+    "modules/assistant/gemini-compat/gemini-compat.routes.test.ts",
+    "modules/assistant/gemini-compat/gemini-compat-stream-abort.test.ts",
+    "reliability/dns-rebinding.test.ts",
+    "reliability/outgoing-fetch-guard.test.ts",
+    "reliability/slow-clients.test.ts",
+    "reliability/non-json-bodies.test.ts",
+  ],
+  // Routes that only call repositories whose own cases run on both engines (decision 058).
+  repositories: [
+    "modules/assistant/assistant.routes.test.ts",
+    "modules/memory/memory.routes.test.ts",
+    "modules/assistant/memory-turn.routes.test.ts",
+    "modules/reminders/reminders.routes.test.ts",
+    "modules/calendar-feed/calendar-feed.routes.test.ts",
+    "modules/external-tools/tool-servers.routes.test.ts",
+    "modules/triage/triage-stored-off.routes.test.ts",
+    "modules/documents-out/conversation-export.routes.test.ts",
+    "modules/assistant/draft-email.integration.test.ts",
+    "modules/channels/telegram-files.integration.test.ts",
+  ],
+  // Sign-in protocols against their servers (OAuth, OpenID Connect, MCP's); the tokens go through shared repositories.
+  signIn: [
+    "modules/accounts/sign-in-mail.integration.test.ts",
+    "modules/accounts/sign-in-calendars.integration.test.ts",
+    "modules/external-tools/remote-sign-in.integration.test.ts",
+  ],
+  // Files that start PostgreSQL themselves and test both engines inside.
+  bothInside: [
+    "app-postgres.integration.test.ts",
+    "migrate-round-trip.integration.test.ts",
+    "store/postgres/copy-to-postgres.integration.test.ts",
+    "cli.test.ts",
+  ],
+});
 // A listed file that moved would silently stop running on PostgreSQL.
-for (const file of [...ROUTES_ON_POSTGRES, ...SYSTEM_ON_POSTGRES]) {
-  if (!existsSync(fileURLToPath(new URL(file, import.meta.url)))) throw new Error(`vitest.config.ts lists ${file} to run on PostgreSQL, but it does not exist`);
+for (const file of [...ROUTES_ON_POSTGRES, ...SYSTEM_ON_POSTGRES, ...SQLITE_ALONE]) {
+  if (!existsSync(fileURLToPath(new URL(file, import.meta.url)))) throw new Error(`vitest.config.ts lists ${file}, but it does not exist`);
+}
+// A new file that builds the app would otherwise run on SQLite alone without anyone deciding so.
+const decided = new Set([...ROUTES_ON_POSTGRES, ...SYSTEM_ON_POSTGRES, ...SQLITE_ALONE]);
+const undecided = ROUTES.filter((file) => !decided.has(file));
+if (undecided.length > 0) {
+  throw new Error(
+    `${undecided.join(", ")} build${undecided.length === 1 ? "s" : ""} the app: list each in vitest.config.ts, to run on PostgreSQL too or on SQLite alone with its reason (decision 060).`,
+  );
 }
 
 const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patterns.flat()];
