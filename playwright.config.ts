@@ -1,5 +1,8 @@
 import { defineConfig } from "@playwright/test";
 import { BASE_URL, workerPorts } from "./e2e/support/ports.ts";
+import { preferRamTemp } from "./packages/testkit/src/ram-temp.ts";
+
+preferRamTemp();
 
 /** The features Playwright (1.65) switches off itself (chromiumSwitches.ts), kept when this config adds its own. */
 const PLAYWRIGHT_DISABLED_FEATURES = [
@@ -77,6 +80,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: WORKERS,
   retries: 0,
+  globalTeardown: "./e2e/support/remove-data-dirs.ts",
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   use: {
     baseURL: BASE_URL,

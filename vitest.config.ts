@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 import { postgresInstalled } from "./packages/testkit/src/postgres-server.ts";
+import { preferRamTemp } from "./packages/testkit/src/ram-temp.ts";
 import server from "./apps/server/vitest.config.ts";
+
+preferRamTemp();
 
 /**
  * Three kinds of test, run as three projects (web's unit tests are a fourth, on web's own Vite config):
