@@ -86,6 +86,8 @@ export function openStore(options: { dataDir: string; uploadsDir?: string; migra
       async close() {
         await checkpointer?.stop();
         await db.destroy();
+        // Kysely closes the connection only once it has run a query; a store used through `sqlite` alone is closed here.
+        if (sqlite.open) sqlite.close();
       },
     };
   } catch (error) {
