@@ -1,7 +1,7 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { embedMany, generateText, jsonSchema, Output, streamText } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fakeEmbedding, startFakeGemini, type FakeGemini } from "./fake-gemini.ts";
+import { fakeEmbedding, fakeGeminiClient, startFakeGemini, type FakeGemini } from "./fake-gemini.ts";
 
 let fake: FakeGemini;
 beforeAll(async () => {
@@ -123,6 +123,25 @@ describe("fake Gemini server through the AI SDK", () => {
     stop.abort();
     await expect(held).rejects.toThrow(/abort/i);
     expect((await generateText({ model: google()("gemini-2.0-flash"), prompt: "something else", maxRetries: 0 })).text).toBe("Answered.");
+  });
+
+  it("keeps a gated reply until the test opens its gate, over HTTP as Playwright's tests do", async () => {
+    fake.script({ text: "After the gate.", gate: "search" });
+    let opened = false;
+    const reply = generateText({ model: google()("gemini-2.0-flash"), prompt: "Search" }).then((result) => ({ text: result.text, opened }));
+    await expect.poll(() => fake.requests.length).toBe(1);
+    opened = true;
+    await fakeGeminiClient(fake.origin).open("search");
+    expect(await reply).toEqual({ text: "After the gate.", opened: true });
+  });
+
+  it("streams a gated reply's first piece at once and the rest once the gate opens", async () => {
+    fake.script({ chunks: ["First. ", "Second."], gate: "rest" });
+    const stream = streamText({ model: google()("gemini-2.0-flash"), prompt: "Go" });
+    const pieces = stream.textStream[Symbol.asyncIterator]();
+    expect((await pieces.next()).value).toBe("First. ");
+    await fakeGeminiClient(fake.origin).open("rest");
+    expect(await stream.text).toBe("First. Second.");
   });
 
   it("embeds deterministically, similar texts closer than unrelated ones", async () => {

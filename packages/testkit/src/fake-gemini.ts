@@ -33,6 +33,12 @@ export interface FakeReply {
    * it runs, with no timer that a slow machine could outrun.
    */
   hold?: boolean;
+  /**
+   * Wait at the gate of this name until the test opens it (`open(name)`): a reply answers only then; a streamed reply
+   * sends its first piece and the rest only then. A state stays on screen exactly until the test has seen it, however
+   * slow the machine (a `delayMs` that a loaded machine outran failed the research and voice tests).
+   */
+  gate?: string;
 }
 
 export interface RecordedRequest {
@@ -53,6 +59,8 @@ export interface FakeGemini {
   requests: RecordedRequest[];
   /** Queue replies for the next generateContent / streamGenerateContent calls, in order. */
   script(...replies: FakeReply[]): void;
+  /** Lets the replies waiting at this gate answer (and any that reach it later). */
+  open(gate: string): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -110,6 +118,17 @@ const usage = { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount:
 export async function startFakeGemini(options: { port?: number; host?: string } = {}): Promise<FakeGemini> {
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
+  const gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+  const gate = (name: string) => {
+    let entry = gates.get(name);
+    if (!entry) {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      entry = { opened, open };
+      gates.set(name, entry);
+    }
+    return entry;
+  };
 
   async function readBody(request: IncomingMessage): Promise<any> {
     const parts: Buffer[] = [];
@@ -133,9 +152,14 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
       queue.push(...((body.replies ?? []) as FakeReply[]));
       return send(response, 200, { queued: queue.length });
     }
+    if (url.pathname === "/__fake/open") {
+      gate(String(body.gate)).open();
+      return send(response, 200, { ok: true });
+    }
     if (url.pathname === "/__fake/reset") {
       queue.length = 0;
       requests.length = 0;
+      gates.clear();
       return send(response, 200, { ok: true });
     }
     if (url.pathname === "/__fake/requests") return send(response, 200, requests);
@@ -190,6 +214,11 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
         });
       reply = { ...reply, text: JSON.stringify(reply.json) };
     }
+    const atGate = async () => {
+      if (reply.gate) await Promise.race([gate(reply.gate).opened, new Promise((resolve) => response.once("close", resolve))]);
+      return !response.destroyed;
+    };
+    if (action === "generateContent" && !(await atGate())) return;
     if (reply.hold) {
       if (!response.destroyed) await new Promise((resolve) => response.once("close", resolve));
       return;
@@ -217,12 +246,14 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     );
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const pieces = reply.chunks ?? (reply.text ? (reply.text.match(/\S+\s*/g) ?? [reply.text]) : []);
-    for (const piece of pieces) {
+    for (const [index, piece] of pieces.entries()) {
       if (reply.delayMs) await sleep(reply.delayMs);
+      if (index === 1 && !(await atGate())) return;
       if (cut) return;
       const event = { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model };
       response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
     }
+    if (pieces.length <= 1 && !(await atGate())) return;
     const last = { candidates: [candidate(reply, callParts, withGrounding)], usageMetadata: usage, modelVersion: model };
     response.write(`data: ${JSON.stringify(last)}\r\n\r\n`);
     response.end();
@@ -243,9 +274,11 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     origin,
     requests,
     script: (...replies) => void queue.push(...replies),
+    open: (name) => gate(name).open(),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      gates.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -267,6 +300,7 @@ export function fakeGeminiClient(origin: string) {
   };
   return {
     script: (...replies: FakeReply[]) => post("/__fake/script", { replies }),
+    open: (gate: string) => post("/__fake/open", { gate }),
     reset: () => post("/__fake/reset"),
     requests: async (): Promise<RecordedRequest[]> => (await fetch(`${origin}/__fake/requests`)).json(),
   };
