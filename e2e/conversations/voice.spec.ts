@@ -122,7 +122,9 @@ test("voice mode listens, sends on a pause, thinks, speaks the answer, stops spe
   expect(await voice.listening()).toBe(1);
 
   // Words as they come are not sent; the pause (a final result) sends them.
-  await fakeGemini.script({ chunks: ["Your first meeting ", "is the **board review** at nine."], delayMs: 1000 });
+  // The answer waits at a gate until the test has seen SAGE thinking and not listening: the second-long pauses it had
+  // were outrun on a loaded machine (the answer already spoken, listening again).
+  await fakeGemini.script({ chunks: ["Your first meeting ", "is the **board review** at nine."], gate: "answer" });
   await voice.say("what is my first", false);
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveCount(0);
   await voice.say("What is my first meeting today?", true);
@@ -130,8 +132,8 @@ test("voice mode listens, sends on a pause, thinks, speaks the answer, stops spe
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText(/What is my first meeting today\?/);
   expect(await voice.listening()).toBe(0);
 
-  // The answer streams in slowly on purpose (and the machine may be loaded): give it time.
-  await expect(voiceState(page)).toHaveText("Speaking...", { timeout: 30_000 });
+  await fakeGemini.open("answer");
+  await expect(voiceState(page)).toHaveText("Speaking...");
   expect(await voice.spoken()).toEqual(["Your first meeting is the board review at nine."]);
   // The user talks over the answer: speaking stops at once and SAGE listens.
   await voice.say("wait", false);

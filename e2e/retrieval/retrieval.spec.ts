@@ -25,10 +25,11 @@ test("the vector-augmented test page answers from the knowledge base and shows e
   await input.fill("   ");
   await expect(search).toBeDisabled();
 
-  await fakeGemini.script({ text: "Buffett buys **wonderful businesses** at fair prices [1].", delayMs: 1500 });
+  await fakeGemini.script({ text: "Buffett buys **wonderful businesses** at fair prices [1].", gate: "buffett" });
   await input.fill("What does Buffett buy?");
   await search.click();
   await expect(page.getByRole("button", { name: "Processing" })).toBeDisabled();
+  await fakeGemini.open("buffett");
   await expect(page.getByText("Response:")).toBeVisible();
   await expect(page.getByTestId("test-gemini-response").locator("strong")).toHaveText("wonderful businesses");
   const requests = (await fakeGemini.requests()) as { action: string; body: unknown }[];
@@ -47,10 +48,11 @@ test("the web search test page shows the answer and its sources, or an error car
   await signIn(page);
   await page.goto("/web-search-test");
   const input = page.getByLabel("Web search query");
-  await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], delayMs: 1500 });
+  await fakeGemini.script({ text: "Rates were held at **4.5%**.", sources: [{ title: "Central bank", uri: "https://example.com/rates" }], gate: "rates" });
   await input.fill("current interest rate");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByRole("button", { name: "Searching..." })).toBeVisible();
+  await fakeGemini.open("rates");
   await expect(page.getByTestId("web-search-response").locator("strong")).toHaveText("4.5%");
   await expect(page.getByLabel("Sources")).toHaveValue(/example\.com\/rates/);
 
