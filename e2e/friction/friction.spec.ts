@@ -236,7 +236,9 @@ test("item 14: one passage in two copies of a file is shown as one chip", async 
 });
 
 test("item 15: a file shows Processing in the conversation's files while it is read, and loses it once searchable", async ({ page }) => {
-  test.setTimeout(180_000);
+  // Twelve pages of text recognition took over 150 s with a second full suite beside this one (decision 110): the
+  // limits are hang detectors, not speed checks.
+  test.setTimeout(600_000);
   await signIn(page);
   const { id } = (await post(page, "/api/conversations", { name: `Scans ${Date.now()}` })) as { id: number };
   // Twelve scanned pages, each read by text recognition: seconds of work the page is seen waiting for.
@@ -261,7 +263,7 @@ test("item 15: a file shows Processing in the conversation's files while it is r
   const badge = row.locator("[data-slot=badge]", { hasText: "Processing" });
   await expect(badge).toBeVisible();
   // Nobody reloads: the mark goes by itself once the file can be searched.
-  await expect(badge).toHaveCount(0, { timeout: 150_000 });
+  await expect(badge).toHaveCount(0, { timeout: 540_000 });
   const found = await page.request.post("/api/search", { data: { query: "Curlew survey", conversationId: id } });
   expect(JSON.stringify(await found.json())).toContain("Curlew");
 });
