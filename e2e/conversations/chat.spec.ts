@@ -32,9 +32,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a plain answer streams in with a typing state and a stop button, and is saved in full", async ({ page }) => {
-  // The first piece comes at once and the rest only when the test opens the gate: the in-progress state stays on
-  // screen until the test has seen it (pauses of 2.5 s were a race a loaded machine could lose).
-  await fakeGemini.script({ chunks: ["Here is ", "a streamed ", "answer."], gate: "rest" });
+  // Long pauses between pieces keep the in-progress state observable on a busy machine.
+  await fakeGemini.script({ chunks: ["Here is ", "a streamed ", "answer."], delayMs: 2500 });
   await send(page, "Tell me something");
   await expect(userMessages(page).last()).toHaveText(/Tell me something/);
   await expect(page.getByTestId("typing-indicator")).toHaveText(/SAGE is typing/);
@@ -43,7 +42,6 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
   await expect(page.locator('[data-streaming="true"]')).toContainText("Here is");
   await expect(page.locator('[data-streaming="true"]')).not.toContainText("answer.");
   await expect(page.getByRole("button", { name: "Stop generating" })).toBeVisible();
-  await fakeGemini.open("rest");
   await turnDone(page);
   await expect(aiMessages(page).last()).toHaveText(/Here is a streamed answer\./);
   await expect(messageInput(page)).toHaveValue("");
@@ -81,8 +79,7 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
 });
 
 test("Stop keeps what was shown and saves it", async ({ page }) => {
-  // Only the first part comes: the gate is never opened, so Stop always finds the answer in progress.
-  await fakeGemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], gate: "never" });
+  await fakeGemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], delayMs: 2500 });
   await send(page, "Write a long text");
   await expect(page.locator('[data-streaming="true"]')).toContainText("First part.");
   await page.getByRole("button", { name: "Stop generating" }).click();
