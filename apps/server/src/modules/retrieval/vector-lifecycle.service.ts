@@ -55,6 +55,8 @@ export function createVectorLifecycleService(deps: {
     REVECTORIZE_JOB,
     async ({ job, progress }) => {
       await deps.vectorizer.revectorizeUser(job.userId, progress);
+      // Every chunk now has a current vector: a catch-up still winding down must not keep searches lexical.
+      catchingUp.delete(job.userId);
     },
     { onInterrupted: "resume" },
   );
