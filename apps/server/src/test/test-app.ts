@@ -11,6 +11,7 @@ import type { PasswordHasher } from "../modules/auth/password.ts";
 import { createProviders, type Providers } from "../providers/registry.ts";
 import { openAppStore, type AppStore, type PostgresStore } from "../store/open-app-store.ts";
 import { openStore, type Store } from "../store/open-store.ts";
+import { sharedDocumentReader } from "./shared-document-reader.ts";
 import { testPasswordHasher } from "./test-password-hasher.ts";
 import { testPostgres } from "./test-postgres.ts";
 
@@ -126,6 +127,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
     now: options.now,
     checkResponses: true,
     connectImap: options.connectImap,
+    openDocuments: sharedDocumentReader,
   });
   const { app } = built;
   await built.accountsReady; // the demo account exists before a test looks at the store
@@ -146,6 +148,7 @@ async function testAppOn<S extends AppStore>(options: TestAppOptions, open: (con
       passwordHasher,
       now: reopened.now ?? options.now,
       checkResponses: true,
+      openDocuments: sharedDocumentReader,
     });
     await other.app.ready();
     return other;

@@ -9,7 +9,7 @@ import type { ConversationsPort } from "../conversations/conversations.module.ts
 import { createAddKnowledgeService } from "./add-knowledge.service.ts";
 import { createIngestion, type KnowledgeIndex } from "./ingestion.ts";
 import { createWebPages, type WebPagesPort } from "./web-pages.ts";
-import { createDocumentReader } from "../../documents/documents.ts";
+import { createDocumentReader, type DocumentReader, type DocumentReaderOptions } from "../../documents/documents.ts";
 import { createItemPlacement } from "./item-placement.ts";
 import { createFolderPaths } from "./folder-paths.ts";
 import type { KnowledgeBackupRows } from "./knowledge-backup-rows.ts";
@@ -132,11 +132,13 @@ export function createKnowledgeModule(deps: {
   warn(message: string, error?: unknown): void;
   /** The clock shared links expire by (tests move it). */
   now?: () => Date;
+  /** Opens the document reader (tests share one across their apps; see AppDeps.openDocuments). */
+  openDocuments?: (options: DocumentReaderOptions) => DocumentReader;
 }): KnowledgeModule {
   const repo = createKnowledgeRepo(deps.store);
   const placement = createItemPlacement({ repo, conversations: deps.conversations });
   const folders = createFolderPaths({ repo });
-  const documents = createDocumentReader({
+  const documents = (deps.openDocuments ?? createDocumentReader)({
     ...deps.documentLimits,
     size: INGEST_CONCURRENCY,
     maxExpandedBytes: MAX_EXPANDED_BYTES,
