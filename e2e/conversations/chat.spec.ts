@@ -32,16 +32,18 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a plain answer streams in with a typing state and a stop button, and is saved in full", async ({ page }) => {
-  // Long pauses between pieces keep the in-progress state observable on a busy machine.
-  await fakeGemini.script({ chunks: ["Here is ", "a streamed ", "answer."], delayMs: 2500 });
+  // Gates hold each state until the test has seen it, however busy the machine (decision 110).
+  await fakeGemini.script({ chunks: ["Here is ", "a streamed ", "answer."], firstGate: "typing", gate: "rest" });
   await send(page, "Tell me something");
   await expect(userMessages(page).last()).toHaveText(/Tell me something/);
   await expect(page.getByTestId("typing-indicator")).toHaveText(/SAGE is typing/);
   await expect(page.getByRole("button", { name: "Stop generating" })).toBeVisible();
+  await fakeGemini.open("typing");
   // The first words show while the rest is still on its way.
   await expect(page.locator('[data-streaming="true"]')).toContainText("Here is");
   await expect(page.locator('[data-streaming="true"]')).not.toContainText("answer.");
   await expect(page.getByRole("button", { name: "Stop generating" })).toBeVisible();
+  await fakeGemini.open("rest");
   await turnDone(page);
   await expect(aiMessages(page).last()).toHaveText(/Here is a streamed answer\./);
   await expect(messageInput(page)).toHaveValue("");
@@ -79,7 +81,8 @@ test("a plain answer streams in with a typing state and a stop button, and is sa
 });
 
 test("Stop keeps what was shown and saves it", async ({ page }) => {
-  await fakeGemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], delayMs: 2500 });
+  // The rest waits at a gate nobody opens: only Stop ends the turn.
+  await fakeGemini.script({ chunks: ["First part. ", "Second part. ", "Third part. ", "Fourth part."], gate: "never" });
   await send(page, "Write a long text");
   await expect(page.locator('[data-streaming="true"]')).toContainText("First part.");
   await page.getByRole("button", { name: "Stop generating" }).click();

@@ -144,6 +144,21 @@ describe("fake Gemini server through the AI SDK", () => {
     expect(await stream.text).toBe("First. Second.");
   });
 
+  it("holds a streamed reply's first piece at its first gate, and the rest at its gate", async () => {
+    fake.script({ chunks: ["First. ", "Second."], firstGate: "typing", gate: "rest" });
+    const client = fakeGeminiClient(fake.origin);
+    const stream = streamText({ model: google()("gemini-2.0-flash"), prompt: "Go" });
+    const pieces = stream.textStream[Symbol.asyncIterator]();
+    let first: string | undefined;
+    const firstPiece = pieces.next().then((piece) => (first = piece.value));
+    await expect.poll(() => fake.requests.length).toBe(1);
+    expect(first).toBeUndefined();
+    await client.open("typing");
+    expect(await firstPiece).toBe("First. ");
+    await client.open("rest");
+    expect(await stream.text).toBe("First. Second.");
+  });
+
   it("embeds deterministically, similar texts closer than unrelated ones", async () => {
     const { embeddings } = await embedMany({
       model: google().textEmbeddingModel("gemini-embedding-001"),

@@ -39,6 +39,11 @@ export interface FakeReply {
    * slow the machine (a `delayMs` that a loaded machine outran failed the research and voice tests).
    */
   gate?: string;
+  /**
+   * A streamed reply waits at the gate of this name before its first piece (then at `gate`, if any, before the rest):
+   * for a state shown only until the first words come, such as "SAGE is typing".
+   */
+  firstGate?: string;
 }
 
 export interface RecordedRequest {
@@ -214,11 +219,11 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
         });
       reply = { ...reply, text: JSON.stringify(reply.json) };
     }
-    const atGate = async () => {
-      if (reply.gate) await Promise.race([gate(reply.gate).opened, new Promise((resolve) => response.once("close", resolve))]);
+    const atGate = async (name: string | undefined) => {
+      if (name) await Promise.race([gate(name).opened, new Promise((resolve) => response.once("close", resolve))]);
       return !response.destroyed;
     };
-    if (action === "generateContent" && !(await atGate())) return;
+    if (action === "generateContent" && !(await atGate(reply.gate))) return;
     if (reply.hold) {
       if (!response.destroyed) await new Promise((resolve) => response.once("close", resolve));
       return;
@@ -248,12 +253,14 @@ export async function startFakeGemini(options: { port?: number; host?: string } 
     const pieces = reply.chunks ?? (reply.text ? (reply.text.match(/\S+\s*/g) ?? [reply.text]) : []);
     for (const [index, piece] of pieces.entries()) {
       if (reply.delayMs) await sleep(reply.delayMs);
-      if (index === 1 && !(await atGate())) return;
+      if (index === 0 && !(await atGate(reply.firstGate))) return;
+      if (index === 1 && !(await atGate(reply.gate))) return;
       if (cut) return;
       const event = { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }], modelVersion: model };
       response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
     }
-    if (pieces.length <= 1 && !(await atGate())) return;
+    if (pieces.length === 0 && !(await atGate(reply.firstGate))) return;
+    if (pieces.length <= 1 && !(await atGate(reply.gate))) return;
     const last = { candidates: [candidate(reply, callParts, withGrounding)], usageMetadata: usage, modelVersion: model };
     response.write(`data: ${JSON.stringify(last)}\r\n\r\n`);
     response.end();
