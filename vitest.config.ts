@@ -226,6 +226,18 @@ const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patt
 // unit and routes share a worker's module cache across files (no re-import of Fastify, the AI SDK and the store per
 // file): 110 s to 44 s for `test:fast` on two cores. Tests that stub globals restore them (unstubGlobals).
 const nodeProject = { ...server.test, isolate: false, unstubGlobals: true, unstubEnvs: true };
+/**
+ * System tests share a worker's modules too (decision 111: their imports were 290 s of CI's worker time), but for the
+ * files that replace a module (vi.mock) or set the environment what they import reads: each keeps its own graph.
+ */
+const ISOLATED = [
+  "apps/server/src/reliability/outgoing-fetch-guard.test.ts", // mocks node:dns
+  "apps/server/src/reliability/restore-rollback.test.ts", // mocks the restore step to fail midway
+];
+for (const file of ISOLATED) {
+  if (!existsSync(fileURLToPath(new URL(file, import.meta.url)))) throw new Error(`vitest.config.ts lists ${file}, but it does not exist`);
+}
+const ISOLATED_ON_POSTGRES = ISOLATED.filter((file) => SYSTEM_ON_POSTGRES.includes(file));
 
 export default defineConfig({
   test: {
@@ -257,9 +269,20 @@ export default defineConfig({
             {
               test: {
                 ...nodeProject,
-                isolate: true,
                 name: "system-postgres",
                 include: SYSTEM_ON_POSTGRES,
+                exclude: exclude(ISOLATED),
+                env: { SAGE_TEST_ON_POSTGRES: "1" },
+                globalSetup: ["apps/server/src/test/postgres-global-setup.ts"],
+                setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
+              },
+            },
+            {
+              test: {
+                ...nodeProject,
+                isolate: true,
+                name: "system-postgres-isolated",
+                include: ISOLATED_ON_POSTGRES,
                 env: { SAGE_TEST_ON_POSTGRES: "1" },
                 globalSetup: ["apps/server/src/test/postgres-global-setup.ts"],
                 setupFiles: ["apps/server/src/test/postgres-routes-setup.ts"],
@@ -267,8 +290,8 @@ export default defineConfig({
             },
           ]
         : []),
-      // System tests start processes, crash, and change the environment: each file keeps its own module graph.
-      { test: { ...nodeProject, isolate: true, name: "system", include: SYSTEM } },
+      { test: { ...nodeProject, name: "system", include: SYSTEM, exclude: exclude(ISOLATED) } },
+      { test: { ...nodeProject, isolate: true, name: "system-isolated", include: ISOLATED } },
       "apps/web/vitest.config.ts",
     ],
   },
