@@ -37,6 +37,7 @@ const SYSTEM = [
   "**/conversation-export.routes.test.ts",
   "**/write-in-thread.test.ts",
   "**/write-document.test.ts", // loads the four writers and three readers: seconds, not milliseconds
+  "**/password-cost.test.ts", // argon2id at production's cost: seconds of CPU a hash on a busy machine
   // Processes and threads: the server, the admin CLI, MCP tool servers, the embedder's thread, a local model.
   "**/startup-line.test.ts",
   "**/cli.test.ts",
@@ -184,6 +185,7 @@ const SQLITE_ALONE = ON_POSTGRES({
   ],
   // Routes that only call repositories whose own cases run on both engines (decision 058).
   repositories: [
+    "password-cost.test.ts",
     "modules/assistant/assistant.routes.test.ts",
     "modules/memory/memory.routes.test.ts",
     "modules/assistant/memory-turn.routes.test.ts",

@@ -18,30 +18,6 @@ async function start(password: string, deps: Partial<AppDeps> = { passwordHasher
   return { app, store, login, close: async () => (await app.close(), await store.close()) };
 }
 
-// Production's cost is a few tenths of a second a hash on an idle machine, and many seconds on a busy one.
-it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lanes) unless a test passes a cheaper hasher", async () => {
-  const { store, login, close } = await start("a-long-password", {});
-  expect((await login("a-long-password")).statusCode).toBe(200);
-  expect((await login("not-the-password")).statusCode).toBe(401);
-  const { passwordHash } = await store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow();
-  expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=4\$/);
-  expect(passwordHash).not.toContain("a-long-password");
-  await close();
-});
-
-it("SAGE_PASSWORD_COST=minimum stores OWASP's minimum (19 MiB, 2 passes, 1 lane); stored passwords keep working when it changes", async () => {
-  const light = await start("a-long-password", {}, { SAGE_PASSWORD_COST: "minimum" });
-  expect((await light.login("a-long-password")).statusCode).toBe(200);
-  const { passwordHash } = await light.store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow();
-  expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-  await light.close();
-
-  const standard = await start("a-long-password", {});
-  expect((await standard.login("a-long-password")).statusCode).toBe(200);
-  expect((await standard.login("not-the-password")).statusCode).toBe(401);
-  await standard.close();
-});
-
 it("a login right after start-up waits for the demo account to follow a changed password", async () => {
   const first = await start("first-password");
   expect((await first.login("first-password")).statusCode).toBe(200);
