@@ -367,6 +367,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     conversations: conversations.port,
     starter: conversations.starter,
     now: deps.now,
+    schedulerTickMs: config.schedulerTickMs,
     briefing: {
       calendar: accounts.calendar,
       reminders: reminders.port,

@@ -49,6 +49,7 @@ const envSchema = z.object({
     .positive()
     .default(50 * 1_048_576),
   SAGE_BODY_TIMEOUT_S: z.coerce.number().positive().default(30),
+  SAGE_SCHEDULER_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
   SAGE_UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().positive().default(30),
   SAGE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().default(128),
   SAGE_DOCUMENT_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
@@ -204,6 +205,8 @@ export interface Config {
   secretKey: Buffer | null;
   /** The time zone of a user who has not set one (SAGE_TIME_ZONE, else the server's own). */
   defaultTimeZone: string;
+  /** How often at least each process's scheduler looks for due schedules (SAGE_SCHEDULER_TICK_S), in ms. */
+  schedulerTickMs: number;
   /** Who push services may contact about this server's pushes (RFC 8292 "sub"; SAGE_PUSH_CONTACT). */
   pushContact: string;
   /**
@@ -367,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountAllowHosts: e.SAGE_ACCOUNT_ALLOW_HOSTS,
     secretKey: e.SAGE_SECRET_KEY ? secretKeyBytes(e.SAGE_SECRET_KEY) : null,
     defaultTimeZone: e.SAGE_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    schedulerTickMs: e.SAGE_SCHEDULER_TICK_S * 1000,
     pushContact: e.SAGE_PUSH_CONTACT ?? "mailto:sage@localhost",
     publicUrl: (e.SAGE_PUBLIC_URL ?? `http://${isLoopbackHost(e.HOST) || e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST}:${e.PORT}`).replace(
       /\/+$/,

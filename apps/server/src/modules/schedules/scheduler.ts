@@ -19,6 +19,8 @@ export interface SchedulerDeps {
   /** Each tick also looks for events coming up that set off before-event triggers (decision 105). */
   triggers?: { beforeEvents(): Promise<void> };
   log(message: string, error?: unknown): void;
+  /** How often at least it looks (TICK_MS unless set: SAGE_SCHEDULER_TICK_S). */
+  tickMs?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export interface SchedulerDeps {
  */
 export function createScheduler(deps: SchedulerDeps) {
   const { repo, now } = deps;
+  const tickMs = deps.tickMs ?? TICK_MS;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
   let stopped = false;
@@ -84,7 +87,7 @@ export function createScheduler(deps: SchedulerDeps) {
       .earliestNextRun()
       .then((earliest) => {
         if (stopped) return;
-        const untilMinute = TICK_MS - (now().getTime() % TICK_MS);
+        const untilMinute = tickMs - (now().getTime() % tickMs);
         const untilNext = earliest ? Math.max(0, new Date(earliest).getTime() - now().getTime()) : untilMinute;
         timer = setTimeout(() => void tick().finally(schedule), Math.min(untilMinute, untilNext) + 5);
         timer.unref();

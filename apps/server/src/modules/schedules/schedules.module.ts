@@ -40,6 +40,8 @@ export function createSchedulesModule(deps: {
   conversations: Pick<ConversationsPort, "ownsConversation">;
   starter: ConversationStarterPort;
   now?: () => Date;
+  /** How often at least the scheduler looks (SAGE_SCHEDULER_TICK_S). */
+  schedulerTickMs?: number;
   /** What the morning briefing reads besides the web. */
   briefing: Omit<BriefingSources, "webSearch">;
   /** What the weekly review reads besides the briefing's calendar, model and messages. */
@@ -63,7 +65,7 @@ export function createSchedulesModule(deps: {
   const now = deps.now ?? (() => new Date());
   const repo = createSchedulesRepo(deps.store);
   const triggers = createScheduleTriggers({ repo, jobs: deps.jobs, now, ...(deps.mailText ? { mailText: deps.mailText } : {}), log: deps.warn });
-  const scheduler = createScheduler({ repo, jobs: deps.jobs, now, triggers, log: deps.warn });
+  const scheduler = createScheduler({ repo, jobs: deps.jobs, now, triggers, log: deps.warn, tickMs: deps.schedulerTickMs });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
   let runs = false;
   return {
