@@ -139,7 +139,10 @@ describe("per-user full-text index", () => {
       yield slice(500, 730);
     }
     const storing = chunks.replaceItemChunks({ id: item.itemId, userId: 3, conversationId: null }, reader());
-    await expect.poll(count).toBe(500); // stored while the rest is still being read
+    // Stored while the rest is still being read: the slice's full batches (at least the first, of 100); what is left
+    // under a batch's size waits for the next slice, and batch sizes follow the machine's pace (a loaded CI left 37).
+    await expect.poll(count).toBeGreaterThanOrEqual(100);
+    expect(count()).toBeLessThanOrEqual(500);
     readRest();
     await expect(storing).resolves.toBe(730);
     const positions = store.sqlite.prepare("SELECT position FROM chunks WHERE item_id = ? ORDER BY id").pluck().all(item.itemId);
