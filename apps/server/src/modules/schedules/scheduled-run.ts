@@ -94,6 +94,11 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
 
   async function execute(run: RunRow, schedule: ScheduleRow, signal: AbortSignal, trigger: ScheduledRunPayload["trigger"]) {
     let waitingApproval = false;
+    // The waiting marks are written without holding up the turn, but in order, and before the run's end: on PostgreSQL
+    // each write takes its own pooled connection, and a "running" sent at the Approve could land after the run's end.
+    let marks = Promise.resolve();
+    const mark = (status: "waiting-approval" | "running", failure: string) =>
+      (marks = marks.then(async () => void (await repo.updateRun(run.id, { status }))).catch((error: unknown) => deps.log(failure, error)));
     try {
       const conversationId = await conversationFor(schedule);
       await repo.updateRun(run.id, { conversationId, startedAt: now().toISOString() });
@@ -112,18 +117,19 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
                 onWaitingApproval: () => {
                   waitingApproval = true;
                   deps.notify?.(schedule.userId, "approvals", schedule.title, conversationId);
-                  void repo.updateRun(run.id, { status: "waiting-approval" }).catch((error: unknown) => deps.log("could not mark a run waiting", error));
+                  void mark("waiting-approval", "could not mark a run waiting");
                 },
                 onApprovalAnswered: () => {
                   if (!waitingApproval) return;
                   waitingApproval = false;
-                  void repo.updateRun(run.id, { status: "running" }).catch((error: unknown) => deps.log("could not mark a run running", error));
+                  void mark("running", "could not mark a run running");
                 },
               });
       // What a run wrote shows as unread on its conversation until the user opens it.
       if (outcome.messageIds.length > 0) await deps.starter.markUnread(schedule.userId, conversationId, now().toISOString());
       // Closing the server aborts the turn: what it wrote is saved, and the run says it was interrupted.
       const status = signal.aborted ? "interrupted" : outcome.status;
+      await marks;
       await repo.updateRun(run.id, {
         status,
         finishedAt: now().toISOString(),
@@ -139,6 +145,7 @@ export function scheduledRunHandler(deps: ScheduledRunDeps): { handler: JobHandl
     } catch (error) {
       if (!(error instanceof AppError)) deps.log("a scheduled run failed", error);
       const reason = error instanceof AppError ? error.message : "SAGE could not finish this run.";
+      await marks;
       await repo
         .updateRun(run.id, { status: "failed", finishedAt: now().toISOString(), error: reason })
         .catch((failure: unknown) => deps.log("could not record a failed run", failure));
