@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startFakeGemini } from "@sage/testkit/fake-gemini";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { loadConfig } from "../../config.ts";
 import { createEmbedder } from "./create-embedder.ts";
 
 const temp = makeTempDir();
+afterAll(() => temp.remove());
 
 const configWith = (env: Record<string, string>) => loadConfig({ SAGE_DATA_DIR: temp.dir, ...env });
 
