@@ -29,7 +29,9 @@ async function restartWith(embedder: Embedder): Promise<App> {
   return restarted;
 }
 const reopened: App[] = [];
+const releaseAfter: Array<() => void> = [];
 afterEach(async () => {
+  for (const release of releaseAfter.splice(0)) release();
   for (const app of reopened.splice(0)) await app.app.close();
 });
 
@@ -47,7 +49,9 @@ describe("background vectorization when an embedder appears", () => {
     const cookie = await t.login();
 
     const app = await restartWith(gated.embedder); // the app becomes ready: the embedder is new, so the job starts by itself
-    await expect.poll(async () => (await status(app, cookie)).catchUp?.status).toBe("processing");
+    releaseAfter.push(gated.release); // a failure below must not leave the job, and the app's close, waiting at the gate
+    // The job shows as processing once claimed, and its total once it has counted (on PostgreSQL a moment later).
+    await expect.poll(async () => (await status(app, cookie)).catchUp).toMatchObject({ status: "processing", total: 6 });
     const during = await status(app, cookie);
     expect(during).toMatchObject({ chunks: 6, vectorized: 0, catchUp: { status: "processing", total: 6 } });
     const hits = await search(app, cookie, "Osprey budget");
@@ -120,6 +124,7 @@ describe("background vectorization when an embedder appears", () => {
     });
     const cookie = await t.login();
     const app = await restartWith({ ...gated.embedder, maxBatch: 2 });
+    releaseAfter.push(gated.release);
     await expect.poll(async () => (await status(app, cookie)).catchUp?.status).toBe("processing");
 
     const revectorizing = app.app.inject({ method: "POST", url: "/api/vectors/revectorize", headers: { cookie }, payload: {} });
