@@ -5,15 +5,19 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import { unitVector } from "@sage/testkit/unit-vector";
 import { newGraph } from "./vector-graph-file.ts";
 import { mergeGraph } from "./vector-merge.ts";
-import { HNSW_THRESHOLD, VectorPartition } from "./vector-partition.ts";
+import { VectorPartition, type VectorSource } from "./vector-partition.ts";
 
 const unit = unitVector;
+/** A tenth of production's sizes: the same exact, filtered-ANN and whole-ANN paths, with a tenth of the vectors. */
+const limits = { hnswThreshold: 200, exactScopeLimit: 400 };
+const HNSW_THRESHOLD = limits.hnswThreshold;
+const load = (base: string, source: VectorSource) => VectorPartition.load(base, source, limits);
 
 /** A partition over a map that stands for the chunk_vectors table, where a large partition reads its float vectors. */
 function tableAndPartition(dimensions = 16) {
   const table = new Map<number, Float32Array>();
   const source = (chunkIds: number[]) => new Map(chunkIds.flatMap((chunkId) => (table.has(chunkId) ? [[chunkId, table.get(chunkId)!] as const] : [])));
-  const partition = new VectorPartition(dimensions, source);
+  const partition = new VectorPartition(dimensions, source, limits);
   return {
     table,
     source,
@@ -46,34 +50,34 @@ function withSavedPartition(
 describe("VectorPartition", () => {
   it("finds the nearest vector exactly while small and through HNSW once large, honouring removals and scope", () => {
     const { partition, put } = tableAndPartition();
-    for (let id = 1; id <= HNSW_THRESHOLD + 500; id++) put(id, id % 10 === 0 ? 7 : null, unit(id));
-    expect(partition.size).toBe(HNSW_THRESHOLD + 500);
+    for (let id = 1; id <= HNSW_THRESHOLD + 50; id++) put(id, id % 10 === 0 ? 7 : null, unit(id));
+    expect(partition.size).toBe(HNSW_THRESHOLD + 50);
 
-    const [best] = partition.search(unit(1234), {}, 5);
-    expect(best!.chunkId).toBe(1234);
+    const [best] = partition.search(unit(123), {}, 5);
+    expect(best!.chunkId).toBe(123);
     expect(best!.similarity).toBeCloseTo(1, 4);
 
-    partition.remove(1234);
-    expect(partition.search(unit(1234), {}, 5).map((hit) => hit.chunkId)).not.toContain(1234);
+    partition.remove(123);
+    expect(partition.search(unit(123), {}, 5).map((hit) => hit.chunkId)).not.toContain(123);
 
     // Conversation 7 sees its own vectors plus the system ones; conversation 8 only the system ones.
-    expect(partition.search(unit(1230), { conversationId: 7 }, 1)[0]!.chunkId).toBe(1230);
-    expect(partition.search(unit(1230), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(1230);
+    expect(partition.search(unit(120), { conversationId: 7 }, 1)[0]!.chunkId).toBe(120);
+    expect(partition.search(unit(120), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(120);
   });
 
   it("keeps an HNSW search to its scope, whether the scope is every member or only some", () => {
     const { partition, put } = tableAndPartition();
-    // 5,000 system vectors and 1,000 of conversation 7: both scopes are too large for the exact search.
-    for (let id = 1; id <= 6000; id++) put(id, id > 5000 ? 7 : null, unit(id));
-    const systemOnly = partition.search(unit(5500), { conversationId: null }, 10);
+    // 500 system vectors and 100 of conversation 7: both scopes are too large for the exact search.
+    for (let id = 1; id <= 600; id++) put(id, id > 500 ? 7 : null, unit(id));
+    const systemOnly = partition.search(unit(550), { conversationId: null }, 10);
     expect(systemOnly).toHaveLength(10);
-    expect(systemOnly.every((hit) => hit.chunkId <= 5000)).toBe(true);
-    expect(partition.search(unit(5500), { conversationId: 7 }, 10).map((hit) => hit.chunkId)).toContain(5500);
-    expect(partition.search(unit(5500), { conversationId: 8 }, 10).every((hit) => hit.chunkId <= 5000)).toBe(true);
+    expect(systemOnly.every((hit) => hit.chunkId <= 500)).toBe(true);
+    expect(partition.search(unit(550), { conversationId: 7 }, 10).map((hit) => hit.chunkId)).toContain(550);
+    expect(partition.search(unit(550), { conversationId: 8 }, 10).every((hit) => hit.chunkId <= 500)).toBe(true);
     // A conversation with no vectors of its own while every member is a system one: the whole partition, unfiltered.
     const { partition: systemPartition, put: putSystem } = tableAndPartition();
-    for (let id = 1; id <= 5000; id++) putSystem(id, null, unit(id));
-    expect(systemPartition.search(unit(4321), { conversationId: 9 }, 10).map((hit) => hit.chunkId)).toContain(4321);
+    for (let id = 1; id <= 500; id++) putSystem(id, null, unit(id));
+    expect(systemPartition.search(unit(432), { conversationId: 9 }, 10).map((hit) => hit.chunkId)).toContain(432);
   });
 
   it("answers a narrow scope of an HNSW partition from the vectors as they are now, after replacements and removals", () => {
@@ -94,12 +98,12 @@ describe("VectorPartition", () => {
     const { partition, put, table } = tableAndPartition(64);
     for (let id = 1; id <= HNSW_THRESHOLD * 2; id++) put(id, null, unit(id, 64));
     // The int8 graph only proposes: the similarity given is the float vectors' own, so the best match scores 1.
-    const [best] = partition.search(unit(3210, 64), {}, 3);
-    expect(best).toEqual({ chunkId: 3210, similarity: expect.closeTo(1, 5) });
+    const [best] = partition.search(unit(321, 64), {}, 3);
+    expect(best).toEqual({ chunkId: 321, similarity: expect.closeTo(1, 5) });
     // Deleted from the table behind the index's back (an FK cascade): never returned, and dropped from the index.
-    table.delete(1234);
-    expect(partition.search(unit(1234, 64), {}, 5).map((hit) => hit.chunkId)).not.toContain(1234);
-    expect(partition.has(1234)).toBe(false);
+    table.delete(123);
+    expect(partition.search(unit(123, 64), {}, 5).map((hit) => hit.chunkId)).not.toContain(123);
+    expect(partition.has(123)).toBe(false);
     expect(partition.size).toBe(HNSW_THRESHOLD * 2 - 1);
   });
 
@@ -113,20 +117,20 @@ describe("VectorPartition", () => {
       expect(partition.save(base)).toBe(true);
       expect(partition.save(base)).toBe(false); // unchanged since
       expect(existsSync(`${base}.hnsw`)).toBe(false);
-      const read = VectorPartition.load(base, source)!;
+      const read = load(base, source)!;
       expect(read.summary()).toEqual(partition.summary());
-      expect(read.search(unit(1500), {}, 1)[0]!.chunkId).toBe(1500);
+      expect(read.search(unit(150), {}, 1)[0]!.chunkId).toBe(150);
       expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
       expect(read.search(unit(7), { conversationId: 5 }, 3).map((hit) => hit.chunkId)).not.toContain(7);
-      expect(VectorPartition.load(path.join(temp.dir, "missing"), source)).toBeNull();
+      expect(load(path.join(temp.dir, "missing"), source)).toBeNull();
       // usearch crashes the process on a damaged graph: one that differs from what was saved is never handed to it.
       const graph = readFileSync(`${base}.usearch`);
       const middle = graph.length >> 1;
       graph.writeUInt8(graph.readUInt8(middle) ^ 0xff, middle);
       writeFileSync(`${base}.usearch`, graph);
-      expect(VectorPartition.load(base, source)).toBeNull();
+      expect(load(base, source)).toBeNull();
       writeFileSync(`${base}.usearch`, graph.subarray(0, graph.length >> 1));
-      expect(VectorPartition.load(base, source)).toBeNull();
+      expect(load(base, source)).toBeNull();
     } finally {
       temp.remove();
     }
@@ -136,15 +140,15 @@ describe("VectorPartition", () => {
     withSavedPartition(({ table, source, base, dir }) => {
       const graph = readFileSync(`${base}.usearch`);
 
-      const read = VectorPartition.load(base, source)!;
+      const read = load(base, source)!;
       for (let id = 5001; id <= 5100; id++) {
         table.set(id, unit(id));
         read.add(id, id === 5050 ? 9 : null, unit(id));
       }
-      read.remove(1500);
-      table.delete(1500);
+      read.remove(150);
+      table.delete(150);
       expect(read.search(unit(5020), {}, 1)[0]!.chunkId).toBe(5020);
-      expect(read.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
+      expect(read.search(unit(150), {}, 5).map((hit) => hit.chunkId)).not.toContain(150);
       expect(read.save(base)).toBe(true);
       // The graph on disk is untouched: a million vectors' gigabyte is not rewritten for a hundred additions.
       expect(readFileSync(`${base}.usearch`).equals(graph)).toBe(true);
@@ -153,34 +157,34 @@ describe("VectorPartition", () => {
         readdirSync(dir).find((name) => /^3-index\.delta-\w+-0\.usearch$/.test(name))!,
       );
 
-      const again = VectorPartition.load(base, source)!;
+      const again = load(base, source)!;
       expect(again.summary()).toEqual(read.summary());
       expect(again.search(unit(5020), {}, 1)[0]!.chunkId).toBe(5020);
-      expect(again.search(unit(700), {}, 1)[0]!.chunkId).toBe(700);
+      expect(again.search(unit(70), {}, 1)[0]!.chunkId).toBe(70);
       expect(again.search(unit(5050), { conversationId: 9 }, 1)[0]!.chunkId).toBe(5050);
       expect(again.search(unit(5050), { conversationId: 8 }, 3).map((hit) => hit.chunkId)).not.toContain(5050);
-      expect(again.search(unit(1500), {}, 5).map((hit) => hit.chunkId)).not.toContain(1500);
+      expect(again.search(unit(150), {}, 5).map((hit) => hit.chunkId)).not.toContain(150);
 
       // A damaged delta is left out with its members, which the vector store then adds again from the table.
       const delta = readFileSync(deltaFile);
       delta.writeUInt8(delta.readUInt8(delta.length >> 1) ^ 0xff, delta.length >> 1);
       writeFileSync(deltaFile, delta);
-      const withoutDelta = VectorPartition.load(base, source)!;
+      const withoutDelta = load(base, source)!;
       expect(withoutDelta.size).toBe(HNSW_THRESHOLD + 10 - 1);
       expect(withoutDelta.has(5020)).toBe(false);
-      expect(withoutDelta.search(unit(700), {}, 1)[0]!.chunkId).toBe(700);
+      expect(withoutDelta.search(unit(70), {}, 1)[0]!.chunkId).toBe(70);
     });
   });
 
   it("saves a read-back partition whole again when its graph was deleted from disk meanwhile", () => {
     withSavedPartition(({ table, source, base }) => {
-      const read = VectorPartition.load(base, source)!;
+      const read = load(base, source)!;
       rmSync(`${base}.usearch`);
       rmSync(`${base}.json`);
       table.set(9000, unit(9000));
       read.add(9000, null, unit(9000));
       expect(read.save(base)).toBe(true);
-      const again = VectorPartition.load(base, source)!;
+      const again = load(base, source)!;
       expect(again.size).toBe(HNSW_THRESHOLD + 11);
       expect(again.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
       expect(again.search(unit(9000), {}, 1)[0]!.chunkId).toBe(9000);
@@ -193,7 +197,7 @@ describe("VectorPartition", () => {
         const meta = JSON.parse(readFileSync(`${base}.json`, "utf8")) as { graph: unknown };
         const members = [...Array(HNSW_THRESHOLD + 10).keys()].map((index) => [index + 1, index + 1 === 7 ? 4 : null]);
         writeFileSync(`${base}.json`, JSON.stringify({ dimensions: 16, graph: meta.graph, members }));
-        const read = VectorPartition.load(base, source)!;
+        const read = load(base, source)!;
         expect(read.summary()).toEqual(partition.summary());
         expect(read.search(unit(7), { conversationId: 4 }, 1)[0]!.chunkId).toBe(7);
         expect(statSync(`${base}.usearch`).size).toBeGreaterThan(0);
@@ -204,7 +208,7 @@ describe("VectorPartition", () => {
 
   it("merges the vectors added and removed beside a read-back graph into a new graph, while changes go on", () => {
     withSavedPartition(({ table, source, base, dir }) => {
-      const read = VectorPartition.load(base, source)!;
+      const read = load(base, source)!;
       const putRead = (id: number) => {
         table.set(id, unit(id));
         read.add(id, null, unit(id));
@@ -213,14 +217,14 @@ describe("VectorPartition", () => {
         table.delete(id);
         read.remove(id);
       };
-      for (let id = 10_001; id <= 10_600; id++) putRead(id);
+      for (let id = 10_001; id <= 10_060; id++) putRead(id);
       drop(5);
       drop(10_005);
-      expect(read.mergeDue(1000)).toBe(false);
-      expect(read.mergeDue(500)).toBe(true);
+      expect(read.mergeDue(100)).toBe(false);
+      expect(read.mergeDue(50)).toBe(true);
 
       const job = read.beginMerge(base);
-      expect(read.mergeDue(500)).toBe(false); // one merge at a time
+      expect(read.mergeDue(50)).toBe(false); // one merge at a time
       // Meanwhile: an addition, a removal from the saved graph and one from what is being merged.
       putRead(20_001);
       drop(6);
@@ -228,7 +232,7 @@ describe("VectorPartition", () => {
       read.finishMerge(mergeGraph(job, source));
 
       const found = (partitionToAsk: VectorPartition, id: number) => partitionToAsk.search(unit(id), {}, 1)[0]?.chunkId;
-      for (const id of [7, 1999, 10_001, 10_600, 20_001]) expect(found(read, id)).toBe(id);
+      for (const id of [7, 199, 10_001, 10_060, 20_001]) expect(found(read, id)).toBe(id);
       for (const id of [5, 6, 10_005, 10_006]) expect(found(read, id)).not.toBe(id);
 
       expect(read.save(base)).toBe(true);
@@ -245,13 +249,13 @@ describe("VectorPartition", () => {
           files.find((name) => name.startsWith("3-index.g"))!,
         ),
       );
-      expect([7, 10_001, 10_600].map((id) => merged.contains(BigInt(id)))).toEqual([true, true, true]);
+      expect([7, 10_001, 10_060].map((id) => merged.contains(BigInt(id)))).toEqual([true, true, true]);
       expect([5, 10_005].map((id) => merged.contains(BigInt(id)))).toEqual([false, false]);
       expect(merged.contains(20_001n)).toBe(false); // added during the merge: in the delta saved beside it
 
-      const again = VectorPartition.load(base, source)!;
+      const again = load(base, source)!;
       expect(again.summary()).toEqual(read.summary());
-      for (const id of [7, 10_300, 20_001]) expect(found(again, id)).toBe(id);
+      for (const id of [7, 10_030, 20_001]) expect(found(again, id)).toBe(id);
       for (const id of [5, 6, 10_005, 10_006]) expect(found(again, id)).not.toBe(id);
     });
   });
@@ -266,7 +270,7 @@ describe("VectorPartition", () => {
       put(9000, null, unit(9000));
       const base = path.join(temp.dir, "3-index");
       expect(partition.save(base)).toBe(true);
-      const read = VectorPartition.load(base, source)!;
+      const read = load(base, source)!;
       expect(read.search(unit(42), {}, 1)[0]!.chunkId).toBe(42);
       expect(read.search(unit(9000), {}, 1)[0]!.chunkId).toBe(9000);
     } finally {

@@ -6,6 +6,9 @@ import type { GraphFile } from "./vector-graph-file.ts";
 export const HNSW_THRESHOLD = 2000;
 /** A scope at most this large is searched exactly even in an HNSW partition (a filtered ANN degrades when narrow). */
 const EXACT_SCOPE_LIMIT = 4000;
+/** Where a partition changes how it searches; injectable so tests exercise the same paths at a tenth of the size. */
+export type PartitionLimits = { hnswThreshold: number; exactScopeLimit: number };
+const PARTITION_LIMITS: PartitionLimits = { hnswThreshold: HNSW_THRESHOLD, exactScopeLimit: EXACT_SCOPE_LIMIT };
 /**
  * Candidates the ANN proposes for k results in a partition of `size`: enough that rescoring finds the true top k.
  * Each costs a row read from the table (about 22 us: a float32 vector spills to overflow pages). On the bench's
@@ -28,17 +31,21 @@ export class VectorPartition {
   private readonly members = new Map<number, number | null>();
   private readonly byConversation = new Map<number | null, Set<number>>();
   private flat: Map<number, Float32Array> | null = new Map();
-  /** The HNSW graphs of a partition past HNSW_THRESHOLD (null while it is small and searched exactly). */
+  /** The HNSW graphs of a partition past the HNSW threshold (null while it is small and searched exactly). */
   private graphs: VectorGraphs | null = null;
   /** Float vectors read from the source for exact scope searches and rescoring; bounded to two scopes' worth. */
   private readonly floatCopies = new Map<number, Float32Array>();
   /** Changed since it was last saved or read back: only then is it worth rewriting (about 1 GB at 1M x 768). */
   private dirty = true;
+  private readonly limits: PartitionLimits;
 
   constructor(
     readonly dimensions: number,
     private readonly source: VectorSource,
-  ) {}
+    limits: Partial<PartitionLimits> = {},
+  ) {
+    this.limits = { ...PARTITION_LIMITS, ...limits };
+  }
 
   get size(): number {
     return this.members.size;
@@ -57,7 +64,7 @@ export class VectorPartition {
     set.add(chunkId);
     if (this.flat) {
       this.flat.set(chunkId, vector);
-      if (this.flat.size >= HNSW_THRESHOLD) this.promote();
+      if (this.flat.size >= this.limits.hnswThreshold) this.promote();
       return;
     }
     this.graphs!.add(chunkId, vector);
@@ -81,7 +88,7 @@ export class VectorPartition {
     if (this.flat) return topK(this.scopedIds(scope) ?? this.members.keys(), (chunkId) => dot(query, this.flat!.get(chunkId)!), k);
     // A scope of every member needs no filter, so the ANN serves it as well as any; exact search of a few thousand
     // vectors on each query was most of a busy server's CPU.
-    if (inScope <= EXACT_SCOPE_LIMIT && inScope < this.members.size) return this.rescore(query, this.scopedIds(scope)!, k);
+    if (inScope <= this.limits.exactScopeLimit && inScope < this.members.size) return this.rescore(query, this.scopedIds(scope)!, k);
     // A wider scope than every member's: the ANN is asked for as many more candidates as the scope is smaller, and
     // the ones outside it are dropped before rescoring.
     const wanted = Math.min(this.members.size, Math.ceil((candidatesFor(k, this.members.size) * this.members.size) / inScope));
@@ -159,12 +166,12 @@ export class VectorPartition {
    * Reads a saved partition: its graph memory-mapped, any graphs of later additions into memory, and the members.
    * Null when there is none or its graph cannot be read.
    */
-  static load(basePath: string, source: VectorSource): VectorPartition | null {
+  static load(basePath: string, source: VectorSource, limits: Partial<PartitionLimits> = {}): VectorPartition | null {
     try {
       const meta = readSavedMeta(basePath);
       const read = meta && VectorGraphs.load(basePath, meta);
       if (!read) return null;
-      const partition = new VectorPartition(meta.dimensions, source);
+      const partition = new VectorPartition(meta.dimensions, source, limits);
       partition.flat = null;
       partition.graphs = read.graphs;
       // Members listed as JSON pairs (before decision 052) are written in the current form at the next save.
@@ -207,7 +214,7 @@ export class VectorPartition {
     }
     if (missing.length > 0) {
       const read = this.source(missing);
-      if (this.floatCopies.size + missing.length > 2 * EXACT_SCOPE_LIMIT) this.floatCopies.clear();
+      if (this.floatCopies.size + missing.length > 2 * this.limits.exactScopeLimit) this.floatCopies.clear();
       for (const chunkId of missing) {
         const vector = read.get(chunkId);
         if (!vector) {

@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { createVectorStore, SYNC_BUILD_LIMIT, SYNC_CATCH_UP_LIMIT } from "./vector-store.ts";
+import { createVectorStore as createStore } from "./vector-store.ts";
+
+/** A tenth of production's sizes (vector-partition.ts): the same sync, background and catch-up paths, faster. */
+const limits = { hnswThreshold: 200, exactScopeLimit: 400, syncBuildLimit: 500, syncCatchUpLimit: 20 };
+const createVectorStore = (sqlite: Store["sqlite"], options: Parameters<typeof createStore>[1] = {}) => createStore(sqlite, { limits, ...options });
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -35,7 +39,7 @@ function bigStore(): number[] {
   const { chunkIds } = insertKnowledge(store.sqlite, {
     userId: 3,
     name: "big.txt",
-    chunks: Array.from({ length: SYNC_BUILD_LIMIT + 100 }, (_, index) => `chunk ${index}`),
+    chunks: Array.from({ length: limits.syncBuildLimit + 100 }, (_, index) => `chunk ${index}`),
   });
   createVectorStore(store.sqlite).upsert(
     "test:8",
@@ -49,7 +53,7 @@ describe("vector store", () => {
     temp = makeTempDir();
     store = openStore({ dataDir: temp.dir });
     store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 2500 }, (_, index) => `chunk ${index}`) });
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 250 }, (_, index) => `chunk ${index}`) });
     const indexDir = path.join(temp.dir, "vector-index");
 
     const first = createVectorStore(store.sqlite, { indexDir });
@@ -57,7 +61,7 @@ describe("vector store", () => {
       "test:8",
       chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
     );
-    const target = chunkIds[1234]!;
+    const target = chunkIds[123]!;
     expect(first.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
     expect(first.persist()).toBe(1);
     expect(readdirSync(indexDir).sort()).toHaveLength(2);
@@ -96,7 +100,7 @@ describe("vector store", () => {
     const chunkIds = bigStore();
 
     const fresh = createVectorStore(store.sqlite);
-    const target = chunkIds[4321]!;
+    const target = chunkIds[432]!;
     expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)).toEqual([]);
     await fresh.warm("test:8", 3);
     expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
@@ -136,28 +140,28 @@ describe("vector store", () => {
 
   it("after a crash, reads the saved index back and catches up with the chunks added and deleted since, answering at once", async () => {
     const { chunkIds, indexDir, addChunks } = await savedBigIndex();
-    const added = addChunks(20);
+    const added = addChunks(10);
     const gone = chunkIds[10]!;
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(gone);
-    // No persist(): the process "crashed" with 20 vectors and a deletion the saved index has not seen.
+    // No persist(): the process "crashed" with 10 vectors and a deletion the saved index has not seen.
 
     const restarted = createVectorStore(store.sqlite, { indexDir });
     // A rebuild at this size would run in the background and answer nothing from vectors yet.
     expect(restarted.search("test:8", vectorFor(added[7]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[7]);
-    expect(restarted.search("test:8", vectorFor(chunkIds[4000]!), { userId: 3 }, 1)[0]!.chunkId).toBe(chunkIds[4000]);
+    expect(restarted.search("test:8", vectorFor(chunkIds[400]!), { userId: 3 }, 1)[0]!.chunkId).toBe(chunkIds[400]);
     const near = restarted.search("test:8", vectorFor(gone), { userId: 3 }, 5);
     expect(near).toHaveLength(5);
     expect(near.map((hit) => hit.chunkId)).not.toContain(gone);
     // The caught-up index is what shutdown saves; the next start reads it back as it is.
     expect(restarted.persist()).toBe(1);
     const again = createVectorStore(store.sqlite, { indexDir });
-    expect(again.search("test:8", vectorFor(added[19]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[19]);
+    expect(again.search("test:8", vectorFor(added[9]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[9]);
     expect(again.persist()).toBe(0);
   });
 
   it("catches up in the background when the saved index lacks many vectors, without losing the ones it had", async () => {
     const { chunkIds, indexDir, addChunks } = await savedBigIndex();
-    const added = addChunks(SYNC_CATCH_UP_LIMIT + 50);
+    const added = addChunks(limits.syncCatchUpLimit + 50);
 
     const restarted = createVectorStore(store.sqlite, { indexDir });
     expect(restarted.search("test:8", vectorFor(added[3]!), { userId: 3 }, 1)).toEqual([]);
@@ -204,7 +208,7 @@ describe("vector store", () => {
     temp = makeTempDir();
     store = openStore({ dataDir: temp.dir });
     store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
-    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 2500 }, (_, index) => `chunk ${index}`) });
+    const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 250 }, (_, index) => `chunk ${index}`) });
     const indexDir = path.join(temp.dir, "vector-index");
     const vectors = createVectorStore(store.sqlite, { indexDir });
     const rows = (seedOffset: number) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId + seedOffset) }));

@@ -8,7 +8,7 @@ import { startThread } from "../../../entry-point.ts";
 import type { SearchScope } from "./lexical-search.ts";
 import type { GraphFile } from "./vector-graph-file.ts";
 import type { MergeThreadData } from "./vector-merge-thread.entry.ts";
-import { VectorPartition, type VectorSource } from "./vector-partition.ts";
+import { VectorPartition, type PartitionLimits, type VectorSource } from "./vector-partition.ts";
 
 export interface VectorRow {
   chunkId: number;
@@ -22,6 +22,8 @@ type PageRow = { chunkId: number; conversationId: number | null; vector: Buffer 
 export const SYNC_BUILD_LIMIT = 5_000;
 /** A saved index lacking at most this many of the table's vectors catches up on the spot (about 1 ms each at 100k). */
 export const SYNC_CATCH_UP_LIMIT = 200;
+/** The sizes the store and its partitions change course at; tests pass smaller ones (vector-partition.ts). */
+export type VectorStoreLimits = PartitionLimits & { syncBuildLimit: number; syncCatchUpLimit: number };
 const BUILD_PAGE = 500;
 const BUILD_SLICE_MS = 10;
 
@@ -42,8 +44,9 @@ const MERGE_RETRY_MS = 10 * 60_000;
 
 export function createVectorStore(
   sqlite: BetterSqlite3.Database,
-  options: { indexDir?: string; mergeMinimum?: number; log?: (message: string, error?: unknown) => void } = {},
+  options: { indexDir?: string; mergeMinimum?: number; log?: (message: string, error?: unknown) => void; limits?: Partial<VectorStoreLimits> } = {},
 ) {
+  const { syncBuildLimit = SYNC_BUILD_LIMIT, syncCatchUpLimit = SYNC_CATCH_UP_LIMIT, ...partitionLimits } = options.limits ?? {};
   const partitions = new Map<string, VectorPartition>();
   const key = (embedderId: string, userId: number) => `${userId}\u0000${embedderId}`;
   const insert = sqlite.prepare(
@@ -170,7 +173,7 @@ export function createVectorStore(
     if (building.has(key(embedderId, userId))) return null;
     const summary = summaryOf.get(embedderId, userId) as ReturnType<VectorPartition["summary"]>;
     if (summary.count === 0) return null;
-    const saved = options.indexDir ? VectorPartition.load(basePath(embedderId, userId), sourceFor(embedderId)) : null;
+    const saved = options.indexDir ? VectorPartition.load(basePath(embedderId, userId), sourceFor(embedderId), partitionLimits) : null;
     if (saved && saved.dimensions === (dimensionsOf.get(embedderId, userId) as { dimensions: number }).dimensions) {
       const current = saved.summary();
       if (current.count === summary.count && current.maxChunkId === summary.maxChunkId && current.sumChunkIds === summary.sumChunkIds) {
@@ -181,11 +184,11 @@ export function createVectorStore(
       const caughtUp = catchUp(embedderId, userId, saved);
       if (caughtUp !== "rebuild") return caughtUp;
     }
-    if (summary.count <= SYNC_BUILD_LIMIT) {
+    if (summary.count <= syncBuildLimit) {
       let partition: VectorPartition | null = null;
       for (const row of loadRows.iterate(embedderId, userId) as Iterable<PageRow>) {
         const vector = fromBlob(row.vector);
-        partition ??= new VectorPartition(vector.length, sourceFor(embedderId));
+        partition ??= new VectorPartition(vector.length, sourceFor(embedderId), partitionLimits);
         partition.add(row.chunkId, row.conversationId, vector);
       }
       if (partition) partitions.set(key(embedderId, userId), partition);
@@ -208,7 +211,7 @@ export function createVectorStore(
     const missing = saved.retainLive(live);
     // An HNSW graph that is mostly deleted nodes searches poorly: start afresh.
     if (savedCount - (live.size - missing.length) > savedCount / 2) return "rebuild";
-    if (missing.length > SYNC_CATCH_UP_LIMIT) {
+    if (missing.length > syncCatchUpLimit) {
       startBuild(embedderId, userId, saved);
       return null;
     }
@@ -241,7 +244,7 @@ export function createVectorStore(
         for (const row of rows) {
           if (partition?.has(row.chunkId)) continue; // read back from the saved index (catch-up)
           const vector = fromBlob(row.vector);
-          if (!partition) inBuild.set(name, (partition = new VectorPartition(vector.length, sourceFor(embedderId))));
+          if (!partition) inBuild.set(name, (partition = new VectorPartition(vector.length, sourceFor(embedderId), partitionLimits)));
           partition.add(row.chunkId, row.conversationId, vector);
           // An HNSW insert costs about 1 ms at 100k: yield often enough that requests never wait long.
           if (performance.now() - sliceStart > BUILD_SLICE_MS) {

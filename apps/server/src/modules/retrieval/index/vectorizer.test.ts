@@ -4,8 +4,12 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { Embedder } from "../../../providers/embedder/embedder.ts";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { createVectorStore, SYNC_BUILD_LIMIT } from "./vector-store.ts";
+import { createVectorStore as createStore } from "./vector-store.ts";
 import { createVectorizer } from "./vectorizer.ts";
+
+/** A tenth of production's sizes (vector-partition.ts): the same HNSW and background-build paths, faster. */
+const limits = { hnswThreshold: 200, exactScopeLimit: 400, syncBuildLimit: 500 };
+const createVectorStore = (sqlite: Store["sqlite"], options: Parameters<typeof createStore>[1] = {}) => createStore(sqlite, { limits, ...options });
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -127,7 +131,7 @@ describe("vectorizer", () => {
   });
 
   it("a re-vectorise cut off half-way leaves no saved index behind to serve the replaced vectors after a restart", async () => {
-    setUp(2500); // past the HNSW threshold, so the index is saved to disk
+    setUp(250); // past the HNSW threshold, so the index is saved to disk
     const indexDir = path.join(temp.dir, "vector-index");
     const before = createVectorStore(store.sqlite, { indexDir });
     await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors: before }).vectorizeUser(3);
@@ -135,7 +139,7 @@ describe("vectorizer", () => {
     expect(before.persist()).toBe(1);
 
     const during = createVectorStore(store.sqlite, { indexDir });
-    await expect(createVectorizer({ sqlite: store.sqlite, embedder: model(5000, 10), vectors: during }).revectorizeUser(3)).rejects.toThrow("killed");
+    await expect(createVectorizer({ sqlite: store.sqlite, embedder: model(5000, 2), vectors: during }).revectorizeUser(3)).rejects.toThrow("killed");
     // The process dies here: no persist(). Chunk 42's vector is now the new model's.
     const restarted = createVectorStore(store.sqlite, { indexDir });
     const [hit] = restarted.search("test:model:8", unitVector(42 + 5000), { userId: 3 }, 1);
@@ -144,7 +148,7 @@ describe("vectorizer", () => {
   });
 
   it("a re-vectorise keeps the index it kept in step, so searches use the new vectors at once instead of waiting for a rebuild", async () => {
-    setUp(SYNC_BUILD_LIMIT + 100); // a rebuild at this size runs in the background and answers nothing at first
+    setUp(limits.syncBuildLimit + 100); // a rebuild at this size runs in the background and answers nothing at first
     const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
     await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors }).vectorizeUser(3);
     await vectors.warm("test:model:8", 3);
