@@ -1,4 +1,8 @@
 import { afterEach } from "vitest";
+import { scalePolls } from "@/lib/poll-every";
+
+// A screen that asks the server again every 2 s asks every 100 ms here: tests wait for what they expect, never sleep.
+scalePolls(0.05);
 
 if (typeof document !== "undefined") {
   const { configure } = await import("@testing-library/react");

@@ -9,6 +9,7 @@ import {
 import { oauthProviderListSchema } from "@sage/contracts/oauth";
 import { calendarEventsResponseSchema, calendarFeedSchema, timeZoneSettingSchema } from "@sage/contracts/calendar";
 import { apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const accountsQueryKey = ["accounts"] as const;
 
@@ -18,7 +19,8 @@ export const useAccounts = () =>
     queryKey: accountsQueryKey,
     queryFn: () => getJson("/api/accounts", accountListSchema),
     // While a sync runs, and until what it brought can be found ("Reading 12 messages").
-    refetchInterval: (query) => (query.state.data?.some((account) => account.status === "syncing" || (account.counts.reading ?? 0) > 0) ? 2_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((account) => account.status === "syncing" || (account.counts.reading ?? 0) > 0) ? pollEvery(2_000) : false,
   });
 
 function useRefreshingMutation<I, O>(mutationFn: (input: I) => Promise<O>) {

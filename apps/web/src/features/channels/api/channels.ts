@@ -8,6 +8,7 @@ import {
   type NotificationTargets,
 } from "@sage/contracts/channels";
 import { apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const channelsQueryKey = ["channels"] as const;
 export const targetsQueryKey = ["notification-targets"] as const;
@@ -17,7 +18,8 @@ export const useChannels = () =>
   useQuery({
     queryKey: channelsQueryKey,
     queryFn: () => getJson("/api/channels", channelListSchema),
-    refetchInterval: (query) => (query.state.data?.channels.some((channel) => channel.status === "unpaired" && channel.pairingExpiresAt) ? 2_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.channels.some((channel) => channel.status === "unpaired" && channel.pairingExpiresAt) ? pollEvery(2_000) : false,
   });
 
 function useChannelMutation<I, O>(mutationFn: (input: I) => Promise<O>) {

@@ -1,6 +1,7 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { pendingApprovalsResponseSchema, type ApprovalRequest } from "@sage/contracts/external-tools";
 import { getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const pendingApprovalsQueryKey = ["approvals", "pending"] as const;
 
@@ -12,7 +13,7 @@ export function useWaitingApprovals(conversationId: number) {
   return useQuery({
     queryKey: pendingApprovalsQueryKey,
     queryFn: async () => (await getJson("/api/approvals", pendingApprovalsResponseSchema))?.approvals ?? [],
-    refetchInterval: 5000,
+    refetchInterval: pollEvery(5000),
     select: (approvals: ApprovalRequest[]) => approvals.filter((approval) => approval.conversationId === conversationId),
   });
 }

@@ -24,6 +24,7 @@ import { ResearchProgress, researchStepsOf } from "./research-progress";
 import type { ComposerResource } from "./resource-picker";
 import { ToolProgressLine, ToolRunLine } from "./tool-run-line";
 import { VoiceModeButton } from "./voice-mode-button";
+import { pollEvery } from "@/lib/poll-every";
 
 interface ChatPanelProps {
   conversationId: string;
@@ -90,7 +91,7 @@ export function ChatPanel({ conversationId, messages, messagesQueryKey, onDraftC
     const timer = setInterval(() => {
       void queryClient.invalidateQueries({ queryKey: messagesQueryKey });
       if (followUntil <= Date.now()) clearInterval(timer);
-    }, 2000);
+    }, pollEvery(2000));
     return () => clearInterval(timer);
   }, [followUntil, messagesQueryKey, queryClient]);
   async function answerRunCard(approvalId: string, approved: boolean, confirm?: ApprovalDecision["confirm"]) {

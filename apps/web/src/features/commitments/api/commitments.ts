@@ -10,6 +10,7 @@ import {
 import { reminderSchema } from "@sage/contracts/reminders";
 import { z } from "zod";
 import { apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const commitmentsQueryKey = ["commitments"] as const;
 
@@ -24,7 +25,7 @@ export function useCommitments(filter: CommitmentFilter) {
     queryKey: [...commitmentsQueryKey, filter.show ?? "both", filter.status],
     queryFn: async (): Promise<CommitmentList | null> => getJson(`/api/commitments?${params}`, commitmentListSchema),
     // While SAGE reads new items, the list is read again until it is done.
-    refetchInterval: (query) => (query.state.data?.extraction.running ? 2_000 : false),
+    refetchInterval: (query) => (query.state.data?.extraction.running ? pollEvery(2_000) : false),
   });
 }
 

@@ -8,6 +8,7 @@ import {
   type ToolSettingRequest,
 } from "@sage/contracts/external-tools";
 import { apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const externalToolsQueryKey = ["external-tools"] as const;
 
@@ -19,9 +20,9 @@ export const useExternalTools = () =>
     // A server still starting shows up connected (or failed) a moment later; one waiting for a sign-in, once signed in.
     refetchInterval: (query) =>
       query.state.data?.servers.some((server) => server.state === "starting")
-        ? 2_000
+        ? pollEvery(2_000)
         : query.state.data?.servers.some((server) => server.state === "sign-in-needed")
-          ? 5_000
+          ? pollEvery(5_000)
           : false,
   });
 

@@ -3,6 +3,7 @@ import { knowledgeItemListSchema, routesTestResponseSchema, type KnowledgeItem }
 import { getJson } from "@/lib/api-client";
 import { knowledgeKeys } from "./knowledge-keys";
 import { sessionUserId } from "@/lib/session-user-id";
+import { pollEvery } from "@/lib/poll-every";
 
 export const API_CONNECTION_FAILED = "API Connection Failed";
 
@@ -25,7 +26,7 @@ export const filesQueryOptions = () =>
   queryOptions({
     queryKey: knowledgeKeys.files,
     queryFn: getFiles,
-    refetchInterval: (query) => (isBusy(query.state.data) ? 1500 : false),
+    refetchInterval: (query) => (isBusy(query.state.data) ? pollEvery(1500) : false),
   });
 
 export const useFiles = () => useQuery(filesQueryOptions());

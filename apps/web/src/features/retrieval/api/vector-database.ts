@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { EXPORT_DEFAULT_FILENAME, importResponseSchema, resetResponseSchema, revectorizeResponseSchema, vectorStatusSchema } from "@sage/contracts/retrieval";
 import { importPreviewSchema, knowledgeSnapshotListSchema, snapshotRestoreResponseSchema } from "@sage/contracts/backup";
 import { apiFetch, apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const vectorStatusQueryOptions = () =>
   queryOptions({
@@ -11,8 +12,8 @@ export const vectorStatusQueryOptions = () =>
     // still wait for their vectors (an upload's come a moment after its text is read).
     refetchInterval: (query) => {
       const data = query.state.data;
-      if (isRunning(data?.job) || isRunning(data?.catchUp)) return 1000;
-      return data && !data.embedder.lexicalOnly && data.vectorized < data.chunks ? 2000 : false;
+      if (isRunning(data?.job) || isRunning(data?.catchUp)) return pollEvery(1000);
+      return data && !data.embedder.lexicalOnly && data.vectorized < data.chunks ? pollEvery(2000) : false;
     },
   });
 

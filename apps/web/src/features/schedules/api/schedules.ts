@@ -15,6 +15,7 @@ import {
   type WeeklyReviewSettings,
 } from "@sage/contracts/schedules";
 import { apiRequest, getJson } from "@/lib/api-client";
+import { pollEvery } from "@/lib/poll-every";
 
 export const schedulesQueryKey = ["schedules"] as const;
 
@@ -28,7 +29,7 @@ export function useScheduleRuns(id: number, enabled: boolean) {
     queryKey: [...schedulesQueryKey, id, "runs"],
     enabled,
     queryFn: async (): Promise<ScheduleRun[]> => (await getJson(`/api/schedules/${id}/runs`, scheduleRunListSchema)) ?? [],
-    refetchInterval: (query) => (query.state.data?.some((run) => run.status === "running") ? 2_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((run) => run.status === "running") ? pollEvery(2_000) : false),
   });
 }
 
