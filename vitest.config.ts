@@ -8,11 +8,13 @@ import server from "./apps/server/vitest.config.ts";
 preferRamTemp();
 
 /**
- * Three kinds of test, run as three projects (web's unit tests are a fourth, on web's own Vite config):
+ * Three kinds of test (web's tests are a project of their own, on web's own Vite config):
  * - unit: one function or class at a time, in-process, milliseconds each;
  * - routes: the whole app over HTTP (createTestApp), seconds per file;
  * - system: what starts processes or threads, reads scans, unpacks bombs, crashes and restarts, or runs under load.
- * `npm run test:fast` runs unit, web and routes; `npm test` runs all four.
+ * Unit and route tests run in one project, `server` (on SQLite; the routes listed below also in `routes-postgres`):
+ * one set of workers imports the modules both use once (decision 112). `npm run test:fast` runs server and web;
+ * `npm test` runs every project.
  */
 
 /** System tests, by file name (so they stay system tests wherever their folder moves). */
@@ -225,7 +227,7 @@ if (undecided.length > 0) {
 }
 
 const exclude = (...patterns: string[][]) => [...configDefaults.exclude, ...patterns.flat()];
-// unit and routes share a worker's module cache across files (no re-import of Fastify, the AI SDK and the store per
+// Server tests share a worker's module cache across files (no re-import of Fastify, the AI SDK and the store per
 // file): 110 s to 44 s for `test:fast` on two cores. Tests that stub globals restore them (unstubGlobals).
 const nodeProject = { ...server.test, isolate: false, unstubGlobals: true, unstubEnvs: true };
 /**
@@ -245,16 +247,18 @@ export default defineConfig({
   test: {
     // Both cores: Vitest's default leaves one free, which on a two-core machine means one test file at a time.
     maxWorkers: 2,
+    // Transformed modules kept in node_modules/.experimental-vitest-cache between runs (keyed by each file's content,
+    // dropped when dependencies are reinstalled): a repeated `npm run test:fast` skips most of its transforms.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {
           ...nodeProject,
-          name: "unit",
+          name: "server",
           include: ["apps/server/src/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: exclude(SYSTEM, ROUTES),
+          exclude: exclude(SYSTEM),
         },
       },
-      { test: { ...nodeProject, name: "routes", include: ROUTES, exclude: exclude(SYSTEM) } },
       // Without Debian's postgresql package (a developer's machine) the project is left out; CI installs it.
       ...(postgresInstalled()
         ? [

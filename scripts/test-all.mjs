@@ -1,5 +1,5 @@
-// `npm test`: lints (the house rules), builds the app, type-checks, runs the Vitest projects (unit, web, routes,
-// system), then the browser tests (Playwright), and ends with each stage's time and one plain summary line.
+// `npm test`: lints (the house rules), builds the app, type-checks, runs the Vitest projects (server, web, system and
+// their PostgreSQL and isolated kin), then the browser tests (Playwright), and ends with each stage's time and one plain summary line.
 // Lint runs beside build + type check: each is one process on one core, so a two-core machine does both at once.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";

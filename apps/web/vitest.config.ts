@@ -7,8 +7,9 @@ export default mergeConfig(
     test: {
       name: "web",
       include: ["src/**/*.test.{ts,tsx}"],
-      // Pure tests run in Node; a component test asks for a DOM with `// @vitest-environment happy-dom` (decision 026).
-      environment: "node",
+      // Every file gets a DOM (decision 026, amended by decision 112): with one environment a worker serves every file,
+      // where switching between Node and happy-dom started a new worker, and re-imported the modules, each time.
+      environment: "happy-dom",
       setupFiles: ["src/test/setup.ts"],
       // A hang detector, not a speed check: a component test takes well under a second alone and many times that
       // on a shared two-core machine under load.
