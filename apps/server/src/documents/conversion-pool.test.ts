@@ -140,11 +140,15 @@ describe("conversion pool", () => {
   });
 
   it("keeps one process started before any document, past the idle time, and replaces it when it dies", async () => {
-    const conversions = pool({ keepWarm: true, idleMs: 50 });
+    const idleTimeouts: boolean[] = [];
+    const conversions = pool({ keepWarm: true, idleMs: 50, onIdleTimeout: (kept) => idleTimeouts.push(kept) });
     await expect.poll(() => conversions.processIds().length).toBe(1);
     const [first] = conversions.processIds();
     expect((await conversions.convert({ kind: "note", text: "Warm already." })).chunks[0]!.content).toBe("Warm already.");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its idle time ran out after the document (a signal, not a pause), and it was kept.
+    const before = idleTimeouts.length;
+    await expect.poll(() => idleTimeouts.length).toBeGreaterThan(before);
+    expect(idleTimeouts.every((kept) => kept)).toBe(true);
     expect(conversions.processIds()).toEqual([first]);
     process.kill(first!, "SIGKILL");
     await expect.poll(() => conversions.processIds().filter((pid) => pid !== first).length).toBe(1);

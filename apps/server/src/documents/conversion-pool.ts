@@ -46,6 +46,8 @@ export interface ConversionPoolOptions {
    * 0.4-1.2 s, longer than reading a typical document. Off in tests, where many short-lived servers would each fork.
    */
   keepWarm?: boolean;
+  /** Told each time a process's idle time ran out, and whether it was kept (keepWarm): tests wait for it, not a pause. */
+  onIdleTimeout?: (kept: boolean) => void;
   /** The processes' environment (the server's own when absent): the server passes one without its secrets. */
   env?: Record<string, string>;
 }
@@ -198,11 +200,12 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     slot.child.unref();
     slot.child.channel?.unref();
     slot.idleTimer = setTimeout(() => {
-      if (options.keepWarm && slots.size <= 1) return;
+      if (options.keepWarm && slots.size <= 1) return options.onIdleTimeout?.(true);
       // Forgotten now, so two idle processes timing out together do not both count the other as the one kept.
       slots.delete(slot);
       idle.splice(idle.indexOf(slot), 1);
       slot.child.kill();
+      options.onIdleTimeout?.(false);
     }, options.idleMs);
     slot.idleTimer.unref();
   }

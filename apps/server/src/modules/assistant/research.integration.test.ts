@@ -14,6 +14,8 @@ let site: Server;
 let origin: string;
 const pagesAsked: string[] = [];
 let hold: (() => void)[] = [];
+/** Times SAGE closed its connection to the held page before the page answered (it stopped reading it). */
+let pagesGivenUp = 0;
 
 const SALES_PAGE = `<!doctype html><html><head><title>Electric truck sales 2026</title></head><body><article>
 <h1>Electric truck sales 2026</h1>
@@ -27,7 +29,12 @@ beforeAll(async () => {
     pagesAsked.push(request.url ?? "");
     if (request.url === "/sales") return void response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(SALES_PAGE);
     // A page that never answers until the test lets it go (the research is stopped while reading it).
-    if (request.url === "/slow") return void hold.push(() => response.writeHead(200, { "content-type": "text/html" }).end("<p>late</p>"));
+    if (request.url === "/slow") {
+      response.on("close", () => {
+        if (!response.writableFinished) pagesGivenUp++;
+      });
+      return void hold.push(() => response.writeHead(200, { "content-type": "text/html" }).end("<p>late</p>"));
+    }
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
@@ -45,6 +52,7 @@ let conversationId: number;
 beforeEach(async () => {
   gemini.reset();
   pagesAsked.length = 0;
+  pagesGivenUp = 0;
   t = await createTestApp({
     env: {
       GEMINI_API_KEY: "research-key",
@@ -213,10 +221,11 @@ describe("research", () => {
     expect(messages.map((message) => message.role)).toEqual(["user", "model"]);
     expect(messages[1].content).toBe(RESEARCH_TEXTS.stoppedBeforeReport(1));
     expect(messages[1].citations).toEqual([expect.objectContaining({ n: 1, filename: "fleet-plan.txt" })]);
-    // No report was asked for, and nothing is saved later when the page finally answers.
+    // The stopped run gave up the page it was reading (a signal, not a pause): the page's late answer reaches no one,
+    // so no report is asked for and nothing is saved later.
+    await expect.poll(() => pagesGivenUp).toBe(1);
     for (const release of hold) release();
     hold = [];
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(gemini.requests.filter((request) => request.action === "streamGenerateContent")).toEqual([]);
     expect(await saved()).toEqual(messages);
   });

@@ -93,7 +93,6 @@ describe("a scheduled run that reaches sendEmail, with a real SMTP server", () =
       }),
     ]);
     expect(conversationId).toEqual(expect.any(Number));
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.received).toEqual([]);
     expect((await api("GET", "/api/schedules")).json()[0].lastStatus).toBe("waiting-approval");
     // Declined: still nothing sent, and the run says a step was not approved.
