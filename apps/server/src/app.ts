@@ -381,6 +381,7 @@ export async function createApp(deps: AppDeps): Promise<SageApp> {
     mailText: retrieval.search.itemText,
     weeklyReview: { commitments: commitments.port },
     warn,
+    debug: (message) => app.log.debug(message),
   });
   // Mail triggers look at each finished mail sync's new mail (decision 105).
   accounts.onSynced((userId, kind) => {

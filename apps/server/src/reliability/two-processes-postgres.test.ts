@@ -55,6 +55,8 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", () 
       SAGE_PASSWORD_COST: "minimum",
       // Schedulers look every 5 s instead of every minute: the run below waits for the next boundary, not the minute.
       SAGE_SCHEDULER_TICK_S: String(TICK_S),
+      // Each scheduler's looks for due runs are logged at debug level: the scheduled-run test waits for both.
+      SAGE_LOG_LEVEL: "debug",
     };
     // Started together: one of them migrates the empty database while the other waits for its lock.
     const started = await Promise.allSettled([startServerProcess(`${temp.dir}/a`, env), startServerProcess(`${temp.dir}/b`, env)]);
@@ -196,8 +198,10 @@ describe.skipIf(!installed)("two SAGE processes on one PostgreSQL database", () 
     const id = (created.json as { id: number }).id;
     const runs = async () => (await api("GET", `/api/schedules/${id}/runs`)).json as Array<{ dueAt: string; status: string }>;
     await expect.poll(async () => (await runs()).map((run) => run.status), { timeout: 90_000, interval: 500 }).toEqual(["succeeded"]);
-    // The other process's claim came at the same moment; a second look from both sides still shows one run, one answer.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Both schedulers have finished a look at the due time or later (their logs say so, a signal rather than a pause):
+    // the other process's claim has come and gone, and both sides still show one run, one answer.
+    const lookedPastDue = (log: string) => [...log.matchAll(/looked for due runs at (\S+?)"/g)].some(([, at]) => Date.parse(at!) >= due);
+    await expect.poll(() => servers.every((server) => lookedPastDue(server.stdout())), { timeout: 90_000, interval: 200 }).toBe(true);
     for (const server of servers) {
       const runsThere = (await client(server.url, cookie)("GET", `/api/schedules/${id}/runs`)).json as Array<{ dueAt: string }>;
       expect(runsThere.map((run) => run.dueAt)).toEqual([new Date(due).toISOString()]);

@@ -19,6 +19,8 @@ export interface SchedulerDeps {
   /** Each tick also looks for events coming up that set off before-event triggers (decision 105). */
   triggers?: { beforeEvents(): Promise<void> };
   log(message: string, error?: unknown): void;
+  /** Told once a look for what is due at `at` has queued all it found. */
+  looked?(at: Date): void;
   /** How often at least it looks (TICK_MS unless set: SAGE_SCHEDULER_TICK_S). */
   tickMs?: number;
 }
@@ -78,6 +80,7 @@ export function createScheduler(deps: SchedulerDeps) {
       if (++claimed % CLAIMS_PER_TURN === 0) await yieldToRequests();
     }
     if (!stopped) await deps.triggers?.beforeEvents();
+    deps.looked?.(at);
   }
 
   function schedule() {

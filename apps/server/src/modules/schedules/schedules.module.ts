@@ -61,11 +61,21 @@ export function createSchedulesModule(deps: {
   /** The briefing's zone until the user picks one. */
   defaultTimeZone: string;
   warn(message: string, error?: unknown): void;
+  /** Logs at debug level: each look for due runs (the two-processes test waits for both processes' looks). */
+  debug?(message: string): void;
 }): SchedulesModule {
   const now = deps.now ?? (() => new Date());
   const repo = createSchedulesRepo(deps.store);
   const triggers = createScheduleTriggers({ repo, jobs: deps.jobs, now, ...(deps.mailText ? { mailText: deps.mailText } : {}), log: deps.warn });
-  const scheduler = createScheduler({ repo, jobs: deps.jobs, now, triggers, log: deps.warn, tickMs: deps.schedulerTickMs });
+  const scheduler = createScheduler({
+    repo,
+    jobs: deps.jobs,
+    now,
+    triggers,
+    log: deps.warn,
+    looked: (at) => deps.debug?.(`schedules: looked for due runs at ${at.toISOString()}`),
+    tickMs: deps.schedulerTickMs,
+  });
   const service = createSchedulesService({ repo, conversations: deps.conversations, scheduler, now });
   let runs = false;
   return {

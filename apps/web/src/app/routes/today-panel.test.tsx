@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeApi } from "@/test/fake-api";
 import { renderWithProviders } from "@/test/render-with-providers";
@@ -174,9 +174,10 @@ describe("TodayPanel", () => {
       .on("GET", EVENTS, Response.json({ connected: false, events: [] }))
       .on("GET", "/api/triage?label=needs-reply", Response.json([]))
       .on("GET", "/api/reminders", Response.json([]));
-    const { unmount } = renderWithProviders(<TodayPanel />);
+    const { unmount, queryClient } = renderWithProviders(<TodayPanel />);
     await vi.waitFor(() => expect(api.requests("GET", "/api/reminders")).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Every answer is in and rendered: only then does "not shown" mean anything.
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     expect(screen.queryByTestId("today-panel")).toBeNull();
     unmount();
 
