@@ -72,11 +72,6 @@ test.beforeEach(async ({ page }) => {
 /** Nothing ran, no dangerous element or attribute made it into the DOM, and only safe links remain. */
 async function expectInert(page: Page, container: Locator, markers: string[]) {
   for (const marker of markers) await expect(container.filter({ hasText: marker }).first()).toBeVisible();
-  // Give late handlers (onerror after a failed load, onload, ontoggle) a moment to fire if they were present.
-  await page.waitForLoadState("networkidle");
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 300))));
-  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
-  expect(dialogs).toEqual([]);
   const found = await container.evaluateAll((roots) =>
     roots.flatMap((root) => {
       const problems: string[] = [];
@@ -96,6 +91,11 @@ async function expectInert(page: Page, container: Locator, markers: string[]) {
     }),
   );
   expect(found).toEqual([]);
+  // With no element left that could run something (above), nothing can fire later: no pause for late handlers.
+  // What loads the page started (a failed image would have fired onerror) has ended.
+  await page.waitForLoadState("networkidle");
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
 }
 
 test("saved chat messages render every payload inert", async ({ page }) => {

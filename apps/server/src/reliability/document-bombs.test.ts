@@ -79,8 +79,25 @@ describe("document bombs", () => {
 
     await server.stop();
     const restarted = await startServerProcess(temp.dir, env);
-    await restarted.login(); // the app is ready: interrupted jobs would have been resumed by now
-    await sleep(500);
+    // A document uploaded after the restart is read: the queue has recovered and taken jobs oldest first, so a bomb
+    // it resumed would have been taken (and counted an attempt) before this one.
+    const restartedCookie = await restarted.login();
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(await makePdf([["Cranes nest."]]))]), "after-restart.pdf");
+    const afterRestart = (await (await fetch(`${restarted.url}/api/upload`, { method: "POST", headers: { cookie: restartedCookie }, body: form })).json()).file
+      .id;
+    for (;;) {
+      const items = (await (await fetch(`${restarted.url}/api/files`, { headers: { cookie: restartedCookie } })).json()) as Array<{
+        id: number;
+        status: string;
+      }>;
+      const status = items.find((item) => item.id === afterRestart)?.status;
+      if (status !== "queued" && status !== "processing") {
+        expect(status).toBe("ready");
+        break;
+      }
+      await sleep(200);
+    }
     const db = new BetterSqlite3(path.join(temp.dir, "sage.db"), { readonly: true });
     try {
       const jobs = db.prepare("SELECT item_id AS itemId, status, attempts, error FROM jobs WHERE item_id IN (?, ?) ORDER BY item_id").all(bomb, hidden);

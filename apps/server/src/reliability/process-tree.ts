@@ -54,6 +54,18 @@ export async function timeUntilGone(pids: number[], withinMs: number): Promise<n
   return undefined;
 }
 
+/** CPU time a process has used, user and system, in seconds (0 once it is gone). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command's ")": state is field 3, so utime (14) and stime (15) are at 11 and 12. Ticks are 1/100 s on Linux.
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident memory of a process in MB (0 once it is gone). */
 export function residentMb(pid: number): number {
   try {

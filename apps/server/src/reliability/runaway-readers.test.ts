@@ -5,7 +5,7 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { ConversionPoolOptions } from "../documents/conversion-pool.ts";
 import { makeManyPagePdf } from "../documents/test/many-page-pdf.ts";
 import { testPools } from "../documents/test/test-pools.ts";
-import { descendants, residentMb, timeUntilGone } from "./process-tree.ts";
+import { cpuSeconds, descendants, isRunning, residentMb, timeUntilGone } from "./process-tree.ts";
 import { startServerProcess } from "./server-process.ts";
 
 /**
@@ -102,7 +102,13 @@ describe("a document being read when its item is deleted, or its server killed",
       found = readers(server.pid);
     }
     expect(found.map((reader) => reader.command).join("\n")).toContain("pdf-text-reader");
-    await sleep(1000); // well into its pages
+    // Well into its pages: the PDF's reader has spent half a second of its own CPU time on them (under load, wall
+    // time would say nothing about how far it got).
+    const pdfReader = found.find((reader) => reader.command.includes("pdf-text-reader"))!;
+    while (cpuSeconds(pdfReader.pid) < 0.5) {
+      expect(isRunning(pdfReader.pid), "the PDF's reader ended before it was half a second into its pages").toBe(true);
+      await sleep(50);
+    }
     const files = (await (await fetch(`${server.url}/api/files`, { headers: { cookie } })).json()) as Array<{ id: number; status: string }>;
     return { cookie, item: files[0]!, readers: readers(server.pid) };
   }

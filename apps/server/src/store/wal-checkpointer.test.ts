@@ -9,11 +9,11 @@ afterEach(() => temps.splice(0).forEach((temp) => temp.remove()));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function writeMegabytes(store: Store, megabytes: number) {
+function writeMegabytes(store: Store, megabytes: number, prefix = "user") {
   const insert = store.sqlite.prepare("INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, 'now')");
   for (let index = 0; index < megabytes * 16; index++) {
     store.sqlite.transaction(() => {
-      for (let row = 0; row < 16; row++) insert.run(`user-${index}-${row}`, "x".repeat(4000));
+      for (let row = 0; row < 16; row++) insert.run(`${prefix}-${index}-${row}`, "x".repeat(4000));
     })();
   }
 }
@@ -37,15 +37,28 @@ describe("background WAL checkpoints", () => {
     await reopened.close();
   });
 
-  it("leaves the database file alone when the store is opened without them (the writer checkpoints at 4 MB)", async () => {
+  it("leaves the database file alone when the store is opened without them, until the writer checkpoints at 4 MB", async () => {
     const temp = makeTempDir();
     temps.push(temp);
     const store = openStore({ dataDir: temp.dir });
     const file = path.join(temp.dir, "sage.db");
     const before = statSync(file).size;
+    // Beside it, a store with background checkpoints gets the same write: once its file has grown, a checkpointer
+    // has had its time, and the store without one must not have moved (instead of a fixed pause).
+    const controlTemp = makeTempDir();
+    temps.push(controlTemp);
+    const control = openStore({ dataDir: controlTemp.dir, backgroundCheckpoints: true });
+    const controlFile = path.join(controlTemp.dir, "sage.db");
+    const controlBefore = statSync(controlFile).size;
     writeMegabytes(store, 1);
-    await sleep(500);
+    writeMegabytes(control, 1);
     expect(statSync(file).size).toBe(before);
+    while (statSync(controlFile).size < controlBefore + 1_000_000) await sleep(50);
+    expect(statSync(file).size).toBe(before);
+    await control.close();
+    // The writer's own checkpoint (every 1,000 pages, 4 MB) runs inside the commit that crosses it.
+    writeMegabytes(store, 4, "more");
+    expect(statSync(file).size).toBeGreaterThan(before + 3_000_000);
     await store.close();
   });
 });

@@ -18,11 +18,20 @@ afterEach(async () => {
   temp.remove();
 });
 
-/** An embedder of 4 dimensions that records its calls and can fail on a given call. */
-function scriptedEmbedder(options: { failOnCall?: number; delayMs?: number } = {}) {
+/**
+ * An embedder of 4 dimensions that records its calls and can fail on a given call. With `holdFirstCall`, the first
+ * call waits inside the embedder until `release()`; `firstCall` resolves once it is there. `settled` resolves once
+ * every call made so far has returned or thrown.
+ */
+function scriptedEmbedder(options: { failOnCall?: number; holdFirstCall?: boolean } = {}) {
   const calls: string[][] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reachedFirst = () => {};
+  const firstCall = new Promise<void>((resolve) => (reachedFirst = resolve));
+  const idle: Array<() => void> = [];
   const embedder: Embedder = {
     id: "test:scripted:4",
     dimensions: 4,
@@ -32,13 +41,21 @@ function scriptedEmbedder(options: { failOnCall?: number; delayMs?: number } = {
       const call = calls.length;
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 5));
-      inFlight -= 1;
-      if (call === options.failOnCall) throw new Error("embedder unavailable");
-      return texts.map((_, index) => [1, index % 3, 0.5, 0.25]);
+      try {
+        if (call === 1) reachedFirst();
+        if (call === 1 && options.holdFirstCall) await held;
+        // A few milliseconds with the embedder, so batches overlap as they do against a real one.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (call === options.failOnCall) throw new Error("embedder unavailable");
+        return texts.map((_, index) => [1, index % 3, 0.5, 0.25]);
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) idle.splice(0).forEach((resolve) => resolve());
+      }
     },
   };
-  return { embedder, calls, maxInFlight: () => maxInFlight };
+  const settled = () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  return { embedder, calls, maxInFlight: () => maxInFlight, firstCall, release, settled };
 }
 
 function setUp(chunks: number) {
@@ -94,7 +111,8 @@ describe("vectorizer", () => {
 
   it("a chunk deleted while its text was being embedded loses only its own vector, and the run goes on", async () => {
     setUp(25);
-    const { embedder } = scriptedEmbedder({ delayMs: 20 });
+    const fake = scriptedEmbedder({ holdFirstCall: true });
+    const { embedder } = fake;
     const vectorizer = createVectorizer({
       sqlite: store.sqlite,
       embedder,
@@ -103,8 +121,9 @@ describe("vectorizer", () => {
     const run = vectorizer.vectorizeUser(3);
     // While the first batch is with the embedder, an item re-ingested or deleted (a resumed job, a request) takes
     // some of its chunks away.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await fake.firstCall;
     store.sqlite.prepare("DELETE FROM chunks WHERE id IN (SELECT id FROM chunks ORDER BY id LIMIT 5)").run();
+    fake.release();
     await expect(run).resolves.toBe(25);
     expect(vectorCount()).toBe(20);
   });
@@ -118,7 +137,9 @@ describe("vectorizer", () => {
     process.on("unhandledRejection", onUnhandled);
     try {
       await expect(vectorizer.vectorizeUser(3)).rejects.toThrow("embedder unavailable");
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Every call has ended, and a turn of the event loop has passed for Node to report a rejection nobody took.
+      await fake.settled();
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
       expect(vectorCount()).toBe(10);
       // A later run picks up only what is missing.
