@@ -1,22 +1,17 @@
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterEach, expect, it } from "vitest";
-import { createApp, type AppDeps } from "./app.ts";
+import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { createProviders } from "./providers/registry.ts";
 import { openStore } from "./store/open-store.ts";
+import { demoAppOnDefaults } from "./test/demo-app-on-defaults.ts";
 import { testPasswordHasher } from "./test/test-password-hasher.ts";
 
 const temp = makeTempDir();
 afterEach(() => temp.remove());
 
-/** The app on its defaults, but for a test's password cost unless `deps` says otherwise. */
-async function start(password: string, deps: Partial<AppDeps> = { passwordHasher: testPasswordHasher }, env: Record<string, string> = {}) {
-  const config = loadConfig({ SAGE_DATA_DIR: temp.dir, SAGE_WEB_DIR: `${temp.dir}/no-web`, SAGE_LOG_LEVEL: "silent", SAGE_PASSWORD: password, ...env });
-  const store = openStore({ dataDir: config.dataDir });
-  const { app } = await createApp({ config, store, providers: createProviders(config), logger: false, ...deps });
-  const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
-  return { app, store, login, close: async () => (await app.close(), await store.close()) };
-}
+/** The app on its defaults, but for a test's password cost. */
+const start = (password: string) => demoAppOnDefaults(temp.dir, password, { deps: { passwordHasher: testPasswordHasher } });
 
 it("a login right after start-up waits for the demo account to follow a changed password", async () => {
   const first = await start("first-password");

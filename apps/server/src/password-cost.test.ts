@@ -1,9 +1,6 @@
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { afterEach, expect, it } from "vitest";
-import { createApp } from "./app.ts";
-import { loadConfig } from "./config.ts";
-import { createProviders } from "./providers/registry.ts";
-import { openStore } from "./store/open-store.ts";
+import { demoAppOnDefaults } from "./test/demo-app-on-defaults.ts";
 
 // A system test: production's cost is a few tenths of a second a hash on an idle machine, many seconds on a busy one.
 const temp = makeTempDir();
@@ -11,18 +8,9 @@ afterEach(() => temp.remove());
 
 /** The app on its defaults, password cost included (no test hasher). */
 async function start(env: Record<string, string> = {}) {
-  const config = loadConfig({
-    SAGE_DATA_DIR: temp.dir,
-    SAGE_WEB_DIR: `${temp.dir}/no-web`,
-    SAGE_LOG_LEVEL: "silent",
-    SAGE_PASSWORD: "a-long-password",
-    ...env,
-  });
-  const store = openStore({ dataDir: config.dataDir });
-  const { app } = await createApp({ config, store, providers: createProviders(config), logger: false });
-  const login = (pass: string) => app.inject({ method: "POST", url: "/api/auth/login", payload: { username: "demo", password: pass } });
+  const { store, login, close } = await demoAppOnDefaults(temp.dir, "a-long-password", { env });
   const storedHash = async () => (await store.db.selectFrom("users").select("passwordHash").where("id", "=", 3).executeTakeFirstOrThrow()).passwordHash;
-  return { login, storedHash, close: async () => (await app.close(), await store.close()) };
+  return { login, storedHash, close };
 }
 
 it("hashes passwords with argon2id at production's cost (64 MiB, 3 passes, 4 lanes) unless a test passes a cheaper hasher", async () => {
