@@ -5,19 +5,18 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import { unitVector } from "@sage/testkit/unit-vector";
 import { newGraph } from "./vector-graph-file.ts";
 import { mergeGraph } from "./vector-merge.ts";
+import { TEST_VECTOR_LIMITS } from "./test-vector-limits.ts";
 import { VectorPartition, type VectorSource } from "./vector-partition.ts";
 
 const unit = unitVector;
-/** A tenth of production's sizes: the same exact, filtered-ANN and whole-ANN paths, with a tenth of the vectors. */
-const limits = { hnswThreshold: 200, exactScopeLimit: 400 };
-const HNSW_THRESHOLD = limits.hnswThreshold;
-const load = (base: string, source: VectorSource) => VectorPartition.load(base, source, limits);
+const HNSW_THRESHOLD = TEST_VECTOR_LIMITS.hnswThreshold;
+const load = (base: string, source: VectorSource) => VectorPartition.load(base, source, TEST_VECTOR_LIMITS);
 
 /** A partition over a map that stands for the chunk_vectors table, where a large partition reads its float vectors. */
 function tableAndPartition(dimensions = 16) {
   const table = new Map<number, Float32Array>();
   const source = (chunkIds: number[]) => new Map(chunkIds.flatMap((chunkId) => (table.has(chunkId) ? [[chunkId, table.get(chunkId)!] as const] : [])));
-  const partition = new VectorPartition(dimensions, source, limits);
+  const partition = new VectorPartition(dimensions, source, TEST_VECTOR_LIMITS);
   return {
     table,
     source,

@@ -4,11 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { createVectorStore as createStore } from "./vector-store.ts";
-
-/** A tenth of production's sizes (vector-partition.ts): the same sync, background and catch-up paths, faster. */
-const limits = { hnswThreshold: 200, exactScopeLimit: 400, syncBuildLimit: 500, syncCatchUpLimit: 20 };
-const createVectorStore = (sqlite: Store["sqlite"], options: Parameters<typeof createStore>[1] = {}) => createStore(sqlite, { limits, ...options });
+import { createTestVectorStore, TEST_VECTOR_LIMITS } from "./test-vector-limits.ts";
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -39,9 +35,9 @@ function bigStore(): number[] {
   const { chunkIds } = insertKnowledge(store.sqlite, {
     userId: 3,
     name: "big.txt",
-    chunks: Array.from({ length: limits.syncBuildLimit + 100 }, (_, index) => `chunk ${index}`),
+    chunks: Array.from({ length: TEST_VECTOR_LIMITS.syncBuildLimit + 100 }, (_, index) => `chunk ${index}`),
   });
-  createVectorStore(store.sqlite).upsert(
+  createTestVectorStore(store.sqlite).upsert(
     "test:8",
     chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
   );
@@ -56,7 +52,7 @@ describe("vector store", () => {
     const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 250 }, (_, index) => `chunk ${index}`) });
     const indexDir = path.join(temp.dir, "vector-index");
 
-    const first = createVectorStore(store.sqlite, { indexDir });
+    const first = createTestVectorStore(store.sqlite, { indexDir });
     first.upsert(
       "test:8",
       chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId) })),
@@ -66,7 +62,7 @@ describe("vector store", () => {
     expect(first.persist()).toBe(1);
     expect(readdirSync(indexDir).sort()).toHaveLength(2);
 
-    const second = createVectorStore(store.sqlite, { indexDir });
+    const second = createTestVectorStore(store.sqlite, { indexDir });
     expect(second.search("test:8", vectorFor(target), { userId: 3 }, 3)[0]!.chunkId).toBe(target);
     // Read back and unchanged: shutdown leaves the saved files alone instead of rewriting them.
     const savedAt = statSync(
@@ -89,7 +85,7 @@ describe("vector store", () => {
 
     // A chunk deleted after the save: the saved index lags the table, catches up, and never returns it.
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(target);
-    const third = createVectorStore(store.sqlite, { indexDir });
+    const third = createTestVectorStore(store.sqlite, { indexDir });
     const hits = third.search("test:8", vectorFor(target), { userId: 3 }, 5);
     expect(hits.map((hit) => hit.chunkId)).not.toContain(target);
     expect(hits).toHaveLength(5);
@@ -99,7 +95,7 @@ describe("vector store", () => {
   it("builds a large partition in the background, answering nothing from vectors until it is ready", async () => {
     const chunkIds = bigStore();
 
-    const fresh = createVectorStore(store.sqlite);
+    const fresh = createTestVectorStore(store.sqlite);
     const target = chunkIds[432]!;
     expect(fresh.search("test:8", vectorFor(target), { userId: 3 }, 3)).toEqual([]);
     await fresh.warm("test:8", 3);
@@ -110,9 +106,9 @@ describe("vector store", () => {
     const chunkIds = bigStore();
     const indexDir = path.join(temp.dir, "vector-index");
 
-    await createVectorStore(store.sqlite, { indexDir }).warm("test:8", 3);
+    await createTestVectorStore(store.sqlite, { indexDir }).warm("test:8", 3);
     // No persist() call: the process "crashed". The next start reads the index instead of building it.
-    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const restarted = createTestVectorStore(store.sqlite, { indexDir });
     const target = chunkIds[77]!;
     expect(restarted.search("test:8", vectorFor(target), { userId: 3 }, 1)[0]!.chunkId).toBe(target);
   });
@@ -121,7 +117,7 @@ describe("vector store", () => {
   async function savedBigIndex() {
     const chunkIds = bigStore();
     const indexDir = path.join(temp.dir, "vector-index");
-    const running = createVectorStore(store.sqlite, { indexDir });
+    const running = createTestVectorStore(store.sqlite, { indexDir });
     await running.warm("test:8", 3); // built in the background and saved at once
     const addChunks = (count: number) => {
       const { chunkIds: added } = insertKnowledge(store.sqlite, {
@@ -145,7 +141,7 @@ describe("vector store", () => {
     store.sqlite.prepare("DELETE FROM chunks WHERE id = ?").run(gone);
     // No persist(): the process "crashed" with 10 vectors and a deletion the saved index has not seen.
 
-    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const restarted = createTestVectorStore(store.sqlite, { indexDir });
     // A rebuild at this size would run in the background and answer nothing from vectors yet.
     expect(restarted.search("test:8", vectorFor(added[7]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[7]);
     expect(restarted.search("test:8", vectorFor(chunkIds[400]!), { userId: 3 }, 1)[0]!.chunkId).toBe(chunkIds[400]);
@@ -154,16 +150,16 @@ describe("vector store", () => {
     expect(near.map((hit) => hit.chunkId)).not.toContain(gone);
     // The caught-up index is what shutdown saves; the next start reads it back as it is.
     expect(restarted.persist()).toBe(1);
-    const again = createVectorStore(store.sqlite, { indexDir });
+    const again = createTestVectorStore(store.sqlite, { indexDir });
     expect(again.search("test:8", vectorFor(added[9]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[9]);
     expect(again.persist()).toBe(0);
   });
 
   it("catches up in the background when the saved index lacks many vectors, without losing the ones it had", async () => {
     const { chunkIds, indexDir, addChunks } = await savedBigIndex();
-    const added = addChunks(limits.syncCatchUpLimit + 50);
+    const added = addChunks(TEST_VECTOR_LIMITS.syncCatchUpLimit + 50);
 
-    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const restarted = createTestVectorStore(store.sqlite, { indexDir });
     expect(restarted.search("test:8", vectorFor(added[3]!), { userId: 3 }, 1)).toEqual([]);
     await restarted.warm("test:8", 3);
     expect(restarted.search("test:8", vectorFor(added[3]!), { userId: 3 }, 1)[0]!.chunkId).toBe(added[3]);
@@ -179,7 +175,7 @@ describe("vector store", () => {
 
   it("a background build overtaken by a rewrite of the user's vectors is thrown away, not installed stale", async () => {
     const chunkIds = bigStore();
-    const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
+    const vectors = createTestVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
     const target = chunkIds[3]!;
     expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // the build has started, past the target
 
@@ -195,7 +191,7 @@ describe("vector store", () => {
 
   it("a vector replaced while a background build runs reaches the index the build installs", async () => {
     const chunkIds = bigStore();
-    const vectors = createVectorStore(store.sqlite);
+    const vectors = createTestVectorStore(store.sqlite);
     const target = chunkIds[3]!;
     expect(vectors.search("test:8", vectorFor(target), { userId: 3 }, 1)).toEqual([]); // building, already past the target
     const rewritten = [1, 1, -1, -1, 1, 1, -1, -1].map((value) => value / Math.sqrt(8));
@@ -210,7 +206,7 @@ describe("vector store", () => {
     store.sqlite.prepare("INSERT INTO users (id, username, password_hash, created_at) VALUES (3, 'demo', 'x', 'x')").run();
     const { chunkIds } = insertKnowledge(store.sqlite, { userId: 3, name: "many.txt", chunks: Array.from({ length: 250 }, (_, index) => `chunk ${index}`) });
     const indexDir = path.join(temp.dir, "vector-index");
-    const vectors = createVectorStore(store.sqlite, { indexDir });
+    const vectors = createTestVectorStore(store.sqlite, { indexDir });
     const rows = (seedOffset: number) => chunkIds.map((chunkId) => ({ chunkId, userId: 3, conversationId: null, vector: vectorFor(chunkId + seedOffset) }));
     vectors.upsert("test:8", rows(0));
     await vectors.warm("test:8", 3);

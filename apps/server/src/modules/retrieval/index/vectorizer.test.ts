@@ -4,12 +4,8 @@ import { makeTempDir } from "@sage/testkit/temp-dir";
 import type { Embedder } from "../../../providers/embedder/embedder.ts";
 import { openStore, type Store } from "../../../store/open-store.ts";
 import { insertKnowledge } from "../retrieval-test-helpers.ts";
-import { createVectorStore as createStore } from "./vector-store.ts";
+import { createTestVectorStore, TEST_VECTOR_LIMITS } from "./test-vector-limits.ts";
 import { createVectorizer } from "./vectorizer.ts";
-
-/** A tenth of production's sizes (vector-partition.ts): the same HNSW and background-build paths, faster. */
-const limits = { hnswThreshold: 200, exactScopeLimit: 400, syncBuildLimit: 500 };
-const createVectorStore = (sqlite: Store["sqlite"], options: Parameters<typeof createStore>[1] = {}) => createStore(sqlite, { limits, ...options });
 
 let store: Store;
 let temp: ReturnType<typeof makeTempDir>;
@@ -99,7 +95,7 @@ describe("vectorizer", () => {
   it("embeds every chunk once, in batches no larger than the embedder allows, with the next batch requested while one is stored", async () => {
     setUp(35);
     const fake = scriptedEmbedder();
-    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: fake.embedder, vectors: createVectorStore(store.sqlite) });
+    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: fake.embedder, vectors: createTestVectorStore(store.sqlite) });
     const progress: number[] = [];
     expect(await vectorizer.revectorizeUser(3, async (processed) => void progress.push(processed))).toBe(35);
     expect(fake.calls.map((texts) => texts.length)).toEqual([10, 10, 10, 5]);
@@ -116,7 +112,7 @@ describe("vectorizer", () => {
     const vectorizer = createVectorizer({
       sqlite: store.sqlite,
       embedder,
-      vectors: createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") }),
+      vectors: createTestVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") }),
     });
     const run = vectorizer.vectorizeUser(3);
     // While the first batch is with the embedder, an item re-ingested or deleted (a resumed job, a request) takes
@@ -131,7 +127,7 @@ describe("vectorizer", () => {
   it("a failing embedder call fails the run cleanly: what was stored stays, nothing is left unhandled", async () => {
     setUp(35);
     const fake = scriptedEmbedder({ failOnCall: 2 });
-    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: fake.embedder, vectors: createVectorStore(store.sqlite) });
+    const vectorizer = createVectorizer({ sqlite: store.sqlite, embedder: fake.embedder, vectors: createTestVectorStore(store.sqlite) });
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
@@ -143,7 +139,7 @@ describe("vectorizer", () => {
       expect(unhandled).toEqual([]);
       expect(vectorCount()).toBe(10);
       // A later run picks up only what is missing.
-      const retry = createVectorizer({ sqlite: store.sqlite, embedder: scriptedEmbedder().embedder, vectors: createVectorStore(store.sqlite) });
+      const retry = createVectorizer({ sqlite: store.sqlite, embedder: scriptedEmbedder().embedder, vectors: createTestVectorStore(store.sqlite) });
       expect(await retry.vectorizeUser(3)).toBe(25);
       expect(vectorCount()).toBe(35);
     } finally {
@@ -154,23 +150,23 @@ describe("vectorizer", () => {
   it("a re-vectorise cut off half-way leaves no saved index behind to serve the replaced vectors after a restart", async () => {
     setUp(250); // past the HNSW threshold, so the index is saved to disk
     const indexDir = path.join(temp.dir, "vector-index");
-    const before = createVectorStore(store.sqlite, { indexDir });
+    const before = createTestVectorStore(store.sqlite, { indexDir });
     await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors: before }).vectorizeUser(3);
     expect(before.search("test:model:8", unitVector(42), { userId: 3 }, 1)).toHaveLength(1);
     expect(before.persist()).toBe(1);
 
-    const during = createVectorStore(store.sqlite, { indexDir });
+    const during = createTestVectorStore(store.sqlite, { indexDir });
     await expect(createVectorizer({ sqlite: store.sqlite, embedder: model(5000, 2), vectors: during }).revectorizeUser(3)).rejects.toThrow("killed");
     // The process dies here: no persist(). Chunk 42's vector is now the new model's.
-    const restarted = createVectorStore(store.sqlite, { indexDir });
+    const restarted = createTestVectorStore(store.sqlite, { indexDir });
     const [hit] = restarted.search("test:model:8", unitVector(42 + 5000), { userId: 3 }, 1);
     const chunk42 = (store.sqlite.prepare("SELECT id FROM chunks WHERE content = 'chunk 42'").get() as { id: number }).id;
     expect(hit!.chunkId).toBe(chunk42);
   });
 
   it("a re-vectorise keeps the index it kept in step, so searches use the new vectors at once instead of waiting for a rebuild", async () => {
-    setUp(limits.syncBuildLimit + 100); // a rebuild at this size runs in the background and answers nothing at first
-    const vectors = createVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
+    setUp(TEST_VECTOR_LIMITS.syncBuildLimit + 100); // a rebuild at this size runs in the background and answers nothing at first
+    const vectors = createTestVectorStore(store.sqlite, { indexDir: path.join(temp.dir, "vector-index") });
     await createVectorizer({ sqlite: store.sqlite, embedder: model(0), vectors }).vectorizeUser(3);
     await vectors.warm("test:model:8", 3);
     await createVectorizer({ sqlite: store.sqlite, embedder: model(9000), vectors }).revectorizeUser(3);
