@@ -90,9 +90,9 @@ export function createScheduler(deps: SchedulerDeps) {
       .earliestNextRun()
       .then((earliest) => {
         if (stopped) return;
-        const untilMinute = tickMs - (now().getTime() % tickMs);
-        const untilNext = earliest ? Math.max(0, new Date(earliest).getTime() - now().getTime()) : untilMinute;
-        timer = setTimeout(() => void tick().finally(schedule), Math.min(untilMinute, untilNext) + 5);
+        const untilTick = tickMs - (now().getTime() % tickMs);
+        const untilNext = earliest ? Math.max(0, new Date(earliest).getTime() - now().getTime()) : untilTick;
+        timer = setTimeout(() => void tick().finally(schedule), Math.min(untilTick, untilNext) + 5);
         timer.unref();
       })
       .catch((error: unknown) => deps.log("the scheduler could not look ahead", error));

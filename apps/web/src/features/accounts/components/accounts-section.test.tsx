@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { calendarProblemMessage, connectionProblemMessage, type Account, type CalendarAccount, type MailAccount } from "@sage/contracts/accounts";
 import { OAUTH_SETUP_TEXTS } from "@sage/contracts/oauth";
 import { screen, waitFor, within } from "@testing-library/react";

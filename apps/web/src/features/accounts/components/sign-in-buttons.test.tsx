@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import type { MailAccount } from "@sage/contracts/accounts";
 import { OAUTH_SETUP_TEXTS, SIGN_IN_RESULT_TEXTS } from "@sage/contracts/oauth";
 import { screen, waitFor, within } from "@testing-library/react";

@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { CHANNEL_TEXTS, type Channel, type NotificationTargets } from "@sage/contracts/channels";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";

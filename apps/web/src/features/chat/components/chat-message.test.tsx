@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import type { Citation } from "@sage/contracts/conversations";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

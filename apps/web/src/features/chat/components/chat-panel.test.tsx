@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { useQuery } from "@tanstack/react-query";
 import { messageListSchema, type Message } from "@sage/contracts/conversations";
 import { screen, waitFor, within } from "@testing-library/react";

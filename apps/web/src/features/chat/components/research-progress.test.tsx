@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { RESEARCH_TEXTS } from "@sage/contracts/chat-turn";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { StructuredData } from "./tool-output";

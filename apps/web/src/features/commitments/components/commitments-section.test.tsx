@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { COMMITMENT_TEXTS, type Commitment } from "@sage/contracts/commitments";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { UNSUPPORTED_FILE_TYPE_MESSAGE, type KnowledgeItem } from "@sage/contracts/knowledge";
 import { screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";

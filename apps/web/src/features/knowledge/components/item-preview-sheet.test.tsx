@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import type { KnowledgeItem } from "@sage/contracts/knowledge";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";

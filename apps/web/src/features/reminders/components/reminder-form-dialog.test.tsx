@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { screen, waitFor, within } from "@testing-library/react";
 import { format } from "date-fns";
 import { describe, expect, it } from "vitest";

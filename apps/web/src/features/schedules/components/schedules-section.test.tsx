@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { BRIEFING_TEXTS, WEEKLY_REVIEW_TEXTS, type Briefing, type Schedule, type ScheduleRun, type WeeklyReview } from "@sage/contracts/schedules";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
