@@ -296,6 +296,11 @@ const pickDefined = (env: NodeJS.ProcessEnv, names: string[]) =>
  */
 const CONVERSION_MALLOC = { MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "262144" };
 
+/** The document readers' environment: the few variables they need (no secret), and one malloc arena. */
+export function conversionEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC };
+}
+
 /** The only reader of process.env: parses once, fails fast naming the bad keys. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -363,7 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPages: e.SAGE_DOCUMENT_MAX_PAGES,
       mail: { maxAttachments: e.SAGE_MAIL_MAX_ATTACHMENTS, maxAttachmentBytes: e.SAGE_MAX_UPLOAD_BYTES },
       keepWarm: e.SAGE_DOCUMENT_WARM,
-      env: { ...pickDefined(env, CONVERSION_ENV), ...CONVERSION_MALLOC },
+      env: conversionEnv(env),
     },
     ocr,
     fetchAllowPrivate: e.SAGE_FETCH_ALLOW_PRIVATE,

@@ -1,9 +1,11 @@
-import { writeFileSync } from "node:fs";
-import { getPriority } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
 import { makeDocxBomb } from "../reliability/document-bombs.ts";
+import { descendants } from "../reliability/process-tree.ts";
 import { BACKGROUND_NICENESS } from "./background-priority.ts";
 import { makeDocx, makePdf } from "./test/test-documents.ts";
 import { renderTextImage } from "./test/test-images.ts";
@@ -41,6 +43,25 @@ describe("conversion pool", () => {
     const document = await pool().convert({ kind: "file", extension: "png", path: image });
     expect(document.chunks.map((chunk) => chunk.content).join(" ")).toContain("Falcon expansion");
     expect(document.ocrPages).toEqual([1]);
+  });
+
+  it("leaves nothing in the temp folder once its processes end, however they end", async () => {
+    const conversions = pool();
+    await conversions.convert({ kind: "file", extension: "png", path: file("receipt.png", renderTextImage(["Taxi to the airport, 42 euros."])) });
+    const [reader] = conversions.processIds();
+    const ownTemp = /(?:^|\0)TMPDIR=([^\0]*)/.exec(readFileSync(`/proc/${reader}/environ`, "utf8"))?.[1];
+    expect(ownTemp?.startsWith(path.join(tmpdir(), "sage-conversion-"))).toBe(true);
+    // The OCR process (kept a while for the next page) reads its language data from a folder of links in there.
+    const ocr = descendants(reader!).find((found) => found.command.includes("ocr-process"));
+    const languageFolder = (JSON.parse(ocr!.command.slice(ocr!.command.indexOf("{")).trim()) as { languageFolder: string }).languageFolder;
+    expect(path.dirname(languageFolder)).toBe(ownTemp);
+    expect(existsSync(path.join(languageFolder, "eng.traineddata.gz"))).toBe(true);
+    // Ended as its engine ends it (idle, every few pages, at a limit): outright, with no exit hook of its own.
+    process.kill(ocr!.pid, "SIGKILL");
+    while (existsSync(languageFolder)) await sleep(20);
+    // The reader killed outright too, as at its time or memory limit: its whole temp folder goes.
+    process.kill(-reader!, "SIGKILL");
+    while (existsSync(ownTemp!)) await sleep(20);
   });
 
   it("sends a long document's chunks back in slices, all of them in order", async () => {

@@ -1,5 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { conversionEnv } from "../config.ts";
 import { forkEntry } from "../entry-point.ts";
 import type { Chunk } from "./chunker.ts";
 import { decodeChunks } from "./chunk-wire.ts";
@@ -48,7 +51,7 @@ export interface ConversionPoolOptions {
   keepWarm?: boolean;
   /** Told each time a process's idle time ran out, and whether it was kept (keepWarm): tests wait for it, not a pause. */
   onIdleTimeout?: (kept: boolean) => void;
-  /** The processes' environment (the server's own when absent): the server passes one without its secrets. */
+  /** The processes' environment (conversionEnv() of the server's own when absent). */
   env?: Record<string, string>;
 }
 
@@ -131,17 +134,22 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
 
   function start(): Promise<Slot> {
     const heapMb = Math.max(64, Math.floor(options.memoryMb * 0.75));
+    // A temp folder of its own, removed when it exits: a process killed at a limit (and the OCR and reader processes
+    // that die with it) runs no clean-up of its own, and what it left would stay in the temp folder.
+    const tempDir = mkdtempSync(path.join(tmpdir(), "sage-conversion-"));
+    const removeTemp = () => rmSync(tempDir, { recursive: true, force: true });
     let child: ChildProcess;
     try {
       child = forkEntry(new URL("./conversion-process.entry.ts", import.meta.url), {
         execArgv: [`--max-old-space-size=${heapMb}`],
         serialization: "advanced",
         stdio: ["ignore", "ignore", "pipe", "ipc"],
-        env: options.env,
+        env: { ...(options.env ?? conversionEnv()), TMPDIR: tempDir },
         // A process group of its own, so killing it kills the readers it started too (killGroup).
         detached: true,
       });
     } catch (error) {
+      removeTemp();
       // Its entry cannot be found or built (an incomplete install): the document fails saying so.
       return Promise.reject(new ConversionError(`The document reader could not start: ${(error as Error).message}`));
     }
@@ -150,6 +158,7 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
     slots.add(slot);
     child.stderr!.on("data", (data: Buffer) => (slot.stderr = (slot.stderr + data.toString()).slice(-4000)));
     child.once("exit", () => {
+      removeTemp();
       slot.exited = true;
       slots.delete(slot);
       clearTimeout(slot.idleTimer);

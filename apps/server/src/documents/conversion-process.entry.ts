@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { eachChunk, type Chunk } from "./chunker.ts";
 import { encodeChunks } from "./chunk-wire.ts";
 import { convertInput, type ConversionInput, type ConversionLimits } from "./convert-input.ts";
@@ -121,7 +123,9 @@ async function handle(request: ConversionRequest) {
 }
 
 process.on("message", (request: ConversionRequest) => void handle(request));
-// The server's going away ends this process too, however busy it is.
-dieWithParent();
+// The server's going away ends this process too, however busy it is. Its temp folder is its pool's
+// (conversion-pool.ts), removed when this process ends; this process removes it when the server went first.
+const ownTemp = tmpdir();
+dieWithParent({ removeOnDeath: path.basename(ownTemp).startsWith("sage-conversion-") ? ownTemp : undefined });
 send({ type: "ready" });
 prepareSpareReaders();

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "@sage/testkit/temp-dir";
@@ -176,6 +176,10 @@ describe("a document being read when its item is deleted, or its server killed",
     afterAll(() => ownDir.remove());
     const server = await startServerProcess(ownDir.dir, SERVER_ENV);
     const { readers: busy } = await uploadHugePdf(server);
+    // The document reader's temp folder, which its server would have removed when it ended.
+    const conversion = busy.find((reader) => reader.command.includes("conversion-process"))!;
+    const ownTemp = /(?:^|\0)TMPDIR=([^\0]*)/.exec(readFileSync(`/proc/${conversion.pid}/environ`, "utf8"))![1]!;
+    expect(existsSync(ownTemp)).toBe(true);
     const killed = Date.now();
     await server.kill();
     const goneIn = await timeUntilGone(
@@ -183,6 +187,7 @@ describe("a document being read when its item is deleted, or its server killed",
       30_000,
     );
     expect(goneIn, `readers orphaned by the killed server: ${busy.map((reader) => reader.command).join(", ")}`).toBeDefined();
+    expect(existsSync(ownTemp), "the reader's temp folder outlived it").toBe(false);
     figures.push(`server SIGKILLed while reading the 100,000-page PDF: its ${busy.length} reader processes gone ${Date.now() - killed} ms later`);
   });
 });

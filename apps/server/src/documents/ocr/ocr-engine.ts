@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadOcrConfig } from "../../config.ts";
 import { forkEntry } from "../../entry-point.ts";
@@ -47,10 +48,23 @@ export interface RecognizedText {
 /** The packaged English data's folder, for the benchmarks that start tesseract.js themselves. */
 export const OCR_LANGUAGE_PATH = path.dirname(resolveOcrLanguages(["eng"])[0]!.file);
 
-/** The configured languages' data (packaged, or SAGE_OCR_DATA_DIR's) and the orientation data: never downloaded. */
+/**
+ * The configured languages' data (packaged, or SAGE_OCR_DATA_DIR's) and the orientation data, never downloaded, as
+ * the one folder tesseract.js reads: links named <code>.traineddata.gz, wherever each file lives. Made here and
+ * removed when the process exits, since the process itself is ended with SIGKILL (idle, every few pages, at a
+ * limit) and runs no exit hook: each one's folder was left in the temp folder.
+ */
 function processData(): OcrProcessData {
   const { languages, dataDir } = loadOcrConfig();
-  return { languages: resolveOcrLanguages(languages, dataDir), osd: osdFile() };
+  const resolved = resolveOcrLanguages(languages, dataDir);
+  const languageFolder = mkdtempSync(path.join(tmpdir(), "sage-ocr-"));
+  try {
+    for (const { code, file } of [...resolved, { code: "osd", file: osdFile() }]) symlinkSync(file, path.join(languageFolder, `${code}.traineddata.gz`));
+  } catch (error) {
+    rmSync(languageFolder, { recursive: true, force: true });
+    throw error;
+  }
+  return { languages: resolved, languageFolder };
 }
 
 let child: ChildProcess | null = null;
@@ -66,12 +80,20 @@ const waiting = new Map<number, { target: ChildProcess; resolve(reply: OcrReply)
 /** Young-generation spaces of 2 MB (16 MB by default, three of them): the process makes little garbage in
  * JavaScript, and the smaller spaces kept it 12 MB lower at its peak with no page read slower. */
 function startProcess(): ChildProcess {
-  const started = forkEntry(new URL("./ocr-process.entry.ts", import.meta.url), {
-    args: [JSON.stringify(processData())],
-    execArgv: ["--max-old-space-size=256", "--max-semi-space-size=2", "--expose-gc"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-    serialization: "advanced",
-  });
+  const data = processData();
+  const removeFolder = () => rmSync(data.languageFolder, { recursive: true, force: true });
+  let started: ChildProcess;
+  try {
+    started = forkEntry(new URL("./ocr-process.entry.ts", import.meta.url), {
+      args: [JSON.stringify(data)],
+      execArgv: ["--max-old-space-size=256", "--max-semi-space-size=2", "--expose-gc"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      serialization: "advanced",
+    });
+  } catch (error) {
+    removeFolder();
+    throw error;
+  }
   runInBackground(started.pid);
   started.on("message", (reply: OcrReply) => {
     const request = waiting.get(reply.id);
@@ -80,6 +102,7 @@ function startProcess(): ChildProcess {
     else request?.resolve(reply);
   });
   started.on("exit", () => {
+    removeFolder();
     if (child === started) child = null;
     generation++;
     pagesOnProcess = 0;

@@ -2,10 +2,7 @@
 // the two big memory users of OCR, outside the conversion process, where a time or memory limit can end it
 // outright. Requests arrive over IPC one at a time; each gets one reply by id. Its one argument names the
 // recogniser's language data files and the orientation data (OcrProcessData, as JSON).
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { dieWithParent } from "../die-with-parent.ts";
 import { PDFJS_DOCUMENT_OPTIONS, PDFJS_WASM_URL } from "../pdfjs-options.ts";
@@ -36,15 +33,8 @@ let tesseract: TesseractWorker | null = null;
 let orientation: TesseractWorker | null | undefined;
 let pdfjs: Pdfjs | null = null;
 
-/**
- * tesseract.js reads every language from one folder, named <code>.traineddata.gz (a plain file is taken too: it
- * checks the bytes): a folder of links to the files, wherever each lives, removed when the process ends.
- */
-const languageFolder = mkdtempSync(path.join(tmpdir(), "sage-ocr-"));
-process.on("exit", () => rmSync(languageFolder, { recursive: true, force: true }));
-for (const { code, file } of [...processData.languages, { code: "osd", file: processData.osd }]) {
-  symlinkSync(file, path.join(languageFolder, `${code}.traineddata.gz`));
-}
+/** tesseract.js reads every language from one folder: the engine made it (links to the data) and removes it. */
+const languageFolder = processData.languageFolder;
 
 /** An upright page's orientation is trusted only past this OSD confidence (a few lines of text score 2-4). */
 const MIN_ORIENTATION_CONFIDENCE = 1;

@@ -1,7 +1,8 @@
 /** The OCR process's one argument (as JSON): each language's data file, in order of preference, and the orientation data. */
 export interface OcrProcessData {
   languages: Array<{ code: string; file: string }>;
-  osd: string;
+  /** A folder of links named <code>.traineddata.gz, the orientation data's ("osd") among them. */
+  languageFolder: string;
 }
 
 /** What the OCR engine (ocr-engine.ts) and the OCR process (ocr-process.entry.ts) say to each other over IPC. */
