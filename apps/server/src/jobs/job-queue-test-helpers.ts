@@ -67,6 +67,38 @@ export function jobQueueCases(engine: string, open: OpenTestDatabase) {
       expect(failures).toEqual(["the document is encrypted"]);
     });
 
+    it("answers a waiter only once the failed job's onFailed hook has run, though its row already says failed", async () => {
+      const store = await setup();
+      const queue = createJobQueue({ db: store.db });
+      const entered = deferred();
+      const release = deferred();
+      let hookDone = false;
+      queue.register(
+        "broken",
+        async () => {
+          throw new Error("the document is encrypted");
+        },
+        {
+          onFailed: async () => {
+            entered.resolve();
+            await release.promise;
+            hookDone = true;
+          },
+        },
+      );
+      await queue.start();
+      const job = await queue.enqueue({ kind: "broken", userId: 1 });
+      await entered.promise;
+      // The row says failed now; a caller who waits must still see what the hook does (an item's reason, say).
+      expect((await store.db.selectFrom("jobs").select("status").where("id", "=", job.id).executeTakeFirstOrThrow()).status).toBe("failed");
+      const answered = queue.waitFor(job.id).then((finished) => ({ status: finished.status, hookDone }));
+      // Reads after the waiter's own: a waiter answered from the row alone has its answer by their end (the hook
+      // is still held, so it would say hookDone false). A correct one is answered only after the release.
+      for (let read = 0; read < 5; read++) await store.db.selectFrom("jobs").select("status").where("id", "=", job.id).execute();
+      release.resolve();
+      expect(await answered).toEqual({ status: "failed", hookDone: true });
+    });
+
     it("never runs more jobs at once than its concurrency bound, and runs them all", async () => {
       const store = await setup();
       const queue = createJobQueue({ db: store.db, concurrency: 2 });

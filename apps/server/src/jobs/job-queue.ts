@@ -214,6 +214,8 @@ export function createJobQueue(options: {
     }
     // The row is gone when its item was deleted meanwhile (FK cascade): waiters still get an answer.
     const finished = await fetchJob(job.id);
+    // Until here a waiter waits for this run (its row may say failed before onFailed has run); from here on, the row.
+    running.delete(job.id);
     settle(finished ?? { ...job, status: "failed", error: failure ?? "The job's item was deleted" });
     tell({ finished: job.id });
   }
@@ -398,14 +400,16 @@ export function createJobQueue(options: {
     async waitFor(id) {
       const current = await fetchJob(id);
       if (!current) throw new Error(`job ${id} does not exist`);
-      if (current.status === "done" || current.status === "failed") return current;
+      // A job running here is answered by its run, once its onFailed hook is done too.
+      const ended = (job: Job) => (job.status === "done" || job.status === "failed") && !running.has(id);
+      if (ended(current)) return current;
       return new Promise<Job>((resolve) => {
         const list = waiters.get(id) ?? [];
         list.push(resolve);
         waiters.set(id, list);
         // The job may have finished between the read above and registering the waiter.
         void fetchJob(id).then((job) => {
-          if (job && (job.status === "done" || job.status === "failed")) settle(job);
+          if (job && ended(job)) settle(job);
         });
       });
     },
