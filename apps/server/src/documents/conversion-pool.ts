@@ -370,6 +370,9 @@ export function createConversionPool(options: ConversionPoolOptions): Conversion
             new Promise<void>((resolve) => {
               if (slot.exited) return resolve();
               slot.child.once("exit", () => resolve());
+              // An idle process is unref'd: waiting on its exit alone, the server would end first, before this
+              // process's temp folder is removed and before the rest of its own shutdown.
+              slot.child.ref();
               killGroup(slot.child);
             }),
         ),

@@ -129,6 +129,8 @@ async function stopProcess(): Promise<void> {
   child = null;
   if (!stopping || stopping.exitCode !== null) return;
   const exited = new Promise((resolve) => stopping.once("exit", resolve));
+  // An idle process is unref'd: the wait for its exit must hold the event loop, or a shutdown ends before it.
+  stopping.ref();
   stopping.kill("SIGKILL");
   await exited;
 }
